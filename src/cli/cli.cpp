@@ -1,0 +1,84 @@
+#include "cli/cli.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+
+namespace planlint::cli {
+
+Environment detect_environment() {
+  Environment environment;
+  environment.stdout_is_terminal = ::isatty(STDOUT_FILENO) == 1;
+  const char* no_color = std::getenv("NO_COLOR");
+  environment.no_color = no_color != nullptr && no_color[0] != '\0';
+  return environment;
+}
+
+namespace {
+
+constexpr const char* subcommands[] = {"check", "report", "rules", "explain", "new"};
+
+/// `planlint PATH...` means `planlint check PATH...`: insert the subcommand unless the first
+/// argument already names one, or asks for help or the version.
+std::vector<std::string> with_default_subcommand(int argc, const char* const argv[]) {
+  std::vector<std::string> args(argv, argv + argc);
+  if (args.size() < 2) return args;
+  const std::string& first = args[1];
+  for (const char* name : subcommands)
+    if (first == name) return args;
+  if (first == "--help" || first == "-h" || first == "--version") return args;
+  args.insert(args.begin() + 1, "check");
+  return args;
+}
+
+}  // namespace
+
+int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
+        const Environment& environment) {
+  CLI::App app{"planlint: a linter for AI compute capacity plans", "planlint"};
+  app.set_version_flag("--version", std::string("planlint ") + PLANLINT_VERSION);
+  app.require_subcommand(0, 1);
+  app.footer("Run `planlint PATH...` to lint plan files, folders or Markdown docs.\n"
+             "Exit status: 0 no findings at --fail-on or above, 1 findings, 2 planlint could not run.");
+
+  CheckOptions check_options;
+  CLI::App* check = add_check_command(app, check_options);
+
+  std::vector<std::string> args = with_default_subcommand(argc, argv);
+  std::vector<const char*> raw;
+  for (const std::string& arg : args) raw.push_back(arg.c_str());
+  try {
+    app.parse(static_cast<int>(raw.size()), raw.data());
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return exit_clean;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return exit_clean;
+  } catch (const CLI::CallForVersion&) {
+    out << "planlint " << PLANLINT_VERSION << '\n';
+    return exit_clean;
+  } catch (const CLI::ParseError& error) {
+    err << "planlint: error: " << error.what() << "\n"
+        << "Run 'planlint --help' for usage.\n";
+    return exit_failure;
+  }
+
+  try {
+    if (check->parsed()) return run_check(check_options, out, err, environment);
+    out << app.help();
+    return exit_clean;
+  } catch (const std::exception& error) {
+    err << "planlint: error: " << error.what() << '\n';
+    return exit_failure;
+  }
+}
+
+}  // namespace planlint::cli

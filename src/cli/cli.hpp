@@ -1,0 +1,22 @@
+#pragma once
+/// The planlint command line: CLI11 options → library calls → exit status (cli.md).
+#include <ostream>
+
+namespace planlint::cli {
+
+/// Exit statuses of cli.md.
+enum ExitStatus : int { exit_clean = 0, exit_findings = 1, exit_failure = 2 };
+
+struct Environment {
+  bool stdout_is_terminal = false;
+  bool no_color = false;  ///< NO_COLOR is set (https://no-color.org)
+};
+
+/// Reads the real process environment.
+Environment detect_environment();
+
+/// Runs planlint with `argv` (argv[0] is the program name). Never throws.
+int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
+        const Environment& environment);
+
+}  // namespace planlint::cli

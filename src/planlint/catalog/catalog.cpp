@@ -1,0 +1,78 @@
+#include "planlint/catalog/catalog.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "planlint/embed/embedded_files.hpp"
+
+namespace planlint {
+
+std::optional<Precision> parse_precision(std::string_view text) {
+  for (Precision precision : all_precisions)
+    if (to_string(precision) == text) return precision;
+  return std::nullopt;
+}
+
+std::string_view to_string(Precision precision) {
+  switch (precision) {
+    case Precision::fp32: return "fp32";
+    case Precision::tf32: return "tf32";
+    case Precision::bf16: return "bf16";
+    case Precision::fp16: return "fp16";
+    case Precision::fp8: return "fp8";
+    case Precision::int8: return "int8";
+    case Precision::fp4: return "fp4";
+  }
+  return "?";
+}
+
+namespace {
+std::optional<double> peak_in(const std::map<Precision, double>& peaks, Precision precision) {
+  if (auto it = peaks.find(precision); it != peaks.end()) return it->second;
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<double> GpuSpec::dense_peak(Precision precision) const {
+  return peak_in(dense_peak_flops, precision);
+}
+
+std::optional<double> GpuSpec::sparse_peak(Precision precision) const {
+  return peak_in(sparse_peak_flops, precision);
+}
+
+const Catalog& Catalog::builtin() {
+  // A function-local static: initialised once, thread-safe. The embedded file goes through the
+  // same loader as a user's catalog, so a mistake in it is reported like one in theirs.
+  static const Catalog catalog = [] {
+    Catalog result;
+    const std::string_view text = embed::find(builtin_path);
+    if (text.empty())
+      throw std::logic_error(fmt::format("planlint was built without {}", builtin_path));
+    std::vector<Diagnostic> errors;
+    if (!result.load(SourceFile(std::string(builtin_path), std::string(text)), errors)) {
+      const Diagnostic& first = errors.front();
+      throw std::logic_error(fmt::format("the built-in catalog is invalid: {}:{}:{}: {}",
+                                         first.primary.file, first.primary.span.begin.line,
+                                         first.primary.span.begin.column, first.message));
+    }
+    return result;
+  }();
+  return catalog;
+}
+
+const GpuSpec* Catalog::find(std::string_view id) const {
+  for (const GpuSpec& gpu : gpus_)
+    if (gpu.id == id) return &gpu;
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::ids() const {
+  std::vector<std::string> result;
+  result.reserve(gpus_.size());
+  for (const GpuSpec& gpu : gpus_) result.push_back(gpu.id);
+  return result;
+}
+
+}  // namespace planlint

@@ -1,0 +1,68 @@
+#pragma once
+/// The accelerator catalog (hardware.md): dense and sparse peaks per precision, memory,
+/// bandwidths, each entry with its sources. Data lives in rules/catalog/gpus.toml, embedded in
+/// the binary and parsed by the same code as a user's catalog file.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/source/source_file.hpp"
+
+namespace planlint {
+
+/// Compute precisions that have a peak in the catalog.
+enum class Precision { fp32, tf32, bf16, fp16, fp8, int8, fp4 };
+
+std::optional<Precision> parse_precision(std::string_view text);  // "bf16" → bf16
+std::string_view to_string(Precision precision);
+
+/// Every precision, in the order of the enum (for listings: "fp32, tf32, bf16, ...").
+inline constexpr Precision all_precisions[] = {Precision::fp32, Precision::tf32, Precision::bf16,
+                                               Precision::fp16, Precision::fp8,  Precision::int8,
+                                               Precision::fp4};
+
+struct GpuSpec {
+  std::string id;    ///< catalog id, e.g. "h100-sxm"
+  std::string name;  ///< marketing name, e.g. "NVIDIA H100 SXM5 80GB"
+  /// Dense peak FLOP/s per precision (fp32 is the non-tensor CUDA-core figure); a precision the
+  /// GPU does not support is absent. fp16 equals bf16 unless the entry says otherwise.
+  std::map<Precision, double> dense_peak_flops;
+  /// Peak with 2:4 structured sparsity, where the vendor prints one (absent otherwise).
+  std::map<Precision, double> sparse_peak_flops;
+  double hbm_bytes = 0;                   ///< memory per GPU as marketed (10^9-byte GB)
+  double hbm_bandwidth_bytes_per_s = 0;
+  std::optional<double> link_bandwidth_bytes_per_s;  ///< NVLink-class per GPU, both directions
+  std::vector<std::string> sources;
+  std::string notes;  ///< traps and disagreements between sources, for explanations; may be empty
+  Location location;  ///< where the entry is defined (for diagnostics about the catalog)
+
+  std::optional<double> dense_peak(Precision precision) const;
+  std::optional<double> sparse_peak(Precision precision) const;
+};
+
+class Catalog {
+ public:
+  /// The built-in catalog (rules/catalog/gpus.toml, embedded), parsed once on first use.
+  /// A user catalog starts from a copy: `Catalog c = Catalog::builtin(); c.load(file, errors);`
+  static const Catalog& builtin();
+
+  /// Where the built-in catalog is embedded: `embed::find(Catalog::builtin_path)`.
+  static constexpr std::string_view builtin_path = "rules/catalog/gpus.toml";
+
+  const GpuSpec* find(std::string_view id) const;
+  const std::vector<GpuSpec>& gpus() const { return gpus_; }
+  std::vector<std::string> ids() const;
+
+  /// Adds the entries of a catalog file; an entry with an existing id replaces it.
+  /// Problems (bad TOML, a missing field, a bad quantity) are appended to `errors` with the
+  /// file's line and column; returns false when there was any.
+  bool load(const SourceFile& file, std::vector<Diagnostic>& errors);
+
+ private:
+  std::vector<GpuSpec> gpus_;
+};
+
+}  // namespace planlint

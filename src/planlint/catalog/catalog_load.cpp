@@ -1,0 +1,396 @@
+// Catalog::load: a catalog file (rules/catalog/gpus.toml or a user's) into GpuSpecs, with a
+// diagnostic at the offending TOML node for every problem.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "planlint/catalog/catalog.hpp"
+#include "planlint/units/quantity.hpp"
+
+namespace planlint {
+namespace {
+
+constexpr std::string_view rule_id = "invalid-catalog";
+constexpr std::array<std::string_view, 1> root_keys = {"gpu"};
+constexpr std::array<std::string_view, 9> entry_keys = {
+    "id", "name", "hbm", "hbm_bandwidth", "link_bandwidth", "notes", "sources", "dense", "sparse"};
+
+/// The node's TOML type with its article: "an integer", "a table".
+std::string_view type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a floating-point number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::date: return "a date";
+    case toml::node_type::time: return "a time";
+    case toml::node_type::date_time: return "a date-time";
+    case toml::node_type::none: break;
+  }
+  return "a value";
+}
+
+template <typename Keys>
+std::string join(const Keys& keys) {
+  std::string out;
+  for (std::string_view key : keys) {
+    if (!out.empty()) out += ", ";
+    out += key;
+  }
+  return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// The closest of `candidates` to `word`, when it is close enough to be a likely typo.
+template <typename Keys>
+std::optional<std::string_view> did_you_mean(std::string_view word, const Keys& candidates) {
+  std::optional<std::string_view> best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (std::string_view candidate : candidates)
+    if (std::size_t d = edit_distance(word, candidate); d < best_distance) {
+      best = candidate;
+      best_distance = d;
+    }
+  return best;
+}
+
+class Loader {
+ public:
+  Loader(const SourceFile& file, std::vector<Diagnostic>& errors) : file_(file), errors_(errors) {}
+
+  /// The entries of the file that are valid; reports the others.
+  std::vector<GpuSpec> entries(const toml::table& root) {
+    std::vector<GpuSpec> result;
+    for (auto&& [key, node] : root)
+      if (key.str() != "gpu") unknown_key(key, "", "at the top level of a catalog", root_keys);
+    const toml::node* gpus = root.get("gpu");
+    if (!gpus) return result;
+    const toml::array* array = gpus->as_array();
+    if (!array) {
+      report(*gpus, "gpu", fmt::format("expected an array of [[gpu]] tables, found {}",
+                                       type_name(*gpus)));
+      return result;
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& node = *array->get(i);
+      const std::string path = fmt::format("gpu[{}]", i);
+      const toml::table* table = node.as_table();
+      if (!table) {
+        report(node, path, fmt::format("expected a [[gpu]] table, found {}", type_name(node)));
+        continue;
+      }
+      std::optional<GpuSpec> gpu = entry(*table, path);
+      if (!gpu) continue;
+      auto same_id = [&](const GpuSpec& g) { return g.id == gpu->id; };
+      if (auto earlier = std::find_if(result.begin(), result.end(), same_id);
+          earlier != result.end()) {
+        const toml::node& id = *table->get("id");
+        Diagnostic& d = report(id, path + ".id",
+                               fmt::format("duplicate id \"{}\": an id appears once per catalog "
+                                           "file (a later file may override it)",
+                                           gpu->id));
+        d.related.push_back({earlier->location, "first defined here"});
+        continue;
+      }
+      result.push_back(std::move(*gpu));
+    }
+    return result;
+  }
+
+  Diagnostic& report(const toml::source_region& region, std::string key_path,
+                     std::string message) {
+    Diagnostic d;
+    d.rule = std::string(rule_id);
+    d.severity = Severity::error;
+    d.message = std::move(message);
+    d.primary = location(region);
+    d.key_path = std::move(key_path);
+    errors_.push_back(std::move(d));
+    return errors_.back();
+  }
+
+ private:
+  Diagnostic& report(const toml::node& node, std::string key_path, std::string message) {
+    return report(node.source(), std::move(key_path), std::move(message));
+  }
+
+  std::optional<GpuSpec> entry(const toml::table& table, const std::string& path) {
+    const std::size_t errors_before = errors_.size();
+    GpuSpec gpu;
+    gpu.location = location(table.source());
+    for (auto&& [key, node] : table)
+      if (std::find(entry_keys.begin(), entry_keys.end(), key.str()) == entry_keys.end())
+        unknown_key(key, path, "in a [[gpu]] entry", entry_keys);
+
+    if (auto id = required_string(table, "id", path)) gpu.id = *id;
+    if (auto name = required_string(table, "name", path)) gpu.name = *name;
+    if (const toml::node* notes = table.get("notes")) {
+      if (const auto* text = notes->as_string())
+        gpu.notes = text->get();
+      else
+        report(*notes, path + ".notes",
+               fmt::format("expected a string, found {}", type_name(*notes)));
+    }
+    sources(table, path, gpu);
+    if (auto hbm = required_quantity(table, "hbm", path, units::dims::bytes, "80 GB"))
+      gpu.hbm_bytes = *hbm;
+    if (auto bw = required_quantity(table, "hbm_bandwidth", path, units::dims::bytes_per_second,
+                                    "3.35 TB/s"))
+      gpu.hbm_bandwidth_bytes_per_s = *bw;
+    if (const toml::node* link = table.get("link_bandwidth"))
+      gpu.link_bandwidth_bytes_per_s = quantity(*link, path + ".link_bandwidth",
+                                                units::dims::bytes_per_second, "900 GB/s");
+    if (const toml::node* dense = table.get("dense"))
+      gpu.dense_peak_flops = peaks(*dense, path + ".dense");
+    else
+      missing(table, "dense", path, "a [gpu.dense] table of peaks, e.g. bf16 = \"989 TFLOPS\"");
+    if (const toml::node* sparse = table.get("sparse"))
+      gpu.sparse_peak_flops = peaks(*sparse, path + ".sparse");
+
+    // fp16 tensor peaks equal bf16 on every accelerator that has both; entries may omit fp16.
+    for (auto* peak_map : {&gpu.dense_peak_flops, &gpu.sparse_peak_flops})
+      if (auto bf16 = peak_map->find(Precision::bf16); bf16 != peak_map->end())
+        peak_map->try_emplace(Precision::fp16, bf16->second);
+
+    if (errors_.size() != errors_before) return std::nullopt;
+    return gpu;
+  }
+
+  std::optional<std::string> required_string(const toml::table& table, std::string_view key,
+                                              const std::string& path) {
+    const toml::node* node = table.get(key);
+    if (!node) {
+      missing(table, key, path, "a string");
+      return std::nullopt;
+    }
+    const auto* text = node->as_string();
+    if (!text || text->get().empty()) {
+      report(*node, fmt::format("{}.{}", path, key),
+             text ? fmt::format("'{}' must not be empty", key)
+                  : fmt::format("expected '{}' to be a string, found {}", key, type_name(*node)));
+      return std::nullopt;
+    }
+    return text->get();
+  }
+
+  void sources(const toml::table& table, const std::string& path, GpuSpec& gpu) {
+    const toml::node* node = table.get("sources");
+    if (!node) {
+      missing(table, "sources", path,
+              "a non-empty array of strings citing where the numbers come from");
+      return;
+    }
+    const toml::array* array = node->as_array();
+    if (!array || array->empty()) {
+      report(*node, path + ".sources",
+             array ? std::string("'sources' must cite at least one source")
+                   : fmt::format("expected 'sources' to be an array of strings, found {}",
+                                 type_name(*node)));
+      return;
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      if (const auto* text = element.as_string(); text && !text->get().empty())
+        gpu.sources.push_back(text->get());
+      else
+        report(element, fmt::format("{}.sources[{}]", path, i),
+               fmt::format("expected a non-empty string, found {}", type_name(element)));
+    }
+  }
+
+  std::optional<double> required_quantity(const toml::table& table, std::string_view key,
+                                          const std::string& path, units::Dimension expected,
+                                          std::string_view example) {
+    const toml::node* node = table.get(key);
+    if (!node) {
+      missing(table, key, path,
+              fmt::format("{} such as \"{}\"", units::describe(expected), example));
+      return std::nullopt;
+    }
+    return quantity(*node, fmt::format("{}.{}", path, key), expected, example);
+  }
+
+  std::map<Precision, double> peaks(const toml::node& node, const std::string& path) {
+    std::map<Precision, double> result;
+    const toml::table* table = node.as_table();
+    if (!table) {
+      report(node, path,
+             fmt::format("expected a table of peaks by precision, e.g. {{ bf16 = \"989 TFLOPS\" "
+                         "}}, found {}",
+                         type_name(node)));
+      return result;
+    }
+    std::array<std::string_view, std::size(all_precisions)> names{};
+    std::transform(std::begin(all_precisions), std::end(all_precisions), names.begin(),
+                   [](Precision p) { return to_string(p); });
+    for (auto&& [key, value] : *table) {
+      const std::optional<Precision> precision = parse_precision(key.str());
+      if (!precision) {
+        unknown_key(key, path, "in " + path, names, "unknown precision", false);
+        continue;
+      }
+      if (auto peak = quantity(value, fmt::format("{}.{}", path, key.str()),
+                               units::dims::flop_per_second, "989 TFLOPS"))
+        result[*precision] = *peak;
+    }
+    return result;
+  }
+
+  /// A positive quantity of dimension `expected`: a string with a unit, or a number in base units.
+  std::optional<double> quantity(const toml::node& node, const std::string& path,
+                                 units::Dimension expected, std::string_view example) {
+    const std::string expected_text =
+        fmt::format("{} such as \"{}\"", units::describe(expected), example);
+    double value = 0;
+    if (const auto* integer = node.as_integer()) {
+      value = static_cast<double>(integer->get());
+    } else if (const auto* floating = node.as_floating_point()) {
+      value = floating->get();
+    } else if (const auto* text = node.as_string()) {
+      const units::QuantityResult parsed = units::parse_quantity(text->get());
+      if (const auto* error = std::get_if<units::QuantityError>(&parsed)) {
+        Diagnostic& d = report(node, path,
+                               fmt::format("invalid quantity \"{}\": {}; expected {}", text->get(),
+                                           error->message, expected_text));
+        point_inside_string(d, node, error->column);
+        return std::nullopt;
+      }
+      const units::Quantity q = units::resolve(std::get<units::Quantity>(parsed), expected);
+      if (q.dim != expected) {
+        report(node, path,
+               fmt::format("expected {}, found {} in \"{}\"", expected_text,
+                           units::describe(q.dim), text->get()));
+        return std::nullopt;
+      }
+      value = q.value;
+    } else {
+      report(node, path,
+             fmt::format("expected {} (a string with a unit, or a number in base units), "
+                         "found {}",
+                         expected_text, type_name(node)));
+      return std::nullopt;
+    }
+    if (!std::isfinite(value) || value <= 0) {
+      report(node, path, fmt::format("expected a positive {}", expected_text));
+      return std::nullopt;
+    }
+    return value;
+  }
+
+  void missing(const toml::table& table, std::string_view key, const std::string& path,
+               std::string_view expected) {
+    report(table, fmt::format("{}.{}", path, key),
+           fmt::format("missing required key '{}' in a [[gpu]] entry: expected {}", key,
+                       expected));
+  }
+
+  /// `parent` is the key path of the table holding `key` ("" at the top level).
+  template <typename Keys>
+  void unknown_key(const toml::key& key, const std::string& parent, std::string_view where,
+                   const Keys& valid, std::string_view what = "unknown key",
+                   bool suggest = true) {
+    Diagnostic& d = report(key.source(),
+                           parent.empty() ? std::string(key.str())
+                                          : fmt::format("{}.{}", parent, key.str()),
+                           fmt::format("{} '{}' {}; expected one of: {}", what, key.str(), where,
+                                       join(valid)));
+    // Precisions are short: "fp4" for "fp64" would be a guess, not a typo fix.
+    if (auto suggestion = did_you_mean(key.str(), valid); suggestion && suggest)
+      d.help = fmt::format("did you mean '{}'?", *suggestion);
+  }
+
+  /// Moves a diagnostic on a quoted single-line string to `column` (1-based) of its contents.
+  void point_inside_string(Diagnostic& d, const toml::node& node, std::size_t column) {
+    Span& span = d.primary.span;
+    if (!span.known() || span.begin.line != span.end.line) return;
+    const std::string_view line = file_.line(span.begin.line);
+    const std::size_t quote = span.begin.column - 1;
+    const std::string& value = node.as_string()->get();
+    // Only when the text between the quotes is the value itself (no escapes, not multi-line)
+    // do columns of the value map one to one onto columns of the file.
+    if (quote >= line.size() || (line[quote] != '"' && line[quote] != '\'') ||
+        line.substr(quote + 1, value.size()) != value ||
+        line.substr(quote + 1 + value.size(), 1) != line.substr(quote, 1))
+      return;
+    span.begin.column += static_cast<std::uint32_t>(column);
+    span.end = {span.begin.line, span.begin.column + 1};
+  }
+
+  Location location(const toml::source_region& region) const {
+    Location result;
+    result.file = file_.path();
+    result.span.begin = position(region.begin);
+    result.span.end = position(region.end);
+    // A table's region runs to its last key; a diagnostic about it points at its header line.
+    if (result.span.end.line > result.span.begin.line)
+      result.span.end = {result.span.begin.line,
+                         static_cast<std::uint32_t>(file_.line(result.span.begin.line).size() + 1)};
+    if (!result.span.end.line) result.span.end = result.span.begin;
+    return result;
+  }
+
+  /// toml++ counts columns in code points; planlint's spans count bytes.
+  Position position(const toml::source_position& at) const {
+    if (!at) return {};
+    const std::string_view line = file_.line(at.line);
+    std::size_t byte = 0;
+    std::uint32_t code_point = 1;
+    while (code_point < at.column && byte < line.size()) {
+      ++byte;
+      while (byte < line.size() && (static_cast<unsigned char>(line[byte]) & 0xC0) == 0x80)
+        ++byte;
+      ++code_point;
+    }
+    return {at.line, static_cast<std::uint32_t>(byte + 1 + (at.column - code_point))};
+  }
+
+  const SourceFile& file_;
+  std::vector<Diagnostic>& errors_;
+};
+
+}  // namespace
+
+bool Catalog::load(const SourceFile& file, std::vector<Diagnostic>& errors) {
+  const std::size_t errors_before = errors.size();
+  Loader loader(file, errors);
+  toml::table root;
+  try {
+    root = toml::parse(file.text(), file.path());
+  } catch (const toml::parse_error& error) {
+    loader.report(error.source(), "", fmt::format("invalid TOML: {}", error.description()));
+    return false;
+  }
+  for (GpuSpec& gpu : loader.entries(root)) {
+    // A later file overrides an entry of the same id in place, so listings keep their order.
+    auto same_id = [&](const GpuSpec& g) { return g.id == gpu.id; };
+    if (auto existing = std::find_if(gpus_.begin(), gpus_.end(), same_id); existing != gpus_.end())
+      *existing = std::move(gpu);
+    else
+      gpus_.push_back(std::move(gpu));
+  }
+  return errors.size() == errors_before;
+}
+
+}  // namespace planlint

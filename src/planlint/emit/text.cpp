@@ -1,0 +1,116 @@
+#include "planlint/emit/text.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace planlint {
+
+namespace {
+
+constexpr std::string_view reset = "\x1b[0m";
+constexpr std::string_view bold = "\x1b[1m";
+
+std::string_view severity_colour(Severity severity) {
+  switch (severity) {
+    case Severity::error: return "\x1b[1;31m";
+    case Severity::warning: return "\x1b[1;33m";
+    case Severity::note: return "\x1b[1;36m";
+  }
+  return "";
+}
+
+class Painter {
+ public:
+  explicit Painter(bool enabled) : enabled_(enabled) {}
+  std::string operator()(std::string_view colour, std::string_view text) const {
+    if (!enabled_) return std::string(text);
+    return fmt::format("{}{}{}", colour, text, reset);
+  }
+
+ private:
+  bool enabled_;
+};
+
+/// Expands tabs so that carets line up; returns the display column of each byte.
+std::string expand_tabs(std::string_view line, std::vector<std::size_t>& display_column) {
+  std::string out;
+  display_column.clear();
+  for (char c : line) {
+    display_column.push_back(out.size());
+    if (c == '\t') out.append(4 - out.size() % 4, ' ');
+    else out.push_back(c);
+  }
+  display_column.push_back(out.size());
+  return out;
+}
+
+void write_snippet(std::ostream& out, const SourceFile& file, const Diagnostic& d,
+                   const Painter& paint) {
+  const Span& span = d.primary.span;
+  if (!span.known() || span.begin.line > file.line_count()) return;
+  std::string_view line = file.line(span.begin.line);
+  std::vector<std::size_t> column;
+  std::string shown = expand_tabs(line, column);
+  std::size_t first = std::min<std::size_t>(span.begin.column - 1, line.size());
+  std::size_t last = span.end.line == span.begin.line
+                         ? std::min<std::size_t>(span.end.column - 1, line.size())
+                         : line.size();
+  std::size_t begin = column[first];
+  std::size_t width = last > first ? column[last] - begin : 1;
+  out << fmt::format("{:>5} | {}\n", span.begin.line, shown);
+  out << "      | " << std::string(begin, ' ')
+      << paint(severity_colour(d.severity), std::string(width, '^')) << '\n';
+}
+
+/// Keeps one finding's header on one line: control characters (a newline inside a quoted
+/// key, a parser message that quotes the end of a line) are shown escaped.
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+    else out += c;
+  }
+  return out;
+}
+
+std::string plural(std::size_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::string summary_line(const Report& report) {
+  SeverityCounts counts = count(report.diagnostics);
+  std::vector<std::string> parts;
+  if (counts.errors) parts.push_back(plural(counts.errors, "error"));
+  if (counts.warnings) parts.push_back(plural(counts.warnings, "warning"));
+  if (counts.notes) parts.push_back(plural(counts.notes, "note"));
+  std::string findings = parts.empty() ? "no problems" : fmt::format("{}", fmt::join(parts, ", "));
+  return fmt::format("{} in {}", findings, plural(report.files.size(), "file"));
+}
+
+void emit_text(std::ostream& out, const Report& report, const TextStyle& style) {
+  Painter paint(style.color);
+  for (const Diagnostic& d : report.diagnostics) {
+    const Span& span = d.primary.span;
+    out << paint(bold, fmt::format("{}:{}:{}:", d.primary.file, span.begin.line, span.begin.column))
+        << ' ' << paint(severity_colour(d.severity), fmt::format("{}:", to_string(d.severity)))
+        << ' ' << paint(bold, one_line(d.message)) << " [" << d.rule << "]\n";
+    if (const SourceFile* file = report.file(d.primary.file)) write_snippet(out, *file, d, paint);
+    for (const RelatedLocation& related : d.related)
+      out << "   " << paint(severity_colour(Severity::note), "note:") << ' ' << one_line(related.message)
+          << fmt::format(" ({}:{}:{})", related.location.file, related.location.span.begin.line,
+                         related.location.span.begin.column)
+          << '\n';
+    for (const std::string& note : d.notes)
+      out << "   " << paint(severity_colour(Severity::note), "note:") << ' ' << one_line(note) << '\n';
+    if (d.help) out << "   " << paint("\x1b[1;32m", "help:") << ' ' << one_line(*d.help) << '\n';
+  }
+  if (!report.diagnostics.empty()) out << '\n';
+  out << summary_line(report) << '\n';
+}
+
+}  // namespace planlint

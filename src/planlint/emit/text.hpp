@@ -1,0 +1,26 @@
+#pragma once
+/// Compiler-style text output (cli.md "Text output"), readable by humans and by editors'
+/// problem matchers (VS Code $gcc):
+///
+///     plans/llama.toml:21:8: error: peak 1979 TFLOPS is ... [sparse-peak]
+///        21 | peak = "1979 TFLOPS"
+///           |        ^^^^^^^^^^^^^
+///        note: training.precision = "bf16" (plans/llama.toml:12:13)
+///        help: use the dense peak: peak = "989 TFLOPS"
+#include <ostream>
+
+#include "planlint/diag/report.hpp"
+
+namespace planlint {
+
+struct TextStyle {
+  bool color = false;  ///< ANSI colours (the CLI enables them only on a terminal, never with NO_COLOR)
+};
+
+/// Writes every diagnostic of `report` and the summary line.
+void emit_text(std::ostream& out, const Report& report, const TextStyle& style);
+
+/// "3 errors, 1 warning in 2 files" / "no problems in 1 file".
+std::string summary_line(const Report& report);
+
+}  // namespace planlint

@@ -1,0 +1,21 @@
+#pragma once
+/// Which files a `planlint check PATH...` run lints.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace planlint {
+
+struct InputError {
+  std::string path;
+  std::string reason;  ///< "No such file or directory"
+};
+
+/// Expands the command line's paths: a file named explicitly is always linted; a folder is
+/// searched recursively (in sorted order, skipping hidden folders) for *.toml files that hold a
+/// top-level [plan] table. The result keeps the order of `paths` and has no duplicates.
+/// Returns the first unreadable path as an error.
+std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
+                                       std::optional<InputError>& error);
+
+}  // namespace planlint

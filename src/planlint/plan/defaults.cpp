@@ -1,0 +1,125 @@
+#include "planlint/plan/defaults.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace planlint {
+
+namespace {
+using namespace units::dims;
+
+class Defaulter {
+ public:
+  Defaulter(Plan& plan) : plan_(plan) {}
+
+  /// Sets `section.key` unless the plan states it.
+  void set(std::string_view section, std::string_view key, Scalar value,
+           Origin origin = Origin::default_, Span span = {}) {
+    PlanTable& table = plan_.sections[std::string(section)];
+    if (table.find(key)) return;
+    if (!span.known()) span = table.header;
+    table.values.emplace(std::string(key), PlanValue{std::move(value), span, Span{}, origin});
+  }
+  void set_quantity(std::string_view section, std::string_view key, double value,
+                    units::Dimension dim, Origin origin = Origin::default_, Span span = {}) {
+    set(section, key, units::Quantity{value, dim}, origin, span);
+  }
+  double number_or(std::string_view path, double fallback) const {
+    return plan_.number(path).value_or(fallback);
+  }
+
+ private:
+  Plan& plan_;
+};
+
+}  // namespace
+
+std::string compute_precision(const Plan& plan) {
+  if (plan.is_training()) return plan.text("training.precision").value_or("bf16");
+  return plan.text("inference.weights") == "fp8" ? "fp8" : "bf16";
+}
+
+void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings) {
+  Defaulter d(plan);
+
+  // [model]
+  d.set("model", "architecture", std::string("dense"));
+  if (auto params = plan.number("model.params")) d.set_quantity("model", "active_params", *params, none);
+  if (auto heads = plan.number("model.heads")) {
+    d.set_quantity("model", "kv_heads", *heads, none);
+    if (auto hidden = plan.number("model.hidden"); hidden && *heads > 0)
+      d.set_quantity("model", "head_dim", *hidden / *heads, none);
+  }
+
+  // [cluster]
+  d.set_quantity("cluster", "gpus_per_node", 8, gpus);
+  d.set_quantity("cluster", "memory_reserve", 0.10, none);
+  const PlanValue* gpu_value = plan.find("cluster.gpu");
+  if (gpu_value && gpu_value->text()) {
+    if (const GpuSpec* gpu = catalog.find(*gpu_value->text())) {
+      const Span at = gpu_value->span;
+      d.set_quantity("cluster", "hbm", gpu->hbm_bytes, bytes, Origin::catalog, at);
+      d.set_quantity("cluster", "hbm_bandwidth", gpu->hbm_bandwidth_bytes_per_s, bytes_per_second,
+                     Origin::catalog, at);
+      if (gpu->link_bandwidth_bytes_per_s)
+        d.set_quantity("cluster", "intra_node_bandwidth", *gpu->link_bandwidth_bytes_per_s,
+                       bytes_per_second, Origin::catalog, at);
+      if (auto precision = parse_precision(compute_precision(plan)))
+        if (auto peak = gpu->dense_peak(*precision))
+          d.set_quantity("cluster", "peak", *peak, flop_per_second, Origin::catalog, at);
+    }
+  }
+
+  // [training]
+  if (plan.is_training() && plan.section("training").present) {
+    d.set("training", "precision", std::string("bf16"));
+    d.set("training", "optimizer", std::string("adamw"));
+    for (const char* degree : {"tp", "pp", "cp", "ep"}) d.set_quantity("training", degree, 1, none);
+    const double tp = d.number_or("training.tp", 1);
+    d.set("training", "sequence_parallel", tp > 1);
+    d.set_quantity("training", "zero", 0, none);
+    d.set("training", "recompute", std::string("selective"));
+    d.set("training", "flash_attention", true);
+    const double model_parallel =
+        tp * d.number_or("training.pp", 1) * d.number_or("training.cp", 1);
+    if (auto count = plan.number("cluster.count"); count && !plan.find("training.dp")) {
+      const double dp = *count / model_parallel;
+      if (dp >= 1 && std::floor(dp) == dp) {
+        d.set_quantity("training", "dp", dp, none);
+      } else {
+        const PlanValue* at = plan.find("cluster.count");
+        Diagnostic& diag = findings.add(
+            "bad-value", at->span, "cluster.count",
+            fmt::format("cluster.count = {:g} GPUs does not divide into tp · pp · cp = {:g}: no "
+                        "data-parallel degree follows",
+                        *count, model_parallel));
+        diag.help = "make the GPU count a multiple of tp · pp · cp, or state training.dp";
+      }
+    }
+  }
+
+  // [inference]
+  if (!plan.is_training()) {
+    d.set("inference", "weights", std::string("bf16"));
+    d.set("inference", "kv_precision", std::string("bf16"));
+    d.set_quantity("inference", "tp", 1, none);
+    d.set("inference", "batching", std::string("continuous"));
+    d.set_quantity("inference", "mfu", 0.5, none);
+    if (auto count = plan.number("cluster.count")) {
+      const double tp = d.number_or("inference.tp", 1);
+      if (*count >= tp) d.set_quantity("inference", "replicas", std::floor(*count / tp), none);
+    }
+  }
+
+  // [tolerances]
+  d.set_quantity("tolerances", "capacity", 0.15, none);
+  d.set_quantity("tolerances", "cost", 0.30, none);
+  d.set_quantity("tolerances", "formula_vs_benchmark", 0.25, none);
+
+  // [[targets]]
+  for (PlanTable& target : plan.targets)
+    if (!target.find("hard")) target.values.emplace("hard", PlanValue{true, target.header, {}, Origin::default_});
+}
+
+}  // namespace planlint

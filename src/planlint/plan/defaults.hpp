@@ -1,0 +1,19 @@
+#pragma once
+/// The defaults of plan-format.md, added to a loaded plan as values with Origin::default_ or
+/// Origin::catalog (never with a plan span), so estimates and rules see one resolved plan.
+#include "planlint/catalog/catalog.hpp"
+#include "planlint/plan/plan.hpp"
+#include "planlint/plan/value_reader.hpp"
+
+namespace planlint {
+
+/// The compute precision whose catalog peak applies: training.precision (default bf16); for
+/// inference fp8 when the weights are fp8, else bf16 (int8/int4 weights are weight-only
+/// quantization that computes in 16 bits).
+std::string compute_precision(const Plan& plan);
+
+/// Adds every default the plan does not state. Reports a cluster.count that does not divide
+/// into tp · pp · cp (no data-parallel degree can be derived then).
+void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings);
+
+}  // namespace planlint

@@ -1,0 +1,380 @@
+#include "planlint/plan/loader.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "planlint/diag/suggest.hpp"
+#include "planlint/plan/defaults.hpp"
+#include "planlint/plan/metric_names.hpp"
+#include "planlint/plan/schema.hpp"
+#include "planlint/plan/toml_span.hpp"
+#include "planlint/plan/value_reader.hpp"
+
+namespace planlint {
+
+namespace {
+
+using detail::Findings;
+using detail::to_span;
+
+std::vector<std::string_view> section_names() {
+  std::vector<std::string_view> names;
+  for (const SectionSpec& section : plan_sections()) names.push_back(section.name);
+  return names;
+}
+
+/// Walks the TOML document section by section.
+class Loader {
+ public:
+  Loader(std::shared_ptr<const SourceFile> source, const Catalog& catalog)
+      : source_(std::move(source)), catalog_(catalog), findings_(*source_), reader_(findings_) {}
+
+  LoadResult run();
+
+ private:
+  void read_document(const toml::table& root);
+  void read_table(const toml::table& table, std::string_view section, const std::string& prefix,
+                  PlanTable& out);
+  void read_array(const toml::node& node, const toml::key& key, const SectionSpec& section);
+  void read_element(const toml::table& table, std::string_view section, const std::string& prefix,
+                    PlanTable& out);
+  void read_estimates(const toml::table& table, const std::string& prefix);
+  void read_claim(const toml::node& node, const toml::key& key, const std::string& metric);
+  void unknown_key(const toml::key& key, std::string_view where, const std::string& path,
+                   const std::vector<std::string_view>& candidates);
+  void check_required();
+  void check_gpu();
+
+  std::shared_ptr<const SourceFile> source_;
+  const Catalog& catalog_;
+  Findings findings_;
+  detail::ValueReader reader_;
+  Plan plan_;
+  std::set<std::string, std::less<>> written_;  ///< paths the file states, valid or not
+};
+
+LoadResult Loader::run() {
+  toml::table root;
+  try {
+    root = toml::parse(source_->text(), source_->path());
+  } catch (const toml::parse_error& error) {
+    Span span = to_span(error.source());
+    span.end = Position{span.begin.line, span.begin.column + 1};
+    Diagnostic& d = findings_.add("toml-syntax", span, "",
+                                  fmt::format("invalid TOML: {}", error.description()));
+    d.help = "fix the syntax; planlint checks nothing else in a file that is not valid TOML";
+    return LoadResult{std::nullopt, findings_.take()};
+  }
+  plan_.source = source_;
+  for (const SectionSpec& section : plan_sections())
+    if (!section.array) plan_.sections[std::string(section.name)];
+  read_document(root);
+  check_required();
+  check_gpu();
+  apply_defaults(plan_, catalog_, findings_);
+  return LoadResult{std::move(plan_), findings_.take()};
+}
+
+void Loader::unknown_key(const toml::key& key, std::string_view where, const std::string& path,
+                         const std::vector<std::string_view>& candidates) {
+  Span span = to_span(key.source());
+  Diagnostic& d = findings_.add("unknown-key", span, path,
+                                fmt::format("unknown key '{}' in {}", key.str(), where));
+  const KeySpec* elsewhere = nullptr;
+  for (const KeySpec& spec : plan_keys())
+    if (spec.key == key.str() && !elsewhere) elsewhere = &spec;
+  if (elsewhere && std::find(candidates.begin(), candidates.end(), key.str()) == candidates.end()) {
+    const SectionSpec* home = find_section(elsewhere->section);
+    d.help = home && home->array
+                 ? fmt::format("'{}' is a key of [[{}]]", key.str(), elsewhere->section)
+                 : fmt::format("'{}' is a key of [{}]: move it there", key.str(), elsewhere->section);
+  } else if (auto suggestion = closest_match(key.str(), candidates)) {
+    d.help = fmt::format("did you mean '{}'?", *suggestion);
+    d.fixes.push_back(FixEdit{Location{source_->path(), span}, *suggestion});
+  } else if (!candidates.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      list += (i ? ", " : "") + std::string(candidates[i]);
+    d.help = fmt::format("valid keys here: {}", list);
+  }
+}
+
+void Loader::read_document(const toml::table& root) {
+  for (auto&& [key, node] : root) {
+    const SectionSpec* section = find_section(key.str());
+    if (!section) {
+      unknown_key(key, "the plan (top level)", std::string(key.str()), section_names());
+      continue;
+    }
+    const std::string name(section->name);
+    if (section->array) {
+      read_array(node, key, *section);
+      continue;
+    }
+    if (!node.is_table()) {
+      Diagnostic& d = findings_.add("bad-value", to_span(node.source()), name,
+                                    fmt::format("'{}' must be a table: [{}]", name, name));
+      d.help = fmt::format("write the section as a table header [{}] followed by its keys", name);
+      continue;
+    }
+    const toml::table& table = *node.as_table();
+    if (name == "estimates") {
+      plan_.estimates_header = to_span(table.source());
+      read_estimates(table, "");
+      // toml++ iterates keys in sorted order; claims are kept in the order of the file.
+      std::stable_sort(plan_.estimates.begin(), plan_.estimates.end(),
+                       [](const Claim& a, const Claim& b) { return a.key_span < b.key_span; });
+      continue;
+    }
+    PlanTable& out = plan_.sections[name];
+    out.present = true;
+    out.header = to_span(table.source());
+    read_table(table, name, name, out);
+  }
+  if (auto kind = plan_.text("plan.kind")) {
+    plan_.kind = *kind == "inference" ? PlanKind::inference
+                 : *kind == "finetune" ? PlanKind::finetune
+                                       : PlanKind::training;
+  }
+}
+
+void Loader::read_table(const toml::table& table, std::string_view section,
+                        const std::string& prefix, PlanTable& out) {
+  for (auto&& [key, node] : table) {
+    const std::string path = prefix + "." + std::string(key.str());
+    const KeySpec* spec = find_key(section, key.str());
+    if (!spec) {
+      unknown_key(key, fmt::format("[{}]", section), path, keys_of(section));
+      continue;
+    }
+    written_.insert(path);
+    if (auto value = reader_.read(node, key, *spec, path))
+      out.values.insert_or_assign(std::string(key.str()), std::move(*value));
+  }
+}
+
+void Loader::read_array(const toml::node& node, const toml::key& key, const SectionSpec& section) {
+  const std::string name(section.name);
+  if (!node.is_array_of_tables() || !node.as_array()) {
+    Diagnostic& d = findings_.add("bad-value", to_span(node.source()), name,
+                                  fmt::format("'{}' must be an array of tables: [[{}]]", name, name));
+    d.help = fmt::format("write each entry under its own [[{}]] header", name);
+    return;
+  }
+  (void)key;
+  std::size_t index = 0;
+  for (const toml::node& element : *node.as_array()) {
+    const std::string prefix = fmt::format("{}[{}]", name, index++);
+    PlanTable out;
+    out.present = true;
+    out.header = to_span(element.source());
+    read_element(*element.as_table(), section.name, prefix, out);
+    if (name == "targets") plan_.targets.push_back(std::move(out));
+    else if (name == "assumptions") plan_.assumptions.push_back(std::move(out));
+    else plan_.benchmarks.push_back(std::move(out));
+  }
+}
+
+/// An element of [[targets]], [[assumptions]] or [[benchmarks]]: its quantities take their
+/// dimension from the metric or plan key the element names, so those are read first.
+void Loader::read_element(const toml::table& table, std::string_view section,
+                          const std::string& prefix, PlanTable& out) {
+  std::vector<std::pair<const toml::key*, const toml::node*>> deferred;
+  for (auto&& [key, node] : table) {
+    const std::string path = prefix + "." + std::string(key.str());
+    const KeySpec* spec = find_key(section, key.str());
+    if (!spec) {
+      unknown_key(key, fmt::format("[[{}]]", section), path, keys_of(section));
+      continue;
+    }
+    written_.insert(path);
+    if (spec->kind == ValueKind::any_quantity) {
+      deferred.emplace_back(&key, &node);
+      continue;
+    }
+    if (auto value = reader_.read(node, key, *spec, path))
+      out.values.insert_or_assign(std::string(key.str()), std::move(*value));
+  }
+
+  detail::QuantityContext context;
+  const KeySpec* range_spec = nullptr;
+  if (const PlanValue* metric = out.find("metric"); metric && metric->text()) {
+    if (const MetricName* m = find_metric(*metric->text())) {
+      context.dims = {m->dim};
+      context.plain_number_scale = plain_number_scale(*m);
+      context.base_unit = m->dim.dimensionless() ? "plain numbers" : units::describe(m->dim);
+    }
+  } else if (const PlanValue* key = out.find("key"); key && key->text()) {
+    if (const KeySpec* target = find_key(*key->text());
+        target && (target->kind == ValueKind::quantity || target->kind == ValueKind::whole)) {
+      context = detail::context_of(*target);
+      range_spec = target;
+    }
+  }
+  for (auto [key, node] : deferred) {
+    const std::string path = prefix + "." + std::string(key->str());
+    if (auto value = reader_.read_quantity(*node, *key, context, range_spec, path))
+      out.values.insert_or_assign(std::string(key->str()), std::move(*value));
+  }
+
+  if (section == "targets" && out.find("max") && out.find("min")) {
+    Diagnostic& d = findings_.add("bad-value", out.find("min")->key_span, prefix + ".min",
+                                  "a target takes exactly one of max and min, not both");
+    d.help = "split it into two targets";
+  }
+}
+
+void Loader::read_estimates(const toml::table& table, const std::string& prefix) {
+  for (auto&& [key, node] : table) {
+    const std::string metric = prefix.empty() ? std::string(key.str())
+                                              : prefix + "." + std::string(key.str());
+    // An unquoted dotted key (train.days = ...) nests tables: flatten them back to the name,
+    // unless the table is a range claim { value, low, high }.
+    if (const toml::table* sub = node.as_table();
+        sub && !find_metric(metric) && !sub->contains("value") && !sub->contains("low") &&
+        !sub->contains("high")) {
+      read_estimates(*sub, metric);
+      continue;
+    }
+    if (!find_metric(metric)) {
+      unknown_key(key, "[estimates] (not a metric planlint computes)", "estimates." + metric,
+                  metric_name_list());
+      continue;
+    }
+    read_claim(node, key, metric);
+  }
+}
+
+void Loader::read_claim(const toml::node& node, const toml::key& key, const std::string& metric) {
+  const MetricName& m = *find_metric(metric);
+  detail::QuantityContext context{{m.dim}, plain_number_scale(m), true,
+                                  m.dim.dimensionless() ? "plain numbers" : units::describe(m.dim)};
+  Claim claim;
+  claim.metric = metric;
+  claim.key_span = to_span(key.source());
+  const std::string path = "estimates." + metric;
+  if (const toml::table* range = node.as_table()) {
+    for (auto&& [part, value] : *range) {
+      const std::string part_path = path + "." + std::string(part.str());
+      std::optional<PlanValue>* slot = part.str() == "value" ? &claim.value
+                                       : part.str() == "low" ? &claim.low
+                                       : part.str() == "high" ? &claim.high
+                                                              : nullptr;
+      if (!slot) {
+        unknown_key(part, "a range claim", part_path, {"value", "low", "high"});
+        continue;
+      }
+      *slot = reader_.read_quantity(value, part, context, nullptr, part_path);
+    }
+  } else {
+    claim.value = reader_.read_quantity(node, key, context, nullptr, path);
+  }
+  plan_.estimates.push_back(std::move(claim));
+}
+
+void Loader::check_required() {
+  auto missing_section = [&](std::string_view name) {
+    Diagnostic& d = findings_.add("missing-required", Span{{1, 1}, {1, 2}}, std::string(name),
+                                  fmt::format("missing required section [{}]", name));
+    d.help = fmt::format("add a [{}] table: {}", name, find_section(name)->description);
+  };
+  for (const SectionSpec& section : plan_sections()) {
+    const bool needed = section.required || (section.name == "training" && plan_.is_training() &&
+                                             plan_.text("plan.kind"));
+    if (!section.array && needed && !plan_.section(section.name).present) {
+      missing_section(section.name);
+      continue;
+    }
+    if (section.array || !plan_.section(section.name).present) continue;
+    const PlanTable& table = plan_.section(section.name);
+    for (const KeySpec& key : plan_keys()) {
+      if (key.section != section.name || !key.required ||
+          written_.contains(fmt::format("{}.{}", key.section, key.key)))
+        continue;
+      Diagnostic& d = findings_.add(
+          "missing-required", table.header, fmt::format("{}.{}", key.section, key.key),
+          fmt::format("missing required key '{}' in [{}]", key.key, section.name));
+      d.help = fmt::format("add {} ({})", key.key, key.description);
+    }
+  }
+  auto check_elements = [&](const std::vector<PlanTable>& elements, std::string_view section) {
+    for (std::size_t i = 0; i < elements.size(); ++i)
+      for (const KeySpec& key : plan_keys())
+        if (key.section == section && key.required &&
+            !written_.contains(fmt::format("{}[{}].{}", section, i, key.key))) {
+          Diagnostic& d = findings_.add(
+              "missing-required", elements[i].header, fmt::format("{}[{}].{}", section, i, key.key),
+              fmt::format("missing required key '{}' in [[{}]] #{}", key.key, section, i + 1));
+          d.help = fmt::format("add {} ({})", key.key, key.description);
+        }
+  };
+  check_elements(plan_.targets, "targets");
+  check_elements(plan_.assumptions, "assumptions");
+  check_elements(plan_.benchmarks, "benchmarks");
+  for (std::size_t i = 0; i < plan_.targets.size(); ++i) {
+    const PlanTable& target = plan_.targets[i];
+    if (!written_.contains(fmt::format("targets[{}].max", i)) &&
+        !written_.contains(fmt::format("targets[{}].min", i))) {
+      Diagnostic& d = findings_.add("missing-required", target.header,
+                                    fmt::format("targets[{}]", i),
+                                    fmt::format("[[targets]] #{} has no bound: give max or min", i + 1));
+      d.help = "add max = \"...\" (or min) in the metric's unit";
+    }
+  }
+  for (std::size_t i = 0; i < plan_.assumptions.size(); ++i) {
+    const PlanValue* id = plan_.assumptions[i].find("id");
+    if (!id || !id->text()) continue;
+    for (std::size_t j = 0; j < i; ++j) {
+      const PlanValue* other = plan_.assumptions[j].find("id");
+      if (other && other->text() && *other->text() == *id->text()) {
+        Diagnostic& d = findings_.add("bad-value", id->span, fmt::format("assumptions[{}].id", i),
+                                      fmt::format("assumption id \"{}\" is used twice", *id->text()));
+        d.related.push_back({Location{source_->path(), other->span}, "first used here"});
+        d.help = "give every assumption its own id";
+      }
+    }
+  }
+  if (plan_.text("model.architecture") == "moe" && !written_.contains("model.active_params")) {
+    const PlanValue* arch = plan_.find("model.architecture");
+    Diagnostic& d = findings_.add("missing-required", arch->span, "model.active_params",
+                                  "architecture = \"moe\" requires model.active_params");
+    d.help = "add active_params: the parameters active per token (compute uses them)";
+  }
+}
+
+void Loader::check_gpu() {
+  const PlanValue* gpu = plan_.find("cluster.gpu");
+  if (!gpu || !gpu->text() || catalog_.find(*gpu->text())) return;
+  std::vector<std::string> ids = catalog_.ids();
+  std::vector<std::string_view> views(ids.begin(), ids.end());
+  Diagnostic& d = findings_.add("unknown-gpu", gpu->span, "cluster.gpu",
+                                fmt::format("unknown GPU '{}': not in the catalog", *gpu->text()));
+  if (auto suggestion = closest_match(*gpu->text(), views)) {
+    d.help = fmt::format("did you mean '{}'?", *suggestion);
+    d.fixes.push_back(FixEdit{Location{source_->path(), gpu->span}, fmt::format("\"{}\"", *suggestion)});
+  } else {
+    d.help = "add the GPU to a catalog file of your own ([lint] catalog in .planlint.toml)";
+  }
+  std::string list;
+  for (std::size_t i = 0; i < ids.size(); ++i) list += (i ? ", " : "") + ids[i];
+  d.notes.push_back("known GPUs: " + list);
+}
+
+}  // namespace
+
+LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog) {
+  return Loader(std::move(source), catalog).run();
+}
+
+bool looks_like_plan(std::string_view text) {
+  try {
+    toml::table root = toml::parse(text);
+    return root["plan"].is_table();
+  } catch (const toml::parse_error&) {
+    return false;
+  }
+}
+
+}  // namespace planlint

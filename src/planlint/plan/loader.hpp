@@ -1,0 +1,28 @@
+#pragma once
+/// toml++ document → typed Plan, with the native structure checks: toml-syntax, unknown-key,
+/// bad-quantity, bad-value, missing-required, unknown-gpu.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "planlint/catalog/catalog.hpp"
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/plan/plan.hpp"
+
+namespace planlint {
+
+struct LoadResult {
+  /// The plan; absent when the file is not valid TOML. A plan with structure errors is still
+  /// returned (bad values are left out) so that later checks can run on what is valid.
+  std::optional<Plan> plan;
+  std::vector<Diagnostic> diagnostics;
+};
+
+/// Parses and validates one plan file. `catalog` resolves cluster.gpu and its defaults.
+LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog);
+
+/// True when `text` is a TOML document with a top-level [plan] table (used to pick plan files
+/// out of a folder). Never throws.
+bool looks_like_plan(std::string_view text);
+
+}  // namespace planlint

@@ -1,0 +1,38 @@
+#pragma once
+/// The metric vocabulary of estimates.md: names, dimensions and tolerance tiers. Part of the
+/// plan format, since `[[targets]]`, `[estimates]` and `[[benchmarks]]` name metrics; the
+/// formulas themselves live in src/planlint/estimate/.
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "planlint/units/dimension.hpp"
+
+namespace planlint {
+
+enum class Tier { capacity, cost, latency };
+
+std::string_view to_string(Tier tier);
+
+struct MetricName {
+  std::string_view name;  ///< "train.days"
+  units::Dimension dim;   ///< dimension of the value in base units
+  Tier tier;
+  std::string_view summary;
+};
+
+/// Every metric of estimates.md, in report order.
+std::span<const MetricName> metric_names();
+
+/// The metric called `name`, or nullptr.
+const MetricName* find_metric(std::string_view name);
+
+/// Every metric name, for did-you-mean suggestions.
+std::vector<std::string_view> metric_name_list();
+
+/// What a plain TOML number means for this metric, in base units: names say their unit, so
+/// `"train.gpu_hours" = 93500` is GPU-hours and `"train.days" = 9.6` is days (86400 s); other
+/// metrics take their base unit.
+double plain_number_scale(const MetricName& metric);
+
+}  // namespace planlint

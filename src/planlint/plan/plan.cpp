@@ -1,0 +1,40 @@
+#include "planlint/plan/plan.hpp"
+
+namespace planlint {
+
+const PlanValue* PlanTable::find(std::string_view key) const {
+  auto it = values.find(key);
+  return it == values.end() ? nullptr : &it->second;
+}
+
+const PlanTable& Plan::section(std::string_view name) const {
+  static const PlanTable absent;
+  auto it = sections.find(name);
+  return it == sections.end() ? absent : it->second;
+}
+
+const PlanValue* Plan::find(std::string_view path) const {
+  auto dot = path.find('.');
+  if (dot == std::string_view::npos) return nullptr;
+  return section(path.substr(0, dot)).find(path.substr(dot + 1));
+}
+
+std::optional<double> Plan::number(std::string_view path) const {
+  const PlanValue* value = find(path);
+  if (!value || !value->quantity()) return std::nullopt;
+  return value->quantity()->value;
+}
+
+std::optional<std::string> Plan::text(std::string_view path) const {
+  const PlanValue* value = find(path);
+  if (!value || !value->text()) return std::nullopt;
+  return *value->text();
+}
+
+std::optional<bool> Plan::boolean(std::string_view path) const {
+  const PlanValue* value = find(path);
+  if (!value || !value->boolean()) return std::nullopt;
+  return *value->boolean();
+}
+
+}  // namespace planlint

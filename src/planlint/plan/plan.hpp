@@ -1,0 +1,92 @@
+#pragma once
+/// The typed plan: every value of a plan file with the span of its TOML node, plus the defaults
+/// plan-format.md defines (marked as such). Knows nothing of estimates or rules.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "planlint/source/source_file.hpp"
+#include "planlint/units/quantity.hpp"
+
+namespace planlint {
+
+struct Date {
+  int year = 0, month = 0, day = 0;
+  auto operator<=>(const Date&) const = default;
+};
+
+/// Where a value came from.
+enum class Origin {
+  plan,     ///< written in the plan file (span is the value's TOML node)
+  default_, ///< a default of plan-format.md (span is the section header, or unknown)
+  catalog,  ///< taken from the GPU catalog entry of cluster.gpu (span: cluster.gpu)
+};
+
+/// One value: a quantity (numbers are quantities, in base units), a string (also enums), a
+/// boolean or a date.
+using Scalar = std::variant<units::Quantity, std::string, bool, Date>;
+
+struct PlanValue {
+  Scalar value;
+  Span span;       ///< the TOML value's source region
+  Span key_span;   ///< the key's source region (unknown for defaults)
+  Origin origin = Origin::plan;
+
+  const units::Quantity* quantity() const { return std::get_if<units::Quantity>(&value); }
+  const std::string* text() const { return std::get_if<std::string>(&value); }
+  const bool* boolean() const { return std::get_if<bool>(&value); }
+  const Date* date() const { return std::get_if<Date>(&value); }
+};
+
+/// A table of the plan: a section (`[cluster]`) or one element of an array of tables
+/// (`[[targets]]`). Keys are the plan-format keys (for [estimates], metric names).
+struct PlanTable {
+  Span header;  ///< the table header's region (`[cluster]`), unknown for an absent section
+  bool present = false;
+  std::map<std::string, PlanValue, std::less<>> values;
+
+  const PlanValue* find(std::string_view key) const;
+};
+
+/// A claim of the `[estimates]` section: a quantity, or a range {value, low, high}.
+struct Claim {
+  std::string metric;  ///< metric name, e.g. "train.days"
+  Span key_span;
+  std::optional<PlanValue> value, low, high;
+  bool is_range() const { return low.has_value() || high.has_value(); }
+};
+
+enum class PlanKind { training, finetune, inference };
+
+struct Plan {
+  std::shared_ptr<const SourceFile> source;
+  PlanKind kind = PlanKind::training;
+
+  /// "plan", "model", "training", "inference", "cluster", "tolerances" (present or not).
+  std::map<std::string, PlanTable, std::less<>> sections;
+  std::vector<PlanTable> targets, assumptions, benchmarks;
+  std::vector<Claim> estimates;
+  Span estimates_header;
+
+  /// The value at a dotted path, "cluster.hbm" or "training.mfu" (defaults included);
+  /// nullptr when absent.
+  const PlanValue* find(std::string_view path) const;
+
+  /// The quantity value (base units) at `path`, when present and a quantity.
+  std::optional<double> number(std::string_view path) const;
+  /// The string value at `path`, when present and a string.
+  std::optional<std::string> text(std::string_view path) const;
+  /// The boolean value at `path`, when present and a boolean.
+  std::optional<bool> boolean(std::string_view path) const;
+
+  /// The section, or an empty absent table.
+  const PlanTable& section(std::string_view name) const;
+
+  bool is_training() const { return kind != PlanKind::inference; }
+};
+
+}  // namespace planlint

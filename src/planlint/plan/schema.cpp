@@ -1,0 +1,208 @@
+#include "planlint/plan/schema.hpp"
+
+namespace planlint {
+
+namespace {
+using namespace units::dims;
+using K = ValueKind;
+
+constexpr SectionSpec all_sections[] = {
+    {"plan", false, true, "what the plan is and who answers for it"},
+    {"model", false, true, "the model being trained or served"},
+    {"training", false, false, "the training run (kind = training or finetune)"},
+    {"inference", false, false, "the inference service (kind = inference)"},
+    {"cluster", false, true, "the accelerators and their network"},
+    {"targets", true, false, "goals with hard and soft constraints"},
+    {"assumptions", true, false, "the assumption list, with sources and ranges"},
+    {"estimates", false, false, "what the document claims, by metric name"},
+    {"benchmarks", true, false, "measured results"},
+    {"tolerances", false, false, "overrides of the tolerance tiers"},
+};
+
+const std::vector<std::string_view> compute_precisions = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
+constexpr double huge = 1e300;
+
+std::vector<KeySpec> make_keys() {
+  // Helpers for the common shapes of a row.
+  auto count = [](std::string_view s, std::string_view k, std::string_view d, bool req = false) {
+    return KeySpec{s, k, K::whole, d, {none}, "count", 1, {}, req, 0, huge, true};
+  };
+  auto degree = [](std::string_view s, std::string_view k, std::string_view d) {
+    return KeySpec{s, k, K::whole, d, {none}, "count", 1, {}, false, 1, huge};
+  };
+  auto fraction = [](std::string_view s, std::string_view k, std::string_view d) {
+    return KeySpec{s, k, K::quantity, d, {none}, "fraction", 1, {}, false, 0, 1, true};
+  };
+  auto amount = [](std::string_view s, std::string_view k, std::string_view d,
+                   std::vector<units::Dimension> dims, std::string_view unit, bool req = false) {
+    return KeySpec{s, k, K::quantity, d, std::move(dims), unit, 1, {}, req, 0, huge, true};
+  };
+  auto choice = [](std::string_view s, std::string_view k, std::string_view d,
+                   std::vector<std::string_view> choices, bool req = false) {
+    return KeySpec{s, k, K::choice, d, {}, {}, 1, std::move(choices), req};
+  };
+  auto text = [](std::string_view s, std::string_view k, std::string_view d, bool req = false) {
+    return KeySpec{s, k, K::string, d, {}, {}, 1, {}, req};
+  };
+  auto flag = [](std::string_view s, std::string_view k, std::string_view d) {
+    return KeySpec{s, k, K::boolean, d};
+  };
+  auto date = [](std::string_view s, std::string_view k, std::string_view d) {
+    return KeySpec{s, k, K::date, d};
+  };
+  auto time = [&](std::string_view s, std::string_view k, std::string_view d) {
+    return amount(s, k, d, {seconds}, "seconds");
+  };
+
+  return {
+      // [plan]
+      text("plan", "name", "identifier shown in reports", true),
+      choice("plan", "kind", "which estimates and rules apply", {"training", "finetune", "inference"}, true),
+      text("plan", "owner", "who answers for the plan"),
+      date("plan", "updated", "when the numbers were last reviewed"),
+      choice("plan", "status", "review state; governance rules may be stricter for approved",
+             {"draft", "review", "approved"}),
+      // [model]
+      count("model", "params", "total parameters N", true),
+      count("model", "active_params", "parameters active per token (MoE); default params"),
+      count("model", "layers", "transformer layers L"),
+      count("model", "hidden", "model width d_model"),
+      count("model", "heads", "attention heads a"),
+      count("model", "kv_heads", "key/value heads (GQA/MQA); default heads"),
+      count("model", "head_dim", "dimension of one head; default hidden / heads"),
+      count("model", "vocab", "vocabulary size"),
+      choice("model", "architecture", "dense or mixture of experts; default dense", {"dense", "moe"}),
+      // [training]
+      amount("training", "tokens", "training tokens D", {tokens}, "tokens", true),
+      choice("training", "precision", "compute precision; selects the catalog peak; default bf16",
+             compute_precisions),
+      choice("training", "optimizer", "sets the model-state bytes per parameter",
+             {"adamw", "adam", "sgd", "adafactor", "lion"}),
+      amount("training", "bytes_per_param", "model-state bytes per parameter (overrides optimizer)",
+             {bytes}, "bytes"),
+      amount("training", "seq_len", "sequence length S", {tokens}, "tokens"),
+      amount("training", "micro_batch", "micro-batch size b per GPU", {sequences}, "sequences"),
+      amount("training", "global_batch", "global batch per optimizer step, in sequences or tokens",
+             {sequences, tokens}, "sequences"),
+      degree("training", "tp", "tensor parallel degree; default 1"),
+      degree("training", "pp", "pipeline parallel degree; default 1"),
+      degree("training", "dp", "data parallel degree; default cluster.count / (tp · pp · cp)"),
+      degree("training", "cp", "context parallel degree; default 1"),
+      degree("training", "ep", "expert parallel degree; default 1"),
+      flag("training", "sequence_parallel", "sequence parallelism; default true when tp > 1"),
+      KeySpec{"training", "zero", K::whole, "ZeRO / FSDP sharding stage over dp; default 0", {none},
+              "stage", 1, {}, false, 0, 3},
+      choice("training", "recompute", "activation recomputation; default selective",
+             {"none", "selective", "full"}),
+      flag("training", "flash_attention", "attention scores are not stored; default true"),
+      amount("training", "activation_memory", "measured activation memory per GPU", {bytes}, "bytes"),
+      fraction("training", "mfu", "model FLOPs utilisation assumed"),
+      fraction("training", "goodput", "useful fraction of wall time"),
+      KeySpec{"training", "schedule_margin", K::quantity,
+              "multiplier from wall time to the committed schedule (1.2–1.3 typical)", {none},
+              "factor", 1, {}, false, 1, huge},
+      time("training", "checkpoint_interval", "how often a checkpoint is written"),
+      time("training", "checkpoint_write_time", "how long one checkpoint write stalls training"),
+      count("training", "lora_rank", "finetune: LoRA rank"),
+      choice("training", "quantized_base", "finetune: precision of the frozen base (int4 for QLoRA)",
+             {"bf16", "fp16", "fp8", "int8", "int4"}),
+      // [inference]
+      choice("inference", "weights", "weight precision; default bf16", {"bf16", "fp16", "fp8", "int8", "int4"}),
+      choice("inference", "kv_precision", "KV cache precision; default bf16", {"bf16", "fp16", "fp8", "int8"}),
+      amount("inference", "context", "tokens per sequence held in the KV cache", {tokens}, "tokens"),
+      amount("inference", "prompt_tokens", "prompt tokens per request", {tokens}, "tokens"),
+      amount("inference", "output_tokens", "generated tokens per request", {tokens}, "tokens"),
+      amount("inference", "concurrency", "concurrent sequences one replica must hold", {sequences},
+             "sequences"),
+      amount("inference", "mean_concurrency", "mean concurrent sequences of the demand", {sequences},
+             "sequences"),
+      KeySpec{"inference", "peak_factor", K::quantity, "peak demand / mean demand (3–5 typical)",
+              {none}, "factor", 1, {}, false, 1, huge},
+      degree("inference", "tp", "GPUs per replica; default 1"),
+      count("inference", "replicas", "model replicas; default cluster.count / tp"),
+      choice("inference", "batching", "default continuous", {"static", "continuous"}),
+      time("inference", "sla_ttft", "P99 time-to-first-token objective"),
+      time("inference", "sla_itl", "P99 inter-token latency objective"),
+      amount("inference", "tokens_per_s", "claimed per-sequence decode speed", {tokens_per_second},
+             "tokens/s"),
+      KeySpec{"inference", "mfu", K::quantity, "prefill MFU assumed for TTFT; default 50%", {none},
+              "fraction", 1, {}, false, 0, 1, true},
+      // [cluster]
+      KeySpec{"cluster", "gpu", K::string, "catalog id of the accelerator, e.g. h100-sxm", {}, {}, 1,
+              {}, true},
+      amount("cluster", "count", "GPUs in the job or service", {gpus}, "GPUs", true),
+      amount("cluster", "gpus_per_node", "GPUs per node; default 8", {gpus}, "GPUs"),
+      amount("cluster", "peak", "peak FLOP/s per GPU the plan uses", {flop_per_second}, "FLOP/s"),
+      amount("cluster", "hbm", "memory per GPU; default from the catalog", {bytes}, "bytes"),
+      amount("cluster", "hbm_bandwidth", "memory bandwidth per GPU; default from the catalog",
+             {bytes_per_second, bits_per_second}, "bytes/s"),
+      amount("cluster", "intra_node_bandwidth", "per-GPU NVLink-class bandwidth; default from the catalog",
+             {bytes_per_second, bits_per_second}, "bytes/s"),
+      amount("cluster", "inter_node_bandwidth", "per-GPU network bandwidth",
+             {bytes_per_second, bits_per_second}, "bytes/s"),
+      KeySpec{"cluster", "price", K::quantity, "USD per GPU-hour", {usd_per_gpu_second},
+              "USD per GPU-hour", 1.0 / 3600, {}, false, 0, huge},
+      time("cluster", "node_mtbf", "mean time between failures of one node"),
+      KeySpec{"cluster", "memory_reserve", K::quantity,
+              "fraction of HBM held back for fragmentation and buffers; default 10%", {none},
+              "fraction", 1, {}, false, 0, 1, false},
+      // [[targets]]
+      text("targets", "name", "what the target is called", true),
+      KeySpec{"targets", "metric", K::metric, "the metric the target bounds", {}, {}, 1, {}, true},
+      KeySpec{"targets", "max", K::any_quantity, "upper bound, in the metric's dimension"},
+      KeySpec{"targets", "min", K::any_quantity, "lower bound, in the metric's dimension"},
+      flag("targets", "hard", "a hard target is an error when violated, a soft one a warning; default true"),
+      // [[assumptions]]
+      text("assumptions", "id", "unique id of the assumption", true),
+      KeySpec{"assumptions", "key", K::plan_key, "the plan key it justifies, e.g. training.mfu"},
+      KeySpec{"assumptions", "value", K::any_quantity, "the assumed value"},
+      KeySpec{"assumptions", "low", K::any_quantity, "low end of the plausible range"},
+      KeySpec{"assumptions", "high", K::any_quantity, "high end of the plausible range"},
+      text("assumptions", "source", "where the number comes from"),
+      date("assumptions", "updated", "when the assumption was last checked"),
+      // [[benchmarks]]
+      KeySpec{"benchmarks", "metric", K::metric, "the metric measured", {}, {}, 1, {}, true},
+      KeySpec{"benchmarks", "value", K::any_quantity, "the measured value", {}, {}, 1, {}, true},
+      date("benchmarks", "date", "when it was measured"),
+      text("benchmarks", "source", "where it was measured"),
+      // [tolerances]
+      fraction("tolerances", "capacity", "tolerance of capacity metrics; default 15%"),
+      fraction("tolerances", "cost", "tolerance of cost metrics; default 30%"),
+      fraction("tolerances", "formula_vs_benchmark", "formula vs benchmark tolerance; default 25%"),
+  };
+}
+}  // namespace
+
+std::span<const SectionSpec> plan_sections() { return all_sections; }
+
+const SectionSpec* find_section(std::string_view name) {
+  for (const SectionSpec& section : all_sections)
+    if (section.name == name) return &section;
+  return nullptr;
+}
+
+const std::vector<KeySpec>& plan_keys() {
+  static const std::vector<KeySpec> keys = make_keys();
+  return keys;
+}
+
+const KeySpec* find_key(std::string_view section, std::string_view key) {
+  for (const KeySpec& spec : plan_keys())
+    if (spec.section == section && spec.key == key) return &spec;
+  return nullptr;
+}
+
+const KeySpec* find_key(std::string_view dotted_path) {
+  auto dot = dotted_path.find('.');
+  if (dot == std::string_view::npos) return nullptr;
+  return find_key(dotted_path.substr(0, dot), dotted_path.substr(dot + 1));
+}
+
+std::vector<std::string_view> keys_of(std::string_view section) {
+  std::vector<std::string_view> keys;
+  for (const KeySpec& spec : plan_keys())
+    if (spec.section == section) keys.push_back(spec.key);
+  return keys;
+}
+
+}  // namespace planlint

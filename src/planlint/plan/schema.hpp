@@ -1,0 +1,59 @@
+#pragma once
+/// The plan format's keys (plan-format.md) as data: the loader validates against it, the
+/// unknown-key check suggests from it, and schemas/plan.schema.json is checked against it.
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "planlint/units/dimension.hpp"
+
+namespace planlint {
+
+enum class ValueKind {
+  string,       ///< free text
+  choice,       ///< one of `choices`
+  boolean,
+  date,         ///< a TOML local date
+  quantity,     ///< a number or quantity string in one of `dims` (the first is the base unit)
+  whole,        ///< a quantity that must be a whole number (layers, parallel degrees)
+  metric,       ///< a metric name of estimates.md
+  plan_key,     ///< a dotted plan key, e.g. "training.mfu"
+  any_quantity, ///< a quantity whose dimension comes from another key (targets, assumptions)
+};
+
+struct KeySpec {
+  std::string_view section;  ///< "cluster"; for arrays of tables "targets", "assumptions", ...
+  std::string_view key;      ///< "hbm"
+  ValueKind kind;
+  std::string_view description;
+  std::vector<units::Dimension> dims = {};  ///< accepted dimensions, base first
+  std::string_view base_unit = {};          ///< the unit of a plain TOML number ("bytes")
+  double plain_number_scale = 1;            ///< base-unit value of 1 plain number (price: 1/3600)
+  std::vector<std::string_view> choices = {};
+  bool required = false;
+  double min = 0;                 ///< physical range, inclusive unless noted
+  double max = 1e300;
+  bool min_exclusive = false;     ///< a value must be > min (counts, sizes, MFU)
+};
+
+struct SectionSpec {
+  std::string_view name;
+  bool array;          ///< [[targets]] rather than [cluster]
+  bool required;
+  std::string_view description;
+};
+
+/// Every section of the plan format, in file order.
+std::span<const SectionSpec> plan_sections();
+const SectionSpec* find_section(std::string_view name);
+
+/// Every key, grouped by section.
+const std::vector<KeySpec>& plan_keys();
+const KeySpec* find_key(std::string_view section, std::string_view key);
+/// find_key for a dotted path ("training.mfu").
+const KeySpec* find_key(std::string_view dotted_path);
+
+/// Keys valid in `section`, for did-you-mean suggestions.
+std::vector<std::string_view> keys_of(std::string_view section);
+
+}  // namespace planlint

@@ -1,0 +1,260 @@
+#include "planlint/plan/value_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "planlint/diag/suggest.hpp"
+#include "planlint/plan/metric_names.hpp"
+#include "planlint/plan/toml_span.hpp"
+
+namespace planlint::detail {
+
+Diagnostic& Findings::add(std::string_view rule, Span span, std::string key_path,
+                          std::string message) {
+  Diagnostic& d = diagnostics_.emplace_back();
+  d.rule = std::string(rule);
+  d.severity = Severity::error;
+  d.message = std::move(message);
+  d.primary = Location{source_.path(), span};
+  d.key_path = std::move(key_path);
+  return d;
+}
+
+QuantityContext context_of(const KeySpec& spec) {
+  return QuantityContext{spec.dims, spec.plain_number_scale, true, std::string(spec.base_unit)};
+}
+
+Span span_inside_string(const SourceFile& source, Span value_span, std::size_t text_length,
+                        std::size_t column) {
+  if (value_span.begin.line != value_span.end.line) return value_span;
+  const std::size_t width = value_span.end.column - value_span.begin.column;
+  // Only a one-line basic or literal string without escapes maps one to one: "text".
+  if (width != text_length + 2) return value_span;
+  std::string_view line = source.line(value_span.begin.line);
+  std::size_t quote = value_span.begin.column - 1;
+  if (quote >= line.size() || (line[quote] != '"' && line[quote] != '\'')) return value_span;
+  auto at = static_cast<std::uint32_t>(value_span.begin.column + column);
+  std::uint32_t last = value_span.end.column - 1;  // the closing quote
+  if (at >= last) at = last - 1 > value_span.begin.column ? last - 1 : value_span.begin.column;
+  return Span{{value_span.begin.line, at}, {value_span.begin.line, at + 1}};
+}
+
+std::string source_text(const SourceFile& source, Span span) {
+  std::size_t begin = source.offset(span.begin), end = source.offset(span.end);
+  if (end <= begin) return {};
+  std::string text = source.text().substr(begin, std::min<std::size_t>(end - begin, 80));
+  if (auto newline = text.find('\n'); newline != std::string::npos) text.resize(newline);
+  return text;
+}
+
+namespace {
+
+std::string describe_dims(const std::vector<units::Dimension>& dims) {
+  std::string out;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i > 0) out += i + 1 == dims.size() ? " or " : ", ";
+    out += units::describe(dims[i]);
+  }
+  return out;
+}
+
+std::string describe_number(double value, const units::Dimension& dim, std::string_view base) {
+  if (dim.dimensionless() && base == "fraction") return fmt::format("{:g}%", value * 100);
+  return units::format(value, dim);
+}
+
+/// The help line of a quantity that could not be used.
+std::string how_to_write(const std::string& path, const QuantityContext& context) {
+  if (context.dims.size() == 1 && context.dims.front().dimensionless())
+    return fmt::format("{} takes a plain number; a string may add K, M, B, T or %", path);
+  return fmt::format("{} takes {}: a plain number in {}, or a string with a unit", path,
+                     describe_dims(context.dims), context.base_unit);
+}
+
+std::string join(const std::vector<std::string_view>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += words[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+void ValueReader::bad_value(const toml::node& node, const std::string& path, std::string message,
+                            std::optional<std::string> help) {
+  Diagnostic& d = findings_.add("bad-value", to_span(node.source()), path, std::move(message));
+  d.help = std::move(help);
+}
+
+std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::key& key,
+                                           const KeySpec& spec, const std::string& path) {
+  PlanValue out;
+  out.span = to_span(node.source());
+  out.key_span = to_span(key.source());
+  switch (spec.kind) {
+    case ValueKind::string:
+    case ValueKind::choice:
+    case ValueKind::metric:
+    case ValueKind::plan_key: {
+      if (!node.is_string()) {
+        bad_value(node, path, fmt::format("{} must be a string", path));
+        return std::nullopt;
+      }
+      const std::string& text = node.as_string()->get();
+      if (spec.kind == ValueKind::choice &&
+          std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end()) {
+        auto suggestion = closest_match(text, spec.choices);
+        bad_value(node, path,
+                  fmt::format("{} = \"{}\" is not one of {}", path, text, join(spec.choices)),
+                  suggestion ? std::optional(fmt::format("did you mean \"{}\"?", *suggestion))
+                             : std::nullopt);
+        return std::nullopt;
+      }
+      if (spec.kind == ValueKind::metric && !find_metric(text)) {
+        auto suggestion = closest_match(text, metric_name_list());
+        bad_value(node, path, fmt::format("{} = \"{}\" is not a metric planlint computes", path, text),
+                  suggestion ? fmt::format("did you mean \"{}\"?", *suggestion)
+                             : std::string("see `planlint report` for the metric names"));
+        return std::nullopt;
+      }
+      if (spec.kind == ValueKind::plan_key && !find_key(text)) {
+        std::vector<std::string> all;
+        for (const KeySpec& k : plan_keys()) all.push_back(fmt::format("{}.{}", k.section, k.key));
+        std::vector<std::string_view> views(all.begin(), all.end());
+        auto suggestion = closest_match(text, views);
+        bad_value(node, path, fmt::format("{} = \"{}\" is not a plan key", path, text),
+                  suggestion ? std::optional(fmt::format("did you mean \"{}\"?", *suggestion))
+                             : std::nullopt);
+        return std::nullopt;
+      }
+      out.value = text;
+      return out;
+    }
+    case ValueKind::boolean:
+      if (!node.is_boolean()) {
+        bad_value(node, path, fmt::format("{} must be true or false", path));
+        return std::nullopt;
+      }
+      out.value = node.as_boolean()->get();
+      return out;
+    case ValueKind::date: {
+      if (!node.is_date()) {
+        bad_value(node, path, fmt::format("{} must be a TOML date, e.g. 2026-11-01 (no quotes)", path));
+        return std::nullopt;
+      }
+      const toml::date& date = node.as_date()->get();
+      out.value = Date{date.year, date.month, date.day};
+      return out;
+    }
+    case ValueKind::quantity:
+    case ValueKind::whole:
+      return read_quantity(node, key, context_of(spec), &spec, path);
+    case ValueKind::any_quantity:
+      return read_quantity(node, key, QuantityContext{}, nullptr, path);
+  }
+  return std::nullopt;
+}
+
+std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, const toml::key& key,
+                                                    const QuantityContext& context,
+                                                    const KeySpec* spec, const std::string& path) {
+  const SourceFile& source = findings_.source();
+  PlanValue out;
+  out.span = to_span(node.source());
+  out.key_span = to_span(key.source());
+  const units::Dimension base = context.dims.empty() ? units::dims::none : context.dims.front();
+  units::Quantity quantity;
+
+  if (node.is_integer() || node.is_floating_point()) {
+    double number = node.is_integer() ? static_cast<double>(node.as_integer()->get())
+                                      : node.as_floating_point()->get();
+    if (!std::isfinite(number)) {
+      findings_.add("bad-quantity", out.span, path,
+                    fmt::format("{} = {} is not a finite number", path, source_text(source, out.span)));
+      return std::nullopt;
+    }
+    if (!context.plain_number_allowed) {
+      Diagnostic& d = findings_.add(
+          "bad-quantity", out.span, path,
+          fmt::format("{} = {} has no unit; expected {}", path, source_text(source, out.span),
+                      describe_dims(context.dims)));
+      d.help = fmt::format("write the unit in a string, e.g. \"{}\"",
+                           units::format(number * context.plain_number_scale, base));
+      return std::nullopt;
+    }
+    quantity = units::Quantity{number * context.plain_number_scale, base};
+  } else if (node.is_string()) {
+    const std::string& text = node.as_string()->get();
+    units::QuantityResult parsed = units::parse_quantity(text);
+    if (auto* error = std::get_if<units::QuantityError>(&parsed)) {
+      Span at = span_inside_string(source, out.span, text.size(), error->column);
+      Diagnostic& d = findings_.add("bad-quantity", at, path,
+                                    fmt::format("{} = \"{}\": {}", path, text, error->message));
+      if (!context.dims.empty()) d.help = how_to_write(path, context);
+      return std::nullopt;
+    }
+    quantity = units::resolve(std::get<units::Quantity>(parsed), base);
+    // A dimensionless string ("1T") for a key with a unit is in the key's base unit; a
+    // resolved count keeps the key's plain-number scale too ("$3" for price is per GPU-hour).
+    if (std::get<units::Quantity>(parsed).dim.dimensionless() && !base.dimensionless())
+      quantity.value *= context.plain_number_scale;
+  } else {
+    findings_.add("bad-quantity", out.span, path,
+                  fmt::format("{} must be a number or a quantity string such as \"80 GB\"", path));
+    return std::nullopt;
+  }
+
+  // Network bandwidths are quoted in bits ("400 Gbps"); the plan model keeps bytes.
+  if (quantity.dim == units::dims::bits_per_second && base == units::dims::bytes_per_second &&
+      std::find(context.dims.begin(), context.dims.end(), quantity.dim) != context.dims.end())
+    quantity = units::Quantity{quantity.value / 8, base};
+  if (!std::isfinite(quantity.value)) {
+    findings_.add("bad-quantity", out.span, path,
+                  fmt::format("{} = {} is out of range", path, source_text(source, out.span)));
+    return std::nullopt;
+  }
+  if (!context.dims.empty() &&
+      std::find(context.dims.begin(), context.dims.end(), quantity.dim) == context.dims.end()) {
+    Diagnostic& d = findings_.add(
+        "bad-quantity", out.span, path,
+        fmt::format("{} = {} has the wrong dimension: expected {}, found {}", path,
+                    source_text(source, out.span), describe_dims(context.dims),
+                    units::describe(quantity.dim)));
+    if (quantity.dim == units::dims::bits_per_second && base == units::dims::bytes_per_second)
+      d.help = fmt::format("bits and bytes differ by 8: {} is {}", source_text(source, out.span),
+                           units::format(quantity.value / 8, base));
+    else
+      d.help = how_to_write(path, context);
+    return std::nullopt;
+  }
+  if (spec) {
+    const double v = quantity.value / (spec->plain_number_scale);
+    const bool below = spec->min_exclusive ? v <= spec->min : v < spec->min;
+    if (below || v > spec->max) {
+      std::string bound =
+          spec->max < 1e299
+              ? fmt::format("{} {} and at most {}", spec->min_exclusive ? "greater than" : "at least",
+                            describe_number(spec->min, quantity.dim, spec->base_unit),
+                            describe_number(spec->max, quantity.dim, spec->base_unit))
+              : fmt::format("{} {}", spec->min_exclusive ? "greater than" : "at least",
+                            describe_number(spec->min, quantity.dim, spec->base_unit));
+      findings_.add("bad-quantity", out.span, path,
+                    fmt::format("{} = {} is out of physical range: it must be {}", path,
+                                source_text(source, out.span), bound));
+      return std::nullopt;
+    }
+    if (spec->kind == ValueKind::whole && std::floor(quantity.value) != quantity.value) {
+      findings_.add("bad-quantity", out.span, path,
+                    fmt::format("{} = {} must be a whole number", path, source_text(source, out.span)));
+      return std::nullopt;
+    }
+  }
+  out.value = quantity;
+  return out;
+}
+
+}  // namespace planlint::detail

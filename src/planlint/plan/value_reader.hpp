@@ -1,0 +1,69 @@
+#pragma once
+/// Reads one TOML value into a PlanValue according to its KeySpec, reporting bad-quantity and
+/// bad-value findings. Internal to the plan loader.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/plan/plan.hpp"
+#include "planlint/plan/schema.hpp"
+
+namespace planlint::detail {
+
+/// Collects the loader's findings for one file.
+class Findings {
+ public:
+  explicit Findings(const SourceFile& source) : source_(source) {}
+
+  Diagnostic& add(std::string_view rule, Span span, std::string key_path, std::string message);
+  std::vector<Diagnostic> take() { return std::move(diagnostics_); }
+  const SourceFile& source() const { return source_; }
+
+ private:
+  const SourceFile& source_;
+  std::vector<Diagnostic> diagnostics_;
+};
+
+/// The dimensions a quantity may have and what a plain TOML number means.
+struct QuantityContext {
+  std::vector<units::Dimension> dims;  ///< accepted; empty: any dimension
+  double plain_number_scale = 1;
+  bool plain_number_allowed = true;
+  std::string base_unit;  ///< for messages: "bytes"
+};
+
+QuantityContext context_of(const KeySpec& spec);
+
+class ValueReader {
+ public:
+  explicit ValueReader(Findings& findings) : findings_(findings) {}
+
+  /// Reads `node` as the value of `spec` at `path` ("cluster.hbm"). Nullopt after reporting
+  /// a finding (or for a kind that needs a context: use read_quantity).
+  std::optional<PlanValue> read(const toml::node& node, const toml::key& key, const KeySpec& spec,
+                                const std::string& path);
+
+  /// Reads a quantity in `context`; range checks use `spec` when given.
+  std::optional<PlanValue> read_quantity(const toml::node& node, const toml::key& key,
+                                         const QuantityContext& context, const KeySpec* spec,
+                                         const std::string& path);
+
+ private:
+  void bad_value(const toml::node& node, const std::string& path, std::string message,
+                 std::optional<std::string> help = std::nullopt);
+
+  Findings& findings_;
+};
+
+/// The span of the character at 1-based `column` of a single-line string value's text, when
+/// the node's text maps one to one onto its source; otherwise the node's whole span.
+Span span_inside_string(const SourceFile& source, Span value_span, std::size_t text_length,
+                        std::size_t column);
+
+/// "training.mfu = 140%" style rendering of the value's source text, for messages.
+std::string source_text(const SourceFile& source, Span span);
+
+}  // namespace planlint::detail

@@ -1,0 +1,41 @@
+#pragma once
+/// A loaded file: its text, its display path and a line index.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/source/span.hpp"
+
+namespace planlint {
+
+class SourceFile {
+ public:
+  /// `display_path` is how diagnostics name the file (as given on the command line).
+  SourceFile(std::string display_path, std::string text);
+
+  const std::string& path() const { return path_; }
+  const std::string& text() const { return text_; }
+  std::uint32_t line_count() const { return static_cast<std::uint32_t>(line_starts_.size()); }
+
+  /// The text of 1-based `line` without its line terminator; empty past the end.
+  std::string_view line(std::uint32_t line) const;
+
+  /// Byte offset of a position; clamps to the text.
+  std::size_t offset(Position position) const;
+
+  /// The position of a byte offset.
+  Position position(std::size_t offset) const;
+
+ private:
+  std::string path_;
+  std::string text_;
+  std::vector<std::size_t> line_starts_;
+};
+
+/// Reads a whole file; nullopt with `error` set when it cannot be read.
+std::optional<std::string> read_file(const std::string& path, std::string& error);
+
+}  // namespace planlint

@@ -1,0 +1,222 @@
+/// resolve(), format() and format_in(); parse_quantity() lives in the grammar library
+/// (src/planlint/grammar/quantity_grammar.cpp). The format choices are documented in
+/// docs/quantities.md, "How planlint prints quantities".
+#include "planlint/units/quantity.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <span>
+#include <string>
+#include <variant>
+
+#include "planlint/units/unit_atoms.hpp"
+
+namespace planlint::units {
+namespace {
+
+std::string trim_zeros(std::string text) {
+  if (text.find('.') == std::string::npos) return text;
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  if (text == "-0") text = "0";
+  return text;
+}
+
+int decimal_exponent(double x) { return static_cast<int>(std::floor(std::log10(std::fabs(x)))); }
+
+/// `x` rounded to `significant` figures in fixed notation, trailing zeros trimmed:
+/// (127.44, 4) → "127.4", (1234567, 3) → "1230000".
+std::string fixed_significant(double x, int significant) {
+  if (x == 0) return "0";
+  const int exponent = decimal_exponent(x);
+  if (exponent >= significant) {
+    const double unit = std::pow(10.0, exponent - significant + 1);
+    return fmt::format("{:.0f}", std::round(x / unit) * unit);
+  }
+  return trim_zeros(fmt::format("{:.{}f}", x, significant - 1 - exponent));
+}
+
+double text_value(const std::string& text) {
+  double value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+
+/// Three significant figures, four from 100 up ("127.4", "989", "3.35", "9.6"): rounding 127.4
+/// to 127 or 524.3 to 524 reads as an exact figure and hides a 0.3% difference.
+std::string readable(double x) {
+  if (x == 0) return "0";
+  return fixed_significant(x, decimal_exponent(x) >= 2 ? 4 : 3);
+}
+
+/// Mantissa and power of ten: "4.2e22".
+std::string scientific(double x, int significant = 3) {
+  if (x == 0) return "0";
+  int exponent = decimal_exponent(x);
+  std::string mantissa = fixed_significant(x / std::pow(10.0, exponent), significant);
+  if (std::fabs(text_value(mantissa)) >= 10) {
+    ++exponent;
+    mantissa = fixed_significant(x / std::pow(10.0, exponent), significant);
+  }
+  return mantissa + "e" + std::to_string(exponent);
+}
+
+/// Up to four significant figures, for values in a unit the reader chose (format_in).
+std::string up_to_four(double x) {
+  const double magnitude = std::fabs(x);
+  if (x == 0 || (magnitude >= 1e-4 && magnitude < 1e15)) return fixed_significant(x, 4);
+  return scientific(x, 4);
+}
+
+struct Scale {
+  double factor;
+  std::string_view symbol;
+};
+
+constexpr Scale si_scales[] = {{1, ""},     {1e3, "k"},  {1e6, "M"}, {1e9, "G"},
+                               {1e12, "T"}, {1e15, "P"}, {1e18, "E"}};
+constexpr Scale flop_scales[] = {{1, ""},     {1e3, "k"},  {1e6, "M"},  {1e9, "G"},  {1e12, "T"},
+                                 {1e15, "P"}, {1e18, "E"}, {1e21, "Z"}, {1e24, "Y"}};
+constexpr Scale count_scales[] = {{1, ""}, {1e3, "K"}, {1e6, "M"}, {1e9, "B"}, {1e12, "T"}};
+
+struct Scaled {
+  std::string number;
+  std::string_view symbol;
+};
+
+/// Picks the largest scale not above |x|, moving up one when rounding reaches 1000
+/// (999.96 GB prints as "1 TB", not "1000 GB").
+Scaled scaled(double x, std::span<const Scale> scales) {
+  std::size_t i = 0;
+  while (i + 1 < scales.size() && std::fabs(x) >= scales[i + 1].factor) ++i;
+  std::string number = readable(x / scales[i].factor);
+  if (std::fabs(text_value(number)) >= 1000 && i + 1 < scales.size()) {
+    ++i;
+    number = readable(x / scales[i].factor);
+  }
+  return {number, scales[i].symbol};
+}
+
+std::string with_si_prefix(double x, std::string_view unit) {
+  const auto s = scaled(x, si_scales);
+  return s.number + " " + std::string(s.symbol) + std::string(unit);
+}
+
+/// Counts: exact below 10 000 when whole ("4096", "128"), else K/M/B/T ("7B", "93.5K"), and
+/// a power of ten from 1e15 up.
+std::string count_text(double x) {
+  const double magnitude = std::fabs(x);
+  if (magnitude < 1e4 && x == std::round(x)) return fmt::format("{:.0f}", x);
+  if (magnitude < 1000) return readable(x);
+  if (magnitude >= 1e15) return scientific(x);
+  const auto s = scaled(x, count_scales);
+  return s.number + std::string(s.symbol);
+}
+
+std::string counted(double x, std::string_view singular, std::string_view plural) {
+  return count_text(x) + " " + std::string(x == 1 ? singular : plural);
+}
+
+std::string time_text(double seconds) {
+  const double magnitude = std::fabs(seconds);
+  if (magnitude == 0) return "0 s";
+  if (magnitude < 1e-3) return readable(seconds * 1e6) + " \u00B5s";
+  if (magnitude < 1) return readable(seconds * 1e3) + " ms";
+  if (magnitude < 120) return readable(seconds) + " s";
+  if (magnitude < 2 * 3600) return readable(seconds / 60) + " min";
+  if (magnitude < 2 * 86400) return readable(seconds / 3600) + " h";
+  return readable(seconds / 86400) + " d";
+}
+
+std::string money_text(double usd) {
+  const std::string sign = usd < 0 ? "-$" : "$";
+  const double magnitude = std::fabs(usd);
+  if (magnitude < 1000) return sign + fmt::format("{:.2f}", magnitude);
+  if (magnitude >= 1e15) return sign + scientific(magnitude);
+  const auto s = scaled(magnitude, count_scales);
+  return sign + s.number + std::string(s.symbol);
+}
+
+std::string flop_rate_text(double flop_per_s) {
+  // Accelerator peaks are quoted in TFLOPS up to four digits ("1979 TFLOPS" on spec sheets).
+  const double magnitude = std::fabs(flop_per_s);
+  if (magnitude >= 1e12 && magnitude < 1e16) {
+    const auto number = readable(flop_per_s / 1e12);
+    if (std::fabs(text_value(number)) < 10000) return number + " TFLOPS";
+  }
+  const auto s = scaled(flop_per_s, flop_scales);
+  return s.number + " " + std::string(s.symbol) + "FLOPS";
+}
+
+std::string generic_text(double x, Dimension dimension) {
+  const double magnitude = std::fabs(x);
+  const bool plain = x == 0 || (magnitude >= 1e-3 && magnitude < 1e6);
+  return (plain ? readable(x) : scientific(x)) + " " + unit_symbol(dimension);
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+}  // namespace
+
+Quantity resolve(Quantity quantity, Dimension expected) {
+  if (quantity.bare_b && expected[Base::byte] == 0) {
+    quantity.value *= 1e9;
+    quantity.dim = dims::none;
+  }
+  quantity.bare_b = false;
+  if (quantity.dim.dimensionless() && !expected.dimensionless() && !quantity.percent)
+    quantity.dim = expected;
+  return quantity;
+}
+
+std::string format(double value, Dimension dimension) {
+  if (!std::isfinite(value)) return fmt::format("{} {}", value, unit_symbol(dimension));
+  if (dimension == dims::none) return count_text(value);
+  if (dimension == dims::bytes) return with_si_prefix(value, "B");
+  if (dimension == dims::bits) return with_si_prefix(value, "b");
+  if (dimension == dims::bytes_per_second) return with_si_prefix(value, "B/s");
+  if (dimension == dims::bits_per_second) return with_si_prefix(value, "b/s");
+  if (dimension == dims::bytes_per_token) return with_si_prefix(value, "B/token");
+  if (dimension == dims::flop)
+    return (std::fabs(value) < 1e4 ? readable(value) : scientific(value)) + " FLOP";
+  if (dimension == dims::flop_per_second) return flop_rate_text(value);
+  if (dimension == dims::seconds) return time_text(value);
+  if (dimension == dims::per_second) return readable(value) + "/s";
+  if (dimension == dims::usd) return money_text(value);
+  if (dimension == dims::usd_per_gpu_second) {
+    const double per_hour = value * 3600;
+    return (per_hour < 0 ? "-$" : "$") + readable(std::fabs(per_hour)) + "/GPU\u00B7h";
+  }
+  if (dimension == dims::gpu_seconds) return count_text(value / 3600) + " GPU\u00B7h";
+  if (dimension == dims::tokens) return counted(value, "token", "tokens");
+  if (dimension == dims::tokens_per_second) return count_text(value) + " tokens/s";
+  if (dimension == dims::gpus) return counted(value, "GPU", "GPUs");
+  if (dimension == dims::requests) return counted(value, "request", "requests");
+  if (dimension == dims::requests * dims::per_second) return count_text(value) + " requests/s";
+  if (dimension == dims::sequences) return counted(value, "sequence", "sequences");
+  return generic_text(value, dimension);
+}
+
+std::string format_in(double value, Dimension dimension, std::string_view unit_text) {
+  const auto unit = trim(unit_text);
+  if (unit.empty()) return dimension.dimensionless() ? up_to_four(value) : "";
+  if (dimension.dimensionless()) {
+    if (const auto suffix = count_suffix(unit)) return up_to_four(value / *suffix) + std::string(unit);
+    if (unit == "%") return up_to_four(value * 100) + "%";
+  }
+  const auto parsed = parse_quantity("1 " + std::string(unit));
+  const auto* one = std::get_if<Quantity>(&parsed);
+  if (one == nullptr || one->dim != dimension || one->value == 0) return "";
+  const auto number = up_to_four(value / one->value);
+  if (unit.front() == '$') return "$" + number + std::string(unit.substr(1));  // "$3/GPU/h"
+  return number + " " + std::string(unit);
+}
+
+}  // namespace planlint::units

@@ -1,0 +1,57 @@
+#include "support.hpp"
+
+#include <sstream>
+
+#include "cli/cli.hpp"
+#include "planlint/emit/text.hpp"
+
+namespace planlint::test {
+
+std::string data_path(std::string_view relative) {
+  return std::string(PLANLINT_TEST_DATA_DIR) + "/" + std::string(relative);
+}
+
+std::string shared_path(std::string_view relative) {
+  return std::string(PLANLINT_SOURCE_DIR) + "/../shared/" + std::string(relative);
+}
+
+LoadResult load_text(std::string text, std::string path) {
+  auto source = std::make_shared<const SourceFile>(std::move(path), std::move(text));
+  return load_plan(source, Catalog::builtin());
+}
+
+LoadResult load_fixture(std::string_view relative) {
+  std::string error;
+  std::string path = data_path(std::string("data/") + std::string(relative));
+  auto text = read_file(path, error);
+  if (!text) throw std::runtime_error("cannot read fixture " + path + ": " + error);
+  return load_text(std::move(*text), path);
+}
+
+std::vector<std::string> rules_of(const std::vector<Diagnostic>& diagnostics) {
+  std::vector<std::string> rules;
+  for (const Diagnostic& d : diagnostics) rules.push_back(d.rule);
+  return rules;
+}
+
+std::string render(const std::vector<Diagnostic>& diagnostics) {
+  std::ostringstream out;
+  Report report;
+  report.diagnostics = diagnostics;
+  emit_text(out, report, TextStyle{});
+  return out.str();
+}
+
+CliRun run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "planlint");
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  std::ostringstream out, err;
+  CliRun run;
+  run.status = cli::run(static_cast<int>(argv.size()), argv.data(), out, err, cli::Environment{});
+  run.out = out.str();
+  run.err = err.str();
+  return run;
+}
+
+}  // namespace planlint::test

@@ -1,0 +1,43 @@
+#pragma once
+/// Helpers shared by the unit tests: loading fixtures and rendering diagnostics.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/plan/loader.hpp"
+
+namespace planlint::test {
+
+/// tests/<relative>
+std::string data_path(std::string_view relative);
+/// ../shared beside the checkout (the spec, seeds and TOML corpus).
+std::string shared_path(std::string_view relative);
+
+LoadResult load_text(std::string text, std::string path = "plan.toml");
+LoadResult load_fixture(std::string_view relative);
+
+std::vector<std::string> rules_of(const std::vector<Diagnostic>& diagnostics);
+/// Text output of the diagnostics, for INFO() when a test fails.
+std::string render(const std::vector<Diagnostic>& diagnostics);
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+/// Runs the real command line in-process: run_cli({"check", "x.toml"}).
+CliRun run_cli(std::vector<std::string> args);
+
+}  // namespace planlint::test
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+namespace Catch {
+template <>
+struct StringMaker<planlint::Position> {
+  static std::string convert(const planlint::Position& p) {
+    return fmt::format("{}:{}", p.line, p.column);
+  }
+};
+}  // namespace Catch

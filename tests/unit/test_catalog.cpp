@@ -1,0 +1,372 @@
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planlint/catalog/catalog.hpp"
+
+using planlint::Catalog;
+using planlint::Diagnostic;
+using planlint::GpuSpec;
+using planlint::Precision;
+using planlint::SourceFile;
+
+namespace {
+
+constexpr double tera = 1e12;
+constexpr double giga = 1e9;
+
+/// Catalog values are parsed from decimal text: equal to the table's figure up to rounding.
+Approx exactly(double value) { return Approx(value).epsilon(1e-12).margin(0); }
+
+const GpuSpec& builtin(std::string_view id) {
+  const GpuSpec* gpu = Catalog::builtin().find(id);
+  INFO("catalog id " << id);
+  REQUIRE(gpu != nullptr);
+  return *gpu;
+}
+
+double dense(const GpuSpec& gpu, Precision precision) {
+  INFO(gpu.id << " dense " << planlint::to_string(precision));
+  REQUIRE(gpu.dense_peak(precision).has_value());
+  return *gpu.dense_peak(precision);
+}
+
+double sparse(const GpuSpec& gpu, Precision precision) {
+  INFO(gpu.id << " sparse " << planlint::to_string(precision));
+  REQUIRE(gpu.sparse_peak(precision).has_value());
+  return *gpu.sparse_peak(precision);
+}
+
+/// Loads `text` as a catalog file named x.toml into an empty catalog.
+std::vector<Diagnostic> load_errors(const std::string& text, Catalog* into = nullptr) {
+  Catalog scratch;
+  Catalog& catalog = into ? *into : scratch;
+  std::vector<Diagnostic> errors;
+  const bool ok = catalog.load(SourceFile("x.toml", text), errors);
+  CHECK(ok == errors.empty());
+  return errors;
+}
+
+/// A valid entry to build malformed files from.
+const std::string valid_entry = R"([[gpu]]
+id = "test-gpu"
+name = "Test GPU"
+hbm = "80 GB"
+hbm_bandwidth = "3.35 TB/s"
+sources = ["a datasheet"]
+[gpu.dense]
+bf16 = "989 TFLOPS"
+)";
+
+}  // namespace
+
+TEST_CASE("precision names round-trip through parse_precision and to_string", "[catalog]") {
+  for (Precision precision : planlint::all_precisions)
+    CHECK(planlint::parse_precision(planlint::to_string(precision)) == precision);
+  CHECK(planlint::parse_precision("bf16") == Precision::bf16);
+  CHECK_FALSE(planlint::parse_precision("fp64").has_value());
+  CHECK_FALSE(planlint::parse_precision("BF16").has_value());
+}
+
+TEST_CASE("the builtin catalog has every id of hardware.md, in the table's order", "[catalog]") {
+  const std::vector<std::string> expected = {
+      "v100-sxm2", "a100-sxm", "a100-pcie", "h100-sxm", "h100-pcie", "h100-nvl",
+      "h800-sxm",  "h200-sxm", "b200",      "gb200",    "mi300x",    "mi325x",
+      "l40s",      "rtx-4090", "rtx-a6000", "tpu-v5e",  "tpu-v5p"};
+  CHECK(Catalog::builtin().ids() == expected);
+  CHECK(Catalog::builtin().find("h100") == nullptr);
+  CHECK(&Catalog::builtin() == &Catalog::builtin());
+}
+
+TEST_CASE("every builtin entry has the peak, memory and bandwidths of hardware.md's table",
+          "[catalog]") {
+  struct Row {
+    const char* id;
+    double bf16_tflops;  // the table's BF16/FP16 column
+    double hbm_gb;
+    double hbm_tb_per_s;
+    std::optional<double> link_gb_per_s;
+  };
+  const Row rows[] = {
+      {"v100-sxm2", 125, 32, 0.90, 300},    {"a100-sxm", 312, 80, 2.039, 600},
+      {"a100-pcie", 312, 80, 1.935, 600},   {"h100-sxm", 989, 80, 3.35, 900},
+      {"h100-pcie", 756, 80, 2.0, 600},     {"h100-nvl", 835.5, 94, 3.9, 600},
+      {"h800-sxm", 989, 80, 3.35, 400},     {"h200-sxm", 989, 141, 4.8, 900},
+      {"b200", 2250, 180, 8.0, 1800},       {"gb200", 2500, 186, 8.0, 1800},
+      {"mi300x", 1307, 192, 5.3, 448},      {"mi325x", 1307, 256, 6.0, 448},
+      {"l40s", 362, 48, 0.864, std::nullopt}, {"rtx-4090", 165.2, 24, 1.008, std::nullopt},
+      {"rtx-a6000", 154.8, 48, 0.768, 112.5}, {"tpu-v5e", 197, 16, 0.82, std::nullopt},
+      {"tpu-v5p", 459, 95, 2.76, std::nullopt},
+  };
+  for (const Row& row : rows) {
+    INFO("catalog id " << row.id);
+    const GpuSpec& gpu = builtin(row.id);
+    // Volta has FP16 tensor cores only: the table's 125 is its FP16 peak.
+    const Precision tensor = gpu.id == "v100-sxm2" ? Precision::fp16 : Precision::bf16;
+    CHECK(dense(gpu, tensor) == exactly(row.bf16_tflops * tera));
+    CHECK(dense(gpu, Precision::fp16) == exactly(row.bf16_tflops * tera));
+    CHECK(gpu.hbm_bytes == exactly(row.hbm_gb * giga));
+    CHECK(gpu.hbm_bandwidth_bytes_per_s == exactly(row.hbm_tb_per_s * tera));
+    REQUIRE(gpu.link_bandwidth_bytes_per_s.has_value() == row.link_gb_per_s.has_value());
+    if (row.link_gb_per_s) CHECK(*gpu.link_bandwidth_bytes_per_s == exactly(*row.link_gb_per_s * giga));
+  }
+  CHECK_FALSE(builtin("v100-sxm2").dense_peak(Precision::bf16).has_value());
+}
+
+TEST_CASE("the builtin catalog keeps the figures behind the known traps", "[catalog]") {
+  SECTION("h100-sxm: 1979 is bf16 with sparsity and fp8 dense") {
+    const GpuSpec& h100 = builtin("h100-sxm");
+    CHECK(dense(h100, Precision::bf16) == exactly(989 * tera));
+    CHECK(sparse(h100, Precision::bf16) == exactly(1979 * tera));
+    CHECK(dense(h100, Precision::fp8) == exactly(1979 * tera));
+    CHECK(dense(h100, Precision::fp32) == exactly(67 * tera));
+    CHECK(dense(h100, Precision::tf32) == exactly(494.5 * tera));
+  }
+  SECTION("rtx-4090: 82.6 is the fp32 CUDA-core figure") {
+    const GpuSpec& rtx = builtin("rtx-4090");
+    CHECK(dense(rtx, Precision::fp32) == exactly(82.6 * tera));
+    CHECK(dense(rtx, Precision::bf16) == exactly(165.2 * tera));
+    CHECK(dense(rtx, Precision::fp8) == exactly(330.3 * tera));
+    CHECK(dense(rtx, Precision::int8) == exactly(660.6 * tera));
+  }
+  SECTION("rtx-a6000: 38.7 is the fp32 CUDA-core figure") {
+    const GpuSpec& a6000 = builtin("rtx-a6000");
+    CHECK(dense(a6000, Precision::fp32) == exactly(38.7 * tera));
+    CHECK(dense(a6000, Precision::bf16) == exactly(154.8 * tera));
+    CHECK_FALSE(a6000.dense_peak(Precision::fp8).has_value());
+  }
+  SECTION("h100-pcie is not the SXM part") {
+    CHECK(dense(builtin("h100-pcie"), Precision::bf16) == exactly(756 * tera));
+  }
+  SECTION("mi300x: 2614 is bf16 with sparsity") {
+    const GpuSpec& mi300x = builtin("mi300x");
+    CHECK(sparse(mi300x, Precision::bf16) == exactly(2614 * tera));
+    CHECK(dense(mi300x, Precision::fp32) == exactly(163.4 * tera));
+    CHECK(dense(mi300x, Precision::fp8) == exactly(2610 * tera));
+    CHECK(dense(mi300x, Precision::int8) == exactly(2600 * tera));
+  }
+  SECTION("b200: 180 GB usable, fp4 listed") {
+    const GpuSpec& b200 = builtin("b200");
+    CHECK(b200.hbm_bytes == exactly(180 * giga));
+    CHECK(dense(b200, Precision::fp4) == exactly(9000 * tera));
+    CHECK(dense(builtin("gb200"), Precision::fp4) == exactly(10000 * tera));
+  }
+  SECTION("the vendor figures where sources disagree") {
+    CHECK(*builtin("h800-sxm").link_bandwidth_bytes_per_s == exactly(400 * giga));
+    CHECK(builtin("a100-sxm").hbm_bandwidth_bytes_per_s == exactly(2.039 * tera));
+  }
+}
+
+TEST_CASE("every builtin entry cites a source and lists sparse peaks only where sparsity exists",
+          "[catalog]") {
+  for (const GpuSpec& gpu : Catalog::builtin().gpus()) {
+    INFO("catalog id " << gpu.id);
+    CHECK_FALSE(gpu.name.empty());
+    CHECK_FALSE(gpu.sources.empty());
+    for (const std::string& source : gpu.sources) CHECK_FALSE(source.empty());
+    CHECK_FALSE(gpu.notes.empty());
+    CHECK(gpu.location.file == "rules/catalog/gpus.toml");
+    CHECK(gpu.location.span.known());
+    CHECK_FALSE(gpu.dense_peak_flops.empty());
+    CHECK_FALSE(gpu.sparse_peak(Precision::fp32).has_value());
+    for (auto [precision, peak] : gpu.sparse_peak_flops) {
+      INFO("precision " << planlint::to_string(precision));
+      // 2:4 sparsity doubles the dense tensor peak, up to the vendor's rounding. The L40S
+      // datasheet prints 733 for BF16/FP16 with sparsity, 1.2% above 2 x 362.05.
+      const double tolerance = gpu.id == "l40s" ? 1.5e-2 : 1e-3;
+      CHECK(peak == Approx(2 * dense(gpu, precision)).epsilon(tolerance));
+    }
+    if (auto bf16 = gpu.dense_peak(Precision::bf16)) CHECK(dense(gpu, Precision::fp16) == *bf16);
+  }
+  for (const char* id : {"v100-sxm2", "tpu-v5e", "tpu-v5p"})
+    CHECK(builtin(id).sparse_peak_flops.empty());
+  for (const char* id : {"a100-sxm", "h100-sxm", "b200", "mi300x", "l40s", "rtx-4090"})
+    CHECK_FALSE(builtin(id).sparse_peak_flops.empty());
+}
+
+TEST_CASE("a user catalog file overrides builtin entries and adds new ones", "[catalog]") {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("planlint-catalog-" +
+                    std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "my-gpus.toml").string();
+  {
+    std::ofstream out(path);
+    out << R"toml(# our own measurements
+[[gpu]]
+id = "h800-sxm"
+name = "NVIDIA H800 SXM5 (measured)"
+hbm = "80 GB"
+hbm_bandwidth = "3.35 TB/s"
+link_bandwidth = "160 GB/s"
+sources = ["DeepSeek-V3 technical report"]
+[gpu.dense]
+bf16 = "989 TFLOPS"
+
+[[gpu]]
+id = "mi355x"
+name = "AMD Instinct MI355X"
+hbm = "288 GB"
+hbm_bandwidth = 8e12
+sources = ["AMD Instinct MI355X datasheet"]
+dense = { bf16 = "2.5 PFLOPS", fp16 = 2.5e15 }
+)toml";
+  }
+  std::string read_error;
+  const std::optional<std::string> text = planlint::read_file(path, read_error);
+  REQUIRE(text.has_value());
+
+  Catalog catalog = Catalog::builtin();
+  std::vector<Diagnostic> errors;
+  CHECK(catalog.load(SourceFile(path, *text), errors));
+  CHECK(errors.empty());
+  std::filesystem::remove_all(dir);
+
+  CHECK(catalog.gpus().size() == Catalog::builtin().gpus().size() + 1);
+  const GpuSpec* h800 = catalog.find("h800-sxm");
+  REQUIRE(h800 != nullptr);
+  CHECK(h800->name == "NVIDIA H800 SXM5 (measured)");
+  CHECK(*h800->link_bandwidth_bytes_per_s == exactly(160 * giga));
+  CHECK_FALSE(h800->sparse_peak(Precision::bf16).has_value());
+  CHECK(h800->location.file == path);
+  CHECK(h800->location.span.begin.line == 2);
+  CHECK(catalog.ids()[6] == "h800-sxm");  // replaced in place
+
+  const GpuSpec* mi355x = catalog.find("mi355x");
+  REQUIRE(mi355x != nullptr);
+  CHECK(catalog.ids().back() == "mi355x");
+  CHECK(dense(*mi355x, Precision::bf16) == exactly(2.5e15));
+  CHECK(mi355x->hbm_bandwidth_bytes_per_s == exactly(8e12));
+  CHECK_FALSE(mi355x->link_bandwidth_bytes_per_s.has_value());
+
+  // The builtin catalog itself is untouched.
+  CHECK(*Catalog::builtin().find("h800-sxm")->link_bandwidth_bytes_per_s == exactly(400 * giga));
+  CHECK(Catalog::builtin().find("mi355x") == nullptr);
+}
+
+TEST_CASE("a malformed catalog is reported at the line and column of the offending node",
+          "[catalog]") {
+  auto only_error = [](const std::vector<Diagnostic>& errors) -> Diagnostic {
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].rule == "invalid-catalog");
+    CHECK(errors[0].severity == planlint::Severity::error);
+    CHECK(errors[0].primary.file == "x.toml");
+    return errors[0];
+  };
+  auto at = [](const Diagnostic& d, std::uint32_t line, std::uint32_t column) {
+    INFO(d.message);
+    CHECK(d.primary.span.begin.line == line);
+    CHECK(d.primary.span.begin.column == column);
+  };
+
+  SECTION("the valid entry loads") {
+    Catalog catalog;
+    CHECK(load_errors(valid_entry, &catalog).empty());
+    REQUIRE(catalog.find("test-gpu") != nullptr);
+    CHECK(*catalog.find("test-gpu")->dense_peak(Precision::fp16) == exactly(989 * tera));
+  }
+  SECTION("invalid TOML") {
+    const Diagnostic& d = only_error(load_errors("[[gpu]]\nid = \"a\"\nname = \n"));
+    at(d, 3, 8);
+    CHECK_THAT(d.message, Catch::Contains("invalid TOML"));
+  }
+  SECTION("a missing required key points at the entry's header") {
+    const Diagnostic& d = only_error(load_errors(
+        "# comment\n[[gpu]]\nid = \"x\"\nname = \"X\"\nhbm = \"80 GB\"\nsources = [\"s\"]\n"
+        "dense = { bf16 = \"1 TFLOPS\" }\n"));
+    at(d, 2, 1);
+    CHECK_THAT(d.message, Catch::Contains("missing required key 'hbm_bandwidth'"));
+    CHECK(d.key_path == "gpu[0].hbm_bandwidth");
+  }
+  SECTION("a peak with the wrong dimension") {
+    std::string text = valid_entry + "fp8 = \"1979 GB/s\"\n";
+    const Diagnostic& d = only_error(load_errors(text));
+    at(d, 9, 7);
+    CHECK_THAT(d.message, Catch::Contains("1979 GB/s"));
+    CHECK(d.key_path == "gpu[0].dense.fp8");
+  }
+  SECTION("memory given as a bandwidth") {
+    std::string text = valid_entry;
+    text.replace(text.find("\"80 GB\""), 7, "\"80 GB/s\"");
+    const Diagnostic& d = only_error(load_errors(text));
+    at(d, 4, 7);
+    CHECK(d.key_path == "gpu[0].hbm");
+  }
+  SECTION("a negative peak") {
+    const Diagnostic& d = only_error(load_errors(valid_entry + "fp32 = -5\n"));
+    at(d, 9, 8);
+    CHECK_THAT(d.message, Catch::Contains("positive"));
+  }
+  SECTION("a quantity of the wrong TOML type") {
+    const Diagnostic& d = only_error(load_errors(valid_entry + "fp32 = true\n"));
+    at(d, 9, 8);
+    CHECK_THAT(d.message, Catch::Contains("boolean"));
+  }
+  SECTION("an unknown precision lists the valid ones") {
+    const Diagnostic& d = only_error(load_errors(valid_entry + "  fp64 = \"34 TFLOPS\"\n"));
+    at(d, 9, 3);
+    CHECK_THAT(d.message, Catch::Contains("unknown precision 'fp64'"));
+    CHECK_THAT(d.message, Catch::Contains("fp32, tf32, bf16, fp16, fp8, int8, fp4"));
+    CHECK(d.key_path == "gpu[0].dense.fp64");
+  }
+  SECTION("an unknown key lists the valid keys and suggests the closest") {
+    std::string text = valid_entry;
+    text.insert(text.find("sources"), "hbm_bandwith = \"1 TB/s\"\n");
+    const Diagnostic& d = only_error(load_errors(text));
+    at(d, 6, 1);
+    CHECK_THAT(d.message, Catch::Contains("unknown key 'hbm_bandwith'"));
+    CHECK(d.key_path == "gpu[0].hbm_bandwith");
+    CHECK_THAT(d.message, Catch::Contains("id, name, hbm, hbm_bandwidth, link_bandwidth"));
+    REQUIRE(d.help.has_value());
+    CHECK_THAT(*d.help, Catch::Contains("'hbm_bandwidth'"));
+  }
+  SECTION("an unknown top-level key") {
+    const Diagnostic& d = only_error(load_errors("gpus = []\n" + valid_entry));
+    at(d, 1, 1);
+    CHECK_THAT(*d.help, Catch::Contains("'gpu'"));
+  }
+  SECTION("an empty sources array") {
+    std::string text = valid_entry;
+    text.replace(text.find("[\"a datasheet\"]"), 15, "[]");
+    const Diagnostic& d = only_error(load_errors(text));
+    at(d, 6, 11);
+    CHECK_THAT(d.message, Catch::Contains("at least one source"));
+  }
+  SECTION("a duplicate id in one file points at the second and notes the first") {
+    Catalog catalog;
+    const Diagnostic& d = only_error(load_errors(valid_entry + "\n" + valid_entry, &catalog));
+    at(d, 11, 6);
+    CHECK_THAT(d.message, Catch::Contains("duplicate id \"test-gpu\""));
+    REQUIRE(d.related.size() == 1);
+    CHECK(d.related[0].location.span.begin.line == 1);
+    CHECK(catalog.gpus().size() == 1);  // the valid first entry is kept
+  }
+  SECTION("a malformed quantity points inside the string") {
+    const Diagnostic& d = only_error(load_errors(valid_entry + "fp8 = \"1979 TFLOPS/\"\n"));
+    CHECK(d.primary.span.begin.line == 9);
+    CHECK(d.primary.span.begin.column > 7);
+    CHECK_THAT(d.message, Catch::Contains("invalid quantity"));
+  }
+  SECTION("columns count bytes after non-ASCII text") {
+    std::string text = valid_entry;
+    text.replace(text.find("\"Test GPU\""), 10, "\"Tést\"");
+    text.replace(text.find("[\"a datasheet\"]"), 15, "[\"é\", 5]");
+    const Diagnostic& d = only_error(load_errors(text));
+    // `5` after "é" (two bytes) is byte column 18 though it is code point 17.
+    at(d, 6, 18);
+  }
+  SECTION("other entries still load when one is invalid") {
+    Catalog catalog;
+    std::string bad = valid_entry;
+    bad.replace(bad.find("test-gpu"), 8, "bad-gpu");
+    bad.replace(bad.find("989 TFLOPS"), 10, "989 TB");
+    CHECK(load_errors(valid_entry + bad, &catalog).size() == 1);
+    CHECK(catalog.find("test-gpu") != nullptr);
+    CHECK(catalog.find("bad-gpu") == nullptr);
+  }
+}

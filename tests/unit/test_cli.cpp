@@ -1,0 +1,119 @@
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <unistd.h>
+
+#include "cli/cli.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+using planlint::test::run_cli;
+
+namespace {
+
+/// A scratch folder under the build's temp dir, removed at the end of the test.
+struct ScratchDir {
+  fs::path path;
+  ScratchDir() {
+    path = fs::temp_directory_path() / fs::path("planlint-cli-" + std::to_string(::getpid()) + "-" +
+                                                std::to_string(counter()++));
+    fs::create_directories(path);
+  }
+  ~ScratchDir() { fs::remove_all(path); }
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  fs::path write(const std::string& name, const std::string& text) const {
+    fs::path file = path / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file;
+  }
+};
+
+constexpr const char* clean_plan = R"([plan]
+name = "x"
+kind = "inference"
+[model]
+params = "7B"
+[cluster]
+gpu = "h100-sxm"
+count = 8
+)";
+
+}  // namespace
+
+TEST_CASE("a clean plan exits 0 with a summary line", "[cli]") {
+  ScratchDir dir;
+  auto run = run_cli({dir.write("plan.toml", clean_plan).string()});
+  CHECK(run.status == 0);
+  CHECK(run.out == "no problems in 1 file\n");
+}
+
+TEST_CASE("a finding exits 1 and --fail-on lowers the bar", "[cli]") {
+  ScratchDir dir;
+  auto plan = dir.write("plan.toml", std::string(clean_plan) + "hmb = \"80 GB\"\n");
+  auto run = run_cli({plan.string()});
+  CHECK(run.status == 1);
+  CHECK_THAT(run.out, Catch::Contains("error: unknown key 'hmb' in [cluster] [unknown-key]"));
+  CHECK_THAT(run.out, Catch::EndsWith("1 error in 1 file\n"));
+}
+
+TEST_CASE("an unreadable path or a bad option exits 2 with a one-line reason", "[cli]") {
+  auto missing = run_cli({"no/such/plan.toml"});
+  CHECK(missing.status == 2);
+  CHECK(missing.err == "planlint: error: cannot read 'no/such/plan.toml': No such file or directory\n");
+  CHECK(missing.out.empty());
+
+  auto bad_option = run_cli({"--frobnicate", "x.toml"});
+  CHECK(bad_option.status == 2);
+  CHECK_THAT(bad_option.err, Catch::StartsWith("planlint: error: "));
+
+  auto bad_format = run_cli({"check", "--format", "xml", "x.toml"});
+  CHECK(bad_format.status == 2);
+}
+
+TEST_CASE("--version and --help exit 0", "[cli]") {
+  auto version = run_cli({"--version"});
+  CHECK(version.status == 0);
+  CHECK_THAT(version.out, Catch::StartsWith("planlint "));
+  auto help = run_cli({"--help"});
+  CHECK(help.status == 0);
+  CHECK_THAT(help.out, Catch::Contains("check"));
+}
+
+TEST_CASE("a folder is searched for plans; a file named explicitly is always linted", "[cli]") {
+  ScratchDir dir;
+  dir.write("a/plan.toml", clean_plan);
+  dir.write("a/b/other.toml", std::string(clean_plan) + "hmb = 1\n");
+  dir.write("a/pyproject.toml", "[tool.x]\ny = 1\n");  // not a plan: skipped in a folder
+  dir.write("a/.hidden/plan.toml", "not toml at all [");
+  auto folder = run_cli({"--no-color", (dir.path / "a").string()});
+  CHECK(folder.status == 1);
+  CHECK_THAT(folder.out, Catch::EndsWith("1 error in 2 files\n"));
+  CHECK_THAT(folder.out, Catch::Contains("other.toml:9:1: error: unknown key 'hmb'"));
+
+  auto named = run_cli({(dir.path / "a/pyproject.toml").string()});
+  CHECK(named.status == 1);  // no [plan]: missing-required
+  CHECK_THAT(named.out, Catch::Contains("[missing-required]"));
+}
+
+TEST_CASE("colour is used only on a terminal and never with NO_COLOR", "[cli][color]") {
+  ScratchDir dir;
+  auto plan = dir.write("plan.toml", std::string(clean_plan) + "hmb = 1\n");
+  std::vector<std::string> args = {"planlint", plan.string()};
+  std::vector<const char*> argv;
+  for (auto& a : args) argv.push_back(a.c_str());
+  auto run_with = [&](planlint::cli::Environment env) {
+    std::ostringstream out, err;
+    planlint::cli::run(static_cast<int>(argv.size()), argv.data(), out, err, env);
+    return out.str();
+  };
+  CHECK_THAT(run_with({true, false}), Catch::Contains("\x1b["));
+  CHECK_THAT(run_with({true, true}), !Catch::Contains("\x1b["));
+  CHECK_THAT(run_with({false, false}), !Catch::Contains("\x1b["));
+}

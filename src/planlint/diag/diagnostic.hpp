@@ -32,6 +32,14 @@ struct FixEdit {
   std::string replacement;
 };
 
+/// Why a finding is not counted: an inline `# planlint: allow ...` comment or a baseline entry.
+struct Suppression {
+  enum class Kind { inline_comment, baseline };
+  Kind kind = Kind::inline_comment;
+  std::string justification;  ///< the reason after `--`, or the baseline's note
+  Location location;          ///< where the suppression is (the comment, or the baseline file)
+};
+
 struct Diagnostic {
   std::string rule;  ///< rule id, e.g. "memory-fit"
   Severity severity = Severity::error;
@@ -42,6 +50,9 @@ struct Diagnostic {
   std::vector<std::string> notes;
   std::optional<std::string> help;
   std::vector<FixEdit> fixes;
+  /// Set when the finding is suppressed; emitters show it (SARIF `suppressions`) but it does
+  /// not count towards the exit status or the summary.
+  std::optional<Suppression> suppression;
 };
 
 /// Orders by file, line, column, then rule id (the output order of every emitter).

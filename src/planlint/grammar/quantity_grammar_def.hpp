@@ -95,7 +95,7 @@ const auto word_start = x3::ascii::alpha | char_('$') | char_('%') | micro_sign;
 const auto word_char = x3::ascii::alnum | (char_('-') >> &x3::ascii::alpha);
 
 const auto digits_after_underscore_def = +digit;
-const auto digits_after_point_def = +digit;
+const auto digits_after_point_def = digit_run;
 const auto number_def = -char_("+-") >>
                         x3::raw[((digit_run >> -('.' > digits_after_point)) |
                                  ('.' > digits_after_point)) >>

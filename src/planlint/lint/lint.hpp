@@ -1,27 +1,59 @@
 #pragma once
-/// The pipeline for one file: source text → plan → (estimates → rules) → diagnostics.
+/// The pipeline for one file: source text → plan → estimates → rules → diagnostics.
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/estimate/estimates.hpp"
 #include "planlint/plan/plan.hpp"
+#include "planlint/rules/rule_set.hpp"
 
 namespace planlint {
 
+/// Which rules run and at which level (--select, --ignore, --severity and [lint] in config).
+struct RuleSelection {
+  std::vector<std::string> select;  ///< rule ids or groups; empty or "all": every rule
+  std::vector<std::string> ignore;  ///< rule ids or groups
+  /// rule id or group → "error" | "warning" | "note" | "off"; an id beats its group.
+  std::map<std::string, std::string> severity;
+};
+
 struct LintOptions {
   const Catalog* catalog = &Catalog::builtin();
+  const RuleSet* rules = nullptr;  ///< nullptr: the built-in rules
+  RuleSelection selection;
+  /// Rule options ([lint.options]): name → value, overriding the rules' own defaults.
+  std::map<std::string, units::Quantity> rule_options;
+  /// Tolerance tiers from config ([tolerances] capacity / cost / formula_vs_benchmark); the
+  /// plan's own [tolerances] win over these.
+  std::map<std::string, double> tolerances;
+  /// The date staleness rules compare with (--today, PLANLINT_TODAY); nullopt: the real today.
+  std::optional<Date> today;
 };
 
 struct FileResult {
   std::shared_ptr<const SourceFile> source;
-  std::optional<Plan> plan;  ///< absent when the file is not valid TOML
-  std::vector<Diagnostic> diagnostics;  ///< sorted
+  std::optional<Plan> plan;            ///< absent when the file is not valid TOML
+  std::optional<Estimates> estimates;  ///< absent with the plan
+  std::vector<Diagnostic> diagnostics; ///< sorted
 };
 
 /// Lints one loaded file.
 FileResult lint_source(std::shared_ptr<const SourceFile> source, const LintOptions& options);
+
+/// Lints `toml_text` as the plan while diagnostics name `source` (a Markdown doc whose other
+/// lines are blanked in `toml_text`, so line and column numbers stay the doc's own).
+FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
+                     const LintOptions& options);
+
+/// Whether a finding of `rule` (in `group`) runs under `selection`, and at which level:
+/// nullopt when the rule is not selected or its severity is "off".
+std::optional<Severity> effective_severity(const RuleSelection& selection, std::string_view rule,
+                                           std::string_view group, Severity default_severity);
 
 }  // namespace planlint

@@ -28,8 +28,10 @@ std::vector<std::string_view> section_names() {
 /// Walks the TOML document section by section.
 class Loader {
  public:
-  Loader(std::shared_ptr<const SourceFile> source, const Catalog& catalog)
-      : source_(std::move(source)), catalog_(catalog), findings_(*source_), reader_(findings_) {}
+  Loader(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
+         std::string_view toml_text)
+      : source_(std::move(source)), catalog_(catalog), toml_text_(toml_text), findings_(*source_),
+        reader_(findings_) {}
 
   LoadResult run();
 
@@ -49,6 +51,7 @@ class Loader {
 
   std::shared_ptr<const SourceFile> source_;
   const Catalog& catalog_;
+  std::string_view toml_text_;
   Findings findings_;
   detail::ValueReader reader_;
   Plan plan_;
@@ -58,7 +61,7 @@ class Loader {
 LoadResult Loader::run() {
   toml::table root;
   try {
-    root = toml::parse(source_->text(), source_->path());
+    root = toml::parse(toml_text_, source_->path());
   } catch (const toml::parse_error& error) {
     Span span = to_span(error.source());
     span.end = Position{span.begin.line, span.begin.column + 1};
@@ -364,8 +367,10 @@ void Loader::check_gpu() {
 
 }  // namespace
 
-LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog) {
-  return Loader(std::move(source), catalog).run();
+LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
+                     std::optional<std::string_view> toml_text) {
+  std::string_view text = toml_text ? *toml_text : std::string_view(source->text());
+  return Loader(std::move(source), catalog, text).run();
 }
 
 bool looks_like_plan(std::string_view text) {

@@ -19,7 +19,10 @@ struct LoadResult {
 };
 
 /// Parses and validates one plan file. `catalog` resolves cluster.gpu and its defaults.
-LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog);
+/// `toml_text`, when given, is parsed instead of the source's text (a Markdown block with the
+/// doc's other lines blanked); spans and diagnostics still name `source`.
+LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
+                     std::optional<std::string_view> toml_text = std::nullopt);
 
 /// True when `text` is a TOML document with a top-level [plan] table (used to pick plan files
 /// out of a folder). Never throws.

@@ -1,0 +1,47 @@
+#pragma once
+/// Rule packs: rule files (rules.md "A rule file") parsed and their expressions compiled once
+/// per run. The built-in rules (rules/<group>/<id>.toml, embedded) load through the same code
+/// as a user's pack.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/diag/rule_descriptor.hpp"
+#include "planlint/source/source_file.hpp"
+
+namespace planlint {
+
+struct CompiledRule;  // defined in rules/compiled_rule.hpp
+
+class RuleSet {
+ public:
+  RuleSet();
+  ~RuleSet();
+  RuleSet(RuleSet&&) noexcept;
+  RuleSet& operator=(RuleSet&&) noexcept;
+  RuleSet(const RuleSet&) = delete;
+
+  /// The built-in rules (parsed and compiled once, thread-safe).
+  static const RuleSet& builtin();
+  /// A copy of the built-in rules that user packs can be added to.
+  static RuleSet with_builtin();
+
+  /// Adds the rules of one rule file. Problems (bad TOML, a missing field, an expression that
+  /// does not parse or whose dimensions do not agree, an id used by another file) are appended
+  /// to `errors` with file:line:col; returns false when there was any.
+  bool load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors);
+  /// Adds a rule file, or every *.toml under a folder (sorted).
+  bool load_path(const std::string& path, std::vector<Diagnostic>& errors);
+
+  /// Every rule, sorted by id, as plain data for emitters and `planlint rules`.
+  std::vector<RuleDescriptor> descriptors() const;
+  const RuleDescriptor* find(std::string_view id) const;
+
+  const std::vector<std::shared_ptr<const CompiledRule>>& rules() const { return rules_; }
+
+ private:
+  std::vector<std::shared_ptr<const CompiledRule>> rules_;
+};
+
+}  // namespace planlint

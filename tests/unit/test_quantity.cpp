@@ -83,29 +83,18 @@ TEST_CASE("count suffixes scale a number by a thousand to a trillion, and % by a
   CHECK_FALSE(parsed("0.4").percent);
 }
 
-TEST_CASE("bytes and bits take SI and binary prefixes and are different dimensions",
-          "[quantity]") {
+TEST_CASE("bytes and bits take SI and binary prefixes and are different dimensions", "[quantity]") {
   check_parses({
-      {"80 GB", 80e9, dims::bytes},
-      {"80GB", 80e9, dims::bytes},
-      {"80   GB", 80e9, dims::bytes},
-      {"80GiB", 80.0 * 1024 * 1024 * 1024, dims::bytes},
-      {"512KB", 512e3, dims::bytes},
-      {"512 kB", 512e3, dims::bytes},
-      {"1TB", 1e12, dims::bytes},
-      {"2 MiB", 2.0 * 1024 * 1024, dims::bytes},
-      {"1 KiB", 1024, dims::bytes},
-      {"3 PB", 3e15, dims::bytes},
-      {"1 EB", 1e18, dims::bytes},
-      {"1 EiB", 1152921504606846976.0, dims::bytes},
-      {"7 B", 7, dims::bytes},
-      {"16 bytes", 16, dims::bytes},
-      {"1 byte", 1, dims::bytes},
-      {"400 Gb", 400e9, dims::bits},
-      {"1 bit", 1, dims::bits},
-      {"8 bits", 8, dims::bits},
-      {"1 Kib", 1024, dims::bits},
-      {"5 Mb", 5e6, dims::bits},
+      {"80 GB", 80e9, dims::bytes},   {"80GB", 80e9, dims::bytes},
+      {"80   GB", 80e9, dims::bytes}, {"80GiB", 80.0 * 1024 * 1024 * 1024, dims::bytes},
+      {"512KB", 512e3, dims::bytes},  {"512 kB", 512e3, dims::bytes},
+      {"1TB", 1e12, dims::bytes},     {"2 MiB", 2.0 * 1024 * 1024, dims::bytes},
+      {"1 KiB", 1024, dims::bytes},   {"3 PB", 3e15, dims::bytes},
+      {"1 EB", 1e18, dims::bytes},    {"1 EiB", 1152921504606846976.0, dims::bytes},
+      {"7 B", 7, dims::bytes},        {"16 bytes", 16, dims::bytes},
+      {"1 byte", 1, dims::bytes},     {"400 Gb", 400e9, dims::bits},
+      {"1 bit", 1, dims::bits},       {"8 bits", 8, dims::bits},
+      {"1 Kib", 1024, dims::bits},    {"5 Mb", 5e6, dims::bits},
   });
 }
 
@@ -224,8 +213,7 @@ TEST_CASE("compound units combine with /, * and the middle dot, a product after 
   });
 }
 
-TEST_CASE("a B right after a number is flagged and resolved by the key's dimension",
-          "[quantity]") {
+TEST_CASE("a B right after a number is flagged and resolved by the key's dimension", "[quantity]") {
   const auto seven_b = parsed("7B");
   CHECK(seven_b.bare_b);
   CHECK(seven_b.value == 7);
@@ -370,15 +358,17 @@ TEST_CASE("malformed quantities report the column of the offending character", "
       {"80 (GB)", 4, "unexpected '(GB)'"},
       {"80 GB extra", 7, "unexpected 'extra' after 'GB'; join units with '*', '/' or '\xC2\xB7'"},
       {"5 GPU h", 7, "unexpected 'h' after 'GPU'; join units with '*', '/' or '\xC2\xB7'"},
-      {"1.5M tokens more", 13, "unexpected 'more' after 'tokens'; join units with '*', '/' or "
-                               "'\xC2\xB7'"},
+      {"1.5M tokens more", 13,
+       "unexpected 'more' after 'tokens'; join units with '*', '/' or "
+       "'\xC2\xB7'"},
       {"1.5Mtokens", 4, "unknown unit 'Mtokens' (did you mean 'M tokens'?)"},
       {"3 ZB", 3, "unknown unit 'ZB'"},
       {"1 Ts", 3, "unknown unit 'Ts'"},
       {"5e", 2, "unknown unit 'e'"},
       {"$3/GPU/parsec", 8, "unknown unit 'parsec'"},
-      {"$3 USD", 4, "the amount is already in USD ('$' prefix); write '$3/GPU/h' or "
-                    "'3 USD/GPU/h', not both"},
+      {"$3 USD", 4,
+       "the amount is already in USD ('$' prefix); write '$3/GPU/h' or "
+       "'3 USD/GPU/h', not both"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.text);
@@ -469,13 +459,20 @@ TEST_CASE("format prints values in the unit a reader expects", "[quantity]") {
 
 TEST_CASE("formatted quantities parse back to the value they print", "[quantity]") {
   const std::vector<std::pair<double, Dimension>> values = {
-      {127.4e9, dims::bytes},       {3.35e12, dims::bytes_per_second},
-      {400e9, dims::bits_per_second}, {4.2e22, dims::flop},
-      {989e12, dims::flop_per_second}, {829383, dims::seconds},
-      {0.013, dims::seconds},       {1.3e6, dims::usd},
-      {3 / hour, dims::usd_per_gpu_second}, {4.42e6 * hour, dims::gpu_seconds},
-      {1e12, dims::tokens},         {128, dims::gpus},
-      {7e9, dims::none},            {0.4, dims::none},
+      {127.4e9, dims::bytes},
+      {3.35e12, dims::bytes_per_second},
+      {400e9, dims::bits_per_second},
+      {4.2e22, dims::flop},
+      {989e12, dims::flop_per_second},
+      {829383, dims::seconds},
+      {0.013, dims::seconds},
+      {1.3e6, dims::usd},
+      {3 / hour, dims::usd_per_gpu_second},
+      {4.42e6 * hour, dims::gpu_seconds},
+      {1e12, dims::tokens},
+      {128, dims::gpus},
+      {7e9, dims::none},
+      {0.4, dims::none},
   };
   for (const auto& [value, dim] : values) {
     const auto text = format(value, dim);

@@ -17,12 +17,18 @@ namespace planlint {
 /// One input of a metric: a plan value (stated or defaulted), a catalog figure, or another
 /// metric.
 struct MetricInput {
-  std::string name;  ///< "training.mfu", "model.params", "catalog h100-sxm bf16 dense peak", "train.flops"
+  std::string name;  ///< a plan key ("training.mfu", "cluster.peak": catalog defaults keep their key) or a metric ("train.flops")
   double value = 0;  ///< base units
   units::Dimension dim;
   Origin origin = Origin::plan;
   Span span;         ///< where it is in the plan (catalog values: cluster.gpu); unknown for metrics
   bool is_metric = false;  ///< the input is another metric (its own inputs are in its MetricValue)
+  /// The value as written when it is not a number (`recompute = "selective"`, `true`); empty
+  /// for quantities. `value` then holds what the formula used, if anything (optimizer: k).
+  std::string text;
+  /// What the value stands for when the name alone does not say it: "adamw: 2 weights + 2
+  /// gradients + 12 optimizer bytes per parameter", "catalog h100-sxm dense bf16 peak"; may be empty.
+  std::string note;
 };
 
 struct MetricValue {
@@ -33,6 +39,13 @@ struct MetricValue {
   std::string formula;      ///< symbolic: "train.gpu_hours / n / 24"
   std::string arithmetic;   ///< substituted: "4.42M GPU·h / 2048 / 24 = 90.0 d"
   std::vector<MetricInput> inputs;
+  /// What the formula leaves out or bounds, for this plan ("upper bound: ep = 8 also splits the
+  /// experts"); may be empty.
+  std::vector<std::string> notes;
+  /// The plan keys whose [[assumptions]] low/high produced `low`/`high` ("training.mfu").
+  std::vector<std::string> range_keys;
+
+  bool has_range() const { return low.has_value() && high.has_value(); }
 };
 
 class Estimates {

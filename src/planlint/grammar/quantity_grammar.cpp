@@ -37,10 +37,9 @@ class evaluator {
     std::size_t extra = 0;  // index of the first group that belongs to nothing
     if (!groups.empty()) {
       const auto& first = groups.front();
-      const auto suffix = first.front().op == '\0' ? count_suffix(first.front().word)
-                                                   : std::optional<double>{};
-      if (suffix && first.size() == 1 &&
-          (groups.size() > 1 || tree.money || !all_known(first))) {
+      const auto suffix =
+          first.front().op == '\0' ? count_suffix(first.front().word) : std::optional<double>{};
+      if (suffix && first.size() == 1 && (groups.size() > 1 || tree.money || !all_known(first))) {
         // "1.5M tokens", "93.5K GPU*h", "1T", "$1.2M", "$7B": a count suffix, then the unit.
         multiplier = *suffix;
         if (groups.size() > 1) unit = terms_of(groups[1], 0);
@@ -64,8 +63,9 @@ class evaluator {
       const auto atom = find_unit_atom(term->word);
       if (!atom) fail(word_begin(*term), unknown_unit_message(term->word));
       if (tree.money && (*atom).dim[Base::usd] != 0)
-        fail(word_begin(*term), "the amount is already in USD ('$' prefix); write '$3/GPU/h' or "
-                                "'3 USD/GPU/h', not both");
+        fail(word_begin(*term),
+             "the amount is already in USD ('$' prefix); write '$3/GPU/h' or "
+             "'3 USD/GPU/h', not both");
       if (term->op == '/') denominator = true;
       if (denominator) {
         scale /= atom->scale;
@@ -95,16 +95,15 @@ class evaluator {
     quantity.percent = !tree.money && unit.size() == 1 && unit.front()->word == "%";
     if (!tree.money && groups.size() == 1 && unit.size() == 1 && unit.front() == &groups[0][0]) {
       // "7B", "512B": billion or bytes, decided by resolve(); "7 B" (spaced) is bytes.
-      quantity.bare_b = unit.front()->word == "B" &&
-                        number_span.end() == word_begin(*unit.front());
+      quantity.bare_b = unit.front()->word == "B" && number_span.end() == word_begin(*unit.front());
     }
     return quantity;
   }
 
  private:
   [[noreturn]] void fail(const char* where, std::string message) const {
-    throw failed{QuantityError{static_cast<std::size_t>(where - text_.data()) + 1,
-                               std::move(message)}};
+    throw failed{
+        QuantityError{static_cast<std::size_t>(where - text_.data()) + 1, std::move(message)}};
   }
 
   /// Where the word of a term starts (the term's span also covers its operator).

@@ -96,10 +96,9 @@ const auto word_char = x3::ascii::alnum | (char_('-') >> &x3::ascii::alpha);
 
 const auto digits_after_underscore_def = +digit;
 const auto digits_after_point_def = digit_run;
-const auto number_def = -char_("+-") >>
-                        x3::raw[((digit_run >> -('.' > digits_after_point)) |
-                                 ('.' > digits_after_point)) >>
-                                -exponent];
+const auto number_def =
+    -char_("+-") >>
+    x3::raw[((digit_run >> -('.' > digits_after_point)) | ('.' > digits_after_point)) >> -exponent];
 const auto unit_word_def = x3::raw[word_start >> *word_char];
 const auto unit_operator_def = char_('*') | char_('/') | (lit("\xC2\xB7") >> x3::attr('*'));
 const auto first_term_def = (char_('/') >> ws > unit_word) | (x3::attr('\0') >> unit_word);

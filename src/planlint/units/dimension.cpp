@@ -34,8 +34,8 @@ constexpr NamedDimension named_dimensions[] = {
     {dims::usd / dims::tokens, "USD per token"},
 };
 
-constexpr std::string_view base_symbols[base_count] = {"B",   "bit",   "FLOP", "s",  "USD",
-                                                        "token", "GPU", "req",  "seq"};
+constexpr std::string_view base_symbols[base_count] = {"B",     "bit", "FLOP", "s",  "USD",
+                                                       "token", "GPU", "req",  "seq"};
 
 std::string superscript(int exponent) {
   static constexpr std::string_view digits[] = {"\u2070", "\u00B9", "\u00B2", "\u00B3", "\u2074",

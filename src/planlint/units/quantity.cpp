@@ -3,14 +3,13 @@
 /// docs/quantities.md, "How planlint prints quantities".
 #include "planlint/units/quantity.hpp"
 
-#include <fmt/format.h>
-
-#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <span>
 #include <string>
 #include <variant>
+
+#include <fmt/format.h>
 
 #include "planlint/units/unit_atoms.hpp"
 
@@ -78,7 +77,7 @@ struct Scale {
 
 constexpr Scale si_scales[] = {{1, ""},     {1e3, "k"},  {1e6, "M"}, {1e9, "G"},
                                {1e12, "T"}, {1e15, "P"}, {1e18, "E"}};
-constexpr Scale flop_scales[] = {{1, ""},     {1e3, "k"},  {1e6, "M"},  {1e9, "G"},  {1e12, "T"},
+constexpr Scale flop_scales[] = {{1, ""},     {1e3, "k"},  {1e6, "M"},  {1e9, "G"}, {1e12, "T"},
                                  {1e15, "P"}, {1e18, "E"}, {1e21, "Z"}, {1e24, "Y"}};
 constexpr Scale count_scales[] = {{1, ""}, {1e3, "K"}, {1e6, "M"}, {1e9, "B"}, {1e12, "T"}};
 
@@ -208,7 +207,8 @@ std::string format_in(double value, Dimension dimension, std::string_view unit_t
   const auto unit = trim(unit_text);
   if (unit.empty()) return dimension.dimensionless() ? up_to_four(value) : "";
   if (dimension.dimensionless()) {
-    if (const auto suffix = count_suffix(unit)) return up_to_four(value / *suffix) + std::string(unit);
+    if (const auto suffix = count_suffix(unit))
+      return up_to_four(value / *suffix) + std::string(unit);
     if (unit == "%") return up_to_four(value * 100) + "%";
   }
   const auto parsed = parse_quantity("1 " + std::string(unit));

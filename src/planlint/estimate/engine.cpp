@@ -1,0 +1,169 @@
+#include "planlint/estimate/engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "planlint/plan/defaults.hpp"
+#include "planlint/plan/metric_names.hpp"
+#include "planlint/plan/schema.hpp"
+
+namespace planlint::detail {
+
+namespace {
+
+constexpr double missing_value = std::numeric_limits<double>::quiet_NaN();
+
+bool is_fraction_key(std::string_view path) {
+  const KeySpec* spec = find_key(path);
+  return spec && spec->base_unit == "fraction";
+}
+
+}  // namespace
+
+std::string show_count(double value) { return units::format(value, units::dims::none); }
+
+std::string show_percent(double fraction) {
+  return units::format(fraction * 100, units::dims::none) + "%";
+}
+
+std::string show_plan_value(std::string_view path, double value, units::Dimension dim) {
+  if (dim.dimensionless() && is_fraction_key(path)) return show_percent(value);
+  return units::format(value, dim);
+}
+
+std::string show_metric_value(std::string_view name, double value, units::Dimension dim) {
+  if (name == "train.comm.fraction" || name == "train.pipeline_bubble") return show_percent(value);
+  return units::format(value, dim);
+}
+
+std::optional<double> EstimateContext::number(std::string_view path) const {
+  if (auto it = overrides_.find(path); it != overrides_.end()) return it->second;
+  return plan_.number(path);
+}
+
+std::string EstimateContext::missing_name(std::string_view path) const {
+  const std::string key(path);
+  if (path == "model.active_params") return "model.params";
+  const bool from_catalog = path == "cluster.peak" || path == "cluster.hbm" ||
+                            path == "cluster.hbm_bandwidth" ||
+                            path == "cluster.intra_node_bandwidth";
+  if (!from_catalog) return key;
+  const std::optional<std::string> gpu_id = plan_.text("cluster.gpu");
+  if (!gpu_id) return key;
+  const GpuSpec* gpu = catalog_.find(*gpu_id);
+  if (!gpu) return fmt::format("{} (cluster.gpu \"{}\" is not in the catalog)", key, *gpu_id);
+  if (path == "cluster.peak")
+    return fmt::format("{} (the catalog has no {} peak for {})", key, compute_precision(plan_),
+                       gpu->id);
+  if (path == "cluster.intra_node_bandwidth")
+    return fmt::format("{} (the catalog has no NVLink-class figure for {})", key, gpu->id);
+  return key;
+}
+
+MetricBuilder::MetricBuilder(EstimateContext& context, std::string_view name) : context_(context) {
+  value_.name = std::string(name);
+  if (const MetricName* metric = find_metric(name)) value_.dim = metric->dim;
+}
+
+void MetricBuilder::add_input(MetricInput input) {
+  for (const MetricInput& existing : value_.inputs)
+    if (existing.name == input.name) return;
+  value_.inputs.push_back(std::move(input));
+}
+
+void MetricBuilder::missing(std::string name) {
+  if (std::find(missing_.begin(), missing_.end(), name) == missing_.end())
+    missing_.push_back(std::move(name));
+}
+
+void MetricBuilder::note(std::string text) { value_.notes.push_back(std::move(text)); }
+
+void MetricBuilder::describe_input(std::string_view name, std::string note) {
+  for (MetricInput& input : value_.inputs)
+    if (input.name == name) input.note = std::move(note);
+}
+
+std::optional<Term> MetricBuilder::optional_plan(std::string_view path) {
+  const PlanValue* found = context_.plan().find(path);
+  const std::optional<double> number = context_.number(path);
+  if (!found || !found->quantity() || !number) return std::nullopt;
+  const units::Dimension dim = found->quantity()->dim;
+  MetricInput input;
+  input.name = std::string(path);
+  input.value = *number;
+  input.dim = dim;
+  input.origin = found->origin;
+  input.span = found->span;
+  if (found->origin == Origin::catalog) {
+    if (auto gpu = context_.plan().text("cluster.gpu")) {
+      input.note = path == "cluster.peak"
+                       ? fmt::format("catalog {} dense {} peak", *gpu, compute_precision(context_.plan()))
+                       : fmt::format("catalog {}", *gpu);
+    }
+  }
+  add_input(std::move(input));
+  return Term{*number, show_plan_value(path, *number, dim)};
+}
+
+Term MetricBuilder::plan(std::string_view path) {
+  if (auto term = optional_plan(path)) return *term;
+  missing(context_.missing_name(path));
+  return Term{missing_value, "?"};
+}
+
+std::optional<std::string> MetricBuilder::choice(std::string_view path, double used_value,
+                                                 std::string note) {
+  const PlanValue* found = context_.plan().find(path);
+  std::optional<std::string> text;
+  if (found && found->text()) text = *found->text();
+  if (found && found->boolean()) text = *found->boolean() ? "true" : "false";
+  if (!text) {
+    missing(context_.missing_name(path));
+    return std::nullopt;
+  }
+  MetricInput input;
+  input.name = std::string(path);
+  input.value = used_value;
+  input.text = *text;
+  input.origin = found->origin;
+  input.span = found->span;
+  input.note = std::move(note);
+  add_input(std::move(input));
+  return text;
+}
+
+Term MetricBuilder::metric(std::string_view name) {
+  const Estimates& estimates = context_.estimates();
+  if (const MetricValue* found = estimates.find(name)) {
+    MetricInput input;
+    input.name = std::string(name);
+    input.value = found->value;
+    input.dim = found->dim;
+    input.is_metric = true;
+    add_input(std::move(input));
+    return Term{found->value, show_metric_value(name, found->value, found->dim)};
+  }
+  if (auto it = estimates.absent().find(name); it != estimates.absent().end()) {
+    for (const std::string& name_missing : it->second) missing(name_missing);
+  } else {
+    missing(std::string(name));
+  }
+  return Term{missing_value, "?"};
+}
+
+void MetricBuilder::finish(double value, std::string formula, std::string arithmetic) {
+  if (!complete()) {
+    context_.estimates().set_absent(value_.name, std::move(missing_));
+    return;
+  }
+  value_.value = value;
+  value_.formula = std::move(formula);
+  value_.arithmetic =
+      std::move(arithmetic) + " = " + show_metric_value(value_.name, value, value_.dim);
+  context_.estimates().set(std::move(value_));
+}
+
+}  // namespace planlint::detail

@@ -1,0 +1,100 @@
+/// Training compute, time and cost (estimates.md, "Training compute"; seeds:
+/// scale-and-compute-estimation, training-estimation-exercises). Cost-tier metrics: compute.cpp
+/// re-evaluates them at the assumptions' low/high for their ranges.
+#include <fmt/format.h>
+
+#include "planlint/estimate/engine.hpp"
+
+namespace planlint::detail {
+
+namespace {
+
+// 6 FLOPs per parameter per token: 2 in the forward pass (one multiply-add per weight), 4 in
+// the backward pass (gradients with respect to activations and to weights). Kaplan et al. 2020
+// eq. 2.1; PaLM appendix B counts MFU against the same 6·N·D (attention FLOPs excluded).
+void train_flops(EstimateContext& context) {
+  MetricBuilder m(context, "train.flops");
+  const Term n = m.plan("model.active_params");
+  const Term d = m.plan("training.tokens");
+  const auto total = context.number("model.params");
+  if (m.complete() && total && *total != n.value)
+    m.note(fmt::format("compute follows the active parameters ({} of {} in total)", n.text,
+                       show_count(*total)));
+  m.finish(6 * n.value * d.value, "6 · N_a · D", fmt::format("6 × {} × {}", n.text, d.text));
+}
+
+// Chinchilla (Hoffmann et al. 2022): about 20 tokens per parameter is compute-optimal.
+void tokens_per_param(EstimateContext& context) {
+  MetricBuilder m(context, "train.tokens_per_param");
+  const Term d = m.plan("training.tokens");
+  const Term n = m.plan("model.params");
+  m.finish(d.value / n.value, "D / N", fmt::format("{} / {}", d.text, n.text));
+}
+
+// GPU time at the assumed utilisation: MFU is model FLOPs / (time · peak), PaLM appendix B.
+void gpu_time(EstimateContext& context, std::string_view name, std::string_view formula) {
+  MetricBuilder m(context, name);
+  const Term flops = m.metric("train.flops");
+  const Term peak = m.plan("cluster.peak");
+  const Term mfu = m.plan("training.mfu");
+  m.finish(flops.value / (peak.value * mfu.value), std::string(formula),
+           fmt::format("{} / ({} × {})", flops.text, peak.text, mfu.text));
+}
+
+void train_days(EstimateContext& context) {
+  MetricBuilder m(context, "train.days");
+  const Term gpu_seconds = m.metric("train.gpu_hours");
+  const Term count = m.plan("cluster.count");
+  m.note("ideal: no failures, restarts or checkpoint stalls (see train.wall_days)");
+  m.finish(gpu_seconds.value / count.value, "train.gpu_hours / n / 24",
+           fmt::format("{} / {}", gpu_seconds.text, count.text));
+}
+
+void wall_days(EstimateContext& context) {
+  MetricBuilder m(context, "train.wall_days");
+  const Term days = m.metric("train.days");
+  const Term goodput = m.plan("training.goodput");
+  m.finish(days.value / goodput.value, "train.days / G",
+           fmt::format("{} / {}", days.text, goodput.text));
+}
+
+void schedule_days(EstimateContext& context) {
+  MetricBuilder m(context, "train.schedule_days");
+  const Term wall = m.metric("train.wall_days");
+  const Term margin = m.plan("training.schedule_margin");
+  m.finish(wall.value * margin.value, "train.wall_days · schedule_margin",
+           fmt::format("{} × {}", wall.text, margin.text));
+}
+
+// The whole allocation is billed for the wall time, idle or not.
+void gpu_hours_billed(EstimateContext& context) {
+  MetricBuilder m(context, "cost.gpu_hours_billed");
+  const Term count = m.plan("cluster.count");
+  const Term wall = m.metric("train.wall_days");
+  m.finish(count.value * wall.value, "n · train.wall_days · 24",
+           fmt::format("{} × {}", count.text, wall.text));
+}
+
+void cost_total(EstimateContext& context) {
+  MetricBuilder m(context, "cost.total");
+  const Term billed = m.metric("cost.gpu_hours_billed");
+  const Term price = m.plan("cluster.price");
+  m.finish(billed.value * price.value, "cost.gpu_hours_billed · price",
+           fmt::format("{} × {}", billed.text, price.text));
+}
+
+}  // namespace
+
+void estimate_training_compute(EstimateContext& context) {
+  train_flops(context);
+  tokens_per_param(context);
+  gpu_time(context, "train.gpu_seconds", "train.flops / (P · MFU)");
+  gpu_time(context, "train.gpu_hours", "train.flops / (P · MFU) / 3600");
+  train_days(context);
+  wall_days(context);
+  schedule_days(context);
+  gpu_hours_billed(context);
+  cost_total(context);
+}
+
+}  // namespace planlint::detail

@@ -1,0 +1,51 @@
+#pragma once
+/// The syntax tree of a rule expression, as plain data (no Spirit): what the X3 grammar in
+/// src/planlint/grammar/expr_grammar.cpp produces and the checker and evaluator consume.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "planlint/units/quantity.hpp"
+
+namespace planlint::expr {
+
+enum class Op {
+  add, sub, mul, div, pow, neg,
+  eq, ne, lt, le, gt, ge,
+  and_, or_, not_, in, not_in,
+};
+
+std::string_view to_string(Op op);
+
+struct Node;
+using NodePtr = std::shared_ptr<const Node>;
+
+struct Node {
+  enum class Kind { quantity, string, boolean, path, call, unary, binary, conditional, list };
+  Kind kind = Kind::quantity;
+  std::size_t begin = 0, end = 0;  ///< byte offsets of the node in the expression text
+  units::Quantity quantity;         ///< Kind::quantity (value in base units)
+  std::string text;                 ///< string literal, dotted path, or function name
+  bool boolean = false;
+  Op op = Op::add;                  ///< unary and binary
+  std::vector<NodePtr> children;    ///< operands, call arguments, list items, cond/then/else
+};
+
+struct SyntaxError {
+  std::size_t offset = 0;  ///< byte offset in the expression text
+  std::string message;     ///< "expected an operand", "unknown unit 'GBs'"
+};
+
+using ParseResult = std::variant<NodePtr, SyntaxError>;
+
+/// Parses an expression (Boost.Spirit X3; defined in planlint_grammar). Bounded: deeper
+/// nesting than `max_depth` or longer text than `max_length` is a syntax error, not a crash.
+ParseResult parse_expression(std::string_view text);
+
+inline constexpr std::size_t max_expression_depth = 64;
+inline constexpr std::size_t max_expression_length = 4096;
+
+}  // namespace planlint::expr

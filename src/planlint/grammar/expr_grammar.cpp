@@ -1,0 +1,181 @@
+/// The expression grammar's translation unit: instantiates the X3 rules and turns the X3
+/// attribute tree into the plain expr::Node tree (with byte offsets for every node).
+#include "planlint/grammar/expr_grammar_def.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "planlint/expr/syntax.hpp"
+#include "planlint/units/quantity.hpp"
+
+namespace planlint::grammar::expr_parser {
+BOOST_SPIRIT_INSTANTIATE(expression_type, iterator_type, context_type)
+}  // namespace planlint::grammar::expr_parser
+
+namespace planlint::expr {
+namespace {
+
+namespace ep = grammar::expr_parser;
+namespace ast = grammar::expr_ast;
+
+struct failed {
+  SyntaxError error;
+};
+
+Op binary_op(const std::string& op) {
+  static const std::pair<const char*, Op> table[] = {
+      {"+", Op::add}, {"-", Op::sub},  {"*", Op::mul},      {"/", Op::div},   {"^", Op::pow},
+      {"==", Op::eq}, {"!=", Op::ne},  {"<", Op::lt},       {"<=", Op::le},   {">", Op::gt},
+      {">=", Op::ge}, {"and", Op::and_}, {"or", Op::or_},   {"in", Op::in},   {"not in", Op::not_in},
+  };
+  for (const auto& [text, value] : table)
+    if (op == text) return value;
+  return Op::add;
+}
+
+/// Converts the X3 tree; throws `failed` for a literal that does not mean anything.
+class converter {
+ public:
+  converter(const char* first, const ep::error_sink& sink) : first_(first), sink_(sink) {}
+
+  NodePtr operator()(const ast::expression& e) const {
+    NodePtr left = convert(e.first);
+    for (const ast::operation& operation : e.rest) {
+      auto node = std::make_shared<Node>();
+      node->kind = Node::Kind::binary;
+      node->op = binary_op(operation.op);
+      node->children = {left, convert(operation.right)};
+      node->begin = left->begin;
+      node->end = node->children[1]->end;
+      left = node;
+    }
+    return left;
+  }
+
+  NodePtr convert(const ast::operand& operand) const {
+    return boost::apply_visitor([this](const auto& node) { return visit(node); }, operand);
+  }
+
+ private:
+  template <typename T>
+  std::shared_ptr<Node> make(Node::Kind kind, const T& tagged) const {
+    auto node = std::make_shared<Node>();
+    node->kind = kind;
+    auto range = sink_.position_of(tagged);
+    node->begin = static_cast<std::size_t>(range.begin() - first_);
+    node->end = static_cast<std::size_t>(range.end() - first_);
+    return node;
+  }
+
+  NodePtr visit(const ast::nil&) const { throw failed{{0, "expected an expression"}}; }
+  NodePtr visit(const ast::quantity_literal& q) const {
+    auto node = make(Node::Kind::quantity, q);
+    units::QuantityResult parsed = units::parse_quantity(q.text);
+    if (auto* error = std::get_if<units::QuantityError>(&parsed))
+      throw failed{{node->begin + error->column - 1, error->message}};
+    node->quantity = std::get<units::Quantity>(parsed);
+    return node;
+  }
+  NodePtr visit(const ast::string_literal& s) const {
+    auto node = make(Node::Kind::string, s);
+    node->text = s.text;
+    return node;
+  }
+  NodePtr visit(const ast::bool_literal& b) const {
+    auto node = make(Node::Kind::boolean, b);
+    node->boolean = b.text == "true";
+    return node;
+  }
+  NodePtr visit(const ast::path& p) const {
+    auto node = make(Node::Kind::path, p);
+    node->text = p.text;
+    return node;
+  }
+  NodePtr visit(const ast::call& c) const {
+    auto node = make(Node::Kind::call, c);
+    node->text = c.name;
+    for (const ast::expression& argument : c.arguments) node->children.push_back((*this)(argument));
+    return node;
+  }
+  NodePtr visit(const ast::unary& u) const {
+    auto node = make(Node::Kind::unary, u);
+    node->op = u.op == "not" ? Op::not_ : Op::neg;
+    node->children = {convert(u.operand_)};
+    return node;
+  }
+  NodePtr visit(const ast::expression& e) const { return (*this)(e); }
+  NodePtr visit(const ast::conditional& c) const {
+    auto node = make(Node::Kind::conditional, c);
+    node->children = {(*this)(c.condition), (*this)(c.then_branch), (*this)(c.else_branch)};
+    return node;
+  }
+  NodePtr visit(const ast::list& l) const {
+    auto node = make(Node::Kind::list, l);
+    for (const ast::expression& item : l.items) node->children.push_back((*this)(item));
+    return node;
+  }
+
+  const char* first_;
+  const ep::error_sink& sink_;
+};
+
+/// Rejects input that would recurse too deeply before it reaches the recursive parser.
+std::optional<SyntaxError> check_bounds(std::string_view text) {
+  if (text.size() > max_expression_length)
+    return SyntaxError{max_expression_length,
+                       "expression longer than " + std::to_string(max_expression_length) +
+                           " characters"};
+  std::size_t depth = 0, nesting_tokens = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '(' || c == '[') {
+      if (++depth > max_expression_depth)
+        return SyntaxError{i, "expression nested deeper than " +
+                                  std::to_string(max_expression_depth) + " levels"};
+    } else if (c == ')' || c == ']') {
+      if (depth > 0) --depth;
+    }
+    // Prefix operators recurse too: '-', '^', 'not', 'if'.
+    if (c == '-' || c == '^' || text.substr(i, 4) == "not " || text.substr(i, 3) == "if ")
+      if (++nesting_tokens > 4 * max_expression_depth)
+        return SyntaxError{i, "expression has too many nested operators"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ParseResult parse_expression(std::string_view text) {
+  if (auto error = check_bounds(text)) return *error;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  ep::error_sink sink(first, last);
+  grammar::expr_ast::expression tree;
+  const char* iterator = first;
+  namespace x3 = boost::spirit::x3;
+  const auto parser = x3::with<x3::error_handler_tag>(std::ref(sink))[grammar::expression()];
+  bool ok = false;
+  try {
+    ok = x3::phrase_parse(iterator, last, parser, x3::ascii::space, tree);
+  } catch (const x3::expectation_failure<const char*>& failure) {
+    return SyntaxError{static_cast<std::size_t>(failure.where() - first),
+                       "expected " + failure.which()};
+  }
+  if (sink.failed())
+    return SyntaxError{static_cast<std::size_t>(sink.failed()->where - first),
+                       sink.failed()->message};
+  if (!ok) return SyntaxError{0, "expected an expression"};
+  if (iterator != last) {
+    std::size_t offset = static_cast<std::size_t>(iterator - first);
+    std::string rest(iterator, std::min<const char*>(last, iterator + 12));
+    if (auto space = rest.find(' '); space != std::string::npos && space > 0) rest.resize(space);
+    return SyntaxError{offset, "unexpected '" + rest + "'"};
+  }
+  try {
+    return converter(first, sink)(tree);
+  } catch (const failed& error) {
+    return error.error;
+  }
+}
+
+}  // namespace planlint::expr

@@ -29,3 +29,25 @@ planlint_install_packages() {
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2 && apt-get install -y -qq $missing >&2
 }
+
+# planlint_install_npm_tools: installs the validators the tests run (the SARIF validator
+# Sarif.Multitool, taplo, ajv), pinned in tools/npm-tools/package-lock.json, into
+# .cache/npm-tools/ (tests find them there, or under $PLANLINT_NPM_TOOLS). Skips the install
+# when the lock file has not changed since the last one.
+planlint_install_npm_tools() {
+  local source=tools/npm-tools dest=.cache/npm-tools
+  if ! command -v npm >/dev/null 2>&1; then
+    planlint_install_packages nodejs npm || return 1
+  fi
+  if cmp -s "$source/package-lock.json" "$dest/package-lock.json" &&
+     [ -x "$dest/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" ] &&
+     [ -e "$dest/node_modules/.bin/taplo" ] && [ -e "$dest/node_modules/.bin/ajv" ]; then
+    return 0
+  fi
+  echo "Installing the test tools of $source into $dest" >&2
+  mkdir -p "$dest"
+  cp "$source/package.json" "$source/package-lock.json" "$dest/"
+  (cd "$dest" && npm ci --no-audit --no-fund --loglevel=error >&2) || return 1
+  # The package's postinstall only does this; npm may skip install scripts.
+  chmod u+x "$dest/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" 2>/dev/null || true
+}

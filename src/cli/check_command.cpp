@@ -1,62 +1,130 @@
+// `planlint check`: options → library run (config, lint, suppressions, baseline) → emitter →
+// exit status. Everything else happens in planlint/lint/run.cpp.
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/github.hpp"
+#include "planlint/emit/json.hpp"
+#include "planlint/emit/output_file.hpp"
+#include "planlint/emit/sarif.hpp"
 #include "planlint/emit/text.hpp"
-#include "planlint/lint/inputs.hpp"
-#include "planlint/lint/lint.hpp"
+#include "planlint/lint/run.hpp"
 
 namespace planlint::cli {
 
+namespace {
+
+constexpr const char* levels = "error, warning, note or off";
+
+/// Turns the command line into the library's options; false with `error` set on a bad value.
+bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& error) {
+  run.paths = options.paths;
+  if (!options.config.empty()) run.config = options.config;
+  if (!options.select.empty()) run.select = options.select;
+  if (!options.ignore.empty()) run.ignore = options.ignore;
+  for (const std::string& entry : options.severity) {
+    auto equals = entry.find('=');
+    std::string rule = entry.substr(0, equals);
+    std::string level = equals == std::string::npos ? "" : entry.substr(equals + 1);
+    if (rule.empty() || (level != "off" && !parse_severity(level))) {
+      error = fmt::format("--severity {}: expected ID=LEVEL with LEVEL one of {}", entry, levels);
+      return false;
+    }
+    run.severity[rule] = level;
+  }
+  run.rules = options.rules;
+  if (!options.fail_on.empty()) run.fail_on = parse_severity(options.fail_on);
+  std::string today = options.today;
+  if (today.empty())
+    if (const char* variable = std::getenv("PLANLINT_TODAY")) today = variable;
+  if (!today.empty()) {
+    run.today = parse_date(today);
+    if (!run.today) {
+      error = fmt::format("{} '{}' is not a date (YYYY-MM-DD)",
+                          options.today.empty() ? "PLANLINT_TODAY" : "--today", today);
+      return false;
+    }
+  }
+  run.jobs = options.jobs;
+  if (!options.baseline.empty()) run.baseline = options.baseline;
+  if (!options.write_baseline.empty()) run.write_baseline = options.write_baseline;
+  return true;
+}
+
+}  // namespace
+
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
-  CLI::App* check = app.add_subcommand("check", "Lint plan files and folders (the default command)");
-  check->add_option("paths", options.paths, "Plan files or folders (searched for *.toml plans)")
+  CLI::App* check = app.add_subcommand("check", "Lint plan files, folders and Markdown docs (the default command)");
+  check->add_option("paths", options.paths,
+                    "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs")
       ->required();
   check->add_option("--format", options.format, "Output format")
-      ->check(CLI::IsMember({"text"}))
+      ->check(CLI::IsMember({"text", "sarif", "json", "github"}))
       ->capture_default_str();
-  check->add_flag("--no-color", options.no_color, "Never colour the output (also: NO_COLOR)");
+  check->add_option("-o,--output", options.output, "Write the report to FILE (atomically) instead of stdout");
+  check->add_option("--config", options.config,
+                    "Config file (default: the nearest .planlint.toml up from each linted file)");
+  check->add_option("--select", options.select, "Rules or groups to run (comma-separated)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  check->add_option("--ignore", options.ignore, "Rules or groups to skip (comma-separated)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  check->add_option("--severity", options.severity, "Override a rule's level: ID=error|warning|note|off (repeatable)")
+      ->allow_extra_args(false);
+  check->add_option("--rules", options.rules, "Add a rule pack: a rule file or a folder of them (repeatable)")
+      ->allow_extra_args(false);
   check->add_option("--fail-on", options.fail_on,
-                    "Lowest level that makes the exit status 1")
-      ->check(CLI::IsMember({"error", "warning", "note"}))
-      ->capture_default_str();
+                    "Lowest level that makes the exit status 1 (default: the config's, else error)")
+      ->check(CLI::IsMember({"error", "warning", "note"}));
+  check->add_option("--baseline", options.baseline, "Accept the findings recorded in this baseline file");
+  check->add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file");
+  check->add_flag("--no-color", options.no_color, "Never colour the output (also: NO_COLOR)");
+  check->add_option("-j,--jobs", options.jobs, "Files linted in parallel (0: one per core); output order is fixed")
+      ->check(CLI::NonNegativeNumber);
+  check->add_option("--today", options.today,
+                    "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)");
   return check;
 }
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
               const Environment& environment) {
-  std::optional<InputError> input_error;
-  std::vector<std::string> paths = expand_inputs(options.paths, input_error);
-  if (input_error) {
-    err << fmt::format("planlint: error: cannot read '{}': {}\n", input_error->path,
-                       input_error->reason);
+  RunOptions run_options;
+  std::string error;
+  if (!to_run_options(options, run_options, error)) {
+    err << "planlint: error: " << error << '\n';
     return exit_failure;
   }
 
-  LintOptions lint_options;
-  Report report;
-  for (const std::string& path : paths) {
-    std::string reason;
-    auto text = read_file(path, reason);
-    if (!text) {
-      err << fmt::format("planlint: error: cannot read '{}': {}\n", path, reason);
-      return exit_failure;
-    }
-    auto source = std::make_shared<const SourceFile>(path, std::move(*text));
-    FileResult result = lint_source(source, lint_options);
-    report.files.push_back(source);
-    for (Diagnostic& d : result.diagnostics) report.diagnostics.push_back(std::move(d));
+  RunResult result = run_lint(run_options);
+  for (const std::string& line : result.errors) err << line << '\n';
+  if (!result.errors.empty()) return exit_failure;
+  for (const std::string& line : result.messages) err << line << '\n';
+
+  std::ostringstream buffer;
+  std::ostream& sink = options.output.empty() ? out : buffer;
+  if (options.format == "sarif") {
+    const std::string cwd = std::filesystem::current_path().string();
+    emit_sarif(sink, result.report, result.rules, SarifOptions{repository_root(cwd), cwd});
+  } else if (options.format == "json") {
+    emit_json(sink, result.report);
+  } else if (options.format == "github") {
+    emit_github(sink, result.report);
+  } else {
+    TextStyle style;
+    style.color = options.output.empty() && environment.stdout_is_terminal && !environment.no_color &&
+                  !options.no_color;
+    emit_text(sink, result.report, style);
   }
-  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
-
-  TextStyle style;
-  style.color = environment.stdout_is_terminal && !environment.no_color && !options.no_color;
-  emit_text(out, report, style);
-
-  const Severity fail_on = parse_severity(options.fail_on).value_or(Severity::error);
-  for (const Diagnostic& d : report.diagnostics)
-    if (d.severity >= fail_on) return exit_findings;
-  return exit_clean;
+  if (!options.output.empty() && !write_file_atomically(options.output, buffer.str(), error)) {
+    err << "planlint: error: " << error << '\n';
+    return exit_failure;
+  }
+  return result.failing > 0 ? exit_findings : exit_clean;
 }
 
 }  // namespace planlint::cli

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/info_commands.hpp"
 
 namespace planlint::cli {
 
@@ -50,6 +51,12 @@ int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err
 
   CheckOptions check_options;
   CLI::App* check = add_check_command(app, check_options);
+  ReportOptions report_options;
+  CLI::App* report = add_report_command(app, report_options);
+  RulesOptions rules_options;
+  CLI::App* rules = add_rules_command(app, rules_options);
+  ExplainOptions explain_options;
+  CLI::App* explain = add_explain_command(app, explain_options);
 
   std::vector<std::string> args = with_default_subcommand(argc, argv);
   std::vector<const char*> raw;
@@ -73,6 +80,9 @@ int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err
 
   try {
     if (check->parsed()) return run_check(check_options, out, err, environment);
+    if (report->parsed()) return run_report(report_options, out, err, environment);
+    if (rules->parsed()) return run_rules_command(rules_options, out, err);
+    if (explain->parsed()) return run_explain_command(explain_options, out, err);
     out << app.help();
     return exit_clean;
   } catch (const std::exception& error) {

@@ -14,11 +14,28 @@ struct CheckOptions {
   std::vector<std::string> paths;
   std::string format = "text";
   bool no_color = false;
-  std::string fail_on = "error";
+  std::string fail_on;  ///< empty: the config's, else error
+  // Integrations (check_command.cpp, docs/cli.md).
+  std::string output;   ///< -o FILE; empty: stdout
+  std::string config;   ///< --config FILE; empty: discover .planlint.toml
+  std::vector<std::string> select, ignore, severity, rules;
+  std::string baseline, write_baseline, today;
+  unsigned jobs = 1;
 };
 
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options);
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
               const Environment& environment);
+
+/// `planlint report PLAN [--format text|markdown|json]` (report_command.cpp).
+struct ReportOptions {
+  std::string path;
+  std::string format = "text";
+  bool no_color = false;
+};
+
+CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
+int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,
+               const Environment& environment);
 
 }  // namespace planlint::cli

@@ -83,18 +83,30 @@ std::string plural(std::size_t n, std::string_view word) {
 }  // namespace
 
 std::string summary_line(const Report& report) {
-  SeverityCounts counts = count(report.diagnostics);
+  // Suppressed findings are not shown and do not count; the summary says how many there were.
+  std::vector<Diagnostic> shown;
+  std::size_t suppressed = 0;
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.suppression) ++suppressed;
+    else shown.push_back(d);
+  }
+  SeverityCounts counts = count(shown);
   std::vector<std::string> parts;
   if (counts.errors) parts.push_back(plural(counts.errors, "error"));
   if (counts.warnings) parts.push_back(plural(counts.warnings, "warning"));
   if (counts.notes) parts.push_back(plural(counts.notes, "note"));
   std::string findings = parts.empty() ? "no problems" : fmt::format("{}", fmt::join(parts, ", "));
-  return fmt::format("{} in {}", findings, plural(report.files.size(), "file"));
+  std::string line = fmt::format("{} in {}", findings, plural(report.files.size(), "file"));
+  if (suppressed) line += fmt::format(" ({} suppressed)", suppressed);
+  return line;
 }
 
 void emit_text(std::ostream& out, const Report& report, const TextStyle& style) {
   Painter paint(style.color);
+  bool any_shown = false;
   for (const Diagnostic& d : report.diagnostics) {
+    if (d.suppression) continue;
+    any_shown = true;
     const Span& span = d.primary.span;
     out << paint(bold, fmt::format("{}:{}:{}:", d.primary.file, span.begin.line, span.begin.column))
         << ' ' << paint(severity_colour(d.severity), fmt::format("{}:", to_string(d.severity)))
@@ -109,7 +121,7 @@ void emit_text(std::ostream& out, const Report& report, const TextStyle& style) 
       out << "   " << paint(severity_colour(Severity::note), "note:") << ' ' << one_line(note) << '\n';
     if (d.help) out << "   " << paint("\x1b[1;32m", "help:") << ' ' << one_line(*d.help) << '\n';
   }
-  if (!report.diagnostics.empty()) out << '\n';
+  if (any_shown) out << '\n';
   out << summary_line(report) << '\n';
 }
 

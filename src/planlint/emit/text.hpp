@@ -20,7 +20,8 @@ struct TextStyle {
 /// Writes every diagnostic of `report` and the summary line.
 void emit_text(std::ostream& out, const Report& report, const TextStyle& style);
 
-/// "3 errors, 1 warning in 2 files" / "no problems in 1 file".
+/// "3 errors, 1 warning in 2 files" / "no problems in 1 file" / "1 error in 1 file (2 suppressed)".
+/// Suppressed findings are neither shown nor counted.
 std::string summary_line(const Report& report);
 
 }  // namespace planlint

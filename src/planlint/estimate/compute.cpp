@@ -1,8 +1,122 @@
-#include "planlint/estimate/estimates.hpp"
+/// estimate(): runs the metric groups of the plan's kind, then the sensitivity ranges of the
+/// cost-tier metrics (estimates.md: "give a range, not a point").
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "planlint/estimate/engine.hpp"
+#include "planlint/plan/metric_names.hpp"
 
 namespace planlint {
 
-// Placeholder until the estimation engine lands: no metric is computed.
-Estimates estimate(const Plan&, const Catalog&) { return Estimates{}; }
+namespace {
+
+using detail::Overrides;
+
+/// The plan keys whose [[assumptions]] low/high span the cost-tier ranges (estimates.md).
+constexpr std::string_view ranged_keys[] = {"training.mfu", "training.goodput", "cluster.price"};
+
+
+/// For each ranged key the plan states, the low/high of the first assumption that justifies
+/// it; an end the assumption leaves out is the plan's value.
+std::vector<RangeSource> assumed_ranges(const Plan& plan) {
+  std::vector<RangeSource> ranges;
+  for (std::string_view key : ranged_keys) {
+    const std::optional<double> value = plan.number(key);
+    if (!value) continue;
+    for (const PlanTable& assumption : plan.assumptions) {
+      const PlanValue* justified = assumption.find("key");
+      if (!justified || !justified->text() || *justified->text() != key) continue;
+      const PlanValue* low = assumption.find("low");
+      const PlanValue* high = assumption.find("high");
+      if ((!low || !low->quantity()) && (!high || !high->quantity())) continue;
+      RangeSource range;
+      range.key = std::string(key);
+      range.low = range.high = *value;
+      range.dim = plan.find(key)->quantity()->dim;
+      range.span = assumption.header;
+      if (const PlanValue* id = assumption.find("id"); id && id->text()) range.assumption = *id->text();
+      if (low && low->quantity()) range.low = low->quantity()->value;
+      if (high && high->quantity()) range.high = high->quantity()->value;
+      if (range.low != *value || range.high != *value) ranges.push_back(std::move(range));
+      break;
+    }
+  }
+  return ranges;
+}
+
+Estimates evaluate(const Plan& plan, const Catalog& catalog, const Overrides& overrides) {
+  detail::EstimateContext context(plan, catalog, overrides);
+  if (plan.is_training()) {
+    detail::estimate_training_compute(context);
+    detail::estimate_training_memory(context);
+    detail::estimate_training_comm(context);
+  } else {
+    detail::estimate_inference(context);
+  }
+  return context.take();
+}
+
+/// The plan keys `metric` depends on, directly or through the metrics it uses.
+void collect_keys(const Estimates& estimates, const MetricValue& metric,
+                  std::set<std::string, std::less<>>& keys) {
+  for (const MetricInput& input : metric.inputs) {
+    if (!input.is_metric) {
+      keys.insert(input.name);
+    } else if (const MetricValue* used = estimates.find(input.name)) {
+      collect_keys(estimates, *used, keys);
+    }
+  }
+}
+
+}  // namespace
+
+Estimates estimate(const Plan& plan, const Catalog& catalog) {
+  const Overrides none;
+  Estimates estimates = evaluate(plan, catalog, none);
+  const std::vector<RangeSource> ranges = assumed_ranges(plan);
+  if (ranges.empty()) return estimates;
+
+  // Every combination of low/high ends (at most 2³ = 8 evaluations): min and max over them are
+  // the optimistic and the pessimistic end, even where one metric moves two ways.
+  std::vector<Estimates> variants;
+  for (unsigned mask = 0; mask < (1u << ranges.size()); ++mask) {
+    Overrides overrides;
+    for (std::size_t i = 0; i < ranges.size(); ++i)
+      overrides[ranges[i].key] = (mask >> i) & 1u ? ranges[i].high : ranges[i].low;
+    variants.push_back(evaluate(plan, catalog, overrides));
+  }
+
+  std::vector<MetricValue> ranged;
+  for (const auto& [name, metric] : estimates.values()) {
+    const MetricName* known = find_metric(name);
+    if (!known || known->tier != Tier::cost) continue;
+    std::set<std::string, std::less<>> keys;
+    collect_keys(estimates, metric, keys);
+    MetricValue with_range = metric;
+    for (const RangeSource& range : ranges)
+      if (keys.contains(range.key)) with_range.range_keys.push_back(range.key);
+    if (with_range.range_keys.empty()) continue;
+    double low = metric.value, high = metric.value;
+    for (const Estimates& variant : variants) {
+      const MetricValue* at = variant.find(name);
+      if (!at || !std::isfinite(at->value)) continue;
+      low = std::min(low, at->value);
+      high = std::max(high, at->value);
+    }
+    with_range.low = low;
+    with_range.high = high;
+    ranged.push_back(std::move(with_range));
+  }
+  // The assumptions that moved some metric, in ranged_keys order.
+  for (const RangeSource& range : ranges)
+    if (std::any_of(ranged.begin(), ranged.end(), [&](const MetricValue& metric) {
+          return std::find(metric.range_keys.begin(), metric.range_keys.end(), range.key) !=
+                 metric.range_keys.end();
+        }))
+      estimates.add_range_source(range);
+  for (MetricValue& metric : ranged) estimates.set(std::move(metric));
+  return estimates;
+}
 
 }  // namespace planlint

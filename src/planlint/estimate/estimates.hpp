@@ -48,6 +48,15 @@ struct MetricValue {
   bool has_range() const { return low.has_value() && high.has_value(); }
 };
 
+/// An assumption whose low/high the cost-tier ranges were computed over.
+struct RangeSource {
+  std::string key;         ///< the plan key it justifies: "training.mfu"
+  std::string assumption;  ///< the assumption's id: "mfu"
+  double low = 0, high = 0;  ///< base units of the key
+  units::Dimension dim;
+  Span span;               ///< the [[assumptions]] element's header
+};
+
 class Estimates {
  public:
   const MetricValue* find(std::string_view name) const;
@@ -56,10 +65,16 @@ class Estimates {
   /// Metrics that could not be computed, with the inputs they lack ("model.layers").
   const std::map<std::string, std::vector<std::string>, std::less<>>& absent() const { return absent_; }
 
+  /// The assumptions the ranges (MetricValue::low/high) were computed over, in key order
+  /// training.mfu, training.goodput, cluster.price.
+  const std::vector<RangeSource>& range_sources() const { return range_sources_; }
+
   void set(MetricValue value);
   void set_absent(std::string name, std::vector<std::string> missing);
+  void add_range_source(RangeSource source) { range_sources_.push_back(std::move(source)); }
 
  private:
+  std::vector<RangeSource> range_sources_;
   std::map<std::string, MetricValue, std::less<>> values_;
   std::map<std::string, std::vector<std::string>, std::less<>> absent_;
 };

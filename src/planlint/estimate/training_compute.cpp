@@ -41,11 +41,11 @@ void gpu_time(EstimateContext& context, std::string_view name, std::string_view 
            fmt::format("{} / ({} × {})", flops.text, peak.text, mfu.text));
 }
 
+// Ideal: no failures, restarts or checkpoint stalls (train.wall_days adds them).
 void train_days(EstimateContext& context) {
   MetricBuilder m(context, "train.days");
   const Term gpu_seconds = m.metric("train.gpu_hours");
   const Term count = m.plan("cluster.count");
-  m.note("ideal: no failures, restarts or checkpoint stalls (see train.wall_days)");
   m.finish(gpu_seconds.value / count.value, "train.gpu_hours / n / 24",
            fmt::format("{} / {}", gpu_seconds.text, count.text));
 }

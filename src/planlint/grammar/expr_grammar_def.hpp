@@ -89,6 +89,8 @@ const x3::rule<path_class, ast::path> path = "a name";
 const x3::rule<call_class, ast::call> call = "a function call";
 const x3::rule<conditional_class, ast::conditional> conditional = "if ... then ... else ...";
 const x3::rule<list_class, ast::list> list = "a list [ ... ]";
+const x3::rule<struct then_class> then_keyword = "'then'";
+const x3::rule<struct else_class> else_keyword = "'else'";
 
 using x3::attr;
 using x3::lexeme;
@@ -114,15 +116,20 @@ const auto unit_start = alpha | char_('%') | char_('$');
 const auto unit_char = alnum | char_('%') | char_('$') | (char_("/*-") >> &(alpha | char_('$')));
 const auto unit = !any_keyword >> unit_start >> *unit_char;
 
-const auto quantity_def = raw[lexeme[number >> -(*lit(' ') >> unit)]];
+// After a `$`, the unit may start with '/' ($3/GPU/h); elsewhere "10/x" stays a division.
+const auto money_unit = char_('/') >> &alpha >> *unit_char;
+const auto quantity_def = raw[lexeme[(&lit('$') >> number >> -(money_unit | (*lit(' ') >> unit))) |
+                                     (number >> -(*lit(' ') >> unit))]];
 const auto string_literal_def = lexeme['\'' >> *(char_ - '\'') >> '\''] |
                                 lexeme['"' >> *(char_ - '"') >> '"'];
 const auto bool_literal_def = lexeme[(string("true") | string("false")) >> !name_char];
 const auto path_def = !any_keyword >> raw[lexeme[name >> *('.' >> name)]];
 const auto call_def = lexeme[!any_keyword >> raw[name]] >> '(' >> -(expression % ',') > ')';
 const auto list_def = '[' >> -(expression % ',') > ']';
-const auto conditional_def = keyword("if") > expression > keyword("then") > expression >
-                             keyword("else") > expression;
+const auto then_keyword_def = keyword("then");
+const auto else_keyword_def = keyword("else");
+const auto conditional_def = keyword("if") > expression > then_keyword > expression >
+                             else_keyword > expression;
 const auto primary_def = conditional | quantity | string_literal | bool_literal | call | path |
                          list | ('(' > expression > ')');
 
@@ -151,7 +158,8 @@ const auto expression_def = or_expr;
 BOOST_SPIRIT_DEFINE(expression, or_expr, and_expr, not_expr, logical_not, comparison,
                     comparison_op, additive, additive_op, multiplicative, multiplicative_op,
                     or_op, and_op, unary, negation, power, power_op, primary, quantity,
-                    string_literal, bool_literal, path, call, conditional, list)
+                    string_literal, bool_literal, path, call, conditional, list, then_keyword,
+                    else_keyword)
 
 }  // namespace planlint::grammar::expr_parser
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "planlint/markdown/markdown.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/source/source_file.hpp"
 
@@ -33,13 +34,17 @@ void search_folder(const fs::path& folder, std::vector<std::string>& files,
       it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file(ec) && it->path().extension() == ".toml") found.push_back(it->path());
+    if (it->is_regular_file(ec) &&
+        (it->path().extension() == ".toml" || is_markdown_path(it->path().string())))
+      found.push_back(it->path());
   }
   std::sort(found.begin(), found.end());
   for (const fs::path& path : found) {
     std::string ignored;
     auto text = read_file(path.string(), ignored);
-    if (text && looks_like_plan(*text)) files.push_back(path.string());
+    if (!text) continue;
+    const bool plan = is_markdown_path(path.string()) ? !plan_blocks(*text).empty() : looks_like_plan(*text);
+    if (plan) files.push_back(path.string());
   }
 }
 

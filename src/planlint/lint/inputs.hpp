@@ -12,8 +12,9 @@ struct InputError {
 };
 
 /// Expands the command line's paths: a file named explicitly is always linted; a folder is
-/// searched recursively (in sorted order, skipping hidden folders) for *.toml files that hold a
-/// top-level [plan] table. The result keeps the order of `paths` and has no duplicates.
+/// searched recursively (in sorted order, skipping hidden folders and node_modules) for *.toml
+/// files that hold a top-level [plan] table and Markdown docs (*.md, *.markdown) with a ```toml
+/// block that holds one. The result keeps the order of `paths` and has no duplicates.
 /// Returns the first unreadable path as an error.
 std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
                                        std::optional<InputError>& error);

@@ -1,8 +1,10 @@
 #include "planlint/lint/lint.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "planlint/plan/loader.hpp"
+#include "planlint/rules/run.hpp"
 
 namespace planlint {
 
@@ -12,6 +14,13 @@ bool names(const std::vector<std::string>& list, std::string_view rule, std::str
   return std::any_of(list.begin(), list.end(), [&](const std::string& entry) {
     return entry == "all" || entry == rule || entry == group;
   });
+}
+
+Date real_today() {
+  using namespace std::chrono;
+  const year_month_day today{floor<days>(system_clock::now())};
+  return Date{static_cast<int>(today.year()), static_cast<int>(static_cast<unsigned>(today.month())),
+              static_cast<int>(static_cast<unsigned>(today.day()))};
 }
 
 }  // namespace
@@ -29,10 +38,31 @@ std::optional<Severity> effective_severity(const RuleSelection& selection, std::
 
 FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
                      const LintOptions& options) {
+  const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
   LoadResult loaded = load_plan(source, *options.catalog, toml_text);
   FileResult result{std::move(source), std::move(loaded.plan), std::nullopt,
                     std::move(loaded.diagnostics)};
-  if (result.plan) result.estimates = estimate(*result.plan, *options.catalog);
+  auto selected = [&](const RuleDescriptor& rule) {
+    return effective_severity(options.selection, rule.id, rule.group, rule.severity).has_value();
+  };
+  if (result.plan) {
+    result.estimates = estimate(*result.plan, *options.catalog);
+    RuleRun run{RuleInputs{*result.plan, *result.estimates, *options.catalog,
+                           options.today.value_or(real_today()), options.tolerances},
+                options.rule_options, selected};
+    for (Diagnostic& d : run_rules(rules, run)) result.diagnostics.push_back(std::move(d));
+  }
+  // Selection and severity overrides apply to native findings and rule findings alike.
+  std::vector<Diagnostic> kept;
+  for (Diagnostic& d : result.diagnostics) {
+    const RuleDescriptor* rule = rules.find(d.rule);
+    const std::string group = rule ? rule->group : "";
+    if (auto level = effective_severity(options.selection, d.rule, group, d.severity)) {
+      d.severity = *level;
+      kept.push_back(std::move(d));
+    }
+  }
+  result.diagnostics = std::move(kept);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), diagnostic_less);
   return result;
 }

@@ -1,10 +1,17 @@
 #include "planlint/rules/rule_set.hpp"
 
-namespace planlint {
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
 
-struct CompiledRule {
-  RuleDescriptor descriptor;
-};
+#include <fmt/format.h>
+
+#include "planlint/embed/embedded_files.hpp"
+#include "planlint/rules/compiled_rule.hpp"
+#include "planlint/rules/rule_file.hpp"
+
+namespace planlint {
 
 RuleSet::RuleSet() = default;
 RuleSet::~RuleSet() = default;
@@ -12,14 +19,80 @@ RuleSet::RuleSet(RuleSet&&) noexcept = default;
 RuleSet& RuleSet::operator=(RuleSet&&) noexcept = default;
 
 const RuleSet& RuleSet::builtin() {
-  static const RuleSet rules;
+  static const RuleSet rules = [] {
+    RuleSet set;
+    std::vector<Diagnostic> errors;
+    for (const embed::EmbeddedFile& file : embed::files()) {
+      if (!file.path.starts_with("rules/") || file.path.starts_with("rules/catalog/")) continue;
+      set.load(std::make_shared<const SourceFile>(std::string(file.path), std::string(file.contents)),
+               errors);
+    }
+    if (!errors.empty()) {
+      const Diagnostic& first = errors.front();
+      throw std::logic_error(fmt::format("built-in rule {}:{}:{}: {}", first.primary.file,
+                                         first.primary.span.begin.line,
+                                         first.primary.span.begin.column, first.message));
+    }
+    return set;
+  }();
   return rules;
 }
 
-RuleSet RuleSet::with_builtin() { return RuleSet{}; }
+RuleSet RuleSet::with_builtin() {
+  RuleSet copy;
+  copy.rules_ = builtin().rules_;
+  return copy;
+}
 
-bool RuleSet::load(std::shared_ptr<const SourceFile>, std::vector<Diagnostic>&) { return true; }
-bool RuleSet::load_path(const std::string&, std::vector<Diagnostic>&) { return true; }
+bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors) {
+  std::optional<CompiledRule> rule = load_rule_file(file, errors);
+  if (!rule) return false;
+  for (const auto& existing : rules_) {
+    if (existing->descriptor.id != rule->descriptor.id) continue;
+    Diagnostic& d = errors.emplace_back();
+    d.rule = "invalid-rule";
+    d.severity = Severity::error;
+    d.message = fmt::format("rule id '{}' is defined twice: here and in {}", rule->descriptor.id,
+                            existing->descriptor.origin);
+    d.primary = Location{file->path(), Span{{1, 1}, {1, 2}}};
+    d.related.push_back({Location{existing->descriptor.origin, Span{{1, 1}, {1, 2}}}, "first defined here"});
+    d.help = "give the rule its own id; a pack cannot redefine a rule";
+    return false;
+  }
+  auto compiled = std::make_shared<const CompiledRule>(std::move(*rule));
+  auto at = std::lower_bound(rules_.begin(), rules_.end(), compiled,
+                             [](const auto& a, const auto& b) { return a->descriptor.id < b->descriptor.id; });
+  rules_.insert(at, std::move(compiled));
+  return true;
+}
+
+bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  if (fs::is_directory(path, ec)) {
+    for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+      if (it->is_regular_file() && it->path().extension() == ".toml") files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+  } else {
+    files.push_back(path);
+  }
+  bool ok = true;
+  for (const fs::path& file : files) {
+    std::string reason;
+    auto text = read_file(file.string(), reason);
+    if (!text) {
+      Diagnostic& d = errors.emplace_back();
+      d.rule = "invalid-rule";
+      d.message = fmt::format("cannot read rule file: {}", reason);
+      d.primary = Location{file.string(), Span{}};
+      ok = false;
+      continue;
+    }
+    ok = load(std::make_shared<const SourceFile>(file.string(), std::move(*text)), errors) && ok;
+  }
+  return ok;
+}
 
 std::vector<RuleDescriptor> RuleSet::descriptors() const {
   std::vector<RuleDescriptor> out;

@@ -1,0 +1,29 @@
+#pragma once
+/// `planlint rules` (the rule table) and `planlint explain RULE` (a rule's docs).
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/cli.hpp"
+
+namespace planlint::cli {
+
+struct RulesOptions {
+  std::vector<std::string> rule_packs;  ///< --rules PATH
+  std::string format = "text";          ///< text | markdown
+};
+
+struct ExplainOptions {
+  std::string rule;
+  std::vector<std::string> rule_packs;
+};
+
+CLI::App* add_rules_command(CLI::App& app, RulesOptions& options);
+int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostream& err);
+
+CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options);
+int run_explain_command(const ExplainOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace planlint::cli

@@ -1,0 +1,132 @@
+#include "planlint/baseline/baseline.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace planlint {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+auto identity(const BaselineEntry& e) { return std::tie(e.file, e.rule, e.key, e.digest); }
+
+}  // namespace
+
+std::string message_digest(std::string_view message) {
+  std::uint32_t hash = 0x811c9dc5u;  // FNV-1a, 32 bits: stable across platforms and releases
+  for (unsigned char c : message) {
+    hash ^= c;
+    hash *= 0x01000193u;
+  }
+  return fmt::format("{:08x}", hash);
+}
+
+std::vector<BaselineEntry> baseline_entries(const std::vector<Diagnostic>& diagnostics,
+                                            const BaselineFileKey& file_key) {
+  std::vector<BaselineEntry> entries;
+  for (const Diagnostic& d : diagnostics) {
+    if (d.suppression && d.suppression->kind == Suppression::Kind::inline_comment) continue;
+    BaselineEntry entry{file_key(d.primary.file), d.rule, d.key_path, message_digest(d.message), 1,
+                        d.message};
+    auto same = std::find_if(entries.begin(), entries.end(),
+                             [&](const BaselineEntry& e) { return identity(e) == identity(entry); });
+    if (same != entries.end()) ++same->count;
+    else entries.push_back(std::move(entry));
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const BaselineEntry& a, const BaselineEntry& b) { return identity(a) < identity(b); });
+  return entries;
+}
+
+std::string baseline_text(const std::vector<BaselineEntry>& entries) {
+  json list = json::array();
+  for (const BaselineEntry& e : entries)
+    list.push_back({{"file", e.file},
+                    {"rule", e.rule},
+                    {"key", e.key},
+                    {"digest", e.digest},
+                    {"count", e.count},
+                    {"message", e.message}});
+  json doc = {{"version", 1}, {"tool", "planlint"}, {"entries", std::move(list)}};
+  return doc.dump(2) + "\n";
+}
+
+std::optional<Baseline> parse_baseline(std::string path, std::string_view text, std::string& error) {
+  json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded()) {
+    error = "not valid JSON";
+    return std::nullopt;
+  }
+  if (!doc.is_object() || doc.value("version", 0) != 1 || !doc.contains("entries") ||
+      !doc["entries"].is_array()) {
+    error = "not a planlint baseline (expected {\"version\": 1, \"entries\": [...]})";
+    return std::nullopt;
+  }
+  Baseline baseline{std::move(path), {}};
+  std::size_t index = 0;
+  for (const json& item : doc["entries"]) {
+    auto text_field = [&](const char* name, bool required) -> std::optional<std::string> {
+      if (item.is_object() && item.contains(name) && item[name].is_string())
+        return item[name].get<std::string>();
+      if (required) error = fmt::format("entry {}: missing string '{}'", index + 1, name);
+      return required ? std::nullopt : std::optional<std::string>("");
+    };
+    auto file = text_field("file", true);
+    auto rule = file ? text_field("rule", true) : std::nullopt;
+    if (!file || !rule) return std::nullopt;
+    BaselineEntry entry{*file, *rule, *text_field("key", false), *text_field("digest", false), 1,
+                        *text_field("message", false)};
+    if (item.contains("count")) {
+      if (!item["count"].is_number_unsigned() || item["count"].get<std::size_t>() == 0) {
+        error = fmt::format("entry {}: 'count' must be a positive integer", index + 1);
+        return std::nullopt;
+      }
+      entry.count = item["count"].get<std::size_t>();
+    }
+    baseline.entries.push_back(std::move(entry));
+    ++index;
+  }
+  return baseline;
+}
+
+std::vector<BaselineEntry> apply_baseline(std::vector<Diagnostic>& diagnostics, const Baseline& baseline,
+                                          const BaselineFileKey& file_key,
+                                          const std::function<bool(const std::string&)>& linted) {
+  std::vector<BaselineEntry> left = baseline.entries;
+  std::vector<std::string> keys;
+  keys.reserve(diagnostics.size());
+  for (const Diagnostic& d : diagnostics) keys.push_back(file_key(d.primary.file));
+
+  auto accept = [&](Diagnostic& d, const BaselineEntry& entry) {
+    d.suppression = Suppression{Suppression::Kind::baseline,
+                                fmt::format("accepted in the baseline {}", baseline.path),
+                                Location{baseline.path, {}}};
+    (void)entry;
+  };
+  // Pass 1: exact matches (digest included); pass 2: same file, rule and key.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+      Diagnostic& d = diagnostics[i];
+      if (d.suppression) continue;
+      for (BaselineEntry& entry : left) {
+        if (entry.count == 0 || entry.file != keys[i] || entry.rule != d.rule || entry.key != d.key_path)
+          continue;
+        if (pass == 0 && entry.digest != message_digest(d.message)) continue;
+        --entry.count;
+        accept(d, entry);
+        break;
+      }
+    }
+  }
+  std::vector<BaselineEntry> stale;
+  for (BaselineEntry& entry : left)
+    if (entry.count > 0 && linted(entry.file)) stale.push_back(std::move(entry));
+  return stale;
+}
+
+}  // namespace planlint

@@ -1,0 +1,59 @@
+#pragma once
+/// Baselines (`--write-baseline FILE`, `--baseline FILE`): the findings a team has accepted,
+/// keyed by file, rule and TOML key path rather than by line, so that edits elsewhere in a plan
+/// keep them valid. A JSON file:
+///
+///     {"version": 1, "entries": [{"file": "plans/a.toml", "rule": "unknown-key",
+///       "key": "cluster.hmb", "digest": "3f2a9c1e", "count": 1, "message": "unknown key ..."}]}
+///
+/// `file` is relative to the baseline's own folder; `digest` is a short hash of the message
+/// that tells apart findings sharing file, rule and key; `message` is for people.
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+
+namespace planlint {
+
+struct BaselineEntry {
+  std::string file;  ///< relative to the baseline's folder, '/'-separated
+  std::string rule;
+  std::string key;
+  std::string digest;
+  std::size_t count = 1;
+  std::string message;
+};
+
+struct Baseline {
+  std::string path;
+  std::vector<BaselineEntry> entries;
+};
+
+/// Maps a diagnostic's display path to the baseline's file key.
+using BaselineFileKey = std::function<std::string(const std::string& display_path)>;
+
+/// 8 hex digits of a hash of `message`.
+std::string message_digest(std::string_view message);
+
+/// Entries for the findings that are not suppressed, merged (count) and sorted.
+std::vector<BaselineEntry> baseline_entries(const std::vector<Diagnostic>& diagnostics,
+                                            const BaselineFileKey& file_key);
+
+/// The baseline file's text.
+std::string baseline_text(const std::vector<BaselineEntry>& entries);
+
+/// Parses a baseline file's text; nullopt with `error` set when it is not one.
+std::optional<Baseline> parse_baseline(std::string path, std::string_view text, std::string& error);
+
+/// Marks the findings the baseline accepts (Suppression kind baseline). An entry matches first a
+/// finding with the same file, rule, key and digest, then one with the same file, rule and key
+/// (so a message whose numbers changed stays accepted). Returns the entries, with the count
+/// left over, that matched nothing in a file for which `linted(file key)` is true.
+std::vector<BaselineEntry> apply_baseline(std::vector<Diagnostic>& diagnostics, const Baseline& baseline,
+                                          const BaselineFileKey& file_key,
+                                          const std::function<bool(const std::string&)>& linted);
+
+}  // namespace planlint

@@ -1,0 +1,228 @@
+#include "planlint/config/config.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <span>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "planlint/diag/suggest.hpp"
+#include "planlint/plan/toml_span.hpp"
+
+namespace planlint {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view lint_keys[] = {"select", "ignore", "severity", "rules",
+                                          "fail_on", "options", "catalog"};
+constexpr std::string_view tolerance_keys[] = {"capacity", "cost", "formula_vs_benchmark"};
+
+class Reader {
+ public:
+  Reader(const SourceFile& file, std::vector<Diagnostic>& errors) : file_(file), errors_(errors) {}
+
+  void error(const toml::source_region& region, std::string message,
+             std::optional<std::string> help = std::nullopt) {
+    Diagnostic d;
+    d.rule = "config";
+    d.severity = Severity::error;
+    d.message = std::move(message);
+    d.primary = Location{file_.path(), detail::to_span(region)};
+    d.help = std::move(help);
+    errors_.push_back(std::move(d));
+    failed_ = true;
+  }
+
+  void unknown(const toml::key& key, std::string_view where, std::span<const std::string_view> known) {
+    std::vector<std::string_view> candidates(known.begin(), known.end());
+    auto suggestion = closest_match(key.str(), candidates);
+    error(key.source(), fmt::format("unknown key '{}' in {}", key.str(), where),
+          suggestion ? std::optional(fmt::format("did you mean '{}'?", *suggestion)) : std::nullopt);
+  }
+
+  std::optional<std::vector<std::string>> strings(const toml::node& node, std::string_view name) {
+    const toml::array* array = node.as_array();
+    if (!array) {
+      error(node.source(), fmt::format("{} must be an array of strings", name));
+      return std::nullopt;
+    }
+    std::vector<std::string> out;
+    for (const toml::node& item : *array) {
+      if (!item.is_string()) {
+        error(item.source(), fmt::format("{} must be an array of strings", name));
+        return std::nullopt;
+      }
+      out.push_back(std::string(*item.value<std::string_view>()));
+    }
+    return out;
+  }
+
+  std::optional<std::string> string(const toml::node& node, std::string_view name) {
+    if (!node.is_string()) {
+      error(node.source(), fmt::format("{} must be a string", name));
+      return std::nullopt;
+    }
+    return std::string(*node.value<std::string_view>());
+  }
+
+  /// A number, or a quantity string ("90 d", "10%").
+  std::optional<units::Quantity> quantity(const toml::node& node, std::string_view name) {
+    if (node.is_integer() || node.is_floating_point())
+      return units::Quantity{*node.value<double>(), units::dims::none};
+    if (!node.is_string()) {
+      error(node.source(), fmt::format("{} must be a number or a quantity string", name));
+      return std::nullopt;
+    }
+    std::string_view text = *node.value<std::string_view>();
+    units::QuantityResult parsed = units::parse_quantity(text);
+    if (const auto* problem = std::get_if<units::QuantityError>(&parsed)) {
+      error(node.source(), fmt::format("{} = \"{}\" is not a quantity: {}", name, text, problem->message));
+      return std::nullopt;
+    }
+    return std::get<units::Quantity>(parsed);
+  }
+
+  std::string relative_to_config(const std::string& path) const {
+    fs::path p(path);
+    if (p.is_absolute()) return p.lexically_normal().string();
+    fs::path folder = fs::path(file_.path()).parent_path();
+    return (folder / p).lexically_normal().string();
+  }
+
+  void read_lint(const toml::table& lint, Config& config) {
+    for (const auto& [key, node] : lint) {
+      const std::string_view name = key.str();
+      if (name == "select") config.select = strings(node, "lint.select");
+      else if (name == "ignore") config.ignore = strings(node, "lint.ignore");
+      else if (name == "rules") {
+        if (auto list = strings(node, "lint.rules"))
+          for (const std::string& path : *list) config.rules.push_back(relative_to_config(path));
+      } else if (name == "catalog") {
+        if (auto path = string(node, "lint.catalog")) config.catalog = relative_to_config(*path);
+      } else if (name == "fail_on") {
+        if (auto level = string(node, "lint.fail_on")) {
+          config.fail_on = parse_severity(*level);
+          if (!config.fail_on) error(node.source(), fmt::format("lint.fail_on = \"{}\": expected error, warning or note", *level));
+        }
+      } else if (name == "severity") {
+        read_severity(node, config);
+      } else if (name == "options") {
+        const toml::table* options = node.as_table();
+        if (!options) {
+          error(node.source(), "lint.options must be a table");
+          continue;
+        }
+        for (const auto& [option, value] : *options)
+          if (auto q = quantity(value, fmt::format("lint.options.{}", option.str())))
+            config.options[std::string(option.str())] = *q;
+      } else {
+        unknown(key, "[lint]", lint_keys);
+      }
+    }
+  }
+
+  void read_severity(const toml::node& node, Config& config) {
+    const toml::table* table = node.as_table();
+    if (!table) {
+      error(node.source(), "lint.severity must be a table of rule id = level");
+      return;
+    }
+    for (const auto& [rule, value] : *table) {
+      auto level = string(value, fmt::format("lint.severity.{}", rule.str()));
+      if (!level) continue;
+      if (*level != "off" && !parse_severity(*level)) {
+        error(value.source(), fmt::format("lint.severity.{} = \"{}\": expected error, warning, note or off",
+                                          rule.str(), *level));
+        continue;
+      }
+      config.severity[std::string(rule.str())] = *level;
+    }
+  }
+
+  void read_tolerances(const toml::table& table, Config& config) {
+    for (const auto& [key, node] : table) {
+      const std::string_view name = key.str();
+      if (std::find(std::begin(tolerance_keys), std::end(tolerance_keys), name) == std::end(tolerance_keys)) {
+        unknown(key, "[tolerances]", tolerance_keys);
+        continue;
+      }
+      auto q = quantity(node, fmt::format("tolerances.{}", name));
+      if (!q) continue;
+      if (q->dim != units::dims::none || q->value < 0 || q->value > 10) {
+        error(node.source(), fmt::format("tolerances.{} must be a fraction such as \"10%\" or 0.1", name));
+        continue;
+      }
+      config.tolerances[std::string(name)] = q->value;
+    }
+  }
+
+  bool failed() const { return failed_; }
+
+ private:
+  const SourceFile& file_;
+  std::vector<Diagnostic>& errors_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnostic>& errors) {
+  Reader reader(file, errors);
+  toml::table root;
+  try {
+    root = toml::parse(file.text(), file.path());
+  } catch (const toml::parse_error& error) {
+    reader.error(error.source(), fmt::format("invalid TOML: {}", error.description()));
+    return std::nullopt;
+  }
+  Config config;
+  config.path = file.path();
+  constexpr std::string_view sections[] = {"lint", "tolerances"};
+  for (const auto& [key, node] : root) {
+    if (key.str() == "lint" && node.is_table()) reader.read_lint(*node.as_table(), config);
+    else if (key.str() == "tolerances" && node.is_table()) reader.read_tolerances(*node.as_table(), config);
+    else if (key.str() == "lint" || key.str() == "tolerances")
+      reader.error(node.source(), fmt::format("{} must be a table", key.str()));
+    else
+      reader.unknown(key, "the config file", sections);
+  }
+  if (reader.failed()) return std::nullopt;
+  return config;
+}
+
+std::optional<Config> load_config(const std::string& path, std::vector<Diagnostic>& errors) {
+  std::string reason;
+  auto text = read_file(path, reason);
+  if (!text) {
+    Diagnostic d;
+    d.rule = "config";
+    d.message = fmt::format("cannot read config file: {}", reason);
+    d.primary = Location{path, {}};
+    errors.push_back(std::move(d));
+    return std::nullopt;
+  }
+  return parse_config(SourceFile(path, std::move(*text)), errors);
+}
+
+std::optional<std::string> discover_config(const std::string& linted_file) {
+  std::error_code ec;
+  fs::path folder = fs::absolute(linted_file, ec).lexically_normal().parent_path();
+  if (ec) return std::nullopt;
+  while (true) {
+    fs::path candidate = folder / config_file_name;
+    if (fs::is_regular_file(candidate, ec)) {
+      // Name it as the linted file is named: relative when that was relative.
+      if (fs::path(linted_file).is_relative())
+        return fs::relative(candidate, fs::current_path(ec), ec).string();
+      return candidate.string();
+    }
+    if (fs::exists(folder / ".git", ec)) return std::nullopt;  // a repository root: stop here
+    if (!folder.has_parent_path() || folder.parent_path() == folder) return std::nullopt;
+    folder = folder.parent_path();
+  }
+}
+
+}  // namespace planlint

@@ -1,0 +1,54 @@
+#pragma once
+/// `.planlint.toml` (cli.md "Configuration file"), described by schemas/config.schema.json:
+///
+///     [lint]
+///     select = ["all"]
+///     ignore = ["chinchilla-ratio"]
+///     rules = ["policies/"]          # rule packs, relative to this file
+///     fail_on = "warning"
+///     catalog = "hardware.toml"      # a catalog file of your own GPUs, relative to this file
+///     [lint.severity]
+///     missing-range = "error"
+///     [lint.options]
+///     assumption_max_age = "90 d"
+///     [tolerances]
+///     capacity = "10%"
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/source/source_file.hpp"
+#include "planlint/units/quantity.hpp"
+
+namespace planlint {
+
+struct Config {
+  std::string path;  ///< the file it was read from; empty: no config file
+  std::optional<std::vector<std::string>> select;
+  std::optional<std::vector<std::string>> ignore;
+  std::map<std::string, std::string> severity;  ///< id or group → error|warning|note|off
+  std::vector<std::string> rules;               ///< rule packs, resolved against the config's folder
+  std::optional<Severity> fail_on;
+  std::optional<std::string> catalog;           ///< resolved against the config's folder
+  std::map<std::string, units::Quantity> options;
+  std::map<std::string, double> tolerances;     ///< capacity, cost, formula_vs_benchmark
+};
+
+/// The name of the file discover_config looks for.
+inline constexpr std::string_view config_file_name = ".planlint.toml";
+
+/// Parses a config file. Problems (bad TOML, an unknown key, a value of the wrong type) are
+/// appended to `errors` with the file's line and column (rule "config"); nullopt when any.
+std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnostic>& errors);
+
+/// Reads and parses a config file; an unreadable file is one error without a position.
+std::optional<Config> load_config(const std::string& path, std::vector<Diagnostic>& errors);
+
+/// The nearest `.planlint.toml` in the folder of `linted_file` or above, stopping after the
+/// first folder that holds `.git` (a repository root); nullopt when there is none.
+std::optional<std::string> discover_config(const std::string& linted_file);
+
+}  // namespace planlint

@@ -1,0 +1,72 @@
+#include "planlint/emit/github.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace planlint {
+
+namespace {
+
+std::string_view command_of(Severity severity) {
+  switch (severity) {
+    case Severity::error: return "error";
+    case Severity::warning: return "warning";
+    case Severity::note: return "notice";
+  }
+  return "warning";
+}
+
+}  // namespace
+
+std::string github_escape_data(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '%') out += "%25";
+    else if (c == '\r') out += "%0D";
+    else if (c == '\n') out += "%0A";
+    else out += c;
+  }
+  return out;
+}
+
+std::string github_escape_property(std::string_view text) {
+  std::string out;
+  for (char c : github_escape_data(text)) {
+    if (c == ':') out += "%3A";
+    else if (c == ',') out += "%2C";
+    else out += c;
+  }
+  return out;
+}
+
+void emit_github(std::ostream& out, const Report& report) {
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.suppression) continue;
+    const Span& span = d.primary.span;
+    std::string properties = "file=" + github_escape_property(d.primary.file);
+    if (span.known()) {
+      Position end = span.end.line == 0 ? span.begin : span.end;
+      const std::uint32_t end_line = std::max(end.line, span.begin.line);
+      // Columns only for a span on one line (the runner ignores them otherwise); endColumn is
+      // the last character, inclusive.
+      if (end_line == span.begin.line)
+        properties += fmt::format(",line={},col={},endLine={},endColumn={}", span.begin.line,
+                                  span.begin.column, end_line,
+                                  std::max(span.begin.column, end.column > 1 ? end.column - 1 : 1));
+      else
+        properties += fmt::format(",line={},endLine={}", span.begin.line, end_line);
+    }
+    properties += ",title=" + github_escape_property(d.rule);
+    std::string message = d.message;
+    for (const RelatedLocation& related : d.related)
+      message += fmt::format("\nnote: {} ({}:{}:{})", related.message, related.location.file,
+                             related.location.span.begin.line, related.location.span.begin.column);
+    for (const std::string& note : d.notes) message += "\nnote: " + note;
+    if (d.help) message += "\nhelp: " + *d.help;
+    out << "::" << command_of(d.severity) << ' ' << properties << "::" << github_escape_data(message)
+        << '\n';
+  }
+}
+
+}  // namespace planlint

@@ -1,0 +1,85 @@
+#include "planlint/emit/json.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace planlint {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json position(const Location& where) {
+  return {{"file", where.file}, {"line", where.span.begin.line}, {"column", where.span.begin.column}};
+}
+
+json diagnostic_json(const Diagnostic& d) {
+  const Span& span = d.primary.span;
+  json out = {{"rule", d.rule},
+              {"level", to_string(d.severity)},
+              {"message", d.message},
+              {"file", d.primary.file},
+              {"line", span.begin.line},
+              {"column", span.begin.column},
+              {"end_line", span.end.line},
+              {"end_column", span.end.column},
+              {"key", d.key_path},
+              {"notes", d.notes},
+              {"help", d.help ? json(*d.help) : json(nullptr)}};
+  json related = json::array();
+  for (const RelatedLocation& r : d.related) {
+    json entry = position(r.location);
+    entry["message"] = r.message;
+    related.push_back(std::move(entry));
+  }
+  out["related"] = std::move(related);
+  json fixes = json::array();
+  for (const FixEdit& edit : d.fixes) {
+    const Span& at = edit.location.span;
+    fixes.push_back({{"file", edit.location.file},
+                     {"line", at.begin.line},
+                     {"column", at.begin.column},
+                     {"end_line", at.end.line},
+                     {"end_column", at.end.column},
+                     {"replacement", edit.replacement}});
+  }
+  out["fixes"] = std::move(fixes);
+  out["suppressed"] = d.suppression.has_value();
+  if (d.suppression) {
+    const Suppression& s = *d.suppression;
+    json suppression = {{"kind", s.kind == Suppression::Kind::inline_comment ? "inline" : "baseline"},
+                        {"justification", s.justification}};
+    if (!s.location.file.empty()) suppression["location"] = position(s.location);
+    out["suppression"] = std::move(suppression);
+  } else {
+    out["suppression"] = nullptr;
+  }
+  return out;
+}
+
+}  // namespace
+
+void emit_json(std::ostream& out, const Report& report) {
+  json files = json::array();
+  for (const auto& file : report.files) files.push_back(file->path());
+  json diagnostics = json::array();
+  std::size_t errors = 0, warnings = 0, notes = 0, suppressed = 0;
+  for (const Diagnostic& d : report.diagnostics) {
+    diagnostics.push_back(diagnostic_json(d));
+    if (d.suppression) ++suppressed;
+    else if (d.severity == Severity::error) ++errors;
+    else if (d.severity == Severity::warning) ++warnings;
+    else ++notes;
+  }
+  json log = {{"version", 1},
+              {"files", std::move(files)},
+              {"diagnostics", std::move(diagnostics)},
+              {"summary",
+               {{"errors", errors},
+                {"warnings", warnings},
+                {"notes", notes},
+                {"suppressed", suppressed},
+                {"files", report.files.size()}}}};
+  out << log.dump(2) << '\n';
+}
+
+}  // namespace planlint

@@ -1,0 +1,296 @@
+#include "planlint/emit/sarif.hpp"
+
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace planlint {
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+constexpr std::string_view schema_uri = "https://json.schemastore.org/sarif-2.1.0.json";
+constexpr std::string_view information_uri = "https://github.com/planlint/planlint";
+constexpr std::string_view fingerprint_name = "planlint/v1";
+
+std::string_view level_of(Severity severity) {
+  switch (severity) {
+    case Severity::error: return "error";
+    case Severity::warning: return "warning";
+    case Severity::note: return "note";
+  }
+  return "warning";
+}
+
+/// Percent-encodes what may not appear in a URI path (RFC 3986 pchar plus '/').
+std::string encode_uri_path(std::string_view path) {
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || std::string_view("-._~/!$&'()*+,;=:@").find(static_cast<char>(c)) !=
+                               std::string_view::npos)
+      out += static_cast<char>(c);
+    else
+      out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+/// Where a display path lives: relative to %SRCROOT% when inside it, else an absolute URI.
+struct ArtifactUri {
+  std::string uri;
+  bool relative = false;
+};
+
+ArtifactUri artifact_uri(const std::string& display_path, const SarifOptions& options) {
+  fs::path path(display_path);
+  if (path.is_relative() && !options.working_directory.empty())
+    path = fs::path(options.working_directory) / path;
+  path = path.lexically_normal();
+  if (!options.source_root.empty()) {
+    fs::path relative = path.lexically_relative(fs::path(options.source_root).lexically_normal());
+    if (!relative.empty() && *relative.begin() != "..")
+      return {encode_uri_path(relative.generic_string()), true};
+  }
+  if (path.is_relative()) return {encode_uri_path(path.generic_string()), false};
+  return {"file://" + encode_uri_path(path.generic_string()), false};
+}
+
+std::string folder_uri(std::string folder) {
+  std::string path = fs::path(folder).lexically_normal().generic_string();
+  if (path.empty() || path.back() != '/') path += '/';
+  return "file://" + encode_uri_path(path);
+}
+
+/// SARIF's default column kind is UTF-16 code units; planlint's columns count bytes.
+std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column) {
+  std::uint32_t units = 1;
+  std::size_t end = std::min<std::size_t>(byte_column > 0 ? byte_column - 1 : 0, line.size());
+  for (std::size_t i = 0; i < end; ++i) {
+    auto c = static_cast<unsigned char>(line[i]);
+    if ((c & 0xC0) == 0x80) continue;  // continuation byte
+    units += c >= 0xF0 ? 2 : 1;
+  }
+  // Past the end of the line (a span ending at the newline) counts the remaining bytes.
+  if (byte_column > 0 && byte_column - 1 > line.size())
+    units += static_cast<std::uint32_t>(byte_column - 1 - line.size());
+  return units;
+}
+
+class Writer {
+ public:
+  Writer(const Report& report, const SarifOptions& options) : report_(report), options_(options) {}
+
+  json location(const Location& where, bool with_snippet) const {
+    ArtifactUri uri = artifact_uri(where.file, options_);
+    json artifact = {{"uri", uri.uri}};
+    if (uri.relative) artifact["uriBaseId"] = "%SRCROOT%";
+    json physical = {{"artifactLocation", artifact}};
+    if (auto region = this->region(where, with_snippet)) {
+      physical["region"] = std::move(region->first);
+      if (!region->second.is_null()) physical["contextRegion"] = std::move(region->second);
+    }
+    return physical;
+  }
+
+  /// The region and, with a snippet, the context region (the spanned lines in full).
+  std::optional<std::pair<json, json>> region(const Location& where, bool with_snippet) const {
+    Span span = where.span;
+    if (!span.known()) span = Span{{1, 1}, {1, 1}};
+    const SourceFile* file = report_.file(where.file);
+    auto column = [&](Position p) {
+      return file ? utf16_column(file->line(p.line), p.column) : std::max<std::uint32_t>(p.column, 1);
+    };
+    Position end = span.end.line == 0 ? span.begin : span.end;
+    if (end < span.begin) end = span.begin;
+    json region = {{"startLine", span.begin.line},
+                   {"startColumn", column(span.begin)},
+                   {"endLine", end.line},
+                   {"endColumn", column(end)}};
+    json context;
+    if (file && with_snippet && span.begin.line <= file->line_count()) {
+      std::size_t begin = file->offset(span.begin), stop = file->offset(end);
+      region["snippet"] = {{"text", file->text().substr(begin, stop - begin)}};
+      std::uint32_t last = std::min(end.line, file->line_count());
+      std::string lines;
+      for (std::uint32_t line = span.begin.line; line <= last; ++line) {
+        lines += file->line(line);
+        lines += '\n';
+      }
+      context = {{"startLine", span.begin.line}, {"endLine", last}, {"snippet", {{"text", lines}}}};
+    }
+    return std::pair{std::move(region), std::move(context)};
+  }
+
+  json fix(const Diagnostic& d) const {
+    // One artifactChange per file, in the order the edits name them.
+    std::vector<std::pair<std::string, json>> changes;
+    for (const FixEdit& edit : d.fixes) {
+      auto it = std::find_if(changes.begin(), changes.end(),
+                             [&](const auto& c) { return c.first == edit.location.file; });
+      if (it == changes.end()) {
+        ArtifactUri uri = artifact_uri(edit.location.file, options_);
+        json artifact = {{"uri", uri.uri}};
+        if (uri.relative) artifact["uriBaseId"] = "%SRCROOT%";
+        changes.emplace_back(edit.location.file,
+                             json{{"artifactLocation", artifact}, {"replacements", json::array()}});
+        it = std::prev(changes.end());
+      }
+      auto region = this->region(edit.location, false);
+      it->second["replacements"].push_back(
+          {{"deletedRegion", region->first}, {"insertedContent", {{"text", edit.replacement}}}});
+    }
+    json artifact_changes = json::array();
+    for (auto& change : changes) artifact_changes.push_back(std::move(change.second));
+    std::string description = d.help ? *d.help : "apply the suggested edit";
+    return {{"description", {{"text", description}}}, {"artifactChanges", artifact_changes}};
+  }
+
+ private:
+  const Report& report_;
+  const SarifOptions& options_;
+};
+
+/// The paragraph under "## What it does" in a rule's docs, or the summary.
+std::string what_it_does(const RuleDescriptor& rule) {
+  constexpr std::string_view heading = "## What it does";
+  auto at = rule.docs.find(heading);
+  if (at == std::string::npos) return rule.summary;
+  std::size_t begin = rule.docs.find('\n', at);
+  if (begin == std::string::npos) return rule.summary;
+  std::size_t end = rule.docs.find("\n## ", begin);
+  std::string text = rule.docs.substr(begin + 1, end == std::string::npos ? end : end - begin - 1);
+  std::string flat;
+  for (char c : text) flat += c == '\n' ? ' ' : c;
+  while (!flat.empty() && flat.back() == ' ') flat.pop_back();
+  return flat.empty() ? rule.summary : flat;
+}
+
+/// SARIF messages and descriptions should be sentences ending in a period (SARIF2001).
+std::string sentence(std::string text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\n')) text.pop_back();
+  if (text.empty()) return text;
+  if (text.back() != '.' && text.back() != '!' && text.back() != '?') text += '.';
+  return text;
+}
+
+json rule_json(const RuleDescriptor& rule) {
+  json out = {{"id", rule.id},
+              {"name", sarif_rule_name(rule.id)},
+              {"shortDescription", {{"text", sentence(rule.summary.empty() ? rule.id : rule.summary)}}},
+              {"fullDescription", {{"text", sentence(what_it_does(rule))}}}};
+  std::string docs = rule.docs.empty() ? sentence(rule.summary) : rule.docs;
+  out["help"] = {{"text", docs}, {"markdown", docs}};
+  out["defaultConfiguration"] = {{"level", level_of(rule.severity)}};
+  json tags = json::array();
+  if (!rule.group.empty()) tags.push_back(rule.group);
+  out["properties"] = {{"tags", tags}};
+  return out;
+}
+
+}  // namespace
+
+std::string sarif_rule_name(std::string_view id) {
+  std::string name;
+  bool upper = true;
+  for (char c : id) {
+    if (c == '-' || c == '_' || c == '.') {
+      upper = true;
+      continue;
+    }
+    name += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return name;
+}
+
+std::string finding_fingerprint(std::string_view file, std::string_view rule,
+                                std::string_view key_path, std::size_t ordinal) {
+  // FNV-1a, 64 bits: stable across platforms and releases (std::hash is neither).
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  auto mix = [&](std::string_view text) {
+    for (unsigned char c : text) {
+      hash ^= c;
+      hash *= 0x100000001b3ull;
+    }
+    hash ^= 0xff;  // separator, so ("ab","c") and ("a","bc") differ
+    hash *= 0x100000001b3ull;
+  };
+  mix(file);
+  mix(rule);
+  mix(key_path);
+  mix(std::to_string(ordinal));
+  return fmt::format("{:016x}", hash);
+}
+
+void emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleDescriptor>& rules,
+                const SarifOptions& options) {
+  Writer writer(report, options);
+  json rules_json = json::array();
+  std::map<std::string, std::size_t, std::less<>> rule_index;
+  for (const RuleDescriptor& rule : rules) {
+    if (rule_index.count(rule.id)) continue;
+    rule_index.emplace(rule.id, rules_json.size());
+    rules_json.push_back(rule_json(rule));
+  }
+
+  json results = json::array();
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> ordinals;
+  for (const Diagnostic& d : report.diagnostics) {
+    json result = {{"ruleId", d.rule}};
+    if (auto it = rule_index.find(d.rule); it != rule_index.end()) result["ruleIndex"] = it->second;
+    result["level"] = level_of(d.severity);
+    std::string message = d.message;
+    if (d.help) message = sentence(message) + " Help: " + *d.help;
+    result["message"] = {{"text", sentence(message)}};
+    result["locations"] = json::array({{{"physicalLocation", writer.location(d.primary, true)}}});
+    if (!d.related.empty()) {
+      json related = json::array();
+      for (std::size_t i = 0; i < d.related.size(); ++i)
+        related.push_back({{"id", i + 1},
+                           {"physicalLocation", writer.location(d.related[i].location, true)},
+                           {"message", {{"text", sentence(d.related[i].message)}}}});
+      result["relatedLocations"] = std::move(related);
+    }
+    std::string file = artifact_uri(d.primary.file, options).uri;
+    std::size_t ordinal = ordinals[{file, d.rule, d.key_path}]++;
+    result["partialFingerprints"] = {
+        {fingerprint_name, finding_fingerprint(file, d.rule, d.key_path, ordinal)}};
+    if (!d.fixes.empty()) result["fixes"] = json::array({writer.fix(d)});
+    if (d.suppression) {
+      const Suppression& s = *d.suppression;
+      json suppression = {
+          {"kind", s.kind == Suppression::Kind::inline_comment ? "inSource" : "external"},
+          {"status", "accepted"}};
+      if (!s.justification.empty()) suppression["justification"] = s.justification;
+      if (!s.location.file.empty())
+        suppression["location"] = {
+            {"physicalLocation",
+             writer.location(s.location, s.kind == Suppression::Kind::inline_comment)}};
+      result["suppressions"] = json::array({suppression});
+    }
+    json properties = json::object();
+    if (!d.key_path.empty()) properties["key"] = d.key_path;
+    if (!d.notes.empty()) properties["notes"] = d.notes;
+    if (!properties.empty()) result["properties"] = std::move(properties);
+    results.push_back(std::move(result));
+  }
+
+  json driver = {{"name", "planlint"},
+                 {"semanticVersion", PLANLINT_VERSION},
+                 {"informationUri", information_uri},
+                 {"rules", std::move(rules_json)}};
+  json run = {{"tool", {{"driver", std::move(driver)}}}};
+  if (!options.source_root.empty())
+    run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", folder_uri(options.source_root)}}}};
+  run["results"] = std::move(results);
+  run["columnKind"] = "utf16CodeUnits";
+  json log = {{"$schema", schema_uri}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  out << log.dump(2) << '\n';
+}
+
+}  // namespace planlint

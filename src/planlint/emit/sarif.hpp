@@ -1,0 +1,36 @@
+#pragma once
+/// SARIF 2.1.0 output (cli.md "SARIF 2.1.0") for code scanning and SARIF viewers: one run with
+/// tool.driver.rules[] from the rule descriptors, one result per diagnostic (suppressed ones
+/// carry `suppressions`), repository-relative URIs under %SRCROOT%.
+///
+///     emit_sarif(out, report, run.rules, SarifOptions{"/repo/", "/repo/plans/"});
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "planlint/diag/report.hpp"
+#include "planlint/diag/rule_descriptor.hpp"
+
+namespace planlint {
+
+struct SarifOptions {
+  /// Absolute folder that %SRCROOT% stands for (the repository root); URIs of files inside it
+  /// are relative to it. Files outside it get absolute file:// URIs.
+  std::string source_root;
+  /// Absolute folder that relative display paths in the report are relative to (the cwd).
+  std::string working_directory;
+};
+
+/// Writes the SARIF log. `rules` are the rules that ran (every diagnostic's rule among them).
+void emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleDescriptor>& rules,
+                const SarifOptions& options);
+
+/// "memory-fit" → "MemoryFit": SARIF's reportingDescriptor.name convention.
+std::string sarif_rule_name(std::string_view id);
+
+/// The stable fingerprint of a finding: a hash of file, rule, key path and the ordinal of the
+/// finding among those sharing the three, so edits elsewhere in the file keep it.
+std::string finding_fingerprint(std::string_view file, std::string_view rule,
+                                std::string_view key_path, std::size_t ordinal);
+
+}  // namespace planlint

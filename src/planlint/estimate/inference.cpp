@@ -1,0 +1,157 @@
+/// Inference memory, capacity and latency bounds (estimates.md, "Inference"; seeds:
+/// datacenter-sizing-quick-math, resource-estimation-overview). Decode is bound by HBM
+/// bandwidth (every token reads the weights and the sequence's KV cache), prefill by compute.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "planlint/estimate/engine.hpp"
+
+namespace planlint::detail {
+
+namespace {
+
+/// Bytes per stored element of a weight or KV-cache precision.
+std::optional<double> element_bytes(std::string_view precision) {
+  if (precision == "fp32") return 4.0;
+  if (precision == "bf16" || precision == "fp16") return 2.0;
+  if (precision == "fp8" || precision == "int8") return 1.0;
+  if (precision == "int4" || precision == "fp4") return 0.5;
+  return std::nullopt;
+}
+
+/// Records the precision at `path` as an input and returns its bytes per element.
+Term precision_bytes(EstimateContext& context, MetricBuilder& m, std::string_view path) {
+  const std::optional<std::string> precision = context.plan().text(path);
+  const std::optional<double> bytes = precision ? element_bytes(*precision) : std::nullopt;
+  if (!bytes) {
+    m.missing(std::string(path));
+    return Term{std::nan(""), "?"};
+  }
+  const std::string text = units::format(*bytes, units::dims::bytes);
+  m.choice(path, *bytes, fmt::format("{}: {} per element", *precision, text));
+  return Term{*bytes, text};
+}
+
+void weights(EstimateContext& context) {
+  MetricBuilder m(context, "infer.weights");
+  const Term n = m.plan("model.params");
+  const Term bytes = precision_bytes(context, m, "inference.weights");
+  m.finish(n.value * bytes.value, "N · bytes(weights)", fmt::format("{} × {}", n.text, bytes.text));
+}
+
+// Keys and values (2) for every layer and KV head, per token.
+void kv_per_token(EstimateContext& context) {
+  MetricBuilder m(context, "infer.kv_per_token");
+  const Term layers = m.plan("model.layers");
+  const Term kv_heads = m.plan("model.kv_heads");
+  const Term head_dim = m.plan("model.head_dim");
+  const Term bytes = precision_bytes(context, m, "inference.kv_precision");
+  m.finish(2 * layers.value * kv_heads.value * head_dim.value * bytes.value,
+           "2 · L · a_kv · d_h · bytes(kv_precision)",
+           fmt::format("2 × {} × {} × {} × {}", layers.text, kv_heads.text, head_dim.text,
+                       bytes.text));
+}
+
+void kv_cache(EstimateContext& context) {
+  MetricBuilder m(context, "infer.kv_cache");
+  const Term per_token = m.metric("infer.kv_per_token");
+  const Term tokens = m.plan("inference.context");
+  const Term sequences = m.plan("inference.concurrency");
+  m.finish(per_token.value * tokens.value * sequences.value, "kv_per_token · context · concurrency",
+           fmt::format("{} × {} × {}", per_token.text, tokens.text, sequences.text));
+}
+
+// The replica's weights and KV cache spread over its tp GPUs, plus the reserve on that.
+void memory_total(EstimateContext& context) {
+  MetricBuilder m(context, "infer.memory.total");
+  const Term model = m.metric("infer.weights");
+  const Term cache = m.metric("infer.kv_cache");
+  const Term tp = m.plan("inference.tp");
+  const Term reserve = m.plan("cluster.memory_reserve");
+  const double per_gpu = (model.value + cache.value) / tp.value;
+  m.finish(per_gpu * (1 + reserve.value),
+           "(weights + kv_cache) / tp + reserve, reserve = memory_reserve · (weights + kv_cache) / tp",
+           fmt::format("({} + {}) / {} × (1 + {})", model.text, cache.text, tp.text, reserve.text));
+}
+
+// What is left of the replica's HBM after the reserve and the weights, in whole sequences.
+void max_concurrency(EstimateContext& context) {
+  MetricBuilder m(context, "infer.max_concurrency");
+  const Term hbm = m.plan("cluster.hbm");
+  const Term reserve = m.plan("cluster.memory_reserve");
+  const Term tp = m.plan("inference.tp");
+  const Term model = m.metric("infer.weights");
+  const Term per_token = m.metric("infer.kv_per_token");
+  const Term tokens = m.plan("inference.context");
+  const double free = hbm.value * (1 - reserve.value) * tp.value - model.value;
+  if (m.complete() && free < 0)
+    m.note("the weights alone exceed the usable HBM of the replica: no sequence fits");
+  const double sequences = std::floor(std::max(0.0, free) / (per_token.value * tokens.value));
+  m.finish(sequences, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context)⌋",
+           fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {})⌋", hbm.text, reserve.text, tp.text,
+                       model.text, per_token.text, tokens.text));
+}
+
+// Upper bound for one sequence alone on the replica: each decode step reads every weight and
+// the sequence's whole KV cache once from HBM.
+void decode_tokens_per_s(EstimateContext& context) {
+  MetricBuilder m(context, "infer.decode_tokens_per_s");
+  const Term bandwidth = m.plan("cluster.hbm_bandwidth");
+  const Term tp = m.plan("inference.tp");
+  const Term model = m.metric("infer.weights");
+  const Term per_token = m.metric("infer.kv_per_token");
+  const Term tokens = m.plan("inference.context");
+  m.finish(bandwidth.value * tp.value / (model.value + per_token.value * tokens.value),
+           "hbm_bandwidth · tp / (weights + kv_per_token · context)",
+           fmt::format("{} × {} / ({} + {} × {})", bandwidth.text, tp.text, model.text,
+                       per_token.text, tokens.text));
+}
+
+void decode_flops_per_token(EstimateContext& context) {
+  MetricBuilder m(context, "infer.decode_flops_per_token");
+  const Term n_active = m.plan("model.active_params");
+  m.finish(2 * n_active.value, "2 · N_a", fmt::format("2 × {}", n_active.text));
+}
+
+void prefill_flops(EstimateContext& context) {
+  MetricBuilder m(context, "infer.prefill_flops");
+  const Term n_active = m.plan("model.active_params");
+  const Term prompt = m.plan("inference.prompt_tokens");
+  m.finish(2 * n_active.value * prompt.value, "2 · N_a · prompt_tokens",
+           fmt::format("2 × {} × {}", n_active.text, prompt.text));
+}
+
+// Lower bound: the prompt's forward pass at the assumed prefill MFU on the replica's GPUs.
+void ttft(EstimateContext& context) {
+  MetricBuilder m(context, "infer.ttft");
+  const Term flops = m.metric("infer.prefill_flops");
+  const Term peak = m.plan("cluster.peak");
+  const Term tp = m.plan("inference.tp");
+  const Term mfu = m.plan("inference.mfu");
+  m.finish(flops.value / (peak.value * tp.value * mfu.value), "prefill_flops / (P · tp · MFU)",
+           fmt::format("{} / ({} × {} × {})", flops.text, peak.text, tp.text, mfu.text));
+}
+
+void itl(EstimateContext& context) {
+  MetricBuilder m(context, "infer.itl");
+  const Term speed = m.metric("infer.decode_tokens_per_s");
+  m.finish(1 / speed.value, "1 / decode_tokens_per_s", fmt::format("1 / {}", speed.text));
+}
+
+}  // namespace
+
+void estimate_inference(EstimateContext& context) {
+  weights(context);
+  kv_per_token(context);
+  kv_cache(context);
+  memory_total(context);
+  max_concurrency(context);
+  decode_tokens_per_s(context);
+  decode_flops_per_token(context);
+  prefill_flops(context);
+  ttft(context);
+  itl(context);
+}
+
+}  // namespace planlint::detail

@@ -1,0 +1,199 @@
+/// The report's sections, the shared helpers of its renderers, and the text renderer.
+#include "planlint/estimate/report.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "planlint/estimate/engine.hpp"
+#include "planlint/estimate/report_common.hpp"
+
+namespace planlint {
+
+namespace {
+
+// The order a capacity engineer reasons in: how much compute, how long, how much money, does
+// it fit, does the network keep up. gpu_seconds is gpu_hours in other units: JSON only.
+constexpr std::string_view compute_metrics[] = {"train.flops", "train.tokens_per_param"};
+constexpr std::string_view time_metrics[] = {"train.gpu_hours", "train.days", "train.wall_days",
+                                             "train.schedule_days"};
+constexpr std::string_view cost_metrics[] = {"cost.gpu_hours_billed", "cost.total"};
+constexpr std::string_view memory_metrics[] = {"train.memory.states", "train.memory.activations",
+                                               "train.memory.reserve", "train.memory.total"};
+constexpr std::string_view comm_metrics[] = {
+    "train.step_seconds",     "train.comm.allreduce_bytes", "train.comm.seconds",
+    "train.comm.fraction",    "train.pipeline_bubble",      "train.checkpoint.optimal_interval"};
+constexpr ReportGroup training_groups[] = {
+    {"Compute", compute_metrics},
+    {"Time", time_metrics},
+    {"Cost", cost_metrics},
+    {"Memory per GPU", memory_metrics},
+    {"Communication and checkpoints", comm_metrics},
+};
+
+// Serving: does it fit and how many sequences, how much compute per token, how fast.
+constexpr std::string_view infer_memory_metrics[] = {"infer.weights", "infer.kv_per_token",
+                                                     "infer.kv_cache", "infer.memory.total",
+                                                     "infer.max_concurrency"};
+constexpr std::string_view infer_compute_metrics[] = {"infer.decode_flops_per_token",
+                                                      "infer.prefill_flops"};
+constexpr std::string_view infer_latency_metrics[] = {"infer.decode_tokens_per_s", "infer.itl",
+                                                      "infer.ttft"};
+constexpr ReportGroup inference_groups[] = {
+    {"Memory", infer_memory_metrics},
+    {"Compute", infer_compute_metrics},
+    {"Latency bounds", infer_latency_metrics},
+};
+
+}  // namespace
+
+std::span<const ReportGroup> report_groups(bool training) {
+  if (training) return training_groups;
+  return inference_groups;
+}
+
+std::optional<ReportFormat> parse_report_format(std::string_view name) {
+  if (name == "text") return ReportFormat::text;
+  if (name == "markdown" || name == "md") return ReportFormat::markdown;
+  if (name == "json") return ReportFormat::json;
+  return std::nullopt;
+}
+
+void render_report(std::ostream& out, const ReportInput& input, ReportFormat format) {
+  static const Estimates none;
+  ReportInput complete = input;
+  if (!complete.estimates) complete.estimates = &none;
+  switch (format) {
+    case ReportFormat::text: return detail::render_text(out, complete);
+    case ReportFormat::markdown: return detail::render_markdown(out, complete);
+    case ReportFormat::json: return detail::render_json(out, complete);
+  }
+}
+
+namespace detail {
+
+std::string report_title(const ReportInput& input) {
+  if (input.plan)
+    if (auto name = input.plan->text("plan.name")) return *name;
+  return input.path;
+}
+
+std::string_view kind_name(const ReportInput& input) {
+  if (!input.plan) return "unknown";
+  switch (input.plan->kind) {
+    case PlanKind::training: return "training";
+    case PlanKind::finetune: return "finetune";
+    case PlanKind::inference: return "inference";
+  }
+  return "training";
+}
+
+bool is_training(const ReportInput& input) { return !input.plan || input.plan->is_training(); }
+
+std::string value_text(const MetricValue& metric) {
+  return show_metric_value(metric.name, metric.value, metric.dim);
+}
+
+namespace {
+/// "7.68 d" → {"7.68", " d"}; "$7.69M" → {"$7.69M", ""}.
+std::pair<std::string, std::string> split_unit(const std::string& text) {
+  const auto space = text.find(' ');
+  if (space == std::string::npos) return {text, ""};
+  return {text.substr(0, space), text.substr(space)};
+}
+}  // namespace
+
+std::string range_text(const MetricValue& metric) {
+  if (!metric.has_range()) return "";
+  const auto [low, low_unit] = split_unit(show_metric_value(metric.name, *metric.low, metric.dim));
+  const auto [high, high_unit] = split_unit(show_metric_value(metric.name, *metric.high, metric.dim));
+  if (low_unit == high_unit) return fmt::format("{}–{}{}", low, high, low_unit);
+  return fmt::format("{}{} – {}{}", low, low_unit, high, high_unit);
+}
+
+std::string range_source_text(const RangeSource& source) {
+  const std::string low = show_plan_value(source.key, source.low, source.dim);
+  const std::string high = show_plan_value(source.key, source.high, source.dim);
+  if (source.assumption.empty()) return fmt::format("{} {}–{}", source.key, low, high);
+  return fmt::format("{} {}–{} (assumption {})", source.key, low, high, source.assumption);
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+std::size_t display_width(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+namespace {
+
+std::string pad(std::string_view text, std::size_t width) {
+  std::string out(text);
+  const std::size_t shown = display_width(text);
+  if (shown < width) out.append(width - shown, ' ');
+  return out;
+}
+
+}  // namespace
+
+void render_text(std::ostream& out, const ReportInput& input) {
+  const Estimates& estimates = *input.estimates;
+  const auto groups = report_groups(is_training(input));
+
+  // One set of column widths for the whole report, so the sections line up.
+  std::size_t name_width = 0, value_width = 0, range_width = 0;
+  for (const ReportGroup& group : groups)
+    for (std::string_view name : group.metrics)
+      if (const MetricValue* metric = estimates.find(name)) {
+        name_width = std::max(name_width, name.size());
+        value_width = std::max(value_width, display_width(value_text(*metric)));
+        range_width = std::max(range_width, display_width(range_text(*metric)));
+      }
+
+  out << fmt::format("{}: {} estimates ({})\n", report_title(input), kind_name(input), input.path);
+  for (const ReportGroup& group : groups) {
+    bool heading = false;
+    for (std::string_view name : group.metrics) {
+      const MetricValue* metric = estimates.find(name);
+      if (!metric) continue;
+      if (!heading) out << '\n' << group.title << '\n';
+      heading = true;
+      std::string line = "  " + pad(name, name_width) + "  " + pad(value_text(*metric), value_width);
+      if (range_width > 0) line += "  " + pad(range_text(*metric), range_width);
+      line += "  " + metric->arithmetic;
+      out << line << '\n';
+      for (const std::string& note : metric->notes)
+        out << std::string(name_width + 4, ' ') << "note: " << note << '\n';
+    }
+  }
+  if (!estimates.range_sources().empty()) {
+    std::vector<std::string> sources;
+    for (const RangeSource& source : estimates.range_sources())
+      sources.push_back(range_source_text(source));
+    out << "\nRanges at the [[assumptions]] low/high: " << join(sources) << '\n';
+  }
+
+  std::vector<std::pair<std::string_view, const std::vector<std::string>*>> absent;
+  for (const ReportGroup& group : groups)
+    for (std::string_view name : group.metrics)
+      if (auto it = estimates.absent().find(name); it != estimates.absent().end())
+        absent.emplace_back(name, &it->second);
+  if (absent.empty()) return;
+  std::size_t absent_width = 0;
+  for (const auto& [name, missing] : absent) absent_width = std::max(absent_width, name.size());
+  out << "\nNot computed\n";
+  for (const auto& [name, missing] : absent)
+    out << "  " << pad(name, absent_width) << "  needs " << join(*missing) << '\n';
+}
+
+}  // namespace detail
+
+}  // namespace planlint

@@ -1,0 +1,33 @@
+#pragma once
+/// Helpers shared by the report renderers (report.cpp, report_markdown.cpp, report_json.cpp).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/estimate/report.hpp"
+
+namespace planlint::detail {
+
+/// The plan's name, or the file's path when the plan has none.
+std::string report_title(const ReportInput& input);
+/// "training", "finetune", "inference".
+std::string_view kind_name(const ReportInput& input);
+bool is_training(const ReportInput& input);
+
+/// The metric's value as reports show it ("9.6 d", "16.7%").
+std::string value_text(const MetricValue& metric);
+/// "7.68–12.8 d", "$7.69M–$29.5M"; empty without a range.
+std::string range_text(const MetricValue& metric);
+/// "training.mfu 30%–50% (assumption mfu)".
+std::string range_source_text(const RangeSource& source);
+/// "cluster.node_mtbf, training.checkpoint_write_time".
+std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
+
+/// Display width of UTF-8 text (code points; every character planlint prints is one column).
+std::size_t display_width(std::string_view text);
+
+void render_text(std::ostream& out, const ReportInput& input);
+void render_markdown(std::ostream& out, const ReportInput& input);
+void render_json(std::ostream& out, const ReportInput& input);
+
+}  // namespace planlint::detail

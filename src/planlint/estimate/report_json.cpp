@@ -1,0 +1,146 @@
+/// The report as JSON, for scripts and dashboards:
+///
+///     {"plan": "llama-7b-pretrain", "kind": "training", "file": "plan.toml",
+///      "metrics": {"train.flops": {"value": 4.2e22, "unit": "FLOP", "low": null, "high": null,
+///                                  "tier": "cost", "formula": "6 · N_a · D", "arithmetic": "...",
+///                                  "readable": "4.2e22 FLOP", "inputs": {...}, "notes": []}},
+///      "absent": {"train.memory.activations": ["model.layers"]},
+///      "ranges": [{"key": "training.mfu", "assumption": "mfu", "low": 0.3, "high": 0.5, ...}]}
+///
+/// Values are in base units, except GPU time (GPU-hours) and prices (USD per GPU-hour), as
+/// the plan format writes them.
+#include <nlohmann/json.hpp>
+
+#include "planlint/estimate/report_common.hpp"
+#include "planlint/plan/metric_names.hpp"
+
+namespace planlint::detail {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+/// A value in the unit JSON reports it in, with that unit's name.
+struct JsonValue {
+  double scale = 1;
+  std::string unit;
+};
+
+JsonValue json_unit(units::Dimension dim) {
+  using namespace units::dims;
+  if (dim == gpu_seconds) return {1.0 / 3600, "GPU·h"};
+  if (dim == usd_per_gpu_second) return {3600, "USD/GPU·h"};
+  if (dim == none) return {1, ""};
+  if (dim == flop) return {1, "FLOP"};
+  if (dim == flop_per_second) return {1, "FLOP/s"};
+  if (dim == flop / tokens) return {1, "FLOP/token"};
+  if (dim == bytes) return {1, "B"};
+  if (dim == bytes_per_second) return {1, "B/s"};
+  if (dim == bytes_per_token) return {1, "B/token"};
+  if (dim == seconds) return {1, "s"};
+  if (dim == usd) return {1, "USD"};
+  if (dim == tokens) return {1, "tokens"};
+  if (dim == tokens_per_second) return {1, "tokens/s"};
+  if (dim == gpus) return {1, "GPUs"};
+  if (dim == sequences) return {1, "sequences"};
+  return {1, units::unit_symbol(dim)};
+}
+
+std::string_view origin_name(Origin origin) {
+  switch (origin) {
+    case Origin::plan: return "plan";
+    case Origin::default_: return "default";
+    case Origin::catalog: return "catalog";
+  }
+  return "plan";
+}
+
+json optional_number(const std::optional<double>& value, double scale) {
+  if (!value) return nullptr;
+  return *value * scale;
+}
+
+json input_json(const MetricInput& input) {
+  json out = json::object();
+  if (!input.text.empty()) {
+    out["value"] = input.text;
+  } else {
+    const JsonValue unit = json_unit(input.dim);
+    out["value"] = input.value * unit.scale;
+    out["unit"] = unit.unit;
+  }
+  if (input.is_metric) {
+    out["metric"] = true;
+  } else {
+    out["origin"] = origin_name(input.origin);
+    if (input.span.known()) {
+      out["line"] = input.span.begin.line;
+      out["column"] = input.span.begin.column;
+    } else {
+      out["line"] = nullptr;
+      out["column"] = nullptr;
+    }
+  }
+  if (!input.note.empty()) out["note"] = input.note;
+  return out;
+}
+
+json metric_json(const MetricValue& metric) {
+  const JsonValue unit = json_unit(metric.dim);
+  json out = json::object();
+  out["value"] = metric.value * unit.scale;
+  out["unit"] = unit.unit;
+  out["low"] = optional_number(metric.low, unit.scale);
+  out["high"] = optional_number(metric.high, unit.scale);
+  if (const MetricName* known = find_metric(metric.name)) out["tier"] = to_string(known->tier);
+  out["readable"] = value_text(metric);
+  out["formula"] = metric.formula;
+  out["arithmetic"] = metric.arithmetic;
+  json inputs = json::object();
+  for (const MetricInput& input : metric.inputs) inputs[input.name] = input_json(input);
+  out["inputs"] = std::move(inputs);
+  out["notes"] = metric.notes;
+  out["range_keys"] = metric.range_keys;
+  return out;
+}
+
+}  // namespace
+
+void render_json(std::ostream& out, const ReportInput& input) {
+  const Estimates& estimates = *input.estimates;
+  json report = json::object();
+  if (input.plan && input.plan->text("plan.name")) report["plan"] = *input.plan->text("plan.name");
+  else report["plan"] = nullptr;
+  report["kind"] = kind_name(input);
+  report["file"] = input.path;
+
+  // Report order (metric_names() is estimates.md's order), so a reader sees compute first.
+  json metrics = json::object();
+  for (const MetricName& name : metric_names())
+    if (const MetricValue* metric = estimates.find(name.name))
+      metrics[std::string(name.name)] = metric_json(*metric);
+  report["metrics"] = std::move(metrics);
+
+  json absent = json::object();
+  for (const MetricName& name : metric_names())
+    if (auto it = estimates.absent().find(name.name); it != estimates.absent().end())
+      absent[std::string(name.name)] = it->second;
+  report["absent"] = std::move(absent);
+
+  json ranges = json::array();
+  for (const RangeSource& source : estimates.range_sources()) {
+    const JsonValue unit = json_unit(source.dim);
+    json range = json::object();
+    range["key"] = source.key;
+    range["assumption"] = source.assumption;
+    range["low"] = source.low * unit.scale;
+    range["high"] = source.high * unit.scale;
+    range["unit"] = unit.unit;
+    range["line"] = source.span.known() ? json(source.span.begin.line) : json(nullptr);
+    ranges.push_back(std::move(range));
+  }
+  report["ranges"] = std::move(ranges);
+  out << report.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace planlint::detail

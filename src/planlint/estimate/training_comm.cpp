@@ -1,0 +1,156 @@
+/// Training communication and step structure (estimates.md, "Training communication"; seed:
+/// scale-and-compute-estimation, the table of step-level formulas): the step time, the
+/// data-parallel gradient all-reduce and its share of the step, the pipeline bubble, and the
+/// optimal checkpoint interval.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "planlint/estimate/engine.hpp"
+
+namespace planlint::detail {
+
+namespace {
+
+/// Tokens per optimizer step: global_batch in tokens, or in sequences times seq_len.
+Term tokens_per_step(EstimateContext& context, MetricBuilder& m) {
+  const Term batch = m.plan("training.global_batch");
+  const PlanValue* value = context.plan().find("training.global_batch");
+  if (!value || !value->quantity() || value->quantity()->dim == units::dims::tokens) return batch;
+  const Term seq = m.plan("training.seq_len");
+  return Term{batch.value * seq.value, fmt::format("({} × {})", batch.text, seq.text)};
+}
+
+/// Sequences per optimizer step: global_batch in sequences, or in tokens divided by seq_len.
+Term sequences_per_step(EstimateContext& context, MetricBuilder& m) {
+  const Term batch = m.plan("training.global_batch");
+  const PlanValue* value = context.plan().find("training.global_batch");
+  if (!value || !value->quantity() || value->quantity()->dim != units::dims::tokens)
+    return Term{batch.value, show_count(batch.value)};  // sequences, or missing
+  const Term seq = m.plan("training.seq_len");
+  return Term{batch.value / seq.value,
+              fmt::format("{} / {}", show_count(batch.value), show_count(seq.value))};
+}
+
+// Compute time of one step at the assumed MFU: the step's 6·N_a FLOPs per token spread over
+// the whole cluster.
+void step_seconds(EstimateContext& context) {
+  MetricBuilder m(context, "train.step_seconds");
+  const Term n_active = m.plan("model.active_params");
+  const Term tokens = tokens_per_step(context, m);
+  const Term count = m.plan("cluster.count");
+  const Term peak = m.plan("cluster.peak");
+  const Term mfu = m.plan("training.mfu");
+  m.finish(6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),
+           "6 · N_a · tokens_per_step / (n · P · MFU)",
+           fmt::format("6 × {} × {} / ({} × {} × {})", n_active.text, tokens.text, count.text,
+                       peak.text, mfu.text));
+}
+
+// A ring all-reduce sends (and receives) 2·(dp − 1)/dp times the buffer per GPU; the buffer is
+// this GPU's share of the 16-bit gradients, 2·N/M bytes.
+void allreduce_bytes(EstimateContext& context) {
+  MetricBuilder m(context, "train.comm.allreduce_bytes");
+  const Term dp = m.plan("training.dp");
+  const Term n = m.plan("model.params");
+  const Term t = m.plan("training.tp");
+  const Term p = m.plan("training.pp");
+  if (auto zero = context.number("training.zero"); zero && *zero >= 3)
+    m.note("ZeRO-3 also all-gathers the weights for the forward and backward passes (+50% "
+           "traffic, Rajbhandari et al. 2020 §7.2), not counted here");
+  if (context.plan().find("training.lora_rank"))
+    m.note("upper bound: with LoRA only the adapters' gradients are all-reduced");
+  const auto ep = context.number("training.ep");
+  if (context.plan().text("model.architecture") == "moe" && ep && *ep > 1)
+    m.note(fmt::format("upper bound: with ep = {} each GPU reduces only its share of the expert "
+                       "gradients; the expert all-to-all is not counted",
+                       show_count(*ep)));
+  m.finish(2 * (dp.value - 1) / dp.value * 2 * n.value / (t.value * p.value),
+           "2 · (dp − 1)/dp · 2 · N / M, M = tp · pp",
+           fmt::format("2 × {}/{} × 2 B × {} / ({} × {})", show_count(dp.value - 1),
+                       show_count(dp.value), n.text, t.text, p.text));
+}
+
+// The data-parallel group is as slow as the slowest link it crosses. Ranks are laid out as in
+// Megatron-LM (tp innermost, then cp, then dp, pp outermost), so the dp group stays inside a
+// node while tp · cp · dp ≤ gpus_per_node.
+void comm_seconds(EstimateContext& context) {
+  MetricBuilder m(context, "train.comm.seconds");
+  const Term bytes = m.metric("train.comm.allreduce_bytes");
+  const Term dp = m.plan("training.dp");
+  if (m.complete() && dp.value <= 1) {
+    m.finish(0, "no data parallelism (dp = 1): nothing to all-reduce", "0 B");
+    return;
+  }
+  const Term t = m.plan("training.tp");
+  const Term cp = m.plan("training.cp");
+  const Term per_node = m.plan("cluster.gpus_per_node");
+  if (!m.complete()) return m.finish(0, "", "");
+  if (t.value * cp.value * dp.value > per_node.value) {
+    const Term bandwidth = m.plan("cluster.inter_node_bandwidth");
+    m.finish(bytes.value / bandwidth.value,
+             "allreduce_bytes / inter_node_bandwidth (dp spans nodes: tp · cp · dp > gpus_per_node)",
+             fmt::format("{} / {}", bytes.text, bandwidth.text));
+    return;
+  }
+  // NVLink-class figures count both directions; a ring sends at one direction's rate.
+  const Term bandwidth = m.plan("cluster.intra_node_bandwidth");
+  m.finish(bytes.value / (bandwidth.value / 2),
+           "allreduce_bytes / (intra_node_bandwidth / 2) (dp within a node: tp · cp · dp ≤ "
+           "gpus_per_node; the NVLink figure counts both directions)",
+           fmt::format("{} / ({} / 2)", bytes.text, bandwidth.text));
+}
+
+// Without overlap of communication and computation (an upper bound on the exposed share).
+void comm_fraction(EstimateContext& context) {
+  MetricBuilder m(context, "train.comm.fraction");
+  const Term comm = m.metric("train.comm.seconds");
+  const Term step = m.metric("train.step_seconds");
+  m.finish(comm.value / step.value, "comm.seconds / step_seconds",
+           fmt::format("{} / {}", comm.text, step.text));
+}
+
+// 1F1B pipeline schedule (Narayanan et al. 2021): (p − 1) idle slots per m micro-batches.
+void pipeline_bubble(EstimateContext& context) {
+  MetricBuilder m(context, "train.pipeline_bubble");
+  const Term p = m.plan("training.pp");
+  if (m.complete() && p.value <= 1) {
+    m.finish(0, "(p − 1) / m", "(1 − 1) / m");
+    return;
+  }
+  const Term sequences = sequences_per_step(context, m);
+  const Term dp = m.plan("training.dp");
+  const Term micro = m.plan("training.micro_batch");
+  const double micro_batches = sequences.value / (dp.value * micro.value);
+  m.finish((p.value - 1) / micro_batches,
+           "(p − 1) / m, m = global_batch / (dp · b) micro-batches per step per pipeline",
+           fmt::format("({} − 1) / ({} / ({} × {}))", show_count(p.value), sequences.text,
+                       show_count(dp.value), show_count(micro.value)));
+}
+
+// Young 1974 / Daly 2006: the interval that minimises checkpoint cost plus lost work is
+// √(2 · write time · MTBF); the job fails when any of its nodes does.
+void checkpoint_interval(EstimateContext& context) {
+  MetricBuilder m(context, "train.checkpoint.optimal_interval");
+  const Term write = m.plan("training.checkpoint_write_time");
+  const Term mtbf = m.plan("cluster.node_mtbf");
+  const Term count = m.plan("cluster.count");
+  const Term per_node = m.plan("cluster.gpus_per_node");
+  const double nodes = std::ceil(count.value / per_node.value);
+  m.finish(std::sqrt(2 * write.value * mtbf.value / nodes),
+           "√(2 · checkpoint_write_time · node_mtbf / nodes), nodes = ⌈n / gpus_per_node⌉",
+           fmt::format("√(2 × {} × {} / {} nodes)", write.text, mtbf.text, show_count(nodes)));
+}
+
+}  // namespace
+
+void estimate_training_comm(EstimateContext& context) {
+  step_seconds(context);
+  allreduce_bytes(context);
+  comm_seconds(context);
+  comm_fraction(context);
+  pipeline_bubble(context);
+  checkpoint_interval(context);
+}
+
+}  // namespace planlint::detail

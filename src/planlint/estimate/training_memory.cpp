@@ -1,0 +1,223 @@
+/// Training memory per GPU (estimates.md, "Training memory per GPU"): model states sharded by
+/// model parallelism and ZeRO (Rajbhandari et al. 2020), activations (Korthikanti et al. 2022),
+/// and the reserve for fragmentation and communication buffers.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "planlint/estimate/engine.hpp"
+
+namespace planlint::detail {
+
+namespace {
+
+/// Model-state bytes per parameter, split as the ZeRO stages shard them.
+struct StateBytes {
+  double weights = 2, gradients = 2, optimizer = 12;
+  double total() const { return weights + gradients + optimizer; }
+};
+
+/// Mixed-precision training keeps 16-bit weights and gradients (2 + 2 bytes) and an fp32
+/// master copy (4) beside the optimizer's own fp32 state:
+///  - adam, adamw: momentum and variance, 4 + 4 + 4 = 12 (ZeRO paper §3.1, K = 12);
+///  - sgd (with momentum) and lion (Chen et al. 2023; one momentum buffer): 4 + 4 = 8;
+///  - adafactor (Shazeer & Stern 2018): factored second moments, O(rows + columns) per matrix,
+///    and no momentum at its default β1 = 0: 4 (master copy) + ≈ 0.
+std::optional<StateBytes> optimizer_bytes(std::string_view optimizer, std::string& note) {
+  if (optimizer == "adamw" || optimizer == "adam") {
+    note = "2 weights + 2 gradients + 12 optimizer (fp32 master, momentum, variance) bytes per parameter";
+    return StateBytes{2, 2, 12};
+  }
+  if (optimizer == "sgd" || optimizer == "lion") {
+    note = "2 weights + 2 gradients + 8 optimizer (fp32 master, momentum) bytes per parameter";
+    return StateBytes{2, 2, 8};
+  }
+  if (optimizer == "adafactor") {
+    note = "2 weights + 2 gradients + 4 optimizer (fp32 master; factored second moments ≈ 0, no "
+           "momentum) bytes per parameter";
+    return StateBytes{2, 2, 4};
+  }
+  return std::nullopt;
+}
+
+/// An explicit bytes_per_param k splits as k_w = 2, k_g = 2, k_o = k − 4; below 4 bytes (a
+/// quantised frozen base) the weights take what there is first, then the gradients, so that
+/// the stages still add up to k.
+StateBytes split_override(double k) {
+  StateBytes bytes;
+  bytes.weights = std::min(2.0, k);
+  bytes.gradients = std::min(2.0, k - bytes.weights);
+  bytes.optimizer = std::max(0.0, k - 4);
+  return bytes;
+}
+
+std::string bytes_text(double value) { return units::format(value, units::dims::bytes); }
+
+void memory_states(EstimateContext& context) {
+  MetricBuilder m(context, "train.memory.states");
+  // Memory holds every parameter, active or not (MoE: model.params, not active_params).
+  const Term n = m.plan("model.params");
+  StateBytes k;
+  if (auto stated = m.optional_plan("training.bytes_per_param")) {
+    k = split_override(stated->value);
+  } else {
+    std::string note;
+    const PlanValue* optimizer = context.plan().find("training.optimizer");
+    const std::string name = optimizer && optimizer->text() ? *optimizer->text() : "";
+    if (auto bytes = optimizer_bytes(name, note)) {
+      k = *bytes;
+      m.choice("training.optimizer", k.total(), note);
+    } else {
+      m.missing("training.optimizer");
+    }
+  }
+  const Term t = m.plan("training.tp");
+  const Term p = m.plan("training.pp");
+  const Term zero = m.plan("training.zero");
+  const std::string mp = fmt::format("({} × {})", t.text, p.text);
+  const double model_parallel = t.value * p.value;
+
+  const auto ep = context.number("training.ep");
+  if (context.plan().text("model.architecture") == "moe" && ep && *ep > 1)
+    m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which the plan "
+                       "does not separate from the shared ones",
+                       show_count(*ep)));
+
+  const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
+  if (stage == 0) {
+    m.finish(k.total() * n.value / model_parallel, "k · N / M, M = tp · pp (ZeRO 0)",
+             fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, mp));
+    return;
+  }
+  const Term dp = m.plan("training.dp");
+  const std::string sharded = fmt::format("({} × {} × {})", t.text, p.text, dp.text);
+  const double shards = model_parallel * dp.value;
+  // ZeRO stages (Rajbhandari et al. 2020, §5): 1 shards the optimizer states over dp, 2 also
+  // the gradients, 3 also the weights.
+  switch (stage) {
+    case 1:
+      m.finish((k.weights + k.gradients) * n.value / model_parallel + k.optimizer * n.value / shards,
+               "(k_w + k_g) · N / M + k_o · N / (M · dp), M = tp · pp (ZeRO 1)",
+               fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights + k.gradients),
+                           n.text, mp, bytes_text(k.optimizer), n.text, sharded));
+      return;
+    case 2:
+      m.finish(k.weights * n.value / model_parallel + (k.gradients + k.optimizer) * n.value / shards,
+               "k_w · N / M + (k_g + k_o) · N / (M · dp), M = tp · pp (ZeRO 2)",
+               fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights), n.text, mp,
+                           bytes_text(k.gradients + k.optimizer), n.text, sharded));
+      return;
+    default:
+      m.finish(k.total() * n.value / shards, "k · N / (M · dp), M = tp · pp (ZeRO 3)",
+               fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded));
+      return;
+  }
+}
+
+// Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
+// §4 and table 2: bytes of 16-bit activations per layer per micro-batch.
+void memory_activations(EstimateContext& context) {
+  MetricBuilder m(context, "train.memory.activations");
+  if (auto measured = m.optional_plan("training.activation_memory")) {
+    m.finish(measured->value, "training.activation_memory (measured)", measured->text);
+    return;
+  }
+  const Term layers = m.plan("model.layers");
+  const Term seq = m.plan("training.seq_len");
+  const Term micro = m.plan("training.micro_batch");
+  const Term hidden = m.plan("model.hidden");
+  const Term t = m.plan("training.tp");
+  const Term cp = m.plan("training.cp");
+  const auto recompute = m.choice("training.recompute");
+  const auto flash = m.choice("training.flash_attention");
+  const auto sp_text = m.choice("training.sequence_parallel");
+  const bool sequence_parallel = sp_text == "true";
+  const bool scores_kept = recompute == "none" && flash == "false";
+  // The attention-score term 5·a·S/h needs the heads; the other cases do not.
+  const Term heads = scores_kept ? m.plan("model.heads") : Term{0, "0"};
+
+  const double sbh = seq.value * micro.value * hidden.value;
+  const std::string sbh_text = fmt::format("{} × {} × {}", show_count(seq.value),
+                                           show_count(micro.value), show_count(hidden.value));
+  // Sequence parallelism (or tp = 1) splits every stored tensor by t; plain tensor parallelism
+  // only the ones inside the attention and MLP blocks (the 24/t part).
+  const bool split_all = sequence_parallel || t.value == 1;
+  double per_layer = 0;
+  std::string formula, arithmetic;
+  if (recompute == "full") {
+    // Only each layer's 16-bit input (2·S·b·h bytes) is kept; the rest is recomputed.
+    per_layer = 2 * sbh / (split_all ? t.value : 1);
+    formula = split_all ? "L · 2·S·b·h / t (full recompute: only each layer's input is kept)"
+                        : "L · 2·S·b·h (full recompute, no sequence parallelism: the input is "
+                          "replicated over tp)";
+    arithmetic = fmt::format("{} × 2 × {}{}", show_count(layers.value), sbh_text,
+                             split_all ? fmt::format(" / {}", show_count(t.value)) : "");
+  } else if (split_all) {
+    const double scores = scores_kept ? 5 * heads.value * seq.value / hidden.value : 0;
+    per_layer = sbh * (34 + scores) / t.value;
+    if (scores_kept) {
+      formula = "L · S·b·h·(34 + 5·a·S/h) / t (no recompute, attention scores stored)";
+      arithmetic = fmt::format("{} × {} × (34 + 5 × {} × {} / {}) / {}", show_count(layers.value),
+                               sbh_text, show_count(heads.value), show_count(seq.value),
+                               show_count(hidden.value), show_count(t.value));
+    } else {
+      formula = recompute == "selective"
+                    ? "L · S·b·h·34 / t (selective recompute: attention scores recomputed)"
+                    : "L · S·b·h·34 / t (flash attention: attention scores not stored)";
+      arithmetic = fmt::format("{} × {} × 34 / {}", show_count(layers.value), sbh_text,
+                               show_count(t.value));
+    }
+  } else {
+    const double scores = scores_kept ? 5 * heads.value * seq.value / (hidden.value * t.value) : 0;
+    per_layer = sbh * (10 + 24 / t.value + scores);
+    if (scores_kept) {
+      formula = "L · S·b·h·(10 + 24/t + 5·a·S/(h·t)) (tensor parallel without sequence parallelism)";
+      arithmetic = fmt::format("{} × {} × (10 + 24 / {} + 5 × {} × {} / ({} × {}))",
+                               show_count(layers.value), sbh_text, show_count(t.value),
+                               show_count(heads.value), show_count(seq.value),
+                               show_count(hidden.value), show_count(t.value));
+    } else {
+      formula = "L · S·b·h·(10 + 24/t) (tensor parallel without sequence parallelism, attention "
+                "scores not stored)";
+      arithmetic = fmt::format("{} × {} × (10 + 24 / {})", show_count(layers.value), sbh_text,
+                               show_count(t.value));
+    }
+  }
+  // Context parallelism gives each GPU S/cp of every sequence.
+  if (cp.value > 1) {
+    formula += " / cp";
+    arithmetic += fmt::format(" / {}", show_count(cp.value));
+  }
+  // 1F1B: the first pipeline stage holds p micro-batches of L/p layers, L layers' worth.
+  m.finish(layers.value * per_layer / cp.value, formula, arithmetic);
+}
+
+void memory_reserve(EstimateContext& context) {
+  MetricBuilder m(context, "train.memory.reserve");
+  const Term reserve = m.plan("cluster.memory_reserve");
+  const Term states = m.metric("train.memory.states");
+  const Term activations = m.metric("train.memory.activations");
+  m.finish(reserve.value * (states.value + activations.value),
+           "memory_reserve · (states + activations)",
+           fmt::format("{} × ({} + {})", reserve.text, states.text, activations.text));
+}
+
+void memory_total(EstimateContext& context) {
+  MetricBuilder m(context, "train.memory.total");
+  const Term states = m.metric("train.memory.states");
+  const Term activations = m.metric("train.memory.activations");
+  const Term reserve = m.metric("train.memory.reserve");
+  m.finish(states.value + activations.value + reserve.value, "states + activations + reserve",
+           fmt::format("{} + {} + {}", states.text, activations.text, reserve.text));
+}
+
+}  // namespace
+
+void estimate_training_memory(EstimateContext& context) {
+  memory_states(context);
+  memory_activations(context);
+  memory_reserve(context);
+  memory_total(context);
+}
+
+}  // namespace planlint::detail

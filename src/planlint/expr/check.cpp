@@ -1,0 +1,327 @@
+#include "planlint/expr/check.hpp"
+
+#include <fmt/format.h>
+
+#include "planlint/diag/suggest.hpp"
+
+namespace planlint::expr {
+
+namespace {
+
+using Kind = Type::Kind;
+
+struct failure {
+  CheckError error;
+};
+
+[[noreturn]] void fail(const Node& node, std::string message) {
+  throw failure{{node.begin, std::move(message)}};
+}
+
+bool same_dimension(const Type& a, const Type& b) {
+  if (!a.dim || !b.dim) return true;  // known only at run time
+  if (a.zero_literal || b.zero_literal) return true;
+  return *a.dim == *b.dim;
+}
+
+class Checker {
+ public:
+  explicit Checker(const TypeEnvironment& environment) : environment_(environment) {}
+
+  Type operator()(const Node& node) {
+    switch (node.kind) {
+      case Node::Kind::quantity: {
+        Type type = Type::number(node.quantity.dim);
+        type.zero_literal = node.quantity.value == 0 && node.quantity.dim.dimensionless();
+        return type;
+      }
+      case Node::Kind::string: return Type::of(Kind::string);
+      case Node::Kind::boolean: return Type::of(Kind::boolean);
+      case Node::Kind::path: {
+        std::string error;
+        if (auto type = environment_.path_type(node.text, error)) return *type;
+        fail(node, error);
+      }
+      case Node::Kind::list: {
+        std::optional<Type> item;
+        for (const NodePtr& child : node.children) {
+          Type type = (*this)(*child);
+          if (item && (item->kind != type.kind || !same_dimension(*item, type)))
+            fail(*child, fmt::format("list items differ: {} and {}", describe(*item), describe(type)));
+          item = type;
+        }
+        return Type::of(Kind::list);
+      }
+      case Node::Kind::conditional: {
+        expect(*node.children[0], Kind::boolean, "the condition of if");
+        Type then_type = (*this)(*node.children[1]);
+        Type else_type = (*this)(*node.children[2]);
+        if (then_type.kind != else_type.kind && then_type.kind != Kind::any &&
+            else_type.kind != Kind::any)
+          fail(node, fmt::format("the branches of if differ: {} and {}", describe(then_type),
+                                 describe(else_type)));
+        if (then_type.kind == Kind::number && !same_dimension(then_type, else_type))
+          fail(node, fmt::format("the branches of if differ: {} and {}", describe(then_type),
+                                 describe(else_type)));
+        return then_type.kind == Kind::any ? else_type : then_type;
+      }
+      case Node::Kind::unary: {
+        if (node.op == Op::not_) {
+          expect(*node.children[0], Kind::boolean, "the operand of not");
+          return Type::of(Kind::boolean);
+        }
+        Type type = expect(*node.children[0], Kind::number, "the operand of -");
+        type.zero_literal = false;
+        return type;
+      }
+      case Node::Kind::binary: return binary(node);
+      case Node::Kind::call: return call(node);
+    }
+    fail(node, "unknown expression");
+  }
+
+ private:
+  Type expect(const Node& node, Kind kind, std::string_view what) {
+    Type type = (*this)(node);
+    if (type.kind != kind && type.kind != Kind::any)
+      fail(node, fmt::format("{} must be {}, not {}", what, describe(Type::of(kind)), describe(type)));
+    if (type.kind == Kind::any) type.kind = kind;
+    return type;
+  }
+
+  Type binary(const Node& node) {
+    const Node& left = *node.children[0];
+    const Node& right = *node.children[1];
+    switch (node.op) {
+      case Op::and_:
+      case Op::or_:
+        expect(left, Kind::boolean, fmt::format("the left side of {}", to_string(node.op)));
+        expect(right, Kind::boolean, fmt::format("the right side of {}", to_string(node.op)));
+        return Type::of(Kind::boolean);
+      case Op::in:
+      case Op::not_in: {
+        Type item = (*this)(left);
+        (*this)(right);
+        for (const NodePtr& child : right.children) {
+          Type type = (*this)(*child);
+          if ((type.kind != item.kind && item.kind != Kind::any && type.kind != Kind::any) ||
+              !same_dimension(type, item))
+            fail(*child, fmt::format("cannot look for {} among {}", describe(item), describe(type)));
+        }
+        return Type::of(Kind::boolean);
+      }
+      case Op::eq:
+      case Op::ne: {
+        Type a = (*this)(left), b = (*this)(right);
+        if (a.kind != b.kind && a.kind != Kind::any && b.kind != Kind::any)
+          fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
+        if (a.kind == Kind::number && !same_dimension(a, b))
+          fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
+        return Type::of(Kind::boolean);
+      }
+      case Op::lt:
+      case Op::le:
+      case Op::gt:
+      case Op::ge: {
+        Type a = (*this)(left), b = (*this)(right);
+        const bool ordered = [&](const Type& t) {
+          return t.kind == Kind::number || t.kind == Kind::date || t.kind == Kind::any;
+        }(a) && (b.kind == Kind::number || b.kind == Kind::date || b.kind == Kind::any);
+        if (!ordered || (a.kind != b.kind && a.kind != Kind::any && b.kind != Kind::any) ||
+            !same_dimension(a, b))
+          fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
+        return Type::of(Kind::boolean);
+      }
+      case Op::add:
+      case Op::sub: {
+        Type a = expect(left, Kind::number, "an operand of + and -");
+        Type b = expect(right, Kind::number, "an operand of + and -");
+        if (!same_dimension(a, b))
+          fail(node, fmt::format("cannot {} {} and {}", node.op == Op::add ? "add" : "subtract",
+                                 describe(a), describe(b)));
+        Type result = Type::number(a.zero_literal ? b.dim : a.dim);
+        if (!a.dim || !b.dim) result.dim = std::nullopt;
+        return result;
+      }
+      case Op::mul:
+      case Op::div: {
+        Type a = expect(left, Kind::number, "an operand of * and /");
+        Type b = expect(right, Kind::number, "an operand of * and /");
+        if (!a.dim || !b.dim) return Type::number(std::nullopt);
+        return Type::number(node.op == Op::mul ? *a.dim * *b.dim : *a.dim / *b.dim);
+      }
+      case Op::pow: {
+        Type base = expect(left, Kind::number, "the base of ^");
+        Type exponent = expect(right, Kind::number, "the exponent of ^");
+        if (exponent.dim && !exponent.dim->dimensionless())
+          fail(right, fmt::format("the exponent of ^ must be dimensionless, not {}", describe(exponent)));
+        if (!base.dim || base.dim->dimensionless()) return base;
+        // A dimensioned base needs a whole-number literal exponent: GB^2, not GB^x.
+        if (right.kind != Node::Kind::quantity || right.quantity.value != static_cast<int>(right.quantity.value))
+          fail(right, "a quantity with a unit can only be raised to a whole-number literal");
+        return Type::number(base.dim->pow(static_cast<int>(right.quantity.value)));
+      }
+      default: break;
+    }
+    fail(node, "unknown operator");
+  }
+
+  void arity(const Node& node, std::size_t low, std::size_t high) {
+    const std::size_t n = node.children.size();
+    if (n < low || n > high)
+      fail(node, low == high ? fmt::format("{}() takes {} argument{}", node.text, low, low == 1 ? "" : "s")
+                             : fmt::format("{}() takes {} to {} arguments", node.text, low, high));
+  }
+
+  const Node& path_argument(const Node& node) {
+    arity(node, 1, 1);
+    const Node& argument = *node.children[0];
+    if (argument.kind != Node::Kind::path)
+      fail(argument, fmt::format("{}() takes a name such as training.goodput", node.text));
+    return argument;
+  }
+
+  Type call(const Node& node) {
+    const std::string& f = node.text;
+    auto numbers = [&](std::size_t i) { return expect(*node.children[i], Kind::number, fmt::format("argument {} of {}()", i + 1, f)); };
+    auto text = [&](std::size_t i) { expect(*node.children[i], Kind::string, fmt::format("argument {} of {}()", i + 1, f)); };
+    if (f == "min" || f == "max") {
+      if (node.children.empty()) arity(node, 1, 64);
+      Type first = numbers(0);
+      for (std::size_t i = 1; i < node.children.size(); ++i) {
+        Type t = numbers(i);
+        if (!same_dimension(first, t))
+          fail(*node.children[i], fmt::format("{}() of {} and {}", f, describe(first), describe(t)));
+      }
+      first.zero_literal = false;
+      return first;
+    }
+    if (f == "abs" || f == "floor" || f == "ceil") {
+      arity(node, 1, 1);
+      Type t = numbers(0);
+      t.zero_literal = false;
+      return t;
+    }
+    if (f == "sqrt") {
+      arity(node, 1, 1);
+      Type t = numbers(0);
+      if (!t.dim) return t;
+      units::Dimension half;
+      for (std::size_t i = 0; i < units::base_count; ++i) {
+        if (t.dim->exponents[i] % 2 != 0)
+          fail(node, fmt::format("sqrt() of {} has no dimension", describe(t)));
+        half.exponents[i] = static_cast<std::int8_t>(t.dim->exponents[i] / 2);
+      }
+      return Type::number(half);
+    }
+    if (f == "log10") {
+      arity(node, 1, 1);
+      numbers(0);
+      return Type::number(units::dims::none);
+    }
+    if (f == "within") {
+      arity(node, 3, 3);
+      Type a = numbers(0), b = numbers(1), tol = numbers(2);
+      if (!same_dimension(a, b))
+        fail(node, fmt::format("within() compares {} with {}", describe(a), describe(b)));
+      if (tol.dim && !tol.dim->dimensionless())
+        fail(*node.children[2], fmt::format("the tolerance of within() is a fraction, not {}", describe(tol)));
+      return Type::of(Kind::boolean);
+    }
+    if (f == "ratio" || f == "slip") {
+      arity(node, 2, 2);
+      Type a = numbers(0), b = numbers(1);
+      if (!same_dimension(a, b))
+        fail(node, fmt::format("{}() of {} and {}", f, describe(a), describe(b)));
+      return f == "ratio" ? Type::number(units::dims::none) : Type::of(Kind::string);
+    }
+    if (f == "days_since") {
+      arity(node, 1, 1);
+      expect(*node.children[0], Kind::date, "the argument of days_since()");
+      return Type::number(units::dims::seconds);
+    }
+    if (f == "tier") {
+      arity(node, 1, 1);
+      text(0);
+      return Type::of(Kind::string);
+    }
+    if (f == "tolerance") {
+      arity(node, 1, 1);
+      text(0);
+      return Type::number(units::dims::none);
+    }
+    if (f == "metric") {
+      arity(node, 1, 1);
+      text(0);
+      return Type::number(std::nullopt);
+    }
+    if (f == "value") {
+      arity(node, 1, 1);
+      text(0);
+      return Type::of(Kind::any);
+    }
+    if (f == "assumed") {
+      arity(node, 1, 1);
+      text(0);
+      return Type::of(Kind::boolean);
+    }
+    if (f == "catalog") {
+      arity(node, 2, 3);
+      for (std::size_t i = 0; i < node.children.size(); ++i) text(i);
+      const Node& field = *node.children[1];
+      if (field.kind == Node::Kind::string) {
+        auto dim = catalog_field_dimension(field.text);
+        if (!dim)
+          fail(field, fmt::format("catalog() has no field '{}': use dense_peak, sparse_peak, hbm, "
+                                  "hbm_bandwidth or link_bandwidth", field.text));
+        if ((field.text == "dense_peak" || field.text == "sparse_peak") && node.children.size() < 3)
+          fail(node, "catalog() needs a precision for a peak: catalog(gpu, 'dense_peak', 'bf16')");
+        return Type::number(*dim);
+      }
+      return Type::number(std::nullopt);
+    }
+    if (f == "compute_precision") {
+      arity(node, 0, 0);
+      return Type::of(Kind::string);
+    }
+    if (f == "exists" || f == "given") {
+      const Node& argument = path_argument(node);
+      std::string error;
+      if (!environment_.path_type(argument.text, error)) fail(argument, error);
+      return Type::of(Kind::boolean);
+    }
+    std::string message = fmt::format("unknown function '{}'", f);
+    if (auto suggestion = closest_match(f, function_names()))
+      message += fmt::format("; did you mean '{}'?", *suggestion);
+    fail(node, message);
+  }
+
+  const TypeEnvironment& environment_;
+};
+
+}  // namespace
+
+std::optional<units::Dimension> catalog_field_dimension(std::string_view field) {
+  if (field == "dense_peak" || field == "sparse_peak") return units::dims::flop_per_second;
+  if (field == "hbm") return units::dims::bytes;
+  if (field == "hbm_bandwidth" || field == "link_bandwidth") return units::dims::bytes_per_second;
+  return std::nullopt;
+}
+
+const std::vector<std::string_view>& function_names() {
+  static const std::vector<std::string_view> names = {
+      "min",  "max",   "abs",   "sqrt",   "log10",   "floor", "ceil",  "within", "ratio",
+      "slip", "days_since", "tier", "tolerance", "metric", "value", "assumed", "catalog",
+      "exists", "given", "compute_precision"};
+  return names;
+}
+
+std::variant<Type, CheckError> check(const Node& node, const TypeEnvironment& environment) {
+  try {
+    return Checker(environment)(node);
+  } catch (const failure& f) {
+    return f.error;
+  }
+}
+
+}  // namespace planlint::expr

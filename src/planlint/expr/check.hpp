@@ -1,0 +1,26 @@
+#pragma once
+/// Static checking of rule expressions when a rule loads: names exist, functions get the right
+/// arguments, and dimensions agree (`cluster.hbm <= 10%` compares bytes with a fraction).
+#include <optional>
+#include <string>
+
+#include "planlint/expr/environment.hpp"
+#include "planlint/expr/syntax.hpp"
+
+namespace planlint::expr {
+
+struct CheckError {
+  std::size_t offset = 0;  ///< byte offset in the expression text
+  std::string message;
+};
+
+/// The type of `node`, or the first error.
+std::variant<Type, CheckError> check(const Node& node, const TypeEnvironment& environment);
+
+/// The dimension a catalog() field has ("dense_peak" → FLOP/s); nullopt for an unknown field.
+std::optional<units::Dimension> catalog_field_dimension(std::string_view field);
+
+/// The function names of the language, for did-you-mean.
+const std::vector<std::string_view>& function_names();
+
+}  // namespace planlint::expr

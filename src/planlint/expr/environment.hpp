@@ -1,0 +1,49 @@
+#pragma once
+/// What an expression can see: the names it may use (checked when a rule loads) and their
+/// values (when it is evaluated against a plan). Evaluation is pure: an Environment reads a
+/// plan and its estimates and nothing else.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/expr/value.hpp"
+
+namespace planlint::expr {
+
+/// Static knowledge for the checker.
+class TypeEnvironment {
+ public:
+  virtual ~TypeEnvironment() = default;
+  /// The type of a dotted path, or nullopt with `error` set ("unknown plan key 'cluster.hmb';
+  /// did you mean 'cluster.hbm'?").
+  virtual std::optional<Type> path_type(std::string_view path, std::string& error) const = 0;
+};
+
+/// Run-time values for the evaluator.
+class Environment {
+ public:
+  virtual ~Environment() = default;
+  /// The value of a dotted path; nullopt when absent (the rule then does not apply).
+  virtual std::optional<Value> lookup(std::string_view path) const = 0;
+  /// Whether the plan file states `path` itself (not a default, not the catalog).
+  virtual bool stated(std::string_view path) const = 0;
+  /// A metric by name (metric(it.metric)); records that the finding used it.
+  virtual std::optional<Value> metric(std::string_view name) const = 0;
+  /// The plan value at a plan key named at run time (value(it.key)).
+  virtual std::optional<Value> plan_value(std::string_view key) const = 0;
+  /// Whether an [[assumptions]] entry justifies the plan key.
+  virtual bool assumed(std::string_view key) const = 0;
+  /// The tolerance of the metric's tier (plan [tolerances], config, or the default).
+  virtual std::optional<double> tolerance(std::string_view metric) const = 0;
+  /// A catalog figure: catalog('h100-sxm', 'dense_peak', 'bf16').
+  virtual std::optional<Value> catalog(std::string_view gpu, std::string_view field,
+                                       std::string_view precision) const = 0;
+  /// The precision the plan computes in (training.precision; for inference fp8 when the weights
+  /// are fp8, else bf16): the precision whose catalog peak applies.
+  virtual std::optional<Value> compute_precision() const = 0;
+  /// Days since `date` as of the run's today (seconds, so it compares with `180 d`).
+  virtual double seconds_since(const Date& date) const = 0;
+};
+
+}  // namespace planlint::expr

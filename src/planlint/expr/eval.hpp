@@ -1,0 +1,19 @@
+#pragma once
+/// Evaluation of checked rule expressions against a plan. Pure and bounded: no I/O, no loops,
+/// depth limited by the parser; a value that is absent makes the whole expression absent (the
+/// rule does not apply), and so does a division by zero or a non-finite result.
+#include <optional>
+#include <string>
+
+#include "planlint/expr/environment.hpp"
+#include "planlint/expr/syntax.hpp"
+
+namespace planlint::expr {
+
+std::optional<Value> evaluate(const Node& node, const Environment& environment);
+
+/// Describes a claim that is off from the recomputed value by a classic unit slip (a power of
+/// 1000, or 3.6 / 3600 from seconds and hours), within 3%; empty when there is none.
+std::string describe_slip(double claimed, double computed);
+
+}  // namespace planlint::expr

@@ -1,0 +1,364 @@
+#include "planlint/lint/run.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "planlint/baseline/baseline.hpp"
+#include "planlint/config/config.hpp"
+#include "planlint/emit/output_file.hpp"
+#include "planlint/lint/inputs.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/markdown/markdown.hpp"
+#include "planlint/suppress/suppress.hpp"
+
+namespace planlint {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// "file:line:col: error: message" (or "planlint: error: file: message" without a position).
+std::string error_line(const Diagnostic& d) {
+  if (!d.primary.span.known())
+    return fmt::format("planlint: error: {}: {}", d.primary.file, d.message);
+  std::string line = fmt::format("{}:{}:{}: error: {}", d.primary.file, d.primary.span.begin.line,
+                                 d.primary.span.begin.column, d.message);
+  if (d.help) line += fmt::format(" ({})", *d.help);
+  return line;
+}
+
+/// Everything that configures the lint of the files sharing one config file.
+struct Settings {
+  std::optional<Config> config;
+  std::unique_ptr<Catalog> catalog;
+  std::unique_ptr<RuleSet> rule_set;
+  LintOptions lint;
+  Severity fail_on = Severity::error;
+  std::vector<RuleDescriptor> all_rules;
+  SuppressionRules suppression_rules;
+
+  const RuleSet& rules() const { return rule_set ? *rule_set : RuleSet::builtin(); }
+
+  std::string group_of(std::string_view rule) const {
+    auto it = suppression_rules.group_of.find(rule);
+    return it == suppression_rules.group_of.end() ? std::string() : it->second;
+  }
+};
+
+/// Builds the settings of one config (or none) with the command line's on top. Errors (a rule
+/// pack or catalog that does not load) are appended to `errors`.
+std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunOptions& options,
+                                        std::vector<std::string>& errors) {
+  auto settings = std::make_unique<Settings>();
+  RuleSelection& selection = settings->lint.selection;
+  if (options.select) selection.select = *options.select;
+  else if (config && config->select) selection.select = *config->select;
+  if (options.ignore) selection.ignore = *options.ignore;
+  else if (config && config->ignore) selection.ignore = *config->ignore;
+  if (config) selection.severity = config->severity;
+  for (const auto& [rule, level] : options.severity) selection.severity[rule] = level;
+
+  std::vector<std::string> packs = config ? config->rules : std::vector<std::string>{};
+  packs.insert(packs.end(), options.rules.begin(), options.rules.end());
+  if (!packs.empty()) {
+    settings->rule_set = std::make_unique<RuleSet>(RuleSet::with_builtin());
+    std::vector<Diagnostic> pack_errors;
+    for (const std::string& pack : packs) {
+      std::error_code ec;
+      if (!fs::exists(pack, ec)) {
+        errors.push_back(fmt::format("planlint: error: cannot read rule pack '{}': No such file or directory", pack));
+        continue;
+      }
+      settings->rule_set->load_path(pack, pack_errors);
+    }
+    for (const Diagnostic& d : pack_errors) errors.push_back(error_line(d));
+    if (!pack_errors.empty()) errors.push_back("planlint: error: invalid rule pack");
+  }
+  if (config && config->catalog) {
+    settings->catalog = std::make_unique<Catalog>(Catalog::builtin());
+    std::string reason;
+    auto text = read_file(*config->catalog, reason);
+    if (!text) {
+      errors.push_back(fmt::format("planlint: error: cannot read catalog '{}': {}", *config->catalog, reason));
+    } else {
+      std::vector<Diagnostic> catalog_errors;
+      settings->catalog->load(SourceFile(*config->catalog, std::move(*text)), catalog_errors);
+      for (const Diagnostic& d : catalog_errors) errors.push_back(error_line(d));
+      if (!catalog_errors.empty()) errors.push_back("planlint: error: invalid catalog");
+    }
+    settings->lint.catalog = settings->catalog.get();
+  }
+  settings->lint.rules = settings->rule_set.get();
+  if (config) {
+    settings->lint.rule_options = config->options;
+    settings->lint.tolerances = config->tolerances;
+  }
+  settings->lint.today = options.today;
+  settings->fail_on = options.fail_on.value_or(config && config->fail_on ? *config->fail_on : Severity::error);
+
+  settings->all_rules = settings->rules().descriptors();
+  for (const RuleDescriptor& rule : settings->all_rules)
+    settings->suppression_rules.group_of.emplace(rule.id, rule.group);
+  const Settings* self = settings.get();
+  settings->suppression_rules.level = [self](std::string_view rule, Severity default_level) {
+    return effective_severity(self->lint.selection, rule, self->group_of(rule), default_level);
+  };
+  settings->suppression_rules.enabled = [self](std::string_view name, std::string_view group) {
+    // A rule id: whether it runs; a group (or "all"): whether any of its rules runs.
+    for (const RuleDescriptor& rule : self->all_rules) {
+      const bool named = rule.id == name || rule.group == group || name == "all";
+      if (named && effective_severity(self->lint.selection, rule.id, rule.group, rule.severity)) return true;
+    }
+    return false;
+  };
+  settings->config = std::move(config);
+  return settings;
+}
+
+/// Keeps the findings the selection runs, at their effective level (lint_text applies the
+/// same selection; this also covers findings added after it).
+void apply_selection(std::vector<Diagnostic>& diagnostics, const Settings& settings) {
+  std::vector<Diagnostic> kept;
+  for (Diagnostic& d : diagnostics) {
+    if (auto level = effective_severity(settings.lint.selection, d.rule, settings.group_of(d.rule), d.severity)) {
+      d.severity = *level;
+      kept.push_back(std::move(d));
+    }
+  }
+  diagnostics = std::move(kept);
+}
+
+struct FileOutput {
+  std::shared_ptr<const SourceFile> source;
+  std::vector<Diagnostic> diagnostics;
+  std::optional<std::string> error;
+};
+
+/// Lints one plan: `toml_text` is the file's text or a Markdown doc with one block kept.
+void lint_plan(const std::shared_ptr<const SourceFile>& source, std::string_view toml_text,
+               const Settings& settings, std::vector<Diagnostic>& out) {
+  FileResult result = lint_text(source, toml_text, settings.lint);
+  std::vector<Diagnostic> diagnostics = std::move(result.diagnostics);
+  apply_selection(diagnostics, settings);
+  apply_suppressions(diagnostics, find_suppressions(*source, toml_text), settings.suppression_rules,
+                     source->path());
+  for (Diagnostic& d : diagnostics) out.push_back(std::move(d));
+}
+
+FileOutput lint_file(const std::string& path, const Settings& settings) {
+  FileOutput output;
+  std::string reason;
+  auto text = read_file(path, reason);
+  if (!text) {
+    output.error = fmt::format("planlint: error: cannot read '{}': {}", path, reason);
+    return output;
+  }
+  output.source = std::make_shared<const SourceFile>(path, std::move(*text));
+  const std::string& doc = output.source->text();
+  if (is_markdown_path(path)) {
+    for (const PlanBlock& block : plan_blocks(doc))
+      lint_plan(output.source, blank_outside(doc, block), settings, output.diagnostics);
+  } else {
+    lint_plan(output.source, doc, settings, output.diagnostics);
+  }
+  return output;
+}
+
+/// Runs `work(i)` for i in [0, count) on up to `jobs` threads. Results go to per-index slots,
+/// so the order of the output never depends on scheduling.
+template <typename Work>
+void parallel_for(std::size_t count, unsigned jobs, Work work) {
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, count));
+  if (jobs <= 1) {
+    for (std::size_t i = 0; i < count; ++i) work(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::jthread> workers;
+  for (unsigned j = 0; j < jobs; ++j)
+    workers.emplace_back([&] {
+      for (std::size_t i = next++; i < count; i = next++) work(i);
+    });
+}
+
+/// The baseline's key of a display path: relative to the baseline's folder, '/'-separated.
+BaselineFileKey file_key_for(const std::string& baseline_path) {
+  std::error_code ec;
+  fs::path folder = fs::absolute(baseline_path, ec).lexically_normal().parent_path();
+  return [folder](const std::string& display_path) {
+    std::error_code ec;
+    fs::path file = fs::absolute(display_path, ec).lexically_normal();
+    fs::path relative = file.lexically_relative(folder);
+    return (relative.empty() ? file : relative).generic_string();
+  };
+}
+
+}  // namespace
+
+std::optional<Date> parse_date(std::string_view text) {
+  // YYYY-MM-DD, a real calendar date.
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+  auto number = [&](std::size_t at, std::size_t length) -> std::optional<int> {
+    int value = 0;
+    auto [end, ec] = std::from_chars(text.data() + at, text.data() + at + length, value);
+    if (ec != std::errc() || end != text.data() + at + length) return std::nullopt;
+    return value;
+  };
+  auto year = number(0, 4), month = number(5, 2), day = number(8, 2);
+  if (!year || !month || !day) return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year(*year),
+                                         std::chrono::month(static_cast<unsigned>(*month)),
+                                         std::chrono::day(static_cast<unsigned>(*day))};
+  if (!date.ok()) return std::nullopt;
+  return Date{*year, *month, *day};
+}
+
+std::string repository_root(const std::string& folder) {
+  std::error_code ec;
+  fs::path start = fs::absolute(folder, ec).lexically_normal();
+  for (fs::path at = start;; at = at.parent_path()) {
+    if (fs::exists(at / ".git", ec)) return at.string();
+    if (!at.has_parent_path() || at.parent_path() == at) break;
+  }
+  return start.string();
+}
+
+RunResult run_lint(const RunOptions& options) {
+  RunResult result;
+  std::optional<InputError> input_error;
+  std::vector<std::string> paths = expand_inputs(options.paths, input_error);
+  if (input_error) {
+    result.errors.push_back(
+        fmt::format("planlint: error: cannot read '{}': {}", input_error->path, input_error->reason));
+    return result;
+  }
+
+  // Settings per config file, built once and before the parallel part (rule packs compile once).
+  std::map<std::string, std::unique_ptr<Settings>> settings_by_config;
+  std::vector<const Settings*> settings_of(paths.size());
+  auto settings_for = [&](const std::optional<std::string>& config_path) -> const Settings* {
+    const std::string key = config_path.value_or("");
+    if (auto it = settings_by_config.find(key); it != settings_by_config.end()) return it->second.get();
+    std::optional<Config> config;
+    if (config_path) {
+      std::vector<Diagnostic> config_errors;
+      config = load_config(*config_path, config_errors);
+      if (!config) {
+        for (const Diagnostic& d : config_errors) result.errors.push_back(error_line(d));
+        result.errors.push_back(fmt::format("planlint: error: invalid config '{}'", *config_path));
+        return nullptr;
+      }
+    }
+    auto settings = make_settings(std::move(config), options, result.errors);
+    const Settings* raw = settings.get();
+    settings_by_config.emplace(key, std::move(settings));
+    return result.errors.empty() ? raw : nullptr;
+  };
+  if (options.config && !settings_for(options.config)) return result;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    std::optional<std::string> config = options.config;
+    if (!config && options.discover_config) config = discover_config(paths[i]);
+    settings_of[i] = settings_for(config);
+    if (!settings_of[i]) return result;
+  }
+
+  std::vector<FileOutput> outputs(paths.size());
+  parallel_for(paths.size(), options.jobs, [&](std::size_t i) {
+    try {
+      outputs[i] = lint_file(paths[i], *settings_of[i]);
+    } catch (const std::exception& error) {
+      outputs[i].error = fmt::format("planlint: error: {}: {}", paths[i], error.what());
+    }
+  });
+
+  Report& report = result.report;
+  std::map<std::string, Severity> fail_on;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].error) {
+      result.errors.push_back(*outputs[i].error);
+      continue;
+    }
+    report.files.push_back(outputs[i].source);
+    fail_on[paths[i]] = settings_of[i]->fail_on;
+    for (Diagnostic& d : outputs[i].diagnostics) report.diagnostics.push_back(std::move(d));
+  }
+  if (!result.errors.empty()) return result;
+
+  if (options.baseline) {
+    std::string reason;
+    auto text = read_file(*options.baseline, reason);
+    std::optional<Baseline> baseline;
+    if (text) baseline = parse_baseline(*options.baseline, *text, reason);
+    if (!baseline) {
+      result.errors.push_back(fmt::format("planlint: error: cannot read baseline '{}': {}", *options.baseline, reason));
+      return result;
+    }
+    BaselineFileKey key = file_key_for(*options.baseline);
+    std::set<std::string> linted;
+    for (const auto& file : report.files) linted.insert(key(file->path()));
+    auto stale = apply_baseline(report.diagnostics, *baseline, key,
+                                [&](const std::string& file) { return linted.count(file) > 0; });
+    for (const BaselineEntry& entry : stale)
+      result.messages.push_back(fmt::format(
+          "planlint: note: baseline entry no longer matches: {} [{}]{}{}{} ({})", entry.file, entry.rule,
+          entry.key.empty() ? "" : " at ", entry.key,
+          entry.count > 1 ? fmt::format(", {} findings", entry.count) : "", *options.baseline));
+  }
+  if (options.write_baseline) {
+    BaselineFileKey key = file_key_for(*options.write_baseline);
+    std::vector<BaselineEntry> entries = baseline_entries(report.diagnostics, key);
+    std::string error;
+    if (!write_file_atomically(*options.write_baseline, baseline_text(entries), error)) {
+      result.errors.push_back("planlint: error: " + error);
+      return result;
+    }
+    std::size_t findings = 0;
+    for (const BaselineEntry& entry : entries) findings += entry.count;
+    result.messages.push_back(fmt::format("planlint: wrote {} finding{} to the baseline {}", findings,
+                                          findings == 1 ? "" : "s", *options.write_baseline));
+    // What was just recorded is accepted, as it will be by `--baseline` from now on.
+    apply_baseline(report.diagnostics, Baseline{*options.write_baseline, std::move(entries)}, key,
+                   [](const std::string&) { return false; });
+  }
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
+
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.suppression) continue;
+    auto level = fail_on.find(d.primary.file);
+    if (d.severity >= (level == fail_on.end() ? Severity::error : level->second)) ++result.failing;
+  }
+
+  // The rules that ran on some file, at their level there (the first settings' when they differ).
+  std::set<std::string, std::less<>> listed;
+  for (const auto& [key, settings] : settings_by_config) {
+    for (RuleDescriptor rule : settings->all_rules) {
+      auto level = effective_severity(settings->lint.selection, rule.id, rule.group, rule.severity);
+      if (!level || !listed.insert(rule.id).second) continue;
+      rule.severity = *level;
+      result.rules.push_back(std::move(rule));
+    }
+  }
+  for (const Diagnostic& d : report.diagnostics) {
+    if (listed.insert(d.rule).second) {
+      RuleDescriptor rule;
+      rule.id = d.rule;
+      rule.severity = d.severity;
+      rule.summary = d.rule;
+      result.rules.push_back(std::move(rule));
+    }
+  }
+  std::sort(result.rules.begin(), result.rules.end(),
+            [](const RuleDescriptor& a, const RuleDescriptor& b) { return a.id < b.id; });
+  return result;
+}
+
+}  // namespace planlint

@@ -1,0 +1,67 @@
+#pragma once
+/// A whole `planlint check` run: inputs → configuration → per-file lint (in parallel with
+/// jobs > 1) → inline suppressions → baseline → one Report, sorted, whatever the job count.
+///
+///     RunOptions options;
+///     options.paths = {"plans/"};
+///     RunResult result = run_lint(options);
+///     if (!result.errors.empty()) ...          // exit 2
+///     emit_text(std::cout, result.report, {});
+///     return result.failing ? 1 : 0;
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planlint/diag/report.hpp"
+#include "planlint/diag/rule_descriptor.hpp"
+#include "planlint/plan/plan.hpp"
+
+namespace planlint {
+
+struct RunOptions {
+  std::vector<std::string> paths;  ///< files, folders, Markdown docs
+  /// --config: this file configures every linted file; otherwise each file's nearest
+  /// .planlint.toml (discover_config) does, when it has one.
+  std::optional<std::string> config;
+  bool discover_config = true;
+
+  // Command-line settings: each wins over the config's. select and ignore replace the config's
+  // lists, severity entries replace the config's for the same id, rule packs are added.
+  std::optional<std::vector<std::string>> select;
+  std::optional<std::vector<std::string>> ignore;
+  std::map<std::string, std::string> severity;
+  std::vector<std::string> rules;
+  std::optional<Severity> fail_on;
+
+  std::optional<Date> today;  ///< --today / PLANLINT_TODAY
+  unsigned jobs = 1;          ///< files linted in parallel; 0: one per core
+  std::optional<std::string> baseline;        ///< --baseline FILE
+  std::optional<std::string> write_baseline;  ///< --write-baseline FILE
+};
+
+struct RunResult {
+  Report report;
+  /// The rules that ran (on at least one file), sorted by id, at their effective level; every
+  /// diagnostic's rule is among them.
+  std::vector<RuleDescriptor> rules;
+  /// Findings that are not suppressed and at or above the fail_on of their file's settings.
+  std::size_t failing = 0;
+  /// Lines for stderr that do not change the exit status: baseline entries that no longer
+  /// match, the baseline written.
+  std::vector<std::string> messages;
+  /// When not empty, planlint could not do its job (exit status 2); lines for stderr, e.g.
+  /// ".planlint.toml:3:1: error: unknown key 'selct' in [lint]".
+  std::vector<std::string> errors;
+};
+
+RunResult run_lint(const RunOptions& options);
+
+/// Parses "2026-11-01" (--today, PLANLINT_TODAY).
+std::optional<Date> parse_date(std::string_view text);
+
+/// The nearest folder at or above `folder` that holds `.git`, or `folder` itself when there is
+/// none: what SARIF's %SRCROOT% stands for. Absolute.
+std::string repository_root(const std::string& folder);
+
+}  // namespace planlint

@@ -1,0 +1,30 @@
+#pragma once
+/// Plans inside Markdown capacity docs: the fenced ```toml blocks that hold a [plan] table.
+///
+///     for (const PlanBlock& block : plan_blocks(doc))
+///       lint_text(source, blank_outside(doc, block), options);  // the doc's own line numbers
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planlint {
+
+/// The content lines of one fenced block (1-based, inclusive; the fences excluded).
+struct PlanBlock {
+  std::uint32_t first_line = 0;
+  std::uint32_t last_line = 0;  ///< < first_line for an empty block
+};
+
+/// True for *.md and *.markdown paths.
+bool is_markdown_path(std::string_view path);
+
+/// The ```toml (or ~~~toml) fenced blocks of `doc` that hold a top-level [plan] table header, in
+/// document order. A block left open runs to the end of the doc (CommonMark).
+std::vector<PlanBlock> plan_blocks(std::string_view doc);
+
+/// `doc` with every line outside `block` blanked: its characters removed, its line break kept,
+/// so that line and column numbers inside the block are the doc's own.
+std::string blank_outside(std::string_view doc, const PlanBlock& block);
+
+}  // namespace planlint

@@ -1,0 +1,44 @@
+#pragma once
+/// A rule file after loading: its descriptor and its expressions parsed and checked once.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planlint/diag/rule_descriptor.hpp"
+#include "planlint/expr/syntax.hpp"
+#include "planlint/expr/value.hpp"
+#include "planlint/source/source_file.hpp"
+
+namespace planlint {
+
+/// A message with `{expr}` and `{expr:UNIT}` placeholders, compiled.
+struct MessageTemplate {
+  struct Part {
+    std::string literal;   ///< text before the placeholder (or the whole tail)
+    expr::NodePtr expression;  ///< null for the tail
+    std::string unit;      ///< "" (readable default), "GB", "%", ...
+  };
+  std::vector<Part> parts;
+  bool empty() const { return parts.empty(); }
+};
+
+struct CompiledRule {
+  RuleDescriptor descriptor;
+  std::shared_ptr<const SourceFile> file;
+  /// "" (once per plan), or the collection the rule iterates: "targets", "assumptions",
+  /// "estimates", "benchmarks"; the element is `it`.
+  std::string each;
+  expr::NodePtr applies;  ///< optional precondition
+  expr::NodePtr check;    ///< must hold; the rule fires when it is false
+  std::string at;         ///< the plan key (or it / it.KEY) the finding points at
+  std::vector<std::string> related;
+  MessageTemplate message, help;
+  std::optional<MessageTemplate> fix;  ///< replacement text for the `at` value
+  std::map<std::string, expr::Value> options;  ///< defaults, overridable in config
+  /// Metrics the rule's check and message read (est.NAME), for the provenance notes.
+  std::vector<std::string> metrics_used;
+};
+
+}  // namespace planlint

@@ -1,0 +1,127 @@
+#include "planlint/rules/plan_environment.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "planlint/expr/check.hpp"
+#include "planlint/plan/defaults.hpp"
+#include "planlint/plan/metric_names.hpp"
+
+namespace planlint {
+
+expr::Value to_value(const Scalar& scalar) {
+  return std::visit([](const auto& v) { return expr::Value{v}; }, scalar);
+}
+
+std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const {
+  if (path.starts_with("est.")) {
+    std::string_view name = path.substr(4);
+    if (const MetricValue* m = inputs_.estimates.find(name))
+      return expr::Value{units::Quantity{m->value, m->dim}};
+    for (std::string_view suffix : {".low", ".high"}) {
+      if (!name.ends_with(suffix)) continue;
+      const MetricValue* m = inputs_.estimates.find(name.substr(0, name.size() - suffix.size()));
+      if (!m) return std::nullopt;
+      const std::optional<double>& bound = suffix == ".low" ? m->low : m->high;
+      if (!bound) return std::nullopt;
+      return expr::Value{units::Quantity{*bound, m->dim}};
+    }
+    return std::nullopt;
+  }
+  if (path.starts_with("it.")) {
+    std::string_view field = path.substr(3);
+    if (claim_) {
+      if (field == "metric") return expr::Value{claim_->metric};
+      if (field == "is_range") return expr::Value{claim_->is_range()};
+      const std::optional<PlanValue>& part = field == "value" ? claim_->value
+                                             : field == "low" ? claim_->low
+                                                              : claim_->high;
+      if (!part || field == "is_range") return std::nullopt;
+      return to_value(part->value);
+    }
+    if (!element_) return std::nullopt;
+    const PlanValue* value = element_->find(field);
+    if (!value) return std::nullopt;
+    return to_value(value->value);
+  }
+  if (path.starts_with("options.")) {
+    auto option = options_.find(std::string(path.substr(8)));
+    if (option == options_.end()) return std::nullopt;
+    return option->second;
+  }
+  return plan_value(path);
+}
+
+bool PlanEnvironment::stated(std::string_view path) const {
+  if (path.starts_with("it.")) return lookup(path).has_value();
+  const PlanValue* value = inputs_.plan.find(path);
+  return value && value->origin == Origin::plan;
+}
+
+std::optional<expr::Value> PlanEnvironment::metric(std::string_view name) const {
+  const MetricValue* m = inputs_.estimates.find(name);
+  if (!m) return std::nullopt;
+  if (std::find(metrics_read_.begin(), metrics_read_.end(), name) == metrics_read_.end())
+    metrics_read_.emplace_back(name);
+  return expr::Value{units::Quantity{m->value, m->dim}};
+}
+
+std::optional<expr::Value> PlanEnvironment::plan_value(std::string_view key) const {
+  const PlanValue* value = inputs_.plan.find(key);
+  if (!value) return std::nullopt;
+  return to_value(value->value);
+}
+
+bool PlanEnvironment::assumed(std::string_view key) const {
+  for (const PlanTable& assumption : inputs_.plan.assumptions)
+    if (const PlanValue* k = assumption.find("key"); k && k->text() && *k->text() == key) return true;
+  return false;
+}
+
+std::optional<double> PlanEnvironment::tolerance(std::string_view metric) const {
+  const MetricName* m = find_metric(metric);
+  if (!m || m->tier == Tier::latency) return std::nullopt;
+  const std::string tier(to_string(m->tier));
+  const PlanValue* stated = inputs_.plan.find("tolerances." + tier);
+  if (stated && stated->origin == Origin::plan && stated->quantity()) return stated->quantity()->value;
+  if (auto config = inputs_.tolerances.find(tier); config != inputs_.tolerances.end())
+    return config->second;
+  if (stated && stated->quantity()) return stated->quantity()->value;
+  return std::nullopt;
+}
+
+std::optional<expr::Value> PlanEnvironment::catalog(std::string_view gpu, std::string_view field,
+                                                    std::string_view precision) const {
+  const GpuSpec* spec = inputs_.catalog.find(gpu);
+  if (!spec) return std::nullopt;
+  auto dim = expr::catalog_field_dimension(field);
+  if (!dim) return std::nullopt;
+  std::optional<double> value;
+  if (field == "dense_peak" || field == "sparse_peak") {
+    auto p = parse_precision(precision);
+    if (!p) return std::nullopt;
+    value = field == "dense_peak" ? spec->dense_peak(*p) : spec->sparse_peak(*p);
+  } else if (field == "hbm") {
+    value = spec->hbm_bytes;
+  } else if (field == "hbm_bandwidth") {
+    value = spec->hbm_bandwidth_bytes_per_s;
+  } else {
+    value = spec->link_bandwidth_bytes_per_s;
+  }
+  if (!value) return std::nullopt;
+  return expr::Value{units::Quantity{*value, *dim}};
+}
+
+std::optional<expr::Value> PlanEnvironment::compute_precision() const {
+  return expr::Value{planlint::compute_precision(inputs_.plan)};
+}
+
+double PlanEnvironment::seconds_since(const Date& date) const {
+  using namespace std::chrono;
+  auto days_of = [](const Date& d) {
+    return sys_days{year{d.year} / month{static_cast<unsigned>(d.month)} / day{static_cast<unsigned>(d.day)}};
+  };
+  return static_cast<double>((days_of(inputs_.today) - days_of(date)).count()) * 86400.0;
+}
+
+}  // namespace planlint

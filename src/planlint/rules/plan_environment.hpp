@@ -1,0 +1,61 @@
+#pragma once
+/// The run-time names of a rule expression, read from one plan and its estimates: plan keys,
+/// est.METRIC, it.FIELD (the current element of `each`), options.NAME.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "planlint/catalog/catalog.hpp"
+#include "planlint/estimate/estimates.hpp"
+#include "planlint/expr/environment.hpp"
+#include "planlint/plan/plan.hpp"
+
+namespace planlint {
+
+struct RuleInputs {
+  const Plan& plan;
+  const Estimates& estimates;
+  const Catalog& catalog;
+  Date today;
+  /// Config's [tolerances]; the plan's own stated tolerances win.
+  const std::map<std::string, double>& tolerances;
+};
+
+class PlanEnvironment : public expr::Environment {
+ public:
+  PlanEnvironment(const RuleInputs& inputs, const std::map<std::string, expr::Value>& options)
+      : inputs_(inputs), options_(options) {}
+
+  /// The element of an `each` rule: a table of [[targets]] etc., or a claim of [estimates].
+  void set_element(const PlanTable* table, const Claim* claim) {
+    element_ = table;
+    claim_ = claim;
+  }
+
+  std::optional<expr::Value> lookup(std::string_view path) const override;
+  bool stated(std::string_view path) const override;
+  std::optional<expr::Value> metric(std::string_view name) const override;
+  std::optional<expr::Value> plan_value(std::string_view key) const override;
+  bool assumed(std::string_view key) const override;
+  std::optional<double> tolerance(std::string_view metric) const override;
+  std::optional<expr::Value> catalog(std::string_view gpu, std::string_view field,
+                                     std::string_view precision) const override;
+  std::optional<expr::Value> compute_precision() const override;
+  double seconds_since(const Date& date) const override;
+
+  /// Metrics read through metric(NAME) since the last reset, for the provenance notes.
+  const std::vector<std::string>& metrics_read() const { return metrics_read_; }
+  void reset_metrics_read() { metrics_read_.clear(); }
+
+ private:
+  const RuleInputs& inputs_;
+  const std::map<std::string, expr::Value>& options_;
+  const PlanTable* element_ = nullptr;
+  const Claim* claim_ = nullptr;
+  mutable std::vector<std::string> metrics_read_;
+};
+
+/// The plan value as an expression value.
+expr::Value to_value(const Scalar& scalar);
+
+}  // namespace planlint

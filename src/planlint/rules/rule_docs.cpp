@@ -1,0 +1,44 @@
+#include "planlint/rules/rule_docs.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace planlint {
+
+std::string rule_markdown(const RuleDescriptor& rule) {
+  std::string docs = rule.docs;
+  while (!docs.empty() && (docs.back() == '\n' || docs.back() == ' ')) docs.pop_back();
+  while (!docs.empty() && docs.front() == '\n') docs.erase(docs.begin());
+  return fmt::format(
+      "# {}\n\n{}\n\n| group | default severity | implemented as |\n|---|---|---|\n| {} | {} | {} |\n\n"
+      "{}\n",
+      rule.id, rule.summary, rule.group, to_string(rule.severity),
+      rule.native ? "native check (C++)" : fmt::format("rule file `{}`", rule.origin), docs);
+}
+
+std::string rule_table_text(const std::vector<RuleDescriptor>& rules) {
+  std::size_t id_width = 2, group_width = 5;
+  for (const RuleDescriptor& rule : rules) {
+    id_width = std::max(id_width, rule.id.size());
+    group_width = std::max(group_width, rule.group.size());
+  }
+  std::string out = fmt::format("{:<{}}  {:<{}}  {:<8}  {}\n", "id", id_width, "group", group_width,
+                                "severity", "summary");
+  for (const RuleDescriptor& rule : rules)
+    out += fmt::format("{:<{}}  {:<{}}  {:<8}  {}\n", rule.id, id_width, rule.group, group_width,
+                       to_string(rule.severity), rule.summary);
+  return out;
+}
+
+std::string rule_index_markdown(const std::vector<RuleDescriptor>& rules) {
+  std::string out =
+      "# Rules\n\nGenerated from the rule files in `rules/` (`planlint rules --format markdown`); "
+      "do not edit.\n\n| rule | group | severity | summary |\n|---|---|---|---|\n";
+  for (const RuleDescriptor& rule : rules)
+    out += fmt::format("| [{}]({}.md) | {} | {} | {} |\n", rule.id, rule.id, rule.group,
+                       to_string(rule.severity), rule.summary);
+  return out;
+}
+
+}  // namespace planlint

@@ -1,0 +1,20 @@
+#pragma once
+/// A rule's documentation as Markdown (`planlint explain`, docs/rules/<id>.md) and the rule
+/// table (`planlint rules`).
+#include <string>
+#include <vector>
+
+#include "planlint/diag/rule_descriptor.hpp"
+
+namespace planlint {
+
+/// "# memory-fit\n\n<summary>\n\n| group | default severity | ... |\n\n<docs>".
+std::string rule_markdown(const RuleDescriptor& rule);
+
+/// One line per rule: id, group, severity, summary, aligned.
+std::string rule_table_text(const std::vector<RuleDescriptor>& rules);
+
+/// docs/rules/README.md: a table linking every rule's page.
+std::string rule_index_markdown(const std::vector<RuleDescriptor>& rules);
+
+}  // namespace planlint

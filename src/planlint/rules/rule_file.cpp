@@ -1,0 +1,332 @@
+#include "planlint/rules/rule_file.hpp"
+
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "planlint/diag/suggest.hpp"
+#include "planlint/expr/check.hpp"
+#include "planlint/plan/schema.hpp"
+#include "planlint/plan/toml_span.hpp"
+#include "planlint/rules/rule_types.hpp"
+
+namespace planlint {
+
+namespace {
+
+using detail::to_span;
+
+const std::vector<std::string_view> rule_keys = {
+    "id", "group", "severity", "summary", "applies", "check", "at", "related", "message",
+    "help", "docs", "each", "options", "fix", "native"};
+
+/// Maps a byte offset inside a TOML string value to its position in the file, when the
+/// string's source text is its value verbatim (no escapes); otherwise the string's start.
+Span position_in_string(const SourceFile& file, Span value_span, std::string_view value,
+                        std::size_t offset) {
+  const std::size_t begin = file.offset(value_span.begin);
+  const std::size_t end = file.offset(value_span.end);
+  std::string_view source = std::string_view(file.text()).substr(begin, end - begin);
+  std::size_t quote = 0;
+  if (source.starts_with("\"\"\"") || source.starts_with("'''")) {
+    quote = 3;
+    if (source.size() > 3 && source[3] == '\n') quote = 4;
+    else if (source.size() > 4 && source.substr(3, 2) == "\r\n") quote = 5;
+  } else if (source.starts_with("\"") || source.starts_with("'")) {
+    quote = 1;
+  }
+  if (source.size() >= quote + value.size() && source.substr(quote, value.size()) == value) {
+    Position at = file.position(begin + quote + std::min(offset, value.size()));
+    return Span{at, Position{at.line, at.column + 1}};
+  }
+  return value_span;
+}
+
+class RuleLoader {
+ public:
+  RuleLoader(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors)
+      : file_(std::move(file)), errors_(errors) {}
+
+  std::optional<CompiledRule> run() {
+    toml::table table;
+    try {
+      table = toml::parse(file_->text(), file_->path());
+    } catch (const toml::parse_error& e) {
+      Span span = to_span(e.source());
+      error(span, fmt::format("invalid TOML: {}", e.description()));
+      return std::nullopt;
+    }
+    for (auto&& [key, node] : table) {
+      if (std::find(rule_keys.begin(), rule_keys.end(), key.str()) != rule_keys.end()) continue;
+      std::string message = fmt::format("unknown key '{}' in a rule file", key.str());
+      if (auto suggestion = closest_match(key.str(), rule_keys))
+        message += fmt::format("; did you mean '{}'?", *suggestion);
+      error(to_span(key.source()), message);
+    }
+
+    CompiledRule rule;
+    rule.file = file_;
+    RuleDescriptor& d = rule.descriptor;
+    d.origin = file_->path();
+    d.native = table["native"].value_or(false);
+    d.id = required_string(table, "id");
+    d.group = required_string(table, "group");
+    d.summary = required_string(table, "summary");
+    d.docs = required_string(table, "docs");
+    std::string severity = required_string(table, "severity");
+    if (!d.id.empty() && !std::regex_match(d.id, std::regex("[a-z][a-z0-9]*(-[a-z0-9]+)*")))
+      error(span_of(table, "id"), fmt::format("rule id '{}' must be kebab-case (memory-fit)", d.id));
+    if (!severity.empty()) {
+      if (auto level = parse_severity(severity)) d.severity = *level;
+      else error(span_of(table, "severity"), fmt::format("severity '{}' must be error, warning or note", severity));
+    }
+    if (d.native) return failed_ ? std::nullopt : std::optional(std::move(rule));
+
+    rule.each = optional_string(table, "each");
+    if (!rule.each.empty() && rule.each != "targets" && rule.each != "assumptions" &&
+        rule.each != "estimates" && rule.each != "benchmarks")
+      error(span_of(table, "each"),
+            fmt::format("each = '{}': a rule iterates over targets, assumptions, estimates or benchmarks", rule.each));
+    read_options(table, rule);
+
+    RuleTypeEnvironment names(rule.each, rule.options);
+    if (const toml::node* applies = table.get("applies"))
+      rule.applies = expression(*applies, "applies", names, /*boolean=*/true, rule);
+    if (const toml::node* check = table.get("check"))
+      rule.check = expression(*check, "check", names, true, rule);
+    else
+      error(Span{{1, 1}, {1, 2}}, "missing required key 'check' (the expression that must hold)");
+
+    rule.at = optional_string(table, "at");
+    if (!rule.at.empty()) check_location(table, "at", rule.at, names);
+    if (const toml::node* related = table.get("related")) {
+      if (const toml::array* list = related->as_array()) {
+        for (const toml::node& item : *list) {
+          if (!item.is_string()) {
+            error(to_span(item.source()), "related lists plan keys as strings");
+            continue;
+          }
+          std::string path = item.as_string()->get();
+          check_location_value(to_span(item.source()), path, names);
+          rule.related.push_back(std::move(path));
+        }
+      } else {
+        error(to_span(related->source()), "related must be an array of plan keys");
+      }
+    }
+    if (const toml::node* message = table.get("message")) rule.message = message_template(*message, "message", names, rule);
+    else error(Span{{1, 1}, {1, 2}}, "missing required key 'message'");
+    if (const toml::node* help = table.get("help")) rule.help = message_template(*help, "help", names, rule);
+    if (const toml::node* fix = table.get("fix")) rule.fix = message_template(*fix, "fix", names, rule);
+    if (failed_) return std::nullopt;
+    return rule;
+  }
+
+ private:
+  void error(Span span, std::string message) {
+    failed_ = true;
+    Diagnostic& d = errors_.emplace_back();
+    d.rule = "invalid-rule";
+    d.severity = Severity::error;
+    d.message = std::move(message);
+    d.primary = Location{file_->path(), span};
+  }
+
+  Span span_of(const toml::table& table, std::string_view key) {
+    if (const toml::node* node = table.get(key)) return to_span(node->source());
+    return Span{{1, 1}, {1, 2}};
+  }
+
+  std::string required_string(const toml::table& table, std::string_view key) {
+    const toml::node* node = table.get(key);
+    if (!node) {
+      error(Span{{1, 1}, {1, 2}}, fmt::format("missing required key '{}'", key));
+      return {};
+    }
+    if (!node->is_string()) {
+      error(to_span(node->source()), fmt::format("'{}' must be a string", key));
+      return {};
+    }
+    return node->as_string()->get();
+  }
+
+  std::string optional_string(const toml::table& table, std::string_view key) {
+    const toml::node* node = table.get(key);
+    if (!node) return {};
+    if (!node->is_string()) {
+      error(to_span(node->source()), fmt::format("'{}' must be a string", key));
+      return {};
+    }
+    return node->as_string()->get();
+  }
+
+  void read_options(const toml::table& table, CompiledRule& rule) {
+    const toml::node* options = table.get("options");
+    if (!options) return;
+    if (!options->is_table()) {
+      error(to_span(options->source()), "options must be a table: [options] name = default");
+      return;
+    }
+    for (auto&& [key, node] : *options->as_table()) {
+      const std::string name(key.str());
+      if (node.is_integer() || node.is_floating_point()) {
+        rule.options[name] = expr::Value{units::Quantity{node.value_or(0.0), units::dims::none}};
+      } else if (node.is_boolean()) {
+        rule.options[name] = expr::Value{node.as_boolean()->get()};
+      } else if (node.is_string()) {
+        const std::string& text = node.as_string()->get();
+        units::QuantityResult parsed = units::parse_quantity(text);
+        if (auto* q = std::get_if<units::Quantity>(&parsed)) rule.options[name] = expr::Value{*q};
+        else rule.options[name] = expr::Value{text};
+      } else {
+        error(to_span(node.source()), fmt::format("option '{}' must be a number, quantity, string or boolean", name));
+      }
+    }
+  }
+
+  void note_metrics(const expr::Node& node, CompiledRule& rule) {
+    if (node.kind == expr::Node::Kind::path && node.text.starts_with("est.")) {
+      std::string name = node.text.substr(4);
+      for (std::string_view suffix : {".low", ".high"})
+        if (name.ends_with(suffix)) name.resize(name.size() - suffix.size());
+      if (std::find(rule.metrics_used.begin(), rule.metrics_used.end(), name) == rule.metrics_used.end())
+        rule.metrics_used.push_back(name);
+    }
+    for (const expr::NodePtr& child : node.children) note_metrics(*child, rule);
+  }
+
+  expr::NodePtr expression(const toml::node& node, std::string_view key,
+                           const expr::TypeEnvironment& names, bool boolean, CompiledRule& rule) {
+    if (!node.is_string()) {
+      error(to_span(node.source()), fmt::format("'{}' must be an expression in a string", key));
+      return nullptr;
+    }
+    const std::string& text = node.as_string()->get();
+    const Span span = to_span(node.source());
+    expr::ParseResult parsed = expr::parse_expression(text);
+    if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed)) {
+      error(position_in_string(*file_, span, text, syntax->offset),
+            fmt::format("in {}: {}", key, syntax->message));
+      return nullptr;
+    }
+    expr::NodePtr tree = std::get<expr::NodePtr>(parsed);
+    auto checked = expr::check(*tree, names);
+    if (auto* problem = std::get_if<expr::CheckError>(&checked)) {
+      error(position_in_string(*file_, span, text, problem->offset),
+            fmt::format("in {}: {}", key, problem->message));
+      return nullptr;
+    }
+    const expr::Type& type = std::get<expr::Type>(checked);
+    if (boolean && type.kind != expr::Type::Kind::boolean && type.kind != expr::Type::Kind::any) {
+      error(span, fmt::format("{} must be a condition (true or false), not {}", key, expr::describe(type)));
+      return nullptr;
+    }
+    note_metrics(*tree, rule);
+    return tree;
+  }
+
+  MessageTemplate message_template(const toml::node& node, std::string_view key,
+                                   const expr::TypeEnvironment& names, CompiledRule& rule) {
+    if (!node.is_string()) {
+      error(to_span(node.source()), fmt::format("'{}' must be a string", key));
+      return {};
+    }
+    const std::string& text = node.as_string()->get();
+    auto compiled = compile_template(text, names);
+    if (auto* problem = std::get_if<TemplateError>(&compiled)) {
+      error(position_in_string(*file_, to_span(node.source()), text, problem->offset),
+            fmt::format("in {}: {}", key, problem->message));
+      return {};
+    }
+    MessageTemplate result = std::get<MessageTemplate>(compiled);
+    for (const auto& part : result.parts)
+      if (part.expression) note_metrics(*part.expression, rule);
+    return result;
+  }
+
+  void check_location(const toml::table& table, std::string_view key, const std::string& path,
+                      const expr::TypeEnvironment& names) {
+    check_location_value(span_of(table, key), path, names);
+  }
+
+  /// `at` and `related` name places in the plan: plan keys, `it` or `it.FIELD`.
+  void check_location_value(Span span, const std::string& path, const expr::TypeEnvironment& names) {
+    if (path == "it") return;
+    std::string problem;
+    if (path.starts_with("est.") || path.starts_with("options.")) {
+      error(span, fmt::format("'{}' is not a place in the plan: name a plan key such as cluster.gpu", path));
+      return;
+    }
+    if (!names.path_type(path, problem)) error(span, problem);
+  }
+
+  std::shared_ptr<const SourceFile> file_;
+  std::vector<Diagnostic>& errors_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
+                                                               const expr::TypeEnvironment& names) {
+  MessageTemplate result;
+  std::string literal;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '}' && i + 1 < text.size() && text[i + 1] == '}') {
+      literal += '}';
+      ++i;
+      continue;
+    }
+    if (c != '{') {
+      literal += c;
+      continue;
+    }
+    if (i + 1 < text.size() && text[i + 1] == '{') {
+      literal += '{';
+      ++i;
+      continue;
+    }
+    const std::size_t close = text.find('}', i);
+    if (close == std::string_view::npos) return TemplateError{i, "'{' without a closing '}'"};
+    std::string_view inside = text.substr(i + 1, close - i - 1);
+    std::string unit;
+    if (auto colon = inside.rfind(':'); colon != std::string_view::npos) {
+      unit = std::string(inside.substr(colon + 1));
+      inside = inside.substr(0, colon);
+    }
+    expr::ParseResult parsed = expr::parse_expression(inside);
+    if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed))
+      return TemplateError{i + 1 + syntax->offset, syntax->message};
+    expr::NodePtr tree = std::get<expr::NodePtr>(parsed);
+    auto checked = expr::check(*tree, names);
+    if (auto* problem = std::get_if<expr::CheckError>(&checked))
+      return TemplateError{i + 1 + problem->offset, problem->message};
+    const expr::Type& type = std::get<expr::Type>(checked);
+    if (!unit.empty()) {
+      if (type.kind != expr::Type::Kind::number && type.kind != expr::Type::Kind::any)
+        return TemplateError{i + 1, fmt::format("':{}' formats a number, not {}", unit, expr::describe(type))};
+      if (type.dim) {
+        const bool ok = unit == "%" ? type.dim->dimensionless()
+                                    : !units::format_in(1.0, *type.dim, unit).empty();
+        if (!ok)
+          return TemplateError{i + 1 + inside.size() + 1,
+                               fmt::format("unit '{}' does not fit {}", unit, expr::describe(type))};
+      }
+    }
+    result.parts.push_back({std::move(literal), tree, std::move(unit)});
+    literal.clear();
+    i = close;
+  }
+  result.parts.push_back({std::move(literal), nullptr, {}});
+  return result;
+}
+
+std::optional<CompiledRule> load_rule_file(std::shared_ptr<const SourceFile> file,
+                                           std::vector<Diagnostic>& errors) {
+  return RuleLoader(std::move(file), errors).run();
+}
+
+}  // namespace planlint

@@ -1,0 +1,28 @@
+#pragma once
+/// Loading one rule file (rules.md "A rule file") into a CompiledRule: fields validated,
+/// expressions parsed and dimension-checked, errors at the rule file's line and column.
+#include <memory>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/expr/environment.hpp"
+#include "planlint/rules/compiled_rule.hpp"
+
+namespace planlint {
+
+/// Nullopt after appending the problems to `errors` (rule "invalid-rule").
+std::optional<CompiledRule> load_rule_file(std::shared_ptr<const SourceFile> file,
+                                           std::vector<Diagnostic>& errors);
+
+/// Compiles a message template against the rule's names; problems go to `error` with the
+/// byte offset in `text`.
+struct TemplateError {
+  std::size_t offset = 0;
+  std::string message;
+};
+std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
+                                                               const expr::TypeEnvironment& names);
+
+}  // namespace planlint

@@ -1,0 +1,193 @@
+#include "planlint/rules/run.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "planlint/expr/eval.hpp"
+#include "planlint/rules/compiled_rule.hpp"
+
+namespace planlint {
+
+namespace {
+
+std::string source_text(const SourceFile& file, Span span) {
+  const std::size_t begin = file.offset(span.begin), end = file.offset(span.end);
+  if (end <= begin) return {};
+  std::string text = file.text().substr(begin, std::min<std::size_t>(end - begin, 60));
+  if (auto newline = text.find('\n'); newline != std::string::npos) text.resize(newline);
+  return text;
+}
+
+std::string format_percent(double fraction) {
+  std::string text = fmt::format("{:.3g}", fraction * 100);
+  return text + "%";
+}
+
+/// Where the rule's finding is and what key it names.
+struct Place {
+  Span span;
+  std::string key_path;
+  const PlanValue* value = nullptr;  ///< the plan value at that place, when there is one
+};
+
+class RuleRunner {
+ public:
+  RuleRunner(const CompiledRule& rule, const RuleRun& run)
+      : rule_(rule), run_(run), options_(merge_options()), environment_(run.inputs, options_) {}
+
+  void run(std::vector<Diagnostic>& out) {
+    const Plan& plan = run_.inputs.plan;
+    if (rule_.each.empty()) {
+      evaluate(out, "");
+      return;
+    }
+    if (rule_.each == "estimates") {
+      for (const Claim& claim : plan.estimates) {
+        environment_.set_element(nullptr, &claim);
+        claim_ = &claim;
+        evaluate(out, "estimates." + claim.metric);
+      }
+      return;
+    }
+    const std::vector<PlanTable>& elements = rule_.each == "targets"       ? plan.targets
+                                             : rule_.each == "assumptions" ? plan.assumptions
+                                                                           : plan.benchmarks;
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+      environment_.set_element(&elements[i], nullptr);
+      element_ = &elements[i];
+      evaluate(out, fmt::format("{}[{}]", rule_.each, i));
+    }
+  }
+
+ private:
+  std::map<std::string, expr::Value> merge_options() const {
+    std::map<std::string, expr::Value> options = rule_.options;
+    for (auto& [name, value] : options)
+      if (auto o = run_.option_overrides.find(name); o != run_.option_overrides.end())
+        if (!value.quantity() || value.quantity()->dim == o->second.dim) value = expr::Value{o->second};
+    return options;
+  }
+
+  void evaluate(std::vector<Diagnostic>& out, const std::string& element_path) {
+    environment_.reset_metrics_read();
+    if (rule_.applies) {
+      auto applies = expr::evaluate(*rule_.applies, environment_);
+      if (!applies || !applies->boolean() || !*applies->boolean()) return;
+    }
+    auto holds = expr::evaluate(*rule_.check, environment_);
+    if (!holds || !holds->boolean() || *holds->boolean()) return;
+    out.push_back(diagnostic(element_path));
+  }
+
+  Place resolve(const std::string& path, const std::string& element_path) const {
+    const Plan& plan = run_.inputs.plan;
+    if (path == "it" || path.starts_with("it.")) {
+      const std::string field = path == "it" ? "" : path.substr(3);
+      if (claim_) {
+        const std::optional<PlanValue>& part = field == "low"    ? claim_->low
+                                               : field == "high" ? claim_->high
+                                                                 : claim_->value;
+        if (part && field != "metric") return {part->span, element_path, &*part};
+        return {claim_->key_span, element_path, nullptr};
+      }
+      if (element_) {
+        if (const PlanValue* value = field.empty() ? nullptr : element_->find(field))
+          if (value->origin == Origin::plan) return {value->span, element_path + "." + field, value};
+        return {element_->header, element_path, nullptr};
+      }
+    }
+    if (!path.empty()) {
+      if (const PlanValue* value = plan.find(path); value && value->span.known())
+        return {value->span, path, value->origin == Origin::plan ? value : nullptr};
+      const std::string section = path.substr(0, path.find('.'));
+      if (plan.section(section).present) return {plan.section(section).header, path, nullptr};
+    }
+    if (!element_path.empty() && claim_) return {claim_->key_span, element_path, nullptr};
+    if (element_) return {element_->header, element_path, nullptr};
+    return {Span{{1, 1}, {1, 2}}, path, nullptr};
+  }
+
+  Diagnostic diagnostic(const std::string& element_path) {
+    const SourceFile& file = *run_.inputs.plan.source;
+    Diagnostic d;
+    d.rule = rule_.descriptor.id;
+    d.severity = rule_.descriptor.severity;
+    d.message = render(rule_.message, environment_);
+    Place place = resolve(rule_.at, element_path);
+    d.primary = Location{file.path(), place.span};
+    d.key_path = place.key_path;
+    if (!rule_.help.empty()) d.help = render(rule_.help, environment_);
+    if (rule_.fix && place.value)
+      d.fixes.push_back(FixEdit{Location{file.path(), place.span}, render(*rule_.fix, environment_)});
+
+    for (const std::string& related : rule_.related) {
+      if (related == rule_.at) continue;
+      Place where = resolve(related, element_path);
+      if (where.value) {
+        d.related.push_back({Location{file.path(), where.span},
+                             fmt::format("{} = {}", where.key_path, source_text(file, where.span))});
+      } else if (const PlanValue* value = related.starts_with("it") ? nullptr : run_.inputs.plan.find(related)) {
+        const std::string shown = to_value_text(*value);
+        d.notes.push_back(value->origin == Origin::catalog
+                              ? fmt::format("{} = {} (from the catalog entry of cluster.gpu)", related, shown)
+                              : fmt::format("{} = {} (default)", related, shown));
+      }
+    }
+    // How planlint computed the numbers the rule used.
+    std::vector<std::string> metrics = rule_.metrics_used;
+    for (const std::string& name : environment_.metrics_read())
+      if (std::find(metrics.begin(), metrics.end(), name) == metrics.end()) metrics.push_back(name);
+    for (const std::string& name : metrics)
+      if (const MetricValue* m = run_.inputs.estimates.find(name); m && !m->arithmetic.empty())
+        d.notes.push_back(fmt::format("{}: {}", name, m->arithmetic));
+    return d;
+  }
+
+  static std::string to_value_text(const PlanValue& value) {
+    return expr::format_value(to_value(value.value));
+  }
+
+  const CompiledRule& rule_;
+  const RuleRun& run_;
+  std::map<std::string, expr::Value> options_;
+  PlanEnvironment environment_;
+  const PlanTable* element_ = nullptr;
+  const Claim* claim_ = nullptr;
+};
+
+}  // namespace
+
+std::string render(const MessageTemplate& message, const expr::Environment& environment) {
+  std::string out;
+  for (const MessageTemplate::Part& part : message.parts) {
+    out += part.literal;
+    if (!part.expression) continue;
+    auto value = expr::evaluate(*part.expression, environment);
+    if (!value) {
+      out += "?";
+      continue;
+    }
+    const units::Quantity* q = value->quantity();
+    if (q && part.unit == "%") out += format_percent(q->value);
+    else if (q && !part.unit.empty()) {
+      std::string formatted = units::format_in(q->value, q->dim, part.unit);
+      out += formatted.empty() ? expr::format_value(*value) : formatted;
+    } else {
+      out += expr::format_value(*value);
+    }
+  }
+  return out;
+}
+
+std::vector<Diagnostic> run_rules(const RuleSet& rules, const RuleRun& run) {
+  std::vector<Diagnostic> out;
+  for (const auto& rule : rules.rules()) {
+    if (rule->descriptor.native || !rule->check) continue;
+    if (run.selected && !run.selected(rule->descriptor)) continue;
+    RuleRunner(*rule, run).run(out);
+  }
+  return out;
+}
+
+}  // namespace planlint

@@ -1,0 +1,28 @@
+#pragma once
+/// Runs the expression rules of a RuleSet on one plan and its estimates.
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/rules/compiled_rule.hpp"
+#include "planlint/rules/plan_environment.hpp"
+#include "planlint/rules/rule_set.hpp"
+
+namespace planlint {
+
+struct RuleRun {
+  RuleInputs inputs;
+  /// Rule options from config ([lint.options]); they override the rules' own defaults.
+  const std::map<std::string, units::Quantity>& option_overrides;
+  /// Whether a rule runs at all (selection); native rules are never run here.
+  std::function<bool(const RuleDescriptor&)> selected;
+};
+
+/// The findings of every selected rule, at the rules' default severities.
+std::vector<Diagnostic> run_rules(const RuleSet& rules, const RuleRun& run);
+
+/// The message of a compiled template, with placeholders evaluated ("?" when absent).
+std::string render(const MessageTemplate& message, const expr::Environment& environment);
+
+}  // namespace planlint

@@ -1,0 +1,285 @@
+#include "planlint/suppress/suppress.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "planlint/diag/suggest.hpp"
+
+namespace planlint {
+
+namespace {
+
+constexpr std::string_view prefix = "planlint:";
+
+struct Comment {
+  std::uint32_t line;
+  std::uint32_t column;  ///< of the '#'
+  std::string_view text; ///< after the '#', to the end of the line
+};
+
+/// Splits TOML text into its comments and the set of lines that hold something else than
+/// blanks and comments. Strings are skipped so that a '#' inside one is not a comment.
+struct Scan {
+  std::vector<Comment> comments;
+  std::set<std::uint32_t> code_lines;
+};
+
+Scan scan(std::string_view text) {
+  enum class State { code, basic, literal, ml_basic, ml_literal };
+  Scan out;
+  State state = State::code;
+  std::uint32_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      if (state == State::ml_basic || state == State::ml_literal) out.code_lines.insert(line + 1);
+      if (state == State::basic || state == State::literal) state = State::code;  // invalid TOML
+      ++line;
+      line_start = i + 1;
+      continue;
+    }
+    switch (state) {
+      case State::code:
+        if (c == '#') {
+          std::size_t end = text.find('\n', i);
+          if (end == std::string_view::npos) end = text.size();
+          std::string_view comment = text.substr(i + 1, end - i - 1);
+          if (!comment.empty() && comment.back() == '\r') comment.remove_suffix(1);
+          out.comments.push_back({line, static_cast<std::uint32_t>(i - line_start + 1), comment});
+          i = end - 1;
+        } else if (c == '"' || c == '\'') {
+          out.code_lines.insert(line);
+          bool triple = text.substr(i, 3) == std::string(3, c);
+          state = c == '"' ? (triple ? State::ml_basic : State::basic)
+                           : (triple ? State::ml_literal : State::literal);
+          if (triple) i += 2;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+          out.code_lines.insert(line);
+        }
+        break;
+      case State::basic:
+        if (c == '\\') ++i;
+        else if (c == '"') state = State::code;
+        break;
+      case State::literal:
+        if (c == '\'') state = State::code;
+        break;
+      case State::ml_basic:
+        if (c == '\\') ++i;
+        else if (text.substr(i, 3) == "\"\"\"") {
+          // Up to two more quotes may close the string as content ("""a""""").
+          i += 2;
+          while (i + 1 < text.size() && text[i + 1] == '"') ++i;
+          state = State::code;
+        }
+        break;
+      case State::ml_literal:
+        if (text.substr(i, 3) == "'''") {
+          i += 2;
+          while (i + 1 < text.size() && text[i + 1] == '\'') ++i;
+          state = State::code;
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+/// Parses one comment; false when it is not a `planlint:` directive.
+bool parse_directive(const Comment& comment, const std::string& file, InlineSuppression& out) {
+  std::string_view text = comment.text;
+  std::size_t at = 0;
+  while (at < text.size() && is_space(text[at])) ++at;
+  if (text.substr(at, prefix.size()) != prefix) return false;
+  at += prefix.size();
+  while (at < text.size() && is_space(text[at])) ++at;
+  std::size_t word_end = at;
+  while (word_end < text.size() && !is_space(text[word_end]) && text[word_end] != ',') ++word_end;
+  out.directive = std::string(text.substr(at, word_end - at));
+  if (out.directive == "allow") out.scope = InlineSuppression::Scope::line;
+  else if (out.directive == "allow-next-line") out.scope = InlineSuppression::Scope::next_line;
+  else if (out.directive == "allow-file") out.scope = InlineSuppression::Scope::file;
+  else out.known_directive = false;
+
+  std::size_t names_end = text.find("--", word_end);
+  if (names_end != std::string_view::npos)
+    out.reason = std::string(trim(text.substr(names_end + 2)));
+  else
+    names_end = text.size();
+  // Names are separated by commas (and spaces are allowed around them).
+  std::size_t i = word_end;
+  while (i < names_end) {
+    while (i < names_end && (is_space(text[i]) || text[i] == ',')) ++i;
+    std::size_t begin = i;
+    while (i < names_end && !is_space(text[i]) && text[i] != ',') ++i;
+    if (i > begin) {
+      // Columns: the comment text starts one byte after the '#'.
+      auto column = [&](std::size_t offset) {
+        return static_cast<std::uint32_t>(comment.column + 1 + offset);
+      };
+      out.names.push_back({std::string(text.substr(begin, i - begin)),
+                           Span{{comment.line, column(begin)}, {comment.line, column(i)}}});
+    }
+  }
+  out.location = Location{
+      file, Span{{comment.line, comment.column},
+                 {comment.line, static_cast<std::uint32_t>(comment.column + 1 + text.size())}}};
+  return true;
+}
+
+bool covers(const InlineSuppression& s, std::uint32_t line) {
+  if (!s.known_directive) return false;
+  if (s.scope == InlineSuppression::Scope::file) return true;
+  return s.target_line != 0 && s.target_line == line;
+}
+
+/// Index of the first name of `s` that names `rule` (its id, its group, or "all"), or -1.
+int matching_name(const InlineSuppression& s, std::string_view rule, const SuppressionRules& rules) {
+  auto group = rules.group_of.find(rule);
+  for (std::size_t i = 0; i < s.names.size(); ++i) {
+    const std::string& name = s.names[i].id;
+    if (name == rule || name == "all" || (group != rules.group_of.end() && name == group->second))
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string_view scope_text(const InlineSuppression& s) {
+  switch (s.scope) {
+    case InlineSuppression::Scope::line: return "on this line";
+    case InlineSuppression::Scope::next_line: return "on the next line";
+    case InlineSuppression::Scope::file: return "in this plan";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::string_view toml_text) {
+  Scan scanned = scan(toml_text);
+  std::vector<InlineSuppression> out;
+  for (const Comment& comment : scanned.comments) {
+    InlineSuppression s;
+    if (!parse_directive(comment, file.path(), s)) continue;
+    switch (s.scope) {
+      case InlineSuppression::Scope::line: s.target_line = comment.line; break;
+      case InlineSuppression::Scope::file: s.target_line = 0; break;
+      case InlineSuppression::Scope::next_line: {
+        auto next = scanned.code_lines.upper_bound(comment.line);
+        s.target_line = next == scanned.code_lines.end() ? 0 : *next;
+        break;
+      }
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void apply_suppressions(std::vector<Diagnostic>& diagnostics,
+                        const std::vector<InlineSuppression>& suppressions,
+                        const SuppressionRules& rules, const std::string& file) {
+  if (suppressions.empty()) return;
+  // The most specific suppression wins: line and next-line ones before allow-file.
+  std::vector<std::size_t> order(suppressions.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return (suppressions[a].scope == InlineSuppression::Scope::file) <
+           (suppressions[b].scope == InlineSuppression::Scope::file);
+  });
+  std::vector<std::vector<bool>> used(suppressions.size());
+  for (std::size_t i = 0; i < suppressions.size(); ++i) used[i].assign(suppressions[i].names.size(), false);
+
+  auto suppress = [&](Diagnostic& d, bool track_use) {
+    if (d.suppression || d.primary.file != file) return;
+    for (std::size_t index : order) {
+      const InlineSuppression& s = suppressions[index];
+      if (!covers(s, d.primary.span.begin.line)) continue;
+      int name = matching_name(s, d.rule, rules);
+      if (name < 0) continue;
+      d.suppression = Suppression{Suppression::Kind::inline_comment, s.reason, s.location};
+      if (track_use) used[index][static_cast<std::size_t>(name)] = true;
+      return;
+    }
+  };
+  for (Diagnostic& d : diagnostics) suppress(d, true);
+
+  // Every known id and group, for did-you-mean on a misspelt name.
+  std::vector<std::string_view> known;
+  std::set<std::string_view> groups;
+  for (const auto& [id, group] : rules.group_of) {
+    known.push_back(id);
+    if (!group.empty() && groups.insert(group).second) known.push_back(group);
+  }
+
+  std::vector<Diagnostic> native;
+  auto add = [&](std::string_view rule, Span span, std::string message) -> Diagnostic* {
+    auto level = rules.level ? rules.level(rule, Severity::warning) : std::optional(Severity::warning);
+    if (!level) return nullptr;
+    Diagnostic d;
+    d.rule = std::string(rule);
+    d.severity = *level;
+    d.message = std::move(message);
+    d.primary = Location{file, span};
+    native.push_back(std::move(d));
+    return &native.back();
+  };
+
+  for (std::size_t index = 0; index < suppressions.size(); ++index) {
+    const InlineSuppression& s = suppressions[index];
+    if (!s.known_directive) {
+      if (Diagnostic* d = add("unused-suppression", s.location.span,
+                              fmt::format("unknown suppression directive '{}'", s.directive)))
+        d->help = "write `# planlint: allow ID -- reason`, `allow-next-line` or `allow-file`";
+      continue;
+    }
+    if (s.reason.empty())
+      if (Diagnostic* d = add("suppression-without-reason", s.location.span,
+                              fmt::format("`{}` gives no reason", s.directive)))
+        d->help = fmt::format("say why after `--`: # planlint: {} {} -- <why the finding does not apply>",
+                              s.directive, s.names.empty() ? "ID" : s.names.front().id);
+    if (s.names.empty()) {
+      if (Diagnostic* d = add("unused-suppression", s.location.span,
+                              fmt::format("`{}` names no rule", s.directive)))
+        d->help = "name the rule ids or groups to allow, separated by commas";
+      continue;
+    }
+    for (std::size_t n = 0; n < s.names.size(); ++n) {
+      if (used[index][n]) continue;
+      const std::string& id = s.names[n].id;
+      auto rule = rules.group_of.find(id);
+      const bool is_rule = rule != rules.group_of.end();
+      const bool is_group = groups.count(id) > 0 || id == "all";
+      if (!is_rule && !is_group) {
+        if (Diagnostic* d = add("unused-suppression", s.names[n].span,
+                                fmt::format("'{}' is not a rule or group planlint knows", id))) {
+          if (auto suggestion = closest_match(id, known)) d->help = fmt::format("did you mean '{}'?", *suggestion);
+        }
+        continue;
+      }
+      if (rules.enabled && !rules.enabled(id, is_rule ? std::string_view(rule->second) : std::string_view(id)))
+        continue;  // the rule does not run here, so it could not have fired
+      std::string message =
+          s.scope == InlineSuppression::Scope::next_line && s.target_line == 0
+              ? fmt::format("`allow-next-line {}` has no line after it", id)
+              : fmt::format("unused suppression: no '{}' finding {}", id, scope_text(s));
+      if (Diagnostic* d = add("unused-suppression", s.names[n].span, std::move(message)))
+        d->help = s.names.size() == 1 ? "remove the comment" : fmt::format("remove '{}' from the list", id);
+    }
+  }
+  // The suppression findings can be suppressed too (`allow-file unused-suppression`).
+  for (Diagnostic& d : native) suppress(d, false);
+  for (Diagnostic& d : native) diagnostics.push_back(std::move(d));
+}
+
+}  // namespace planlint

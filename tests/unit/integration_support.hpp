@@ -1,0 +1,99 @@
+#pragma once
+/// Helpers of the integration tests (SARIF, JSON, config, suppressions, baseline, Markdown):
+/// scratch folders, running external validators from the npm tools, reading files.
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+namespace planlint::test {
+
+namespace fs = std::filesystem;
+
+inline std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// A fresh folder under the temp dir, removed at the end of the test. It holds a `.git`
+/// folder so that config discovery stops there, whatever is above it.
+struct Scratch {
+  fs::path path;
+  Scratch() {
+    static int counter = 0;
+    path = fs::temp_directory_path() /
+           ("planlint-int-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(path);
+    fs::create_directories(path / ".git");
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  Scratch(const Scratch&) = delete;
+  fs::path write(const std::string& name, const std::string& text) const {
+    fs::path file = path / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << text;
+    return file;
+  }
+};
+
+/// Changes the working directory for one test and restores it (even when a REQUIRE fails).
+struct InDirectory {
+  fs::path previous;
+  explicit InDirectory(const fs::path& path) : previous(fs::current_path()) { fs::current_path(path); }
+  ~InDirectory() {
+    std::error_code ec;
+    fs::current_path(previous, ec);
+  }
+  InDirectory(const InDirectory&) = delete;
+};
+
+/// Runs a shell command; returns its exit status, with stdout and stderr in `output`.
+inline int run_command(const std::string& command, std::string& output) {
+  output.clear();
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return -1;
+  std::array<char, 4096> buffer;
+  std::size_t n;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), n);
+  int status = ::pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+inline std::string quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// Where the npm test tools are installed: $PLANLINT_NPM_TOOLS, else .cache/npm-tools in the
+/// checkout (scripts/lib/deps.sh planlint_install_npm_tools).
+inline fs::path npm_tools_dir() {
+  if (const char* dir = std::getenv("PLANLINT_NPM_TOOLS"); dir && *dir) return dir;
+  return PLANLINT_NPM_TOOLS_DIR;
+}
+
+/// The path of one tool, relative to node_modules; the test FAILS when it is missing.
+inline std::string npm_tool(const std::string& relative) {
+  fs::path tool = npm_tools_dir() / "node_modules" / relative;
+  if (!fs::exists(tool))
+    FAIL("missing test tool " << tool.string()
+                              << ": install the npm test tools with `source scripts/lib/deps.sh && "
+                                 "planlint_install_npm_tools` (scripts/test does it), or point "
+                                 "PLANLINT_NPM_TOOLS at a folder where they are installed");
+  return tool.string();
+}
+
+inline std::string sarif_multitool() { return npm_tool("@microsoft/sarif-multitool-linux/Sarif.Multitool"); }
+inline std::string taplo() { return npm_tool(".bin/taplo"); }
+inline std::string ajv() { return npm_tool(".bin/ajv"); }
+
+}  // namespace planlint::test

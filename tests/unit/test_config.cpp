@@ -1,0 +1,163 @@
+// .planlint.toml: discovery from each linted file up to the repository root, --config,
+// precedence of the command line, and a bad config as exit status 2 with file:line:col.
+#include <catch2/catch.hpp>
+
+#include "integration_support.hpp"
+#include "planlint/config/config.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+using planlint::test::run_cli;
+using planlint::test::Scratch;
+
+namespace {
+
+constexpr const char* plan_with_typo = R"([plan]
+name = "x"
+kind = "inference"
+[model]
+params = "7B"
+[cluster]
+gpu = "h100-sxm"
+count = 8
+hmb = "80 GB"
+)";
+
+std::optional<planlint::Config> parse(const std::string& text, std::vector<planlint::Diagnostic>& errors) {
+  return planlint::parse_config(planlint::SourceFile("cfg/.planlint.toml", text), errors);
+}
+
+}  // namespace
+
+TEST_CASE("a config file is read with every [lint] key and [tolerances]", "[config]") {
+  std::vector<planlint::Diagnostic> errors;
+  auto config = parse(R"([lint]
+select = ["all"]
+ignore = ["chinchilla-ratio", "memory"]
+rules = ["policies/", "/abs/pack.toml"]
+fail_on = "warning"
+catalog = "hw/gpus.toml"
+[lint.severity]
+missing-range = "error"
+peak = "off"
+[lint.options]
+assumption_max_age = "90 d"
+ratio = 20
+[tolerances]
+capacity = "10%"
+cost = 0.25
+)",
+                      errors);
+  INFO(planlint::test::render(errors));
+  REQUIRE(config);
+  CHECK(config->select == std::vector<std::string>{"all"});
+  CHECK(config->ignore == std::vector<std::string>{"chinchilla-ratio", "memory"});
+  CHECK(config->rules == std::vector<std::string>{"cfg/policies/", "/abs/pack.toml"});
+  CHECK(config->fail_on == planlint::Severity::warning);
+  CHECK(config->catalog == "cfg/hw/gpus.toml");
+  CHECK(config->severity.at("missing-range") == "error");
+  CHECK(config->severity.at("peak") == "off");
+  CHECK(config->options.at("assumption_max_age").value == Approx(90 * 86400));
+  CHECK(config->options.at("ratio").value == 20);
+  CHECK(config->tolerances.at("capacity") == Approx(0.10));
+  CHECK(config->tolerances.at("cost") == Approx(0.25));
+}
+
+TEST_CASE("a bad config names the file, line and column of each problem", "[config]") {
+  std::vector<planlint::Diagnostic> errors;
+  CHECK_FALSE(parse("[lint]\nselct = [\"all\"]\nfail_on = \"sometimes\"\n[lint.severity]\nx = \"loud\"\n"
+                    "[tolerances]\ncapacity = \"80 GB\"\n[output]\n",
+                    errors));
+  REQUIRE(errors.size() == 5);
+  CHECK(errors[0].message == "unknown key 'selct' in [lint]");
+  CHECK(errors[0].help == "did you mean 'select'?");
+  CHECK(errors[0].primary.span.begin == planlint::Position{2, 1});
+  CHECK(errors[1].primary.span.begin.line == 3);
+  CHECK(errors[2].primary.span.begin.line == 5);
+  CHECK(errors[3].primary.span.begin.line == 7);
+  CHECK(errors[4].message == "unknown key 'output' in the config file");
+}
+
+TEST_CASE("the nearest .planlint.toml up from each file configures it", "[config][cli]") {
+  Scratch dir;
+  dir.write(".planlint.toml", "[lint]\nignore = [\"unknown-key\"]\n");
+  dir.write("team/.planlint.toml", "[lint.severity]\nunknown-key = \"warning\"\n");
+  auto top = dir.write("plan.toml", plan_with_typo);
+  auto nested = dir.write("team/deep/plan.toml", plan_with_typo);
+
+  auto at_top = run_cli({"--no-color", top.string()});
+  CHECK(at_top.status == 0);  // ignored by the root config
+  CHECK(at_top.out == "no problems in 1 file\n");
+
+  auto below = run_cli({"--no-color", nested.string()});
+  CHECK(below.status == 0);  // the nearest config wins: a warning, below --fail-on error
+  CHECK_THAT(below.out, Catch::Contains("warning: unknown key 'hmb'"));
+
+  auto both = run_cli({"--no-color", "-j", "2", top.string(), nested.string()});
+  CHECK_THAT(both.out, Catch::EndsWith("1 warning in 2 files\n"));
+}
+
+TEST_CASE("config discovery stops at the repository root", "[config][cli]") {
+  Scratch dir;
+  dir.write(".planlint.toml", "[lint]\nignore = [\"unknown-key\"]\n");
+  fs::create_directories(dir.path / "repo/.git");
+  auto plan = dir.write("repo/plans/plan.toml", plan_with_typo);
+  auto run = run_cli({"--no-color", plan.string()});
+  CHECK(run.status == 1);
+}
+
+TEST_CASE("--config names the config; command-line options win over it", "[config][cli]") {
+  Scratch dir;
+  auto config = dir.write("conf/lint.toml",
+                          "[lint]\nignore = [\"unknown-gpu\"]\nfail_on = \"warning\"\n"
+                          "[lint.severity]\nunknown-key = \"warning\"\n");
+  auto plan = dir.write("plan.toml", plan_with_typo);
+  auto with_config = run_cli({"--no-color", "--config", config.string(), plan.string()});
+  CHECK(with_config.status == 1);  // a warning, and the config fails on warnings
+  CHECK_THAT(with_config.out, Catch::Contains("warning: unknown key"));
+
+  auto fail_on = run_cli({"--no-color", "--config", config.string(), "--fail-on", "error", plan.string()});
+  CHECK(fail_on.status == 0);
+
+  auto severity = run_cli({"--no-color", "--config", config.string(), "--severity", "unknown-key=note",
+                           "--fail-on", "warning", plan.string()});
+  CHECK(severity.status == 0);
+  CHECK_THAT(severity.out, Catch::Contains("note: unknown key"));
+
+  auto ignore = run_cli({"--no-color", "--config", config.string(), "--ignore", "structure", plan.string()});
+  CHECK(ignore.status == 0);
+  CHECK(ignore.out == "no problems in 1 file\n");
+
+  auto select = run_cli({"--no-color", "--select", "unknown-gpu", plan.string()});
+  CHECK(select.status == 0);
+}
+
+TEST_CASE("an invalid config, rule pack or option exits 2 with file:line:col", "[config][cli]") {
+  Scratch dir;
+  dir.write(".planlint.toml", "[lint]\nselct = [\"all\"]\n");
+  auto plan = dir.write("plan.toml", plan_with_typo);
+  auto bad_config = run_cli({plan.string()});
+  CHECK(bad_config.status == 2);
+  CHECK(bad_config.out.empty());
+  CHECK_THAT(bad_config.err, Catch::Contains(".planlint.toml:2:1: error: unknown key 'selct' in [lint]"));
+
+  auto invalid_toml = dir.write("other/.planlint.toml", "[lint\n");
+  auto other = dir.write("other/plan.toml", plan_with_typo);
+  auto bad_toml = run_cli({other.string()});
+  CHECK(bad_toml.status == 2);
+  CHECK_THAT(bad_toml.err, Catch::Contains(".planlint.toml:1:"));
+
+  auto pack = dir.write("packs/bad.toml", "id = \"my-rule\"\n");
+  auto bad_pack = run_cli({"--config", invalid_toml.string(), other.string()});
+  CHECK(bad_pack.status == 2);
+  auto bad_rules = run_cli({"--rules", pack.string(), "--config", "/dev/null", other.string()});
+  CHECK(bad_rules.status == 2);
+  CHECK_THAT(bad_rules.err, Catch::Matches("(.|\n)*bad\\.toml:[0-9]+:[0-9]+: error: (.|\n)*"));
+
+  auto missing_pack = run_cli({"--rules", (dir.path / "nope").string(), "--config", "/dev/null", other.string()});
+  CHECK(missing_pack.status == 2);
+
+  CHECK(run_cli({"--severity", "unknown-key", other.string()}).status == 2);
+  CHECK(run_cli({"--severity", "unknown-key=loud", other.string()}).status == 2);
+  CHECK(run_cli({"--today", "2026-02-30", "--config", "/dev/null", other.string()}).status == 2);
+}

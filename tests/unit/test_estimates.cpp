@@ -1,0 +1,235 @@
+#include <catch2/catch.hpp>
+
+#include "test_estimates_support.hpp"
+
+using namespace planlint;
+using namespace planlint::test;
+
+namespace {
+
+std::string example(std::string_view name) {
+  return std::string(PLANLINT_SOURCE_DIR) + "/examples/" + std::string(name);
+}
+
+Estimated estimate_example(std::string_view name) {
+  std::string error;
+  auto text = read_file(example(name), error);
+  INFO(error);
+  REQUIRE(text.has_value());
+  return estimate_text(std::move(*text));
+}
+
+double days(double seconds) { return seconds / 86400; }
+double hours(double gpu_seconds) { return gpu_seconds / 3600; }
+
+}  // namespace
+
+TEST_CASE("every test vector of estimates.md is reproduced to 3 significant figures",
+          "[estimates]") {
+  for (const std::string& fixture : vector_fixtures) {
+    DYNAMIC_SECTION(fixture) {
+      const Estimated e = estimate_fixture(fixture);
+      REQUIRE_FALSE(e.plan().estimates.empty());
+      for (const Claim& claim : e.plan().estimates) {
+        INFO(claim.metric);
+        const MetricValue& metric = e[claim.metric];
+        INFO("computed " << metric.arithmetic);
+        REQUIRE(claim.value);
+        CHECK(same_3sf(claim.metric, metric.value, claim.value->quantity()->value));
+        if (claim.low) {
+          REQUIRE(metric.low);
+          CHECK(same_3sf(claim.metric, *metric.low, claim.low->quantity()->value));
+        }
+        if (claim.high) {
+          REQUIRE(metric.high);
+          CHECK(same_3sf(claim.metric, *metric.high, claim.high->quantity()->value));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the test vectors read as the spec writes them", "[estimates]") {
+  // The same vectors, spelled out, so that a fixture edited by mistake cannot hide a regression.
+  CHECK(round3(estimate_fixture("7b-pretrain.toml")["train.flops"].value) == Approx(4.2e22));
+  CHECK(round3(days(estimate_fixture("7b-pretrain.toml")["train.days"].value)) == Approx(9.6));
+  CHECK(estimate_fixture("7b-pretrain.toml")["train.memory.states"].value == Approx(112e9));
+  const Estimated big = estimate_fixture("70b-15t.toml");
+  CHECK(round3(hours(big["train.gpu_hours"].value)) == Approx(4.42e6));
+  CHECK(round3(hours(*big["train.gpu_hours"].low)) == Approx(3.54e6));
+  CHECK(round3(hours(*big["train.gpu_hours"].high)) == Approx(5.90e6));
+  CHECK(round3(days(big["train.days"].value)) == Approx(90.0));
+  CHECK(round3(days(big["train.wall_days"].value)) == Approx(106));
+  CHECK(round3(hours(estimate_fixture("13b-1t.toml")["train.gpu_hours"].value)) == Approx(1.54e5));
+  CHECK(round3(days(estimate_fixture("13b-1t.toml")["train.days"].value)) == Approx(50.2));
+  CHECK(estimate_fixture("13b-zero3.toml")["train.memory.states"].value == Approx(26e9));
+  const Estimated kv = estimate_fixture("llama2-7b-kv.toml");
+  CHECK(kv["infer.kv_per_token"].value == 524288);
+  CHECK(kv["infer.kv_cache"].value == 32.0 * 1024 * 1024 * 1024);
+  CHECK(round3(estimate_fixture("13b-decode.toml")["infer.itl"].value) == Approx(0.013));
+  CHECK(round3(estimate_fixture("70b-decode.toml")["infer.decode_tokens_per_s"].value) == Approx(23.9));
+  CHECK(round3(estimate_fixture("70b-decode-int4.toml")["infer.decode_tokens_per_s"].value) ==
+        Approx(95.7));
+  // Not 336,538: that divides seconds by 1000.
+  CHECK(round3(hours(estimate_fixture("7b-a100.toml")["train.gpu_hours"].value)) == Approx(9.35e4));
+  const Estimated gpt3 = estimate_fixture("gpt3-v100.toml");
+  CHECK(round3(gpt3["train.flops"].value) == Approx(3.15e23));
+  CHECK(round3(hours(gpt3["train.gpu_hours"].value)) == Approx(1.75e6));
+}
+
+TEST_CASE("a metric keeps its formula, its arithmetic and where its inputs are", "[estimates]") {
+  const Estimated e = estimate_example("cluster-plan.toml");
+
+  const MetricValue& flops = e["train.flops"];
+  CHECK(flops.formula == "6 · N_a · D");
+  CHECK(flops.arithmetic == "6 × 7B × 1T tokens = 4.2e22 FLOP");
+  REQUIRE(flops.inputs.size() == 2);
+  const MetricInput& tokens = flops.inputs[1];
+  CHECK(tokens.name == "training.tokens");
+  CHECK(tokens.origin == Origin::plan);
+  CHECK(tokens.span == e.plan().find("training.tokens")->span);
+  CHECK(tokens.span.known());
+  CHECK(flops.inputs[0].name == "model.active_params");
+  CHECK(flops.inputs[0].origin == Origin::default_);
+
+  const MetricValue& gpu_hours = e["train.gpu_hours"];
+  CHECK(gpu_hours.arithmetic == "4.2e22 FLOP / (989 TFLOPS × 40%) = 29.5K GPU·h");
+  REQUIRE(gpu_hours.inputs.size() == 3);
+  CHECK(gpu_hours.inputs[0].name == "train.flops");
+  CHECK(gpu_hours.inputs[0].is_metric);
+  const MetricInput& peak = gpu_hours.inputs[1];
+  CHECK(peak.name == "cluster.peak");
+  CHECK(peak.origin == Origin::catalog);
+  CHECK(peak.value == Approx(989e12));
+  CHECK(peak.span == e.plan().find("cluster.gpu")->span);
+  CHECK(peak.note == "catalog h100-sxm dense bf16 peak");
+
+  CHECK(e["train.days"].arithmetic == "29.5K GPU·h / 128 GPUs = 9.6 d");
+  CHECK(e["train.memory.total"].arithmetic == "28.7 GB + 18.3 GB + 4.69 GB = 51.6 GB");
+  const MetricValue& states = e["train.memory.states"];
+  const auto optimizer = std::find_if(states.inputs.begin(), states.inputs.end(),
+                                      [](const MetricInput& i) { return i.name == "training.optimizer"; });
+  REQUIRE(optimizer != states.inputs.end());
+  CHECK(optimizer->text == "adamw");
+  CHECK(optimizer->value == 16);
+}
+
+TEST_CASE("cost-tier metrics range over the assumptions' low and high", "[estimates]") {
+  SECTION("one assumption: the cluster plan's MFU 30–50%") {
+    const Estimated e = estimate_example("cluster-plan.toml");
+    const MetricValue& d = e["train.days"];
+    REQUIRE(d.has_range());
+    CHECK(round3(days(*d.low)) == Approx(7.68));
+    CHECK(round3(days(*d.high)) == Approx(12.8));
+    CHECK(d.range_keys == std::vector<std::string>{"training.mfu"});
+    CHECK_FALSE(e["train.flops"].has_range());  // 6·N·D depends on no assumption
+    CHECK_FALSE(e["train.memory.total"].has_range());  // capacity tier
+    REQUIRE(e.estimates.range_sources().size() == 1);
+    CHECK(e.estimates.range_sources()[0].assumption == "mfu");
+  }
+  SECTION("three assumptions: low is the optimistic end of all of them") {
+    const Estimated e = estimate_example("llama-70b-pretrain.toml");
+    const MetricValue& cost = e["cost.total"];
+    CHECK(round3(cost.value) == Approx(15.6e6));
+    CHECK(round3(*cost.low) == Approx(7.69e6));   // MFU 50%, goodput 92%, $2/GPU-h
+    CHECK(round3(*cost.high) == Approx(29.5e6));  // MFU 30%, goodput 80%, $4/GPU-h
+    CHECK(cost.range_keys ==
+          std::vector<std::string>{"training.mfu", "training.goodput", "cluster.price"});
+    CHECK(round3(days(*e["train.wall_days"].low)) == Approx(78.3));
+    CHECK(round3(days(*e["train.wall_days"].high)) == Approx(150));
+    CHECK(round3(days(*e["train.days"].low)) == Approx(72.0));
+    CHECK(e["train.days"].range_keys == std::vector<std::string>{"training.mfu"});
+    for (const auto& [name, metric] : e.estimates.values())
+      if (metric.has_range()) {
+        INFO(name);
+        CHECK(*metric.low <= metric.value);
+        CHECK(metric.value <= *metric.high);
+      }
+  }
+}
+
+TEST_CASE("the examples' hand-computed numbers agree with the engine", "[estimates]") {
+  SECTION("llama-70b-pretrain") {
+    const Estimated e = estimate_example("llama-70b-pretrain.toml");
+    CHECK(round3(e["train.flops"].value) == Approx(6.3e24));
+    CHECK(round3(hours(e["train.gpu_hours"].value)) == Approx(4.42e6));
+    CHECK(round3(days(e["train.wall_days"].value)) == Approx(106));
+    CHECK(round3(e["train.memory.states"].value) == Approx(9.16e9));
+    CHECK(round3(e["train.memory.activations"].value) == Approx(22.8e9));
+    CHECK(round3(e["train.memory.reserve"].value) == Approx(3.20e9));
+    CHECK(round3(e["train.memory.total"].value) == Approx(35.2e9));
+    CHECK(round3(e["train.step_seconds"].value) == Approx(8.70));
+    CHECK(round3(e["train.comm.allreduce_bytes"].value) == Approx(8.61e9));
+    CHECK(round3(e["train.comm.seconds"].value) == Approx(0.172));
+    CHECK(round3(e["train.comm.fraction"].value) == Approx(0.0198));
+    CHECK(e["train.pipeline_bubble"].value == Approx(3.0 / 32));
+    CHECK(round3(e["train.checkpoint.optimal_interval"].value / 60) == Approx(54.3));
+  }
+  SECTION("cluster-plan") {
+    const Estimated e = estimate_example("cluster-plan.toml");
+    CHECK(round3(hours(e["train.gpu_hours"].value)) == Approx(29500));
+    CHECK(round3(days(e["train.wall_days"].value)) == Approx(10.7));
+    CHECK(round3(e["train.memory.states"].value) == Approx(28.7e9));
+    CHECK(round3(e["train.memory.activations"].value) == Approx(18.3e9));
+    CHECK(round3(e["train.memory.reserve"].value) == Approx(4.69e9));
+    CHECK(round3(e["train.memory.total"].value) == Approx(51.6e9));
+    CHECK(round3(e["train.comm.fraction"].value) == Approx(0.167));
+  }
+  SECTION("every claim of every example is within 2% of the recomputed metric") {
+    for (const char* name : {"cluster-plan.toml", "llama-70b-pretrain.toml", "moe-pretrain.toml",
+                             "finetune-qlora.toml", "inference-serving.toml"}) {
+      const Estimated e = estimate_example(name);
+      for (const Claim& claim : e.plan().estimates) {
+        INFO(name << ": " << claim.metric);
+        const MetricValue& metric = e[claim.metric];
+        INFO(metric.arithmetic);
+        REQUIRE(claim.value);
+        CHECK(metric.value == Approx(claim.value->quantity()->value).epsilon(0.02));
+        if (claim.low && metric.low) CHECK(*metric.low == Approx(claim.low->quantity()->value).epsilon(0.02));
+        if (claim.high && metric.high)
+          CHECK(*metric.high == Approx(claim.high->quantity()->value).epsilon(0.02));
+      }
+    }
+  }
+}
+
+TEST_CASE("a metric whose input is missing is absent and names the input", "[estimates]") {
+  SECTION("activations without the layer count") {
+    const Estimated e = estimate_text(training_plan({{"model.layers", ""}}));
+    CHECK(e.estimates.find("train.memory.activations") == nullptr);
+    const auto& absent = e.estimates.absent();
+    REQUIRE(absent.contains("train.memory.activations"));
+    CHECK(absent.at("train.memory.activations") == std::vector<std::string>{"model.layers"});
+    // Metrics built on it are absent for the same root cause, not for "train.memory.activations".
+    CHECK(absent.at("train.memory.total") == std::vector<std::string>{"model.layers"});
+    CHECK(e.estimates.find("train.memory.states") != nullptr);
+  }
+  SECTION("time without an MFU") {
+    const Estimated e = estimate_text(training_plan({{"training.mfu", ""}}));
+    CHECK(e.estimates.find("train.flops") != nullptr);
+    CHECK(e.estimates.absent().at("train.days") == std::vector<std::string>{"training.mfu"});
+    CHECK(e.estimates.absent().at("cost.total") ==
+          std::vector<std::string>{"training.mfu", "cluster.price"});
+  }
+  SECTION("a GPU without a peak at the compute precision: V100 has no bf16") {
+    const Estimated e = estimate_text(training_plan({{"cluster.gpu", "\"v100-sxm2\""}}));
+    CHECK(e.estimates.absent().at("train.gpu_hours") ==
+          std::vector<std::string>{"cluster.peak (the catalog has no bf16 peak for v100-sxm2)"});
+    const Estimated fp16 = estimate_text(
+        training_plan({{"cluster.gpu", "\"v100-sxm2\""}, {"training.precision", "\"fp16\""}}));
+    CHECK(fp16["train.gpu_hours"].inputs[1].value == Approx(125e12));
+  }
+  SECTION("a global batch in sequences needs the sequence length for the step") {
+    const Estimated e = estimate_text(training_plan({{"training.seq_len", ""}}));
+    const auto& missing = e.estimates.absent().at("train.step_seconds");
+    CHECK(missing == std::vector<std::string>{"training.seq_len"});
+  }
+  SECTION("a plan computes only the metrics of its kind") {
+    const Estimated training = estimate_text(training_plan());
+    for (const auto& [name, missing] : training.estimates.absent()) CHECK_FALSE(name.starts_with("infer."));
+    for (const auto& [name, value] : training.estimates.values()) CHECK_FALSE(name.starts_with("infer."));
+    const Estimated inference = estimate_text(inference_plan());
+    for (const auto& [name, value] : inference.estimates.values()) CHECK(name.starts_with("infer."));
+    for (const auto& [name, missing] : inference.estimates.absent()) CHECK(name.starts_with("infer."));
+  }
+}

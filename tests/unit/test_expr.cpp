@@ -1,0 +1,225 @@
+// The rule expression language: parsing (precedence, positions, errors), static checking
+// (names, functions, dimensions) and evaluation (absent values, bounded depth).
+#include <map>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "planlint/expr/check.hpp"
+#include "planlint/expr/eval.hpp"
+#include "planlint/expr/syntax.hpp"
+#include "planlint/rules/rule_types.hpp"
+
+using namespace planlint;
+using namespace planlint::expr;
+using Catch::Detail::Approx;
+
+namespace {
+
+/// A fixed set of names for tests: cluster.hbm = 80 GB, training.mfu = 40%, ...
+class FakeEnvironment : public Environment {
+ public:
+  std::map<std::string, Value> values = {
+      {"cluster.hbm", Value{units::Quantity{80e9, units::dims::bytes}}},
+      {"training.mfu", Value{units::Quantity{0.4, units::dims::none}}},
+      {"cluster.gpu", Value{std::string("h100-sxm")}},
+      {"plan.kind", Value{std::string("training")}},
+      {"training.flash_attention", Value{true}},
+      {"plan.updated", Value{Date{2026, 1, 1}}},
+      {"est.train.memory.total", Value{units::Quantity{127.4e9, units::dims::bytes}}},
+  };
+  std::optional<Value> lookup(std::string_view path) const override {
+    auto it = values.find(std::string(path));
+    if (it == values.end()) return std::nullopt;
+    return it->second;
+  }
+  bool stated(std::string_view path) const override { return path == "cluster.hbm"; }
+  std::optional<Value> metric(std::string_view name) const override {
+    return lookup("est." + std::string(name));
+  }
+  std::optional<Value> plan_value(std::string_view key) const override { return lookup(key); }
+  bool assumed(std::string_view key) const override { return key == "training.mfu"; }
+  std::optional<double> tolerance(std::string_view) const override { return 0.3; }
+  std::optional<Value> catalog(std::string_view, std::string_view field,
+                               std::string_view) const override {
+    if (field == "hbm") return Value{units::Quantity{80e9, units::dims::bytes}};
+    return std::nullopt;
+  }
+  std::optional<Value> compute_precision() const override { return Value{std::string("bf16")}; }
+  double seconds_since(const Date&) const override { return 200 * 86400.0; }
+};
+
+NodePtr parse(std::string_view text) {
+  ParseResult result = parse_expression(text);
+  if (auto* error = std::get_if<SyntaxError>(&result)) {
+    INFO(text << ": " << error->message << " at " << error->offset);
+    FAIL("parse error");
+  }
+  return std::get<NodePtr>(result);
+}
+
+SyntaxError parse_error(std::string_view text) {
+  ParseResult result = parse_expression(text);
+  INFO(text);
+  REQUIRE(std::holds_alternative<SyntaxError>(result));
+  return std::get<SyntaxError>(result);
+}
+
+const std::map<std::string, Value> no_options;
+
+Type type_of_text(std::string_view text) {
+  RuleTypeEnvironment names("", no_options);
+  auto checked = check(*parse(text), names);
+  if (auto* error = std::get_if<CheckError>(&checked)) {
+    INFO(text << ": " << error->message);
+    FAIL("check error");
+  }
+  return std::get<Type>(checked);
+}
+
+CheckError check_error(std::string_view text, std::string each = "") {
+  RuleTypeEnvironment names(std::move(each), no_options);
+  auto checked = check(*parse(text), names);
+  INFO(text);
+  REQUIRE(std::holds_alternative<CheckError>(checked));
+  return std::get<CheckError>(checked);
+}
+
+std::optional<Value> eval(std::string_view text) {
+  FakeEnvironment environment;
+  return evaluate(*parse(text), environment);
+}
+
+double number(std::string_view text) {
+  auto value = eval(text);
+  INFO(text);
+  REQUIRE(value.has_value());
+  REQUIRE(value->quantity() != nullptr);
+  return value->quantity()->value;
+}
+
+bool truth(std::string_view text) {
+  auto value = eval(text);
+  INFO(text);
+  REQUIRE(value.has_value());
+  REQUIRE(value->boolean() != nullptr);
+  return *value->boolean();
+}
+
+}  // namespace
+
+TEST_CASE("arithmetic follows the usual precedence", "[expr][parse]") {
+  CHECK(number("1 + 2 * 3") == 7);
+  CHECK(number("(1 + 2) * 3") == 9);
+  CHECK(number("2 ^ 3 ^ 2") == 512);  // right-associative
+  CHECK(number("-2 ^ 2") == -4);
+  CHECK(number("10 - 4 - 3") == 3);   // left-associative
+  CHECK(number("12 / 2 / 3") == 2);
+  CHECK(truth("1 + 1 == 2 and not 3 < 2"));
+  CHECK(truth("false or true and true"));
+  CHECK_FALSE(truth("not true or false"));
+  CHECK(truth("not 1 > 2"));
+}
+
+TEST_CASE("quantities carry units through arithmetic", "[expr][units]") {
+  CHECK(number("80GB") == Approx(80e9));
+  CHECK(number("10%") == Approx(0.1));
+  CHECK(number("14 d") == Approx(14 * 86400));
+  CHECK(number("989 TFLOPS") == Approx(989e12));
+  CHECK(number("3.35 TB/s * 2 s") == Approx(6.7e12));
+  CHECK(number("$3/GPU/h * 1000 GPU-h") == Approx(3000));
+  CHECK(number("cluster.hbm * training.mfu") == Approx(32e9));
+  CHECK(truth("cluster.hbm == 80 GB"));
+  CHECK(truth("cluster.hbm > 74.5 GiB"));
+  CHECK(truth("est.train.memory.total > cluster.hbm"));
+}
+
+TEST_CASE("every function of the language evaluates", "[expr][functions]") {
+  CHECK(number("min(3, 1, 2)") == 1);
+  CHECK(number("max(1 GB, 2 GB)") == Approx(2e9));
+  CHECK(number("abs(-2 s)") == 2);
+  CHECK(number("sqrt(16 s * 4 s)") == Approx(8));
+  CHECK(number("log10(1000)") == Approx(3));
+  CHECK(number("floor(2.7)") == 2);
+  CHECK(number("ceil(2.1)") == 3);
+  CHECK(truth("within(105 GB, 100 GB, 5%)"));
+  CHECK_FALSE(truth("within(106 GB, 100 GB, 5%)"));
+  CHECK(number("ratio(336538 h, 93483 h)") == Approx(3.6).epsilon(0.001));
+  CHECK(number("days_since(plan.updated)") == Approx(200 * 86400));
+  CHECK(truth("days_since(plan.updated) > 180 d"));
+  CHECK(eval("tier('train.days')")->text()[0] == "cost");
+  CHECK(eval("tier('train.memory.total')")->text()[0] == "capacity");
+  CHECK(number("tolerance('train.days')") == Approx(0.3));
+  CHECK(number("catalog(cluster.gpu, 'hbm')") == Approx(80e9));
+  CHECK(truth("exists(cluster.hbm)"));
+  CHECK_FALSE(truth("exists(cluster.peak)"));
+  CHECK(truth("given(cluster.hbm)"));
+  CHECK(truth("assumed('training.mfu')"));
+  CHECK(number("metric('train.memory.total')") == Approx(127.4e9));
+  CHECK(eval("value('cluster.gpu')")->text()[0] == "h100-sxm");
+  CHECK(eval("compute_precision()")->text()[0] == "bf16");
+  CHECK(eval("slip(336538 h, 93483 h)")->text()->starts_with("3.6× too large"));
+  CHECK(eval("slip(42e18, 4.2e22)")->text()->starts_with("1000× too small"));
+  CHECK(eval("slip(1.1, 1)")->text()->empty());
+  CHECK(number("if cluster.gpu in ['h100-sxm', 'h200-sxm'] then 1 else 2") == 1);
+  CHECK(truth("plan.kind not in ['inference']"));
+}
+
+TEST_CASE("a missing value makes the expression absent, except where it decides nothing",
+          "[expr][absent]") {
+  CHECK_FALSE(eval("cluster.peak > 1 TFLOPS").has_value());
+  CHECK_FALSE(eval("cluster.peak / 2").has_value());
+  CHECK_FALSE(truth("false and cluster.peak > 0"));
+  CHECK(truth("true or cluster.peak > 0"));
+  CHECK(truth("not exists(cluster.peak) or cluster.peak > 0"));
+  CHECK_FALSE(eval("1 GB / 0 GB").has_value());  // no infinities
+  CHECK_FALSE(eval("if cluster.peak > 0 then 1 else 2").has_value());
+}
+
+TEST_CASE("syntax errors point at the offending character", "[expr][errors]") {
+  CHECK(parse_error("1 +").offset == 3);
+  CHECK(parse_error("(1 + 2").offset == 6);
+  CHECK(parse_error("cluster.hbm <= 80 GBs").offset == 18);
+  CHECK(parse_error("cluster.hbm <= 80 GBs").message.find("GBs") != std::string::npos);
+  CHECK(parse_error("max(1, 2").message == "expected ')'");
+  CHECK(parse_error("1 2").offset == 2);
+  CHECK(parse_error("if x then 1").message.find("else") != std::string::npos);
+  CHECK(parse_error("").offset == 0);
+}
+
+TEST_CASE("dimensions are checked when a rule loads", "[expr][check]") {
+  CHECK(type_of_text("est.train.memory.total <= cluster.hbm").kind == Type::Kind::boolean);
+  CHECK(*type_of_text("est.train.flops / (cluster.peak * training.mfu)").dim == units::dims::seconds);
+  CHECK(type_of_text("cluster.count > 0").kind == Type::Kind::boolean);  // a literal 0 fits any unit
+
+  CheckError fraction = check_error("cluster.hbm <= 10%");
+  CHECK(fraction.offset == 0);
+  CHECK(fraction.message == "cannot compare bytes with a dimensionless number (a fraction or count)");
+  CHECK(check_error("cluster.hbm + 1 s").message == "cannot add bytes and seconds");
+  CHECK(check_error("cluster.hbm and true").message.find("must be true or false") != std::string::npos);
+  CHECK(check_error("within(cluster.hbm, 1 GB, 1 GB)").message.find("fraction") != std::string::npos);
+  CHECK(check_error("sqrt(cluster.hbm)").message == "sqrt() of bytes has no dimension");
+  CHECK(check_error("cluster.hmb > 0").message == "unknown name 'cluster.hmb'; did you mean 'cluster.hbm'?");
+  CHECK(check_error("maxx(1, 2)").message == "unknown function 'maxx'; did you mean 'max'?");
+  CHECK(check_error("1 + max(1, 2 GB)").offset == 11);
+  CHECK(check_error("it.max > 0").message.find("each") != std::string::npos);
+  CHECK(check_error("it.maxx > 0", "targets").message.find("did you mean 'it.max'") != std::string::npos);
+  CHECK(check_error("catalog(cluster.gpu, 'peak')").message.find("no field 'peak'") != std::string::npos);
+  CHECK(check_error("exists(1)").message.find("takes a name") != std::string::npos);
+  CHECK(check_error("est.train.dayz > 1 d").message.find("did you mean 'est.train.days'") != std::string::npos);
+}
+
+TEST_CASE("hostile expressions are rejected without a crash", "[expr][bounds]") {
+  std::string deep(100000, '(');
+  CHECK(parse_error(deep).message.find("longer than") != std::string::npos);
+  std::string nested = std::string(200, '(') + "1" + std::string(200, ')');
+  CHECK(parse_error(nested).message.find("nested deeper") != std::string::npos);
+  std::string negations(1000, '-');
+  CHECK(parse_error(negations + "1").message.find("too many nested operators") != std::string::npos);
+  std::string long_sum = "1";
+  for (int i = 0; i < 500; ++i) long_sum += " + 1";
+  CHECK(number(long_sum) == 501);
+  std::string nots;
+  for (int i = 0; i < 100; ++i) nots += "not ";
+  CHECK(truth(nots + "true"));
+}

@@ -1,0 +1,210 @@
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "planlint/estimate/report.hpp"
+#include "test_estimates_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace planlint;
+using namespace planlint::test;
+using nlohmann::json;
+
+namespace {
+
+std::string example(std::string_view name) {
+  return std::string(PLANLINT_SOURCE_DIR) + "/examples/" + std::string(name);
+}
+
+/// A plan file written to a scratch folder, removed at the end of the test.
+struct ScratchPlan {
+  fs::path path;
+  explicit ScratchPlan(const std::string& text) {
+    static int counter = 0;
+    path = fs::temp_directory_path() /
+           ("planlint-report-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".toml");
+    std::ofstream(path) << text;
+  }
+  ~ScratchPlan() { fs::remove(path); }
+};
+
+json report_json(const std::string& path) {
+  CliRun run = run_cli({"report", "--format", "json", path});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  return json::parse(run.out);
+}
+
+}  // namespace
+
+TEST_CASE("planlint report prints the cluster plan's napkin math", "[report]") {
+  CliRun run = run_cli({"report", example("cluster-plan.toml")});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK(run.err.empty());
+  CHECK_THAT(run.out, Catch::StartsWith("llama-7b-pretrain: training estimates ("));
+  CHECK_THAT(run.out, Catch::Contains("6 × 7B × 1T tokens = 4.2e22 FLOP"));
+  CHECK_THAT(run.out, Catch::Contains("  train.days "));
+  CHECK_THAT(run.out, Catch::Contains(" 9.6 d "));
+  CHECK_THAT(run.out, Catch::Contains("7.68–12.8 d"));
+  CHECK_THAT(run.out, Catch::Contains("4 B × 7B / (1 × 1) + 12 B × 7B / (1 × 1 × 128) = 28.7 GB"));
+  CHECK_THAT(run.out, Catch::Contains("32 × 4096 × 1 × 4096 × 34 / 1 = 18.3 GB"));
+  CHECK_THAT(run.out, Catch::Contains("10% × (28.7 GB + 18.3 GB) = 4.69 GB"));
+  CHECK_THAT(run.out, Catch::Contains("28.7 GB + 18.3 GB + 4.69 GB = 51.6 GB"));
+  CHECK_THAT(run.out, Catch::Contains("Ranges at the [[assumptions]] low/high: training.mfu 30%–50% (assumption mfu)"));
+  CHECK_THAT(run.out, Catch::Contains("train.checkpoint.optimal_interval  needs "
+                                      "training.checkpoint_write_time, cluster.node_mtbf"));
+  // Compute → time → cost → memory → communication.
+  const auto compute = run.out.find("\nCompute\n"), time = run.out.find("\nTime\n"),
+             cost = run.out.find("\nCost\n"), memory = run.out.find("\nMemory per GPU\n"),
+             comm = run.out.find("\nCommunication and checkpoints\n"),
+             absent = run.out.find("\nNot computed\n");
+  CHECK(compute < time);
+  CHECK(time < cost);
+  CHECK(cost < memory);
+  CHECK(memory < comm);
+  CHECK(comm < absent);
+  CHECK(absent != std::string::npos);
+}
+
+TEST_CASE("every test vector of estimates.md comes out of report --format json",
+          "[report][estimates]") {
+  for (const std::string& fixture : vector_fixtures) {
+    DYNAMIC_SECTION(fixture) {
+      const std::string path = estimates_fixture(fixture);
+      const json report = report_json(path);
+      const Estimated expected = estimate_fixture(fixture);
+      REQUIRE_FALSE(expected.plan().estimates.empty());
+      CHECK(report["file"] == path);
+      CHECK(report["plan"] == *expected.plan().text("plan.name"));
+      for (const Claim& claim : expected.plan().estimates) {
+        INFO(claim.metric);
+        REQUIRE(report["metrics"].contains(claim.metric));
+        const json& metric = report["metrics"][claim.metric];
+        // GPU time is in GPU-hours in JSON; everything else in base units.
+        const double to_base = metric["unit"] == "GPU·h" ? 3600 : 1;
+        CHECK(same_3sf(claim.metric, metric["value"].get<double>() * to_base,
+                       claim.value->quantity()->value));
+        if (claim.low)
+          CHECK(same_3sf(claim.metric, metric["low"].get<double>() * to_base,
+                         claim.low->quantity()->value));
+        if (claim.high)
+          CHECK(same_3sf(claim.metric, metric["high"].get<double>() * to_base,
+                         claim.high->quantity()->value));
+      }
+    }
+  }
+}
+
+TEST_CASE("report --format json carries units, ranges and where each input is", "[report]") {
+  const json report = report_json(example("cluster-plan.toml"));
+  CHECK(report["plan"] == "llama-7b-pretrain");
+  CHECK(report["kind"] == "training");
+
+  const json& flops = report["metrics"]["train.flops"];
+  CHECK(flops["value"].get<double>() == Approx(4.2e22));
+  CHECK(flops["unit"] == "FLOP");
+  CHECK(flops["low"].is_null());
+  CHECK(flops["formula"] == "6 · N_a · D");
+  CHECK(flops["arithmetic"] == "6 × 7B × 1T tokens = 4.2e22 FLOP");
+  const json& params = report["metrics"]["train.tokens_per_param"]["inputs"]["model.params"];
+  CHECK(params["value"].get<double>() == 7e9);
+  CHECK(params["origin"] == "plan");
+  CHECK(params["line"] == 31);
+  CHECK(params["column"] == 10);
+
+  const json& gpu_hours = report["metrics"]["train.gpu_hours"];
+  CHECK(gpu_hours["unit"] == "GPU·h");
+  CHECK(gpu_hours["value"].get<double>() == Approx(29491).epsilon(1e-4));
+  CHECK(gpu_hours["low"].get<double>() == Approx(23593).epsilon(1e-4));
+  CHECK(gpu_hours["high"].get<double>() == Approx(39321).epsilon(1e-4));
+  CHECK(gpu_hours["inputs"]["train.flops"]["metric"] == true);
+  CHECK(gpu_hours["inputs"]["cluster.peak"]["origin"] == "catalog");
+  CHECK(gpu_hours["inputs"]["cluster.peak"]["unit"] == "FLOP/s");
+
+  const json& days = report["metrics"]["train.days"];
+  CHECK(days["unit"] == "s");
+  CHECK(days["low"].get<double>() / 86400 == Approx(7.68).epsilon(1e-3));
+  CHECK(days["range_keys"] == json::array({"training.mfu"}));
+  CHECK(report["metrics"]["cost.total"]["unit"] == "USD");
+  CHECK(report["metrics"]["cost.total"]["inputs"]["cluster.price"]["value"].get<double>() == Approx(3));
+  CHECK(report["metrics"]["train.memory.total"]["unit"] == "B");
+  CHECK(report["ranges"][0]["key"] == "training.mfu");
+  CHECK(report["absent"]["train.checkpoint.optimal_interval"] ==
+        json::array({"training.checkpoint_write_time", "cluster.node_mtbf"}));
+}
+
+TEST_CASE("a metric with a missing input is absent from report --format json and named",
+          "[report]") {
+  ScratchPlan plan(training_plan({{"model.layers", ""}}));
+  const json report = report_json(plan.path.string());
+  CHECK_FALSE(report["metrics"].contains("train.memory.activations"));
+  CHECK(report["absent"]["train.memory.activations"] == json::array({"model.layers"}));
+  CHECK(report["metrics"].contains("train.memory.states"));
+}
+
+TEST_CASE("report --format markdown is a table to paste into a pull request", "[report]") {
+  CliRun run = run_cli({"report", "--format", "markdown", example("llama-70b-pretrain.toml")});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Catch::StartsWith("### planlint report: `llama-70b-pretrain` (training)\n"));
+  CHECK_THAT(run.out, Catch::Contains("| | metric | value | range | arithmetic |\n|---|---|---|---|---|\n"));
+  CHECK_THAT(run.out, Catch::Contains("| Cost | `cost.gpu_hours_billed` |"));
+  CHECK_THAT(run.out, Catch::Contains("| `cost.total` | $15.6M | $7.69M–$29.5M | "));
+  CHECK_THAT(run.out, Catch::Contains("| `train.pipeline_bubble` | 9.38% |"));
+}
+
+TEST_CASE("an inference report reads memory, then compute, then latency", "[report]") {
+  CliRun run = run_cli({"report", example("inference-serving.toml")});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Catch::Contains("⌊(141 GB × (1 − 10%) × 4 − 70 GB) / (327.7 kB/token × 4096 tokens)⌋ = 326 sequences"));
+  CHECK(run.out.find("\nMemory\n") < run.out.find("\nCompute\n"));
+  CHECK(run.out.find("\nCompute\n") < run.out.find("\nLatency bounds\n"));
+  CHECK(run.out.find("train.") == std::string::npos);
+}
+
+TEST_CASE("report prints a plan's errors on stderr, still reports, and exits 1", "[report]") {
+  ScratchPlan plan(training_plan({{"training.mfu", "\"140%\""}}));
+  CliRun run = run_cli({"report", plan.path.string()});
+  CHECK(run.status == 1);
+  CHECK_THAT(run.err, Catch::Contains("error: training.mfu"));
+  CHECK_THAT(run.err, Catch::Contains("[bad-quantity]"));
+  CHECK_THAT(run.out, Catch::Contains("= 4.2e22 FLOP"));
+  CHECK_THAT(run.out, Catch::Contains("train.days"));
+  CHECK_THAT(run.out, Catch::Contains("needs training.mfu"));
+}
+
+TEST_CASE("report exits 2 on an unreadable file or a bad option", "[report]") {
+  CliRun missing = run_cli({"report", "no/such/plan.toml"});
+  CHECK(missing.status == 2);
+  CHECK(missing.err == "planlint: error: cannot read 'no/such/plan.toml': No such file or directory\n");
+  CHECK(missing.out.empty());
+  CliRun format = run_cli({"report", "--format", "xml", example("cluster-plan.toml")});
+  CHECK(format.status == 2);
+  CHECK(format.out.empty());
+  CliRun none = run_cli({"report"});
+  CHECK(none.status == 2);
+}
+
+TEST_CASE("a file that is not TOML reports nothing computed and exits 1", "[report]") {
+  ScratchPlan plan("[plan\nname = 1\n");
+  CliRun run = run_cli({"report", "--format", "json", plan.path.string()});
+  CHECK(run.status == 1);
+  CHECK_THAT(run.err, Catch::Contains("[toml-syntax]"));
+  const json report = json::parse(run.out);
+  CHECK(report["plan"].is_null());
+  CHECK(report["metrics"].empty());
+}
+
+TEST_CASE("the report renders from the library without the command line", "[report]") {
+  const Estimated e = estimate_text(training_plan());
+  std::ostringstream out;
+  render_report(out, {&e.plan(), &e.estimates, "plan.toml"}, ReportFormat::text);
+  CHECK_THAT(out.str(), Catch::StartsWith("p: training estimates (plan.toml)\n"));
+  CHECK(parse_report_format("md") == ReportFormat::markdown);
+  CHECK_FALSE(parse_report_format("xml"));
+}

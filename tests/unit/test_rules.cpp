@@ -1,0 +1,264 @@
+// The built-in rule set: every rule has docs with the five headings, a fixture that fires (its
+// expected output stored beside it) and one that does not; docs/rules/ is generated from the
+// rule files and kept in step. PLANLINT_UPDATE_GOLDEN=1 rewrites expectations and docs.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "planlint/diag/report.hpp"
+#include "planlint/emit/text.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/rules/compiled_rule.hpp"
+#include "planlint/rules/rule_docs.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+using namespace planlint;
+
+namespace {
+
+bool updating() {
+  const char* update = std::getenv("PLANLINT_UPDATE_GOLDEN");
+  return update && std::string_view(update) == "1";
+}
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// Lints a fixture as `planlint check --no-color --today 2026-11-30` would (paths relative
+/// to the repository root).
+std::string lint_output(const fs::path& relative, const RuleSet& rules = RuleSet::builtin(),
+                        std::vector<Diagnostic>* diagnostics = nullptr) {
+  fs::current_path(PLANLINT_SOURCE_DIR);
+  std::string error;
+  auto text = read_file(relative.string(), error);
+  REQUIRE(text.has_value());
+  auto source = std::make_shared<const SourceFile>(relative.generic_string(), std::move(*text));
+  LintOptions options;
+  options.rules = &rules;
+  options.today = Date{2026, 11, 30};
+  FileResult result = lint_source(source, options);
+  if (diagnostics) *diagnostics = result.diagnostics;
+  Report report{{source}, result.diagnostics};
+  std::ostringstream out;
+  emit_text(out, report, TextStyle{});
+  return out.str();
+}
+
+bool fires(const std::string& output, const std::string& rule) {
+  return output.find("[" + rule + "]\n") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("the built-in rules load and cover the rule table of rules.md", "[rules]") {
+  const RuleSet& rules = RuleSet::builtin();
+  std::set<std::string> ids;
+  for (const RuleDescriptor& d : rules.descriptors()) ids.insert(d.id);
+  for (const char* id :
+       {"toml-syntax", "unknown-key", "bad-quantity", "missing-required", "unknown-gpu",
+        "memory-fit", "inference-memory-fit", "kv-cache-dominates", "interconnect-bottleneck",
+        "tp-across-nodes", "pipeline-bubble", "sparse-peak", "precision-peak", "peak-mismatch",
+        "bits-for-bytes", "mfu-implausible", "mfu-out-of-range", "missing-goodput",
+        "missing-schedule-margin", "missing-range", "estimate-mismatch", "unit-slip",
+        "benchmark-deviation", "hard-target-violated", "soft-target-violated",
+        "target-unmeasurable", "assumption-missing-source", "assumption-stale",
+        "assumption-undeclared", "assumption-range-inverted", "plan-stale", "peak-concurrency",
+        "decode-bound", "sla-unreachable", "checkpoint-interval", "moe-compute-params",
+        "chinchilla-ratio", "suppression-without-reason", "unused-suppression"}) {
+    INFO(id);
+    CHECK(ids.count(id) == 1);
+  }
+}
+
+TEST_CASE("every rule documents itself with the five headings", "[rules][docs]") {
+  for (const RuleDescriptor& rule : RuleSet::builtin().descriptors()) {
+    INFO(rule.id << " (" << rule.origin << ")");
+    for (const char* heading : {"## What it does", "## Why is this bad?", "## Example",
+                                "## Use instead", "## References"})
+      CHECK(rule.docs.find(heading) != std::string::npos);
+    CHECK(rule.origin == "rules/" + rule.group + "/" + rule.id + ".toml");
+  }
+}
+
+TEST_CASE("every rule has a firing fixture with its expected output and a clean one",
+          "[rules][fixtures]") {
+  for (const RuleDescriptor& rule : RuleSet::builtin().descriptors()) {
+    DYNAMIC_SECTION(rule.id) {
+      const fs::path folder = fs::path("tests/rules") / rule.id;
+      const fs::path firing = folder / "fires.toml", clean = folder / "clean.toml";
+      const fs::path expected = folder / "fires.expected";
+      fs::current_path(PLANLINT_SOURCE_DIR);
+      INFO("fixtures for " << rule.id << " in " << folder.string());
+      REQUIRE(fs::exists(firing));
+      REQUIRE(fs::exists(clean));
+      const std::string output = lint_output(firing);
+      CHECK(fires(output, rule.id));
+      if (updating()) std::ofstream(expected, std::ios::binary) << output;
+      REQUIRE(fs::exists(expected));
+      CHECK(output == read_all(expected));
+      const std::string clean_output = lint_output(clean);
+      INFO(clean_output);
+      CHECK_FALSE(fires(clean_output, rule.id));
+    }
+  }
+}
+
+TEST_CASE("docs/rules is generated from the rule files and up to date", "[rules][docs]") {
+  fs::current_path(PLANLINT_SOURCE_DIR);
+  const auto rules = RuleSet::builtin().descriptors();
+  std::set<std::string> pages = {"README.md"};
+  auto compare = [](const fs::path& path, const std::string& generated) {
+    if (updating()) {
+      fs::create_directories(path.parent_path());
+      std::ofstream(path, std::ios::binary) << generated;
+    }
+    INFO(path.string() << " is out of date: PLANLINT_UPDATE_GOLDEN=1 regenerates docs/rules/");
+    CHECK(read_all(path) == generated);
+  };
+  compare("docs/rules/README.md", rule_index_markdown(rules));
+  for (const RuleDescriptor& rule : rules) {
+    compare(fs::path("docs/rules") / (rule.id + ".md"), rule_markdown(rule));
+    pages.insert(rule.id + ".md");
+  }
+  for (const auto& entry : fs::directory_iterator("docs/rules")) {
+    INFO("docs/rules/" << entry.path().filename().string() << " has no rule file");
+    CHECK(pages.count(entry.path().filename().string()) == 1);
+  }
+}
+
+TEST_CASE("the seed documents' own mistakes are caught by the right rule", "[rules][seeds]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"tests/rules/seeds/a100-gpu-hours-slip.toml", "unit-slip"},
+      {"tests/rules/seeds/42-eflops.toml", "unit-slip"},
+      {"tests/rules/seeds/adam-state-4n.toml", "estimate-mismatch"},
+      {"tests/rules/seeds/7b-on-2-a100-zero2.toml", "memory-fit"},
+      {"tests/rules/seeds/rtx-4090-fp32-peak.toml", "precision-peak"},
+      {"tests/rules/seeds/rtx-a6000-fp32-peak.toml", "precision-peak"},
+      {"tests/rules/seeds/h100-sparse-bf16.toml", "sparse-peak"},
+      {"tests/rules/seeds/ndr-400-gbytes.toml", "bits-for-bytes"},
+      {"tests/rules/seeds/70b-15t-no-goodput.toml", "missing-goodput"},
+  };
+  for (const auto& [file, rule] : cases) {
+    std::vector<Diagnostic> diagnostics;
+    const std::string output = lint_output(file, RuleSet::builtin(), &diagnostics);
+    INFO(file << "\n" << output);
+    CHECK(fires(output, rule));
+    if (std::string_view(rule) == "unit-slip") CHECK_FALSE(fires(output, "estimate-mismatch"));
+  }
+}
+
+TEST_CASE("a rule whose dimensions do not agree is reported at its line and column",
+          "[rules][load]") {
+  RuleSet rules;
+  std::vector<Diagnostic> errors;
+  auto file = std::make_shared<const SourceFile>("bad-rule.toml", R"(id = "hbm-fraction"
+group = "memory"
+severity = "error"
+summary = "compares bytes with a fraction"
+check = "cluster.hbm <= 10%"
+message = "x"
+docs = "d"
+)");
+  CHECK_FALSE(rules.load(file, errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].primary.span.begin == Position{5, 10});
+  CHECK(errors[0].message ==
+        "in check: cannot compare bytes with a dimensionless number (a fraction or count)");
+}
+
+TEST_CASE("a message placeholder with a unit of the wrong dimension is a load error",
+          "[rules][load]") {
+  RuleSet rules;
+  std::vector<Diagnostic> errors;
+  auto file = std::make_shared<const SourceFile>("bad-unit.toml", R"(id = "x"
+group = "g"
+severity = "note"
+summary = "s"
+check = "true"
+message = "hbm is {cluster.hbm:TFLOPS}"
+docs = "d"
+)");
+  CHECK_FALSE(rules.load(file, errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].primary.span.begin.line == 6);
+  CHECK_THAT(errors[0].message, Catch::Contains("unit 'TFLOPS' does not fit bytes"));
+}
+
+TEST_CASE("a user rule pack adds an organisation's checklist rule", "[rules][packs]") {
+  RuleSet rules = RuleSet::with_builtin();
+  std::vector<Diagnostic> errors;
+  REQUIRE(rules.load_path(test::data_path("data/rule-packs/org"), errors));
+  INFO(test::render(errors));
+  REQUIRE(errors.empty());
+  const std::string failing = lint_output("tests/data/rule-packs/approved-without-owner.toml", rules);
+  CHECK(fires(failing, "org-approved-plan"));
+  const std::string passing = lint_output("tests/data/rule-packs/approved-with-owner.toml", rules);
+  CHECK_FALSE(fires(passing, "org-approved-plan"));
+
+  SECTION("through --rules on the command line") {
+    fs::current_path(PLANLINT_SOURCE_DIR);
+    auto run = test::run_cli({"check", "--no-color", "--rules", "tests/data/rule-packs/org",
+                              "tests/data/rule-packs/approved-without-owner.toml"});
+    CHECK(run.status == 1);
+    CHECK(fires(run.out, "org-approved-plan"));
+  }
+}
+
+TEST_CASE("a user rule with the id of another rule is an error naming both files",
+          "[rules][packs]") {
+  RuleSet rules = RuleSet::with_builtin();
+  std::vector<Diagnostic> errors;
+  auto file = std::make_shared<const SourceFile>("policies/memory-fit.toml", R"(id = "memory-fit"
+group = "memory"
+severity = "error"
+summary = "s"
+check = "true"
+message = "m"
+docs = "d"
+)");
+  CHECK_FALSE(rules.load(file, errors));
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0].message, Catch::Contains("policies/memory-fit.toml") ||
+                                    Catch::Contains("rules/memory/memory-fit.toml"));
+  CHECK(errors[0].primary.file == "policies/memory-fit.toml");
+  REQUIRE(errors[0].related.size() == 1);
+  CHECK(errors[0].related[0].location.file == "rules/memory/memory-fit.toml");
+}
+
+TEST_CASE("planlint rules lists every rule and explain prints its docs", "[rules][cli]") {
+  auto list = test::run_cli({"rules"});
+  CHECK(list.status == 0);
+  CHECK_THAT(list.out, Catch::Contains("memory-fit") && Catch::Contains("unit-slip"));
+  auto explain = test::run_cli({"explain", "memory-fit"});
+  CHECK(explain.status == 0);
+  CHECK_THAT(explain.out, Catch::StartsWith("# memory-fit") && Catch::Contains("## Why is this bad?"));
+  auto unknown = test::run_cli({"explain", "memory-fitt"});
+  CHECK(unknown.status == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("did you mean 'memory-fit'?"));
+}
+
+TEST_CASE("--select, --ignore and --severity decide which rules run and how loud",
+          "[rules][selection]") {
+  RuleSelection selection;
+  CHECK(effective_severity(selection, "memory-fit", "memory", Severity::error) == Severity::error);
+  selection.ignore = {"memory"};
+  CHECK_FALSE(effective_severity(selection, "memory-fit", "memory", Severity::error));
+  selection = {};
+  selection.select = {"peak"};
+  CHECK_FALSE(effective_severity(selection, "memory-fit", "memory", Severity::error));
+  CHECK(effective_severity(selection, "sparse-peak", "peak", Severity::error) == Severity::error);
+  selection = {};
+  selection.severity = {{"memory", "warning"}, {"memory-fit", "note"}};
+  CHECK(effective_severity(selection, "memory-fit", "memory", Severity::error) == Severity::note);
+  CHECK(effective_severity(selection, "inference-memory-fit", "memory", Severity::error) ==
+        Severity::warning);
+  selection.severity = {{"memory-fit", "off"}};
+  CHECK_FALSE(effective_severity(selection, "memory-fit", "memory", Severity::error));
+}

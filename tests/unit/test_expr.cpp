@@ -39,6 +39,8 @@ class FakeEnvironment : public Environment {
   }
   std::optional<Value> plan_value(std::string_view key) const override { return lookup(key); }
   bool assumed(std::string_view key) const override { return key == "training.mfu"; }
+  bool claimed(std::string_view metric) const override { return metric == "train.days"; }
+  bool computed(std::string_view metric) const override { return metric == "train.memory.total"; }
   std::optional<double> tolerance(std::string_view) const override { return 0.3; }
   std::optional<Value> catalog(std::string_view, std::string_view field,
                                std::string_view) const override {
@@ -155,6 +157,10 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK_FALSE(truth("exists(cluster.peak)"));
   CHECK(truth("given(cluster.hbm)"));
   CHECK(truth("assumed('training.mfu')"));
+  CHECK(truth("claimed('train.days')"));
+  CHECK_FALSE(truth("claimed('cost.total')"));
+  CHECK(truth("computed('train.memory.total')"));
+  CHECK_FALSE(truth("computed('train.days')"));
   CHECK(number("metric('train.memory.total')") == Approx(127.4e9));
   CHECK(eval("value('cluster.gpu')")->text()[0] == "h100-sxm");
   CHECK(eval("compute_precision()")->text()[0] == "bf16");

@@ -260,7 +260,7 @@ class Checker {
       text(0);
       return Type::of(Kind::any);
     }
-    if (f == "assumed") {
+    if (f == "assumed" || f == "claimed" || f == "computed") {
       arity(node, 1, 1);
       text(0);
       return Type::of(Kind::boolean);
@@ -312,7 +312,7 @@ const std::vector<std::string_view>& function_names() {
   static const std::vector<std::string_view> names = {
       "min",  "max",   "abs",   "sqrt",   "log10",   "floor", "ceil",  "within", "ratio",
       "slip", "days_since", "tier", "tolerance", "metric", "value", "assumed", "catalog",
-      "exists", "given", "compute_precision"};
+      "exists", "given", "compute_precision", "claimed", "computed"};
   return names;
 }
 

@@ -32,6 +32,10 @@ class Environment {
   virtual std::optional<Value> metric(std::string_view name) const = 0;
   /// The plan value at a plan key named at run time (value(it.key)).
   virtual std::optional<Value> plan_value(std::string_view key) const = 0;
+  /// Whether the plan claims the metric: an [estimates] entry or a [[targets]] bound on it.
+  virtual bool claimed(std::string_view metric) const = 0;
+  /// Whether planlint could compute the metric from the plan.
+  virtual bool computed(std::string_view metric) const = 0;
   /// Whether an [[assumptions]] entry justifies the plan key.
   virtual bool assumed(std::string_view key) const = 0;
   /// The tolerance of the metric's tier (plan [tolerances], config, or the default).

@@ -234,19 +234,20 @@ class Evaluator {
       if (!date || !date->date()) return std::nullopt;
       return number(environment_.seconds_since(*date->date()), units::dims::seconds);
     }
-    if (f == "tier" || f == "tolerance" || f == "metric" || f == "value" || f == "assumed") {
+    if (f == "tier" || f == "tolerance" || f == "metric" || f == "value" || f == "assumed" ||
+        f == "claimed" || f == "computed") {
       auto name = text(*args[0]);
       if (!name) return std::nullopt;
       if (f == "metric") return environment_.metric(*name);
       if (f == "value") return environment_.plan_value(*name);
       if (f == "assumed") return Value{environment_.assumed(*name)};
+      if (f == "claimed") return Value{environment_.claimed(*name)};
+      if (f == "computed") return Value{environment_.computed(*name)};
       if (f == "tolerance") {
         auto tolerance = environment_.tolerance(*name);
         if (!tolerance) return std::nullopt;
         return number(*tolerance, units::dims::none);
       }
-      auto tier = environment_.tolerance(*name);  // tier(): the tier's name
-      if (!tier) return std::nullopt;
       return tier_name(*name);
     }
     if (f == "catalog") {

@@ -78,6 +78,18 @@ bool PlanEnvironment::assumed(std::string_view key) const {
   return false;
 }
 
+bool PlanEnvironment::claimed(std::string_view metric) const {
+  for (const Claim& claim : inputs_.plan.estimates)
+    if (claim.metric == metric) return true;
+  for (const PlanTable& target : inputs_.plan.targets)
+    if (const PlanValue* m = target.find("metric"); m && m->text() && *m->text() == metric) return true;
+  return false;
+}
+
+bool PlanEnvironment::computed(std::string_view metric) const {
+  return inputs_.estimates.find(metric) != nullptr;
+}
+
 std::optional<double> PlanEnvironment::tolerance(std::string_view metric) const {
   const MetricName* m = find_metric(metric);
   if (!m || m->tier == Tier::latency) return std::nullopt;

@@ -37,6 +37,8 @@ class PlanEnvironment : public expr::Environment {
   std::optional<expr::Value> metric(std::string_view name) const override;
   std::optional<expr::Value> plan_value(std::string_view key) const override;
   bool assumed(std::string_view key) const override;
+  bool claimed(std::string_view metric) const override;
+  bool computed(std::string_view metric) const override;
   std::optional<double> tolerance(std::string_view metric) const override;
   std::optional<expr::Value> catalog(std::string_view gpu, std::string_view field,
                                      std::string_view precision) const override;

@@ -1,0 +1,130 @@
+// schemas/: plan.schema.json is generated from the plan format's data and lists exactly its
+// keys; taplo accepts every valid example and golden plan with it and rejects unknown keys;
+// config.schema.json accepts the documented config.
+#include <fstream>
+#include <set>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "integration_support.hpp"
+#include "planlint/emit/plan_schema.hpp"
+#include "planlint/plan/schema.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using planlint::test::quote;
+using planlint::test::run_cli;
+
+namespace {
+
+const fs::path source_dir = PLANLINT_SOURCE_DIR;
+
+int taplo_lint(const std::string& schema, const std::vector<std::string>& files, std::string& output) {
+  std::string command = quote(planlint::test::taplo()) + " lint --schema " +
+                        quote("file://" + (source_dir / "schemas" / schema).string());
+  for (const std::string& file : files) command += " " + quote(file);
+  return planlint::test::run_command(command, output);
+}
+
+/// The rules of the findings planlint reports for a file.
+std::set<std::string> rules_reported(const fs::path& file) {
+  auto run = run_cli({"check", "--format", "json", file.string()});
+  std::set<std::string> rules;
+  for (const json& d : json::parse(run.out)["diagnostics"]) rules.insert(d["rule"].get<std::string>());
+  return rules;
+}
+
+}  // namespace
+
+TEST_CASE("schemas/plan.schema.json is the schema generated from the plan format", "[schema]") {
+  const fs::path path = source_dir / "schemas/plan.schema.json";
+  const std::string generated = planlint::plan_json_schema();
+  if (const char* update = std::getenv("PLANLINT_UPDATE_GOLDEN"); update && std::string_view(update) == "1")
+    std::ofstream(path, std::ios::binary) << generated;
+  INFO("PLANLINT_UPDATE_GOLDEN=1 build/tests/planlint_tests \"[schema]\" rewrites it");
+  CHECK(planlint::test::read_text(path) == generated);
+}
+
+TEST_CASE("plan.schema.json lists exactly the keys of plan_keys(), section by section", "[schema]") {
+  json schema = json::parse(planlint::test::read_text(source_dir / "schemas/plan.schema.json"));
+  std::set<std::string> in_schema, in_code;
+  for (const auto& [section, spec] : schema["properties"].items()) {
+    if (section == "estimates") continue;  // metric names, not keys
+    const json& table = spec.contains("items") ? spec["items"] : spec;
+    CHECK(table["additionalProperties"] == false);
+    for (const auto& [key, value] : table["properties"].items()) {
+      in_schema.insert(section + "." + key);
+      CHECK(value.contains("description"));
+    }
+  }
+  for (const planlint::KeySpec& spec : planlint::plan_keys())
+    in_code.insert(std::string(spec.section) + "." + std::string(spec.key));
+  CHECK(in_schema == in_code);
+}
+
+TEST_CASE("taplo accepts every valid example and golden plan with plan.schema.json", "[schema][validator]") {
+  planlint::test::InDirectory cwd(PLANLINT_SOURCE_DIR);
+  std::vector<std::string> valid, unknown_keys;
+  std::vector<fs::path> plans;
+  for (const char* folder : {"examples", "tests/golden"})
+    for (const auto& entry : fs::directory_iterator(folder))
+      if (entry.path().extension() == ".toml") plans.push_back(entry.path());
+  std::sort(plans.begin(), plans.end());
+  for (const fs::path& plan : plans) {
+    std::set<std::string> rules = rules_reported(plan);
+    if (rules.count("unknown-key")) unknown_keys.push_back(plan.string());
+    else if (!rules.count("toml-syntax") && !rules.count("missing-required") && !rules.count("bad-value"))
+      valid.push_back(plan.string());
+  }
+  REQUIRE(valid.size() >= 5);
+  std::string output;
+  int status = taplo_lint("plan.schema.json", valid, output);
+  INFO(output);
+  CHECK(status == 0);
+  REQUIRE_FALSE(unknown_keys.empty());
+  for (const std::string& plan : unknown_keys) {
+    INFO(plan);
+    CHECK(taplo_lint("plan.schema.json", {plan}, output) != 0);
+  }
+}
+
+TEST_CASE("a #:schema line lets taplo check a plan without --schema", "[schema][validator]") {
+  planlint::test::Scratch dir;
+  auto plan = dir.write("plan.toml", "#:schema file://" + (source_dir / "schemas/plan.schema.json").string() +
+                                         "\n[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n"
+                                         "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n");
+  std::string output;
+  CHECK(planlint::test::run_command(quote(planlint::test::taplo()) + " lint " + quote(plan.string()), output) == 0);
+  CHECK(run_cli({plan.string()}).status == 0);  // planlint reads the line as a comment
+  std::ofstream(plan, std::ios::app) << "kind = \"training\"\n";  // now a key of [cluster]
+  CHECK(planlint::test::run_command(quote(planlint::test::taplo()) + " lint " + quote(plan.string()), output) != 0);
+}
+
+TEST_CASE("config.schema.json accepts the documented config and rejects unknown keys", "[schema][validator]") {
+  planlint::test::Scratch dir;
+  auto good = dir.write(".planlint.toml", R"([lint]
+select = ["all"]
+ignore = ["chinchilla-ratio"]
+rules = ["policies/"]
+fail_on = "warning"
+catalog = "hardware.toml"
+
+[lint.severity]
+missing-range = "error"
+
+[lint.options]
+assumption_max_age = "90 d"
+
+[tolerances]
+capacity = "10%"
+cost = 0.3
+)");
+  auto bad = dir.write("bad/.planlint.toml", "[lint]\nselct = [\"all\"]\n");
+  std::string output;
+  int status = taplo_lint("config.schema.json", {good.string()}, output);
+  INFO(output);
+  CHECK(status == 0);
+  CHECK(taplo_lint("config.schema.json", {bad.string()}, output) != 0);
+}

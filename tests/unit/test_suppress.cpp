@@ -1,0 +1,153 @@
+// Inline suppressions (rules.md "Suppressions"): allow, allow-next-line, allow-file, by id or
+// group; suppression-without-reason and unused-suppression.
+#include <catch2/catch.hpp>
+
+#include "integration_support.hpp"
+#include "planlint/suppress/suppress.hpp"
+#include "support.hpp"
+
+using planlint::Diagnostic;
+using planlint::InlineSuppression;
+using planlint::Severity;
+using planlint::SourceFile;
+using planlint::test::run_cli;
+using planlint::test::Scratch;
+
+namespace {
+
+constexpr const char* head = R"([plan]
+name = "x"
+kind = "inference"
+[model]
+params = "7B"
+[cluster]
+gpu = "h100-sxm"
+count = 8
+)";
+
+std::vector<InlineSuppression> find(const std::string& text) {
+  SourceFile file("plan.toml", text);
+  return planlint::find_suppressions(file, text);
+}
+
+Diagnostic finding(std::string rule, std::uint32_t line) {
+  Diagnostic d;
+  d.rule = std::move(rule);
+  d.message = "m";
+  d.primary = planlint::Location{"plan.toml", planlint::Span{{line, 1}, {line, 2}}};
+  return d;
+}
+
+planlint::SuppressionRules rules() {
+  planlint::SuppressionRules rules;
+  rules.group_of = {{"memory-fit", "memory"}, {"peak-mismatch", "peak"}, {"unknown-key", "structure"},
+                    {"unused-suppression", "suppression"}, {"suppression-without-reason", "suppression"}};
+  rules.level = [](std::string_view, Severity level) { return std::optional(level); };
+  rules.enabled = [](std::string_view, std::string_view) { return true; };
+  return rules;
+}
+
+/// Lints `body` after the plan head with the real CLI; returns the text output.
+planlint::test::CliRun lint(const Scratch& dir, const std::string& body, std::vector<std::string> extra = {}) {
+  auto plan = dir.write("plan.toml", std::string(head) + body);
+  extra.insert(extra.begin(), "--no-color");
+  extra.push_back(plan.string());
+  return run_cli(extra);
+}
+
+}  // namespace
+
+TEST_CASE("suppression comments are read with their scope, names and reason", "[suppress]") {
+  auto found = find(
+      "a = 1  # planlint: allow memory-fit, peak -- offloaded, measured 71 GB\n"
+      "# planlint: allow-next-line peak-mismatch -- vendor quote\n"
+      "\n"
+      "# an ordinary comment\n"
+      "b = 2\n"
+      "#planlint: allow-file chinchilla-ratio\n"
+      "c = \"# planlint: allow x -- inside a string\"\n"
+      "d = '''\n# planlint: allow y -- inside a multi-line string\n'''\n");
+  REQUIRE(found.size() == 3);
+  CHECK(found[0].scope == InlineSuppression::Scope::line);
+  CHECK(found[0].target_line == 1);
+  REQUIRE(found[0].names.size() == 2);
+  CHECK(found[0].names[0].id == "memory-fit");
+  CHECK(found[0].names[1].id == "peak");
+  CHECK(found[0].names[1].span.begin == planlint::Position{1, 38});
+  CHECK(found[0].reason == "offloaded, measured 71 GB");
+  CHECK(found[0].location.span.begin == planlint::Position{1, 8});
+  CHECK(found[1].scope == InlineSuppression::Scope::next_line);
+  CHECK(found[1].target_line == 5);  // blank and comment lines are skipped
+  CHECK(found[2].scope == InlineSuppression::Scope::file);
+  CHECK(found[2].reason.empty());
+}
+
+TEST_CASE("a suppression covers findings of its rule or group on its line", "[suppress]") {
+  std::vector<Diagnostic> diagnostics = {finding("memory-fit", 1), finding("peak-mismatch", 1),
+                                         finding("memory-fit", 2), finding("peak-mismatch", 5)};
+  auto suppressions = find("a = 1  # planlint: allow memory -- r\n# planlint: allow-next-line peak-mismatch -- r\n\n\nb = 1\n");
+  planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
+  REQUIRE(diagnostics.size() == 4);  // nothing unused, nothing without a reason
+  CHECK(diagnostics[0].suppression);
+  CHECK(diagnostics[0].suppression->justification == "r");
+  CHECK_FALSE(diagnostics[1].suppression);  // another rule on the line
+  CHECK_FALSE(diagnostics[2].suppression);  // another line
+  CHECK(diagnostics[3].suppression);
+}
+
+TEST_CASE("unused suppressions and missing reasons are findings of their own", "[suppress]") {
+  std::vector<Diagnostic> diagnostics = {finding("memory-fit", 1)};
+  auto suppressions = find(
+      "a = 1  # planlint: allow memory-fit, peak-mismatch\n"
+      "# planlint: allow-file memry-fit -- typo\n"
+      "# planlint: alow memory-fit -- typo in the directive\n");
+  planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
+  REQUIRE(diagnostics.size() == 5);
+  CHECK(diagnostics[0].suppression);
+  CHECK(diagnostics[1].rule == "suppression-without-reason");
+  CHECK(diagnostics[1].severity == Severity::warning);
+  CHECK(diagnostics[2].rule == "unused-suppression");
+  CHECK(diagnostics[2].message == "unused suppression: no 'peak-mismatch' finding on this line");
+  CHECK(diagnostics[2].primary.span.begin.column == 38);
+  CHECK(diagnostics[3].rule == "unused-suppression");
+  CHECK(diagnostics[3].message == "'memry-fit' is not a rule or group planlint knows");
+  CHECK(diagnostics[3].help == "did you mean 'memory-fit'?");
+  CHECK(diagnostics[4].message == "unknown suppression directive 'alow'");
+}
+
+TEST_CASE("suppressed findings do not count and the summary says how many there were", "[suppress][cli]") {
+  Scratch dir;
+  auto run = lint(dir, "hmb = \"80 GB\"  # planlint: allow unknown-key -- read by the old dashboard\n");
+  CHECK(run.status == 0);
+  CHECK(run.out == "no problems in 1 file (1 suppressed)\n");
+
+  auto next_line = lint(dir, "# planlint: allow-next-line structure -- group name\nhmb = \"80 GB\"\n");
+  CHECK(next_line.status == 0);
+
+  auto file = lint(dir, "hmb = \"80 GB\"\nhbmm = 1\n# planlint: allow-file unknown-key -- legacy keys\n");
+  CHECK(file.out == "no problems in 1 file (2 suppressed)\n");
+}
+
+TEST_CASE("suppression findings respect select, ignore and severity", "[suppress][cli]") {
+  Scratch dir;
+  const std::string body = "count_note = 1  # planlint: allow unknown-key\n";
+  auto run = lint(dir, body);
+  // The unknown key is suppressed; the missing reason is a warning.
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Catch::Contains("warning: `allow` gives no reason [suppression-without-reason]"));
+  CHECK_THAT(run.out, Catch::EndsWith("1 warning in 1 file (1 suppressed)\n"));
+
+  auto failing = lint(dir, body, {"--fail-on", "warning"});
+  CHECK(failing.status == 1);
+  auto ignored = lint(dir, body, {"--ignore", "suppression-without-reason", "--fail-on", "warning"});
+  CHECK(ignored.status == 0);
+  auto raised = lint(dir, body, {"--severity", "suppression=error"});
+  CHECK(raised.status == 1);
+  CHECK_THAT(raised.out, Catch::Contains("error: `allow` gives no reason"));
+
+  auto unused = lint(dir, "price = \"$3/GPU/h\"  # planlint: allow unknown-key -- no longer needed\n");
+  CHECK_THAT(unused.out, Catch::Contains("warning: unused suppression: no 'unknown-key' finding on this line [unused-suppression]"));
+  auto unused_ignored = lint(dir, "price = \"$3/GPU/h\"  # planlint: allow unknown-key -- no longer needed\n",
+                             {"--ignore", "unused-suppression"});
+  CHECK(unused_ignored.out == "no problems in 1 file\n");
+}

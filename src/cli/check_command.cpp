@@ -23,6 +23,7 @@ constexpr const char* levels = "error, warning, note or off";
 /// Turns the command line into the library's options; false with `error` set on a bad value.
 bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& error) {
   run.paths = options.paths;
+  run.skip_non_plans = options.skip_non_plans;
   if (!options.config.empty()) run.config = options.config;
   if (!options.select.empty()) run.select = options.select;
   if (!options.ignore.empty()) run.ignore = options.ignore;
@@ -83,6 +84,8 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
       ->check(CLI::IsMember({"error", "warning", "note"}));
   check->add_option("--baseline", options.baseline, "Accept the findings recorded in this baseline file");
   check->add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file");
+  check->add_flag("--skip-non-plans", options.skip_non_plans,
+                  "Skip named files that hold no plan instead of reporting them (for pre-commit)");
   check->add_flag("--no-color", options.no_color, "Never colour the output (also: NO_COLOR)");
   check->add_option("-j,--jobs", options.jobs, "Files linted in parallel (0: one per core); output order is fixed")
       ->check(CLI::NonNegativeNumber);

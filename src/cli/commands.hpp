@@ -21,6 +21,7 @@ struct CheckOptions {
   std::vector<std::string> select, ignore, severity, rules;
   std::string baseline, write_baseline, today;
   unsigned jobs = 1;
+  bool skip_non_plans = false;
 };
 
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options);

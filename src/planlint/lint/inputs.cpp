@@ -19,6 +19,14 @@ bool hidden(const fs::path& path) {
   return name.size() > 1 && name[0] == '.' && name != "..";
 }
 
+/// Whether a file holds a plan: a top-level [plan] table, or a Markdown ```toml block with one.
+bool holds_plan(const fs::path& path) {
+  std::string ignored;
+  auto text = read_file(path.string(), ignored);
+  if (!text) return false;
+  return is_markdown_path(path.string()) ? !plan_blocks(*text).empty() : looks_like_plan(*text);
+}
+
 void search_folder(const fs::path& folder, std::vector<std::string>& files,
                    std::optional<InputError>& error) {
   std::error_code ec;
@@ -39,19 +47,14 @@ void search_folder(const fs::path& folder, std::vector<std::string>& files,
       found.push_back(it->path());
   }
   std::sort(found.begin(), found.end());
-  for (const fs::path& path : found) {
-    std::string ignored;
-    auto text = read_file(path.string(), ignored);
-    if (!text) continue;
-    const bool plan = is_markdown_path(path.string()) ? !plan_blocks(*text).empty() : looks_like_plan(*text);
-    if (plan) files.push_back(path.string());
-  }
+  for (const fs::path& path : found)
+    if (holds_plan(path)) files.push_back(path.string());
 }
 
 }  // namespace
 
 std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
-                                       std::optional<InputError>& error) {
+                                       std::optional<InputError>& error, bool skip_non_plans) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code ec;
@@ -63,7 +66,7 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
     if (fs::is_directory(status)) {
       search_folder(path, files, error);
       if (error) return {};
-    } else {
+    } else if (!skip_non_plans || holds_plan(path)) {
       files.push_back(path);
     }
   }

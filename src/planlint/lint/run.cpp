@@ -235,7 +235,7 @@ std::string repository_root(const std::string& folder) {
 RunResult run_lint(const RunOptions& options) {
   RunResult result;
   std::optional<InputError> input_error;
-  std::vector<std::string> paths = expand_inputs(options.paths, input_error);
+  std::vector<std::string> paths = expand_inputs(options.paths, input_error, options.skip_non_plans);
   if (input_error) {
     result.errors.push_back(
         fmt::format("planlint: error: cannot read '{}': {}", input_error->path, input_error->reason));

@@ -21,6 +21,9 @@ namespace planlint {
 
 struct RunOptions {
   std::vector<std::string> paths;  ///< files, folders, Markdown docs
+  /// A file named in `paths` that holds no plan is skipped rather than linted (pre-commit
+  /// passes every *.toml and *.md of a commit).
+  bool skip_non_plans = false;
   /// --config: this file configures every linted file; otherwise each file's nearest
   /// .planlint.toml (discover_config) does, when it has one.
   std::optional<std::string> config;

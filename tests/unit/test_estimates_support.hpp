@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/plan/metric_names.hpp"
 #include "support.hpp"
@@ -86,12 +88,12 @@ inline std::string training_plan(const std::map<std::string, std::string>& chang
     else keys[key] = value;
   }
   std::string toml;
-  for (const char* section : {"plan", "model", "training", "inference", "cluster"}) {
+  for (std::string_view section : {"plan", "model", "training", "inference", "cluster"}) {
     std::string body;
     for (const auto& [key, value] : keys)
-      if (key.starts_with(std::string(section) + "."))
-        body += key.substr(std::string(section).size() + 1) + " = " + value + "\n";
-    if (!body.empty()) toml += "[" + std::string(section) + "]\n" + body + "\n";
+      if (key.starts_with(section) && key.size() > section.size() && key[section.size()] == '.')
+        body += fmt::format("{} = {}\n", key.substr(section.size() + 1), value);
+    if (!body.empty()) toml += fmt::format("[{}]\n{}\n", section, body);
   }
   return toml;
 }

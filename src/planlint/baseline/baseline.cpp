@@ -102,12 +102,9 @@ std::vector<BaselineEntry> apply_baseline(std::vector<Diagnostic>& diagnostics, 
   keys.reserve(diagnostics.size());
   for (const Diagnostic& d : diagnostics) keys.push_back(file_key(d.primary.file));
 
-  auto accept = [&](Diagnostic& d, const BaselineEntry& entry) {
-    d.suppression = Suppression{Suppression::Kind::baseline,
-                                fmt::format("accepted in the baseline {}", baseline.path),
-                                Location{baseline.path, {}}};
-    (void)entry;
-  };
+  const Suppression accepted{Suppression::Kind::baseline,
+                             fmt::format("accepted in the baseline {}", baseline.path),
+                             Location{baseline.path, {}}};
   // Pass 1: exact matches (digest included); pass 2: same file, rule and key.
   for (int pass = 0; pass < 2; ++pass) {
     for (std::size_t i = 0; i < diagnostics.size(); ++i) {
@@ -118,7 +115,7 @@ std::vector<BaselineEntry> apply_baseline(std::vector<Diagnostic>& diagnostics, 
           continue;
         if (pass == 0 && entry.digest != message_digest(d.message)) continue;
         --entry.count;
-        accept(d, entry);
+        d.suppression = accepted;
         break;
       }
     }

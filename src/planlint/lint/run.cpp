@@ -111,10 +111,11 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
   settings->suppression_rules.level = [self](std::string_view rule, Severity default_level) {
     return effective_severity(self->lint.selection, rule, self->group_of(rule), default_level);
   };
-  settings->suppression_rules.enabled = [self](std::string_view name, std::string_view group) {
+  settings->suppression_rules.enabled = [self](std::string_view name, std::string_view) {
     // A rule id: whether it runs; a group (or "all"): whether any of its rules runs.
+    const bool is_rule = self->suppression_rules.group_of.count(name) > 0;
     for (const RuleDescriptor& rule : self->all_rules) {
-      const bool named = rule.id == name || rule.group == group || name == "all";
+      const bool named = is_rule ? rule.id == name : (rule.group == name || name == "all");
       if (named && effective_severity(self->lint.selection, rule.id, rule.group, rule.severity)) return true;
     }
     return false;

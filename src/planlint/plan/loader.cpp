@@ -11,6 +11,7 @@
 #include "planlint/plan/schema.hpp"
 #include "planlint/plan/toml_span.hpp"
 #include "planlint/plan/value_reader.hpp"
+#include "planlint/source/toml_limits.hpp"
 
 namespace planlint {
 
@@ -61,7 +62,7 @@ class Loader {
 LoadResult Loader::run() {
   toml::table root;
   try {
-    root = toml::parse(toml_text_, source_->path());
+    root = parse_toml(toml_text_, source_->path());
   } catch (const toml::parse_error& error) {
     Span span = to_span(error.source());
     span.end = Position{span.begin.line, span.begin.column + 1};
@@ -375,7 +376,7 @@ LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& ca
 
 bool looks_like_plan(std::string_view text) {
   try {
-    toml::table root = toml::parse(text);
+    toml::table root = parse_toml(text);
     return root["plan"].is_table();
   } catch (const toml::parse_error&) {
     return false;

@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <memory>
+
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+
 
 namespace planlint {
 
@@ -37,20 +42,40 @@ Position SourceFile::position(std::size_t offset) const {
   return Position{line, static_cast<std::uint32_t>(offset - line_starts_[line - 1] + 1)};
 }
 
-std::optional<std::string> read_file(const std::string& path, std::string& error) {
+std::optional<std::string> read_file(const std::string& path, std::string& error,
+                                     std::size_t max_bytes) {
+  auto too_large = [&](std::uint64_t size) {
+    error = fmt::format("file{} is over the {} size limit (raise it with --max-file-size)",
+                        size > max_bytes ? " of " + format_byte_size(size) : "",
+                        format_byte_size(max_bytes));
+    return std::nullopt;
+  };
   errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) {
     error = errno ? std::strerror(errno) : "cannot open";
     return std::nullopt;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    error = "read error";
+  std::string text;
+  struct stat status {};
+  if (fstat(fileno(file.get()), &status) == 0 && S_ISREG(status.st_mode)) {
+    const auto size = static_cast<std::uint64_t>(status.st_size);
+    if (size > max_bytes) return too_large(size);
+    text.reserve(static_cast<std::size_t>(size));
+  }
+  // Read in blocks and stop past the limit: a device or a pipe (/dev/zero) has no size.
+  char block[1 << 16];
+  while (true) {
+    const std::size_t count = std::fread(block, 1, sizeof block, file.get());
+    if (count == 0) break;
+    if (count > max_bytes - text.size()) return too_large(0);
+    text.append(block, count);
+  }
+  if (std::ferror(file.get())) {
+    error = errno ? std::strerror(errno) : "read error";
     return std::nullopt;
   }
-  return std::move(buffer).str();
+  return text;
 }
 
 }  // namespace planlint

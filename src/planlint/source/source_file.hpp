@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "planlint/source/limits.hpp"
 #include "planlint/source/span.hpp"
 
 namespace planlint {
@@ -35,7 +36,10 @@ class SourceFile {
   std::vector<std::size_t> line_starts_;
 };
 
-/// Reads a whole file; nullopt with `error` set when it cannot be read.
-std::optional<std::string> read_file(const std::string& path, std::string& error);
+/// Reads a whole file; nullopt with `error` set when it cannot be read, or when it holds more
+/// than `max_bytes`: "file of 20 MiB is over the 16 MiB size limit (raise it with
+/// --max-file-size)". Reads at most max_bytes + 1 bytes of a device or pipe.
+std::optional<std::string> read_file(const std::string& path, std::string& error,
+                                     std::size_t max_bytes = default_max_file_bytes);
 
 }  // namespace planlint

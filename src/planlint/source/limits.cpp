@@ -1,0 +1,194 @@
+#include "planlint/source/limits.hpp"
+#include "planlint/source/toml_limits.hpp"
+
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace planlint {
+
+std::string format_byte_size(std::uint64_t bytes) {
+  constexpr const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 1024) return fmt::format("{} byte{}", bytes, bytes == 1 ? "" : "s");
+  double value = static_cast<double>(bytes) / 1024;
+  std::size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(units)) {
+    value /= 1024;
+    ++unit;
+  }
+  // "16 MiB" for whole numbers, "1.5 GiB" otherwise.
+  if (value == static_cast<double>(static_cast<std::uint64_t>(value)))
+    return fmt::format("{} {}", static_cast<std::uint64_t>(value), units[unit]);
+  return fmt::format("{:.1f} {}", value, units[unit]);
+}
+
+namespace {
+
+/// One pass over a TOML document that tracks how deep each key and value nests: the segments
+/// of the current [header], of a key, and the arrays and inline tables open around a value.
+class NestingScanner {
+ public:
+  NestingScanner(std::string_view text, std::size_t max_depth) : text_(text), max_(max_depth) {}
+
+  std::optional<std::size_t> run() {
+    while (at_ < text_.size() && !excess_) statement();
+    return excess_;
+  }
+
+ private:
+  bool more() const { return at_ < text_.size() && !excess_; }
+  char peek(std::size_t ahead = 0) const {
+    return at_ + ahead < text_.size() ? text_[at_ + ahead] : '\0';
+  }
+
+  void reach(std::size_t depth, std::size_t offset) {
+    if (depth > max_ && !excess_) excess_ = offset;
+  }
+
+  void skip_line() {
+    while (more() && text_[at_] != '\n') ++at_;
+  }
+
+  /// A quoted string at `at_` (basic, literal, or their multi-line forms), up to its end. A
+  /// single-line string also ends at a line break, where toml++ reports it.
+  void skip_string() {
+    const char quote = text_[at_];
+    const bool multi_line = peek(1) == quote && peek(2) == quote;
+    at_ += multi_line ? 3 : 1;
+    while (more()) {
+      const char c = text_[at_];
+      if (c == '\\' && quote == '"') {
+        at_ += 2;
+      } else if (c == quote) {
+        if (!multi_line) {
+          ++at_;
+          return;
+        }
+        if (peek(1) == quote && peek(2) == quote) {
+          at_ += 3;
+          while (more() && text_[at_] == quote) ++at_;  // """"" ends with quotes in the string
+          return;
+        }
+        ++at_;
+      } else if (c == '\n' && !multi_line) {
+        return;
+      } else {
+        ++at_;
+      }
+    }
+  }
+
+  /// A (dotted) key up to one of `stops`, a comment or the end of the line; returns its
+  /// segments.
+  std::size_t key(std::string_view stops) {
+    std::size_t segments = 1;
+    while (more()) {
+      const char c = text_[at_];
+      if (c == '\n' || c == '#' || stops.find(c) != std::string_view::npos) break;
+      if (c == '"' || c == '\'') {
+        skip_string();
+      } else {
+        if (c == '.') ++segments;
+        ++at_;
+      }
+    }
+    return segments;
+  }
+
+  void statement() {
+    const char c = text_[at_];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      ++at_;
+    } else if (c == '#') {
+      skip_line();
+    } else if (c == '[') {
+      const std::size_t begin = at_;
+      const bool array = peek(1) == '[';
+      at_ += array ? 2 : 1;
+      // [[a.b]] is an array of tables under a: one level more than [a.b].
+      header_depth_ = key("]") + (array ? 1 : 0);
+      reach(header_depth_, begin);
+      skip_line();  // the closing brackets and a comment
+    } else {
+      const std::size_t begin = at_;
+      const std::size_t depth = header_depth_ + key("=");
+      reach(depth, begin);
+      if (peek() == '=') {
+        ++at_;
+        value(depth);
+      }
+    }
+  }
+
+  /// The value of a key at `depth`, up to the end of its line outside brackets.
+  void value(std::size_t depth) {
+    std::vector<char> open;  // '[' and '{' around the current position
+    bool expect_key = false;
+    while (more()) {
+      const char c = text_[at_];
+      if (c == '\n' && open.empty()) return;
+      if (c == '#') {
+        skip_line();
+      } else if (c == '"' || c == '\'') {
+        skip_string();
+      } else if (c == '[' || c == '{') {
+        open.push_back(c);
+        reach(depth + open.size(), at_);
+        ++at_;
+        expect_key = c == '{';
+      } else if (c == ']' || c == '}') {
+        if (!open.empty()) open.pop_back();
+        ++at_;
+      } else if (c == ',') {
+        ++at_;
+        expect_key = !open.empty() && open.back() == '{';
+      } else if (expect_key && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+        const std::size_t begin = at_;
+        reach(depth + open.size() + key("=}"), begin);
+        if (peek() == '=') ++at_;
+        expect_key = false;
+      } else {
+        ++at_;
+      }
+    }
+  }
+
+  std::string_view text_;
+  std::size_t max_;
+  std::size_t at_ = 0;
+  std::size_t header_depth_ = 0;
+  std::optional<std::size_t> excess_;
+};
+
+}  // namespace
+
+std::optional<NestingExcess> find_toml_nesting_excess(std::string_view text, std::size_t max_depth) {
+  auto offset = NestingScanner(text, max_depth).run();
+  if (!offset) return std::nullopt;
+  Position position{1, 1};
+  for (std::size_t i = 0; i < *offset; ++i) {
+    if (text[i] == '\n') {
+      ++position.line;
+      position.column = 1;
+    } else {
+      ++position.column;
+    }
+  }
+  return NestingExcess{position, *offset};
+}
+
+toml::table parse_toml(std::string_view text, std::string_view path) {
+  if (auto excess = find_toml_nesting_excess(text, max_toml_depth)) {
+    const std::string message = fmt::format(
+        "nested deeper than {} levels (tables, arrays, inline tables), planlint's fixed limit "
+        "for TOML files; a plan nests 3 levels",
+        max_toml_depth);
+    throw toml::parse_error(message.c_str(),
+                            toml::source_position{excess->position.line, excess->position.column},
+                            path.empty() ? nullptr : std::make_shared<const std::string>(path));
+  }
+  return toml::parse(text, path);
+}
+
+}  // namespace planlint

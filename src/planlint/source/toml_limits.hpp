@@ -1,0 +1,17 @@
+#pragma once
+/// Parsing TOML within planlint's input limits (source/limits.hpp):
+///
+///     toml::table root = parse_toml(text, path);  // instead of toml::parse(text, path)
+#include <string_view>
+
+#include <toml++/toml.h>
+
+namespace planlint {
+
+/// toml::parse(text, path), except that a document nesting deeper than max_toml_depth is a
+/// toml::parse_error at the level that exceeds it ("nested deeper than 128 levels, ..."), so
+/// every caller's existing syntax-error handling reports it instead of toml++ overflowing the
+/// stack.
+toml::table parse_toml(std::string_view text, std::string_view path = {});
+
+}  // namespace planlint

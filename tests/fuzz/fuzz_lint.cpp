@@ -1,0 +1,126 @@
+// libFuzzer target: the whole pipeline of `planlint check` for one file, from its bytes to every
+// output format. The input is a plan file, or a Markdown doc when it holds a ``` or ~~~ fence
+// (its plan blocks are linted one by one, as run.cpp does). Then: inline suppressions, the
+// `planlint report` renderings of each plan, and the text, JSON, SARIF and GitHub emitters.
+// Besides crashes and sanitizer reports it checks that every finding points into the file and
+// that the JSON, SARIF and JSON report outputs are valid JSON.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "planlint/emit/github.hpp"
+#include "planlint/emit/json.hpp"
+#include "planlint/emit/sarif.hpp"
+#include "planlint/emit/text.hpp"
+#include "planlint/estimate/report.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/markdown/markdown.hpp"
+#include "planlint/suppress/suppress.hpp"
+
+using namespace planlint;
+
+namespace {
+
+void require_json(const std::string& text) {
+  if (!nlohmann::json::accept(text)) std::abort();
+}
+
+void require_inside(const Location& location, const SourceFile& file) {
+  if (location.file != file.path()) std::abort();
+  const Span& span = location.span;
+  if (!span.known()) return;
+  // A span may end just past the last line (an error at the end of the file).
+  if (span.begin.line > file.line_count() || span.end.line > file.line_count() + 1) std::abort();
+  if (span.end.line != 0 && span.end < span.begin) std::abort();
+}
+
+const SuppressionRules& suppression_rules() {
+  static const SuppressionRules rules = [] {
+    SuppressionRules out;
+    for (const RuleDescriptor& rule : RuleSet::builtin().descriptors())
+      out.group_of.emplace(rule.id, rule.group);
+    out.level = [](std::string_view, Severity level) { return std::optional<Severity>(level); };
+    out.enabled = [](std::string_view, std::string_view) { return true; };
+    return out;
+  }();
+  return rules;
+}
+
+/// lint_text, suppressions and the report renderings of one plan (a file, or a Markdown block).
+void lint_plan(const std::shared_ptr<const SourceFile>& source, std::string_view toml_text,
+               const LintOptions& options, std::vector<Diagnostic>& out) {
+  FileResult result = lint_text(source, toml_text, options);
+  apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text), suppression_rules(),
+                     source->path());
+  const ReportInput input{result.plan ? &*result.plan : nullptr,
+                          result.estimates ? &*result.estimates : nullptr, source->path()};
+  for (ReportFormat format : {ReportFormat::text, ReportFormat::markdown, ReportFormat::json}) {
+    std::ostringstream rendered;
+    render_report(rendered, input, format);
+    if (format == ReportFormat::json) require_json(rendered.str());
+  }
+  for (Diagnostic& d : result.diagnostics) out.push_back(std::move(d));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  (void)RuleSet::builtin();
+  (void)suppression_rules();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  const bool markdown = text.find("```") != std::string::npos || text.find("~~~") != std::string::npos;
+  auto source = std::make_shared<const SourceFile>(markdown ? "fuzz.md" : "fuzz.toml", std::move(text));
+
+  LintOptions options;
+  options.today = Date{2026, 12, 1};
+  Report report;
+  report.files.push_back(source);
+  const std::string& doc = source->text();
+  if (markdown) {
+    for (const PlanBlock& block : plan_blocks(doc))
+      lint_plan(source, blank_outside(doc, block), options, report.diagnostics);
+  } else {
+    lint_plan(source, doc, options, report.diagnostics);
+  }
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
+
+  // The rules that ran, plus any native rule a finding names (as run_lint lists them).
+  std::vector<RuleDescriptor> rules = RuleSet::builtin().descriptors();
+  std::set<std::string> listed;
+  for (const RuleDescriptor& rule : rules) listed.insert(rule.id);
+  for (const Diagnostic& d : report.diagnostics) {
+    require_inside(d.primary, *source);
+    for (const RelatedLocation& related : d.related) require_inside(related.location, *source);
+    for (const FixEdit& fix : d.fixes) require_inside(fix.location, *source);
+    if (listed.insert(d.rule).second) {
+      RuleDescriptor rule;
+      rule.id = rule.summary = d.rule;
+      rule.severity = d.severity;
+      rules.push_back(std::move(rule));
+    }
+  }
+
+  for (bool color : {false, true}) {
+    std::ostringstream out;
+    emit_text(out, report, TextStyle{color});
+  }
+  std::ostringstream json, sarif, github;
+  emit_json(json, report);
+  require_json(json.str());
+  emit_sarif(sarif, report, rules, SarifOptions{"/fuzz/", "/fuzz/"});
+  require_json(sarif.str());
+  emit_github(github, report);
+  return 0;
+}

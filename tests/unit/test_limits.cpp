@@ -1,0 +1,194 @@
+// Input limits (docs/hardening.md): a file too large, a TOML document nested too deeply, an
+// expression too long or too deep is an error that names the limit, never a crash or a hang.
+#include <filesystem>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "integration_support.hpp"
+#include "planlint/expr/syntax.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/source/limits.hpp"
+#include "planlint/source/source_file.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+using namespace planlint;
+using planlint::test::Scratch;
+
+namespace {
+
+/// `key` repeated with dots `levels` times: "a.a.a = 1".
+std::string dotted_key(std::size_t levels) {
+  std::string key = "a";
+  for (std::size_t i = 1; i < levels; ++i) key += ".a";
+  return key;
+}
+
+std::optional<std::size_t> excess_line(std::string_view text, std::size_t max_depth) {
+  auto excess = find_toml_nesting_excess(text, max_depth);
+  if (!excess) return std::nullopt;
+  return excess->position.line;
+}
+
+}  // namespace
+
+TEST_CASE("byte sizes read as a person writes them", "[limits]") {
+  CHECK(format_byte_size(0) == "0 bytes");
+  CHECK(format_byte_size(1) == "1 byte");
+  CHECK(format_byte_size(1023) == "1023 bytes");
+  CHECK(format_byte_size(1024) == "1 KiB");
+  CHECK(format_byte_size(std::size_t{16} << 20) == "16 MiB");
+  CHECK(format_byte_size(std::uint64_t{3} << 29) == "1.5 GiB");
+  CHECK(format_byte_size(default_max_file_bytes) == "16 MiB");
+}
+
+TEST_CASE("a file over the size limit is not read, and the error names the limit and its option",
+          "[limits][file-size]") {
+  Scratch dir;
+  const fs::path file = dir.write("big.toml", std::string(2048, '#'));
+  std::string error;
+  CHECK_FALSE(read_file(file.string(), error, 1024).has_value());
+  CHECK(error == "file of 2 KiB is over the 1 KiB size limit (raise it with --max-file-size)");
+
+  SECTION("a file of exactly the limit is read") {
+    auto text = read_file(file.string(), error, 2048);
+    REQUIRE(text.has_value());
+    CHECK(text->size() == 2048);
+  }
+}
+
+TEST_CASE("a device without a size is read only up to the limit: /dev/zero is an error, not a hang",
+          "[limits][file-size]") {
+  if (!fs::exists("/dev/zero")) return;
+  std::string error;
+  CHECK_FALSE(read_file("/dev/zero", error, 1 << 20).has_value());
+  CHECK(error == "file is over the 1 MiB size limit (raise it with --max-file-size)");
+}
+
+TEST_CASE("reading a folder or a missing file is an error with the system's reason", "[limits][file-size]") {
+  Scratch dir;
+  std::string error;
+  CHECK_FALSE(read_file(dir.path.string(), error).has_value());
+  CHECK(error == "Is a directory");
+  CHECK_FALSE(read_file((dir.path / "missing.toml").string(), error).has_value());
+  CHECK(error == "No such file or directory");
+}
+
+TEST_CASE("planlint check on a file over 16 MiB exits 2 and names the limit", "[limits][file-size][cli]") {
+  Scratch dir;
+  std::string text = "[plan]\nname = \"big\"\n";
+  text += std::string(default_max_file_bytes, '#');
+  const fs::path file = dir.write("big.toml", text);
+  auto run = test::run_cli({"check", "--no-color", file.string()});
+  INFO(run.out << run.err);
+  CHECK(run.status == 2);
+  CHECK_THAT(run.err, Catch::Contains("16 MiB size limit (raise it with --max-file-size)"));
+}
+
+TEST_CASE("TOML nesting counts tables of keys and headers, arrays and inline tables", "[limits][toml-depth]") {
+  CHECK_FALSE(excess_line("a.b.c = 1\n", 3));
+  CHECK(excess_line("x = 1\na.b.c = 1\n", 2) == 2);
+  CHECK_FALSE(excess_line("[a.b]\nc = 1\n", 3));
+  CHECK(excess_line("[a.b]\nc.d = 1\n", 3) == 2);
+  CHECK(excess_line("[[a.b]]\nc = 1\n", 3) == 2);        // an array of tables is one level more
+  CHECK_FALSE(excess_line("x = [[1, 2], [3]]\n", 3));
+  CHECK(excess_line("x = [[[1]]]\n", 3) == 1);
+  CHECK(excess_line("x = [\n  [\n    [1],\n  ],\n]\n", 3) == 3);
+  CHECK(excess_line("x = {a = {b.c = 1}}\n", 4) == 1);
+  CHECK(excess_line("[a]\nx = {b = 1, c.d.e = 2}\n", 4) == 2);
+  CHECK(excess_line("a.\"b.c\".'d' = 1", 2) == 1);
+  CHECK_FALSE(excess_line("a.\"b.c.d.e\".'f.g' = 1", 3));  // dots inside quoted keys are text
+}
+
+TEST_CASE("dots and brackets in strings and comments do not nest", "[limits][toml-depth]") {
+  CHECK_FALSE(excess_line("x = \"a.b.c.d [[[[ {{{{\"  # a.b.c [[[[\n", 1));
+  CHECK_FALSE(excess_line("x = 'a.b.c.d [[[['\n", 1));
+  CHECK_FALSE(excess_line("x = \"\"\"\n[[[[\na.b.c.d = 1\n\\\"\"\" \"\"\"\n", 1));
+  CHECK_FALSE(excess_line("x = '''\n[[[[\n''''\ny = 1\n", 1));
+  CHECK_FALSE(excess_line("# [a.b.c.d]\n  # a.b.c = 1\nx = 1 # [[[[\n", 1));
+  CHECK_FALSE(excess_line("x = 1.5e3\ny = 1979-05-27T07:32:00.999\n", 1));
+  CHECK_FALSE(excess_line("x = [1.5, 2.5, 3.5, 4.5, 5.5, 6.5]\n", 2));
+}
+
+TEST_CASE("the example plans, the rule files and every valid toml-test document nest within the limit",
+          "[limits][toml-depth]") {
+  std::vector<fs::path> files;
+  for (const char* folder : {"examples", "rules"})
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / folder))
+      if (entry.path().extension() == ".toml") files.push_back(entry.path());
+  const fs::path corpus = test::shared_path("corpus/toml-test/valid");
+  if (fs::is_directory(corpus))
+    for (const auto& entry : fs::recursive_directory_iterator(corpus))
+      if (entry.path().extension() == ".toml") files.push_back(entry.path());
+  REQUIRE(files.size() > 40);
+  for (const fs::path& path : files) {
+    INFO(path.string());
+    const std::string text = test::read_text(path);
+    CHECK_FALSE(find_toml_nesting_excess(text, max_toml_depth).has_value());
+  }
+  // A plan nests 4 levels at most: [estimates] "metric" = { value = ... }.
+  for (const auto& entry : fs::directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / "examples")) {
+    INFO(entry.path().string());
+    CHECK_FALSE(find_toml_nesting_excess(test::read_text(entry.path()), 4).has_value());
+  }
+}
+
+TEST_CASE("a plan nesting keys 100,000 levels deep is a toml-syntax finding that names the limit",
+          "[limits][toml-depth]") {
+  // toml++ recurses once per level and overflowed the stack near 50,000 levels.
+  for (const std::string& nested : {dotted_key(100'000) + " = 1\n", "[" + dotted_key(100'000) + "]\n",
+                                    "x = " + std::string(100'000, '[') + std::string(100'000, ']') + "\n"}) {
+    auto source = std::make_shared<const SourceFile>("deep.toml", "[plan]\nname = \"deep\"\n" + nested);
+    LintOptions options;
+    FileResult result = lint_source(source, options);
+    REQUIRE_FALSE(result.diagnostics.empty());
+    const Diagnostic& d = result.diagnostics.front();
+    INFO(d.message);
+    CHECK(d.rule == "toml-syntax");
+    CHECK(d.primary.span.begin.line == 3);
+    CHECK_THAT(d.message, Catch::Contains("nested deeper than") || Catch::Contains("maximum nested value depth"));
+  }
+}
+
+TEST_CASE("a document at the nesting limit still parses", "[limits][toml-depth]") {
+  auto source = std::make_shared<const SourceFile>(
+      "deep.toml", "[plan]\nname = \"deep\"\n[x]\n" + dotted_key(max_toml_depth - 1) + " = 1\n");
+  LintOptions options;
+  FileResult result = lint_source(source, options);
+  REQUIRE(result.plan.has_value());
+  for (const Diagnostic& d : result.diagnostics) CHECK(d.rule != "toml-syntax");
+}
+
+TEST_CASE("expressions too long or too deep are syntax errors that name the limit", "[limits][expr]") {
+  using expr::SyntaxError;
+  auto error_of = [](const std::string& text) {
+    auto result = expr::parse_expression(text);
+    INFO(text.substr(0, 80));
+    REQUIRE(std::holds_alternative<SyntaxError>(result));
+    return std::get<SyntaxError>(result);
+  };
+  auto parses = [](const std::string& text) {
+    return std::holds_alternative<expr::NodePtr>(expr::parse_expression(text));
+  };
+  const std::size_t depth = expr::max_expression_depth;
+  CHECK(parses(std::string(depth, '(') + "1" + std::string(depth, ')')));
+  CHECK_THAT(error_of(std::string(depth + 1, '(') + "1" + std::string(depth + 1, ')')).message,
+             Catch::Contains("nested deeper than 64 levels"));
+  CHECK_THAT(error_of(std::string(2000, '[') + std::string(2000, ']')).message,
+             Catch::Contains("nested deeper than 64 levels"));
+  std::string sum = "1";
+  while (sum.size() <= expr::max_expression_length) sum += " + 1";
+  CHECK_THAT(error_of(sum).message, Catch::Contains("longer than 4096 characters"));
+  // Prefix operators recurse in the parser as brackets do.
+  for (const char* prefix : {"-", "not ", "2 ^ "}) {
+    std::string text;
+    for (int i = 0; i < 1000; ++i) text += prefix;
+    text += "1";
+    CHECK_FALSE(parses(text));
+  }
+  // A long flat chain is not nesting.
+  std::string chain = "1";
+  for (int i = 0; i < 500; ++i) chain += " * 2";
+  CHECK(parses(chain));
+}

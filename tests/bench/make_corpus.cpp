@@ -54,7 +54,7 @@ class Writer {
   bool chance(int percent) { return pick(100) < percent; }
 
   void comment_block() {
-    for (int i = 0, n = pick(4); i < n; ++i) line(comments[pick(std::size(comments))]);
+    for (int i = 0, n = pick(4); i < n; ++i) line("{}", comments[pick(static_cast<int>(std::size(comments)))]);
   }
   template <typename... Args>
   void line(fmt::format_string<Args...> format, Args&&... args) {
@@ -72,8 +72,8 @@ std::string make_plan(int index, std::mt19937_64& random) {
   Writer w(random);
   const int kind_roll = w.pick(100);
   const char* kind = kind_roll < 60 ? "training" : kind_roll < 85 ? "inference" : "finetune";
-  const Model& model = models[w.pick(std::size(models))];
-  const char* gpu = gpus[w.pick(std::size(gpus))];
+  const Model& model = models[w.pick(static_cast<int>(std::size(models)))];
+  const char* gpu = gpus[w.pick(static_cast<int>(std::size(gpus)))];
   const bool mistake = w.chance(20);
   const int mistake_kind = w.pick(5);
   const int count = 8 << w.pick(kind_roll < 60 ? 12 : 5);

@@ -167,6 +167,8 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(eval("slip(336538 h, 93483 h)")->text()->starts_with("3.6× too large"));
   CHECK(eval("slip(42e18, 4.2e22)")->text()->starts_with("1000× too small"));
   CHECK(eval("slip(1.1, 1)")->text()->empty());
+  CHECK(eval("slip(3.6e22 FLOP, 1e22 FLOP)")->text()->empty());  // 3.6× is a time slip only
+  CHECK(eval("slip(3.6 d, 1 d)")->text()->starts_with("3.6×"));
   CHECK(number("if cluster.gpu in ['h100-sxm', 'h200-sxm'] then 1 else 2") == 1);
   CHECK(truth("plan.kind not in ['inference']"));
 }

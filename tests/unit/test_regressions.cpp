@@ -1,6 +1,7 @@
 // Regressions found by fuzzing and hostile input (scripts/fuzz, docs/hardening.md): each case is
 // the minimal reproducer of one bug. A case tagged [!mayfail] is a bug reported but not fixed
 // yet: it runs and reports, without failing the suite; remove the tag with the fix.
+#include <limits>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -8,6 +9,7 @@
 #include "planlint/expr/syntax.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/source/source_file.hpp"
+#include "planlint/units/quantity.hpp"
 
 using namespace planlint;
 
@@ -40,4 +42,19 @@ TEST_CASE("'not' and 'if' separated by line breaks count toward the expression n
   for (int i = 0; i < 1000; ++i) text += "not\n";
   text += "true";
   CHECK(std::holds_alternative<expr::SyntaxError>(expr::parse_expression(text)));
+}
+
+TEST_CASE("an infinite or NaN value formats in a chosen unit without undefined behaviour",
+          "[regression][units][!mayfail]") {
+  // fuzz_quantity, input "1e300B": format_in → up_to_four → scientific → decimal_exponent
+  // casts floor(log10(inf)) to int (UBSan: "inf is outside the range of representable values
+  // of type 'int'"). Reachable from a plan: params = "1e150B" with tokens = "1e200" makes
+  // train.flops infinite, and a message placeholder {est.train.flops:FLOP} formats it.
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK_THAT(units::format_in(inf, units::dims::bytes, "GB"), Catch::Contains("inf"));
+  CHECK_THAT(units::format_in(-inf, units::dims::none, ""), Catch::Contains("inf"));
+  CHECK_THAT(units::format_in(std::numeric_limits<double>::quiet_NaN(), units::dims::bytes, "GB"),
+             Catch::Contains("nan"));
+  // usd_per_gpu_second multiplies by 3600 before formatting: a finite value overflows.
+  CHECK_THAT(units::format(1e306, units::dims::usd_per_gpu_second), Catch::Contains("inf"));
 }

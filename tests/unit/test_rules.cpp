@@ -6,12 +6,14 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/lint/lint.hpp"
+#include "planlint/lint/run.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/rules/rule_docs.hpp"
 #include "support.hpp"
@@ -31,23 +33,22 @@ std::string read_all(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-/// Lints a fixture as `planlint check --no-color --today 2026-11-30` would (paths relative
-/// to the repository root).
-std::string lint_output(const fs::path& relative, const RuleSet& rules = RuleSet::builtin(),
+/// Lints a fixture as `planlint check --no-color --today 2026-11-30 [--rules PACK]` would
+/// (paths relative to the repository root, suppressions applied, no config discovery).
+std::string lint_output(const fs::path& relative, std::vector<std::string> packs = {},
                         std::vector<Diagnostic>* diagnostics = nullptr) {
   fs::current_path(PLANLINT_SOURCE_DIR);
-  std::string error;
-  auto text = read_file(relative.string(), error);
-  REQUIRE(text.has_value());
-  auto source = std::make_shared<const SourceFile>(relative.generic_string(), std::move(*text));
-  LintOptions options;
-  options.rules = &rules;
+  RunOptions options;
+  options.paths = {relative.generic_string()};
+  options.discover_config = false;
   options.today = Date{2026, 11, 30};
-  FileResult result = lint_source(source, options);
-  if (diagnostics) *diagnostics = result.diagnostics;
-  Report report{{source}, result.diagnostics};
+  options.rules = std::move(packs);
+  RunResult result = run_lint(options);
+  INFO(relative.string());
+  REQUIRE(result.errors.empty());
+  if (diagnostics) *diagnostics = result.report.diagnostics;
   std::ostringstream out;
-  emit_text(out, report, TextStyle{});
+  emit_text(out, result.report, TextStyle{});
   return out.str();
 }
 
@@ -147,7 +148,7 @@ TEST_CASE("the seed documents' own mistakes are caught by the right rule", "[rul
   };
   for (const auto& [file, rule] : cases) {
     std::vector<Diagnostic> diagnostics;
-    const std::string output = lint_output(file, RuleSet::builtin(), &diagnostics);
+    const std::string output = lint_output(file, {}, &diagnostics);
     INFO(file << "\n" << output);
     CHECK(fires(output, rule));
     if (std::string_view(rule) == "unit-slip") CHECK_FALSE(fires(output, "estimate-mismatch"));
@@ -197,9 +198,11 @@ TEST_CASE("a user rule pack adds an organisation's checklist rule", "[rules][pac
   REQUIRE(rules.load_path(test::data_path("data/rule-packs/org"), errors));
   INFO(test::render(errors));
   REQUIRE(errors.empty());
-  const std::string failing = lint_output("tests/data/rule-packs/approved-without-owner.toml", rules);
+  REQUIRE(rules.find("org-approved-plan") != nullptr);
+  const std::vector<std::string> pack = {"tests/data/rule-packs/org"};
+  const std::string failing = lint_output("tests/data/rule-packs/approved-without-owner.toml", pack);
   CHECK(fires(failing, "org-approved-plan"));
-  const std::string passing = lint_output("tests/data/rule-packs/approved-with-owner.toml", rules);
+  const std::string passing = lint_output("tests/data/rule-packs/approved-with-owner.toml", pack);
   CHECK_FALSE(fires(passing, "org-approved-plan"));
 
   SECTION("through --rules on the command line") {
@@ -209,6 +212,26 @@ TEST_CASE("a user rule pack adds an organisation's checklist rule", "[rules][pac
     CHECK(run.status == 1);
     CHECK(fires(run.out, "org-approved-plan"));
   }
+}
+
+TEST_CASE("a user rule pack named in .planlint.toml is loaded relative to the config",
+          "[rules][packs][config]") {
+  const fs::path folder = fs::temp_directory_path() / ("planlint-pack-" + std::to_string(::getpid()));
+  fs::create_directories(folder / "policies");
+  fs::copy_file(test::data_path("data/rule-packs/org/approved-plan.toml"),
+                folder / "policies/approved-plan.toml", fs::copy_options::overwrite_existing);
+  fs::copy_file(test::data_path("data/rule-packs/approved-without-owner.toml"), folder / "plan.toml",
+                fs::copy_options::overwrite_existing);
+  std::ofstream(folder / ".planlint.toml") << "[lint]\nrules = [\"policies/\"]\n";
+  RunOptions options;
+  options.paths = {(folder / "plan.toml").string()};
+  options.today = Date{2026, 11, 30};
+  RunResult result = run_lint(options);
+  CHECK(result.errors.empty());
+  std::ostringstream out;
+  emit_text(out, result.report, TextStyle{});
+  CHECK(fires(out.str(), "org-approved-plan"));
+  fs::remove_all(folder);
 }
 
 TEST_CASE("a user rule with the id of another rule is an error naming both files",

@@ -32,7 +32,8 @@ int taplo_lint(const std::string& schema, const std::vector<std::string>& files,
 std::set<std::string> rules_reported(const fs::path& file) {
   auto run = run_cli({"check", "--format", "json", file.string()});
   std::set<std::string> rules;
-  for (const json& d : json::parse(run.out)["diagnostics"]) rules.insert(d["rule"].get<std::string>());
+  const json out = json::parse(run.out);
+  for (const json& d : out["diagnostics"]) rules.insert(d["rule"].get<std::string>());
   return rules;
 }
 

@@ -170,6 +170,7 @@ class Reader {
 }  // namespace
 
 std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnostic>& errors) {
+  const std::size_t first_error = errors.size();
   Reader reader(file, errors);
   toml::table root;
   try {
@@ -189,7 +190,12 @@ std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnosti
     else
       reader.unknown(key, "the config file", sections);
   }
-  if (reader.failed()) return std::nullopt;
+  if (reader.failed()) {
+    // toml++ tables iterate in key order; report in file order.
+    std::stable_sort(errors.begin() + static_cast<std::ptrdiff_t>(first_error), errors.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.primary.span < b.primary.span; });
+    return std::nullopt;
+  }
   return config;
 }
 

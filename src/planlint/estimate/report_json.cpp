@@ -64,6 +64,7 @@ json input_json(const MetricInput& input) {
   json out = json::object();
   if (!input.text.empty()) {
     out["value"] = input.text;
+    if (input.value != 0) out["used"] = input.value;  // optimizer → bytes per parameter
   } else {
     const JsonValue unit = json_unit(input.dim);
     out["value"] = input.value * unit.scale;

@@ -227,7 +227,7 @@ class Evaluator {
     if (f == "slip") {
       auto x = quantity(*args[0]), y = quantity(*args[1]);
       if (!x || !y || !compatible(*x, *y)) return std::nullopt;
-      return Value{describe_slip(x->value, y->value)};
+      return Value{describe_slip(x->value, y->value, x->dim)};
     }
     if (f == "days_since") {
       auto date = (*this)(*args[0]);
@@ -285,11 +285,14 @@ std::optional<Value> evaluate(const Node& node, const Environment& environment) 
   return Evaluator(environment)(node);
 }
 
-std::string describe_slip(double claimed, double computed) {
+std::string describe_slip(double claimed, double computed, units::Dimension dim) {
   if (claimed <= 0 || computed <= 0) return {};
   const double ratio = claimed / computed;
   auto near = [&](double target) { return std::abs(ratio / target - 1) <= 0.03; };
-  if (near(3.6))
+  const bool from_time = dim[units::Base::second] != 0 || dim[units::Base::usd] != 0;
+  if (!from_time) {
+    // only the SI-prefix slips below
+  } else if (near(3.6))
     return "3.6× too large: seconds divided by 1000 instead of 3600 (the s → h conversion)";
   if (near(1 / 3.6))
     return "3.6× too small: hours multiplied by 1000 instead of 3600 (the h → s conversion)";

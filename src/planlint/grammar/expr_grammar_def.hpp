@@ -120,8 +120,9 @@ const auto unit = !any_keyword >> unit_start >> *unit_char;
 const auto money_unit = char_('/') >> &alpha >> *unit_char;
 const auto quantity_def = raw[lexeme[(&lit('$') >> number >> -(money_unit | (*lit(' ') >> unit))) |
                                      (number >> -(*lit(' ') >> unit))]];
-const auto string_literal_def = lexeme['\'' >> *(char_ - '\'') >> '\''] |
-                                lexeme['"' >> *(char_ - '"') >> '"'];
+// Strings hold any bytes but their quote (UTF-8 text such as '≤' included).
+const auto string_literal_def = lexeme['\'' >> *(x3::standard::char_ - '\'') >> '\''] |
+                                lexeme['"' >> *(x3::standard::char_ - '"') >> '"'];
 const auto bool_literal_def = lexeme[(string("true") | string("false")) >> !name_char];
 const auto path_def = !any_keyword >> raw[lexeme[name >> *('.' >> name)]];
 const auto call_def = lexeme[!any_keyword >> raw[name]] >> '(' >> -(expression % ',') > ')';

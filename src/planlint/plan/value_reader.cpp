@@ -247,6 +247,11 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
                                 source_text(source, out.span), bound));
       return std::nullopt;
     }
+    // "16.4B" is 16399999999.999998 in binary floating point: whole within rounding.
+    const double nearest = std::round(quantity.value);
+    if (spec->kind == ValueKind::whole &&
+        std::abs(quantity.value - nearest) <= 1e-9 * std::max(1.0, std::abs(nearest)))
+      quantity.value = nearest;
     if (spec->kind == ValueKind::whole && std::floor(quantity.value) != quantity.value) {
       findings_.add("bad-quantity", out.span, path,
                     fmt::format("{} = {} must be a whole number", path, source_text(source, out.span)));

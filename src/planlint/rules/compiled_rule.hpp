@@ -32,7 +32,12 @@ struct CompiledRule {
   std::string each;
   expr::NodePtr applies;  ///< optional precondition
   expr::NodePtr check;    ///< must hold; the rule fires when it is false
-  std::string at;         ///< the plan key (or it / it.KEY) the finding points at
+  /// The plan keys (or it / it.KEY) the finding may point at: the first the plan states wins,
+  /// then the first that has a value ("at = ['training.tp', 'inference.tp']").
+  std::vector<std::string> at;
+  /// `at` with placeholders ("{if est.infer.ttft > inference.sla_ttft then 'inference.sla_ttft'
+  /// else 'inference.sla_itl'}"): rendered per finding, it names the key to point at.
+  std::optional<MessageTemplate> at_template;
   std::vector<std::string> related;
   MessageTemplate message, help;
   std::optional<MessageTemplate> fix;  ///< replacement text for the `at` value

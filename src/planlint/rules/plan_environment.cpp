@@ -49,6 +49,14 @@ std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const 
     if (option == options_.end()) return std::nullopt;
     return option->second;
   }
+  // Config's [tolerances] stand in for the plan's defaults (the plan's own values win).
+  if (path.starts_with("tolerances.")) {
+    const PlanValue* stated = inputs_.plan.find(path);
+    if (!stated || stated->origin != Origin::plan)
+      if (auto config = inputs_.tolerances.find(std::string(path.substr(11)));
+          config != inputs_.tolerances.end())
+        return expr::Value{units::Quantity{config->second, units::dims::none}};
+  }
   return plan_value(path);
 }
 

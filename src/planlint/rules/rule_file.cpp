@@ -99,8 +99,20 @@ class RuleLoader {
     else
       error(Span{{1, 1}, {1, 2}}, "missing required key 'check' (the expression that must hold)");
 
-    rule.at = optional_string(table, "at");
-    if (!rule.at.empty()) check_location(table, "at", rule.at, names);
+    if (const toml::node* at = table.get("at")) {
+      if (at->is_string() && at->as_string()->get().find('{') != std::string::npos) {
+        rule.at_template = message_template(*at, "at", names, rule);
+      } else if (at->is_string()) {
+        rule.at.push_back(at->as_string()->get());
+      } else if (const toml::array* list = at->as_array()) {
+        for (const toml::node& item : *list)
+          if (item.is_string()) rule.at.push_back(item.as_string()->get());
+          else error(to_span(item.source()), "at lists plan keys as strings");
+      } else {
+        error(to_span(at->source()), "at must be a plan key or a list of plan keys");
+      }
+      for (const std::string& path : rule.at) check_location_value(to_span(at->source()), path, names);
+    }
     if (const toml::node* related = table.get("related")) {
       if (const toml::array* list = related->as_array()) {
         for (const toml::node& item : *list) {
@@ -246,11 +258,6 @@ class RuleLoader {
     return result;
   }
 
-  void check_location(const toml::table& table, std::string_view key, const std::string& path,
-                      const expr::TypeEnvironment& names) {
-    check_location_value(span_of(table, key), path, names);
-  }
-
   /// `at` and `related` name places in the plan: plan keys, `it` or `it.FIELD`.
   void check_location_value(Span span, const std::string& path, const expr::TypeEnvironment& names) {
     if (path == "it") return;
@@ -289,11 +296,27 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
       ++i;
       continue;
     }
-    const std::size_t close = text.find('}', i);
+    // The placeholder ends at the first '}' outside a quoted string; its unit follows the
+    // last ':' outside quotes ({if x then 'a:b' else 'c':GB} is not a thing, but quotes are).
+    std::size_t close = std::string_view::npos, colon = std::string_view::npos;
+    char quote = 0;
+    for (std::size_t j = i + 1; j < text.size(); ++j) {
+      const char d = text[j];
+      if (quote) {
+        if (d == quote) quote = 0;
+      } else if (d == '\'' || d == '"') {
+        quote = d;
+      } else if (d == ':') {
+        colon = j - i - 1;
+      } else if (d == '}') {
+        close = j;
+        break;
+      }
+    }
     if (close == std::string_view::npos) return TemplateError{i, "'{' without a closing '}'"};
     std::string_view inside = text.substr(i + 1, close - i - 1);
     std::string unit;
-    if (auto colon = inside.rfind(':'); colon != std::string_view::npos) {
+    if (colon != std::string_view::npos) {
       unit = std::string(inside.substr(colon + 1));
       inside = inside.substr(0, colon);
     }

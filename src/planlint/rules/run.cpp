@@ -108,13 +108,26 @@ class RuleRunner {
     return {Span{{1, 1}, {1, 2}}, path, nullptr};
   }
 
+  /// The first candidate the plan states, else the first with a known place.
+  Place resolve_first(const std::vector<std::string>& candidates,
+                      const std::string& element_path) const {
+    if (candidates.empty()) return resolve("", element_path);
+    for (const std::string& path : candidates)
+      if (Place place = resolve(path, element_path); place.value) return place;
+    for (const std::string& path : candidates)
+      if (path.starts_with("it") || run_.inputs.plan.find(path)) return resolve(path, element_path);
+    return resolve(candidates.front(), element_path);
+  }
+
   Diagnostic diagnostic(const std::string& element_path) {
     const SourceFile& file = *run_.inputs.plan.source;
     Diagnostic d;
     d.rule = rule_.descriptor.id;
     d.severity = rule_.descriptor.severity;
     d.message = render(rule_.message, environment_);
-    Place place = resolve(rule_.at, element_path);
+    std::vector<std::string> at = rule_.at;
+    if (rule_.at_template) at.insert(at.begin(), render(*rule_.at_template, environment_));
+    Place place = resolve_first(at, element_path);
     d.primary = Location{file.path(), place.span};
     d.key_path = place.key_path;
     if (!rule_.help.empty()) d.help = render(rule_.help, environment_);
@@ -122,7 +135,7 @@ class RuleRunner {
       d.fixes.push_back(FixEdit{Location{file.path(), place.span}, render(*rule_.fix, environment_)});
 
     for (const std::string& related : rule_.related) {
-      if (related == rule_.at) continue;
+      if (place.key_path == related) continue;
       Place where = resolve(related, element_path);
       if (where.value) {
         d.related.push_back({Location{file.path(), where.span},

@@ -66,6 +66,8 @@ std::string scientific(double x, int significant = 3) {
 /// Up to four significant figures, for values in a unit the reader chose (format_in).
 std::string up_to_four(double x) {
   const double magnitude = std::fabs(x);
+  // A whole number below a million reads best exactly: 32768 tokens, not 32770 tokens.
+  if (magnitude < 1e6 && x == std::round(x)) return fmt::format("{:.0f}", x);
   if (x == 0 || (magnitude >= 1e-4 && magnitude < 1e15)) return fixed_significant(x, 4);
   return scientific(x, 4);
 }

@@ -3,6 +3,7 @@
 #include "planlint/grammar/expr_grammar_def.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 
 #include "planlint/expr/syntax.hpp"
@@ -135,8 +136,13 @@ std::optional<SyntaxError> check_bounds(std::string_view text) {
     } else if (c == ')' || c == ']') {
       if (depth > 0) --depth;
     }
-    // Prefix operators recurse too: '-', '^', 'not', 'if'.
-    if (c == '-' || c == '^' || text.substr(i, 4) == "not " || text.substr(i, 3) == "if ")
+    // Prefix operators recurse too: '-', '^', 'not', 'if' (a keyword followed by any blank,
+    // since the skipper takes tabs and line breaks as well as spaces).
+    auto keyword_at = [&](std::string_view word) {
+      return text.substr(i, word.size()) == word && i + word.size() < text.size() &&
+             std::isspace(static_cast<unsigned char>(text[i + word.size()]));
+    };
+    if (c == '-' || c == '^' || keyword_at("not") || keyword_at("if"))
       if (++nesting_tokens > 4 * max_expression_depth)
         return SyntaxError{i, "expression has too many nested operators"};
   }

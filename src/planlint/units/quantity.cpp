@@ -65,6 +65,7 @@ std::string scientific(double x, int significant = 3) {
 
 /// Up to four significant figures, for values in a unit the reader chose (format_in).
 std::string up_to_four(double x) {
+  if (!std::isfinite(x)) return fmt::format("{}", x);  // "inf", "-inf", "nan"
   const double magnitude = std::fabs(x);
   // A whole number below a million reads best exactly: 32768 tokens, not 32770 tokens.
   if (magnitude < 1e6 && x == std::round(x)) return fmt::format("{:.0f}", x);
@@ -193,6 +194,7 @@ std::string format(double value, Dimension dimension) {
   if (dimension == dims::usd) return money_text(value);
   if (dimension == dims::usd_per_gpu_second) {
     const double per_hour = value * 3600;
+    if (!std::isfinite(per_hour)) return fmt::format("{} USD/GPU\u00B7h", per_hour);
     return (per_hour < 0 ? "-$" : "$") + readable(std::fabs(per_hour)) + "/GPU\u00B7h";
   }
   if (dimension == dims::gpu_seconds) return count_text(value / 3600) + " GPU\u00B7h";

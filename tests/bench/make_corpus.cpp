@@ -1,7 +1,7 @@
 // bench_make_corpus OUT_DIR [COUNT] [SEED]: writes COUNT (10,000) varied plans to
 // OUT_DIR/plans/NNNNN.toml for scripts/bench. Deterministic for a seed. The mix resembles real
 // plan files: training, inference and fine-tuning plans of 1B–405B models on every catalog GPU,
-// commented like the examples (1.5–6 KB), most with [estimates], [[targets]] and
+// commented (0.6–2.1 KB, 1.3 KB on average), most with [estimates], [[targets]] and
 // [[assumptions]]; about one in five carries a mistake a rule reports (a typo, a sparse peak, a
 // unit slip, bits for bytes, a model that does not fit).
 #include <cstdio>

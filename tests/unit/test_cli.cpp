@@ -77,7 +77,7 @@ TEST_CASE("an unreadable path or a bad option exits 2 with a one-line reason", "
   CHECK(bad_format.status == 2);
 }
 
-TEST_CASE("--version and --help exit 0", "[cli]") {
+TEST_CASE("the version and help flags exit 0", "[cli]") {
   auto version = run_cli({"--version"});
   CHECK(version.status == 0);
   CHECK_THAT(version.out, Catch::StartsWith("planlint "));

@@ -59,7 +59,7 @@ TEST_CASE("property values escape % CR LF : and , while messages escape % CR LF"
   CHECK(planlint::github_escape_data("a:b,c%d\r\ne") == "a:b,c%25d%0D%0Ae");
 }
 
-TEST_CASE("--format github prints workflow commands for a real plan", "[github][cli]") {
+TEST_CASE("the github format prints workflow commands for a real plan", "[github][cli]") {
   planlint::test::Scratch dir;
   planlint::test::InDirectory cwd(dir.path);
   dir.write("plan.toml", "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n"

@@ -267,7 +267,7 @@ TEST_CASE("planlint rules lists every rule and explain prints its docs", "[rules
   CHECK_THAT(unknown.err, Catch::Contains("did you mean 'memory-fit'?"));
 }
 
-TEST_CASE("--select, --ignore and --severity decide which rules run and how loud",
+TEST_CASE("select, ignore and severity decide which rules run and how loud",
           "[rules][selection]") {
   RuleSelection selection;
   CHECK(effective_severity(selection, "memory-fit", "memory", Severity::error) == Severity::error);

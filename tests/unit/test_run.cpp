@@ -23,7 +23,7 @@ std::string plan_with(const std::string& extra) {
 
 }  // namespace
 
-TEST_CASE("-j N gives the same output as -j 1, whatever the scheduling", "[run][jobs]") {
+TEST_CASE("linting with -j N gives the same output as -j 1, whatever the scheduling", "[run][jobs]") {
   Scratch dir;
   for (int i = 0; i < 24; ++i)
     dir.write(fmt::format("plans/p{:02}.toml", i),
@@ -42,7 +42,7 @@ TEST_CASE("-j N gives the same output as -j 1, whatever the scheduling", "[run][
   CHECK(run_cli({"--no-color", "-j", "0", folder}).out == serial.out);
 }
 
-TEST_CASE("-o writes the report atomically and leaves an old one alone when the run fails", "[run][output]") {
+TEST_CASE("the -o report is written atomically and an old one is left alone when the run fails", "[run][output]") {
   Scratch dir;
   auto plan = dir.write("plan.toml", plan_with("hmb = 1\n"));
   const fs::path report = dir.path / "out/report.sarif";
@@ -91,7 +91,7 @@ TEST_CASE("every text header line matches VS Code's $gcc problem matcher", "[run
   CHECK(headers >= 8);
 }
 
-TEST_CASE("--today and PLANLINT_TODAY must be dates", "[run]") {
+TEST_CASE("the --today option and PLANLINT_TODAY must be dates", "[run]") {
   CHECK(planlint::parse_date("2026-11-01") == planlint::Date{2026, 11, 1});
   CHECK_FALSE(planlint::parse_date("2026-13-01"));
   CHECK_FALSE(planlint::parse_date("2026-02-29"));

@@ -47,7 +47,8 @@ class NestingScanner {
   }
 
   void skip_line() {
-    while (more() && text_[at_] != '\n') ++at_;
+    const std::size_t end = text_.find('\n', at_);
+    at_ = end == std::string_view::npos ? text_.size() : end;
   }
 
   /// A quoted string at `at_` (basic, literal, or their multi-line forms), up to its end. A
@@ -164,6 +165,12 @@ class NestingScanner {
 }  // namespace
 
 std::optional<NestingExcess> find_toml_nesting_excess(std::string_view text, std::size_t max_depth) {
+  // Fast path: every level is opened by a '.', '[' or '{' (plus the first segment of a header
+  // and of a key, and an array of tables' second '['), so a document with few of them cannot
+  // nest deeply. Most plans take it: the loop vectorises, the scanner below does not.
+  std::size_t openers = 0;
+  for (const char c : text) openers += static_cast<std::size_t>((c == '.') | (c == '[') | (c == '{'));
+  if (openers + 2 <= max_depth) return std::nullopt;
   auto offset = NestingScanner(text, max_depth).run();
   if (!offset) return std::nullopt;
   Position position{1, 1};

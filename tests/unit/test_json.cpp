@@ -22,6 +22,8 @@ TEST_CASE("every golden case's JSON output validates against schemas/diagnostics
   std::vector<fs::path> inputs;
   for (const auto& entry : fs::directory_iterator("tests/golden"))
     if (entry.path().extension() == ".toml") inputs.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator("examples"))
+    if (entry.path().extension() == ".toml") inputs.push_back(entry.path());
   for (const auto& entry : fs::directory_iterator("tests/data/markdown"))
     if (entry.path().extension() == ".md") inputs.push_back(entry.path());
   std::sort(inputs.begin(), inputs.end());

@@ -17,9 +17,12 @@ using planlint::test::Scratch;
 
 namespace {
 
-/// Every input of the golden tests: tests/golden/*.toml and the Markdown docs of tests/data.
+/// Every input of the golden tests (tests/golden/*.toml, the Markdown docs of tests/data) and
+/// the examples, whose findings carry related locations and notes.
 std::vector<fs::path> golden_inputs() {
   std::vector<fs::path> inputs;
+  for (const auto& entry : fs::directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / "examples"))
+    if (entry.path().extension() == ".toml") inputs.push_back(entry.path());
   for (const auto& entry : fs::directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / "tests/golden"))
     if (entry.path().extension() == ".toml") inputs.push_back(entry.path());
   for (const auto& entry : fs::directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / "tests/data/markdown"))

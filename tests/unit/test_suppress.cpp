@@ -145,9 +145,9 @@ TEST_CASE("suppression findings respect select, ignore and severity", "[suppress
   CHECK(raised.status == 1);
   CHECK_THAT(raised.out, Catch::Contains("error: `allow` gives no reason"));
 
-  auto unused = lint(dir, "price = \"$3/GPU/h\"  # planlint: allow unknown-key -- no longer needed\n");
+  auto unused = lint(dir, "gpus_per_node = 8  # planlint: allow unknown-key -- no longer needed\n");
   CHECK_THAT(unused.out, Catch::Contains("warning: unused suppression: no 'unknown-key' finding on this line [unused-suppression]"));
-  auto unused_ignored = lint(dir, "price = \"$3/GPU/h\"  # planlint: allow unknown-key -- no longer needed\n",
+  auto unused_ignored = lint(dir, "gpus_per_node = 8  # planlint: allow unknown-key -- no longer needed\n",
                              {"--ignore", "unused-suppression"});
   CHECK(unused_ignored.out == "no problems in 1 file\n");
 }

@@ -11,6 +11,7 @@ const SourceFile* Report::file(const std::string& path) const {
 SeverityCounts count(const std::vector<Diagnostic>& diagnostics) {
   SeverityCounts counts;
   for (const Diagnostic& d : diagnostics) {
+    if (d.suppression) continue;  // shown by SARIF, never counted
     switch (d.severity) {
       case Severity::error: ++counts.errors; break;
       case Severity::warning: ++counts.warnings; break;

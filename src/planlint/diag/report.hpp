@@ -16,7 +16,7 @@ struct Report {
   const SourceFile* file(const std::string& path) const;
 };
 
-/// Counts by severity.
+/// Counts by severity of the findings that are not suppressed.
 struct SeverityCounts {
   std::size_t errors = 0, warnings = 0, notes = 0;
 };

@@ -116,15 +116,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
 
-  // The rules that ran, plus any native rule a finding names (as run_lint lists them).
-  std::vector<RuleDescriptor> rules = builtin_rules().descriptors();
+  // The rules of the findings (what emit_sarif requires). Not every rule that ran: their
+  // descriptors, docs included, are the same for every input and would dominate each run.
+  static const std::vector<RuleDescriptor> all_rules = builtin_rules().descriptors();
+  std::vector<RuleDescriptor> rules;
   std::set<std::string> listed;
-  for (const RuleDescriptor& rule : rules) listed.insert(rule.id);
   for (const Diagnostic& d : report.diagnostics) {
     require_inside(d.primary, *source);
     for (const RelatedLocation& related : d.related) require_inside(related.location, *source);
     for (const FixEdit& fix : d.fixes) require_inside(fix.location, *source);
-    if (listed.insert(d.rule).second) {
+    if (!listed.insert(d.rule).second) continue;
+    auto known = std::find_if(all_rules.begin(), all_rules.end(),
+                              [&](const RuleDescriptor& rule) { return rule.id == d.rule; });
+    if (known != all_rules.end()) {
+      rules.push_back(*known);
+    } else {  // a native rule, listed as run_lint lists it
       RuleDescriptor rule;
       rule.id = rule.summary = d.rule;
       rule.severity = d.severity;

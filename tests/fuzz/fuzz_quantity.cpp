@@ -1,7 +1,6 @@
 // libFuzzer target: the quantity grammar ("80 GB", "$3/GPU/h", "7B") and what is done with a
 // parsed quantity: resolve() for each kind of key, format() and format_in(). Besides crashes and
 // sanitizer reports, it checks that an error's column lies inside the text (or just past it).
-#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -35,9 +34,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (resolved.bare_b) std::abort();  // resolve() documents bare_b = false
     const std::string shown = format(resolved.value, resolved.dim);
     (void)parse_quantity(shown);
-    // format_in() of an infinite value is undefined behaviour (reported, see
-    // tests/unit/test_regressions.cpp); skipped so that the fuzzer looks for other bugs.
-    if (!std::isfinite(resolved.value)) continue;
     for (std::string_view unit : unit_names) (void)format_in(resolved.value, resolved.dim, unit);
   }
   return 0;

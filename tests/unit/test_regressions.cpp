@@ -5,6 +5,7 @@
 #include <string>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "integration_support.hpp"
 #include "support.hpp"
@@ -48,9 +49,9 @@ TEST_CASE("'not' and 'if' separated by line breaks count toward the expression n
 }
 
 TEST_CASE("an infinite or NaN value formats in a chosen unit without undefined behaviour",
-          "[regression][units][!mayfail]") {
+          "[regression][units]") {
   // fuzz_quantity, input "1e300B": format_in → up_to_four → scientific → decimal_exponent
-  // casts floor(log10(inf)) to int (UBSan: "inf is outside the range of representable values
+  // cast floor(log10(inf)) to int (UBSan: "inf is outside the range of representable values
   // of type 'int'"). Reachable from a plan: params = "1e150B" with tokens = "1e200" makes
   // train.flops infinite, and a message placeholder {est.train.flops:FLOP} formats it.
   const double inf = std::numeric_limits<double>::infinity();
@@ -75,4 +76,32 @@ TEST_CASE("a Markdown doc with more plan blocks than the limit lints the first o
   auto run = test::run_cli({"check", "--no-color", file.string()});
   INFO(run.out.substr(0, 2000) << run.err);
   CHECK_THAT(run.out + run.err, Catch::Contains("100 plans") && Catch::Contains("--max-plans-per-file"));
+}
+
+TEST_CASE("a file that is not UTF-8 still gives valid JSON and SARIF", "[regression][json][sarif]") {
+  // fuzz_lint, input "# \xC3\n": the SARIF snippet holds the line's bytes and nlohmann's
+  // dump() threw type_error 316 "invalid UTF-8 byte" (exit 2). A file name that is not UTF-8
+  // did the same to the JSON output. Fixed: dump() replaces such bytes with U+FFFD.
+  test::Scratch dir;
+  const auto bad_content = dir.write("plan.toml", "# \xC3\n[plan]\n");
+  const auto bad_name = dir.write("bad\xFF.toml", "[plan]\nname = \"x\"\n");
+  for (const char* format : {"json", "sarif"}) {
+    for (const auto& file : {bad_content, bad_name}) {
+      auto run = test::run_cli({"check", "--format", format, file.string()});
+      INFO(format << " " << file.string() << "\n" << run.out << run.err);
+      CHECK(run.status == 1);
+      CHECK(nlohmann::json::accept(run.out));
+    }
+  }
+}
+
+TEST_CASE("a baseline records findings of a file whose name is not UTF-8",
+          "[regression][baseline][!mayfail]") {
+  // baseline.cpp dumps with nlohmann's default error handler: --write-baseline throws
+  // type_error 316 (exit 2) for a file named "bad\xFF.toml".
+  test::Scratch dir;
+  const auto file = dir.write("bad\xFF.toml", "[plan]\nname = \"x\"\nhmb = 1\n");
+  auto run = test::run_cli({"check", "--write-baseline", (dir.path / "baseline.json").string(), file.string()});
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
 }

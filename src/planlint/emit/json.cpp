@@ -79,7 +79,7 @@ void emit_json(std::ostream& out, const Report& report) {
                 {"notes", notes},
                 {"suppressed", suppressed},
                 {"files", report.files.size()}}}};
-  out << log.dump(2) << '\n';
+  out << log.dump(2, ' ', false, json::error_handler_t::replace) << '\n';  // bytes that are not UTF-8: U+FFFD
 }
 
 }  // namespace planlint

@@ -295,7 +295,7 @@ void emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleD
   run["results"] = std::move(results);
   run["columnKind"] = "utf16CodeUnits";
   json log = {{"$schema", schema_uri}, {"version", "2.1.0"}, {"runs", json::array({run})}};
-  out << log.dump(2) << '\n';
+  out << log.dump(2, ' ', false, json::error_handler_t::replace) << '\n';  // bytes that are not UTF-8: U+FFFD
 }
 
 }  // namespace planlint

@@ -16,6 +16,11 @@ namespace planlint {
 /// read_file() refuses larger files (`--max-file-size` raises it).
 inline constexpr std::size_t default_max_file_bytes = std::size_t{16} << 20;  // 16 MiB
 
+/// The plans planlint lints in one Markdown doc (`--max-plans-per-file` raises it). Each plan
+/// block is linted on its own; a generated doc of thousands of blocks would otherwise take
+/// time quadratic in its size. Real capacity docs hold one to a few plans.
+inline constexpr std::size_t default_max_markdown_plans = 100;
+
 /// The deepest nesting planlint parses in a TOML file: tables of dotted keys and [headers],
 /// arrays and inline tables. A plan nests 3 levels. toml++ recurses once per level while it
 /// parses and frees a document, and overflows an 8 MiB stack near 50,000 levels of dotted keys

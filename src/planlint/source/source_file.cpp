@@ -16,8 +16,13 @@ namespace planlint {
 SourceFile::SourceFile(std::string display_path, std::string text)
     : path_(std::move(display_path)), text_(std::move(text)) {
   line_starts_.push_back(0);
-  for (std::size_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  const char* const begin = text_.data();
+  const char* const end = begin + text_.size();
+  for (const char* at = begin; at < end; ++at) {
+    at = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
+    if (at == nullptr) break;
+    line_starts_.push_back(static_cast<std::size_t>(at - begin) + 1);
+  }
 }
 
 std::string_view SourceFile::line(std::uint32_t line) const {

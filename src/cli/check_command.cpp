@@ -2,6 +2,8 @@
 // exit status. Everything else happens in planlint/lint/run.cpp.
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <variant>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -13,12 +15,24 @@
 #include "planlint/emit/sarif.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/lint/run.hpp"
+#include "planlint/units/quantity.hpp"
 
 namespace planlint::cli {
 
 namespace {
 
 constexpr const char* levels = "error, warning, note or off";
+
+/// A size in the quantity syntax: "64MiB", "100 MB", "1.5G", or a plain number of bytes.
+std::optional<std::size_t> parse_byte_size(const std::string& text) {
+  auto parsed = units::parse_quantity(text);
+  const auto* quantity = std::get_if<units::Quantity>(&parsed);
+  if (quantity == nullptr) return std::nullopt;
+  const units::Quantity bytes = units::resolve(*quantity, units::dims::bytes);
+  // 2^62 bytes bounds the cast; a limit that large is no limit.
+  if (bytes.dim != units::dims::bytes || !(bytes.value >= 1) || bytes.value > 0x1p62) return std::nullopt;
+  return static_cast<std::size_t>(bytes.value);
+}
 
 /// Turns the command line into the library's options; false with `error` set on a bad value.
 bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& error) {
@@ -51,6 +65,16 @@ bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& e
     }
   }
   run.jobs = options.jobs;
+  if (!options.max_file_size.empty()) {
+    auto bytes = parse_byte_size(options.max_file_size);
+    if (!bytes) {
+      error = fmt::format("--max-file-size {}: expected a size in bytes, such as 64MiB or 100MB",
+                          options.max_file_size);
+      return false;
+    }
+    run.max_file_bytes = *bytes;
+  }
+  if (options.max_plans_per_file > 0) run.max_plans_per_file = options.max_plans_per_file;
   if (!options.baseline.empty()) run.baseline = options.baseline;
   if (!options.write_baseline.empty()) run.write_baseline = options.write_baseline;
   return true;
@@ -89,6 +113,11 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   check->add_flag("--no-color", options.no_color, "Never colour the output (also: NO_COLOR)");
   check->add_option("-j,--jobs", options.jobs, "Files linted in parallel (0: one per core); output order is fixed")
       ->check(CLI::NonNegativeNumber);
+  check->add_option("--max-file-size", options.max_file_size,
+                    "Largest file planlint reads, e.g. 64MiB (default 16MiB); a larger one is an error");
+  check->add_option("--max-plans-per-file", options.max_plans_per_file,
+                    "Most plan blocks in one Markdown doc (default 100); more is an error")
+      ->check(CLI::PositiveNumber);
   check->add_option("--today", options.today,
                     "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)");
   return check;

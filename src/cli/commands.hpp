@@ -22,6 +22,8 @@ struct CheckOptions {
   std::string baseline, write_baseline, today;
   unsigned jobs = 1;
   bool skip_non_plans = false;
+  std::string max_file_size;           ///< --max-file-size: "64MiB", "100 MB", "20000000"
+  std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file; 0: the default
 };
 
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options);

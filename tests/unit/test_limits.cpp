@@ -86,6 +86,50 @@ TEST_CASE("planlint check on a file over 16 MiB exits 2 and names the limit", "[
   CHECK_THAT(run.err, Catch::Contains("16 MiB size limit (raise it with --max-file-size)"));
 }
 
+TEST_CASE("the option --max-file-size raises and lowers the file size limit", "[limits][file-size][cli]") {
+  Scratch dir;
+  std::string text = "[plan]\nname = \"sized\"\n";
+  text += std::string(3000, '#');
+  const fs::path file = dir.write("sized.toml", text);
+
+  auto lowered = test::run_cli({"check", "--no-color", "--max-file-size", "2KiB", file.string()});
+  INFO(lowered.out << lowered.err);
+  CHECK(lowered.status == 2);
+  CHECK_THAT(lowered.err, Catch::Contains("over the 2 KiB size limit (raise it with --max-file-size)"));
+
+  // The file is read and linted (its findings make the status 1, not 2).
+  auto raised = test::run_cli({"check", "--no-color", "--max-file-size", "4 KiB", file.string()});
+  INFO(raised.out << raised.err);
+  CHECK(raised.status != 2);
+  CHECK_THAT(raised.out, Catch::Contains("sized.toml"));
+
+  for (const char* bad : {"lots", "10%", "0", "-5MiB", "3 s"}) {
+    auto run = test::run_cli({"check", "--max-file-size", bad, file.string()});
+    INFO(bad << ": " << run.err);
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::Contains("--max-file-size"));
+  }
+}
+
+TEST_CASE("the option --max-plans-per-file bounds the plans of one Markdown doc", "[limits][markdown][cli]") {
+  Scratch dir;
+  std::string doc = "# Capacity review\n";
+  for (int i = 0; i < 3; ++i) doc += "```toml\n[plan]\nhmb = 1\n```\n";
+  const fs::path file = dir.write("review.md", doc);
+
+  auto over = test::run_cli({"check", "--no-color", "--max-plans-per-file", "2", file.string()});
+  INFO(over.out << over.err);
+  CHECK(over.status == 2);
+  // The error points at the first block over the limit (its opening fence, line 10).
+  CHECK_THAT(over.err, Catch::Contains("review.md:10:1: the doc holds 3 plans, over the limit of 2 plans "
+                                       "per Markdown file (raise it with --max-plans-per-file)"));
+
+  auto within = test::run_cli({"check", "--no-color", "--max-plans-per-file", "3", file.string()});
+  INFO(within.out << within.err);
+  CHECK(within.status == 1);  // findings, not an error
+  CHECK_THAT(within.out, Catch::Contains("review.md:12:1: error: unknown key 'hmb'"));  // the third block
+}
+
 TEST_CASE("TOML nesting counts tables of keys and headers, arrays and inline tables", "[limits][toml-depth]") {
   CHECK_FALSE(excess_line("a.b.c = 1\n", 3));
   CHECK(excess_line("x = 1\na.b.c = 1\n", 2) == 2);

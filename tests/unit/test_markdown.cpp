@@ -32,11 +32,11 @@ TEST_CASE("the toml blocks holding a [plan] table are found, in order", "[markdo
   CHECK(blocks[2].last_line == 19);
 }
 
-TEST_CASE("lines outside a block are blanked and their line breaks kept", "[markdown]") {
+TEST_CASE("lines before a block are blanked, their line breaks kept, and the lines after dropped", "[markdown]") {
   const std::string doc = "intro\r\n```toml\n[plan]\nname = \"a\"\n```\ntail";
   auto blocks = planlint::plan_blocks(doc);
   REQUIRE(blocks.size() == 1);
-  CHECK(planlint::blank_outside(doc, blocks[0]) == "\r\n\n[plan]\nname = \"a\"\n\n");
+  CHECK(planlint::blank_outside(doc, blocks[0]) == "\r\n\n[plan]\nname = \"a\"\n");
   CHECK(planlint::is_markdown_path("docs/Plan.MD"));
   CHECK_FALSE(planlint::is_markdown_path("plan.toml"));
 }

@@ -15,6 +15,14 @@ using json = nlohmann::ordered_json;
 
 auto identity(const BaselineEntry& e) { return std::tie(e.file, e.rule, e.key, e.digest); }
 
+/// A baseline is JSON, which holds only UTF-8: a file name with other bytes is recorded, and
+/// matched, with each such byte replaced by U+FFFD.
+std::string as_utf8(std::string text) {
+  const bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return (c & 0x80) == 0; });
+  if (ascii) return text;
+  return json::parse(json(text).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
+}
+
 }  // namespace
 
 std::string message_digest(std::string_view message) {
@@ -31,7 +39,7 @@ std::vector<BaselineEntry> baseline_entries(const std::vector<Diagnostic>& diagn
   std::vector<BaselineEntry> entries;
   for (const Diagnostic& d : diagnostics) {
     if (d.suppression && d.suppression->kind == Suppression::Kind::inline_comment) continue;
-    BaselineEntry entry{file_key(d.primary.file), d.rule, d.key_path, message_digest(d.message), 1,
+    BaselineEntry entry{as_utf8(file_key(d.primary.file)), d.rule, d.key_path, message_digest(d.message), 1,
                         d.message};
     auto same = std::find_if(entries.begin(), entries.end(),
                              [&](const BaselineEntry& e) { return identity(e) == identity(entry); });
@@ -53,7 +61,7 @@ std::string baseline_text(const std::vector<BaselineEntry>& entries) {
                     {"count", e.count},
                     {"message", e.message}});
   json doc = {{"version", 1}, {"tool", "planlint"}, {"entries", std::move(list)}};
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";  // messages may quote bytes that are not UTF-8
 }
 
 std::optional<Baseline> parse_baseline(std::string path, std::string_view text, std::string& error) {
@@ -100,7 +108,7 @@ std::vector<BaselineEntry> apply_baseline(std::vector<Diagnostic>& diagnostics, 
   std::vector<BaselineEntry> left = baseline.entries;
   std::vector<std::string> keys;
   keys.reserve(diagnostics.size());
-  for (const Diagnostic& d : diagnostics) keys.push_back(file_key(d.primary.file));
+  for (const Diagnostic& d : diagnostics) keys.push_back(as_utf8(file_key(d.primary.file)));
 
   const Suppression accepted{Suppression::Kind::baseline,
                              fmt::format("accepted in the baseline {}", baseline.path),

@@ -154,10 +154,10 @@ void lint_plan(const std::shared_ptr<const SourceFile>& source, std::string_view
   for (Diagnostic& d : diagnostics) out.push_back(std::move(d));
 }
 
-FileOutput lint_file(const std::string& path, const Settings& settings) {
+FileOutput lint_file(const std::string& path, const Settings& settings, const RunOptions& options) {
   FileOutput output;
   std::string reason;
-  auto text = read_file(path, reason);
+  auto text = read_file(path, reason, options.max_file_bytes);
   if (!text) {
     output.error = fmt::format("planlint: error: cannot read '{}': {}", path, reason);
     return output;
@@ -165,7 +165,18 @@ FileOutput lint_file(const std::string& path, const Settings& settings) {
   output.source = std::make_shared<const SourceFile>(path, std::move(*text));
   const std::string& doc = output.source->text();
   if (is_markdown_path(path)) {
-    for (const PlanBlock& block : plan_blocks(doc))
+    const std::vector<PlanBlock> blocks = plan_blocks(doc);
+    // Each block is parsed with the doc's lines before it blanked, so a doc's cost grows with
+    // blocks × lines: the limit keeps a generated doc from taking minutes (docs/hardening.md).
+    if (blocks.size() > options.max_plans_per_file) {
+      output.error = fmt::format(
+          "planlint: error: {}:{}:1: the doc holds {} plans, over the limit of {} plans per Markdown "
+          "file (raise it with --max-plans-per-file)",
+          path, blocks[options.max_plans_per_file].first_line - 1,  // the first extra block's fence
+          blocks.size(), options.max_plans_per_file);
+      return output;
+    }
+    for (const PlanBlock& block : blocks)
       lint_plan(output.source, blank_outside(doc, block), settings, output.diagnostics);
   } else {
     lint_plan(output.source, doc, settings, output.diagnostics);
@@ -275,7 +286,7 @@ RunResult run_lint(const RunOptions& options) {
   std::vector<FileOutput> outputs(paths.size());
   parallel_for(paths.size(), options.jobs, [&](std::size_t i) {
     try {
-      outputs[i] = lint_file(paths[i], *settings_of[i]);
+      outputs[i] = lint_file(paths[i], *settings_of[i], options);
     } catch (const std::exception& error) {
       outputs[i].error = fmt::format("planlint: error: {}: {}", paths[i], error.what());
     }

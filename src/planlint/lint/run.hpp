@@ -16,6 +16,7 @@
 #include "planlint/diag/report.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
 #include "planlint/plan/plan.hpp"
+#include "planlint/source/limits.hpp"
 
 namespace planlint {
 
@@ -39,6 +40,10 @@ struct RunOptions {
 
   std::optional<Date> today;  ///< --today / PLANLINT_TODAY
   unsigned jobs = 1;          ///< files linted in parallel; 0: one per core
+  /// --max-file-size: larger plans and docs are an exit-2 error (docs/hardening.md).
+  std::size_t max_file_bytes = default_max_file_bytes;
+  /// --max-plans-per-file: a Markdown doc with more plan blocks is an exit-2 error.
+  std::size_t max_plans_per_file = default_max_markdown_plans;
   std::optional<std::string> baseline;        ///< --baseline FILE
   std::optional<std::string> write_baseline;  ///< --write-baseline FILE
 };

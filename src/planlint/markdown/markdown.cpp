@@ -121,7 +121,9 @@ std::string blank_outside(std::string_view doc, const PlanBlock& block) {
     const char c = doc[i];
     if (c == '\n') {
       out += c;
-      ++line;
+      // The lines after the block are left out: nothing there can change how it parses, and a
+      // doc of many blocks would otherwise cost blocks × its whole size.
+      if (++line > block.last_line && line > block.first_line) break;
     } else if (line >= block.first_line && line <= block.last_line) {
       out += c;
     } else if (c == '\r' && i + 1 < doc.size() && doc[i + 1] == '\n') {

@@ -23,8 +23,9 @@ bool is_markdown_path(std::string_view path);
 /// document order. A block left open runs to the end of the doc (CommonMark).
 std::vector<PlanBlock> plan_blocks(std::string_view doc);
 
-/// `doc` with every line outside `block` blanked: its characters removed, its line break kept,
-/// so that line and column numbers inside the block are the doc's own.
+/// `doc` up to the end of `block` with every line before it blanked: its characters removed,
+/// its line break kept, so that line and column numbers inside the block are the doc's own.
+/// The lines after the block are left out.
 std::string blank_outside(std::string_view doc, const PlanBlock& block);
 
 }  // namespace planlint

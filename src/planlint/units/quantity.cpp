@@ -44,23 +44,27 @@ double text_value(const std::string& text) {
   return value;
 }
 
+/// Mantissa and power of ten: "4.2e22". fmt rounds in decimal, so a subnormal value (where
+/// x / 10^exponent would underflow to 0) and the largest doubles format too.
+std::string scientific(double x, int significant = 3) {
+  if (x == 0) return "0";
+  if (!std::isfinite(x)) return fmt::format("{}", x);
+  const std::string text = fmt::format("{:.{}e}", x, significant - 1);  // "4.200e+22"
+  const std::size_t e = text.find('e');
+  int exponent = 0;
+  const char* digits = text.data() + e + 1;
+  if (*digits == '+') ++digits;
+  std::from_chars(digits, text.data() + text.size(), exponent);
+  return trim_zeros(text.substr(0, e)) + "e" + std::to_string(exponent);
+}
+
 /// Three significant figures, four from 100 up ("127.4", "989", "3.35", "9.6"): rounding 127.4
 /// to 127 or 524.3 to 524 reads as an exact figure and hides a 0.3% difference.
 std::string readable(double x) {
   if (x == 0) return "0";
+  // 0.00001234 is hard to read, and 5e-324 in fixed notation is 327 characters.
+  if (std::fabs(x) < 1e-4 || !std::isfinite(x)) return scientific(x);
   return fixed_significant(x, decimal_exponent(x) >= 2 ? 4 : 3);
-}
-
-/// Mantissa and power of ten: "4.2e22".
-std::string scientific(double x, int significant = 3) {
-  if (x == 0) return "0";
-  int exponent = decimal_exponent(x);
-  std::string mantissa = fixed_significant(x / std::pow(10.0, exponent), significant);
-  if (std::fabs(text_value(mantissa)) >= 10) {
-    ++exponent;
-    mantissa = fixed_significant(x / std::pow(10.0, exponent), significant);
-  }
-  return mantissa + "e" + std::to_string(exponent);
 }
 
 /// Up to four significant figures, for values in a unit the reader chose (format_in).

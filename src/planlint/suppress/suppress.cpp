@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <optional>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -190,27 +192,45 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
                         const std::vector<InlineSuppression>& suppressions,
                         const SuppressionRules& rules, const std::string& file) {
   if (suppressions.empty()) return;
-  // The most specific suppression wins: line and next-line ones before allow-file.
-  std::vector<std::size_t> order(suppressions.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return (suppressions[a].scope == InlineSuppression::Scope::file) <
-           (suppressions[b].scope == InlineSuppression::Scope::file);
-  });
+  // The most specific suppression wins: line and next-line ones before allow-file, then the
+  // first in the file. Indexed by line and by name, so that a file of many comments and many
+  // findings is not a product of the two (16 MiB of comments is ~700,000 of them).
+  std::unordered_map<std::uint32_t, std::vector<std::size_t>> by_line;
+  std::unordered_map<std::string_view, std::size_t> file_scope_by_name;  // the first allow-file naming it
+  for (std::size_t i = 0; i < suppressions.size(); ++i) {
+    const InlineSuppression& s = suppressions[i];
+    if (!s.known_directive) continue;
+    if (s.scope == InlineSuppression::Scope::file) {
+      for (const auto& name : s.names) file_scope_by_name.try_emplace(name.id, i);
+    } else if (s.target_line != 0) {
+      by_line[s.target_line].push_back(i);
+    }
+  }
   std::vector<std::vector<bool>> used(suppressions.size());
   for (std::size_t i = 0; i < suppressions.size(); ++i) used[i].assign(suppressions[i].names.size(), false);
 
   auto suppress = [&](Diagnostic& d, bool track_use) {
     if (d.suppression || d.primary.file != file) return;
-    for (std::size_t index : order) {
+    auto mark = [&](std::size_t index, int name) {
       const InlineSuppression& s = suppressions[index];
-      if (!covers(s, d.primary.span.begin.line)) continue;
-      int name = matching_name(s, d.rule, rules);
-      if (name < 0) continue;
       d.suppression = Suppression{Suppression::Kind::inline_comment, s.reason, s.location};
       if (track_use) used[index][static_cast<std::size_t>(name)] = true;
-      return;
+    };
+    if (auto line = by_line.find(d.primary.span.begin.line); line != by_line.end()) {
+      for (std::size_t index : line->second) {
+        if (int name = matching_name(suppressions[index], d.rule, rules); name >= 0) return mark(index, name);
+      }
     }
+    // The first allow-file comment naming the rule, its group or "all".
+    std::optional<std::size_t> first;
+    auto consider = [&](std::string_view name) {
+      if (auto it = file_scope_by_name.find(name); it != file_scope_by_name.end())
+        if (!first || it->second < *first) first = it->second;
+    };
+    consider(d.rule);
+    if (auto group = rules.group_of.find(d.rule); group != rules.group_of.end()) consider(group->second);
+    consider("all");
+    if (first) mark(*first, matching_name(suppressions[*first], d.rule, rules));
   };
   for (Diagnostic& d : diagnostics) suppress(d, true);
 

@@ -130,3 +130,4 @@ TEST_CASE("a subnormal value formats without undefined behaviour or an exception
   CHECK_NOTHROW(shown = units::format_in(tiny, units::dims::none, ""));
   CHECK_THAT(shown, Catch::Contains("e-324"));
 }
+

@@ -171,9 +171,12 @@ class Evaluator {
         return finite(a->value / b->value, a->dim / b->dim);
       case Op::pow: {
         if (!b->dim.dimensionless()) return std::nullopt;
+        if (a->dim.dimensionless()) return finite(std::pow(a->value, b->value), a->dim);
+        // A quantity with a unit takes only a small whole power (GB^2): the dimension's
+        // exponents are small integers, and a cast of 2^45 to int is undefined.
+        if (!(std::fabs(b->value) <= 16) || b->value != std::trunc(b->value)) return std::nullopt;
         const int whole = static_cast<int>(b->value);
-        if (!a->dim.dimensionless() && whole != b->value) return std::nullopt;
-        return finite(std::pow(a->value, b->value), a->dim.dimensionless() ? a->dim : a->dim.pow(whole));
+        return finite(std::pow(a->value, b->value), a->dim.pow(whole));
       }
       default: break;
     }

@@ -46,9 +46,10 @@ std::optional<double> GpuSpec::sparse_peak(Precision precision) const {
 const Catalog& Catalog::builtin() {
   // A function-local static: initialised once, thread-safe. The entries were parsed and checked
   // when planlint was built (planlint::builtin, generated); start-up only allocates them.
-  static const Catalog catalog = [] {
-    Catalog result;
-    result.gpus_ = builtin::gpus();
+  // Never destroyed, like the built-in rules: nothing to free at exit.
+  static const Catalog& catalog = *[] {
+    auto* result = new Catalog;
+    result->gpus_ = builtin::gpus();
     return result;
   }();
   return catalog;

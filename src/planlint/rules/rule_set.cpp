@@ -22,10 +22,11 @@ RuleSet& RuleSet::operator=(RuleSet&&) noexcept = default;
 
 const RuleSet& RuleSet::builtin() {
   // The rules were loaded and checked when planlint was built (planlint::builtin, generated):
-  // start-up only allocates their data.
-  static const RuleSet rules = [] {
-    RuleSet set;
-    set.rules_ = builtin::rules();
+  // start-up only allocates their data. Never destroyed: freeing it all at exit cost as much
+  // as a tenth of a one-plan run.
+  static const RuleSet& rules = *[] {
+    auto* set = new RuleSet;
+    set->rules_ = builtin::rules();
     return set;
   }();
   return rules;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "planlint/lint/run.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/rules/rule_docs.hpp"
+#include "planlint/rules/rule_file.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
@@ -190,6 +192,51 @@ docs = "d"
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].primary.span.begin.line == 6);
   CHECK_THAT(errors[0].message, Catch::Contains("unit 'TFLOPS' does not fit bytes"));
+}
+
+TEST_CASE("rule ids are kebab-case", "[rules][load]") {
+  for (std::string_view id : {"x", "memory-fit", "a1", "mfu-out-of-range", "tp-across-nodes",
+                              "a-1", "a-b-c", "x9-9x"}) {
+    INFO(id);
+    CHECK(is_rule_id(id));
+  }
+  const std::string_view rejected[] = {"", "-a", "a-", "a--b", "1a", "Memory-fit", "memory_fit",
+                                       "memory fit", "mémoire", "a-B", "a.b", "a-\n", "-",
+                                       std::string_view("a\0b", 3)};
+  for (std::string_view id : rejected) {
+    INFO(id);
+    CHECK_FALSE(is_rule_id(id));
+  }
+  // The same language as the regular expression it replaced, over every short string of
+  // characters that matter.
+  const std::regex pattern("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+  const std::string alphabet = "az09-A_";
+  std::vector<std::string> ids = {""};
+  for (std::size_t begin = 0, length = 0; length < 5; ++length) {
+    const std::size_t end = ids.size();
+    for (std::size_t i = begin; i < end; ++i)
+      for (char c : alphabet) ids.push_back(ids[i] + c);
+    begin = end;
+  }
+  for (const std::string& id : ids) {
+    INFO(id);
+    REQUIRE(is_rule_id(id) == std::regex_match(id, pattern));
+  }
+  // A user pack's bad id is reported at the id, with the same message as ever.
+  RuleSet rules;
+  std::vector<Diagnostic> errors;
+  auto file = std::make_shared<const SourceFile>("bad-id.toml", R"(id = "Memory--fit"
+group = "g"
+severity = "note"
+summary = "s"
+check = "true"
+message = "m"
+docs = "d"
+)");
+  CHECK_FALSE(rules.load(file, errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].primary.span.begin == Position{1, 6});
+  CHECK(errors[0].message == "rule id 'Memory--fit' must be kebab-case (memory-fit)");
 }
 
 TEST_CASE("a user rule pack adds an organisation's checklist rule", "[rules][packs]") {

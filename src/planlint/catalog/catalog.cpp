@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/embed/builtin.hpp"
 #include "planlint/embed/embedded_files.hpp"
 
 namespace planlint {
@@ -43,23 +44,32 @@ std::optional<double> GpuSpec::sparse_peak(Precision precision) const {
 }
 
 const Catalog& Catalog::builtin() {
-  // A function-local static: initialised once, thread-safe. The embedded file goes through the
-  // same loader as a user's catalog, so a mistake in it is reported like one in theirs.
-  static const Catalog catalog = [] {
-    Catalog result;
-    const std::string_view text = embed::find(builtin_path);
-    if (text.empty())
-      throw std::logic_error(fmt::format("planlint was built without {}", builtin_path));
-    std::vector<Diagnostic> errors;
-    if (!result.load(SourceFile(std::string(builtin_path), std::string(text)), errors)) {
-      const Diagnostic& first = errors.front();
-      throw std::logic_error(fmt::format("the built-in catalog is invalid: {}:{}:{}: {}",
-                                         first.primary.file, first.primary.span.begin.line,
-                                         first.primary.span.begin.column, first.message));
-    }
+  // A function-local static: initialised once, thread-safe. The entries were parsed and checked
+  // when planlint was built (planlint::builtin, generated); start-up only allocates them.
+  // Never destroyed, like the built-in rules: nothing to free at exit.
+  static const Catalog& catalog = *[] {
+    auto* result = new Catalog;
+    result->gpus_ = builtin::gpus();
     return result;
   }();
   return catalog;
+}
+
+Catalog Catalog::from_embedded_text() {
+  // The embedded file goes through the same loader as a user's catalog, so a mistake in it is
+  // reported like one in theirs (when planlint is built).
+  Catalog result;
+  const std::string_view text = embed::find(builtin_path);
+  if (text.empty())
+    throw std::logic_error(fmt::format("planlint was built without {}", builtin_path));
+  std::vector<Diagnostic> errors;
+  if (!result.load(SourceFile(std::string(builtin_path), std::string(text)), errors)) {
+    const Diagnostic& first = errors.front();
+    throw std::logic_error(fmt::format("the built-in catalog is invalid: {}:{}:{}: {}",
+                                       first.primary.file, first.primary.span.begin.line,
+                                       first.primary.span.begin.column, first.message));
+  }
+  return result;
 }
 
 const GpuSpec* Catalog::find(std::string_view id) const {

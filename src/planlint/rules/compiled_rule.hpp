@@ -26,6 +26,8 @@ struct MessageTemplate {
 
 struct CompiledRule {
   RuleDescriptor descriptor;
+  /// The rule file; null for a built-in rule, which was compiled at build time (rule_source()
+  /// makes its file from the embedded text when it is needed).
   std::shared_ptr<const SourceFile> file;
   /// "" (once per plan), or the collection the rule iterates: "targets", "assumptions",
   /// "estimates", "benchmarks"; the element is `it`.
@@ -45,5 +47,9 @@ struct CompiledRule {
   /// Metrics the rule's check and message read (est.NAME), for the provenance notes.
   std::vector<std::string> metrics_used;
 };
+
+/// The rule's file: `rule.file`, or for a built-in rule the embedded file it was compiled from
+/// (descriptor.origin), made on first use. Thread-safe.
+std::shared_ptr<const SourceFile> rule_source(const CompiledRule& rule);
 
 }  // namespace planlint

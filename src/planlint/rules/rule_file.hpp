@@ -3,6 +3,7 @@
 /// expressions parsed and dimension-checked, errors at the rule file's line and column.
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -15,6 +16,9 @@ namespace planlint {
 /// Nullopt after appending the problems to `errors` (rule "invalid-rule").
 std::optional<CompiledRule> load_rule_file(std::shared_ptr<const SourceFile> file,
                                            std::vector<Diagnostic>& errors);
+
+/// Whether `id` is a valid rule id: kebab-case, `[a-z][a-z0-9]*(-[a-z0-9]+)*` ("memory-fit").
+bool is_rule_id(std::string_view id);
 
 /// Compiles a message template against the rule's names; problems go to `error` with the
 /// byte offset in `text`.

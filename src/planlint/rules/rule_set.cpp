@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "planlint/embed/builtin.hpp"
 #include "planlint/embed/embedded_files.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/rules/rule_file.hpp"
@@ -19,23 +21,45 @@ RuleSet::RuleSet(RuleSet&&) noexcept = default;
 RuleSet& RuleSet::operator=(RuleSet&&) noexcept = default;
 
 const RuleSet& RuleSet::builtin() {
-  static const RuleSet rules = [] {
-    RuleSet set;
-    std::vector<Diagnostic> errors;
-    for (const embed::EmbeddedFile& file : embed::files()) {
-      if (!file.path.starts_with("rules/") || file.path.starts_with("rules/catalog/")) continue;
-      set.load(std::make_shared<const SourceFile>(std::string(file.path), std::string(file.contents)),
-               errors);
-    }
-    if (!errors.empty()) {
-      const Diagnostic& first = errors.front();
-      throw std::logic_error(fmt::format("built-in rule {}:{}:{}: {}", first.primary.file,
-                                         first.primary.span.begin.line,
-                                         first.primary.span.begin.column, first.message));
-    }
+  // The rules were loaded and checked when planlint was built (planlint::builtin, generated):
+  // start-up only allocates their data. Never destroyed: freeing it all at exit cost as much
+  // as a tenth of a one-plan run.
+  static const RuleSet& rules = *[] {
+    auto* set = new RuleSet;
+    set->rules_ = builtin::rules();
     return set;
   }();
   return rules;
+}
+
+RuleSet RuleSet::from_embedded_text() {
+  RuleSet set;
+  std::vector<Diagnostic> errors;
+  for (const embed::EmbeddedFile& file : embed::files()) {
+    if (!file.path.starts_with("rules/") || file.path.starts_with("rules/catalog/")) continue;
+    set.load(std::make_shared<const SourceFile>(std::string(file.path), std::string(file.contents)),
+             errors);
+  }
+  if (!errors.empty()) {
+    const Diagnostic& first = errors.front();
+    throw std::logic_error(fmt::format("built-in rule {}:{}:{}: {}", first.primary.file,
+                                       first.primary.span.begin.line,
+                                       first.primary.span.begin.column, first.message));
+  }
+  return set;
+}
+
+std::shared_ptr<const SourceFile> rule_source(const CompiledRule& rule) {
+  if (rule.file) return rule.file;
+  // A built-in rule compiled at build time: its file is made from the embedded text on first
+  // request, once per rule file.
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> files;
+  const std::string& path = rule.descriptor.origin;
+  std::lock_guard lock(mutex);
+  auto& file = files[path];
+  if (!file) file = std::make_shared<const SourceFile>(path, std::string(embed::find(path)));
+  return file;
 }
 
 RuleSet RuleSet::with_builtin() {

@@ -82,6 +82,9 @@ LoadResult Loader::run() {
     return LoadResult{std::nullopt, findings_.take()};
   }
   plan_.source = source_;
+  // Sized once: growing the hash tables key by key rehashes each several times.
+  plan_.sections.reserve(plan_sections().size());
+  written_.reserve(64);
   for (const SectionSpec& section : plan_sections())
     if (!section.array) plan_.sections[std::string(section.name)];
   read_document(root);
@@ -143,6 +146,7 @@ void Loader::read_document(const toml::table& root) {
       continue;
     }
     PlanTable& out = plan_.sections[name];
+    out.values.reserve(table.size() + 8);  // and the defaults apply_defaults adds
     out.present = true;
     out.header = to_span(table.source());
     read_table(table, name, name, out);
@@ -182,6 +186,7 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
   for (const toml::node& element : *node.as_array()) {
     const std::string prefix = fmt::format("{}[{}]", name, index++);
     PlanTable out;
+    out.values.reserve(element.is_table() ? element.as_table()->size() + 1 : 0);
     out.present = true;
     out.header = to_span(element.source());
     read_element(*element.as_table(), section.name, prefix, out);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -27,6 +28,31 @@ bool equal(const Value& a, const Value& b) {
 }  // namespace
 
 namespace {
+
+enum class Fn {
+  unknown, exists, given, compute_precision, min, max, abs, floor, ceil, sqrt, log10, within,
+  ratio, slip, days_since, tier, tolerance, metric, value, assumed, claimed, computed, catalog,
+};
+
+/// The function a call names: one hash lookup instead of comparing the name with each.
+Fn function_of(std::string_view name) {
+  static const std::unordered_map<std::string_view, Fn, NameHash> functions = {
+      {"exists", Fn::exists},       {"given", Fn::given},
+      {"compute_precision", Fn::compute_precision},
+      {"min", Fn::min},             {"max", Fn::max},
+      {"abs", Fn::abs},             {"floor", Fn::floor},
+      {"ceil", Fn::ceil},           {"sqrt", Fn::sqrt},
+      {"log10", Fn::log10},         {"within", Fn::within},
+      {"ratio", Fn::ratio},         {"slip", Fn::slip},
+      {"days_since", Fn::days_since}, {"tier", Fn::tier},
+      {"tolerance", Fn::tolerance}, {"metric", Fn::metric},
+      {"value", Fn::value},         {"assumed", Fn::assumed},
+      {"claimed", Fn::claimed},     {"computed", Fn::computed},
+      {"catalog", Fn::catalog},
+  };
+  auto it = functions.find(name);
+  return it == functions.end() ? Fn::unknown : it->second;
+}
 
 class Evaluator {
  public:
@@ -184,81 +210,95 @@ class Evaluator {
   }
 
   std::optional<Value> call(const Node& node) const {
-    const std::string& f = node.text;
     const auto& args = node.children;
-    if (f == "exists") return Value{environment_.lookup(args[0]->text).has_value()};
-    if (f == "given") return Value{environment_.stated(args[0]->text)};
-    if (f == "compute_precision") return environment_.compute_precision();
-    if (f == "min" || f == "max") {
-      auto best = quantity(*args[0]);
-      if (!best) return std::nullopt;
-      for (std::size_t i = 1; i < args.size(); ++i) {
-        auto next = quantity(*args[i]);
-        if (!next || !compatible(*best, *next)) return std::nullopt;
-        if (f == "min" ? next->value < best->value : next->value > best->value) best = next;
+    const Fn f = function_of(node.text);
+    switch (f) {
+      case Fn::exists: return Value{environment_.lookup(args[0]->text).has_value()};
+      case Fn::given: return Value{environment_.stated(args[0]->text)};
+      case Fn::compute_precision: return environment_.compute_precision();
+      case Fn::min:
+      case Fn::max: {
+        const bool is_min = f == Fn::min;
+        auto best = quantity(*args[0]);
+        if (!best) return std::nullopt;
+        for (std::size_t i = 1; i < args.size(); ++i) {
+          auto next = quantity(*args[i]);
+          if (!next || !compatible(*best, *next)) return std::nullopt;
+          if (is_min ? next->value < best->value : next->value > best->value) best = next;
+        }
+        return Value{*best};
       }
-      return Value{*best};
-    }
-    if (f == "abs" || f == "floor" || f == "ceil" || f == "sqrt" || f == "log10") {
-      auto x = quantity(*args[0]);
-      if (!x) return std::nullopt;
-      if (f == "abs") return number(std::abs(x->value), x->dim);
-      if (f == "floor") return number(std::floor(x->value), x->dim);
-      if (f == "ceil") return number(std::ceil(x->value), x->dim);
-      if (f == "log10") {
-        if (x->value <= 0) return std::nullopt;
-        return number(std::log10(x->value), units::dims::none);
+      case Fn::abs:
+      case Fn::floor:
+      case Fn::ceil:
+      case Fn::sqrt:
+      case Fn::log10: {
+        auto x = quantity(*args[0]);
+        if (!x) return std::nullopt;
+        if (f == Fn::abs) return number(std::abs(x->value), x->dim);
+        if (f == Fn::floor) return number(std::floor(x->value), x->dim);
+        if (f == Fn::ceil) return number(std::ceil(x->value), x->dim);
+        if (f == Fn::log10) {
+          if (x->value <= 0) return std::nullopt;
+          return number(std::log10(x->value), units::dims::none);
+        }
+        if (x->value < 0) return std::nullopt;
+        units::Dimension half;
+        for (std::size_t i = 0; i < units::base_count; ++i) {
+          if (x->dim.exponents[i] % 2 != 0) return std::nullopt;
+          half.exponents[i] = static_cast<std::int8_t>(x->dim.exponents[i] / 2);
+        }
+        return number(std::sqrt(x->value), half);
       }
-      if (x->value < 0) return std::nullopt;
-      units::Dimension half;
-      for (std::size_t i = 0; i < units::base_count; ++i) {
-        if (x->dim.exponents[i] % 2 != 0) return std::nullopt;
-        half.exponents[i] = static_cast<std::int8_t>(x->dim.exponents[i] / 2);
+      case Fn::within: {
+        auto x = quantity(*args[0]), y = quantity(*args[1]), tolerance = quantity(*args[2]);
+        if (!x || !y || !tolerance || !compatible(*x, *y)) return std::nullopt;
+        return Value{std::abs(x->value - y->value) <= tolerance->value * std::abs(y->value)};
       }
-      return number(std::sqrt(x->value), half);
-    }
-    if (f == "within") {
-      auto x = quantity(*args[0]), y = quantity(*args[1]), tolerance = quantity(*args[2]);
-      if (!x || !y || !tolerance || !compatible(*x, *y)) return std::nullopt;
-      return Value{std::abs(x->value - y->value) <= tolerance->value * std::abs(y->value)};
-    }
-    if (f == "ratio") {
-      auto x = quantity(*args[0]), y = quantity(*args[1]);
-      if (!x || !y || !compatible(*x, *y) || y->value == 0) return std::nullopt;
-      return finite(x->value / y->value, units::dims::none);
-    }
-    if (f == "slip") {
-      auto x = quantity(*args[0]), y = quantity(*args[1]);
-      if (!x || !y || !compatible(*x, *y)) return std::nullopt;
-      return Value{describe_slip(x->value, y->value, x->dim)};
-    }
-    if (f == "days_since") {
-      auto date = (*this)(*args[0]);
-      if (!date || !date->date()) return std::nullopt;
-      return number(environment_.seconds_since(*date->date()), units::dims::seconds);
-    }
-    if (f == "tier" || f == "tolerance" || f == "metric" || f == "value" || f == "assumed" ||
-        f == "claimed" || f == "computed") {
-      auto name = text(*args[0]);
-      if (!name) return std::nullopt;
-      if (f == "metric") return environment_.metric(*name);
-      if (f == "value") return environment_.plan_value(*name);
-      if (f == "assumed") return Value{environment_.assumed(*name)};
-      if (f == "claimed") return Value{environment_.claimed(*name)};
-      if (f == "computed") return Value{environment_.computed(*name)};
-      if (f == "tolerance") {
-        auto tolerance = environment_.tolerance(*name);
-        if (!tolerance) return std::nullopt;
-        return number(*tolerance, units::dims::none);
+      case Fn::ratio: {
+        auto x = quantity(*args[0]), y = quantity(*args[1]);
+        if (!x || !y || !compatible(*x, *y) || y->value == 0) return std::nullopt;
+        return finite(x->value / y->value, units::dims::none);
       }
-      return tier_name(*name);
-    }
-    if (f == "catalog") {
-      auto gpu = text(*args[0]), field = text(*args[1]);
-      std::optional<std::string> precision;
-      if (args.size() > 2) precision = text(*args[2]);
-      if (!gpu || !field || (args.size() > 2 && !precision)) return std::nullopt;
-      return environment_.catalog(*gpu, *field, precision.value_or(""));
+      case Fn::slip: {
+        auto x = quantity(*args[0]), y = quantity(*args[1]);
+        if (!x || !y || !compatible(*x, *y)) return std::nullopt;
+        return Value{describe_slip(x->value, y->value, x->dim)};
+      }
+      case Fn::days_since: {
+        auto date = (*this)(*args[0]);
+        if (!date || !date->date()) return std::nullopt;
+        return number(environment_.seconds_since(*date->date()), units::dims::seconds);
+      }
+      case Fn::tier:
+      case Fn::tolerance:
+      case Fn::metric:
+      case Fn::value:
+      case Fn::assumed:
+      case Fn::claimed:
+      case Fn::computed: {
+        auto name = text(*args[0]);
+        if (!name) return std::nullopt;
+        if (f == Fn::metric) return environment_.metric(*name);
+        if (f == Fn::value) return environment_.plan_value(*name);
+        if (f == Fn::assumed) return Value{environment_.assumed(*name)};
+        if (f == Fn::claimed) return Value{environment_.claimed(*name)};
+        if (f == Fn::computed) return Value{environment_.computed(*name)};
+        if (f == Fn::tolerance) {
+          auto tolerance = environment_.tolerance(*name);
+          if (!tolerance) return std::nullopt;
+          return number(*tolerance, units::dims::none);
+        }
+        return tier_name(*name);
+      }
+      case Fn::catalog: {
+        auto gpu = text(*args[0]), field = text(*args[1]);
+        std::optional<std::string> precision;
+        if (args.size() > 2) precision = text(*args[2]);
+        if (!gpu || !field || (args.size() > 2 && !precision)) return std::nullopt;
+        return environment_.catalog(*gpu, *field, precision.value_or(""));
+      }
+      case Fn::unknown: break;
     }
     return std::nullopt;
   }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "planlint/units/quantity.hpp"
@@ -154,7 +155,9 @@ bool blank(std::string_view text) {
 
 }  // namespace
 
-QuantityResult parse_quantity(std::string_view text) {
+namespace {
+
+QuantityResult parse_uncached(std::string_view text) {
   if (blank(text)) return QuantityError{1, "expected a number, found an empty string"};
   const char* first = text.data();
   const char* const last = text.data() + text.size();
@@ -174,6 +177,28 @@ QuantityResult parse_quantity(std::string_view text) {
   } catch (const failed& f) {
     return f.error;
   }
+}
+
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view text) const noexcept {
+    return std::hash<std::string_view>{}(text);
+  }
+};
+
+}  // namespace
+
+QuantityResult parse_quantity(std::string_view text) {
+  // Plans repeat the same few quantity strings ("80 GB", "400 Gbps", "$2.5/GPU/h"), and
+  // messages format in the same few units ("1 GB"): the X3 parse (thousands of instructions)
+  // is memoised per thread. parse_uncached() is pure, so a hit is the same result. Bounded:
+  // short texts only, and the cache starts over when full.
+  constexpr std::size_t max_text = 64, max_entries = 1024;
+  if (text.size() > max_text) return parse_uncached(text);
+  thread_local std::unordered_map<std::string, QuantityResult, TextHash, std::equal_to<>> cache;
+  if (auto it = cache.find(text); it != cache.end()) return it->second;
+  if (cache.size() >= max_entries) cache.clear();
+  return cache.emplace(std::string(text), parse_uncached(text)).first->second;
 }
 
 }  // namespace planlint::units

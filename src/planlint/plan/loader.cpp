@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -19,6 +20,14 @@ namespace {
 
 using detail::Findings;
 using detail::to_span;
+
+/// "prefix.key", built with one allocation (the loader builds one per key of every plan).
+std::string dotted(std::string_view prefix, std::string_view key) {
+  std::string path;
+  path.reserve(prefix.size() + 1 + key.size());
+  path.append(prefix).append(1, '.').append(key);
+  return path;
+}
 
 std::vector<std::string_view> section_names() {
   std::vector<std::string_view> names;
@@ -56,7 +65,8 @@ class Loader {
   Findings findings_;
   detail::ValueReader reader_;
   Plan plan_;
-  std::set<std::string, std::less<>> written_;  ///< paths the file states, valid or not
+  /// Paths the file states, valid or not.
+  std::unordered_set<std::string, NameHash, std::equal_to<>> written_;
 };
 
 LoadResult Loader::run() {
@@ -72,6 +82,9 @@ LoadResult Loader::run() {
     return LoadResult{std::nullopt, findings_.take()};
   }
   plan_.source = source_;
+  // Sized once: growing the hash tables key by key rehashes each several times.
+  plan_.sections.reserve(plan_sections().size());
+  written_.reserve(64);
   for (const SectionSpec& section : plan_sections())
     if (!section.array) plan_.sections[std::string(section.name)];
   read_document(root);
@@ -133,6 +146,7 @@ void Loader::read_document(const toml::table& root) {
       continue;
     }
     PlanTable& out = plan_.sections[name];
+    out.values.reserve(table.size() + 8);  // and the defaults apply_defaults adds
     out.present = true;
     out.header = to_span(table.source());
     read_table(table, name, name, out);
@@ -147,7 +161,7 @@ void Loader::read_document(const toml::table& root) {
 void Loader::read_table(const toml::table& table, std::string_view section,
                         const std::string& prefix, PlanTable& out) {
   for (auto&& [key, node] : table) {
-    const std::string path = prefix + "." + std::string(key.str());
+    const std::string path = dotted(prefix, key.str());
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
       unknown_key(key, fmt::format("[{}]", section), path, keys_of(section));
@@ -172,6 +186,7 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
   for (const toml::node& element : *node.as_array()) {
     const std::string prefix = fmt::format("{}[{}]", name, index++);
     PlanTable out;
+    out.values.reserve(element.is_table() ? element.as_table()->size() + 1 : 0);
     out.present = true;
     out.header = to_span(element.source());
     read_element(*element.as_table(), section.name, prefix, out);
@@ -187,7 +202,7 @@ void Loader::read_element(const toml::table& table, std::string_view section,
                           const std::string& prefix, PlanTable& out) {
   std::vector<std::pair<const toml::key*, const toml::node*>> deferred;
   for (auto&& [key, node] : table) {
-    const std::string path = prefix + "." + std::string(key.str());
+    const std::string path = dotted(prefix, key.str());
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
       unknown_key(key, fmt::format("[[{}]]", section), path, keys_of(section));
@@ -218,7 +233,7 @@ void Loader::read_element(const toml::table& table, std::string_view section,
     }
   }
   for (auto [key, node] : deferred) {
-    const std::string path = prefix + "." + std::string(key->str());
+    const std::string path = dotted(prefix, key->str());
     if (auto value = reader_.read_quantity(*node, *key, context, range_spec, path))
       out.values.insert_or_assign(std::string(key->str()), std::move(*value));
   }
@@ -295,7 +310,7 @@ void Loader::check_required() {
     const PlanTable& table = plan_.section(section.name);
     for (const KeySpec& key : plan_keys()) {
       if (key.section != section.name || !key.required ||
-          written_.contains(fmt::format("{}.{}", key.section, key.key)))
+          written_.contains(dotted(key.section, key.key)))
         continue;
       Diagnostic& d = findings_.add(
           "missing-required", table.header, fmt::format("{}.{}", key.section, key.key),

@@ -1,5 +1,9 @@
 #include "planlint/plan/metric_names.hpp"
 
+#include <unordered_map>
+
+#include "planlint/plan/plan.hpp"
+
 namespace planlint {
 
 namespace {
@@ -54,9 +58,13 @@ std::string_view to_string(Tier tier) {
 std::span<const MetricName> metric_names() { return all_metrics; }
 
 const MetricName* find_metric(std::string_view name) {
-  for (const MetricName& metric : all_metrics)
-    if (metric.name == name) return &metric;
-  return nullptr;
+  static const std::unordered_map<std::string_view, const MetricName*, NameHash> index = [] {
+    std::unordered_map<std::string_view, const MetricName*, NameHash> names;
+    for (const MetricName& metric : all_metrics) names.emplace(metric.name, &metric);
+    return names;
+  }();
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
 }
 
 std::vector<std::string_view> metric_name_list() {

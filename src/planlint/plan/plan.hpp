@@ -1,11 +1,13 @@
 #pragma once
 /// The typed plan: every value of a plan file with the span of its TOML node, plus the defaults
 /// plan-format.md defines (marked as such). Knows nothing of estimates or rules.
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -42,12 +44,28 @@ struct PlanValue {
   const Date* date() const { return std::get_if<Date>(&value); }
 };
 
+/// A transparent string hash (FNV-1a): the plan's tables are looked up by string_view on the hot
+/// path (every rule and every estimate reads plan values), without building a std::string.
+struct NameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view text) const noexcept {
+    std::uint64_t hash = 14695981039346656037ull;
+    for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return static_cast<std::size_t>(hash);
+  }
+};
+
+/// A map from names to T, looked up by string_view. Unordered: nothing iterates it in an order
+/// that reaches the output.
+template <typename T>
+using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
+
 /// A table of the plan: a section (`[cluster]`) or one element of an array of tables
 /// (`[[targets]]`). Keys are the plan-format keys (for [estimates], metric names).
 struct PlanTable {
   Span header;  ///< the table header's region (`[cluster]`), unknown for an absent section
   bool present = false;
-  std::map<std::string, PlanValue, std::less<>> values;
+  NameMap<PlanValue> values;
 
   const PlanValue* find(std::string_view key) const;
 };
@@ -67,7 +85,7 @@ struct Plan {
   PlanKind kind = PlanKind::training;
 
   /// "plan", "model", "training", "inference", "cluster", "tolerances" (present or not).
-  std::map<std::string, PlanTable, std::less<>> sections;
+  NameMap<PlanTable> sections;
   std::vector<PlanTable> targets, assumptions, benchmarks;
   std::vector<Claim> estimates;
   Span estimates_header;

@@ -1,5 +1,9 @@
 #include "planlint/plan/schema.hpp"
 
+#include <unordered_map>
+
+#include "planlint/plan/plan.hpp"
+
 namespace planlint {
 
 namespace {
@@ -186,10 +190,27 @@ const std::vector<KeySpec>& plan_keys() {
   return keys;
 }
 
+namespace {
+struct KeyName {
+  std::string_view section, key;
+  bool operator==(const KeyName&) const = default;
+};
+struct KeyNameHash {
+  std::size_t operator()(const KeyName& name) const noexcept {
+    return NameHash{}(name.section) * 31 + NameHash{}(name.key);
+  }
+};
+}  // namespace
+
 const KeySpec* find_key(std::string_view section, std::string_view key) {
-  for (const KeySpec& spec : plan_keys())
-    if (spec.section == section && spec.key == key) return &spec;
-  return nullptr;
+  // The loader looks up every key of every plan: an index instead of a scan of ~100 specs.
+  static const std::unordered_map<KeyName, const KeySpec*, KeyNameHash> index = [] {
+    std::unordered_map<KeyName, const KeySpec*, KeyNameHash> keys;
+    for (const KeySpec& spec : plan_keys()) keys.emplace(KeyName{spec.section, spec.key}, &spec);
+    return keys;
+  }();
+  auto it = index.find(KeyName{section, key});
+  return it == index.end() ? nullptr : it->second;
 }
 
 const KeySpec* find_key(std::string_view dotted_path) {

@@ -34,19 +34,20 @@ struct Place {
 class RuleRunner {
  public:
   RuleRunner(const CompiledRule& rule, const RuleRun& run)
-      : rule_(rule), run_(run), options_(merge_options()), environment_(run.inputs, options_) {}
+      : rule_(rule), run_(run), options_(merge_options()), environment_(run.inputs, options()) {}
 
   void run(std::vector<Diagnostic>& out) {
     const Plan& plan = run_.inputs.plan;
     if (rule_.each.empty()) {
-      evaluate(out, "");
+      if (fires()) out.push_back(diagnostic(""));
       return;
     }
+    // The element's path is only built for a finding.
     if (rule_.each == "estimates") {
       for (const Claim& claim : plan.estimates) {
         environment_.set_element(nullptr, &claim);
         claim_ = &claim;
-        evaluate(out, "estimates." + claim.metric);
+        if (fires()) out.push_back(diagnostic("estimates." + claim.metric));
       }
       return;
     }
@@ -56,28 +57,37 @@ class RuleRunner {
     for (std::size_t i = 0; i < elements.size(); ++i) {
       environment_.set_element(&elements[i], nullptr);
       element_ = &elements[i];
-      evaluate(out, fmt::format("{}[{}]", rule_.each, i));
+      if (fires()) out.push_back(diagnostic(fmt::format("{}[{}]", rule_.each, i)));
     }
   }
 
  private:
-  std::map<std::string, expr::Value> merge_options() const {
-    std::map<std::string, expr::Value> options = rule_.options;
-    for (auto& [name, value] : options)
+  /// The rule's options with the config's overrides; nullopt when no override applies, so that
+  /// the rule's own map is used without a copy (the usual case: one copy per rule per plan).
+  std::optional<std::map<std::string, expr::Value>> merge_options() const {
+    std::optional<std::map<std::string, expr::Value>> merged;
+    if (run_.option_overrides.empty()) return merged;
+    for (const auto& [name, value] : rule_.options)
       if (auto o = run_.option_overrides.find(name); o != run_.option_overrides.end())
-        if (!value.quantity() || value.quantity()->dim == o->second.dim) value = expr::Value{o->second};
-    return options;
+        if (!value.quantity() || value.quantity()->dim == o->second.dim) {
+          if (!merged) merged = rule_.options;
+          merged->at(name) = expr::Value{o->second};
+        }
+    return merged;
+  }
+  const std::map<std::string, expr::Value>& options() const {
+    return options_ ? *options_ : rule_.options;
   }
 
-  void evaluate(std::vector<Diagnostic>& out, const std::string& element_path) {
+  /// Whether the rule applies to the current element and its check fails.
+  bool fires() {
     environment_.reset_metrics_read();
     if (rule_.applies) {
       auto applies = expr::evaluate(*rule_.applies, environment_);
-      if (!applies || !applies->boolean() || !*applies->boolean()) return;
+      if (!applies || !applies->boolean() || !*applies->boolean()) return false;
     }
     auto holds = expr::evaluate(*rule_.check, environment_);
-    if (!holds || !holds->boolean() || *holds->boolean()) return;
-    out.push_back(diagnostic(element_path));
+    return holds && holds->boolean() && !*holds->boolean();
   }
 
   Place resolve(const std::string& path, const std::string& element_path) const {
@@ -163,7 +173,7 @@ class RuleRunner {
 
   const CompiledRule& rule_;
   const RuleRun& run_;
-  std::map<std::string, expr::Value> options_;
+  std::optional<std::map<std::string, expr::Value>> options_;
   PlanEnvironment environment_;
   const PlanTable* element_ = nullptr;
   const Claim* claim_ = nullptr;

@@ -25,7 +25,12 @@ struct Comment {
 /// blanks and comments. Strings are skipped so that a '#' inside one is not a comment.
 struct Scan {
   std::vector<Comment> comments;
-  std::set<std::uint32_t> code_lines;
+  /// Ascending: the scan visits lines in order, so a sorted vector replaces a std::set.
+  std::vector<std::uint32_t> code_lines;
+
+  void code_line(std::uint32_t line) {
+    if (code_lines.empty() || code_lines.back() < line) code_lines.push_back(line);
+  }
 };
 
 Scan scan(std::string_view text) {
@@ -37,7 +42,7 @@ Scan scan(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
-      if (state == State::ml_basic || state == State::ml_literal) out.code_lines.insert(line + 1);
+      if (state == State::ml_basic || state == State::ml_literal) out.code_line(line + 1);
       if (state == State::basic || state == State::literal) state = State::code;  // invalid TOML
       ++line;
       line_start = i + 1;
@@ -53,13 +58,13 @@ Scan scan(std::string_view text) {
           out.comments.push_back({line, static_cast<std::uint32_t>(i - line_start + 1), comment});
           i = end - 1;
         } else if (c == '"' || c == '\'') {
-          out.code_lines.insert(line);
+          out.code_line(line);
           bool triple = text.substr(i, 3) == std::string(3, c);
           state = c == '"' ? (triple ? State::ml_basic : State::basic)
                            : (triple ? State::ml_literal : State::literal);
           if (triple) i += 2;
         } else if (c != ' ' && c != '\t' && c != '\r') {
-          out.code_lines.insert(line);
+          out.code_line(line);
         }
         break;
       case State::basic:
@@ -169,6 +174,8 @@ std::string_view scope_text(const InlineSuppression& s) {
 }  // namespace
 
 std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::string_view toml_text) {
+  // Every directive holds "planlint:"; most plans have none, and then need no scan at all.
+  if (toml_text.find(prefix) == std::string_view::npos) return {};
   Scan scanned = scan(toml_text);
   std::vector<InlineSuppression> out;
   for (const Comment& comment : scanned.comments) {
@@ -178,7 +185,7 @@ std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::st
       case InlineSuppression::Scope::line: s.target_line = comment.line; break;
       case InlineSuppression::Scope::file: s.target_line = 0; break;
       case InlineSuppression::Scope::next_line: {
-        auto next = scanned.code_lines.upper_bound(comment.line);
+        auto next = std::upper_bound(scanned.code_lines.begin(), scanned.code_lines.end(), comment.line);
         s.target_line = next == scanned.code_lines.end() ? 0 : *next;
         break;
       }

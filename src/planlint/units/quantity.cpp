@@ -5,16 +5,54 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <variant>
 
 #include <fmt/format.h>
 
+#include "planlint/units/fixed.hpp"
 #include "planlint/units/unit_atoms.hpp"
 
 namespace planlint::units {
+
+namespace detail {
+
+/// fmt::format("{:.{}f}", x, decimals), byte for byte, without fmt's general float formatting
+/// (about ten times the cost; every number a message or estimate shows goes through here). The
+/// shortcut scales to an integer exactly: 10^decimals is exact up to 10^22, one rounding of
+/// the product is far below the 1e-6 margin kept around a tie, and ties and large values take
+/// fmt's exact path.
+std::string fixed(double x, int decimals) {
+  static constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (decimals < 0 || decimals > 22 || !std::isfinite(x)) return fmt::format("{:.{}f}", x, decimals);
+  const double scaled = std::fabs(x) * powers[decimals];
+  if (!(scaled < 1e9)) return fmt::format("{:.{}f}", x, decimals);
+  const double whole = std::floor(scaled);
+  const double fraction = scaled - whole;
+  if (std::fabs(fraction - 0.5) < 1e-6) return fmt::format("{:.{}f}", x, decimals);
+  const auto rounded = static_cast<std::uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
+  char digits[24];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, rounded);
+  std::string_view number(digits, static_cast<std::size_t>(end - digits));
+  const auto width = static_cast<std::size_t>(decimals) + 1;
+  std::string out;
+  out.reserve(width + 3);
+  if (std::signbit(x)) out += '-';  // fmt keeps the sign of what rounds to zero: "-0.00"
+  if (number.size() < width) out.append(width - number.size(), '0');
+  out += number;
+  if (decimals > 0) out.insert(out.size() - static_cast<std::size_t>(decimals), 1, '.');
+  return out;
+}
+
+}  // namespace detail
+
 namespace {
+
+using detail::fixed;
 
 std::string trim_zeros(std::string text) {
   if (text.find('.') == std::string::npos) return text;
@@ -33,9 +71,9 @@ std::string fixed_significant(double x, int significant) {
   const int exponent = decimal_exponent(x);
   if (exponent >= significant) {
     const double unit = std::pow(10.0, exponent - significant + 1);
-    return fmt::format("{:.0f}", std::round(x / unit) * unit);
+    return fixed(std::round(x / unit) * unit, 0);
   }
-  return trim_zeros(fmt::format("{:.{}f}", x, significant - 1 - exponent));
+  return trim_zeros(fixed(x, significant - 1 - exponent));
 }
 
 double text_value(const std::string& text) {
@@ -72,7 +110,7 @@ std::string up_to_four(double x) {
   if (!std::isfinite(x)) return fmt::format("{}", x);  // "inf", "-inf", "nan"
   const double magnitude = std::fabs(x);
   // A whole number below a million reads best exactly: 32768 tokens, not 32770 tokens.
-  if (magnitude < 1e6 && x == std::round(x)) return fmt::format("{:.0f}", x);
+  if (magnitude < 1e6 && x == std::round(x)) return fixed(x, 0);
   if (x == 0 || (magnitude >= 1e-4 && magnitude < 1e15)) return fixed_significant(x, 4);
   return scientific(x, 4);
 }
@@ -115,7 +153,7 @@ std::string with_si_prefix(double x, std::string_view unit) {
 /// a power of ten from 1e15 up.
 std::string count_text(double x) {
   const double magnitude = std::fabs(x);
-  if (magnitude < 1e4 && x == std::round(x)) return fmt::format("{:.0f}", x);
+  if (magnitude < 1e4 && x == std::round(x)) return fixed(x, 0);
   if (magnitude < 1000) return readable(x);
   if (magnitude >= 1e15) return scientific(x);
   const auto s = scaled(x, count_scales);
@@ -140,7 +178,7 @@ std::string time_text(double seconds) {
 std::string money_text(double usd) {
   const std::string sign = usd < 0 ? "-$" : "$";
   const double magnitude = std::fabs(usd);
-  if (magnitude < 1000) return sign + fmt::format("{:.2f}", magnitude);
+  if (magnitude < 1000) return sign + fixed(magnitude, 2);
   if (magnitude >= 1e15) return sign + scientific(magnitude);
   const auto s = scaled(magnitude, count_scales);
   return sign + s.number + std::string(s.symbol);

@@ -1,0 +1,113 @@
+// Equivalence tests for the per-plan hot path's shortcuts: each fast path must give what the
+// general code it stands in for gives (fmt's fixed-point formatting, linear scans of the
+// schema and the metric names).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "planlint/plan/metric_names.hpp"
+#include "planlint/plan/plan.hpp"
+#include "planlint/plan/schema.hpp"
+#include "planlint/units/fixed.hpp"
+#include "planlint/units/quantity.hpp"
+
+using namespace planlint;
+
+TEST_CASE("fixed() prints what fmt's {:.Nf} prints", "[hotpath][quantity]") {
+  auto same = [](double x, int decimals) {
+    INFO(fmt::format("x = {:.17g}, decimals = {}", x, decimals));
+    CHECK(units::detail::fixed(x, decimals) == fmt::format("{:.{}f}", x, decimals));
+  };
+  // Ties, near-ties, zeros, signs, carries and the fallbacks.
+  for (double x : {0.0, -0.0, 0.5, 1.5, 2.5, -0.5, 0.125, 0.375, 1.005, 2.675, 0.145, 9.995, 9.9951,
+                   99.95, 999.5, 0.0001, -0.0001, 123456789.0, 1e9, 1e15, 1e300, -1e-300, 4.35,
+                   0.045, 1234.5678, 1e-7, 3.0000000000000004, 0.30000000000000004})
+    for (int decimals = 0; decimals <= 8; ++decimals) same(x, decimals);
+  same(INFINITY, 2);
+  same(-INFINITY, 0);
+  same(NAN, 3);
+  same(1.5, 30);
+
+  std::mt19937_64 random(2026);
+  std::uniform_real_distribution<double> mantissa(-10, 10);
+  std::uniform_int_distribution<int> exponent(-8, 12), digits(0, 9);
+  for (int i = 0; i < 100000; ++i) {
+    const double x = mantissa(random) * std::pow(10.0, exponent(random));
+    same(x, digits(random));
+  }
+  // Values with few decimal digits, where exact ties in decimal are common.
+  std::uniform_int_distribution<std::int64_t> whole(-2000000, 2000000);
+  for (int i = 0; i < 100000; ++i) {
+    const int scale = digits(random) % 5;
+    const double x = static_cast<double>(whole(random)) / std::pow(10.0, scale);
+    same(x, scale > 0 ? scale - 1 : 0);
+    same(x, scale);
+  }
+}
+
+TEST_CASE("find_key and find_metric agree with a scan of the tables", "[hotpath][schema]") {
+  for (const KeySpec& spec : plan_keys()) {
+    const KeySpec* first = nullptr;
+    for (const KeySpec& other : plan_keys())
+      if (!first && other.section == spec.section && other.key == spec.key) first = &other;
+    CHECK(find_key(spec.section, spec.key) == first);
+    CHECK(find_key(std::string(spec.section) + "." + std::string(spec.key)) == first);
+  }
+  CHECK(find_key("cluster", "hmb") == nullptr);
+  CHECK(find_key("", "") == nullptr);
+  CHECK(find_key("training.") == nullptr);
+  for (const MetricName& metric : metric_names()) CHECK(find_metric(metric.name) == &metric);
+  CHECK(find_metric("train.dayz") == nullptr);
+  CHECK(find_metric("") == nullptr);
+}
+
+TEST_CASE("plan tables are found by string_view", "[hotpath][plan]") {
+  Plan plan;
+  plan.sections["cluster"].values.emplace("gpu", PlanValue{std::string("h100-sxm"), {}, {}, Origin::plan});
+  plan.sections["model"];
+  REQUIRE(plan.find("cluster.gpu") != nullptr);
+  CHECK(*plan.text("cluster.gpu") == "h100-sxm");
+  CHECK(plan.find("cluster.gp") == nullptr);
+  CHECK(plan.find("model.params") == nullptr);
+  CHECK(plan.find("nosection.gpu") == nullptr);
+  CHECK(plan.find("cluster") == nullptr);
+  CHECK_FALSE(plan.section("training").present);
+}
+
+TEST_CASE("a memoised quantity parse gives the first parse's result", "[hotpath][quantity]") {
+  auto same = [](const units::QuantityResult& a, const units::QuantityResult& b) {
+    REQUIRE(a.index() == b.index());
+    if (const auto* q = std::get_if<units::Quantity>(&a)) {
+      const auto& r = std::get<units::Quantity>(b);
+      CHECK(q->value == r.value);
+      CHECK(q->dim == r.dim);
+      CHECK(q->bare_b == r.bare_b);
+      CHECK(q->percent == r.percent);
+    } else {
+      CHECK(std::get<units::QuantityError>(a).column == std::get<units::QuantityError>(b).column);
+      CHECK(std::get<units::QuantityError>(a).message == std::get<units::QuantityError>(b).message);
+    }
+  };
+  // More distinct texts than the cache holds, so that it also starts over.
+  std::vector<std::pair<std::string, units::QuantityResult>> first;
+  for (int i = 0; i < 1500; ++i) {
+    const std::string text = fmt::format("{} {}", i, i % 3 == 0 ? "GB" : i % 3 == 1 ? "GBs" : "");
+    first.emplace_back(text, units::parse_quantity(text));
+  }
+  for (const auto& [text, result] : first) {
+    INFO(text);
+    same(units::parse_quantity(text), result);
+  }
+  same(units::parse_quantity("80 GB"), units::parse_quantity(std::string("80 GB")));
+  CHECK(std::get<units::Quantity>(units::parse_quantity("80 GB")).value == 80e9);
+  CHECK(std::holds_alternative<units::QuantityError>(units::parse_quantity("80 GBs")));
+  CHECK(std::holds_alternative<units::QuantityError>(units::parse_quantity("")));
+}

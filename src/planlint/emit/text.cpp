@@ -84,13 +84,11 @@ std::string plural(std::size_t n, std::string_view word) {
 
 std::string summary_line(const Report& report) {
   // Suppressed findings are not shown and do not count; the summary says how many there were.
-  std::vector<Diagnostic> shown;
+  // count() skips the suppressed ones itself.
   std::size_t suppressed = 0;
-  for (const Diagnostic& d : report.diagnostics) {
+  for (const Diagnostic& d : report.diagnostics)
     if (d.suppression) ++suppressed;
-    else shown.push_back(d);
-  }
-  SeverityCounts counts = count(shown);
+  SeverityCounts counts = count(report.diagnostics);
   std::vector<std::string> parts;
   if (counts.errors) parts.push_back(plural(counts.errors, "error"));
   if (counts.warnings) parts.push_back(plural(counts.warnings, "warning"));

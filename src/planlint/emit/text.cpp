@@ -64,15 +64,24 @@ void write_snippet(std::ostream& out, const SourceFile& file, const Diagnostic& 
 
 /// Keeps one finding's header on one line: control characters (a newline inside a quoted
 /// key, a parser message that quotes the end of a line) are shown escaped.
+bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
+
 std::string one_line(std::string_view text) {
   std::string out;
-  for (char c : text) {
+  out.reserve(text.size());
+  // Copies the runs between control characters whole: most texts have none.
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!is_control(c)) continue;
+    out.append(text, begin, i - begin);
+    begin = i + 1;
     if (c == '\n') out += "\\n";
     else if (c == '\r') out += "\\r";
     else if (c == '\t') out += "\\t";
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
-    else out += c;
+    else out += fmt::format("\\x{:02x}", c);
   }
+  out.append(text, begin, text.size() - begin);
   return out;
 }
 

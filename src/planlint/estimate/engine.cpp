@@ -65,8 +65,14 @@ const std::string& EstimateContext::catalog_note(std::string_view path) {
 }
 
 std::optional<double> EstimateContext::number(std::string_view path) const {
-  if (auto it = overrides_.find(path); it != overrides_.end()) return it->second;
+  if (auto value = override_of(path)) return value;
   return plan_.number(path);
+}
+
+std::optional<double> EstimateContext::override_of(std::string_view path) const {
+  if (overrides_.empty()) return std::nullopt;
+  if (auto it = overrides_.find(path); it != overrides_.end()) return it->second;
+  return std::nullopt;
 }
 
 std::string EstimateContext::missing_name(std::string_view path) const {
@@ -115,8 +121,9 @@ void MetricBuilder::describe_input(std::string_view name, std::string note) {
 
 std::optional<Term> MetricBuilder::optional_plan(std::string_view path) {
   const PlanValue* found = context_.plan().find(path);
-  const std::optional<double> number = context_.number(path);
-  if (!found || !found->quantity() || !number) return std::nullopt;
+  if (!found || !found->quantity()) return std::nullopt;
+  // number(path) without looking the key up in the plan a second time.
+  const std::optional<double> number = context_.override_of(path).value_or(found->quantity()->value);
   const units::Dimension dim = found->quantity()->dim;
   if (context_.with_text()) {
     MetricInput input;

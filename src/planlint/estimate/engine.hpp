@@ -50,6 +50,8 @@ class EstimateContext {
   /// The value of `path` for this evaluation: the override, else the plan's (defaults
   /// included); nullopt when the plan has no quantity there.
   std::optional<double> number(std::string_view path) const;
+  /// The override of `path` in this evaluation, if any.
+  std::optional<double> override_of(std::string_view path) const;
 
   /// How a missing plan key is named in `Estimates::absent()`: the key, with the reason when
   /// the catalog should have supplied it ("cluster.peak (the catalog has no bf16 peak for

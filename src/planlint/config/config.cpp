@@ -214,6 +214,7 @@ std::optional<Config> load_config(const std::string& path, std::vector<Diagnosti
 }
 
 std::optional<std::string> discover_config(const std::string& linted_file) {
+  // One file: walk up without the bookkeeping of ConfigDiscovery (which gives the same answer).
   std::error_code ec;
   fs::path folder = fs::absolute(linted_file, ec).lexically_normal().parent_path();
   if (ec) return std::nullopt;
@@ -229,6 +230,33 @@ std::optional<std::string> discover_config(const std::string& linted_file) {
     if (!folder.has_parent_path() || folder.parent_path() == folder) return std::nullopt;
     folder = folder.parent_path();
   }
+}
+
+const std::string& ConfigDiscovery::governing(const std::string& folder) {
+  if (auto it = by_folder_.find(folder); it != by_folder_.end()) return it->second;
+  std::error_code ec;
+  const fs::path path(folder);
+  std::string found;
+  if (fs::path candidate = path / config_file_name; fs::is_regular_file(candidate, ec)) {
+    found = candidate.string();
+  } else if (!fs::exists(path / ".git", ec) && path.has_parent_path() && path.parent_path() != path) {
+    found = governing(path.parent_path().string());  // not a repository root: look further up
+  }
+  return by_folder_.emplace(folder, std::move(found)).first->second;
+}
+
+std::optional<std::string> ConfigDiscovery::find(const std::string& linted_file) {
+  std::error_code ec;
+  const fs::path folder = fs::absolute(linted_file, ec).lexically_normal().parent_path();
+  if (ec) return std::nullopt;
+  const std::string& config = governing(folder.string());
+  if (config.empty()) return std::nullopt;
+  // Name it as the linted file is named: relative when that was relative.
+  if (!fs::path(linted_file).is_relative()) return config;
+  auto it = relative_.find(config);
+  if (it == relative_.end())
+    it = relative_.emplace(config, fs::relative(config, fs::current_path(ec), ec).string()).first;
+  return it->second;
 }
 
 }  // namespace planlint

@@ -51,4 +51,23 @@ std::optional<Config> load_config(const std::string& path, std::vector<Diagnosti
 /// first folder that holds `.git` (a repository root); nullopt when there is none.
 std::optional<std::string> discover_config(const std::string& linted_file);
 
+/// discover_config() for the many files of one run: each folder's answer is looked up once
+/// (two `stat`s per folder level) and shared by the files in it and below it. The answers are
+/// those of the moment each folder was first asked about: use one per run.
+///
+///     ConfigDiscovery discovery;
+///     for (const std::string& path : paths) config_of[path] = discovery.find(path);
+class ConfigDiscovery {
+ public:
+  /// What discover_config(linted_file) returns.
+  std::optional<std::string> find(const std::string& linted_file);
+
+ private:
+  /// The absolute path of the config that governs `folder` (absolute, normal), or "".
+  const std::string& governing(const std::string& folder);
+
+  std::map<std::string, std::string, std::less<>> by_folder_;
+  std::map<std::string, std::string, std::less<>> relative_;  ///< config → as named relative to the working folder
+};
+
 }  // namespace planlint

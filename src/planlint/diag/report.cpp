@@ -2,10 +2,32 @@
 
 namespace planlint {
 
-const SourceFile* Report::file(const std::string& path) const {
-  for (const auto& file : files)
-    if (file->path() == path) return file.get();
-  return nullptr;
+const SourceFile* ReportFileIndex::find(const std::vector<std::shared_ptr<const SourceFile>>& files,
+                                        std::string_view path) const {
+  std::lock_guard lock(mutex_);
+  auto restart = [&] {
+    position_.clear();
+    indexed_.clear();
+  };
+  // Files are only appended in practice (run_lint); a list that shrank or whose last indexed
+  // file changed starts the index over, and a hit is checked against the file it names.
+  if (indexed_.size() > files.size() || (!indexed_.empty() && indexed_.back() != files[indexed_.size() - 1]))
+    restart();
+  for (std::size_t i = indexed_.size(); i < files.size(); ++i) {
+    position_.emplace(files[i]->path(), i);  // keeps the first file of a path, as a scan would
+    indexed_.push_back(files[i]);
+  }
+  auto it = position_.find(path);
+  if (it == position_.end()) return nullptr;  // e.g. a baseline's or a config's location
+  if (indexed_[it->second] == files[it->second]) return files[it->second].get();
+  // That file was replaced in place since it was indexed: index the list again.
+  restart();
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    position_.emplace(files[i]->path(), i);
+    indexed_.push_back(files[i]);
+  }
+  it = position_.find(path);
+  return it == position_.end() ? nullptr : files[it->second].get();
 }
 
 SeverityCounts count(const std::vector<Diagnostic>& diagnostics) {

@@ -1,5 +1,7 @@
 #include "planlint/emit/text.hpp"
 
+#include <iterator>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -22,9 +24,12 @@ std::string_view severity_colour(Severity severity) {
 class Painter {
  public:
   explicit Painter(bool enabled) : enabled_(enabled) {}
-  std::string operator()(std::string_view colour, std::string_view text) const {
-    if (!enabled_) return std::string(text);
-    return fmt::format("{}{}{}", colour, text, reset);
+  /// The colour before and the reset after text appended in between (nothing when disabled).
+  void open(std::string& out, std::string_view colour) const {
+    if (enabled_) out += colour;
+  }
+  void close(std::string& out) const {
+    if (enabled_) out += reset;
   }
 
  private:
@@ -44,7 +49,7 @@ std::string expand_tabs(std::string_view line, std::vector<std::size_t>& display
   return out;
 }
 
-void write_snippet(std::ostream& out, const SourceFile& file, const Diagnostic& d,
+void write_snippet(std::string& out, const SourceFile& file, const Diagnostic& d,
                    const Painter& paint) {
   const Span& span = d.primary.span;
   if (!span.known() || span.begin.line > file.line_count()) return;
@@ -57,23 +62,44 @@ void write_snippet(std::ostream& out, const SourceFile& file, const Diagnostic& 
                          : line.size();
   std::size_t begin = column[first];
   std::size_t width = last > first ? column[last] - begin : 1;
-  out << fmt::format("{:>5} | {}\n", span.begin.line, shown);
-  out << "      | " << std::string(begin, ' ')
-      << paint(severity_colour(d.severity), std::string(width, '^')) << '\n';
+  fmt::format_to(std::back_inserter(out), "{:>5} | {}\n", span.begin.line, shown);
+  out += "      | ";
+  out.append(begin, ' ');
+  paint.open(out, severity_colour(d.severity));
+  out.append(width, '^');
+  paint.close(out);
+  out += '\n';
 }
 
+bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
+
 /// Keeps one finding's header on one line: control characters (a newline inside a quoted
-/// key, a parser message that quotes the end of a line) are shown escaped.
-std::string one_line(std::string_view text) {
-  std::string out;
-  for (char c : text) {
+/// key, a parser message that quotes the end of a line) are shown escaped. Appends to `out`
+/// the runs between control characters whole: most texts have none.
+void append_one_line(std::string& out, std::string_view text) {
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!is_control(c)) continue;
+    out.append(text, begin, i - begin);
+    begin = i + 1;
     if (c == '\n') out += "\\n";
     else if (c == '\r') out += "\\r";
     else if (c == '\t') out += "\\t";
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
-    else out += c;
+    else fmt::format_to(std::back_inserter(out), "\\x{:02x}", c);
   }
-  return out;
+  out.append(text, begin, text.size() - begin);
+}
+
+/// A note line: "   note: <text>" (the text on one line), without the line break.
+void append_note(std::string& out, const Painter& paint, std::string_view label,
+                 std::string_view colour, std::string_view text) {
+  out += "   ";
+  paint.open(out, colour);
+  out += label;
+  paint.close(out);
+  out += ' ';
+  append_one_line(out, text);
 }
 
 std::string plural(std::size_t n, std::string_view word) {
@@ -84,13 +110,11 @@ std::string plural(std::size_t n, std::string_view word) {
 
 std::string summary_line(const Report& report) {
   // Suppressed findings are not shown and do not count; the summary says how many there were.
-  std::vector<Diagnostic> shown;
+  // count() skips the suppressed ones itself.
   std::size_t suppressed = 0;
-  for (const Diagnostic& d : report.diagnostics) {
+  for (const Diagnostic& d : report.diagnostics)
     if (d.suppression) ++suppressed;
-    else shown.push_back(d);
-  }
-  SeverityCounts counts = count(shown);
+  SeverityCounts counts = count(report.diagnostics);
   std::vector<std::string> parts;
   if (counts.errors) parts.push_back(plural(counts.errors, "error"));
   if (counts.warnings) parts.push_back(plural(counts.warnings, "warning"));
@@ -104,22 +128,43 @@ std::string summary_line(const Report& report) {
 void emit_text(std::ostream& out, const Report& report, const TextStyle& style) {
   Painter paint(style.color);
   bool any_shown = false;
+  std::string text;  // one finding's lines, built in place and written at once
   for (const Diagnostic& d : report.diagnostics) {
     if (d.suppression) continue;
     any_shown = true;
+    text.clear();
     const Span& span = d.primary.span;
-    out << paint(bold, fmt::format("{}:{}:{}:", d.primary.file, span.begin.line, span.begin.column))
-        << ' ' << paint(severity_colour(d.severity), fmt::format("{}:", to_string(d.severity)))
-        << ' ' << paint(bold, one_line(d.message)) << " [" << d.rule << "]\n";
-    if (const SourceFile* file = report.file(d.primary.file)) write_snippet(out, *file, d, paint);
-    for (const RelatedLocation& related : d.related)
-      out << "   " << paint(severity_colour(Severity::note), "note:") << ' ' << one_line(related.message)
-          << fmt::format(" ({}:{}:{})", related.location.file, related.location.span.begin.line,
-                         related.location.span.begin.column)
-          << '\n';
-    for (const std::string& note : d.notes)
-      out << "   " << paint(severity_colour(Severity::note), "note:") << ' ' << one_line(note) << '\n';
-    if (d.help) out << "   " << paint("\x1b[1;32m", "help:") << ' ' << one_line(*d.help) << '\n';
+    paint.open(text, bold);
+    fmt::format_to(std::back_inserter(text), "{}:{}:{}:", d.primary.file, span.begin.line,
+                   span.begin.column);
+    paint.close(text);
+    text += ' ';
+    paint.open(text, severity_colour(d.severity));
+    text += to_string(d.severity);
+    text += ':';
+    paint.close(text);
+    text += ' ';
+    paint.open(text, bold);
+    append_one_line(text, d.message);
+    paint.close(text);
+    text += " [";
+    text += d.rule;
+    text += "]\n";
+    if (const SourceFile* file = report.file(d.primary.file)) write_snippet(text, *file, d, paint);
+    for (const RelatedLocation& related : d.related) {
+      append_note(text, paint, "note:", severity_colour(Severity::note), related.message);
+      fmt::format_to(std::back_inserter(text), " ({}:{}:{})\n", related.location.file,
+                     related.location.span.begin.line, related.location.span.begin.column);
+    }
+    for (const std::string& note : d.notes) {
+      append_note(text, paint, "note:", severity_colour(Severity::note), note);
+      text += '\n';
+    }
+    if (d.help) {
+      append_note(text, paint, "help:", "\x1b[1;32m", *d.help);
+      text += '\n';
+    }
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
   }
   if (any_shown) out << '\n';
   out << summary_line(report) << '\n';

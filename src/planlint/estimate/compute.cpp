@@ -45,8 +45,9 @@ std::vector<RangeSource> assumed_ranges(const Plan& plan) {
   return ranges;
 }
 
-Estimates evaluate(const Plan& plan, const Catalog& catalog, const Overrides& overrides) {
-  detail::EstimateContext context(plan, catalog, overrides);
+Estimates evaluate(const Plan& plan, const Catalog& catalog, const Overrides& overrides,
+                   bool with_text) {
+  detail::EstimateContext context(plan, catalog, overrides, with_text);
   if (plan.is_training()) {
     detail::estimate_training_compute(context);
     detail::estimate_training_memory(context);
@@ -73,7 +74,7 @@ void collect_keys(const Estimates& estimates, const MetricValue& metric,
 
 Estimates estimate(const Plan& plan, const Catalog& catalog) {
   const Overrides none;
-  Estimates estimates = evaluate(plan, catalog, none);
+  Estimates estimates = evaluate(plan, catalog, none, /*with_text=*/true);
   const std::vector<RangeSource> ranges = assumed_ranges(plan);
   if (ranges.empty()) return estimates;
 
@@ -84,7 +85,8 @@ Estimates estimate(const Plan& plan, const Catalog& catalog) {
     Overrides overrides;
     for (std::size_t i = 0; i < ranges.size(); ++i)
       overrides[ranges[i].key] = (mask >> i) & 1u ? ranges[i].high : ranges[i].low;
-    variants.push_back(evaluate(plan, catalog, overrides));
+    // Only the values of the variants are read: no provenance.
+    variants.push_back(evaluate(plan, catalog, overrides, /*with_text=*/false));
   }
 
   std::vector<MetricValue> ranged;

@@ -41,9 +41,38 @@ std::string show_metric_value(std::string_view name, double value, units::Dimens
   return units::format(value, dim);
 }
 
+std::string TermText::str() const {
+  switch (kind_) {
+    case Kind::text: return text_;
+    case Kind::plan_value: return show_plan_value(key_, value_, dim_);
+    case Kind::metric_value: return show_metric_value(key_, value_, dim_);
+    case Kind::count: return show_count(value_);
+    case Kind::quantity: return units::format(value_, dim_);
+    case Kind::deferred: return (*render_)();
+  }
+  return text_;
+}
+
+const std::string& EstimateContext::catalog_note(std::string_view path) {
+  std::optional<std::string>& note = path == "cluster.peak" ? peak_note_ : catalog_note_;
+  if (!note) {
+    note.emplace();
+    if (auto gpu = plan_.text("cluster.gpu"))
+      *note = path == "cluster.peak" ? fmt::format("catalog {} dense {} peak", *gpu, compute_precision(plan_))
+                                     : fmt::format("catalog {}", *gpu);
+  }
+  return *note;
+}
+
 std::optional<double> EstimateContext::number(std::string_view path) const {
-  if (auto it = overrides_.find(path); it != overrides_.end()) return it->second;
+  if (auto value = override_of(path)) return value;
   return plan_.number(path);
+}
+
+std::optional<double> EstimateContext::override_of(std::string_view path) const {
+  if (overrides_.empty()) return std::nullopt;
+  if (auto it = overrides_.find(path); it != overrides_.end()) return it->second;
+  return std::nullopt;
 }
 
 std::string EstimateContext::missing_name(std::string_view path) const {
@@ -65,12 +94,14 @@ std::string EstimateContext::missing_name(std::string_view path) const {
   return key;
 }
 
-MetricBuilder::MetricBuilder(EstimateContext& context, std::string_view name) : context_(context) {
+MetricBuilder::MetricBuilder(EstimateContext& context, std::string_view name)
+    : context_(context), name_(name) {
   value_.name = std::string(name);
   if (const MetricName* metric = find_metric(name)) value_.dim = metric->dim;
 }
 
 void MetricBuilder::add_input(MetricInput input) {
+  if (!context_.with_text()) return;  // provenance only
   for (const MetricInput& existing : value_.inputs)
     if (existing.name == input.name) return;
   value_.inputs.push_back(std::move(input));
@@ -90,24 +121,21 @@ void MetricBuilder::describe_input(std::string_view name, std::string note) {
 
 std::optional<Term> MetricBuilder::optional_plan(std::string_view path) {
   const PlanValue* found = context_.plan().find(path);
-  const std::optional<double> number = context_.number(path);
-  if (!found || !found->quantity() || !number) return std::nullopt;
+  if (!found || !found->quantity()) return std::nullopt;
+  // number(path) without looking the key up in the plan a second time.
+  const std::optional<double> number = context_.override_of(path).value_or(found->quantity()->value);
   const units::Dimension dim = found->quantity()->dim;
-  MetricInput input;
-  input.name = std::string(path);
-  input.value = *number;
-  input.dim = dim;
-  input.origin = found->origin;
-  input.span = found->span;
-  if (found->origin == Origin::catalog) {
-    if (auto gpu = context_.plan().text("cluster.gpu")) {
-      input.note = path == "cluster.peak"
-                       ? fmt::format("catalog {} dense {} peak", *gpu, compute_precision(context_.plan()))
-                       : fmt::format("catalog {}", *gpu);
-    }
+  if (context_.with_text()) {
+    MetricInput input;
+    input.name = std::string(path);
+    input.value = *number;
+    input.dim = dim;
+    input.origin = found->origin;
+    input.span = found->span;
+    if (found->origin == Origin::catalog) input.note = context_.catalog_note(path);
+    add_input(std::move(input));
   }
-  add_input(std::move(input));
-  return Term{*number, show_plan_value(path, *number, dim)};
+  return Term{*number, TermText::plan_value(path, *number, dim)};
 }
 
 Term MetricBuilder::plan(std::string_view path) {
@@ -126,27 +154,31 @@ std::optional<std::string> MetricBuilder::choice(std::string_view path, double u
     missing(context_.missing_name(path));
     return std::nullopt;
   }
-  MetricInput input;
-  input.name = std::string(path);
-  input.value = used_value;
-  input.text = *text;
-  input.origin = found->origin;
-  input.span = found->span;
-  input.note = std::move(note);
-  add_input(std::move(input));
+  if (context_.with_text()) {
+    MetricInput input;
+    input.name = std::string(path);
+    input.value = used_value;
+    input.text = *text;
+    input.origin = found->origin;
+    input.span = found->span;
+    input.note = std::move(note);
+    add_input(std::move(input));
+  }
   return text;
 }
 
 Term MetricBuilder::metric(std::string_view name) {
   const Estimates& estimates = context_.estimates();
   if (const MetricValue* found = estimates.find(name)) {
-    MetricInput input;
-    input.name = std::string(name);
-    input.value = found->value;
-    input.dim = found->dim;
-    input.is_metric = true;
-    add_input(std::move(input));
-    return Term{found->value, show_metric_value(name, found->value, found->dim)};
+    if (context_.with_text()) {
+      MetricInput input;
+      input.name = std::string(name);
+      input.value = found->value;
+      input.dim = found->dim;
+      input.is_metric = true;
+      add_input(std::move(input));
+    }
+    return Term{found->value, TermText::metric_value(name, found->value, found->dim)};
   }
   if (auto it = estimates.absent().find(name); it != estimates.absent().end()) {
     for (const std::string& name_missing : it->second) missing(name_missing);
@@ -156,15 +188,12 @@ Term MetricBuilder::metric(std::string_view name) {
   return Term{missing_value, "?"};
 }
 
-void MetricBuilder::finish(double value, std::string formula, std::string arithmetic) {
-  if (!complete()) {
-    context_.estimates().set_absent(value_.name, std::move(missing_));
-    return;
-  }
+void MetricBuilder::set_absent() { context_.estimates().set_absent(value_.name, std::move(missing_)); }
+
+void MetricBuilder::set_value(double value, std::string_view formula, LazyText arithmetic) {
   value_.value = value;
-  value_.formula = std::move(formula);
-  value_.arithmetic =
-      std::move(arithmetic) + " = " + show_metric_value(value_.name, value, value_.dim);
+  value_.formula = std::string(formula);
+  value_.arithmetic = std::move(arithmetic);
   context_.estimates().set(std::move(value_));
 }
 

@@ -3,7 +3,9 @@
 /// recording the ones that are missing, and writing the formula and arithmetic of the result.
 /// The formulas themselves live in training_compute.cpp, training_memory.cpp,
 /// training_comm.cpp and inference.cpp; compute.cpp runs them and adds the ranges.
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +15,17 @@
 
 namespace planlint::detail {
 
+/// A value as the arithmetic shows it: readable units (units::format), fractions as percent
+/// for the keys whose base unit is a fraction.
+std::string show_plan_value(std::string_view path, double value, units::Dimension dim);
+/// A metric value as reports show it: readable units; fractions (comm.fraction, pipeline
+/// bubble) as percent.
+std::string show_metric_value(std::string_view name, double value, units::Dimension dim);
+/// A plain number ("4096", "7B", "0.6").
+std::string show_count(double value);
+/// A fraction as percent ("40%", "16.7%").
+std::string show_percent(double fraction);
+
 /// Plan values replaced for one evaluation of the ranges: key → value in base units
 /// (`training.mfu` → 0.5).
 using Overrides = std::map<std::string, double, std::less<>>;
@@ -21,8 +34,13 @@ using Overrides = std::map<std::string, double, std::less<>>;
 /// metrics computed so far (formulas read earlier metrics from it).
 class EstimateContext {
  public:
-  EstimateContext(const Plan& plan, const Catalog& catalog, const Overrides& overrides)
-      : plan_(plan), catalog_(catalog), overrides_(overrides) {}
+  /// `with_text`: record what the metrics' provenance shows (formula, arithmetic, inputs);
+  /// without it only the values are kept (the re-evaluations for the ranges).
+  EstimateContext(const Plan& plan, const Catalog& catalog, const Overrides& overrides,
+                  bool with_text = true)
+      : plan_(plan), catalog_(catalog), overrides_(overrides), with_text_(with_text) {}
+
+  bool with_text() const { return with_text_; }
 
   const Plan& plan() const { return plan_; }
   const Catalog& catalog() const { return catalog_; }
@@ -32,23 +50,77 @@ class EstimateContext {
   /// The value of `path` for this evaluation: the override, else the plan's (defaults
   /// included); nullopt when the plan has no quantity there.
   std::optional<double> number(std::string_view path) const;
+  /// The override of `path` in this evaluation, if any.
+  std::optional<double> override_of(std::string_view path) const;
 
   /// How a missing plan key is named in `Estimates::absent()`: the key, with the reason when
   /// the catalog should have supplied it ("cluster.peak (the catalog has no bf16 peak for
   /// v100-sxm2)").
   std::string missing_name(std::string_view path) const;
 
+  /// The note of an input the catalog supplied ("catalog h100-sxm dense bf16 peak"); made once
+  /// per evaluation.
+  const std::string& catalog_note(std::string_view path);
+
  private:
   const Plan& plan_;
   const Catalog& catalog_;
   const Overrides& overrides_;
+  bool with_text_ = true;
   Estimates estimates_;
+  std::optional<std::string> peak_note_, catalog_note_;
 };
 
-/// A number inside a formula and how it reads in the arithmetic ("989 TFLOPS", "40%").
+/// How a number reads in the arithmetic ("989 TFLOPS", "40%"), made only when the arithmetic is
+/// read: a recipe (the value, its dimension and the key or metric that says how to show it) or
+/// a text. Formats with fmt as that text.
+class TermText {
+ public:
+  TermText() = default;
+  TermText(std::string text) : text_(std::move(text)) {}  // NOLINT: a literal text
+  TermText(const char* text) : text_(text) {}             // NOLINT
+
+  /// show_plan_value(path, value, dim); `path` must be a string literal's view.
+  static TermText plan_value(std::string_view path, double value, units::Dimension dim) {
+    return TermText(Kind::plan_value, path, value, dim);
+  }
+  /// show_metric_value(name, value, dim); `name` must be a string literal's view.
+  static TermText metric_value(std::string_view name, double value, units::Dimension dim) {
+    return TermText(Kind::metric_value, name, value, dim);
+  }
+  /// show_count(value).
+  static TermText count(double value) { return TermText(Kind::count, {}, value, {}); }
+  /// units::format(value, dim).
+  static TermText quantity(double value, units::Dimension dim) {
+    return TermText(Kind::quantity, {}, value, dim);
+  }
+  /// Made by `render` (a text built of other terms, "(4M × 8192)").
+  static TermText deferred(std::function<std::string()> render) {
+    TermText text;
+    text.kind_ = Kind::deferred;
+    text.render_ = std::make_shared<const std::function<std::string()>>(std::move(render));
+    return text;
+  }
+
+  std::string str() const;
+
+ private:
+  enum class Kind { text, plan_value, metric_value, count, quantity, deferred };
+  TermText(Kind kind, std::string_view key, double value, units::Dimension dim)
+      : kind_(kind), key_(key), value_(value), dim_(dim) {}
+
+  Kind kind_ = Kind::text;
+  std::string_view key_;
+  double value_ = 0;
+  units::Dimension dim_;
+  std::string text_;
+  std::shared_ptr<const std::function<std::string()>> render_;
+};
+
+/// A number inside a formula and how it reads in the arithmetic.
 struct Term {
   double value = 0;
-  std::string text;
+  TermText text;
 };
 
 /// Builds one metric: collects its inputs (or the names of the missing ones), then sets the
@@ -81,28 +153,35 @@ class MetricBuilder {
   /// Adds a description to the input already recorded as `name`.
   void describe_input(std::string_view name, std::string note);
 
-  /// Sets the metric when every input is there, else records it as absent. " = <value>" is
-  /// appended to `arithmetic`.
-  void finish(double value, std::string formula, std::string arithmetic);
+  /// Sets the metric when every input is there, else records it as absent. `arithmetic`
+  /// makes the substituted formula (a callable returning std::string, called when the
+  /// arithmetic is read, so it captures by value); " = <value>" is appended to it.
+  template <typename Render>
+  void finish(double value, std::string_view formula, Render arithmetic) {
+    if (!complete()) return set_absent();
+    if (!context_.with_text()) return set_value(value, {}, {});
+    const std::string_view name = name_;
+    const units::Dimension dim = value_.dim;
+    set_value(value, formula, LazyText::deferred([arithmetic = std::move(arithmetic), name, value, dim] {
+                return std::string(arithmetic()) + " = " + show_metric_value(name, value, dim);
+              }));
+  }
+  /// A fixed arithmetic text ("0 B").
+  void finish(double value, std::string_view formula, const char* arithmetic) {
+    finish(value, formula, [arithmetic] { return std::string(arithmetic); });
+  }
 
  private:
   void add_input(MetricInput input);
+  void set_absent();
+  void set_value(double value, std::string_view formula, LazyText arithmetic);
 
   EstimateContext& context_;
+  std::string_view name_;  ///< a string literal's view
   MetricValue value_;
   std::vector<std::string> missing_;
 };
 
-/// A value as the arithmetic shows it: readable units (units::format), fractions as percent
-/// for the keys whose base unit is a fraction.
-std::string show_plan_value(std::string_view path, double value, units::Dimension dim);
-/// A metric value as reports show it: readable units; fractions (comm.fraction, pipeline
-/// bubble) as percent.
-std::string show_metric_value(std::string_view name, double value, units::Dimension dim);
-/// A plain number ("4096", "7B", "0.6").
-std::string show_count(double value);
-/// A fraction as percent ("40%", "16.7%").
-std::string show_percent(double fraction);
 
 /// The metric groups, each a function that adds its metrics to the context.
 void estimate_training_compute(EstimateContext& context);
@@ -111,3 +190,12 @@ void estimate_training_comm(EstimateContext& context);
 void estimate_inference(EstimateContext& context);
 
 }  // namespace planlint::detail
+
+template <>
+struct fmt::formatter<planlint::detail::TermText> : fmt::formatter<std::string_view> {
+  template <typename Context>
+  auto format(const planlint::detail::TermText& text, Context& context) const {
+    const std::string rendered = text.str();
+    return fmt::formatter<std::string_view>::format(rendered, context);
+  }
+};

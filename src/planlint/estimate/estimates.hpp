@@ -3,16 +3,51 @@
 /// inputs with their plan locations) and, for cost-tier metrics, the low/high range implied by
 /// the assumptions behind MFU, goodput and price. A metric whose inputs are missing is absent,
 /// with the names of the missing inputs.
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/plan/plan.hpp"
 
 namespace planlint {
+
+/// Text made only when something reads it: estimate() keeps every metric's numbers but
+/// writes its arithmetic ("6 × 7B × 1T tokens = 4.2e22 FLOP") only for the findings, reports and
+/// JSON that show it (formatting every metric's arithmetic was a quarter of a folder run).
+/// Reads like a string: str(), comparison, fmt and ostream output. Copies share the recipe.
+class LazyText {
+ public:
+  LazyText() = default;
+  LazyText(std::string text) : text_(std::move(text)) {}  // NOLINT: reads as a string
+  LazyText(const char* text) : text_(text) {}             // NOLINT
+  /// Renders with `render` on each read; `render` must not depend on anything that can change
+  /// or go away (it captures values, and views of string literals only).
+  static LazyText deferred(std::function<std::string()> render) {
+    LazyText text;
+    text.render_ = std::make_shared<const std::function<std::string()>>(std::move(render));
+    return text;
+  }
+
+  std::string str() const { return render_ ? (*render_)() : text_; }
+  operator std::string() const { return str(); }  // NOLINT: reads as a string
+  /// Without rendering: a deferred text counts as not empty.
+  bool empty() const { return !render_ && text_.empty(); }
+
+  friend bool operator==(const LazyText& a, std::string_view b) { return a.str() == b; }
+  friend std::ostream& operator<<(std::ostream& out, const LazyText& text) { return out << text.str(); }
+
+ private:
+  std::string text_;
+  std::shared_ptr<const std::function<std::string()>> render_;
+};
 
 /// One input of a metric: a plan value (stated or defaulted), a catalog figure, or another
 /// metric.
@@ -37,7 +72,7 @@ struct MetricValue {
   units::Dimension dim;
   std::optional<double> low, high;  ///< the range at the assumptions' low/high (cost tier)
   std::string formula;      ///< symbolic: "train.gpu_hours / n / 24"
-  std::string arithmetic;   ///< substituted: "4.42M GPU·h / 2048 / 24 = 90.0 d"
+  LazyText arithmetic;      ///< substituted: "4.42M GPU·h / 2048 / 24 = 90.0 d", made when read
   std::vector<MetricInput> inputs;
   /// What the formula leaves out or bounds, for this plan ("upper bound: ep = 8 also splits the
   /// experts"); may be empty.
@@ -83,3 +118,12 @@ class Estimates {
 Estimates estimate(const Plan& plan, const Catalog& catalog);
 
 }  // namespace planlint
+
+template <>
+struct fmt::formatter<planlint::LazyText> : fmt::formatter<std::string_view> {
+  template <typename Context>
+  auto format(const planlint::LazyText& text, Context& context) const {
+    const std::string rendered = text.str();
+    return fmt::formatter<std::string_view>::format(rendered, context);
+  }
+};

@@ -28,16 +28,18 @@ Term precision_bytes(EstimateContext& context, MetricBuilder& m, std::string_vie
     m.missing(std::string(path));
     return Term{std::nan(""), "?"};
   }
-  const std::string text = units::format(*bytes, units::dims::bytes);
-  m.choice(path, *bytes, fmt::format("{}: {} per element", *precision, text));
-  return Term{*bytes, text};
+  m.choice(path, *bytes,
+           context.with_text()
+               ? fmt::format("{}: {} per element", *precision, units::format(*bytes, units::dims::bytes))
+               : std::string());
+  return Term{*bytes, TermText::quantity(*bytes, units::dims::bytes)};
 }
 
 void weights(EstimateContext& context) {
   MetricBuilder m(context, "infer.weights");
   const Term n = m.plan("model.params");
   const Term bytes = precision_bytes(context, m, "inference.weights");
-  m.finish(n.value * bytes.value, "N · bytes(weights)", fmt::format("{} × {}", n.text, bytes.text));
+  m.finish(n.value * bytes.value, "N · bytes(weights)", [=] { return fmt::format("{} × {}", n.text, bytes.text); });
 }
 
 // Keys and values (2) for every layer and KV head, per token.
@@ -49,8 +51,8 @@ void kv_per_token(EstimateContext& context) {
   const Term bytes = precision_bytes(context, m, "inference.kv_precision");
   m.finish(2 * layers.value * kv_heads.value * head_dim.value * bytes.value,
            "2 · L · a_kv · d_h · bytes(kv_precision)",
-           fmt::format("2 × {} × {} × {} × {}", layers.text, kv_heads.text, head_dim.text,
-                       bytes.text));
+           [=] { return fmt::format("2 × {} × {} × {} × {}", layers.text, kv_heads.text, head_dim.text,
+                       bytes.text); });
 }
 
 void kv_cache(EstimateContext& context) {
@@ -59,7 +61,7 @@ void kv_cache(EstimateContext& context) {
   const Term tokens = m.plan("inference.context");
   const Term sequences = m.plan("inference.concurrency");
   m.finish(per_token.value * tokens.value * sequences.value, "kv_per_token · context · concurrency",
-           fmt::format("{} × {} × {}", per_token.text, tokens.text, sequences.text));
+           [=] { return fmt::format("{} × {} × {}", per_token.text, tokens.text, sequences.text); });
 }
 
 // The replica's weights and KV cache spread over its tp GPUs, plus the reserve on that.
@@ -72,7 +74,7 @@ void memory_total(EstimateContext& context) {
   const double per_gpu = (model.value + cache.value) / tp.value;
   m.finish(per_gpu * (1 + reserve.value),
            "(weights + kv_cache) / tp + reserve, reserve = memory_reserve · (weights + kv_cache) / tp",
-           fmt::format("({} + {}) / {} × (1 + {})", model.text, cache.text, tp.text, reserve.text));
+           [=] { return fmt::format("({} + {}) / {} × (1 + {})", model.text, cache.text, tp.text, reserve.text); });
 }
 
 // What is left of the replica's HBM after the reserve and the weights, in whole sequences.
@@ -89,8 +91,8 @@ void max_concurrency(EstimateContext& context) {
     m.note("the weights alone exceed the usable HBM of the replica: no sequence fits");
   const double sequences = std::floor(std::max(0.0, free) / (per_token.value * tokens.value));
   m.finish(sequences, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context)⌋",
-           fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {})⌋", hbm.text, reserve.text, tp.text,
-                       model.text, per_token.text, tokens.text));
+           [=] { return fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {})⌋", hbm.text, reserve.text, tp.text,
+                       model.text, per_token.text, tokens.text); });
 }
 
 // Upper bound for one sequence alone on the replica: each decode step reads every weight and
@@ -104,14 +106,14 @@ void decode_tokens_per_s(EstimateContext& context) {
   const Term tokens = m.plan("inference.context");
   m.finish(bandwidth.value * tp.value / (model.value + per_token.value * tokens.value),
            "hbm_bandwidth · tp / (weights + kv_per_token · context)",
-           fmt::format("{} × {} / ({} + {} × {})", bandwidth.text, tp.text, model.text,
-                       per_token.text, tokens.text));
+           [=] { return fmt::format("{} × {} / ({} + {} × {})", bandwidth.text, tp.text, model.text,
+                       per_token.text, tokens.text); });
 }
 
 void decode_flops_per_token(EstimateContext& context) {
   MetricBuilder m(context, "infer.decode_flops_per_token");
   const Term n_active = m.plan("model.active_params");
-  m.finish(2 * n_active.value, "2 · N_a", fmt::format("2 × {}", n_active.text));
+  m.finish(2 * n_active.value, "2 · N_a", [=] { return fmt::format("2 × {}", n_active.text); });
 }
 
 void prefill_flops(EstimateContext& context) {
@@ -119,7 +121,7 @@ void prefill_flops(EstimateContext& context) {
   const Term n_active = m.plan("model.active_params");
   const Term prompt = m.plan("inference.prompt_tokens");
   m.finish(2 * n_active.value * prompt.value, "2 · N_a · prompt_tokens",
-           fmt::format("2 × {} × {}", n_active.text, prompt.text));
+           [=] { return fmt::format("2 × {} × {}", n_active.text, prompt.text); });
 }
 
 // Lower bound: the prompt's forward pass at the assumed prefill MFU on the replica's GPUs.
@@ -130,13 +132,13 @@ void ttft(EstimateContext& context) {
   const Term tp = m.plan("inference.tp");
   const Term mfu = m.plan("inference.mfu");
   m.finish(flops.value / (peak.value * tp.value * mfu.value), "prefill_flops / (P · tp · MFU)",
-           fmt::format("{} / ({} × {} × {})", flops.text, peak.text, tp.text, mfu.text));
+           [=] { return fmt::format("{} / ({} × {} × {})", flops.text, peak.text, tp.text, mfu.text); });
 }
 
 void itl(EstimateContext& context) {
   MetricBuilder m(context, "infer.itl");
   const Term speed = m.metric("infer.decode_tokens_per_s");
-  m.finish(1 / speed.value, "1 / decode_tokens_per_s", fmt::format("1 / {}", speed.text));
+  m.finish(1 / speed.value, "1 / decode_tokens_per_s", [=] { return fmt::format("1 / {}", speed.text); });
 }
 
 }  // namespace

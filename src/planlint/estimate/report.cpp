@@ -168,7 +168,7 @@ void render_text(std::ostream& out, const ReportInput& input) {
       heading = true;
       std::string line = "  " + pad(name, name_width) + "  " + pad(value_text(*metric), value_width);
       if (range_width > 0) line += "  " + pad(range_text(*metric), range_width);
-      line += "  " + metric->arithmetic;
+      line += "  " + metric->arithmetic.str();
       out << line << '\n';
       for (const std::string& note : metric->notes)
         out << std::string(name_width + 4, ' ') << "note: " << note << '\n';

@@ -96,7 +96,7 @@ json metric_json(const MetricValue& metric) {
   if (const MetricName* known = find_metric(metric.name)) out["tier"] = to_string(known->tier);
   out["readable"] = value_text(metric);
   out["formula"] = metric.formula;
-  out["arithmetic"] = metric.arithmetic;
+  out["arithmetic"] = metric.arithmetic.str();
   json inputs = json::object();
   for (const MetricInput& input : metric.inputs) inputs[input.name] = input_json(input);
   out["inputs"] = std::move(inputs);

@@ -35,7 +35,7 @@ void render_markdown(std::ostream& out, const ReportInput& input) {
     for (std::string_view name : group.metrics) {
       const MetricValue* metric = estimates.find(name);
       if (!metric) continue;
-      std::string arithmetic = cell(metric->arithmetic);
+      std::string arithmetic = cell(metric->arithmetic.str());
       for (const std::string& note : metric->notes) arithmetic += "<br>*" + cell(note) + "*";
       out << fmt::format("| {} | `{}` | {} | {} | {} |\n", first ? group.title : "", name,
                          cell(value_text(*metric)), cell(range_text(*metric)), arithmetic);

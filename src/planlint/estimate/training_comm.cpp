@@ -18,7 +18,9 @@ Term tokens_per_step(EstimateContext& context, MetricBuilder& m) {
   const PlanValue* value = context.plan().find("training.global_batch");
   if (!value || !value->quantity() || value->quantity()->dim == units::dims::tokens) return batch;
   const Term seq = m.plan("training.seq_len");
-  return Term{batch.value * seq.value, fmt::format("({} × {})", batch.text, seq.text)};
+  return Term{batch.value * seq.value, TermText::deferred([batch, seq] {
+                return fmt::format("({} × {})", batch.text, seq.text);
+              })};
 }
 
 /// Sequences per optimizer step: global_batch in sequences, or in tokens divided by seq_len.
@@ -26,10 +28,12 @@ Term sequences_per_step(EstimateContext& context, MetricBuilder& m) {
   const Term batch = m.plan("training.global_batch");
   const PlanValue* value = context.plan().find("training.global_batch");
   if (!value || !value->quantity() || value->quantity()->dim != units::dims::tokens)
-    return Term{batch.value, show_count(batch.value)};  // sequences, or missing
+    return Term{batch.value, TermText::count(batch.value)};  // sequences, or missing
   const Term seq = m.plan("training.seq_len");
-  return Term{batch.value / seq.value,
-              fmt::format("{} / {}", show_count(batch.value), show_count(seq.value))};
+  const double batch_value = batch.value, seq_value = seq.value;
+  return Term{batch.value / seq.value, TermText::deferred([batch_value, seq_value] {
+                return fmt::format("{} / {}", show_count(batch_value), show_count(seq_value));
+              })};
 }
 
 // Compute time of one step at the assumed MFU: the step's 6·N_a FLOPs per token spread over
@@ -43,8 +47,8 @@ void step_seconds(EstimateContext& context) {
   const Term mfu = m.plan("training.mfu");
   m.finish(6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),
            "6 · N_a · tokens_per_step / (n · P · MFU)",
-           fmt::format("6 × {} × {} / ({} × {} × {})", n_active.text, tokens.text, count.text,
-                       peak.text, mfu.text));
+           [=] { return fmt::format("6 × {} × {} / ({} × {} × {})", n_active.text, tokens.text, count.text,
+                       peak.text, mfu.text); });
 }
 
 // A ring all-reduce sends (and receives) 2·(dp − 1)/dp times the buffer per GPU; the buffer is
@@ -67,8 +71,8 @@ void allreduce_bytes(EstimateContext& context) {
                        show_count(*ep)));
   m.finish(2 * (dp.value - 1) / dp.value * 2 * n.value / (t.value * p.value),
            "2 · (dp − 1)/dp · 2 · N / M, M = tp · pp",
-           fmt::format("2 × {}/{} × 2 B × {} / ({} × {})", show_count(dp.value - 1),
-                       show_count(dp.value), n.text, t.text, p.text));
+           [=] { return fmt::format("2 × {}/{} × 2 B × {} / ({} × {})", show_count(dp.value - 1),
+                       show_count(dp.value), n.text, t.text, p.text); });
 }
 
 // The data-parallel group is as slow as the slowest link it crosses. Ranks are laid out as in
@@ -90,7 +94,7 @@ void comm_seconds(EstimateContext& context) {
     const Term bandwidth = m.plan("cluster.inter_node_bandwidth");
     m.finish(bytes.value / bandwidth.value,
              "allreduce_bytes / inter_node_bandwidth (dp spans nodes: tp · cp · dp > gpus_per_node)",
-             fmt::format("{} / {}", bytes.text, bandwidth.text));
+             [=] { return fmt::format("{} / {}", bytes.text, bandwidth.text); });
     return;
   }
   // NVLink-class figures count both directions; a ring sends at one direction's rate.
@@ -98,7 +102,7 @@ void comm_seconds(EstimateContext& context) {
   m.finish(bytes.value / (bandwidth.value / 2),
            "allreduce_bytes / (intra_node_bandwidth / 2) (dp within a node: tp · cp · dp ≤ "
            "gpus_per_node; the NVLink figure counts both directions)",
-           fmt::format("{} / ({} / 2)", bytes.text, bandwidth.text));
+           [=] { return fmt::format("{} / ({} / 2)", bytes.text, bandwidth.text); });
 }
 
 // Without overlap of communication and computation (an upper bound on the exposed share).
@@ -107,7 +111,7 @@ void comm_fraction(EstimateContext& context) {
   const Term comm = m.metric("train.comm.seconds");
   const Term step = m.metric("train.step_seconds");
   m.finish(comm.value / step.value, "comm.seconds / step_seconds",
-           fmt::format("{} / {}", comm.text, step.text));
+           [=] { return fmt::format("{} / {}", comm.text, step.text); });
 }
 
 // 1F1B pipeline schedule (Narayanan et al. 2021): (p − 1) idle slots per m micro-batches.
@@ -124,8 +128,8 @@ void pipeline_bubble(EstimateContext& context) {
   const double micro_batches = sequences.value / (dp.value * micro.value);
   m.finish((p.value - 1) / micro_batches,
            "(p − 1) / m, m = global_batch / (dp · b) micro-batches per step per pipeline",
-           fmt::format("({} − 1) / ({} / ({} × {}))", show_count(p.value), sequences.text,
-                       show_count(dp.value), show_count(micro.value)));
+           [=] { return fmt::format("({} − 1) / ({} / ({} × {}))", show_count(p.value), sequences.text,
+                       show_count(dp.value), show_count(micro.value)); });
 }
 
 // Young 1974 / Daly 2006: the interval that minimises checkpoint cost plus lost work is
@@ -139,7 +143,7 @@ void checkpoint_interval(EstimateContext& context) {
   const double nodes = std::ceil(count.value / per_node.value);
   m.finish(std::sqrt(2 * write.value * mtbf.value / nodes),
            "√(2 · checkpoint_write_time · node_mtbf / nodes), nodes = ⌈n / gpus_per_node⌉",
-           fmt::format("√(2 × {} × {} / {} nodes)", write.text, mtbf.text, show_count(nodes)));
+           [=] { return fmt::format("√(2 × {} × {} / {} nodes)", write.text, mtbf.text, show_count(nodes)); });
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ void train_flops(EstimateContext& context) {
   if (m.complete() && total && *total != n.value)
     m.note(fmt::format("compute follows the active parameters ({} of {} in total)", n.text,
                        show_count(*total)));
-  m.finish(6 * n.value * d.value, "6 · N_a · D", fmt::format("6 × {} × {}", n.text, d.text));
+  m.finish(6 * n.value * d.value, "6 · N_a · D", [=] { return fmt::format("6 × {} × {}", n.text, d.text); });
 }
 
 // Chinchilla (Hoffmann et al. 2022): about 20 tokens per parameter is compute-optimal.
@@ -28,7 +28,7 @@ void tokens_per_param(EstimateContext& context) {
   MetricBuilder m(context, "train.tokens_per_param");
   const Term d = m.plan("training.tokens");
   const Term n = m.plan("model.params");
-  m.finish(d.value / n.value, "D / N", fmt::format("{} / {}", d.text, n.text));
+  m.finish(d.value / n.value, "D / N", [=] { return fmt::format("{} / {}", d.text, n.text); });
 }
 
 // GPU time at the assumed utilisation: MFU is model FLOPs / (time · peak), PaLM appendix B.
@@ -37,8 +37,8 @@ void gpu_time(EstimateContext& context, std::string_view name, std::string_view 
   const Term flops = m.metric("train.flops");
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
-  m.finish(flops.value / (peak.value * mfu.value), std::string(formula),
-           fmt::format("{} / ({} × {})", flops.text, peak.text, mfu.text));
+  m.finish(flops.value / (peak.value * mfu.value), formula,
+           [=] { return fmt::format("{} / ({} × {})", flops.text, peak.text, mfu.text); });
 }
 
 // Ideal: no failures, restarts or checkpoint stalls (train.wall_days adds them).
@@ -47,7 +47,7 @@ void train_days(EstimateContext& context) {
   const Term gpu_seconds = m.metric("train.gpu_hours");
   const Term count = m.plan("cluster.count");
   m.finish(gpu_seconds.value / count.value, "train.gpu_hours / n / 24",
-           fmt::format("{} / {}", gpu_seconds.text, count.text));
+           [=] { return fmt::format("{} / {}", gpu_seconds.text, count.text); });
 }
 
 void wall_days(EstimateContext& context) {
@@ -55,7 +55,7 @@ void wall_days(EstimateContext& context) {
   const Term days = m.metric("train.days");
   const Term goodput = m.plan("training.goodput");
   m.finish(days.value / goodput.value, "train.days / G",
-           fmt::format("{} / {}", days.text, goodput.text));
+           [=] { return fmt::format("{} / {}", days.text, goodput.text); });
 }
 
 void schedule_days(EstimateContext& context) {
@@ -63,7 +63,7 @@ void schedule_days(EstimateContext& context) {
   const Term wall = m.metric("train.wall_days");
   const Term margin = m.plan("training.schedule_margin");
   m.finish(wall.value * margin.value, "train.wall_days · schedule_margin",
-           fmt::format("{} × {}", wall.text, margin.text));
+           [=] { return fmt::format("{} × {}", wall.text, margin.text); });
 }
 
 // The whole allocation is billed for the wall time, idle or not.
@@ -72,7 +72,7 @@ void gpu_hours_billed(EstimateContext& context) {
   const Term count = m.plan("cluster.count");
   const Term wall = m.metric("train.wall_days");
   m.finish(count.value * wall.value, "n · train.wall_days · 24",
-           fmt::format("{} × {}", count.text, wall.text));
+           [=] { return fmt::format("{} × {}", count.text, wall.text); });
 }
 
 void cost_total(EstimateContext& context) {
@@ -80,7 +80,7 @@ void cost_total(EstimateContext& context) {
   const Term billed = m.metric("cost.gpu_hours_billed");
   const Term price = m.plan("cluster.price");
   m.finish(billed.value * price.value, "cost.gpu_hours_billed · price",
-           fmt::format("{} × {}", billed.text, price.text));
+           [=] { return fmt::format("{} × {}", billed.text, price.text); });
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ void memory_states(EstimateContext& context) {
   const Term t = m.plan("training.tp");
   const Term p = m.plan("training.pp");
   const Term zero = m.plan("training.zero");
-  const std::string mp = fmt::format("({} × {})", t.text, p.text);
+  const auto mp = [t, p] { return fmt::format("({} × {})", t.text, p.text); };
   const double model_parallel = t.value * p.value;
 
   const auto ep = context.number("training.ep");
@@ -86,11 +86,11 @@ void memory_states(EstimateContext& context) {
   const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
   if (stage == 0) {
     m.finish(k.total() * n.value / model_parallel, "k · N / M, M = tp · pp (ZeRO 0)",
-             fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, mp));
+             [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, mp()); });
     return;
   }
   const Term dp = m.plan("training.dp");
-  const std::string sharded = fmt::format("({} × {} × {})", t.text, p.text, dp.text);
+  const auto sharded = [t, p, dp] { return fmt::format("({} × {} × {})", t.text, p.text, dp.text); };
   const double shards = model_parallel * dp.value;
   // ZeRO stages (Rajbhandari et al. 2020, §5): 1 shards the optimizer states over dp, 2 also
   // the gradients, 3 also the weights.
@@ -98,18 +98,18 @@ void memory_states(EstimateContext& context) {
     case 1:
       m.finish((k.weights + k.gradients) * n.value / model_parallel + k.optimizer * n.value / shards,
                "(k_w + k_g) · N / M + k_o · N / (M · dp), M = tp · pp (ZeRO 1)",
-               fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights + k.gradients),
-                           n.text, mp, bytes_text(k.optimizer), n.text, sharded));
+               [=] { return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights + k.gradients),
+                           n.text, mp(), bytes_text(k.optimizer), n.text, sharded()); });
       return;
     case 2:
       m.finish(k.weights * n.value / model_parallel + (k.gradients + k.optimizer) * n.value / shards,
                "k_w · N / M + (k_g + k_o) · N / (M · dp), M = tp · pp (ZeRO 2)",
-               fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights), n.text, mp,
-                           bytes_text(k.gradients + k.optimizer), n.text, sharded));
+               [=] { return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights), n.text, mp(),
+                           bytes_text(k.gradients + k.optimizer), n.text, sharded()); });
       return;
     default:
       m.finish(k.total() * n.value / shards, "k · N / (M · dp), M = tp · pp (ZeRO 3)",
-               fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded));
+               [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded()); });
       return;
   }
 }
@@ -119,7 +119,8 @@ void memory_states(EstimateContext& context) {
 void memory_activations(EstimateContext& context) {
   MetricBuilder m(context, "train.memory.activations");
   if (auto measured = m.optional_plan("training.activation_memory")) {
-    m.finish(measured->value, "training.activation_memory (measured)", measured->text);
+    m.finish(measured->value, "training.activation_memory (measured)",
+             [text = measured->text] { return text.str(); });
     return;
   }
   const Term layers = m.plan("model.layers");
@@ -137,59 +138,78 @@ void memory_activations(EstimateContext& context) {
   const Term heads = scores_kept ? m.plan("model.heads") : Term{0, "0"};
 
   const double sbh = seq.value * micro.value * hidden.value;
-  const std::string sbh_text = fmt::format("{} × {} × {}", show_count(seq.value),
-                                           show_count(micro.value), show_count(hidden.value));
   // Sequence parallelism (or tp = 1) splits every stored tensor by t; plain tensor parallelism
   // only the ones inside the attention and MLP blocks (the 24/t part).
   const bool split_all = sequence_parallel || t.value == 1;
+  // Which of the formulas below applies, for the arithmetic (written only when it is read).
+  enum class Shape { full, split_scores, split, tensor_scores, tensor };
+  Shape shape = Shape::full;
   double per_layer = 0;
-  std::string formula, arithmetic;
+  std::string formula;
   if (recompute == "full") {
     // Only each layer's 16-bit input (2·S·b·h bytes) is kept; the rest is recomputed.
     per_layer = 2 * sbh / (split_all ? t.value : 1);
     formula = split_all ? "L · 2·S·b·h / t (full recompute: only each layer's input is kept)"
                         : "L · 2·S·b·h (full recompute, no sequence parallelism: the input is "
                           "replicated over tp)";
-    arithmetic = fmt::format("{} × 2 × {}{}", show_count(layers.value), sbh_text,
-                             split_all ? fmt::format(" / {}", show_count(t.value)) : "");
+    shape = Shape::full;
   } else if (split_all) {
     const double scores = scores_kept ? 5 * heads.value * seq.value / hidden.value : 0;
     per_layer = sbh * (34 + scores) / t.value;
     if (scores_kept) {
       formula = "L · S·b·h·(34 + 5·a·S/h) / t (no recompute, attention scores stored)";
-      arithmetic = fmt::format("{} × {} × (34 + 5 × {} × {} / {}) / {}", show_count(layers.value),
-                               sbh_text, show_count(heads.value), show_count(seq.value),
-                               show_count(hidden.value), show_count(t.value));
+      shape = Shape::split_scores;
     } else {
       formula = recompute == "selective"
                     ? "L · S·b·h·34 / t (selective recompute: attention scores recomputed)"
                     : "L · S·b·h·34 / t (flash attention: attention scores not stored)";
-      arithmetic = fmt::format("{} × {} × 34 / {}", show_count(layers.value), sbh_text,
-                               show_count(t.value));
+      shape = Shape::split;
     }
   } else {
     const double scores = scores_kept ? 5 * heads.value * seq.value / (hidden.value * t.value) : 0;
     per_layer = sbh * (10 + 24 / t.value + scores);
     if (scores_kept) {
       formula = "L · S·b·h·(10 + 24/t + 5·a·S/(h·t)) (tensor parallel without sequence parallelism)";
-      arithmetic = fmt::format("{} × {} × (10 + 24 / {} + 5 × {} × {} / ({} × {}))",
-                               show_count(layers.value), sbh_text, show_count(t.value),
-                               show_count(heads.value), show_count(seq.value),
-                               show_count(hidden.value), show_count(t.value));
+      shape = Shape::tensor_scores;
     } else {
       formula = "L · S·b·h·(10 + 24/t) (tensor parallel without sequence parallelism, attention "
                 "scores not stored)";
-      arithmetic = fmt::format("{} × {} × (10 + 24 / {})", show_count(layers.value), sbh_text,
-                               show_count(t.value));
+      shape = Shape::tensor;
     }
   }
   // Context parallelism gives each GPU S/cp of every sequence.
-  if (cp.value > 1) {
-    formula += " / cp";
-    arithmetic += fmt::format(" / {}", show_count(cp.value));
-  }
+  if (cp.value > 1) formula += " / cp";
+  const double l = layers.value, s = seq.value, b = micro.value, h = hidden.value, a = heads.value,
+               tp = t.value, c = cp.value;
   // 1F1B: the first pipeline stage holds p micro-batches of L/p layers, L layers' worth.
-  m.finish(layers.value * per_layer / cp.value, formula, arithmetic);
+  m.finish(layers.value * per_layer / cp.value, formula, [=] {
+    const std::string sbh_text =
+        fmt::format("{} × {} × {}", show_count(s), show_count(b), show_count(h));
+    std::string arithmetic;
+    switch (shape) {
+      case Shape::full:
+        arithmetic = fmt::format("{} × 2 × {}{}", show_count(l), sbh_text,
+                                 split_all ? fmt::format(" / {}", show_count(tp)) : "");
+        break;
+      case Shape::split_scores:
+        arithmetic = fmt::format("{} × {} × (34 + 5 × {} × {} / {}) / {}", show_count(l), sbh_text,
+                                 show_count(a), show_count(s), show_count(h), show_count(tp));
+        break;
+      case Shape::split:
+        arithmetic = fmt::format("{} × {} × 34 / {}", show_count(l), sbh_text, show_count(tp));
+        break;
+      case Shape::tensor_scores:
+        arithmetic = fmt::format("{} × {} × (10 + 24 / {} + 5 × {} × {} / ({} × {}))", show_count(l),
+                                 sbh_text, show_count(tp), show_count(a), show_count(s),
+                                 show_count(h), show_count(tp));
+        break;
+      case Shape::tensor:
+        arithmetic = fmt::format("{} × {} × (10 + 24 / {})", show_count(l), sbh_text, show_count(tp));
+        break;
+    }
+    if (c > 1) arithmetic += fmt::format(" / {}", show_count(c));
+    return arithmetic;
+  });
 }
 
 void memory_reserve(EstimateContext& context) {
@@ -199,7 +219,7 @@ void memory_reserve(EstimateContext& context) {
   const Term activations = m.metric("train.memory.activations");
   m.finish(reserve.value * (states.value + activations.value),
            "memory_reserve · (states + activations)",
-           fmt::format("{} × ({} + {})", reserve.text, states.text, activations.text));
+           [=] { return fmt::format("{} × ({} + {})", reserve.text, states.text, activations.text); });
 }
 
 void memory_total(EstimateContext& context) {
@@ -208,7 +228,7 @@ void memory_total(EstimateContext& context) {
   const Term activations = m.metric("train.memory.activations");
   const Term reserve = m.metric("train.memory.reserve");
   m.finish(states.value + activations.value + reserve.value, "states + activations + reserve",
-           fmt::format("{} + {} + {}", states.text, activations.text, reserve.text));
+           [=] { return fmt::format("{} + {} + {}", states.text, activations.text, reserve.text); });
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 /// Which files a `planlint check PATH...` run lints.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace planlint {
@@ -19,5 +20,21 @@ struct InputError {
 /// explicitly is kept only when it holds a plan too (for pre-commit, which passes every *.toml).
 std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
                                        std::optional<InputError>& error, bool skip_non_plans = false);
+
+/// What the text of a TOML file says about a top-level `plan` table, read without parsing it:
+/// `yes` at the first header `[plan]` / `[plan.x]` / `[[plan.x]]` (spaces and quotes allowed),
+/// dotted key `plan.x = ...` or inline table `plan = {` at the top level; `no` at `[[plan]]` or
+/// `plan = <anything else>` there, or at the end of a text without any of them; `unsure` when
+/// the scan meets what it does not read (a quoted key with escapes, a line it cannot take
+/// apart, an unterminated string). Strings, multi-line strings, arrays and comments are
+/// skipped as TOML reads them, so `[plan]` inside them does not count. For valid TOML, `yes`
+/// and `no` are what a parse says (`root["plan"].is_table()`).
+enum class PlanScan { yes, no, unsure };
+PlanScan scan_for_plan_table(std::string_view text);
+
+/// Whether a *.toml file's text holds a plan, as a folder run decides it: the scan, and a
+/// parse only when the scan is unsure. A file with a top-level [plan] table and a syntax error
+/// after it counts (its lint reports the error).
+bool toml_holds_plan(std::string_view text);
 
 }  // namespace planlint

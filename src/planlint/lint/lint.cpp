@@ -29,6 +29,7 @@ std::optional<Severity> effective_severity(const RuleSelection& selection, std::
                                            std::string_view group, Severity default_severity) {
   if (!selection.select.empty() && !names(selection.select, rule, group)) return std::nullopt;
   if (names(selection.ignore, rule, group)) return std::nullopt;
+  if (selection.severity.empty()) return default_severity;  // the usual case: no strings built
   auto level = selection.severity.find(std::string(rule));
   if (level == selection.severity.end()) level = selection.severity.find(std::string(group));
   if (level == selection.severity.end()) return default_severity;

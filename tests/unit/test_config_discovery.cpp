@@ -1,0 +1,44 @@
+// ConfigDiscovery: discover_config() for the many files of one run, each folder looked up once.
+#include <filesystem>
+
+#include <catch2/catch.hpp>
+
+#include "integration_support.hpp"
+#include "planlint/config/config.hpp"
+
+namespace fs = std::filesystem;
+
+TEST_CASE("ConfigDiscovery answers as discover_config does, for every file of a tree", "[config][discovery]") {
+  planlint::test::Scratch dir;  // holds .git: a repository root
+  dir.write(".planlint.toml", "[lint]\n");
+  dir.write("team/.planlint.toml", "[lint]\n");
+  dir.write("team/sub/deeper/plan.toml", "[plan]\n");
+  dir.write("team/other/plan.toml", "[plan]\n");
+  dir.write("top.toml", "[plan]\n");
+  dir.write("misc/plan.toml", "[plan]\n");
+  fs::create_directories(dir.path / "nested-repo/.git");  // a root of its own, without a config
+  dir.write("nested-repo/a/plan.toml", "[plan]\n");
+
+  const std::vector<std::string> files = {
+      (dir.path / "team/sub/deeper/plan.toml").string(), (dir.path / "team/other/plan.toml").string(),
+      (dir.path / "top.toml").string(),                  (dir.path / "misc/plan.toml").string(),
+      (dir.path / "nested-repo/a/plan.toml").string(),   (dir.path / "team/sub/deeper/plan.toml").string(),
+      (dir.path / "misc/../team/other/plan.toml").string()};
+  planlint::ConfigDiscovery discovery;
+  for (const std::string& file : files) {
+    INFO(file);
+    CHECK(discovery.find(file) == planlint::discover_config(file));
+  }
+  CHECK(discovery.find(files[0]) == (dir.path / "team/.planlint.toml").string());
+  CHECK(discovery.find(files[2]) == (dir.path / ".planlint.toml").string());
+  CHECK(discovery.find(files[4]) == std::nullopt);
+
+  // Relative paths are answered relative to the working folder, as discover_config does.
+  planlint::test::InDirectory in(dir.path / "team");
+  planlint::ConfigDiscovery relative;
+  for (const std::string file : {"sub/deeper/plan.toml", "other/plan.toml", "../top.toml", "../nested-repo/a/plan.toml"}) {
+    INFO(file);
+    CHECK(relative.find(file) == planlint::discover_config(file));
+  }
+  CHECK(relative.find("other/plan.toml") == std::optional<std::string>(".planlint.toml"));
+}

@@ -1,0 +1,185 @@
+// Which files a folder run lints: the scan of a TOML file's text for a top-level [plan] table
+// (lint/inputs.cpp) that spares a full parse of every file before linting parses it again.
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "integration_support.hpp"
+#include "planlint/lint/inputs.hpp"
+#include "planlint/source/toml_limits.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+using planlint::PlanScan;
+using planlint::scan_for_plan_table;
+using planlint::toml_holds_plan;
+
+namespace {
+
+/// What a parse says: nullopt for text that is not valid TOML, else whether root.plan is a table.
+std::optional<bool> parsed_plan_table(std::string_view text) {
+  try {
+    toml::table root = planlint::parse_toml(text);
+    return root["plan"].is_table();
+  } catch (const toml::parse_error&) {
+    return std::nullopt;
+  }
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+/// The scan agrees with the parse: `no` only where the parse finds no plan table (or fails),
+/// `yes` only where a valid document has one.
+void check_agrees(const std::string& text, const std::string& what) {
+  const PlanScan scan = scan_for_plan_table(text);
+  const std::optional<bool> parsed = parsed_plan_table(text);
+  INFO(what << "\n---\n" << text << "\n---");
+  if (scan == PlanScan::no) CHECK(parsed != std::optional<bool>(true));
+  if (scan == PlanScan::yes && parsed) CHECK(*parsed);
+  if (parsed) CHECK(toml_holds_plan(text) == *parsed);
+}
+
+}  // namespace
+
+TEST_CASE("the scan finds a top-level plan table in each form TOML allows", "[inputs][plan-scan]") {
+  const char* yes[] = {
+      "[plan]\nname = 'x'\n",
+      "[ plan ]\n",
+      "[\tplan\t] # comment\n",
+      "[\"plan\"]\n",
+      "['plan']\n",
+      "[plan.cluster]\n",
+      "[ plan . cluster ]\n",
+      "[[plan.targets]]\n",
+      "plan.name = 'x'\n",
+      "plan . name = 'x'\n",
+      "\"plan\".name = 'x'\n",
+      "plan = { name = 'x' }\n",
+      "plan={}\n",
+      "\xEF\xBB\xBF[plan]\n",                            // byte order mark
+      "# a comment\r\nx = 1\r\n\r\n[plan]\r\n",           // CRLF
+      "[tool]\nx = 1\n[plan]\n",
+      "a = [\n  'x', # [plan] in a comment\n  \"y\",\n]\n[plan]\n",
+      "a = '''x''''\n[plan]\n",                             // the string ends at the last three quotes
+      "a = \"\"\"x\"\"\"\"\"\n[plan]\n",
+      "a = { b = [1, { c = 2 }] }\n[plan]\n",
+      "[plan]\nname = \n",  // a syntax error after the header: linted, the lint reports it
+  };
+  for (const char* text : yes) {
+    INFO(text);
+    CHECK(scan_for_plan_table(text) == PlanScan::yes);
+    CHECK(toml_holds_plan(text));
+  }
+}
+
+TEST_CASE("the scan does not count plan where it is not the root's table", "[inputs][plan-scan]") {
+  const char* no[] = {
+      "",
+      "[tool]\nname = 'x'\n",
+      "plan = 3\n",
+      "plan = [1, 2]\n",
+      "plan = 'table'\n",
+      "[[plan]]\nname = 'x'\n",         // an array of tables
+      "[tool]\nplan.name = 'x'\n",      // tool.plan
+      "[tool]\nplan = {}\n",
+      "[tool.plan]\n",
+      "[planning]\n",
+      "plans.x = 1\n",
+      "# [plan]\n",
+      "a = \"[plan]\"\n",
+      "a = '[plan]'\n",
+      "a = \"\"\"\n[plan]\n\"\"\"\n",      // inside multi-line strings
+      "a = '''\n[plan]\n'''\n",
+      "a = \"\"\"\n\\\"\"\"\n[plan]\n\"\"\"\n",  // an escaped quote does not end the string
+      "a = \"\"\"x\\\n[plan]\n\"\"\"\n",        // nor does a line-ending backslash
+      "a = [\n[\"plan\"],\n]\n",              // inside an array over several lines
+      "a = [ # [plan]\n 1 ]\n",
+      "x = { plan = { } }\n",
+  };
+  for (const char* text : no) {
+    INFO(text);
+    CHECK(scan_for_plan_table(text) == PlanScan::no);
+    CHECK_FALSE(toml_holds_plan(text));
+  }
+}
+
+TEST_CASE("what the scan cannot read goes to the parse", "[inputs][plan-scan]") {
+  // An escape could spell the key; the parse decides.
+  CHECK(scan_for_plan_table("\"pl\\u0061n\" = {}\n") == PlanScan::unsure);
+  CHECK(toml_holds_plan("\"pl\\u0061n\" = {}\n"));
+  CHECK(scan_for_plan_table("[\"pl\\u0061n\"]\n") == PlanScan::unsure);
+  CHECK(toml_holds_plan("[\"pl\\u0061n\"]\n"));
+  // Broken before any plan table: the parse fails, so no plan (as before the scan).
+  for (const char* text : {"[plan\n", "= 1\n[plan]\n", "a = \"open\n[plan]\n", "a = '''open\n[plan]\n",
+                           "a = ]\n[plan]\n", "[a] b\n[plan]\n", "a =\n[plan]\n", "a\r[plan]\n"}) {
+    INFO(text);
+    CHECK(scan_for_plan_table(text) == PlanScan::unsure);
+    CHECK_FALSE(toml_holds_plan(text));
+  }
+}
+
+TEST_CASE("the scan agrees with the parse on every toml-test document and the project's TOML",
+          "[inputs][plan-scan]") {
+  std::vector<fs::path> files;
+  for (const std::string& root :
+       {planlint::test::shared_path("corpus/toml-test"), std::string(PLANLINT_SOURCE_DIR) + "/examples",
+        std::string(PLANLINT_SOURCE_DIR) + "/tests", std::string(PLANLINT_SOURCE_DIR) + "/rules"}) {
+    if (!fs::is_directory(root)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+      if (entry.is_regular_file() && entry.path().extension() == ".toml") files.push_back(entry.path());
+  }
+  REQUIRE(files.size() > 500);
+  std::size_t variants = 0;
+  const std::regex word("[A-Za-z_][A-Za-z0-9_-]*");
+  for (const fs::path& path : files) {
+    const std::string text = read(path);
+    check_agrees(text, path.string());
+    // The same document with one of its words renamed `plan` wherever it occurs (keys, table
+    // names, string contents, comments): plan in every position the corpus has keys.
+    if (!parsed_plan_table(text) || text.size() > 20000) continue;
+    std::set<std::string> renamed;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), word);
+         it != std::sregex_iterator() && renamed.size() < 12; ++it) {
+      const std::string w = it->str();
+      if (w == "plan" || !renamed.insert(w).second) continue;
+      const std::string variant = std::regex_replace(text, std::regex("\\b" + w + "\\b"), "plan");
+      if (!parsed_plan_table(variant)) continue;
+      check_agrees(variant, path.string() + " with '" + w + "' renamed plan");
+      ++variants;
+    }
+  }
+  CHECK(variants > 500);
+}
+
+TEST_CASE("a folder run lints the files whose text holds a top-level plan table", "[inputs][cli]") {
+  planlint::test::Scratch dir;
+  const std::string plan = "[plan]\nname = \"a\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n"
+                           "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\nhbmm = 1\n";
+  dir.write("plans/a.toml", plan);
+  dir.write("plans/spaced.toml", "[ plan ]\nname = \"b\"\nkind = \"inference\"\nhbmm = 2\n");
+  dir.write("plans/dotted.toml", "plan.name = \"c\"\nplan.kind = \"inference\"\nplan.hbmm = 3\n");
+  dir.write("plans/in-string.toml", "notes = \"\"\"\n[plan]\nhbmm = 4\n\"\"\"\n");
+  dir.write("plans/in-array.toml", "[[plan]]\nhbmm = 5\n");
+  dir.write("plans/tool.toml", "[tool.plan]\nhbmm = 6\n");
+  dir.write("plans/broken.toml", "[plan]\nname = \n");
+  auto run = planlint::test::run_cli({"--no-color", (dir.path / "plans").string()});
+  INFO(run.out << run.err);
+  CHECK_THAT(run.out, Catch::Contains("a.toml:9:1: error: unknown key 'hbmm'"));
+  CHECK_THAT(run.out, Catch::Contains("spaced.toml:"));
+  CHECK_THAT(run.out, Catch::Contains("dotted.toml:"));
+  CHECK_THAT(run.out, Catch::Contains("broken.toml:2:"));
+  CHECK_THAT(run.out, Catch::Contains("[toml-syntax]"));
+  CHECK_THAT(run.out, !Catch::Contains("in-string.toml"));
+  CHECK_THAT(run.out, !Catch::Contains("in-array.toml"));
+  CHECK_THAT(run.out, !Catch::Contains("tool.toml"));
+  CHECK_THAT(run.out, Catch::EndsWith("in 4 files\n"));
+}

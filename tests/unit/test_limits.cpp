@@ -111,6 +111,17 @@ TEST_CASE("the option --max-file-size raises and lowers the file size limit", "[
   }
 }
 
+TEST_CASE("a folder run reports a plan over the size limit instead of passing over it",
+          "[limits][file-size][cli]") {
+  Scratch dir;
+  dir.write("plans/small.toml", "[plan]\nname = \"small\"\n");
+  dir.write("plans/large.toml", "[plan]\nname = \"large\"\n" + std::string(3000, '#'));
+  auto run = test::run_cli({"check", "--no-color", "--max-file-size", "2KiB", (dir.path / "plans").string()});
+  INFO(run.out << run.err);
+  CHECK(run.status == 2);
+  CHECK_THAT(run.err, Catch::Contains("large.toml") && Catch::Contains("over the 2 KiB size limit"));
+}
+
 TEST_CASE("the option --max-plans-per-file bounds the plans of one Markdown doc", "[limits][markdown][cli]") {
   Scratch dir;
   std::string doc = "# Capacity review\n";

@@ -197,15 +197,19 @@ class PlanScanner {
 };
 
 /// Whether a file holds a plan: a top-level [plan] table, or a Markdown ```toml block with one.
-bool holds_plan(const fs::path& path) {
+/// A file over the size limit is kept, so that its lint says so rather than a folder run
+/// passing over a plan in silence.
+bool holds_plan(const fs::path& path, std::size_t max_file_bytes) {
+  std::error_code ec;
+  if (const auto size = fs::file_size(path, ec); !ec && size > max_file_bytes) return true;
   std::string ignored;
-  auto text = read_file(path.string(), ignored);
+  auto text = read_file(path.string(), ignored, max_file_bytes);
   if (!text) return false;
   return is_markdown_path(path.string()) ? !plan_blocks(*text).empty() : toml_holds_plan(*text);
 }
 
 void search_folder(const fs::path& folder, std::vector<std::string>& files,
-                   std::optional<InputError>& error) {
+                   std::optional<InputError>& error, std::size_t max_file_bytes) {
   std::error_code ec;
   std::vector<fs::path> found;
   fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec);
@@ -225,7 +229,7 @@ void search_folder(const fs::path& folder, std::vector<std::string>& files,
   }
   std::sort(found.begin(), found.end());
   for (const fs::path& path : found)
-    if (holds_plan(path)) files.push_back(path.string());
+    if (holds_plan(path, max_file_bytes)) files.push_back(path.string());
 }
 
 }  // namespace
@@ -243,7 +247,8 @@ bool toml_holds_plan(std::string_view text) {
 }
 
 std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
-                                       std::optional<InputError>& error, bool skip_non_plans) {
+                                       std::optional<InputError>& error, bool skip_non_plans,
+                                       std::size_t max_file_bytes) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code ec;
@@ -253,9 +258,9 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
       return {};
     }
     if (fs::is_directory(status)) {
-      search_folder(path, files, error);
+      search_folder(path, files, error, max_file_bytes);
       if (error) return {};
-    } else if (!skip_non_plans || holds_plan(path)) {
+    } else if (!skip_non_plans || holds_plan(path, max_file_bytes)) {
       files.push_back(path);
     }
   }

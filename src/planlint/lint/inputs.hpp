@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "planlint/source/limits.hpp"
+
 namespace planlint {
 
 struct InputError {
@@ -18,8 +20,10 @@ struct InputError {
 /// block that holds one. The result keeps the order of `paths` and has no duplicates.
 /// Returns the first unreadable path as an error. With `skip_non_plans`, a file named
 /// explicitly is kept only when it holds a plan too (for pre-commit, which passes every *.toml).
+/// A file larger than `max_file_bytes` is kept: its lint reports the size limit.
 std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
-                                       std::optional<InputError>& error, bool skip_non_plans = false);
+                                       std::optional<InputError>& error, bool skip_non_plans = false,
+                                       std::size_t max_file_bytes = default_max_file_bytes);
 
 /// What the text of a TOML file says about a top-level `plan` table, read without parsing it:
 /// `yes` at the first header `[plan]` / `[plan.x]` / `[[plan.x]]` (spaces and quotes allowed),

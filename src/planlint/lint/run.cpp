@@ -251,7 +251,8 @@ std::string repository_root(const std::string& folder) {
 RunResult run_lint(const RunOptions& options) {
   RunResult result;
   std::optional<InputError> input_error;
-  std::vector<std::string> paths = expand_inputs(options.paths, input_error, options.skip_non_plans);
+  std::vector<std::string> paths = expand_inputs(options.paths, input_error, options.skip_non_plans,
+                                                 options.max_file_bytes);
   if (input_error) {
     result.errors.push_back(
         fmt::format("planlint: error: cannot read '{}': {}", input_error->path, input_error->reason));
@@ -280,9 +281,10 @@ RunResult run_lint(const RunOptions& options) {
     return result.errors.empty() ? raw : nullptr;
   };
   if (options.config && !settings_for(options.config)) return result;
+  ConfigDiscovery discovery;  // each folder's nearest config, looked up once per run
   for (std::size_t i = 0; i < paths.size(); ++i) {
     std::optional<std::string> config = options.config;
-    if (!config && options.discover_config) config = discover_config(paths[i]);
+    if (!config && options.discover_config) config = discovery.find(paths[i]);
     settings_of[i] = settings_for(config);
     if (!settings_of[i]) return result;
   }

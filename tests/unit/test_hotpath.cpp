@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <variant>
@@ -13,6 +14,8 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/report.hpp"
+#include "planlint/emit/text.hpp"
 #include "planlint/plan/metric_names.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/plan/schema.hpp"
@@ -110,4 +113,37 @@ TEST_CASE("a memoised quantity parse gives the first parse's result", "[hotpath]
   CHECK(std::get<units::Quantity>(units::parse_quantity("80 GB")).value == 80e9);
   CHECK(std::holds_alternative<units::QuantityError>(units::parse_quantity("80 GBs")));
   CHECK(std::holds_alternative<units::QuantityError>(units::parse_quantity("")));
+}
+
+TEST_CASE("the text emitter escapes control characters wherever they fall in eight-byte chunks",
+          "[hotpath][emit]") {
+  // The reference: byte by byte, as append_one_line did before it skipped clean chunks.
+  auto escaped = [](std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+      if (c == '\n') out += "\\n";
+      else if (c == '\r') out += "\\r";
+      else if (c == '\t') out += "\\t";
+      else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        out += fmt::format("\\x{:02x}", c);
+      else out += c;
+    }
+    return out;
+  };
+  for (const char control : {'\n', '\r', '\t', '\x01', '\x1f', '\x7f'}) {
+    for (std::size_t at = 0; at < 26; ++at) {
+      std::string message = "abcdefghijklmnopqrstuvwxyz0123456789 \x80\xff~ !";
+      message[at] = control;
+      Report report;
+      Diagnostic d;
+      d.rule = "test-rule";
+      d.message = message;
+      d.primary = Location{"plan.toml", Span{{1, 1}, {1, 2}}};
+      report.diagnostics.push_back(d);
+      std::ostringstream out;
+      emit_text(out, report, TextStyle{});
+      INFO("control " << int(control) << " at " << at);
+      CHECK(out.str().find(escaped(message) + " [test-rule]") != std::string::npos);
+    }
+  }
 }

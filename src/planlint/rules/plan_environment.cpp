@@ -45,17 +45,20 @@ std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const 
     return to_value(value->value);
   }
   if (path.starts_with("options.")) {
-    auto option = options_.find(std::string(path.substr(8)));
-    if (option == options_.end()) return std::nullopt;
-    return option->second;
+    // A rule has a handful of options: scanning them by string_view costs less than building
+    // a std::string key for map::find on every read.
+    const std::string_view name = path.substr(8);
+    for (const auto& [key, value] : options_)
+      if (key == name) return value;
+    return std::nullopt;
   }
   // Config's [tolerances] stand in for the plan's defaults (the plan's own values win).
   if (path.starts_with("tolerances.")) {
     const PlanValue* stated = inputs_.plan.find(path);
     if (!stated || stated->origin != Origin::plan)
-      if (auto config = inputs_.tolerances.find(std::string(path.substr(11)));
-          config != inputs_.tolerances.end())
-        return expr::Value{units::Quantity{config->second, units::dims::none}};
+      for (const auto& [tier, tolerance] : inputs_.tolerances)  // a few tiers: no key string
+        if (tier == path.substr(11))
+          return expr::Value{units::Quantity{tolerance, units::dims::none}};
   }
   return plan_value(path);
 }

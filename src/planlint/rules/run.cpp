@@ -135,9 +135,15 @@ class RuleRunner {
     d.rule = rule_.descriptor.id;
     d.severity = rule_.descriptor.severity;
     d.message = render(rule_.message, environment_);
-    std::vector<std::string> at = rule_.at;
-    if (rule_.at_template) at.insert(at.begin(), render(*rule_.at_template, environment_));
-    Place place = resolve_first(at, element_path);
+    // Copy the rule's `at` list only when a rendered template goes in front of it.
+    Place place;
+    if (rule_.at_template) {
+      std::vector<std::string> at = rule_.at;
+      at.insert(at.begin(), render(*rule_.at_template, environment_));
+      place = resolve_first(at, element_path);
+    } else {
+      place = resolve_first(rule_.at, element_path);
+    }
     d.primary = Location{file.path(), place.span};
     d.key_path = place.key_path;
     if (!rule_.help.empty()) d.help = render(rule_.help, environment_);
@@ -158,12 +164,16 @@ class RuleRunner {
       }
     }
     // How planlint computed the numbers the rule used.
-    std::vector<std::string> metrics = rule_.metrics_used;
-    for (const std::string& name : environment_.metrics_read())
-      if (std::find(metrics.begin(), metrics.end(), name) == metrics.end()) metrics.push_back(name);
-    for (const std::string& name : metrics)
+    // The rule's declared metrics, then those it read that it did not declare (metrics_read()
+    // holds each name once), without copying either list.
+    auto note_arithmetic = [&](const std::string& name) {
       if (const MetricValue* m = run_.inputs.estimates.find(name); m && !m->arithmetic.empty())
         d.notes.push_back(fmt::format("{}: {}", name, m->arithmetic));
+    };
+    const std::vector<std::string>& used = rule_.metrics_used;
+    for (const std::string& name : used) note_arithmetic(name);
+    for (const std::string& name : environment_.metrics_read())
+      if (std::find(used.begin(), used.end(), name) == used.end()) note_arithmetic(name);
     return d;
   }
 

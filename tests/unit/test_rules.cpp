@@ -58,6 +58,14 @@ bool fires(const std::string& output, const std::string& rule) {
   return output.find("[" + rule + "]\n") != std::string::npos;
 }
 
+/// Loads one rule file into an empty rule set, expecting it to be refused; returns the errors.
+std::vector<Diagnostic> refused_rule_errors(std::string name, std::string text) {
+  RuleSet rules;
+  std::vector<Diagnostic> errors;
+  CHECK_FALSE(rules.load(std::make_shared<const SourceFile>(std::move(name), std::move(text)), errors));
+  return errors;
+}
+
 }  // namespace
 
 TEST_CASE("the built-in rules load and cover the rule table of rules.md", "[rules]") {
@@ -159,9 +167,7 @@ TEST_CASE("the seed documents' own mistakes are caught by the right rule", "[rul
 
 TEST_CASE("a rule whose dimensions do not agree is reported at its line and column",
           "[rules][load]") {
-  RuleSet rules;
-  std::vector<Diagnostic> errors;
-  auto file = std::make_shared<const SourceFile>("bad-rule.toml", R"(id = "hbm-fraction"
+  const std::vector<Diagnostic> errors = refused_rule_errors("bad-rule.toml", R"(id = "hbm-fraction"
 group = "memory"
 severity = "error"
 summary = "compares bytes with a fraction"
@@ -169,7 +175,6 @@ check = "cluster.hbm <= 10%"
 message = "x"
 docs = "d"
 )");
-  CHECK_FALSE(rules.load(file, errors));
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].primary.span.begin == Position{5, 10});
   CHECK(errors[0].message ==
@@ -178,9 +183,7 @@ docs = "d"
 
 TEST_CASE("a message placeholder with a unit of the wrong dimension is a load error",
           "[rules][load]") {
-  RuleSet rules;
-  std::vector<Diagnostic> errors;
-  auto file = std::make_shared<const SourceFile>("bad-unit.toml", R"(id = "x"
+  const std::vector<Diagnostic> errors = refused_rule_errors("bad-unit.toml", R"(id = "x"
 group = "g"
 severity = "note"
 summary = "s"
@@ -188,7 +191,6 @@ check = "true"
 message = "hbm is {cluster.hbm:TFLOPS}"
 docs = "d"
 )");
-  CHECK_FALSE(rules.load(file, errors));
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].primary.span.begin.line == 6);
   CHECK_THAT(errors[0].message, Catch::Contains("unit 'TFLOPS' does not fit bytes"));
@@ -223,9 +225,7 @@ TEST_CASE("rule ids are kebab-case", "[rules][load]") {
     REQUIRE(is_rule_id(id) == std::regex_match(id, pattern));
   }
   // A user pack's bad id is reported at the id, with the same message as ever.
-  RuleSet rules;
-  std::vector<Diagnostic> errors;
-  auto file = std::make_shared<const SourceFile>("bad-id.toml", R"(id = "Memory--fit"
+  const std::vector<Diagnostic> errors = refused_rule_errors("bad-id.toml", R"(id = "Memory--fit"
 group = "g"
 severity = "note"
 summary = "s"
@@ -233,7 +233,6 @@ check = "true"
 message = "m"
 docs = "d"
 )");
-  CHECK_FALSE(rules.load(file, errors));
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].primary.span.begin == Position{1, 6});
   CHECK(errors[0].message == "rule id 'Memory--fit' must be kebab-case (memory-fit)");

@@ -214,22 +214,8 @@ std::optional<Config> load_config(const std::string& path, std::vector<Diagnosti
 }
 
 std::optional<std::string> discover_config(const std::string& linted_file) {
-  // One file: walk up without the bookkeeping of ConfigDiscovery (which gives the same answer).
-  std::error_code ec;
-  fs::path folder = fs::absolute(linted_file, ec).lexically_normal().parent_path();
-  if (ec) return std::nullopt;
-  while (true) {
-    fs::path candidate = folder / config_file_name;
-    if (fs::is_regular_file(candidate, ec)) {
-      // Name it as the linted file is named: relative when that was relative.
-      if (fs::path(linted_file).is_relative())
-        return fs::relative(candidate, fs::current_path(ec), ec).string();
-      return candidate.string();
-    }
-    if (fs::exists(folder / ".git", ec)) return std::nullopt;  // a repository root: stop here
-    if (!folder.has_parent_path() || folder.parent_path() == folder) return std::nullopt;
-    folder = folder.parent_path();
-  }
+  // One walk up, the same as a run's; a fresh discovery remembers nothing between calls.
+  return ConfigDiscovery().find(linted_file);
 }
 
 const std::string& ConfigDiscovery::governing(const std::string& folder) {

@@ -16,10 +16,11 @@ class Defaulter {
   /// Sets `section.key` unless the plan states it.
   void set(std::string_view section, std::string_view key, Scalar value,
            Origin origin = Origin::default_, Span span = {}) {
-    PlanTable& table = plan_.sections[std::string(section)];
+    auto found = plan_.sections.find(section);  // the loader made every section
+    PlanTable& table = found != plan_.sections.end() ? found->second : plan_.sections[std::string(section)];
     if (table.find(key)) return;
     if (!span.known()) span = table.header;
-    table.values.emplace(std::string(key), PlanValue{std::move(value), span, Span{}, origin});
+    table.values.emplace(key, PlanValue{std::move(value), span, Span{}, origin});
   }
   void set_quantity(std::string_view section, std::string_view key, double value,
                     units::Dimension dim, Origin origin = Origin::default_, Span span = {}) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <set>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -50,8 +49,8 @@ class Loader {
   void read_table(const toml::table& table, std::string_view section, const std::string& prefix,
                   PlanTable& out);
   void read_array(const toml::node& node, const toml::key& key, const SectionSpec& section);
-  void read_element(const toml::table& table, std::string_view section, const std::string& prefix,
-                    PlanTable& out);
+  void read_element(const toml::table& table, std::string_view section, std::size_t index,
+                    const std::string& prefix, PlanTable& out);
   void read_estimates(const toml::table& table, const std::string& prefix);
   void read_claim(const toml::node& node, const toml::key& key, const std::string& metric);
   void unknown_key(const toml::key& key, std::string_view where, const std::string& path,
@@ -65,8 +64,13 @@ class Loader {
   Findings findings_;
   detail::ValueReader reader_;
   Plan plan_;
-  /// Paths the file states, valid or not.
-  std::unordered_set<std::string, NameHash, std::equal_to<>> written_;
+  /// The keys the file states, valid or not: the key and the element of its array of tables
+  /// (`in_section` for a section's key). A scan of pointers: a plan states a few dozen keys.
+  static constexpr std::size_t in_section = static_cast<std::size_t>(-1);
+  std::vector<std::pair<const KeySpec*, std::size_t>> written_;
+  bool written(const KeySpec* key, std::size_t element = in_section) const {
+    return key && std::find(written_.begin(), written_.end(), std::pair{key, element}) != written_.end();
+  }
 };
 
 LoadResult Loader::run() {
@@ -167,9 +171,9 @@ void Loader::read_table(const toml::table& table, std::string_view section,
       unknown_key(key, fmt::format("[{}]", section), path, keys_of(section));
       continue;
     }
-    written_.insert(path);
+    written_.emplace_back(spec, in_section);
     if (auto value = reader_.read(node, key, *spec, path))
-      out.values.insert_or_assign(std::string(key.str()), std::move(*value));
+      out.values.insert_or_assign(key.str(), std::move(*value));
   }
 }
 
@@ -189,7 +193,7 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
     out.values.reserve(element.is_table() ? element.as_table()->size() + 1 : 0);
     out.present = true;
     out.header = to_span(element.source());
-    read_element(*element.as_table(), section.name, prefix, out);
+    read_element(*element.as_table(), section.name, index - 1, prefix, out);
     if (name == "targets") plan_.targets.push_back(std::move(out));
     else if (name == "assumptions") plan_.assumptions.push_back(std::move(out));
     else plan_.benchmarks.push_back(std::move(out));
@@ -198,7 +202,7 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
 
 /// An element of [[targets]], [[assumptions]] or [[benchmarks]]: its quantities take their
 /// dimension from the metric or plan key the element names, so those are read first.
-void Loader::read_element(const toml::table& table, std::string_view section,
+void Loader::read_element(const toml::table& table, std::string_view section, std::size_t index,
                           const std::string& prefix, PlanTable& out) {
   std::vector<std::pair<const toml::key*, const toml::node*>> deferred;
   for (auto&& [key, node] : table) {
@@ -208,13 +212,13 @@ void Loader::read_element(const toml::table& table, std::string_view section,
       unknown_key(key, fmt::format("[[{}]]", section), path, keys_of(section));
       continue;
     }
-    written_.insert(path);
+    written_.emplace_back(spec, index);
     if (spec->kind == ValueKind::any_quantity) {
       deferred.emplace_back(&key, &node);
       continue;
     }
     if (auto value = reader_.read(node, key, *spec, path))
-      out.values.insert_or_assign(std::string(key.str()), std::move(*value));
+      out.values.insert_or_assign(key.str(), std::move(*value));
   }
 
   detail::QuantityContext context;
@@ -235,7 +239,7 @@ void Loader::read_element(const toml::table& table, std::string_view section,
   for (auto [key, node] : deferred) {
     const std::string path = dotted(prefix, key->str());
     if (auto value = reader_.read_quantity(*node, *key, context, range_spec, path))
-      out.values.insert_or_assign(std::string(key->str()), std::move(*value));
+      out.values.insert_or_assign(key->str(), std::move(*value));
   }
 
   if (section == "targets" && out.find("max") && out.find("min")) {
@@ -309,8 +313,7 @@ void Loader::check_required() {
     if (section.array || !plan_.section(section.name).present) continue;
     const PlanTable& table = plan_.section(section.name);
     for (const KeySpec& key : plan_keys()) {
-      if (key.section != section.name || !key.required ||
-          written_.contains(dotted(key.section, key.key)))
+      if (key.section != section.name || !key.required || written(&key))
         continue;
       Diagnostic& d = findings_.add(
           "missing-required", table.header, fmt::format("{}.{}", key.section, key.key),
@@ -321,8 +324,7 @@ void Loader::check_required() {
   auto check_elements = [&](const std::vector<PlanTable>& elements, std::string_view section) {
     for (std::size_t i = 0; i < elements.size(); ++i)
       for (const KeySpec& key : plan_keys())
-        if (key.section == section && key.required &&
-            !written_.contains(fmt::format("{}[{}].{}", section, i, key.key))) {
+        if (key.section == section && key.required && !written(&key, i)) {
           Diagnostic& d = findings_.add(
               "missing-required", elements[i].header, fmt::format("{}[{}].{}", section, i, key.key),
               fmt::format("missing required key '{}' in [[{}]] #{}", key.key, section, i + 1));
@@ -334,8 +336,7 @@ void Loader::check_required() {
   check_elements(plan_.benchmarks, "benchmarks");
   for (std::size_t i = 0; i < plan_.targets.size(); ++i) {
     const PlanTable& target = plan_.targets[i];
-    if (!written_.contains(fmt::format("targets[{}].max", i)) &&
-        !written_.contains(fmt::format("targets[{}].min", i))) {
+    if (!written(find_key("targets", "max"), i) && !written(find_key("targets", "min"), i)) {
       Diagnostic& d = findings_.add("missing-required", target.header,
                                     fmt::format("targets[{}]", i),
                                     fmt::format("[[targets]] #{} has no bound: give max or min", i + 1));
@@ -355,7 +356,7 @@ void Loader::check_required() {
       }
     }
   }
-  if (plan_.text("model.architecture") == "moe" && !written_.contains("model.active_params")) {
+  if (plan_.text("model.architecture") == "moe" && !written(find_key("model", "active_params"))) {
     const PlanValue* arch = plan_.find("model.architecture");
     Diagnostic& d = findings_.add("missing-required", arch->span, "model.active_params",
                                   "architecture = \"moe\" requires model.active_params");

@@ -3,8 +3,7 @@
 namespace planlint {
 
 const PlanValue* PlanTable::find(std::string_view key) const {
-  auto it = values.find(key);
-  return it == values.end() ? nullptr : &it->second;
+  return values.find(key);
 }
 
 const PlanTable& Plan::section(std::string_view name) const {

@@ -60,12 +60,46 @@ struct NameHash {
 template <typename T>
 using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
 
+/// The values of one table, by key: a flat list in the order they were set. A table holds a
+/// few dozen keys at most, and a scan that compares lengths first costs no more than hashing
+/// the key; a hash map's node per key was the loader's largest share of allocations.
+class TableValues {
+ public:
+  using Entry = std::pair<std::string, PlanValue>;
+
+  const PlanValue* find(std::string_view key) const {
+    for (const Entry& entry : entries_)
+      if (entry.first.size() == key.size() && entry.first == key) return &entry.second;
+    return nullptr;
+  }
+  /// Adds `key` unless the table has it (like std::map::emplace).
+  bool emplace(std::string_view key, PlanValue value) {
+    if (find(key)) return false;
+    entries_.emplace_back(std::string(key), std::move(value));
+    return true;
+  }
+  /// Adds `key`, or replaces its value.
+  void insert_or_assign(std::string_view key, PlanValue value) {
+    if (PlanValue* existing = const_cast<PlanValue*>(find(key))) *existing = std::move(value);
+    else entries_.emplace_back(std::string(key), std::move(value));
+  }
+  void reserve(std::size_t count) { entries_.reserve(count); }
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  std::size_t count(std::string_view key) const { return find(key) ? 1 : 0; }
+  auto begin() const { return entries_.begin(); }
+  auto end() const { return entries_.end(); }
+
+ private:
+  std::vector<Entry> entries_;
+};
+
 /// A table of the plan: a section (`[cluster]`) or one element of an array of tables
 /// (`[[targets]]`). Keys are the plan-format keys (for [estimates], metric names).
 struct PlanTable {
   Span header;  ///< the table header's region (`[cluster]`), unknown for an absent section
   bool present = false;
-  NameMap<PlanValue> values;
+  TableValues values;
 
   const PlanValue* find(std::string_view key) const;
 };

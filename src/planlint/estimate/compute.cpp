@@ -2,7 +2,6 @@
 /// cost-tier metrics (estimates.md: "give a range, not a point").
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "planlint/estimate/engine.hpp"
 #include "planlint/plan/metric_names.hpp"
@@ -58,16 +57,17 @@ Estimates evaluate(const Plan& plan, const Catalog& catalog, const Overrides& ov
   return context.take();
 }
 
-/// The plan keys `metric` depends on, directly or through the metrics it uses.
-void collect_keys(const Estimates& estimates, const MetricValue& metric,
-                  std::set<std::string, std::less<>>& keys) {
+/// Whether `metric` depends on the plan key `key`, directly or through the metrics it uses.
+bool depends_on(const Estimates& estimates, const MetricValue& metric, std::string_view key) {
   for (const MetricInput& input : metric.inputs) {
     if (!input.is_metric) {
-      keys.insert(input.name);
-    } else if (const MetricValue* used = estimates.find(input.name)) {
-      collect_keys(estimates, *used, keys);
+      if (input.name == key) return true;
+    } else if (const MetricValue* used = estimates.find(input.name);
+               used && depends_on(estimates, *used, key)) {
+      return true;
     }
   }
+  return false;
 }
 
 }  // namespace
@@ -93,12 +93,12 @@ Estimates estimate(const Plan& plan, const Catalog& catalog) {
   for (const auto& [name, metric] : estimates.values()) {
     const MetricName* known = find_metric(name);
     if (!known || known->tier != Tier::cost) continue;
-    std::set<std::string, std::less<>> keys;
-    collect_keys(estimates, metric, keys);
-    MetricValue with_range = metric;
+    std::vector<std::string> range_keys;
     for (const RangeSource& range : ranges)
-      if (keys.contains(range.key)) with_range.range_keys.push_back(range.key);
-    if (with_range.range_keys.empty()) continue;
+      if (depends_on(estimates, metric, range.key)) range_keys.push_back(range.key);
+    if (range_keys.empty()) continue;
+    MetricValue with_range = metric;
+    with_range.range_keys = std::move(range_keys);
     double low = metric.value, high = metric.value;
     for (const Estimates& variant : variants) {
       const MetricValue* at = variant.find(name);

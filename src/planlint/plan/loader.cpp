@@ -222,12 +222,14 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
   }
 
   detail::QuantityContext context;
+  std::string metric_unit;  // what context.base_unit views
   const KeySpec* range_spec = nullptr;
   if (const PlanValue* metric = out.find("metric"); metric && metric->text()) {
     if (const MetricName* m = find_metric(*metric->text())) {
-      context.dims = {m->dim};
+      context.dims = {&m->dim, 1};
       context.plain_number_scale = plain_number_scale(*m);
-      context.base_unit = m->dim.dimensionless() ? "plain numbers" : units::describe(m->dim);
+      metric_unit = m->dim.dimensionless() ? "plain numbers" : units::describe(m->dim);
+      context.base_unit = metric_unit;
     }
   } else if (const PlanValue* key = out.find("key"); key && key->text()) {
     if (const KeySpec* target = find_key(*key->text());
@@ -272,8 +274,8 @@ void Loader::read_estimates(const toml::table& table, const std::string& prefix)
 
 void Loader::read_claim(const toml::node& node, const toml::key& key, const std::string& metric) {
   const MetricName& m = *find_metric(metric);
-  detail::QuantityContext context{{m.dim}, plain_number_scale(m), true,
-                                  m.dim.dimensionless() ? "plain numbers" : units::describe(m.dim)};
+  const std::string metric_unit = m.dim.dimensionless() ? "plain numbers" : units::describe(m.dim);
+  const detail::QuantityContext context{{&m.dim, 1}, plain_number_scale(m), true, metric_unit};
   Claim claim;
   claim.metric = metric;
   claim.key_span = to_span(key.source());

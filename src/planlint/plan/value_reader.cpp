@@ -23,7 +23,7 @@ Diagnostic& Findings::add(std::string_view rule, Span span, std::string key_path
 }
 
 QuantityContext context_of(const KeySpec& spec) {
-  return QuantityContext{spec.dims, spec.plain_number_scale, true, std::string(spec.base_unit)};
+  return QuantityContext{spec.dims, spec.plain_number_scale, true, spec.base_unit};
 }
 
 Span span_inside_string(const SourceFile& source, Span value_span, std::size_t text_length,
@@ -51,7 +51,7 @@ std::string source_text(const SourceFile& source, Span span) {
 
 namespace {
 
-std::string describe_dims(const std::vector<units::Dimension>& dims) {
+std::string describe_dims(std::span<const units::Dimension> dims) {
   std::string out;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (i > 0) out += i + 1 == dims.size() ? " or " : ", ";

@@ -2,6 +2,7 @@
 /// Reads one TOML value into a PlanValue according to its KeySpec, reporting bad-quantity and
 /// bad-value findings. Internal to the plan loader.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,11 +29,13 @@ class Findings {
 };
 
 /// The dimensions a quantity may have and what a plain TOML number means.
+/// Views only: a context is made for every quantity the loader reads, so it points at the
+/// schema's static data (or at the caller's) instead of copying it.
 struct QuantityContext {
-  std::vector<units::Dimension> dims;  ///< accepted; empty: any dimension
+  std::span<const units::Dimension> dims;  ///< accepted; empty: any dimension
   double plain_number_scale = 1;
   bool plain_number_allowed = true;
-  std::string base_unit;  ///< for messages: "bytes"
+  std::string_view base_unit;  ///< for messages: "bytes"
 };
 
 QuantityContext context_of(const KeySpec& spec);

@@ -16,8 +16,7 @@ class Defaulter {
   /// Sets `section.key` unless the plan states it.
   void set(std::string_view section, std::string_view key, Scalar value,
            Origin origin = Origin::default_, Span span = {}) {
-    auto found = plan_.sections.find(section);  // the loader made every section
-    PlanTable& table = found != plan_.sections.end() ? found->second : plan_.sections[std::string(section)];
+    PlanTable& table = plan_.sections[section];
     if (table.find(key)) return;
     if (!span.known()) span = table.header;
     table.values.emplace(key, PlanValue{std::move(value), span, Span{}, origin});

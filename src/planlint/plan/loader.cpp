@@ -86,11 +86,10 @@ LoadResult Loader::run() {
     return LoadResult{std::nullopt, findings_.take()};
   }
   plan_.source = source_;
-  // Sized once: growing the hash tables key by key rehashes each several times.
-  plan_.sections.reserve(plan_sections().size());
+  // Sized once: a plan states a few dozen keys.
   written_.reserve(64);
   for (const SectionSpec& section : plan_sections())
-    if (!section.array) plan_.sections[std::string(section.name)];
+    if (!section.array) plan_.sections[section.name];
   read_document(root);
   check_required();
   check_gpu();

@@ -2,12 +2,14 @@
 /// The typed plan: every value of a plan file with the span of its TOML node, plus the defaults
 /// plan-format.md defines (marked as such). Knows nothing of estimates or rules.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -104,6 +106,33 @@ struct PlanTable {
   const PlanValue* find(std::string_view key) const;
 };
 
+/// The plan's sections by name ("cluster" → its table): a handful, scanned in place; a
+/// deque so that a reference to one stays valid when another is added.
+class SectionTables {
+ public:
+  using Entry = std::pair<std::string, PlanTable>;
+
+  const PlanTable* find(std::string_view name) const {
+    for (const Entry& entry : entries_)
+      if (entry.first.size() == name.size() && entry.first == name) return &entry.second;
+    return nullptr;
+  }
+  PlanTable* find(std::string_view name) {
+    return const_cast<PlanTable*>(std::as_const(*this).find(name));
+  }
+  /// The section, added (absent and empty) when the plan has none of that name yet.
+  PlanTable& operator[](std::string_view name) {
+    if (PlanTable* table = find(name)) return *table;
+    return entries_.emplace_back(std::string(name), PlanTable{}).second;
+  }
+  std::size_t size() const { return entries_.size(); }
+  auto begin() const { return entries_.begin(); }
+  auto end() const { return entries_.end(); }
+
+ private:
+  std::deque<Entry> entries_;
+};
+
 /// A claim of the `[estimates]` section: a quantity, or a range {value, low, high}.
 struct Claim {
   std::string metric;  ///< metric name, e.g. "train.days"
@@ -119,7 +148,7 @@ struct Plan {
   PlanKind kind = PlanKind::training;
 
   /// "plan", "model", "training", "inference", "cluster", "tolerances" (present or not).
-  NameMap<PlanTable> sections;
+  SectionTables sections;
   std::vector<PlanTable> targets, assumptions, benchmarks;
   std::vector<Claim> estimates;
   Span estimates_header;

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "planlint/estimate/engine.hpp"
 #include "test_estimates_support.hpp"
 
 using namespace planlint;
@@ -145,6 +146,33 @@ TEST_CASE("cost-tier metrics range over the assumptions' low and high", "[estima
         CHECK(*metric.low <= metric.value);
         CHECK(metric.value <= *metric.high);
       }
+  }
+}
+
+TEST_CASE("every cost-tier metric of a training plan comes from the compute group", "[estimates]") {
+  // estimate() re-evaluates only that group for the ranges (compute.cpp): a cost-tier metric
+  // computed by the memory or communication group would lose its range.
+  for (const char* name : {"llama-70b-pretrain.toml", "cluster-plan.toml", "moe-pretrain.toml",
+                           "finetune-qlora.toml"}) {
+    INFO(name);
+    const Estimated full = estimate_example(name);
+    REQUIRE(full.plan().is_training());
+    const detail::Overrides none;
+    detail::EstimateContext compute_only(full.plan(), Catalog::builtin(), none);
+    detail::estimate_training_compute(compute_only);
+    const Estimates group = compute_only.take();
+    std::size_t cost_metrics = 0;
+    for (const auto& [metric, value] : full.estimates.values()) {
+      const MetricName* known = find_metric(metric);
+      REQUIRE(known != nullptr);
+      if (known->tier != Tier::cost) continue;
+      INFO(metric);
+      ++cost_metrics;
+      const MetricValue* from_group = group.find(metric);
+      REQUIRE(from_group != nullptr);
+      CHECK(from_group->value == value.value);
+    }
+    CHECK(cost_metrics >= 5);
   }
 }
 

@@ -197,18 +197,23 @@ class PlanScanner {
 };
 
 /// Whether a file holds a plan: a top-level [plan] table, or a Markdown ```toml block with one.
-/// A file over the size limit is kept, so that its lint says so rather than a folder run
-/// passing over a plan in silence.
-bool holds_plan(const fs::path& path, std::size_t max_file_bytes) {
-  std::error_code ec;
-  if (const auto size = fs::file_size(path, ec); !ec && size > max_file_bytes) return true;
+/// The text read to decide is kept in `text` for the lint. A file over the size limit is kept
+/// (without its text), so that its lint says so rather than a folder run passing over a plan
+/// in silence.
+bool holds_plan(const fs::path& path, std::size_t max_file_bytes, std::optional<std::string>& text) {
   std::string ignored;
-  auto text = read_file(path.string(), ignored, max_file_bytes);
-  if (!text) return false;
-  return is_markdown_path(path.string()) ? !plan_blocks(*text).empty() : toml_holds_plan(*text);
+  text = read_file(path.string(), ignored, max_file_bytes);
+  if (!text) {
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    return !ec && size > max_file_bytes;
+  }
+  const bool plan = is_markdown_path(path.string()) ? !plan_blocks(*text).empty() : toml_holds_plan(*text);
+  if (!plan) text.reset();
+  return plan;
 }
 
-void search_folder(const fs::path& folder, std::vector<std::string>& files,
+void search_folder(const fs::path& folder, std::vector<Input>& files,
                    std::optional<InputError>& error, std::size_t max_file_bytes) {
   std::error_code ec;
   std::vector<fs::path> found;
@@ -228,8 +233,10 @@ void search_folder(const fs::path& folder, std::vector<std::string>& files,
       found.push_back(it->path());
   }
   std::sort(found.begin(), found.end());
-  for (const fs::path& path : found)
-    if (holds_plan(path, max_file_bytes)) files.push_back(path.string());
+  for (const fs::path& path : found) {
+    std::optional<std::string> text;
+    if (holds_plan(path, max_file_bytes, text)) files.push_back(Input{path.string(), std::move(text)});
+  }
 }
 
 }  // namespace
@@ -246,10 +253,10 @@ bool toml_holds_plan(std::string_view text) {
   return looks_like_plan(text);
 }
 
-std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
-                                       std::optional<InputError>& error, bool skip_non_plans,
-                                       std::size_t max_file_bytes) {
-  std::vector<std::string> files;
+std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
+                                 std::optional<InputError>& error, bool skip_non_plans,
+                                 std::size_t max_file_bytes) {
+  std::vector<Input> files;
   for (const std::string& path : paths) {
     std::error_code ec;
     fs::file_status status = fs::status(path, ec);
@@ -260,14 +267,16 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
     if (fs::is_directory(status)) {
       search_folder(path, files, error, max_file_bytes);
       if (error) return {};
-    } else if (!skip_non_plans || holds_plan(path, max_file_bytes)) {
-      files.push_back(path);
+    } else if (!skip_non_plans) {
+      files.push_back(Input{path, std::nullopt});
+    } else if (std::optional<std::string> text; holds_plan(path, max_file_bytes, text)) {
+      files.push_back(Input{path, std::move(text)});
     }
   }
-  std::vector<std::string> unique;
+  std::vector<Input> unique;
   std::set<std::string> seen;
-  for (std::string& file : files)
-    if (seen.insert(fs::path(file).lexically_normal().string()).second) unique.push_back(std::move(file));
+  for (Input& file : files)
+    if (seen.insert(fs::path(file.path).lexically_normal().string()).second) unique.push_back(std::move(file));
   return unique;
 }
 

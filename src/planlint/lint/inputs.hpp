@@ -14,16 +14,25 @@ struct InputError {
   std::string reason;  ///< "No such file or directory"
 };
 
+/// A file to lint, with its text when the search already read it: a folder run reads each
+/// file to see whether it holds a plan, and the lint then takes that text instead of reading
+/// the file a second time.
+struct Input {
+  std::string path;
+  std::optional<std::string> text;
+};
+
 /// Expands the command line's paths: a file named explicitly is always linted; a folder is
 /// searched recursively (in sorted order, skipping hidden folders and node_modules) for *.toml
 /// files that hold a top-level [plan] table and Markdown docs (*.md, *.markdown) with a ```toml
 /// block that holds one. The result keeps the order of `paths` and has no duplicates.
 /// Returns the first unreadable path as an error. With `skip_non_plans`, a file named
 /// explicitly is kept only when it holds a plan too (for pre-commit, which passes every *.toml).
-/// A file larger than `max_file_bytes` is kept: its lint reports the size limit.
-std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
-                                       std::optional<InputError>& error, bool skip_non_plans = false,
-                                       std::size_t max_file_bytes = default_max_file_bytes);
+/// A file larger than `max_file_bytes` is kept (without its text): its lint reports the size
+/// limit.
+std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
+                                 std::optional<InputError>& error, bool skip_non_plans = false,
+                                 std::size_t max_file_bytes = default_max_file_bytes);
 
 /// What the text of a TOML file says about a top-level `plan` table, read without parsing it:
 /// `yes` at the first header `[plan]` / `[plan.x]` / `[[plan.x]]` (spaces and quotes allowed),

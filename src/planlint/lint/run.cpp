@@ -156,10 +156,12 @@ void lint_plan(const std::shared_ptr<const SourceFile>& source, std::string_view
   for (Diagnostic& d : diagnostics) out.push_back(std::move(d));
 }
 
-FileOutput lint_file(const std::string& path, const Settings& settings, const RunOptions& options) {
+/// `text`: the file's text when the search for inputs read it already.
+FileOutput lint_file(const std::string& path, std::optional<std::string> text,
+                     const Settings& settings, const RunOptions& options) {
   FileOutput output;
   std::string reason;
-  auto text = read_file(path, reason, options.max_file_bytes);
+  if (!text) text = read_file(path, reason, options.max_file_bytes);
   if (!text) {
     output.error = fmt::format("planlint: error: cannot read '{}': {}", path, reason);
     return output;
@@ -251,8 +253,11 @@ std::string repository_root(const std::string& folder) {
 RunResult run_lint(const RunOptions& options) {
   RunResult result;
   std::optional<InputError> input_error;
-  std::vector<std::string> paths = expand_inputs(options.paths, input_error, options.skip_non_plans,
-                                                 options.max_file_bytes);
+  std::vector<Input> inputs = expand_inputs(options.paths, input_error, options.skip_non_plans,
+                                            options.max_file_bytes);
+  std::vector<std::string> paths;
+  paths.reserve(inputs.size());
+  for (const Input& input : inputs) paths.push_back(input.path);
   if (input_error) {
     result.errors.push_back(
         fmt::format("planlint: error: cannot read '{}': {}", input_error->path, input_error->reason));
@@ -292,7 +297,7 @@ RunResult run_lint(const RunOptions& options) {
   std::vector<FileOutput> outputs(paths.size());
   parallel_for(paths.size(), options.jobs, [&](std::size_t i) {
     try {
-      outputs[i] = lint_file(paths[i], *settings_of[i], options);
+      outputs[i] = lint_file(paths[i], std::move(inputs[i].text), *settings_of[i], options);
     } catch (const std::exception& error) {
       outputs[i].error = fmt::format("planlint: error: {}: {}", paths[i], error.what());
     }

@@ -183,3 +183,36 @@ TEST_CASE("a folder run lints the files whose text holds a top-level plan table"
   CHECK_THAT(run.out, !Catch::Contains("tool.toml"));
   CHECK_THAT(run.out, Catch::EndsWith("in 4 files\n"));
 }
+
+TEST_CASE("a folder run hands the text it read to the lint, so each file is read once",
+          "[inputs]") {
+  planlint::test::Scratch dir;
+  const std::string plan = "[plan]\nname = \"a\"\nkind = \"inference\"\n";
+  dir.write("plans/a.toml", plan);
+  dir.write("plans/doc.md", "# Plan\n\n```toml\n" + plan + "```\n");
+  dir.write("plans/other.toml", "[tool]\nx = 1\n");
+  dir.write("plans/big.toml", plan + "# " + std::string(200, 'x') + "\n");
+  std::optional<planlint::InputError> error;
+
+  SECTION("a folder: every kept file comes with its text; a file over the limit without it") {
+    const auto inputs = planlint::expand_inputs({(dir.path / "plans").string()}, error, false, 150);
+    REQUIRE_FALSE(error);
+    REQUIRE(inputs.size() == 3);  // sorted; other.toml holds no plan
+    CHECK(fs::path(inputs[0].path).filename() == "a.toml");
+    CHECK(inputs[0].text == plan);
+    CHECK(fs::path(inputs[1].path).filename() == "big.toml");
+    CHECK_FALSE(inputs[1].text.has_value());  // kept, so that its lint reports the limit
+    CHECK(fs::path(inputs[2].path).filename() == "doc.md");
+    CHECK(inputs[2].text == "# Plan\n\n```toml\n" + plan + "```\n");
+  }
+  SECTION("a file named explicitly is read by the lint, unless --skip-non-plans read it") {
+    const std::string named = (dir.path / "plans" / "a.toml").string();
+    const auto kept = planlint::expand_inputs({named}, error, false);
+    REQUIRE(kept.size() == 1);
+    CHECK_FALSE(kept[0].text.has_value());
+    const auto checked = planlint::expand_inputs({named, (dir.path / "plans" / "other.toml").string()},
+                                                 error, true);
+    REQUIRE(checked.size() == 1);
+    CHECK(checked[0].text == plan);
+  }
+}

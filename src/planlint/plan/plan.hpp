@@ -62,6 +62,16 @@ struct NameHash {
 template <typename T>
 using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
 
+/// The value of the (name, value) pair named `name` in `entries`, or nullptr: a scan that
+/// compares lengths first. The plan's short lists (a table's keys, the sections) use it
+/// instead of a hash map.
+template <typename Entries>
+auto* find_named(Entries& entries, std::string_view name) {
+  for (auto& entry : entries)
+    if (entry.first.size() == name.size() && entry.first == name) return &entry.second;
+  return static_cast<decltype(&entries.begin()->second)>(nullptr);
+}
+
 /// The values of one table, by key: a flat list in the order they were set. A table holds a
 /// few dozen keys at most, and a scan that compares lengths first costs no more than hashing
 /// the key; a hash map's node per key was the loader's largest share of allocations.
@@ -69,11 +79,7 @@ class TableValues {
  public:
   using Entry = std::pair<std::string, PlanValue>;
 
-  const PlanValue* find(std::string_view key) const {
-    for (const Entry& entry : entries_)
-      if (entry.first.size() == key.size() && entry.first == key) return &entry.second;
-    return nullptr;
-  }
+  const PlanValue* find(std::string_view key) const { return find_named(entries_, key); }
   /// Adds `key` unless the table has it (like std::map::emplace).
   bool emplace(std::string_view key, PlanValue value) {
     if (find(key)) return false;
@@ -82,7 +88,7 @@ class TableValues {
   }
   /// Adds `key`, or replaces its value.
   void insert_or_assign(std::string_view key, PlanValue value) {
-    if (PlanValue* existing = const_cast<PlanValue*>(find(key))) *existing = std::move(value);
+    if (PlanValue* existing = find_named(entries_, key)) *existing = std::move(value);
     else entries_.emplace_back(std::string(key), std::move(value));
   }
   void reserve(std::size_t count) { entries_.reserve(count); }
@@ -112,14 +118,8 @@ class SectionTables {
  public:
   using Entry = std::pair<std::string, PlanTable>;
 
-  const PlanTable* find(std::string_view name) const {
-    for (const Entry& entry : entries_)
-      if (entry.first.size() == name.size() && entry.first == name) return &entry.second;
-    return nullptr;
-  }
-  PlanTable* find(std::string_view name) {
-    return const_cast<PlanTable*>(std::as_const(*this).find(name));
-  }
+  const PlanTable* find(std::string_view name) const { return find_named(entries_, name); }
+  PlanTable* find(std::string_view name) { return find_named(entries_, name); }
   /// The section, added (absent and empty) when the plan has none of that name yet.
   PlanTable& operator[](std::string_view name) {
     if (PlanTable* table = find(name)) return *table;

@@ -70,16 +70,18 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
   if (descriptor < 0) return failed("cannot open");
   const std::unique_ptr<int, void (*)(int*)> closer(&descriptor, [](int* fd) { ::close(*fd); });
   std::string text;
+  // A regular file's buffer is its size and one byte, to see the end in the second read
+  // without growing (the text is kept for the report: no slack per file); a device or a
+  // pipe (/dev/zero) has no size and starts at 4 KiB. Either grows by doubling, for a file
+  // that grows while it is read, and stops one byte past the limit.
+  std::size_t initial = 4096;
   struct stat status {};
-  std::size_t expected = 0;
   if (fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode)) {
     const auto size = static_cast<std::uint64_t>(status.st_size);
     if (size > max_bytes) return too_large(size);
-    expected = static_cast<std::size_t>(size);
+    initial = static_cast<std::size_t>(size) + 1;
   }
-  // Read until the end and stop past the limit: a device or a pipe (/dev/zero) has no size,
-  // and a file can grow while it is read. The buffer grows by doubling from the stated size.
-  text.resize(std::max<std::size_t>(expected + 1, 4096));
+  text.resize(initial);
   std::size_t filled = 0;
   while (true) {
     if (filled == text.size()) {

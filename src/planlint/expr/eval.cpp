@@ -5,7 +5,6 @@
 #include <initializer_list>
 #include <string_view>
 #include <utility>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -26,23 +25,6 @@ bool equal(const Value& a, const Value& b) {
   if (a.boolean() && b.boolean()) return *a.boolean() == *b.boolean();
   if (a.date() && b.date()) return *a.date() == *b.date();
   return false;
-}
-
-bool is_literal(const Node& node) {
-  return node.kind == Node::Kind::string || node.kind == Node::Kind::quantity ||
-         node.kind == Node::Kind::boolean;
-}
-
-/// equal(a, the literal's value) without making the literal a Value: a rule compares plan
-/// strings with literals (`kind == "inference"`, `gpu in ["h100-sxm", ...]`) for every plan, and
-/// a Value of a literal copies its string each time.
-bool equal_literal(const Value& a, const Node& literal) {
-  switch (literal.kind) {
-    case Node::Kind::string: return a.text() && *a.text() == literal.text;
-    case Node::Kind::quantity: return a.quantity() && a.quantity()->value == literal.quantity.value;
-    case Node::Kind::boolean: return a.boolean() && *a.boolean() == literal.boolean;
-    default: return false;
-  }
 }
 
 }  // namespace
@@ -167,15 +149,6 @@ class Evaluator {
       }
       case Op::in:
       case Op::not_in: {
-        if (right.kind == Node::Kind::list &&
-            std::all_of(right.children.begin(), right.children.end(),
-                        [](const NodePtr& item) { return is_literal(*item); })) {
-          auto item = (*this)(left);
-          if (!item) return std::nullopt;
-          const bool found = std::any_of(right.children.begin(), right.children.end(),
-                                         [&](const NodePtr& v) { return equal_literal(*item, *v); });
-          return Value{node.op == Op::in ? found : !found};
-        }
         auto item = (*this)(left);
         auto list = (*this)(right);
         if (!item || !list || !list->list()) return std::nullopt;
@@ -185,15 +158,6 @@ class Evaluator {
       }
       case Op::eq:
       case Op::ne: {
-        // A string or boolean literal on either side: compared in place (no dimension check).
-        if (const Node* literal = right.kind == Node::Kind::string || right.kind == Node::Kind::boolean ? &right
-                                  : left.kind == Node::Kind::string || left.kind == Node::Kind::boolean ? &left
-                                                                                                       : nullptr) {
-          auto other = (*this)(literal == &right ? left : right);
-          if (!other) return std::nullopt;
-          const bool same = equal_literal(*other, *literal);
-          return Value{node.op == Op::eq ? same : !same};
-        }
         auto a = (*this)(left), b = (*this)(right);
         if (!a || !b) return std::nullopt;
         if (a->quantity() && b->quantity() && !compatible(*a->quantity(), *b->quantity()))

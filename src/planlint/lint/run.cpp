@@ -255,9 +255,6 @@ RunResult run_lint(const RunOptions& options) {
   std::optional<InputError> input_error;
   std::vector<Input> inputs = expand_inputs(options.paths, input_error, options.skip_non_plans,
                                             options.max_file_bytes);
-  std::vector<std::string> paths;
-  paths.reserve(inputs.size());
-  for (const Input& input : inputs) paths.push_back(input.path);
   if (input_error) {
     result.errors.push_back(
         fmt::format("planlint: error: cannot read '{}': {}", input_error->path, input_error->reason));
@@ -266,7 +263,7 @@ RunResult run_lint(const RunOptions& options) {
 
   // Settings per config file, built once and before the parallel part (rule packs compile once).
   std::map<std::string, std::unique_ptr<Settings>> settings_by_config;
-  std::vector<const Settings*> settings_of(paths.size());
+  std::vector<const Settings*> settings_of(inputs.size());
   auto settings_for = [&](const std::optional<std::string>& config_path) -> const Settings* {
     const std::string key = config_path.value_or("");
     if (auto it = settings_by_config.find(key); it != settings_by_config.end()) return it->second.get();
@@ -287,24 +284,24 @@ RunResult run_lint(const RunOptions& options) {
   };
   if (options.config && !settings_for(options.config)) return result;
   ConfigDiscovery discovery;  // each folder's nearest config, looked up once per run
-  for (std::size_t i = 0; i < paths.size(); ++i) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
     std::optional<std::string> config = options.config;
-    if (!config && options.discover_config) config = discovery.find(paths[i]);
+    if (!config && options.discover_config) config = discovery.find(inputs[i].path);
     settings_of[i] = settings_for(config);
     if (!settings_of[i]) return result;
   }
 
-  std::vector<FileOutput> outputs(paths.size());
-  parallel_for(paths.size(), options.jobs, [&](std::size_t i) {
+  std::vector<FileOutput> outputs(inputs.size());
+  parallel_for(inputs.size(), options.jobs, [&](std::size_t i) {
     try {
-      outputs[i] = lint_file(paths[i], std::move(inputs[i].text), *settings_of[i], options);
+      outputs[i] = lint_file(inputs[i].path, std::move(inputs[i].text), *settings_of[i], options);
     } catch (const std::exception& error) {
-      outputs[i].error = fmt::format("planlint: error: {}: {}", paths[i], error.what());
+      outputs[i].error = fmt::format("planlint: error: {}: {}", inputs[i].path, error.what());
     }
   });
 
   Report& report = result.report;
-  // Keys view `paths`, which outlives the map. The last setting of a path given twice wins.
+  // Keys view the inputs' paths, which outlive the map. The last setting of a path given twice wins.
   std::unordered_map<std::string_view, Severity> fail_on;
   std::size_t total = 0;
   for (const FileOutput& output : outputs) total += output.diagnostics.size();
@@ -316,7 +313,7 @@ RunResult run_lint(const RunOptions& options) {
       continue;
     }
     report.files.push_back(outputs[i].source);
-    fail_on[paths[i]] = settings_of[i]->fail_on;
+    fail_on[inputs[i].path] = settings_of[i]->fail_on;
     std::move(outputs[i].diagnostics.begin(), outputs[i].diagnostics.end(),
               std::back_inserter(report.diagnostics));
   }

@@ -57,11 +57,6 @@ struct NameHash {
   }
 };
 
-/// A map from names to T, looked up by string_view. Unordered: nothing iterates it in an order
-/// that reaches the output.
-template <typename T>
-using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
-
 /// The value of the (name, value) pair named `name` in `entries`, or nullptr: a scan that
 /// compares lengths first. The plan's short lists (a table's keys, the sections) use it
 /// instead of a hash map.
@@ -92,11 +87,6 @@ class TableValues {
     else entries_.emplace_back(std::string(key), std::move(value));
   }
   void reserve(std::size_t count) { entries_.reserve(count); }
-  std::size_t size() const { return entries_.size(); }
-  bool empty() const { return entries_.empty(); }
-  std::size_t count(std::string_view key) const { return find(key) ? 1 : 0; }
-  auto begin() const { return entries_.begin(); }
-  auto end() const { return entries_.end(); }
 
  private:
   std::vector<Entry> entries_;
@@ -125,9 +115,6 @@ class SectionTables {
     if (PlanTable* table = find(name)) return *table;
     return entries_.emplace_back(std::string(name), PlanTable{}).second;
   }
-  std::size_t size() const { return entries_.size(); }
-  auto begin() const { return entries_.begin(); }
-  auto end() const { return entries_.end(); }
 
  private:
   std::deque<Entry> entries_;

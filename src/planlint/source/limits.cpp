@@ -1,5 +1,6 @@
 #include "planlint/source/limits.hpp"
 #include "planlint/source/toml_limits.hpp"
+#include "planlint/source/toml_comments.hpp"
 
 #include <memory>
 #include <vector>
@@ -186,6 +187,17 @@ std::optional<NestingExcess> find_toml_nesting_excess(std::string_view text, std
 }
 
 toml::table parse_toml(std::string_view text, std::string_view path) {
+  // Lines and columns are the same in both texts (toml_comments.hpp), so every position below
+  // and in toml++'s errors and nodes is one in `text`.
+  // One buffer per thread: a fresh allocation for each file cost more than the copy.
+  thread_local std::string lean;
+  if (without_comment_bodies(text, lean)) text = lean;
+  // A big file's buffer is not kept for the rest of the run.
+  struct Release {
+    ~Release() {
+      if (lean.capacity() > (std::size_t{1} << 20)) std::string().swap(lean);
+    }
+  } release;
   if (auto excess = find_toml_nesting_excess(text, max_toml_depth)) {
     const std::string message = fmt::format(
         "nested deeper than {} levels (tables, arrays, inline tables), planlint's fixed limit "

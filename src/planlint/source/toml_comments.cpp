@@ -1,0 +1,215 @@
+#include "planlint/source/toml_comments.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>  // x86-64 always has SSE2: sixteen bytes per step
+#endif
+
+namespace planlint {
+
+namespace {
+
+/// 0x80 in each byte of `word` that is zero, and 0 elsewhere (exact, unlike the shorter
+/// `(v - 0x01..) & ~v & 0x80..`, which may also mark a 0x01 byte above a zero one).
+constexpr std::uint64_t zero_bytes(std::uint64_t word) {
+  constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7fu;
+  return ~(((word & low7) + low7) | word | low7);
+}
+
+/// The offset of the first of the bytes `a`, `b`, `c` at or after `at`, or the text's size.
+/// Eight bytes per step: most of a plan is none of the bytes the lexing below stops at.
+std::size_t find_first_of(std::string_view text, std::size_t at, char a, char b, char c) {
+  constexpr std::uint64_t ones = 0x0101010101010101u;
+  const char* const data = text.data();
+  const std::size_t size = text.size();
+#if defined(__SSE2__)
+  const __m128i a16 = _mm_set1_epi8(a), b16 = _mm_set1_epi8(b), c16 = _mm_set1_epi8(c);
+  for (; at + 16 <= size; at += 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + at));
+    const __m128i found = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, a16), _mm_cmpeq_epi8(block, b16)),
+                                       _mm_cmpeq_epi8(block, c16));
+    if (const int mask = _mm_movemask_epi8(found))
+      return at + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(mask)));
+  }
+#endif
+  if constexpr (std::endian::native == std::endian::little) {
+    const std::uint64_t a8 = ones * static_cast<unsigned char>(a);
+    const std::uint64_t b8 = ones * static_cast<unsigned char>(b);
+    const std::uint64_t c8 = ones * static_cast<unsigned char>(c);
+    for (; at + 8 <= size; at += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, data + at, sizeof word);
+      const std::uint64_t found = zero_bytes(word ^ a8) | zero_bytes(word ^ b8) | zero_bytes(word ^ c8);
+      if (found) return at + static_cast<std::size_t>(std::countr_zero(found)) / 8;
+    }
+  }
+  for (; at < size; ++at)
+    if (data[at] == a || data[at] == b || data[at] == c) return at;
+  return size;
+}
+
+/// Moves `at` past the string that opens there (basic or literal, single- or multi-line), the
+/// way TOML 1.0 delimits it. False when it does not close where toml++ would accept it: a
+/// single-line string that meets a line break, or any string that meets the end of the text.
+bool skip_string(std::string_view text, std::size_t& at) {
+  const char quote = text[at];
+  const bool basic = quote == '"';
+  const std::size_t size = text.size();
+  const bool multi_line = at + 2 < size && text[at + 1] == quote && text[at + 2] == quote;
+  at += multi_line ? 3 : 1;
+  // What ends the string or escapes what would: a backslash in a basic string, a line break in
+  // a single-line one (the quote stands in for what a kind does not stop at).
+  const char escape = basic ? '\\' : quote, line_break = multi_line ? quote : '\n';
+  while ((at = find_first_of(text, std::min(at, size), quote, escape, line_break)) < size) {
+    const char c = text[at];
+    if (c == quote) {
+      if (!multi_line) {
+        ++at;
+        return true;
+      }
+      if (at + 2 < size && text[at + 1] == quote && text[at + 2] == quote) {
+        at += 3;
+        // '''a''''' : up to two quotes before the closing three belong to the string.
+        while (at < size && text[at] == quote) ++at;
+        return true;
+      }
+      ++at;
+    } else if (c == '\\') {
+      at += 2;  // an escape: the next character is the string's, whatever it is
+    } else {
+      return false;  // a line break in a single-line string
+    }
+  }
+  return false;
+}
+
+/// Whether [begin, end) holds only printable ASCII and tabs: what no TOML parser rejects in a
+/// comment. Eight bytes per step: a byte is bad when its high bit is set, when it is DEL, or
+/// when its top three bits are clear (below 0x20) and it is not a tab.
+bool printable_ascii(const char* begin, const char* end) {
+  constexpr std::uint64_t ones = 0x0101010101010101u;
+  const char* p = begin;
+#if defined(__SSE2__)
+  // Signed bytes: 0x80 and above are negative, so "below 0x20" catches them too.
+  const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f), tab = _mm_set1_epi8('\t');
+  for (; end - p >= 16; p += 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i below_space = _mm_andnot_si128(_mm_cmpeq_epi8(block, tab), _mm_cmplt_epi8(block, space));
+    if (_mm_movemask_epi8(_mm_or_si128(below_space, _mm_cmpeq_epi8(block, del))) != 0) return false;
+  }
+#endif
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; end - p >= 8; p += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, sizeof word);
+      const std::uint64_t bad = (word & (ones * 0x80)) | zero_bytes(word ^ (ones * 0x7f)) |
+                                (zero_bytes(word & (ones * 0xe0)) & ~zero_bytes(word ^ (ones * '\t')));
+      if (bad) return false;
+    }
+  }
+  for (; p != end; ++p) {
+    const auto b = static_cast<unsigned char>(*p);
+    if ((b < 0x20 && b != '\t') || b >= 0x7f) return false;
+  }
+  return true;
+}
+
+/// Whether `text` is well-formed UTF-8 (RFC 3629: shortest forms, no surrogates, at most
+/// U+10FFFF). toml++'s reader decodes ahead of its parser in blocks, so the position of its
+/// "invalid utf-8 sequence" error depends on where the blocks fall, and removing anything in
+/// front of a malformed sequence would move it.
+bool well_formed_utf8(std::string_view text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* const end = p + text.size();
+  while (p != end) {
+#if defined(__SSE2__)
+    if (end - p >= 16 && _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))) == 0) {
+      p += 16;  // sixteen ASCII bytes
+      continue;
+    }
+#endif
+    if (end - p >= 8) {  // eight ASCII bytes at a time
+      std::uint64_t word;
+      std::memcpy(&word, p, sizeof word);
+      if ((word & 0x8080808080808080u) == 0) {
+        p += 8;
+        continue;
+      }
+    }
+    const unsigned char lead = *p;
+    if (lead < 0x80) {
+      ++p;
+      continue;
+    }
+    int continuation = 0;
+    std::uint32_t code_point = 0;
+    if (lead >= 0xc2 && lead <= 0xdf) {
+      continuation = 1;
+      code_point = lead & 0x1fu;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+      continuation = 2;
+      code_point = lead & 0x0fu;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      continuation = 3;
+      code_point = lead & 0x07u;
+    } else {
+      return false;
+    }
+    if (end - p <= continuation) return false;
+    for (int i = 1; i <= continuation; ++i) {
+      if ((p[i] & 0xc0u) != 0x80u) return false;
+      code_point = (code_point << 6) | (p[i] & 0x3fu);
+    }
+    if (continuation == 2 && (code_point < 0x800 || (code_point >= 0xd800 && code_point <= 0xdfff)))
+      return false;
+    if (continuation == 3 && (code_point < 0x10000 || code_point > 0x10ffff)) return false;
+    p += continuation + 1;
+  }
+  return true;
+}
+
+
+}  // namespace
+
+bool without_comment_bodies(std::string_view text, std::string& lean) {
+  const char* const data = text.data();
+  const std::size_t size = text.size();
+  if (size == 0 || std::memchr(data, '#', size) == nullptr || !well_formed_utf8(text)) return false;
+  lean.clear();
+  std::size_t copied = 0;  // text[0, copied) is in `lean`, without the bodies removed
+  std::size_t at = 0;
+  while ((at = find_first_of(text, at, '#', '"', '\'')) < size) {
+    if (data[at] != '#') {
+      if (!skip_string(text, at)) return false;
+      continue;
+    }
+    const auto* newline = static_cast<const char*>(std::memchr(data + at, '\n', size - at));
+    const std::size_t line_end = newline ? static_cast<std::size_t>(newline - data) : size;
+    // A comment on the text's last line stays, and so does one whose line break is the last
+    // character: the end of the file is positioned after that line's last character, in
+    // toml++'s end-of-file errors and in the root table's region.
+    if (line_end + 1 >= size) break;
+    const std::size_t body_end = line_end > at + 1 && data[line_end - 1] == '\r' ? line_end - 1 : line_end;
+    if (body_end > at + 1 && printable_ascii(data + at + 1, data + body_end)) {
+      if (copied == 0) lean.reserve(size);
+      lean.append(data + copied, data + at + 1);  // up to and with the '#'
+      copied = body_end;
+    }
+    at = line_end;
+  }
+  if (copied == 0) return false;
+  lean.append(data + copied, data + size);
+  return true;
+}
+
+std::optional<std::string> without_comment_bodies(std::string_view text) {
+  std::string lean;
+  if (!without_comment_bodies(text, lean)) return std::nullopt;
+  return lean;
+}
+
+}  // namespace planlint

@@ -1,0 +1,213 @@
+// Comment bodies removed before toml++ parses (source/toml_comments.hpp): exactly what is
+// removed, and that toml++ reads the lean text as it reads the original, on every TOML file the
+// project has (the toml-test suite, examples, fixtures, rule files) and on variants of them
+// with a comment after every line.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <toml++/toml.h>
+
+#include "planlint/source/toml_comments.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+using planlint::without_comment_bodies;
+
+namespace {
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string where(const toml::source_region& region) {
+  return fmt::format("{}:{}-{}:{}", region.begin.line, region.begin.column, region.end.line,
+                     region.end.column);
+}
+
+/// Every node's source region, in document order: planlint's spans come from them.
+void collect_regions(const toml::node& node, const std::string& path, std::vector<std::string>& out) {
+  out.push_back(path + " @ " + where(node.source()));
+  if (const toml::table* table = node.as_table()) {
+    for (const auto& [key, child] : *table) {
+      out.push_back(path + "." + std::string(key.str()) + " key @ " + where(key.source()));
+      collect_regions(child, path + "." + std::string(key.str()), out);
+    }
+  } else if (const toml::array* array = node.as_array()) {
+    for (std::size_t i = 0; i < array->size(); ++i)
+      collect_regions(*array->get(i), path + "[" + std::to_string(i) + "]", out);
+  }
+}
+
+struct Outcome {
+  bool parsed = false;
+  std::string error;  ///< description and position, when it did not parse
+  toml::table table;
+  std::vector<std::string> regions;
+};
+
+Outcome parse(std::string_view text) {
+  Outcome outcome;
+  try {
+    outcome.table = toml::parse(text, std::string_view("doc.toml"));
+    outcome.parsed = true;
+    collect_regions(outcome.table, "", outcome.regions);
+  } catch (const toml::parse_error& error) {
+    outcome.error = fmt::format("{} at {}", error.description(), where(error.source()));
+  }
+  return outcome;
+}
+
+/// toml++ reads `text` and its lean form alike: the same table with the same regions, or the
+/// same error at the same place. Returns whether anything was removed.
+bool check_same_parse(const std::string& text, const std::string& label) {
+  const std::optional<std::string> lean = without_comment_bodies(text);
+  if (!lean) return false;
+  INFO(label);
+  REQUIRE(lean->size() < text.size());
+  const Outcome original = parse(text), stripped = parse(*lean);
+  REQUIRE(original.parsed == stripped.parsed);
+  CHECK(original.error == stripped.error);
+  if (original.parsed) {
+    CHECK(original.table == stripped.table);
+    CHECK(original.regions == stripped.regions);
+  }
+  return true;
+}
+
+std::vector<fs::path> project_toml_files() {
+  std::vector<fs::path> files;
+  for (const std::string& root :
+       {planlint::test::shared_path("corpus/toml-test"), std::string(PLANLINT_SOURCE_DIR) + "/examples",
+        std::string(PLANLINT_SOURCE_DIR) + "/tests", std::string(PLANLINT_SOURCE_DIR) + "/rules"}) {
+    if (!fs::is_directory(root)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+      if (entry.is_regular_file() && entry.path().extension() == ".toml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// without_comment_bodies(text + a last line), without that line: a comment on the last line,
+/// or just before it, stays (tested below).
+std::optional<std::string> lean(const std::string& text) {
+  const std::string last = "end = 0\n";
+  std::optional<std::string> result = without_comment_bodies(text + last);
+  if (result) {
+    REQUIRE(result->ends_with(last));
+    result->resize(result->size() - last.size());
+  }
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("a comment's body goes and its '#' and line break stay", "[toml-comments]") {
+  CHECK(lean("a = 1 # one\nb = 2\n") == "a = 1 #\nb = 2\n");
+  CHECK(lean("# header\n\n[plan] # the plan\n") == "#\n\n[plan] #\n");
+  CHECK(lean("a = 1 # tab\there\r\nb = 2\r\n") == "a = 1 #\r\nb = 2\r\n");
+  CHECK(lean("a = [\n  1, # one\n  2,\n]\n") == "a = [\n  1, #\n  2,\n]\n");
+  // '#' in strings of every kind, quotes and escapes in them, keys in quotes.
+  CHECK(lean("a = \"x # y\" # z\n") == "a = \"x # y\" #\n");
+  CHECK(lean("a = 'x # y' # z\n") == "a = 'x # y' #\n");
+  CHECK(lean("a = \"\\\"# y\" # z\n") == "a = \"\\\"# y\" #\n");
+  CHECK(lean("a = \"\\\\\" # z\n") == "a = \"\\\\\" #\n");
+  CHECK(lean("a = \"it's\" # z\n") == "a = \"it's\" #\n");
+  CHECK(lean("\"k#\" = 1 # z\n") == "\"k#\" = 1 #\n");
+  CHECK(lean("a = \"\"\"\n# not\n\"\"\" # z\n") == "a = \"\"\"\n# not\n\"\"\" #\n");
+  CHECK(lean("a = \"\"\"x\"\"\"\"\" # z\n") == "a = \"\"\"x\"\"\"\"\" #\n");
+  CHECK(lean("a = '''\n# not ''\n''' # z\n") == "a = '''\n# not ''\n''' #\n");
+  CHECK(lean("a = \"\" # z\n") == "a = \"\" #\n");
+  // At every offset from an eight-byte boundary (the scan goes eight bytes at a time).
+  for (std::size_t pad = 0; pad < 20; ++pad) {
+    const std::string key = fmt::format("k{}", std::string(pad, 'x'));
+    CHECK(lean(key + " = 1 # z\n") == key + " = 1 #\n");
+    CHECK(lean(key + " = \"#\" # z\n") == key + " = \"#\" #\n");
+    CHECK(lean(key + " = '#' # z\n") == key + " = '#' #\n");
+  }
+  // Well-formed UTF-8 elsewhere does not stop it.
+  CHECK(lean("a = \"容量\" # z\n") == "a = \"容量\" #\n");
+  CHECK(lean("a = 1 # é\nb = 2 # fine\n") == "a = 1 # é\nb = 2 #\n");
+}
+
+TEST_CASE("what might not be a valid comment stays for toml++ to judge", "[toml-comments]") {
+  // Nothing to remove.
+  CHECK_FALSE(without_comment_bodies(""));
+  CHECK_FALSE(lean("a = 1\n"));
+  CHECK_FALSE(lean("a = 1 #\n"));
+  CHECK_FALSE(lean("a = \"# not a comment\"\n"));
+  // The last line's comment, and the one before an empty last line: toml++ places the end of
+  // the file after the last character.
+  CHECK_FALSE(without_comment_bodies("a = [1, # open"));
+  CHECK_FALSE(without_comment_bodies("a = [1, # open\n"));
+  CHECK(without_comment_bodies("a = [1, # open\n# last") == "a = [1, #\n# last");
+  // Bodies toml++ checks: non-ASCII, control characters, a bare carriage return, DEL.
+  CHECK_FALSE(lean("a = 1 # 容量\n"));
+  CHECK_FALSE(lean("a = 1 # \x01\n"));
+  CHECK_FALSE(lean("a = 1 # x\ry\n"));
+  CHECK_FALSE(lean("a = 1 # \x7f\n"));
+  // A bad byte at every place in a long body (the check goes eight bytes at a time); a tab
+  // anywhere is fine.
+  for (std::size_t at = 0; at < 24; ++at) {
+    for (const char bad : {'\x01', '\x1f', '\x7f', '\x80', '\r'}) {
+      if (bad == '\r' && at == 23) continue;  // "\r\n": a line break
+      std::string body(24, 'c');
+      body[at] = bad;
+      CHECK_FALSE(lean("a = 1 #" + body + "\n"));
+    }
+    std::string body(24, 'c');
+    body[at] = '\t';
+    CHECK(lean("a = 1 #" + body + "\n") == "a = 1 #\n");
+  }
+  // Malformed UTF-8 anywhere: where toml++ reports it depends on how it buffers.
+  CHECK_FALSE(lean("a = 1 # z\nb = \"\xc3\"\n"));
+  CHECK_FALSE(lean("a = 1 # z\nb = \"\xed\xa0\x80\"\n"));      // a surrogate
+  CHECK_FALSE(lean("a = 1 # z\nb = \"\xc0\xaf\"\n"));          // an overlong '/'
+  CHECK_FALSE(lean("a = 1 # z\nb = \"\xf4\x90\x80\x80\"\n"));  // above U+10FFFF
+  // ...at every offset (the check goes sixteen or eight bytes at a time).
+  for (std::size_t at = 0; at < 40; ++at) {
+    std::string value(40, 'v');
+    value[at] = '\xc3';
+    CHECK_FALSE(lean("a = 1 # z\nb = \"" + value + "\"\n"));
+    // "é" whole there: well-formed.
+    CHECK(lean("a = 1 # z\nb = \"" + value.substr(0, at) + "\xc3\xa9\"\n") ==
+          "a = 1 #\nb = \"" + value.substr(0, at) + "\xc3\xa9\"\n");
+  }
+  // A string that does not close where TOML closes it: the whole text is left as it is.
+  CHECK_FALSE(lean("a = \"open\nb = 1 # z\n"));
+  CHECK_FALSE(lean("a = 'open\nb = 1 # z\n"));
+  CHECK_FALSE(lean("b = 1 # z\na = \"\"\"open # z\n"));
+  CHECK_FALSE(without_comment_bodies("b = 1 # z\na = '''open\n"));
+  CHECK_FALSE(without_comment_bodies("b = 1 # z\nc = 2\na = \"x\\"));
+}
+
+TEST_CASE("toml++ reads every project TOML file and its lean form alike", "[toml-comments]") {
+  const std::vector<fs::path> files = project_toml_files();
+  REQUIRE(files.size() > 500);
+  std::size_t changed = 0, variants = 0;
+  for (const fs::path& path : files) {
+    const std::string text = read(path);
+    if (check_same_parse(text, path.string())) ++changed;
+    // A comment after every line: inside multi-line strings it is string content, after a
+    // backslash it is escaped, inside arrays and after headers it is a comment.
+    std::string commented;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t end = std::min(text.find('\n', at), text.size());
+      commented.append(text, at, end - at);
+      const bool crlf = end > at && text[end - 1] == '\r';
+      if (crlf) commented.pop_back();
+      commented += " # note 'q' \"d\" # [x] \\";
+      if (crlf) commented += '\r';
+      if (end < text.size()) commented += '\n';
+      at = end + 1;
+    }
+    if (check_same_parse(commented + "\n", path.string() + " with a comment after every line")) ++variants;
+  }
+  // The suite's comment tests and the plans' comments are exercised, not skipped.
+  CHECK(changed > 100);
+  CHECK(variants > 500);
+}

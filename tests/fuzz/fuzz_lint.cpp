@@ -3,7 +3,9 @@
 // (its plan blocks are linted one by one, as run.cpp does). Then: inline suppressions, the
 // `planlint report` renderings of each plan, and the text, JSON, SARIF and GitHub emitters.
 // Besides crashes and sanitizer reports it checks that every finding points into the file and
-// that the JSON, SARIF and JSON report outputs are valid JSON.
+// that the JSON, SARIF and JSON report outputs are valid JSON, and that toml++ reads a TOML
+// input and its form without comment bodies (parse_toml's, toml_comments.hpp) alike: the same
+// values at the same places, or the same error at the same place.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <toml++/toml.h>
 
 #include "planlint/embed/embedded_files.hpp"
 #include "planlint/emit/github.hpp"
@@ -25,6 +28,8 @@
 #include "planlint/estimate/report.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/markdown/markdown.hpp"
+#include "planlint/source/limits.hpp"
+#include "planlint/source/toml_comments.hpp"
 #include "planlint/suppress/suppress.hpp"
 
 using namespace planlint;
@@ -42,6 +47,54 @@ void require_inside(const Location& location, const SourceFile& file) {
   // A span may end just past the last line (an error at the end of the file).
   if (span.begin.line > file.line_count() || span.end.line > file.line_count() + 1) std::abort();
   if (span.end.line != 0 && span.end < span.begin) std::abort();
+}
+
+std::string region_text(const toml::source_region& region) {
+  return std::to_string(region.begin.line) + ":" + std::to_string(region.begin.column) + "-" +
+         std::to_string(region.end.line) + ":" + std::to_string(region.end.column);
+}
+
+/// What toml++ makes of `text`: every node's and key's region and the table, or the error.
+struct TomlReading {
+  std::string error;
+  std::vector<std::string> regions;
+  toml::table table;
+};
+
+void collect_regions(const toml::node& node, std::vector<std::string>& out) {
+  out.push_back(region_text(node.source()));
+  if (const toml::table* table = node.as_table()) {
+    for (const auto& [key, child] : *table) {
+      out.push_back(std::string(key.str()) + "@" + region_text(key.source()));
+      collect_regions(child, out);
+    }
+  } else if (const toml::array* array = node.as_array()) {
+    for (const toml::node& element : *array) collect_regions(element, out);
+  }
+}
+
+TomlReading read_toml(std::string_view text) {
+  TomlReading reading;
+  try {
+    reading.table = toml::parse(text, std::string_view("fuzz.toml"));
+    collect_regions(reading.table, reading.regions);
+  } catch (const toml::parse_error& error) {
+    reading.error = std::string(error.description()) + " at " + region_text(error.source());
+  }
+  return reading;
+}
+
+void require_same_reading_without_comment_bodies(std::string_view text) {
+  if (find_toml_nesting_excess(text, max_toml_depth)) return;  // toml++ would overflow the stack
+  const std::optional<std::string> lean = without_comment_bodies(text);
+  if (!lean) return;
+  const TomlReading original = read_toml(text), stripped = read_toml(*lean);
+  if (original.error != stripped.error || original.regions != stripped.regions ||
+      original.table != stripped.table) {
+    std::fprintf(stderr, "fuzz_lint: toml++ reads the text without comment bodies differently:\n%s\nvs\n%s\n",
+                 original.error.c_str(), stripped.error.c_str());
+    std::abort();
+  }
 }
 
 /// The built-in rules, loaded file by file as RuleSet::builtin() does, except that a rule file
@@ -112,6 +165,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const PlanBlock& block : plan_blocks(doc))
       lint_plan(source, blank_outside(doc, block), options, report.diagnostics);
   } else {
+    require_same_reading_without_comment_bodies(doc);
     lint_plan(source, doc, options, report.diagnostics);
   }
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);

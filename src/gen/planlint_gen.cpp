@@ -204,6 +204,7 @@ std::vector<expr::NodePtr> make_nodes() {
     node->quantity.bare_b = row.bare_b;
     node->quantity.percent = row.percent;
     node->text = str(row.text);
+    if (node->kind == expr::Node::Kind::call) node->function = expr::find_function(node->text);
     node->boolean = row.boolean;
     node->op = static_cast<expr::Op>(row.op);
     node->children.reserve(row.count);

@@ -182,6 +182,25 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(truth("plan.kind not in ['inference']"));
 }
 
+TEST_CASE("the parser, the checker and the evaluator share one list of functions",
+          "[expr][functions]") {
+  // Each name of the table parses to its Function, and the checker knows it (it may still
+  // reject the arguments).
+  for (const FunctionName& entry : function_table) {
+    INFO(entry.name);
+    const NodePtr call = parse(std::string(entry.name) + "()");
+    REQUIRE(call->kind == Node::Kind::call);
+    CHECK(call->function == entry.function);
+    RuleTypeEnvironment names("", no_options);
+    auto checked = check(*call, names);
+    if (auto* error = std::get_if<CheckError>(&checked))
+      CHECK_THAT(error->message, !Catch::Contains("unknown function"));
+  }
+  CHECK(function_names().size() == function_table.size());
+  CHECK(parse("mins(1)")->function == Function::unknown);
+  CHECK(check_error("mins(1)").message == "unknown function 'mins'; did you mean 'min'?");
+}
+
 TEST_CASE("a missing value makes the expression absent, except where it decides nothing",
           "[expr][absent]") {
   CHECK_FALSE(eval("cluster.peak > 1 TFLOPS").has_value());

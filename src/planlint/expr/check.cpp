@@ -185,110 +185,112 @@ class Checker {
     const std::string& f = node.text;
     auto numbers = [&](std::size_t i) { return expect(*node.children[i], Kind::number, fmt::format("argument {} of {}()", i + 1, f)); };
     auto text = [&](std::size_t i) { expect(*node.children[i], Kind::string, fmt::format("argument {} of {}()", i + 1, f)); };
-    if (f == "min" || f == "max") {
-      if (node.children.empty()) arity(node, 1, 64);
-      Type first = numbers(0);
-      for (std::size_t i = 1; i < node.children.size(); ++i) {
-        Type t = numbers(i);
-        if (!same_dimension(first, t))
-          fail(*node.children[i], fmt::format("{}() of {} and {}", f, describe(first), describe(t)));
+    switch (node.function) {
+      case Function::min:
+      case Function::max: {
+        if (node.children.empty()) arity(node, 1, 64);
+        Type first = numbers(0);
+        for (std::size_t i = 1; i < node.children.size(); ++i) {
+          Type t = numbers(i);
+          if (!same_dimension(first, t))
+            fail(*node.children[i], fmt::format("{}() of {} and {}", f, describe(first), describe(t)));
+        }
+        first.zero_literal = false;
+        return first;
       }
-      first.zero_literal = false;
-      return first;
-    }
-    if (f == "abs" || f == "floor" || f == "ceil") {
-      arity(node, 1, 1);
-      Type t = numbers(0);
-      t.zero_literal = false;
-      return t;
-    }
-    if (f == "sqrt") {
-      arity(node, 1, 1);
-      Type t = numbers(0);
-      if (!t.dim) return t;
-      units::Dimension half;
-      for (std::size_t i = 0; i < units::base_count; ++i) {
-        if (t.dim->exponents[i] % 2 != 0)
-          fail(node, fmt::format("sqrt() of {} has no dimension", describe(t)));
-        half.exponents[i] = static_cast<std::int8_t>(t.dim->exponents[i] / 2);
+      case Function::abs:
+      case Function::floor:
+      case Function::ceil: {
+        arity(node, 1, 1);
+        Type t = numbers(0);
+        t.zero_literal = false;
+        return t;
       }
-      return Type::number(half);
-    }
-    if (f == "log10") {
-      arity(node, 1, 1);
-      numbers(0);
-      return Type::number(units::dims::none);
-    }
-    if (f == "within") {
-      arity(node, 3, 3);
-      Type a = numbers(0), b = numbers(1), tol = numbers(2);
-      if (!same_dimension(a, b))
-        fail(node, fmt::format("within() compares {} with {}", describe(a), describe(b)));
-      if (tol.dim && !tol.dim->dimensionless())
-        fail(*node.children[2], fmt::format("the tolerance of within() is a fraction, not {}", describe(tol)));
-      return Type::of(Kind::boolean);
-    }
-    if (f == "ratio" || f == "slip") {
-      arity(node, 2, 2);
-      Type a = numbers(0), b = numbers(1);
-      if (!same_dimension(a, b))
-        fail(node, fmt::format("{}() of {} and {}", f, describe(a), describe(b)));
-      return f == "ratio" ? Type::number(units::dims::none) : Type::of(Kind::string);
-    }
-    if (f == "days_since") {
-      arity(node, 1, 1);
-      expect(*node.children[0], Kind::date, "the argument of days_since()");
-      return Type::number(units::dims::seconds);
-    }
-    if (f == "tier") {
-      arity(node, 1, 1);
-      text(0);
-      return Type::of(Kind::string);
-    }
-    if (f == "tolerance") {
-      arity(node, 1, 1);
-      text(0);
-      return Type::number(units::dims::none);
-    }
-    if (f == "metric") {
-      arity(node, 1, 1);
-      text(0);
-      return Type::number(std::nullopt);
-    }
-    if (f == "value") {
-      arity(node, 1, 1);
-      text(0);
-      return Type::of(Kind::any);
-    }
-    if (f == "assumed" || f == "claimed" || f == "computed") {
-      arity(node, 1, 1);
-      text(0);
-      return Type::of(Kind::boolean);
-    }
-    if (f == "catalog") {
-      arity(node, 2, 3);
-      for (std::size_t i = 0; i < node.children.size(); ++i) text(i);
-      const Node& field = *node.children[1];
-      if (field.kind == Node::Kind::string) {
-        auto dim = catalog_field_dimension(field.text);
-        if (!dim)
-          fail(field, fmt::format("catalog() has no field '{}': use dense_peak, sparse_peak, hbm, "
-                                  "hbm_bandwidth or link_bandwidth", field.text));
-        if ((field.text == "dense_peak" || field.text == "sparse_peak") && node.children.size() < 3)
-          fail(node, "catalog() needs a precision for a peak: catalog(gpu, 'dense_peak', 'bf16')");
-        return Type::number(*dim);
+      case Function::sqrt: {
+        arity(node, 1, 1);
+        Type t = numbers(0);
+        if (!t.dim) return t;
+        units::Dimension half;
+        for (std::size_t i = 0; i < units::base_count; ++i) {
+          if (t.dim->exponents[i] % 2 != 0)
+            fail(node, fmt::format("sqrt() of {} has no dimension", describe(t)));
+          half.exponents[i] = static_cast<std::int8_t>(t.dim->exponents[i] / 2);
+        }
+        return Type::number(half);
       }
-      return Type::number(std::nullopt);
-    }
-    if (f == "compute_precision") {
-      arity(node, 0, 0);
-      return Type::of(Kind::string);
-    }
-    if (f == "exists" || f == "given") {
-      const Node& argument = path_argument(node);
-      std::string error;
-      if (!environment_.path_type(argument.text, error)) fail(argument, error);
-      return Type::of(Kind::boolean);
+      case Function::log10:
+        arity(node, 1, 1);
+        numbers(0);
+        return Type::number(units::dims::none);
+      case Function::within: {
+        arity(node, 3, 3);
+        Type a = numbers(0), b = numbers(1), tol = numbers(2);
+        if (!same_dimension(a, b))
+          fail(node, fmt::format("within() compares {} with {}", describe(a), describe(b)));
+        if (tol.dim && !tol.dim->dimensionless())
+          fail(*node.children[2], fmt::format("the tolerance of within() is a fraction, not {}", describe(tol)));
+        return Type::of(Kind::boolean);
+      }
+      case Function::ratio:
+      case Function::slip: {
+        arity(node, 2, 2);
+        Type a = numbers(0), b = numbers(1);
+        if (!same_dimension(a, b))
+          fail(node, fmt::format("{}() of {} and {}", f, describe(a), describe(b)));
+        return node.function == Function::ratio ? Type::number(units::dims::none) : Type::of(Kind::string);
+      }
+      case Function::days_since:
+        arity(node, 1, 1);
+        expect(*node.children[0], Kind::date, "the argument of days_since()");
+        return Type::number(units::dims::seconds);
+      case Function::tier:
+        arity(node, 1, 1);
+        text(0);
+        return Type::of(Kind::string);
+      case Function::tolerance:
+        arity(node, 1, 1);
+        text(0);
+        return Type::number(units::dims::none);
+      case Function::metric:
+        arity(node, 1, 1);
+        text(0);
+        return Type::number(std::nullopt);
+      case Function::value:
+        arity(node, 1, 1);
+        text(0);
+        return Type::of(Kind::any);
+      case Function::assumed:
+      case Function::claimed:
+      case Function::computed:
+        arity(node, 1, 1);
+        text(0);
+        return Type::of(Kind::boolean);
+      case Function::catalog: {
+        arity(node, 2, 3);
+        for (std::size_t i = 0; i < node.children.size(); ++i) text(i);
+        const Node& field = *node.children[1];
+        if (field.kind == Node::Kind::string) {
+          auto dim = catalog_field_dimension(field.text);
+          if (!dim)
+            fail(field, fmt::format("catalog() has no field '{}': use dense_peak, sparse_peak, hbm, "
+                                    "hbm_bandwidth or link_bandwidth", field.text));
+          if ((field.text == "dense_peak" || field.text == "sparse_peak") && node.children.size() < 3)
+            fail(node, "catalog() needs a precision for a peak: catalog(gpu, 'dense_peak', 'bf16')");
+          return Type::number(*dim);
+        }
+        return Type::number(std::nullopt);
+      }
+      case Function::compute_precision:
+        arity(node, 0, 0);
+        return Type::of(Kind::string);
+      case Function::exists:
+      case Function::given: {
+        const Node& argument = path_argument(node);
+        std::string error;
+        if (!environment_.path_type(argument.text, error)) fail(argument, error);
+        return Type::of(Kind::boolean);
+      }
+      case Function::unknown: break;
     }
     std::string message = fmt::format("unknown function '{}'", f);
     if (auto suggestion = closest_match(f, function_names()))
@@ -309,10 +311,11 @@ std::optional<units::Dimension> catalog_field_dimension(std::string_view field) 
 }
 
 const std::vector<std::string_view>& function_names() {
-  static const std::vector<std::string_view> names = {
-      "min",  "max",   "abs",   "sqrt",   "log10",   "floor", "ceil",  "within", "ratio",
-      "slip", "days_since", "tier", "tolerance", "metric", "value", "assumed", "catalog",
-      "exists", "given", "compute_precision", "claimed", "computed"};
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> all;
+    for (const FunctionName& entry : function_table) all.push_back(entry.name);
+    return all;
+  }();
   return names;
 }
 

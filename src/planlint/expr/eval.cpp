@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
 #include <string_view>
 #include <utility>
 
@@ -30,36 +29,6 @@ bool equal(const Value& a, const Value& b) {
 }  // namespace
 
 namespace {
-
-enum class Fn {
-  unknown, exists, given, compute_precision, min, max, abs, floor, ceil, sqrt, log10, within,
-  ratio, slip, days_since, tier, tolerance, metric, value, assumed, claimed, computed, catalog,
-};
-
-/// The function a call names. Runs for every call a rule evaluates: the name's length picks the
-/// few names to compare it with, cheaper than hashing it (the names are distinct per length).
-Fn function_of(std::string_view name) {
-  auto pick = [name](std::initializer_list<std::pair<std::string_view, Fn>> names) {
-    for (const auto& [text, fn] : names)
-      if (name == text) return fn;
-    return Fn::unknown;
-  };
-  switch (name.size()) {
-    case 3: return pick({{"min", Fn::min}, {"max", Fn::max}, {"abs", Fn::abs}});
-    case 4: return pick({{"ceil", Fn::ceil}, {"sqrt", Fn::sqrt}, {"slip", Fn::slip}, {"tier", Fn::tier}});
-    case 5:
-      return pick({{"given", Fn::given}, {"floor", Fn::floor}, {"log10", Fn::log10},
-                   {"ratio", Fn::ratio}, {"value", Fn::value}});
-    case 6: return pick({{"exists", Fn::exists}, {"within", Fn::within}, {"metric", Fn::metric}});
-    case 7:
-      return pick({{"assumed", Fn::assumed}, {"claimed", Fn::claimed}, {"catalog", Fn::catalog}});
-    case 8: return pick({{"computed", Fn::computed}});
-    case 9: return pick({{"tolerance", Fn::tolerance}});
-    case 10: return pick({{"days_since", Fn::days_since}});
-    case 17: return pick({{"compute_precision", Fn::compute_precision}});
-    default: return Fn::unknown;
-  }
-}
 
 class Evaluator {
  public:
@@ -218,14 +187,14 @@ class Evaluator {
 
   std::optional<Value> call(const Node& node) const {
     const auto& args = node.children;
-    const Fn f = function_of(node.text);
+    const Function f = node.function;
     switch (f) {
-      case Fn::exists: return Value{environment_.lookup(args[0]->text).has_value()};
-      case Fn::given: return Value{environment_.stated(args[0]->text)};
-      case Fn::compute_precision: return environment_.compute_precision();
-      case Fn::min:
-      case Fn::max: {
-        const bool is_min = f == Fn::min;
+      case Function::exists: return Value{environment_.lookup(args[0]->text).has_value()};
+      case Function::given: return Value{environment_.stated(args[0]->text)};
+      case Function::compute_precision: return environment_.compute_precision();
+      case Function::min:
+      case Function::max: {
+        const bool is_min = f == Function::min;
         auto best = quantity(*args[0]);
         if (!best) return std::nullopt;
         for (std::size_t i = 1; i < args.size(); ++i) {
@@ -235,17 +204,17 @@ class Evaluator {
         }
         return Value{*best};
       }
-      case Fn::abs:
-      case Fn::floor:
-      case Fn::ceil:
-      case Fn::sqrt:
-      case Fn::log10: {
+      case Function::abs:
+      case Function::floor:
+      case Function::ceil:
+      case Function::sqrt:
+      case Function::log10: {
         auto x = quantity(*args[0]);
         if (!x) return std::nullopt;
-        if (f == Fn::abs) return number(std::abs(x->value), x->dim);
-        if (f == Fn::floor) return number(std::floor(x->value), x->dim);
-        if (f == Fn::ceil) return number(std::ceil(x->value), x->dim);
-        if (f == Fn::log10) {
+        if (f == Function::abs) return number(std::abs(x->value), x->dim);
+        if (f == Function::floor) return number(std::floor(x->value), x->dim);
+        if (f == Function::ceil) return number(std::ceil(x->value), x->dim);
+        if (f == Function::log10) {
           if (x->value <= 0) return std::nullopt;
           return number(std::log10(x->value), units::dims::none);
         }
@@ -257,55 +226,55 @@ class Evaluator {
         }
         return number(std::sqrt(x->value), half);
       }
-      case Fn::within: {
+      case Function::within: {
         auto x = quantity(*args[0]), y = quantity(*args[1]), tolerance = quantity(*args[2]);
         if (!x || !y || !tolerance || !compatible(*x, *y)) return std::nullopt;
         return Value{std::abs(x->value - y->value) <= tolerance->value * std::abs(y->value)};
       }
-      case Fn::ratio: {
+      case Function::ratio: {
         auto x = quantity(*args[0]), y = quantity(*args[1]);
         if (!x || !y || !compatible(*x, *y) || y->value == 0) return std::nullopt;
         return finite(x->value / y->value, units::dims::none);
       }
-      case Fn::slip: {
+      case Function::slip: {
         auto x = quantity(*args[0]), y = quantity(*args[1]);
         if (!x || !y || !compatible(*x, *y)) return std::nullopt;
         return Value{describe_slip(x->value, y->value, x->dim)};
       }
-      case Fn::days_since: {
+      case Function::days_since: {
         auto date = (*this)(*args[0]);
         if (!date || !date->date()) return std::nullopt;
         return number(environment_.seconds_since(*date->date()), units::dims::seconds);
       }
-      case Fn::tier:
-      case Fn::tolerance:
-      case Fn::metric:
-      case Fn::value:
-      case Fn::assumed:
-      case Fn::claimed:
-      case Fn::computed: {
+      case Function::tier:
+      case Function::tolerance:
+      case Function::metric:
+      case Function::value:
+      case Function::assumed:
+      case Function::claimed:
+      case Function::computed: {
         auto name = text(*args[0]);
         if (!name) return std::nullopt;
-        if (f == Fn::metric) return environment_.metric(*name);
-        if (f == Fn::value) return environment_.plan_value(*name);
-        if (f == Fn::assumed) return Value{environment_.assumed(*name)};
-        if (f == Fn::claimed) return Value{environment_.claimed(*name)};
-        if (f == Fn::computed) return Value{environment_.computed(*name)};
-        if (f == Fn::tolerance) {
+        if (f == Function::metric) return environment_.metric(*name);
+        if (f == Function::value) return environment_.plan_value(*name);
+        if (f == Function::assumed) return Value{environment_.assumed(*name)};
+        if (f == Function::claimed) return Value{environment_.claimed(*name)};
+        if (f == Function::computed) return Value{environment_.computed(*name)};
+        if (f == Function::tolerance) {
           auto tolerance = environment_.tolerance(*name);
           if (!tolerance) return std::nullopt;
           return number(*tolerance, units::dims::none);
         }
         return tier_name(*name);
       }
-      case Fn::catalog: {
+      case Function::catalog: {
         auto gpu = text(*args[0]), field = text(*args[1]);
         std::optional<std::string> precision;
         if (args.size() > 2) precision = text(*args[2]);
         if (!gpu || !field || (args.size() > 2 && !precision)) return std::nullopt;
         return environment_.catalog(*gpu, *field, precision.value_or(""));
       }
-      case Fn::unknown: break;
+      case Function::unknown: break;
     }
     return std::nullopt;
   }

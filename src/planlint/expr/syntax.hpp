@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "planlint/expr/functions.hpp"
 #include "planlint/units/quantity.hpp"
 
 namespace planlint::expr {
@@ -29,6 +30,7 @@ struct Node {
   std::size_t begin = 0, end = 0;  ///< byte offsets of the node in the expression text
   units::Quantity quantity;         ///< Kind::quantity (value in base units)
   std::string text;                 ///< string literal, dotted path, or function name
+  Function function = Function::unknown;  ///< Kind::call: find_function(text)
   bool boolean = false;
   Op op = Op::add;                  ///< unary and binary
   std::vector<NodePtr> children;    ///< operands, call arguments, list items, cond/then/else

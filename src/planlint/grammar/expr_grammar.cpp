@@ -95,6 +95,7 @@ class converter {
   NodePtr visit(const ast::call& c) const {
     auto node = make(Node::Kind::call, c);
     node->text = c.name;
+    node->function = find_function(node->text);
     for (const ast::expression& argument : c.arguments) node->children.push_back((*this)(argument));
     return node;
   }

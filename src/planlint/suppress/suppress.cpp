@@ -145,12 +145,6 @@ bool parse_directive(const Comment& comment, const std::string& file, InlineSupp
   return true;
 }
 
-bool covers(const InlineSuppression& s, std::uint32_t line) {
-  if (!s.known_directive) return false;
-  if (s.scope == InlineSuppression::Scope::file) return true;
-  return s.target_line != 0 && s.target_line == line;
-}
-
 /// Index of the first name of `s` that names `rule` (its id, its group, or "all"), or -1.
 int matching_name(const InlineSuppression& s, std::string_view rule, const SuppressionRules& rules) {
   auto group = rules.group_of.find(rule);

@@ -1,0 +1,62 @@
+#pragma once
+/// The functions of the rule language (docs: rules.md, "Functions"): one list that the parser,
+/// the type checker and the evaluator share. The parser stores each call's Function in its node
+/// (Node::function), so the checker and the evaluator switch on it; a function added here and
+/// missed by either switch fails the build (-Werror=switch), where two lists of names let a name
+/// that the checker accepts evaluate as absent, and its rule silently never fire.
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace planlint::expr {
+
+enum class Function : std::uint8_t {
+  unknown,  ///< not a function of the language: the checker reports it with a suggestion
+  exists, given, compute_precision,
+  min, max, abs, floor, ceil, sqrt, log10,
+  within, ratio, slip, days_since,
+  tier, tolerance, metric, value, assumed, claimed, computed, catalog,
+};
+
+struct FunctionName {
+  std::string_view name;
+  Function function;
+};
+
+inline constexpr std::array<FunctionName, 22> function_table{{
+    {"exists", Function::exists},
+    {"given", Function::given},
+    {"compute_precision", Function::compute_precision},
+    {"min", Function::min},
+    {"max", Function::max},
+    {"abs", Function::abs},
+    {"floor", Function::floor},
+    {"ceil", Function::ceil},
+    {"sqrt", Function::sqrt},
+    {"log10", Function::log10},
+    {"within", Function::within},
+    {"ratio", Function::ratio},
+    {"slip", Function::slip},
+    {"days_since", Function::days_since},
+    {"tier", Function::tier},
+    {"tolerance", Function::tolerance},
+    {"metric", Function::metric},
+    {"value", Function::value},
+    {"assumed", Function::assumed},
+    {"claimed", Function::claimed},
+    {"computed", Function::computed},
+    {"catalog", Function::catalog},
+}};
+
+static_assert(function_table.size() == static_cast<std::size_t>(Function::catalog),
+              "every Function but unknown has one name");
+
+/// The function called `name`, or Function::unknown. Runs once per call node, when an
+/// expression is parsed or the built-in rules' nodes are made.
+constexpr Function find_function(std::string_view name) {
+  for (const FunctionName& entry : function_table)
+    if (entry.name == name) return entry.function;
+  return Function::unknown;
+}
+
+}  // namespace planlint::expr

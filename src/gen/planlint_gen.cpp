@@ -107,7 +107,7 @@ using namespace std::string_view_literals;
 
 // Expression nodes, children before parents; a node's children are node_children[first, +count].
 struct NodeRow {
-  std::uint8_t kind, op;
+  std::uint8_t kind, op, function;
   bool boolean, bare_b, percent;
   std::int8_t dim[units::base_count];
   std::uint32_t begin, end;
@@ -204,7 +204,7 @@ std::vector<expr::NodePtr> make_nodes() {
     node->quantity.bare_b = row.bare_b;
     node->quantity.percent = row.percent;
     node->text = str(row.text);
-    if (node->kind == expr::Node::Kind::call) node->function = expr::find_function(node->text);
+    node->function = static_cast<expr::Function>(row.function);
     node->boolean = row.boolean;
     node->op = static_cast<expr::Op>(row.op);
     node->children.reserve(row.count);
@@ -320,9 +320,9 @@ std::vector<GpuSpec> gpus() {
     const Range range{children_.size(), kids.size()};
     for (std::uint32_t kid : kids) children_.push_back(std::to_string(kid));
     const units::Quantity& q = node->quantity;
-    nodes_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{}}}", code(node->kind),
-                                 code(node->op), node->boolean, q.bare_b, q.percent,
-                                 dimension(q.dim), node->begin, node->end, number(q.value),
+    nodes_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{},{}}}", code(node->kind),
+                                 code(node->op), code(node->function), node->boolean, q.bare_b,
+                                 q.percent, dimension(q.dim), node->begin, node->end, number(q.value),
                                  literal(node->text), range.text()));
     return static_cast<std::int32_t>(nodes_.size() - 1);
   }

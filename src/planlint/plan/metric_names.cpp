@@ -1,8 +1,6 @@
 #include "planlint/plan/metric_names.hpp"
 
-#include <unordered_map>
-
-#include "planlint/plan/plan.hpp"
+#include "planlint/plan/name_index.hpp"
 
 namespace planlint {
 
@@ -58,13 +56,8 @@ std::string_view to_string(Tier tier) {
 std::span<const MetricName> metric_names() { return all_metrics; }
 
 const MetricName* find_metric(std::string_view name) {
-  static const std::unordered_map<std::string_view, const MetricName*, NameHash> index = [] {
-    std::unordered_map<std::string_view, const MetricName*, NameHash> names;
-    for (const MetricName& metric : all_metrics) names.emplace(metric.name, &metric);
-    return names;
-  }();
-  auto it = index.find(name);
-  return it == index.end() ? nullptr : it->second;
+  static const NameIndex<MetricName> index(all_metrics, [](const MetricName& m) { return m.name; });
+  return index.find(name);
 }
 
 std::vector<std::string_view> metric_name_list() {

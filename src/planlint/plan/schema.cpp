@@ -1,8 +1,6 @@
 #include "planlint/plan/schema.hpp"
 
-#include <unordered_map>
-
-#include "planlint/plan/plan.hpp"
+#include "planlint/plan/name_index.hpp"
 
 namespace planlint {
 
@@ -191,33 +189,21 @@ const std::vector<KeySpec>& plan_keys() {
 }
 
 namespace {
-struct KeyName {
-  std::string_view section, key;
-  bool operator==(const KeyName&) const = default;
-};
-struct KeyNameHash {
-  std::size_t operator()(const KeyName& name) const noexcept {
-    return NameHash{}(name.section) * 31 + NameHash{}(name.key);
-  }
-};
+/// The specs by "section.key". The loader looks up every key of every plan, and the estimates
+/// and rules many more: an index instead of a scan of ~100 specs.
+const NameIndex<KeySpec>& key_index() {
+  static const NameIndex<KeySpec> index(plan_keys(), [](const KeySpec& spec) {
+    return std::string(spec.section) + "." + std::string(spec.key);
+  });
+  return index;
+}
 }  // namespace
 
 const KeySpec* find_key(std::string_view section, std::string_view key) {
-  // The loader looks up every key of every plan: an index instead of a scan of ~100 specs.
-  static const std::unordered_map<KeyName, const KeySpec*, KeyNameHash> index = [] {
-    std::unordered_map<KeyName, const KeySpec*, KeyNameHash> keys;
-    for (const KeySpec& spec : plan_keys()) keys.emplace(KeyName{spec.section, spec.key}, &spec);
-    return keys;
-  }();
-  auto it = index.find(KeyName{section, key});
-  return it == index.end() ? nullptr : it->second;
+  return key_index().find(section, '.', key);
 }
 
-const KeySpec* find_key(std::string_view dotted_path) {
-  auto dot = dotted_path.find('.');
-  if (dot == std::string_view::npos) return nullptr;
-  return find_key(dotted_path.substr(0, dot), dotted_path.substr(dot + 1));
-}
+const KeySpec* find_key(std::string_view dotted_path) { return key_index().find(dotted_path); }
 
 std::vector<std::string_view> keys_of(std::string_view section) {
   std::vector<std::string_view> keys;

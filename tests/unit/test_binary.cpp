@@ -1,0 +1,62 @@
+// The built planlint executable, run as users run it (the other tests drive the CLI in-process,
+// linked differently): the static link, and the exceptions that CLI11, toml++ and the quantity
+// grammar throw on ordinary paths, unwound through the binary's own tables
+// (src/cli/static_unwind.cpp).
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "integration_support.hpp"
+#include "support.hpp"
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string output;  ///< stdout and stderr
+};
+
+Run planlint_binary(const std::string& arguments) {
+  Run run;
+  run.status = planlint::test::run_command(planlint::test::quote(PLANLINT_BINARY) + " " + arguments, run.output);
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("the binary answers --version and --help", "[binary]") {
+  Run version = planlint_binary("--version");
+  CHECK(version.status == 0);
+  CHECK(version.output == std::string("planlint ") + PLANLINT_VERSION + "\n");
+  Run help = planlint_binary("--help");
+  CHECK(help.status == 0);
+  CHECK_THAT(help.output, Catch::Contains("Usage: planlint") && Catch::Contains("check"));
+}
+
+TEST_CASE("the binary reports bad input with the documented status", "[binary]") {
+  planlint::test::Scratch dir;
+  using planlint::test::quote;
+  // A usage error: exit 2.
+  Run usage = planlint_binary("check --no-such-option x.toml");
+  CHECK(usage.status == 2);
+  CHECK_THAT(usage.output, Catch::Contains("--no-such-option"));
+  // A TOML syntax error (toml++ throws): a finding, exit 1.
+  const auto broken = dir.write("broken.toml", "a = [\n");
+  Run syntax = planlint_binary("check --no-color " + quote(broken.string()));
+  CHECK(syntax.status == 1);
+  CHECK_THAT(syntax.output, Catch::Contains("broken.toml:1:7: error: invalid TOML") &&
+                                Catch::Contains("[toml-syntax]"));
+  // A unit typo (the quantity grammar throws at its expectation point): a finding, exit 1.
+  const auto typo = dir.write("typo.toml", "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7 Bq\"\n");
+  Run unit = planlint_binary("check --no-color " + quote(typo.string()));
+  CHECK(unit.status == 1);
+  CHECK_THAT(unit.output, Catch::Contains("typo.toml:5:13: error: model.params = \"7 Bq\": unknown unit 'Bq'"));
+}
+
+TEST_CASE("the binary lints the example as the in-process CLI does", "[binary]") {
+  const std::string example = std::string(PLANLINT_SOURCE_DIR) + "/examples/cluster-plan.toml";
+  Run binary = planlint_binary("check --no-color --today 2026-11-30 " + planlint::test::quote(example));
+  auto in_process = planlint::test::run_cli({"check", "--no-color", "--today", "2026-11-30", example});
+  CHECK(binary.status == in_process.status);
+  CHECK(binary.output == in_process.out + in_process.err);
+}

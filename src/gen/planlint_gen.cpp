@@ -240,7 +240,7 @@ std::vector<std::shared_ptr<const CompiledRule>> rules() {
     d.group = str(row.group);
     d.severity = static_cast<Severity>(row.severity);
     d.summary = str(row.summary);
-    d.docs = str(row.docs);
+    d.docs = SharedText::of_static(row.docs);
     d.native = row.native;
     d.origin = str(row.origin);
     rule->each = str(row.each);
@@ -356,7 +356,7 @@ std::vector<GpuSpec> gpus() {
     const Range metrics = string_rows(rule.metrics_used);
     rules_.push_back(fmt::format(
         "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
-        literal(d.id), literal(d.group), code(d.severity), literal(d.summary), literal(d.docs),
+        literal(d.id), literal(d.group), code(d.severity), literal(d.summary), literal(d.docs.view()),
         d.native, literal(d.origin), literal(rule.each), applies, check, at.text(),
         bool(rule.at_template), at_template.text(), related.text(), message.text(), help.text(),
         bool(rule.fix), fix.text(), options.text(), metrics.text()));

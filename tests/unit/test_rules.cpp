@@ -93,7 +93,7 @@ TEST_CASE("every rule documents itself with the five headings", "[rules][docs]")
     INFO(rule.id << " (" << rule.origin << ")");
     for (const char* heading : {"## What it does", "## Why is this bad?", "## Example",
                                 "## Use instead", "## References"})
-      CHECK(rule.docs.find(heading) != std::string::npos);
+      CHECK(rule.docs.view().find(heading) != std::string_view::npos);
     CHECK(rule.origin == "rules/" + rule.group + "/" + rule.id + ".toml");
   }
 }

@@ -163,12 +163,14 @@ class Writer {
 /// The paragraph under "## What it does" in a rule's docs, or the summary.
 std::string what_it_does(const RuleDescriptor& rule) {
   constexpr std::string_view heading = "## What it does";
-  auto at = rule.docs.find(heading);
-  if (at == std::string::npos) return rule.summary;
-  std::size_t begin = rule.docs.find('\n', at);
-  if (begin == std::string::npos) return rule.summary;
-  std::size_t end = rule.docs.find("\n## ", begin);
-  std::string text = rule.docs.substr(begin + 1, end == std::string::npos ? end : end - begin - 1);
+  const std::string_view docs = rule.docs.view();
+  auto at = docs.find(heading);
+  if (at == std::string_view::npos) return rule.summary;
+  std::size_t begin = docs.find('\n', at);
+  if (begin == std::string_view::npos) return rule.summary;
+  std::size_t end = docs.find("\n## ", begin);
+  const std::string_view text =
+      docs.substr(begin + 1, end == std::string_view::npos ? end : end - begin - 1);
   std::string flat;
   for (char c : text) flat += c == '\n' ? ' ' : c;
   while (!flat.empty() && flat.back() == ' ') flat.pop_back();
@@ -188,7 +190,7 @@ json rule_json(const RuleDescriptor& rule) {
               {"name", sarif_rule_name(rule.id)},
               {"shortDescription", {{"text", sentence(rule.summary.empty() ? rule.id : rule.summary)}}},
               {"fullDescription", {{"text", sentence(what_it_does(rule))}}}};
-  std::string docs = rule.docs.empty() ? sentence(rule.summary) : rule.docs;
+  std::string docs = rule.docs.empty() ? sentence(rule.summary) : std::string(rule.docs.view());
   out["help"] = {{"text", docs}, {"markdown", docs}};
   out["defaultConfiguration"] = {{"level", level_of(rule.severity)}};
   json tags = json::array();

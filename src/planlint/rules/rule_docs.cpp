@@ -7,7 +7,7 @@
 namespace planlint {
 
 std::string rule_markdown(const RuleDescriptor& rule) {
-  std::string docs = rule.docs;
+  std::string docs(rule.docs.view());
   while (!docs.empty() && (docs.back() == '\n' || docs.back() == ' ')) docs.pop_back();
   while (!docs.empty() && docs.front() == '\n') docs.erase(docs.begin());
   return fmt::format(

@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <sstream>
 
 #include "cli/cli.hpp"
@@ -13,6 +15,20 @@ std::string data_path(std::string_view relative) {
 
 std::string shared_path(std::string_view relative) {
   return std::string(PLANLINT_SOURCE_DIR) + "/../shared/" + std::string(relative);
+}
+
+std::vector<std::string> project_toml_files() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const std::string& root : {shared_path("corpus/toml-test"), std::string(PLANLINT_SOURCE_DIR) + "/examples",
+                                  std::string(PLANLINT_SOURCE_DIR) + "/tests",
+                                  std::string(PLANLINT_SOURCE_DIR) + "/rules"}) {
+    if (!fs::is_directory(root)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+      if (entry.is_regular_file() && entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 LoadResult load_text(std::string text, std::string path) {

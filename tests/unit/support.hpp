@@ -13,6 +13,9 @@ namespace planlint::test {
 std::string data_path(std::string_view relative);
 /// ../shared beside the checkout (the spec, seeds and TOML corpus).
 std::string shared_path(std::string_view relative);
+/// Every TOML file the project has, sorted: the toml-test suite (valid and invalid), examples/,
+/// tests/ (fixtures, golden files, rule fixtures) and rules/.
+std::vector<std::string> project_toml_files();
 
 LoadResult load_text(std::string text, std::string path = "plan.toml");
 LoadResult load_fixture(std::string_view relative);

@@ -118,7 +118,9 @@ TEST_CASE("a comment's body goes and its '#' and line break stay", "[toml-commen
   }
   // Well-formed UTF-8 elsewhere does not stop it.
   CHECK(lean("a = \"容量\" # z\n") == "a = \"容量\" #\n");
-  CHECK(lean("a = 1 # é\nb = 2 # fine\n") == "a = 1 # é\nb = 2 #\n");
+  // Comments may hold any character but controls: "×", "—", "≈", "容量".
+  CHECK(lean("a = 1 # é\nb = 2 # fine\n") == "a = 1 #\nb = 2 #\n");
+  CHECK(lean("# tp 8 × pp 4 — ≈ 6.3e24 FLOP · 容量\n") == "#\n");
 }
 
 TEST_CASE("what might not be a valid comment stays for toml++ to judge", "[toml-comments]") {
@@ -132,14 +134,14 @@ TEST_CASE("what might not be a valid comment stays for toml++ to judge", "[toml-
   CHECK_FALSE(without_comment_bodies("a = [1, # open"));
   CHECK_FALSE(without_comment_bodies("a = [1, # open\n"));
   CHECK(without_comment_bodies("a = [1, # open\n# last") == "a = [1, #\n# last");
-  // Bodies toml++ checks: non-ASCII, control characters, a bare carriage return, DEL.
-  CHECK_FALSE(lean("a = 1 # 容量\n"));
+  // Bodies toml++ checks: control characters, a bare carriage return, DEL.
   CHECK_FALSE(lean("a = 1 # \x01\n"));
   CHECK_FALSE(lean("a = 1 # x\ry\n"));
   CHECK_FALSE(lean("a = 1 # \x7f\n"));
-  // A bad byte at every place in a long body (the check goes eight bytes at a time); a tab
-  // anywhere is fine.
+  // A bad byte at every place in a long body (the check goes sixteen or eight bytes at a time);
+  // a tab anywhere is fine.
   for (std::size_t at = 0; at < 24; ++at) {
+    // ('\x80' alone is malformed UTF-8: the whole text stays.)
     for (const char bad : {'\x01', '\x1f', '\x7f', '\x80', '\r'}) {
       if (bad == '\r' && at == 23) continue;  // "\r\n": a line break
       std::string body(24, 'c');
@@ -149,6 +151,10 @@ TEST_CASE("what might not be a valid comment stays for toml++ to judge", "[toml-
     std::string body(24, 'c');
     body[at] = '\t';
     CHECK(lean("a = 1 #" + body + "\n") == "a = 1 #\n");
+    // A multi-byte character anywhere is fine too (its bytes are 0x80 and above).
+    std::string wide(24, 'c');
+    wide.replace(at, 2, "\xc3\xa9");  // "é"
+    CHECK(lean("a = 1 #" + wide + "\n") == "a = 1 #\n");
   }
   // Malformed UTF-8 anywhere: where toml++ reports it depends on how it buffers.
   CHECK_FALSE(lean("a = 1 # z\nb = \"\xc3\"\n"));
@@ -170,6 +176,29 @@ TEST_CASE("what might not be a valid comment stays for toml++ to judge", "[toml-
   CHECK_FALSE(lean("b = 1 # z\na = \"\"\"open # z\n"));
   CHECK_FALSE(without_comment_bodies("b = 1 # z\na = '''open\n"));
   CHECK_FALSE(without_comment_bodies("b = 1 # z\nc = 2\na = \"x\\"));
+}
+
+TEST_CASE("toml++ reads edge characters in comments and strings alike without the bodies",
+          "[toml-comments]") {
+  // Noncharacters, C1 controls, the byte-order mark, line and paragraph separators, the
+  // largest code point: in a comment that goes, in one that stays, in a string after them.
+  const std::vector<std::string> characters = {"\xef\xbf\xbe", "\xef\xbf\xbf", "\xf4\x8f\xbf\xbf",
+                                               "\xc2\x80", "\xc2\x85", "\xc2\x9f", "\xef\xbb\xbf",
+                                               "\xe2\x80\xa8", "\xe2\x80\xa9", "\xf0\x9f\x98\x80"};
+  auto hex = [](const std::string& bytes) {
+    std::string out;
+    for (const char b : bytes) out += fmt::format("{:02x}", static_cast<unsigned char>(b));
+    return out;
+  };
+  std::size_t changed = 0;
+  for (const std::string& c : characters) {
+    for (const std::string& text :
+         {"# " + c + "\na = 1 # " + c + " x\nb = \"" + c + "\" # " + c + "\nc = 2\n",
+          "\xef\xbb\xbf# bom " + c + "\na = '" + c + "' # " + c + "\x01\nb = 1 # z\nc = 2\n",
+          "a = \"\"\"\n" + c + " # " + c + "\n\"\"\" # " + c + "\nb = 1\n"})
+      if (check_same_parse(text, "text with the bytes " + hex(c))) ++changed;
+  }
+  CHECK(changed == characters.size() * 3);
 }
 
 TEST_CASE("toml++ reads every project TOML file and its lean form alike", "[toml-comments]") {

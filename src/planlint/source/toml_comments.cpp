@@ -87,33 +87,39 @@ bool skip_string(std::string_view text, std::size_t& at) {
   return false;
 }
 
-/// Whether [begin, end) holds only printable ASCII and tabs: what no TOML parser rejects in a
-/// comment. Eight bytes per step: a byte is bad when its high bit is set, when it is DEL, or
-/// when its top three bits are clear (below 0x20) and it is not a tab.
-bool printable_ascii(const char* begin, const char* end) {
+/// Whether [begin, end) holds no control character but tabs: what toml++ (and TOML 1.0)
+/// rejects in a comment besides surrogates, which well-formed UTF-8 cannot hold. Bytes of
+/// 0x80 and above are the parts of multi-byte characters ("×", "—", "≈"), which comments may
+/// hold. A byte is bad when it is DEL, or when its top three bits are clear (below 0x20) and
+/// it is not a tab.
+bool without_control_characters(const char* begin, const char* end) {
   constexpr std::uint64_t ones = 0x0101010101010101u;
   const char* p = begin;
 #if defined(__SSE2__)
-  // Signed bytes: 0x80 and above are negative, so "below 0x20" catches them too.
+  // The comparisons are signed: bytes of 0x80 and above are negative, and not "below 0x20".
   const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f), tab = _mm_set1_epi8('\t');
+  const __m128i minus_one = _mm_set1_epi8(-1);
   for (; end - p >= 16; p += 16) {
     const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i below_space = _mm_andnot_si128(_mm_cmpeq_epi8(block, tab), _mm_cmplt_epi8(block, space));
-    if (_mm_movemask_epi8(_mm_or_si128(below_space, _mm_cmpeq_epi8(block, del))) != 0) return false;
+    const __m128i below_space =
+        _mm_and_si128(_mm_cmplt_epi8(block, space), _mm_cmpgt_epi8(block, minus_one));
+    const __m128i bad = _mm_or_si128(_mm_andnot_si128(_mm_cmpeq_epi8(block, tab), below_space),
+                                     _mm_cmpeq_epi8(block, del));
+    if (_mm_movemask_epi8(bad) != 0) return false;
   }
 #endif
   if constexpr (std::endian::native == std::endian::little) {
     for (; end - p >= 8; p += 8) {
       std::uint64_t word;
       std::memcpy(&word, p, sizeof word);
-      const std::uint64_t bad = (word & (ones * 0x80)) | zero_bytes(word ^ (ones * 0x7f)) |
+      const std::uint64_t bad = zero_bytes(word ^ (ones * 0x7f)) |
                                 (zero_bytes(word & (ones * 0xe0)) & ~zero_bytes(word ^ (ones * '\t')));
       if (bad) return false;
     }
   }
   for (; p != end; ++p) {
     const auto b = static_cast<unsigned char>(*p);
-    if ((b < 0x20 && b != '\t') || b >= 0x7f) return false;
+    if ((b < 0x20 && b != '\t') || b == 0x7f) return false;
   }
   return true;
 }
@@ -194,7 +200,7 @@ bool without_comment_bodies(std::string_view text, std::string& lean) {
     // toml++'s end-of-file errors and in the root table's region.
     if (line_end + 1 >= size) break;
     const std::size_t body_end = line_end > at + 1 && data[line_end - 1] == '\r' ? line_end - 1 : line_end;
-    if (body_end > at + 1 && printable_ascii(data + at + 1, data + body_end)) {
+    if (body_end > at + 1 && without_control_characters(data + at + 1, data + body_end)) {
       if (copied == 0) lean.reserve(size);
       lean.append(data + copied, data + at + 1);  // up to and with the '#'
       copied = body_end;

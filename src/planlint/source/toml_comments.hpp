@@ -19,13 +19,13 @@ namespace planlint {
 /// comment still names it. nullopt when nothing would be removed.
 ///
 /// Only what is certainly a valid comment is removed:
-/// - a body of printable ASCII and tabs (toml++ checks other bodies: control characters,
-///   surrogates, malformed UTF-8),
+/// - a body without control characters but tabs (toml++ checks those bodies itself),
 /// - that ends at "\n" or "\r\n" and is not on the text's last line, nor on the line before
 ///   when that one is empty (toml++ places the end of the file after the last character:
 ///   its end-of-file errors and the root table's region would move),
 /// - in a document that is well-formed UTF-8 (where toml++'s decoder finds a malformed
-///   sequence depends on how it buffers, so nothing in front of one may move),
+///   sequence depends on how it buffers, so nothing in front of one may move; and a body
+///   then holds no surrogate, the other thing TOML forbids in comments),
 /// - in a document whose strings all close on their line (multi-line ones anywhere): on
 ///   anything else the lexing may disagree with toml++'s, and toml++ gets the text untouched.
 std::optional<std::string> without_comment_bodies(std::string_view text);

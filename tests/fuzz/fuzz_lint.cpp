@@ -18,7 +18,6 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <toml++/toml.h>
 
 #include "planlint/embed/embedded_files.hpp"
 #include "planlint/emit/github.hpp"
@@ -31,6 +30,7 @@
 #include "planlint/source/limits.hpp"
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/suppress/suppress.hpp"
+#include "toml_reading.hpp"
 
 using namespace planlint;
 
@@ -49,46 +49,11 @@ void require_inside(const Location& location, const SourceFile& file) {
   if (span.end.line != 0 && span.end < span.begin) std::abort();
 }
 
-std::string region_text(const toml::source_region& region) {
-  return std::to_string(region.begin.line) + ":" + std::to_string(region.begin.column) + "-" +
-         std::to_string(region.end.line) + ":" + std::to_string(region.end.column);
-}
-
-/// What toml++ makes of `text`: every node's and key's region and the table, or the error.
-struct TomlReading {
-  std::string error;
-  std::vector<std::string> regions;
-  toml::table table;
-};
-
-void collect_regions(const toml::node& node, std::vector<std::string>& out) {
-  out.push_back(region_text(node.source()));
-  if (const toml::table* table = node.as_table()) {
-    for (const auto& [key, child] : *table) {
-      out.push_back(std::string(key.str()) + "@" + region_text(key.source()));
-      collect_regions(child, out);
-    }
-  } else if (const toml::array* array = node.as_array()) {
-    for (const toml::node& element : *array) collect_regions(element, out);
-  }
-}
-
-TomlReading read_toml(std::string_view text) {
-  TomlReading reading;
-  try {
-    reading.table = toml::parse(text, std::string_view("fuzz.toml"));
-    collect_regions(reading.table, reading.regions);
-  } catch (const toml::parse_error& error) {
-    reading.error = std::string(error.description()) + " at " + region_text(error.source());
-  }
-  return reading;
-}
-
 void require_same_reading_without_comment_bodies(std::string_view text) {
   if (find_toml_nesting_excess(text, max_toml_depth)) return;  // toml++ would overflow the stack
   const std::optional<std::string> lean = without_comment_bodies(text);
   if (!lean) return;
-  const TomlReading original = read_toml(text), stripped = read_toml(*lean);
+  const test::TomlReading original = test::read_toml(text), stripped = test::read_toml(*lean);
   if (original.error != stripped.error || original.regions != stripped.regions ||
       original.table != stripped.table) {
     std::fprintf(stderr, "fuzz_lint: toml++ reads the text without comment bodies differently:\n%s\nvs\n%s\n",

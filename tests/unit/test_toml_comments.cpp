@@ -2,65 +2,18 @@
 // removed, and that toml++ reads the lean text as it reads the original, on every TOML file the
 // project has (the toml-test suite, examples, fixtures, rule files) and on variants of them
 // with a comment after every line.
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include <catch2/catch.hpp>
-#include <toml++/toml.h>
 
+#include "integration_support.hpp"
 #include "planlint/source/toml_comments.hpp"
 #include "support.hpp"
+#include "toml_reading.hpp"
 
-namespace fs = std::filesystem;
 using planlint::without_comment_bodies;
+using planlint::test::read_toml;
+using planlint::test::TomlReading;
 
 namespace {
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string where(const toml::source_region& region) {
-  return fmt::format("{}:{}-{}:{}", region.begin.line, region.begin.column, region.end.line,
-                     region.end.column);
-}
-
-/// Every node's source region, in document order: planlint's spans come from them.
-void collect_regions(const toml::node& node, const std::string& path, std::vector<std::string>& out) {
-  out.push_back(path + " @ " + where(node.source()));
-  if (const toml::table* table = node.as_table()) {
-    for (const auto& [key, child] : *table) {
-      out.push_back(path + "." + std::string(key.str()) + " key @ " + where(key.source()));
-      collect_regions(child, path + "." + std::string(key.str()), out);
-    }
-  } else if (const toml::array* array = node.as_array()) {
-    for (std::size_t i = 0; i < array->size(); ++i)
-      collect_regions(*array->get(i), path + "[" + std::to_string(i) + "]", out);
-  }
-}
-
-struct Outcome {
-  bool parsed = false;
-  std::string error;  ///< description and position, when it did not parse
-  toml::table table;
-  std::vector<std::string> regions;
-};
-
-Outcome parse(std::string_view text) {
-  Outcome outcome;
-  try {
-    outcome.table = toml::parse(text, std::string_view("doc.toml"));
-    outcome.parsed = true;
-    collect_regions(outcome.table, "", outcome.regions);
-  } catch (const toml::parse_error& error) {
-    outcome.error = fmt::format("{} at {}", error.description(), where(error.source()));
-  }
-  return outcome;
-}
 
 /// toml++ reads `text` and its lean form alike: the same table with the same regions, or the
 /// same error at the same place. Returns whether anything was removed.
@@ -69,7 +22,7 @@ bool check_same_parse(const std::string& text, const std::string& label) {
   if (!lean) return false;
   INFO(label);
   REQUIRE(lean->size() < text.size());
-  const Outcome original = parse(text), stripped = parse(*lean);
+  const TomlReading original = read_toml(text), stripped = read_toml(*lean);
   REQUIRE(original.parsed == stripped.parsed);
   CHECK(original.error == stripped.error);
   if (original.parsed) {
@@ -206,7 +159,7 @@ TEST_CASE("toml++ reads every project TOML file and its lean form alike", "[toml
   REQUIRE(files.size() > 500);
   std::size_t changed = 0, variants = 0;
   for (const std::string& path : files) {
-    const std::string text = read(path);
+    const std::string text = planlint::test::read_text(path);
     if (check_same_parse(text, path)) ++changed;
     // A comment after every line: inside multi-line strings it is string content, after a
     // backslash it is escaped, inside arrays and after headers it is a comment.

@@ -1,9 +1,10 @@
 #pragma once
-/// The functions of the rule language (docs: rules.md, "Functions"): one list that the parser,
-/// the type checker and the evaluator share. The parser stores each call's Function in its node
-/// (Node::function), so the checker and the evaluator switch on it; a function added here and
-/// missed by either switch fails the build (-Werror=switch), where two lists of names let a name
-/// that the checker accepts evaluate as absent, and its rule silently never fire.
+/// The functions of the rule language (docs/writing-rules.md, "The expression language"): one
+/// list that the parser, the type checker and the evaluator share. The parser stores each
+/// call's Function in its node (Node::function), so the checker and the evaluator switch on
+/// it; a function added here and missed by either switch fails the build (-Werror=switch),
+/// where two lists of names let a name that the checker accepts evaluate as absent, and its
+/// rule silently never fire.
 #include <array>
 #include <cstdint>
 #include <string_view>

@@ -7,6 +7,7 @@
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/source/source_file.hpp"
+#include "planlint/source/toml_lexing.hpp"
 
 namespace planlint {
 
@@ -132,39 +133,7 @@ class PlanScanner {
   }
 
   /// A string of any of the four kinds, from its opening quote.
-  bool skip_string() {
-    const char quote = s_[i_];
-    const bool escapes = quote == '"';
-    const std::string_view triple = escapes ? std::string_view("\"\"\"") : std::string_view("'''");
-    if (s_.substr(i_, 3) == triple) {
-      i_ += 3;
-      while (i_ < s_.size()) {
-        if (escapes && s_[i_] == '\\') {
-          i_ += 2;
-        } else if (s_.substr(i_, 3) == triple) {
-          i_ += 3;
-          // Up to two more quotes belong to the content ("""a"""" is `a"`).
-          for (int extra = 0; extra < 2 && i_ < s_.size() && s_[i_] == quote; ++extra) ++i_;
-          return true;
-        } else {
-          ++i_;
-        }
-      }
-      return false;
-    }
-    ++i_;
-    while (i_ < s_.size()) {
-      const char c = s_[i_];
-      if (c == '\n') return false;
-      if (escapes && c == '\\') {
-        i_ += 2;
-      } else {
-        ++i_;
-        if (c == quote) return true;
-      }
-    }
-    return false;
-  }
+  bool skip_string() { return skip_toml_string(s_, i_); }
 
   /// The value after `=`: to the end of its line, or of its last line for an array or inline
   /// table over several, past strings and comments.

@@ -1,14 +1,12 @@
 #pragma once
 /// The typed plan: every value of a plan file with the span of its TOML node, plus the defaults
 /// plan-format.md defines (marked as such). Knows nothing of estimates or rules.
-#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -44,17 +42,6 @@ struct PlanValue {
   const std::string* text() const { return std::get_if<std::string>(&value); }
   const bool* boolean() const { return std::get_if<bool>(&value); }
   const Date* date() const { return std::get_if<Date>(&value); }
-};
-
-/// A transparent string hash (FNV-1a): the plan's tables are looked up by string_view on the hot
-/// path (every rule and every estimate reads plan values), without building a std::string.
-struct NameHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view text) const noexcept {
-    std::uint64_t hash = 14695981039346656037ull;
-    for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    return static_cast<std::size_t>(hash);
-  }
 };
 
 /// The value of the (name, value) pair named `name` in `entries`, or nullptr: a scan that

@@ -1,6 +1,7 @@
 #include "planlint/source/limits.hpp"
 #include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_comments.hpp"
+#include "planlint/source/toml_lexing.hpp"
 
 #include <memory>
 #include <vector>
@@ -52,34 +53,9 @@ class NestingScanner {
     at_ = end == std::string_view::npos ? text_.size() : end;
   }
 
-  /// A quoted string at `at_` (basic, literal, or their multi-line forms), up to its end. A
-  /// single-line string also ends at a line break, where toml++ reports it.
-  void skip_string() {
-    const char quote = text_[at_];
-    const bool multi_line = peek(1) == quote && peek(2) == quote;
-    at_ += multi_line ? 3 : 1;
-    while (more()) {
-      const char c = text_[at_];
-      if (c == '\\' && quote == '"') {
-        at_ += 2;
-      } else if (c == quote) {
-        if (!multi_line) {
-          ++at_;
-          return;
-        }
-        if (peek(1) == quote && peek(2) == quote) {
-          at_ += 3;
-          while (more() && text_[at_] == quote) ++at_;  // """"" ends with quotes in the string
-          return;
-        }
-        ++at_;
-      } else if (c == '\n' && !multi_line) {
-        return;
-      } else {
-        ++at_;
-      }
-    }
-  }
+  /// A quoted string at `at_`, up to its end. A single-line string also ends at a line break,
+  /// where toml++ reports it.
+  void skip_string() { skip_toml_string(text_, at_); }
 
   /// A (dotted) key up to one of `stops`, a comment or the end of the line; returns its
   /// segments.

@@ -60,3 +60,22 @@ TEST_CASE("the binary lints the example as the in-process CLI does", "[binary]")
   CHECK(binary.status == in_process.status);
   CHECK(binary.output == in_process.out + in_process.err);
 }
+
+// The executable allocates through its own operator new (src/cli/operator_new.cpp, a per-thread
+// cache of freed blocks; worker threads hand theirs back when they end): a run over many plans,
+// on one thread and on two, must say what the in-process CLI says.
+TEST_CASE("the binary lints folders on one and two threads as the in-process CLI does", "[binary]") {
+  const std::string folders = planlint::test::quote(std::string(PLANLINT_SOURCE_DIR) + "/tests/golden") + " " +
+                              planlint::test::quote(std::string(PLANLINT_SOURCE_DIR) + "/tests/rules");
+  auto in_process = planlint::test::run_cli({"check", "--no-color", "--today", "2026-11-30", "-j", "1",
+                                             std::string(PLANLINT_SOURCE_DIR) + "/tests/golden",
+                                             std::string(PLANLINT_SOURCE_DIR) + "/tests/rules"});
+  REQUIRE(in_process.status == 1);
+  REQUIRE_THAT(in_process.out, Catch::Contains("error"));
+  for (const char* jobs : {"1", "2"}) {
+    INFO("-j " << jobs);
+    Run binary = planlint_binary(std::string("check --no-color --today 2026-11-30 -j ") + jobs + " " + folders);
+    CHECK(binary.status == in_process.status);
+    CHECK(binary.output == in_process.out + in_process.err);
+  }
+}

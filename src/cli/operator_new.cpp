@@ -1,0 +1,63 @@
+// Linked into the planlint executable only (CMakeLists.txt, PLANLINT_BLOCK_CACHE; not into the
+// sanitizer and fuzz builds, whose own operator new checks every delete against its new):
+// the global operator new and delete go through a per-thread SmallBlockCache
+// (small_block_cache.hpp says why).
+#include <malloc.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <new>
+
+#include "cli/small_block_cache.hpp"
+
+namespace {
+
+constinit thread_local planlint::cli::SmallBlockCache block_cache;
+constinit thread_local bool block_cache_owner_registered = false;
+
+// Returns a worker thread's cached blocks to malloc when the thread ends. The main thread's are
+// left for the process exit to take back: freeing them one by one would only cost time.
+struct BlockCacheOwner {
+  BlockCacheOwner() = default;
+  BlockCacheOwner(const BlockCacheOwner&) = delete;
+  BlockCacheOwner& operator=(const BlockCacheOwner&) = delete;
+  ~BlockCacheOwner() { block_cache.close(); }
+};
+
+void register_block_cache_owner() noexcept {
+  block_cache_owner_registered = true;
+  if (gettid() != getpid()) {
+    thread_local BlockCacheOwner owner;
+    (void)owner;
+  }
+}
+
+void* allocate_or_throw(std::size_t bytes) {
+  for (;;) {
+    if (void* block = block_cache.allocate(bytes)) return block;
+    std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) throw std::bad_alloc();
+    handler();
+  }
+}
+
+void release_sized(void* block, std::size_t bytes) noexcept {
+  if (block == nullptr) return;
+  if (!block_cache_owner_registered) register_block_cache_owner();
+  block_cache.release(block, bytes);
+}
+
+void release_unsized(void* block) noexcept {
+  if (block == nullptr) return;
+  if (!block_cache_owner_registered) register_block_cache_owner();
+  block_cache.release_usable(block, malloc_usable_size(block));
+}
+
+}  // namespace
+
+void* operator new(std::size_t bytes) { return allocate_or_throw(bytes); }
+void* operator new[](std::size_t bytes) { return allocate_or_throw(bytes); }
+void operator delete(void* block) noexcept { release_unsized(block); }
+void operator delete[](void* block) noexcept { release_unsized(block); }
+void operator delete(void* block, std::size_t bytes) noexcept { release_sized(block, bytes); }
+void operator delete[](void* block, std::size_t bytes) noexcept { release_sized(block, bytes); }

@@ -1,0 +1,123 @@
+// The planlint executable's operator new and delete (src/cli/small_block_cache.hpp): size
+// classes, reuse, the cap on what a thread keeps, and that no two live blocks overlap.
+#include <malloc.h>
+
+#include <cstddef>
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cli/small_block_cache.hpp"
+
+using planlint::cli::SmallBlockCache;
+
+namespace {
+
+struct LiveBlock {
+  unsigned char* bytes;
+  std::size_t size;
+  unsigned char fill;
+};
+
+}  // namespace
+
+TEST_CASE("size classes are 16 bytes wide, up to 1,008 bytes", "[allocation]") {
+  CHECK(SmallBlockCache::size_class(0) == 1);
+  CHECK(SmallBlockCache::size_class(1) == 1);
+  CHECK(SmallBlockCache::size_class(16) == 1);
+  CHECK(SmallBlockCache::size_class(17) == 2);
+  CHECK(SmallBlockCache::size_class(1008) == 63);
+  CHECK(SmallBlockCache::size_class(1009) == SmallBlockCache::class_count);
+}
+
+TEST_CASE("a released block is handed out again for a request of its class", "[allocation]") {
+  SmallBlockCache cache;
+  void* first = cache.allocate(24);
+  REQUIRE(first != nullptr);
+  cache.release(first, 24);
+  CHECK(cache.cached_bytes() == 32);
+  // 17..32 bytes is class 2: the same block, most recently released first.
+  CHECK(cache.allocate(32) == first);
+  CHECK(cache.cached_bytes() == 0);
+  // Another class does not take it.
+  cache.release(first, 24);
+  void* other = cache.allocate(40);
+  CHECK(other != first);
+  cache.release(other, 40);
+  cache.close();
+}
+
+TEST_CASE("an unsized delete files a block by the room malloc says it has", "[allocation]") {
+  SmallBlockCache cache;
+  void* block = cache.allocate(100);  // class 7: malloc(112)
+  const std::size_t usable = malloc_usable_size(block);
+  REQUIRE(usable >= 112);
+  cache.release_usable(block, usable);
+  CHECK(cache.allocate(112) == block);
+  cache.release(block, 112);
+  cache.close();
+}
+
+TEST_CASE("large blocks are not cached, and a thread keeps at most max_cached_bytes", "[allocation]") {
+  SmallBlockCache cache;
+  void* large = cache.allocate(4096);
+  REQUIRE(large != nullptr);
+  cache.release(large, 4096);
+  CHECK(cache.cached_bytes() == 0);
+
+  // Release more 1,008-byte blocks than the cap holds: the rest go back to free().
+  const std::size_t count = SmallBlockCache::max_cached_bytes / 1008 + 100;
+  std::vector<void*> blocks;
+  blocks.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) blocks.push_back(cache.allocate(1008));
+  for (void* block : blocks) cache.release(block, 1008);
+  CHECK(cache.cached_bytes() <= SmallBlockCache::max_cached_bytes);
+  CHECK(cache.cached_bytes() > SmallBlockCache::max_cached_bytes - 1008);
+
+  // Once closed (the thread ends), nothing is kept.
+  cache.close();
+  CHECK(cache.cached_bytes() == 0);
+  void* late = cache.allocate(64);
+  cache.release(late, 64);
+  CHECK(cache.cached_bytes() == 0);
+}
+
+TEST_CASE("live blocks never overlap, whatever the order of requests and releases", "[allocation]") {
+  SmallBlockCache cache;
+  std::mt19937 random(2026);
+  std::uniform_int_distribution<std::size_t> size(0, 1200);
+  std::vector<LiveBlock> live;
+  unsigned char next_fill = 1;
+  auto intact = [](const LiveBlock& block) {
+    for (std::size_t i = 0; i < block.size; ++i)
+      if (block.bytes[i] != block.fill) return false;
+    return true;
+  };
+  for (int round = 0; round < 20; ++round) {
+    while (live.size() < 400) {
+      const std::size_t bytes = size(random);
+      auto* block = static_cast<unsigned char*>(cache.allocate(bytes));
+      REQUIRE(block != nullptr);
+      std::memset(block, next_fill, bytes);
+      live.push_back({block, bytes, next_fill});
+      next_fill = static_cast<unsigned char>(next_fill % 250 + 1);
+    }
+    for (const LiveBlock& block : live) REQUIRE(intact(block));
+    // Release about half, alternately through the sized and the unsized path.
+    std::shuffle(live.begin(), live.end(), random);
+    for (std::size_t i = 0; i < 200; ++i) {
+      const LiveBlock& block = live.back();
+      if (i % 2 == 0) cache.release(block.bytes, block.size);
+      else cache.release_usable(block.bytes, malloc_usable_size(block.bytes));
+      live.pop_back();
+    }
+  }
+  for (const LiveBlock& block : live) {
+    CHECK(intact(block));
+    cache.release(block.bytes, block.size);
+  }
+  cache.close();
+}

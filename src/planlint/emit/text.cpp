@@ -1,5 +1,6 @@
 #include "planlint/emit/text.hpp"
 
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -21,6 +22,25 @@ std::string_view severity_colour(Severity severity) {
     case Severity::note: return "\x1b[1;36m";
   }
   return "";
+}
+
+/// Appends `n` in decimal, right-aligned in `width` columns: fmt's "{:>W}" without parsing a
+/// format string for each of the several numbers every finding shows.
+void append_number(std::string& out, std::size_t n, std::size_t width = 0) {
+  char digits[20];
+  const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+  const auto size = static_cast<std::size_t>(end - digits);
+  if (size < width) out.append(width - size, ' ');
+  out.append(digits, size);
+}
+
+/// "file:line:column", as a finding's header and a related location show a place.
+void append_place(std::string& out, std::string_view file, const Span& span) {
+  out += file;
+  out += ':';
+  append_number(out, span.begin.line);
+  out += ':';
+  append_number(out, span.begin.column);
 }
 
 class Painter {
@@ -64,8 +84,10 @@ void write_snippet(std::string& out, const SourceFile& file, const Diagnostic& d
                          : line.size();
   std::size_t begin = column[first];
   std::size_t width = last > first ? column[last] - begin : 1;
-  fmt::format_to(std::back_inserter(out), "{:>5} | {}\n", span.begin.line, shown);
-  out += "      | ";
+  append_number(out, span.begin.line, 5);
+  out += " | ";
+  out += shown;
+  out += "\n      | ";
   out.append(begin, ' ');
   paint.open(out, severity_colour(d.severity));
   out.append(width, '^');
@@ -154,8 +176,8 @@ void emit_text(std::ostream& out, const Report& report, const TextStyle& style) 
     text.clear();
     const Span& span = d.primary.span;
     paint.open(text, bold);
-    fmt::format_to(std::back_inserter(text), "{}:{}:{}:", d.primary.file, span.begin.line,
-                   span.begin.column);
+    append_place(text, d.primary.file, span);
+    text += ':';
     paint.close(text);
     text += ' ';
     paint.open(text, severity_colour(d.severity));
@@ -172,8 +194,9 @@ void emit_text(std::ostream& out, const Report& report, const TextStyle& style) 
     if (const SourceFile* file = report.file(d.primary.file)) write_snippet(text, *file, d, paint);
     for (const RelatedLocation& related : d.related) {
       append_note(text, paint, "note:", severity_colour(Severity::note), related.message);
-      fmt::format_to(std::back_inserter(text), " ({}:{}:{})\n", related.location.file,
-                     related.location.span.begin.line, related.location.span.begin.column);
+      text += " (";
+      append_place(text, related.location.file, related.location.span);
+      text += ")\n";
     }
     for (const std::string& note : d.notes) {
       append_note(text, paint, "note:", severity_colour(Severity::note), note);

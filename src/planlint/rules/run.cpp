@@ -167,8 +167,12 @@ class RuleRunner {
     // The rule's declared metrics, then those it read that it did not declare (metrics_read()
     // holds each name once), without copying either list.
     auto note_arithmetic = [&](const std::string& name) {
-      if (const MetricValue* m = run_.inputs.estimates.find(name); m && !m->arithmetic.empty())
-        d.notes.push_back(fmt::format("{}: {}", name, m->arithmetic));
+      if (const MetricValue* m = run_.inputs.estimates.find(name); m && !m->arithmetic.empty()) {
+        std::string note = name;  // "train.days: 4.42M GPU·h / 2048 / 24 = 90.0 d"
+        note += ": ";
+        note += m->arithmetic.str();
+        d.notes.push_back(std::move(note));
+      }
     };
     const std::vector<std::string>& used = rule_.metrics_used;
     for (const std::string& name : used) note_arithmetic(name);

@@ -131,13 +131,24 @@ struct Scaled {
   std::string_view symbol;
 };
 
+/// Whether the number `readable` printed is 1000 or more in magnitude. Fixed notation is read
+/// from its digits; anything else ("1.5e-5", "inf") is parsed.
+bool reads_at_least_1000(std::string_view number) {
+  std::size_t i = number.starts_with('-') ? 1 : 0;
+  const std::size_t first_digit = i;
+  while (i < number.size() && number[i] >= '0' && number[i] <= '9') ++i;
+  if (i > first_digit && (i == number.size() || number[i] == '.'))
+    return i - first_digit >= 4 && number[first_digit] != '0';
+  return std::fabs(text_value(std::string(number))) >= 1000;
+}
+
 /// Picks the largest scale not above |x|, moving up one when rounding reaches 1000
 /// (999.96 GB prints as "1 TB", not "1000 GB").
 Scaled scaled(double x, std::span<const Scale> scales) {
   std::size_t i = 0;
   while (i + 1 < scales.size() && std::fabs(x) >= scales[i + 1].factor) ++i;
   std::string number = readable(x / scales[i].factor);
-  if (std::fabs(text_value(number)) >= 1000 && i + 1 < scales.size()) {
+  if (reads_at_least_1000(number) && i + 1 < scales.size()) {
     ++i;
     number = readable(x / scales[i].factor);
   }
@@ -145,8 +156,11 @@ Scaled scaled(double x, std::span<const Scale> scales) {
 }
 
 std::string with_si_prefix(double x, std::string_view unit) {
-  const auto s = scaled(x, si_scales);
-  return s.number + " " + std::string(s.symbol) + std::string(unit);
+  auto s = scaled(x, si_scales);
+  s.number += ' ';
+  s.number += s.symbol;
+  s.number += unit;
+  return std::move(s.number);
 }
 
 /// Counts: exact below 10 000 when whole ("4096", "128"), else K/M/B/T ("7B", "93.5K"), and

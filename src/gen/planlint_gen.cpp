@@ -6,12 +6,14 @@
 // planlint::builtin::gpus() (embed/builtin.hpp), which rebuild the same data without parsing.
 //
 // The output is tables of plain literals and one loop per table, so that it compiles in about a
-// second: no templates, no function per rule. Strings are escaped literals (every byte that is
+// second: no templates, no function per rule. The expression trees are constant expr::Node
+// arrays that the rules point into, so that a run neither allocates nor builds them. Strings are escaped literals (every byte that is
 // not printable ASCII as an octal escape), doubles hex-float literals: both are exact. Enums are
 // written as their numbers, which is safe because the output is compiled in the same build as
 // the generator. tests/unit/test_builtin.cpp compares the result with the parsed text field by
 // field. The file is rewritten only when its contents change, so that a change to the library
 // does not recompile it.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -105,16 +107,6 @@ namespace {
 
 using namespace std::string_view_literals;
 
-// Expression nodes, children before parents; a node's children are node_children[first, +count].
-struct NodeRow {
-  std::uint8_t kind, op, function;
-  bool boolean, bare_b, percent;
-  std::int8_t dim[units::base_count];
-  std::uint32_t begin, end;
-  double value;
-  std::string_view text;
-  std::uint32_t first, count;
-};
 // A message template's parts; expression -1 for none.
 struct PartRow {
   std::string_view literal;
@@ -164,8 +156,17 @@ struct GpuRow {
 };
 
 )";
-    table(out, "NodeRow", "nodes", nodes_);
-    table(out, "std::uint32_t", "node_children", children_);
+    // The expression nodes are constants, children before parents: a run builds no tree.
+    // nodes[] and node_children[] point into each other, so nodes[] is declared first.
+    out += fmt::format("extern const expr::Node nodes[{}];\n\n", std::max<std::size_t>(nodes_.size(), 1));
+    out += "constexpr const expr::Node* node_children[] = {\n";
+    for (const std::string& child : children_) out += fmt::format("  &nodes[{}],\n", child);
+    if (children_.empty()) out += "  nullptr,\n";
+    out += "};\n\n";
+    out += fmt::format("constinit const expr::Node nodes[{}] = {{\n", std::max<std::size_t>(nodes_.size(), 1));
+    for (const std::string& row : nodes_) out += fmt::format("  {},\n", row);
+    if (nodes_.empty()) out += "  {},\n";
+    out += "};\n\n";
     table(out, "PartRow", "parts", parts_);
     table(out, "OptionRow", "options", options_);
     table(out, "std::string_view", "strings", strings_);
@@ -187,41 +188,18 @@ std::vector<std::string> string_list(std::uint32_t first, std::uint32_t count) {
   return list;
 }
 
-std::vector<expr::NodePtr> make_nodes() {
-  // One allocation for all the nodes: each NodePtr shares the block's count (the aliasing
-  // constructor) instead of allocating its own, which was half the cost of building the rules.
-  const auto block = std::make_shared<std::vector<expr::Node>>(nodes_count);
-  std::vector<expr::NodePtr> made;
-  made.reserve(nodes_count);
-  for (std::uint32_t n = 0; n < nodes_count; ++n) {
-    const NodeRow& row = nodes[n];
-    expr::Node* node = &(*block)[n];
-    node->kind = static_cast<expr::Node::Kind>(row.kind);
-    node->begin = row.begin;
-    node->end = row.end;
-    node->quantity.value = row.value;
-    node->quantity.dim = dimension(row.dim);
-    node->quantity.bare_b = row.bare_b;
-    node->quantity.percent = row.percent;
-    node->text = str(row.text);
-    node->function = static_cast<expr::Function>(row.function);
-    node->boolean = row.boolean;
-    node->op = static_cast<expr::Op>(row.op);
-    node->children.reserve(row.count);
-    for (std::uint32_t i = row.first; i < row.first + row.count; ++i)
-      node->children.push_back(made[node_children[i]]);
-    made.emplace_back(block, node);
-  }
-  return made;
+/// The tree rooted at nodes[index], as a NodePtr that owns nothing: the nodes are constants.
+expr::NodePtr node(std::int32_t index) {
+  if (index < 0) return nullptr;
+  return expr::NodePtr(expr::NodePtr(), &nodes[index]);
 }
 
-MessageTemplate make_template(const std::vector<expr::NodePtr>& made, std::uint32_t first,
-                              std::uint32_t count) {
+MessageTemplate make_template(std::uint32_t first, std::uint32_t count) {
   MessageTemplate result;
   result.parts.reserve(count);
   for (std::uint32_t i = first; i < first + count; ++i)
     result.parts.push_back({str(parts[i].literal),
-                            parts[i].expression < 0 ? nullptr : made[parts[i].expression],
+                            node(parts[i].expression),
                             str(parts[i].unit)});
   return result;
 }
@@ -229,7 +207,6 @@ MessageTemplate make_template(const std::vector<expr::NodePtr>& made, std::uint3
 }  // namespace
 
 std::vector<std::shared_ptr<const CompiledRule>> rules() {
-  const std::vector<expr::NodePtr> made = make_nodes();
   std::vector<std::shared_ptr<const CompiledRule>> result;
   result.reserve(rule_rows_count);
   for (std::uint32_t r = 0; r < rule_rows_count; ++r) {
@@ -244,14 +221,14 @@ std::vector<std::shared_ptr<const CompiledRule>> rules() {
     d.native = row.native;
     d.origin = str(row.origin);
     rule->each = str(row.each);
-    if (row.applies >= 0) rule->applies = made[row.applies];
-    if (row.check >= 0) rule->check = made[row.check];
+    rule->applies = node(row.applies);
+    rule->check = node(row.check);
     rule->at = string_list(row.at_first, row.at_count);
-    if (row.has_at_template) rule->at_template = make_template(made, row.at_template_first, row.at_template_count);
+    if (row.has_at_template) rule->at_template = make_template(row.at_template_first, row.at_template_count);
     rule->related = string_list(row.related_first, row.related_count);
-    rule->message = make_template(made, row.message_first, row.message_count);
-    rule->help = make_template(made, row.help_first, row.help_count);
-    if (row.has_fix) rule->fix = make_template(made, row.fix_first, row.fix_count);
+    rule->message = make_template(row.message_first, row.message_count);
+    rule->help = make_template(row.help_first, row.help_count);
+    if (row.has_fix) rule->fix = make_template(row.fix_first, row.fix_count);
     for (std::uint32_t i = row.options_first; i < row.options_first + row.options_count; ++i) {
       const OptionRow& o = options[i];
       expr::Value value;
@@ -309,28 +286,32 @@ std::vector<GpuSpec> gpus() {
     out += fmt::format("}};\nconstexpr std::uint32_t {}_count = {};\n\n", name, rows.size());
   }
 
-  /// Appends the tree under `node` (children first); returns its index.
-  std::int32_t node_row(const expr::NodePtr& node) {
+  /// Appends the tree under `node` (children first) as constant expr::Node initialisers;
+  /// returns its index.
+  std::int32_t node_row(const expr::Node* node) {
     if (!node) return -1;
     std::vector<std::uint32_t> kids;
-    for (const expr::NodePtr& child : node->children) {
+    for (const expr::Node* child : node->children) {
       if (!child) throw std::runtime_error("an expression node has a null child");
       kids.push_back(static_cast<std::uint32_t>(node_row(child)));
     }
-    const Range range{children_.size(), kids.size()};
+    const std::size_t first_child = children_.size();
     for (std::uint32_t kid : kids) children_.push_back(std::to_string(kid));
     const units::Quantity& q = node->quantity;
-    nodes_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{},{}}}", code(node->kind),
-                                 code(node->op), code(node->function), node->boolean, q.bare_b,
-                                 q.percent, dimension(q.dim), node->begin, node->end, number(q.value),
-                                 literal(node->text), range.text()));
+    const std::string children =
+        kids.empty() ? "{}" : fmt::format("{{node_children + {}, {}}}", first_child, kids.size());
+    nodes_.push_back(fmt::format(
+        "{{static_cast<expr::Node::Kind>({}), {}, {}, {{{}, {{{}}}, {}, {}}}, {}, "
+        "static_cast<expr::Function>({}), {}, static_cast<expr::Op>({}), {}}}",
+        code(node->kind), node->begin, node->end, number(q.value), dimension(q.dim), q.bare_b,
+        q.percent, literal(node->text), code(node->function), node->boolean, code(node->op), children));
     return static_cast<std::int32_t>(nodes_.size() - 1);
   }
 
   Range template_rows(const MessageTemplate& message) {
     std::vector<std::string> rows;
     for (const MessageTemplate::Part& part : message.parts)
-      rows.push_back(fmt::format("{{{},{},{}}}", literal(part.literal), node_row(part.expression),
+      rows.push_back(fmt::format("{{{},{},{}}}", literal(part.literal), node_row(part.expression.get()),
                                  literal(part.unit)));
     const Range range{parts_.size(), rows.size()};
     parts_.insert(parts_.end(), rows.begin(), rows.end());
@@ -345,7 +326,7 @@ std::vector<GpuSpec> gpus() {
 
   void rule_row(const CompiledRule& rule) {
     const RuleDescriptor& d = rule.descriptor;
-    const std::int32_t applies = node_row(rule.applies), check = node_row(rule.check);
+    const std::int32_t applies = node_row(rule.applies.get()), check = node_row(rule.check.get());
     const Range at = string_rows(rule.at);
     const Range at_template = rule.at_template ? template_rows(*rule.at_template) : Range{};
     const Range related = string_rows(rule.related);

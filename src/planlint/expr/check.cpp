@@ -44,7 +44,7 @@ class Checker {
       }
       case Node::Kind::list: {
         std::optional<Type> item;
-        for (const NodePtr& child : node.children) {
+        for (const Node* child : node.children) {
           Type type = (*this)(*child);
           if (item && (item->kind != type.kind || !same_dimension(*item, type)))
             fail(*child, fmt::format("list items differ: {} and {}", describe(*item), describe(type)));
@@ -102,7 +102,7 @@ class Checker {
       case Op::not_in: {
         Type item = (*this)(left);
         (*this)(right);
-        for (const NodePtr& child : right.children) {
+        for (const Node* child : right.children) {
           Type type = (*this)(*child);
           if ((type.kind != item.kind && item.kind != Kind::any && type.kind != Kind::any) ||
               !same_dimension(type, item))
@@ -182,7 +182,7 @@ class Checker {
   }
 
   Type call(const Node& node) {
-    const std::string& f = node.text;
+    const std::string_view f = node.text;
     auto numbers = [&](std::size_t i) { return expect(*node.children[i], Kind::number, fmt::format("argument {} of {}()", i + 1, f)); };
     auto text = [&](std::size_t i) { expect(*node.children[i], Kind::string, fmt::format("argument {} of {}()", i + 1, f)); };
     switch (node.function) {

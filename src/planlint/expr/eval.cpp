@@ -37,12 +37,12 @@ class Evaluator {
   std::optional<Value> operator()(const Node& node) const {
     switch (node.kind) {
       case Node::Kind::quantity: return Value{node.quantity};
-      case Node::Kind::string: return Value{node.text};
+      case Node::Kind::string: return Value{std::string(node.text)};
       case Node::Kind::boolean: return Value{node.boolean};
       case Node::Kind::path: return environment_.lookup(node.text);
       case Node::Kind::list: {
         List items;
-        for (const NodePtr& child : node.children) {
+        for (const Node* child : node.children) {
           auto item = (*this)(*child);
           if (!item) return std::nullopt;
           items.push_back(std::move(*item));

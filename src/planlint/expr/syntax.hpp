@@ -3,6 +3,7 @@
 /// src/planlint/grammar/expr_grammar.cpp produces and the checker and evaluator consume.
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -24,16 +25,21 @@ std::string_view to_string(Op op);
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 
+/// One node of a tree. Plain data that views the rest of its tree: a parsed tree's nodes, texts
+/// and child lists are owned together by the NodePtr that parse_expression returns (each node
+/// lives as long as its root does), and the built-in rules' trees are constant data compiled
+/// into the binary (src/gen/planlint_gen.cpp), which is why a Node can be a constant: no
+/// allocation and no construction at start.
 struct Node {
   enum class Kind { quantity, string, boolean, path, call, unary, binary, conditional, list };
   Kind kind = Kind::quantity;
   std::size_t begin = 0, end = 0;  ///< byte offsets of the node in the expression text
   units::Quantity quantity;         ///< Kind::quantity (value in base units)
-  std::string text;                 ///< string literal, dotted path, or function name
+  std::string_view text;            ///< string literal, dotted path, or function name
   Function function = Function::unknown;  ///< Kind::call: find_function(text)
   bool boolean = false;
   Op op = Op::add;                  ///< unary and binary
-  std::vector<NodePtr> children;    ///< operands, call arguments, list items, cond/then/else
+  std::span<const Node* const> children;  ///< operands, call arguments, list items, cond/then/else
 };
 
 struct SyntaxError {

@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
+#include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "planlint/expr/syntax.hpp"
 #include "planlint/units/quantity.hpp"
@@ -34,91 +38,114 @@ Op binary_op(const std::string& op) {
   return Op::add;
 }
 
-/// Converts the X3 tree; throws `failed` for a literal that does not mean anything.
+/// Everything a parsed tree holds, owned by its root's NodePtr (the aliasing constructor): the
+/// nodes, their texts and their child lists. Deques, so that what a node views never moves.
+struct ParsedTree {
+  std::deque<Node> nodes;
+  std::deque<std::string> texts;
+  std::deque<std::vector<const Node*>> child_lists;
+};
+
+/// Converts the X3 tree into `tree`; throws `failed` for a literal that does not mean anything.
 class converter {
  public:
-  converter(const char* first, const ep::error_sink& sink) : first_(first), sink_(sink) {}
+  converter(const char* first, const ep::error_sink& sink, ParsedTree& tree)
+      : first_(first), sink_(sink), tree_(tree) {}
 
-  NodePtr operator()(const ast::expression& e) const {
-    NodePtr left = convert(e.first);
+  const Node* operator()(const ast::expression& e) const {
+    const Node* left = convert(e.first);
     for (const ast::operation& operation : e.rest) {
-      auto node = std::make_shared<Node>();
-      node->kind = Node::Kind::binary;
-      node->op = binary_op(operation.op);
-      node->children = {left, convert(operation.right)};
-      node->begin = left->begin;
-      node->end = node->children[1]->end;
-      left = node;
+      Node& node = tree_.nodes.emplace_back();
+      node.kind = Node::Kind::binary;
+      node.op = binary_op(operation.op);
+      const Node* right = convert(operation.right);
+      node.children = children({left, right});
+      node.begin = left->begin;
+      node.end = right->end;
+      left = &node;
     }
     return left;
   }
 
-  NodePtr convert(const ast::operand& operand) const {
+  const Node* convert(const ast::operand& operand) const {
     return boost::apply_visitor([this](const auto& node) { return visit(node); }, operand);
   }
 
  private:
   template <typename T>
-  std::shared_ptr<Node> make(Node::Kind kind, const T& tagged) const {
-    auto node = std::make_shared<Node>();
-    node->kind = kind;
+  Node& make(Node::Kind kind, const T& tagged) const {
+    Node& node = tree_.nodes.emplace_back();
+    node.kind = kind;
     auto range = sink_.position_of(tagged);
-    node->begin = static_cast<std::size_t>(range.begin() - first_);
-    node->end = static_cast<std::size_t>(range.end() - first_);
+    node.begin = static_cast<std::size_t>(range.begin() - first_);
+    node.end = static_cast<std::size_t>(range.end() - first_);
     return node;
+  }
+  std::string_view text(const std::string& text) const { return tree_.texts.emplace_back(text); }
+  std::span<const Node* const> children(std::vector<const Node*> list) const {
+    return tree_.child_lists.emplace_back(std::move(list));
   }
 
-  NodePtr visit(const ast::nil&) const { throw failed{{0, "expected an expression"}}; }
-  NodePtr visit(const ast::quantity_literal& q) const {
-    auto node = make(Node::Kind::quantity, q);
+  const Node* visit(const ast::nil&) const { throw failed{{0, "expected an expression"}}; }
+  const Node* visit(const ast::quantity_literal& q) const {
+    Node& node = make(Node::Kind::quantity, q);
     units::QuantityResult parsed = units::parse_quantity(q.text);
     if (auto* error = std::get_if<units::QuantityError>(&parsed))
-      throw failed{{node->begin + error->column - 1, error->message}};
-    node->quantity = std::get<units::Quantity>(parsed);
-    return node;
+      throw failed{{node.begin + error->column - 1, error->message}};
+    node.quantity = std::get<units::Quantity>(parsed);
+    return &node;
   }
-  NodePtr visit(const ast::string_literal& s) const {
-    auto node = make(Node::Kind::string, s);
-    node->text = s.text;
-    return node;
+  const Node* visit(const ast::string_literal& s) const {
+    Node& node = make(Node::Kind::string, s);
+    node.text = text(s.text);
+    return &node;
   }
-  NodePtr visit(const ast::bool_literal& b) const {
-    auto node = make(Node::Kind::boolean, b);
-    node->boolean = b.text == "true";
-    return node;
+  const Node* visit(const ast::bool_literal& b) const {
+    Node& node = make(Node::Kind::boolean, b);
+    node.boolean = b.text == "true";
+    return &node;
   }
-  NodePtr visit(const ast::path& p) const {
-    auto node = make(Node::Kind::path, p);
-    node->text = p.text;
-    return node;
+  const Node* visit(const ast::path& p) const {
+    Node& node = make(Node::Kind::path, p);
+    node.text = text(p.text);
+    return &node;
   }
-  NodePtr visit(const ast::call& c) const {
-    auto node = make(Node::Kind::call, c);
-    node->text = c.name;
-    node->function = find_function(node->text);
-    for (const ast::expression& argument : c.arguments) node->children.push_back((*this)(argument));
-    return node;
+  const Node* visit(const ast::call& c) const {
+    Node& node = make(Node::Kind::call, c);
+    node.text = text(c.name);
+    node.function = find_function(node.text);
+    std::vector<const Node*> arguments;
+    for (const ast::expression& argument : c.arguments) arguments.push_back((*this)(argument));
+    node.children = children(std::move(arguments));
+    return &node;
   }
-  NodePtr visit(const ast::unary& u) const {
-    auto node = make(Node::Kind::unary, u);
-    node->op = u.op == "not" ? Op::not_ : Op::neg;
-    node->children = {convert(u.operand_)};
-    return node;
+  const Node* visit(const ast::unary& u) const {
+    Node& node = make(Node::Kind::unary, u);
+    node.op = u.op == "not" ? Op::not_ : Op::neg;
+    node.children = children({convert(u.operand_)});
+    return &node;
   }
-  NodePtr visit(const ast::expression& e) const { return (*this)(e); }
-  NodePtr visit(const ast::conditional& c) const {
-    auto node = make(Node::Kind::conditional, c);
-    node->children = {(*this)(c.condition), (*this)(c.then_branch), (*this)(c.else_branch)};
-    return node;
+  const Node* visit(const ast::expression& e) const { return (*this)(e); }
+  const Node* visit(const ast::conditional& c) const {
+    Node& node = make(Node::Kind::conditional, c);
+    // Evaluated in order, as the operands appear.
+    const Node* condition = (*this)(c.condition);
+    const Node* then_branch = (*this)(c.then_branch);
+    const Node* else_branch = (*this)(c.else_branch);
+    node.children = children({condition, then_branch, else_branch});
+    return &node;
   }
-  NodePtr visit(const ast::list& l) const {
-    auto node = make(Node::Kind::list, l);
-    for (const ast::expression& item : l.items) node->children.push_back((*this)(item));
-    return node;
+  const Node* visit(const ast::list& l) const {
+    Node& node = make(Node::Kind::list, l);
+    std::vector<const Node*> items;
+    for (const ast::expression& item : l.items) items.push_back((*this)(item));
+    node.children = children(std::move(items));
+    return &node;
   }
 
   const char* first_;
   const ep::error_sink& sink_;
+  ParsedTree& tree_;
 };
 
 /// Rejects input that would recurse too deeply before it reaches the recursive parser.
@@ -178,8 +205,10 @@ ParseResult parse_expression(std::string_view text) {
     if (auto space = rest.find(' '); space != std::string::npos && space > 0) rest.resize(space);
     return SyntaxError{offset, "unexpected '" + rest + "'"};
   }
+  auto parsed = std::make_shared<ParsedTree>();
   try {
-    return converter(first, sink)(tree);
+    const Node* root = converter(first, sink, *parsed)(tree);
+    return NodePtr(std::move(parsed), root);
   } catch (const failed& error) {
     return error.error;
   }

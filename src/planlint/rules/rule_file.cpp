@@ -200,13 +200,13 @@ class RuleLoader {
 
   void note_metrics(const expr::Node& node, CompiledRule& rule) {
     if (node.kind == expr::Node::Kind::path && node.text.starts_with("est.")) {
-      std::string name = node.text.substr(4);
+      std::string name(node.text.substr(4));
       for (std::string_view suffix : {".low", ".high"})
         if (name.ends_with(suffix)) name.resize(name.size() - suffix.size());
       if (std::find(rule.metrics_used.begin(), rule.metrics_used.end(), name) == rule.metrics_used.end())
         rule.metrics_used.push_back(name);
     }
-    for (const expr::NodePtr& child : node.children) note_metrics(*child, rule);
+    for (const expr::Node* child : node.children) note_metrics(*child, rule);
   }
 
   expr::NodePtr expression(const toml::node& node, std::string_view key,

@@ -2,7 +2,6 @@
 // sanitizer and fuzz builds, whose own operator new checks every delete against its new):
 // the global operator new and delete go through a per-thread SmallBlockCache
 // (small_block_cache.hpp says why).
-#include <malloc.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -12,11 +11,16 @@
 
 namespace {
 
-constinit thread_local planlint::cli::SmallBlockCache block_cache;
+using planlint::cli::BlockRegion;
+using planlint::cli::SmallBlockCache;
+
+constinit thread_local SmallBlockCache block_cache;
 constinit thread_local bool block_cache_owner_registered = false;
 
-// Returns a worker thread's cached blocks to malloc when the thread ends. The main thread's are
-// left for the process exit to take back: freeing them one by one would only cost time.
+// Returns a worker thread's cached malloc'd blocks to malloc when the thread ends; its carved
+// blocks stay unused in the region (planlint ends its worker threads once, just before it
+// writes the report). The main thread's are left for the process exit to take back: freeing
+// them one by one would only cost time.
 struct BlockCacheOwner {
   BlockCacheOwner() = default;
   BlockCacheOwner(const BlockCacheOwner&) = delete;
@@ -32,9 +36,25 @@ void register_block_cache_owner() noexcept {
   }
 }
 
+// The region blocks are carved from: reserved at the first allocation, never unmapped (blocks
+// carved from it are in use until the process exits, static destructors included).
+BlockRegion& process_region() noexcept {
+  alignas(BlockRegion) static unsigned char storage[sizeof(BlockRegion)];
+  static BlockRegion* const region = new (storage) BlockRegion(BlockRegion::max_chunks);
+  return *region;
+}
+
+// This thread's cache, attached to the region: every path attaches it, since a thread may free
+// a carved block before it allocates anything.
+SmallBlockCache& thread_cache() noexcept {
+  if (!block_cache.attached()) [[unlikely]]
+    block_cache.attach(&process_region());
+  return block_cache;
+}
+
 void* allocate_or_throw(std::size_t bytes) {
   for (;;) {
-    if (void* block = block_cache.allocate(bytes)) return block;
+    if (void* block = thread_cache().allocate(bytes)) return block;
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) throw std::bad_alloc();
     handler();
@@ -44,13 +64,13 @@ void* allocate_or_throw(std::size_t bytes) {
 void release_sized(void* block, std::size_t bytes) noexcept {
   if (block == nullptr) return;
   if (!block_cache_owner_registered) register_block_cache_owner();
-  block_cache.release(block, bytes);
+  thread_cache().release(block, bytes);
 }
 
 void release_unsized(void* block) noexcept {
   if (block == nullptr) return;
   if (!block_cache_owner_registered) register_block_cache_owner();
-  block_cache.release_usable(block, malloc_usable_size(block));
+  thread_cache().release_unsized(block);
 }
 
 }  // namespace

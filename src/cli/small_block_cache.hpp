@@ -8,17 +8,75 @@
 // bins, where the next allocation of that size searches, splits and merges them again
 // (_int_malloc, malloc_consolidate, unlink_chunk: about a fifth of a 10,000-plan run's time).
 // Here a freed block of up to 1,008 bytes goes on a list of its 16-byte size class, and the
-// next allocation of that class takes it back in a few instructions. docs/performance.md has
-// the measurements.
+// next allocation of that class takes it back in a few instructions. A block that no list
+// holds is carved from a BlockRegion: 64 KiB chunks of one size class each, in address space
+// reserved once, instead of asking malloc (about 120 instructions a block at start, where a
+// one-plan run makes 3,500 allocations). docs/performance.md has the measurements.
 //
 // Invariant: every block on the list of class c has room for at least c × 16 bytes, so any
-// request of that class fits. A block reaches a list either through a sized delete (the size
-// it was allocated with, hence the class it was allocated in) or through an unsized one, where
-// malloc_usable_size says how much room it really has.
+// request of that class fits. A block reaches a list through a sized delete (the size it was
+// allocated with, hence the class it was allocated in) or an unsized one, where the region's
+// chunk says the class of a carved block and malloc_usable_size how much room a malloc'd one
+// really has. Carved blocks never go to free(); malloc'd ones do, past the cap or when the
+// thread ends.
+#include <malloc.h>
+#include <sys/mman.h>
+
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 
 namespace planlint::cli {
+
+/// Address space that small blocks are carved from: reserved once (MAP_NORESERVE: a page costs
+/// memory only once touched) and handed out in chunks, each serving one size class, so that the
+/// class of a block is known from its address. Shared by the threads; never unmapped while the
+/// process runs (blocks carved from it stay in use until exit).
+class BlockRegion {
+ public:
+  static constexpr std::size_t chunk_bytes = std::size_t{64} << 10;
+  static constexpr std::size_t max_chunks = 4096;  // 256 MiB; past it, blocks come from malloc
+
+  /// Reserves `chunks` chunks; an empty region (every carve fails) when mmap says no.
+  explicit BlockRegion(std::size_t chunks) noexcept {
+    if (chunks > max_chunks) chunks = max_chunks;
+    void* base = mmap(nullptr, chunks * chunk_bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) return;
+    base_ = reinterpret_cast<std::uintptr_t>(base);
+    bytes_ = chunks * chunk_bytes;
+    chunk_count_ = chunks;
+  }
+  ~BlockRegion() {
+    if (bytes_ != 0) munmap(reinterpret_cast<void*>(base_), bytes_);
+  }
+  BlockRegion(const BlockRegion&) = delete;
+  BlockRegion& operator=(const BlockRegion&) = delete;
+
+  bool contains(const void* block) const noexcept {
+    return reinterpret_cast<std::uintptr_t>(block) - base_ < bytes_;
+  }
+  /// The size class of the chunk that holds `block` (contains(block) must be true).
+  std::size_t size_class_of(const void* block) const noexcept {
+    return chunk_classes_[(reinterpret_cast<std::uintptr_t>(block) - base_) / chunk_bytes];
+  }
+  /// A fresh chunk for blocks of `size_class`, or null when the region is used up.
+  char* take_chunk(std::size_t size_class) noexcept {
+    const std::size_t index = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+    if (index >= chunk_count_) return nullptr;
+    chunk_classes_[index] = static_cast<std::uint8_t>(size_class);
+    return reinterpret_cast<char*>(base_ + index * chunk_bytes);
+  }
+
+ private:
+  std::uintptr_t base_ = 0;
+  std::size_t bytes_ = 0, chunk_count_ = 0;
+  std::atomic<std::size_t> next_chunk_{0};
+  // A chunk's class is written before any block of it exists; a block reaches another thread
+  // only through something that synchronises (a join, a lock), which carries this write along.
+  std::uint8_t chunk_classes_[max_chunks] = {};
+};
 
 class SmallBlockCache {
  public:
@@ -34,40 +92,47 @@ class SmallBlockCache {
     return bytes == 0 ? 1 : (bytes + granule_bytes - 1) / granule_bytes;
   }
 
+  /// Carves blocks that no list holds from `region` (else they come from malloc).
+  void attach(BlockRegion* region) noexcept { region_ = region; }
+  bool attached() const noexcept { return region_ != nullptr; }
+
   // A block of at least `bytes`, or null when malloc has no memory.
   void* allocate(std::size_t bytes) noexcept {
     const std::size_t size_class_index = size_class(bytes);
     if (size_class_index >= class_count) return std::malloc(bytes);
     if (FreeBlock* block = free_lists_[size_class_index]) {
       free_lists_[size_class_index] = block->next;
-      cached_bytes_ -= size_class_index * granule_bytes;
+      if (!is_carved(block)) cached_bytes_ -= size_class_index * granule_bytes;
       return block;
     }
+    if (void* block = carve(size_class_index)) return block;
     return std::malloc(size_class_index * granule_bytes);
   }
 
   // Takes back a block that allocate(bytes) returned.
   void release(void* block, std::size_t bytes) noexcept { release_in_class(block, size_class(bytes)); }
 
-  // Takes back a block of which only the usable size is known (an unsized delete):
-  // `usable_bytes` is what malloc_usable_size says the block holds.
-  void release_usable(void* block, std::size_t usable_bytes) noexcept {
-    release_in_class(block, usable_bytes / granule_bytes);
+  // Takes back a block whose size is not known (an unsized delete).
+  void release_unsized(void* block) noexcept {
+    if (block == nullptr) return;
+    if (is_carved(block)) return release_in_class(block, region_->size_class_of(block));
+    release_in_class(block, malloc_usable_size(block) / granule_bytes);
   }
 
-  // Returns every cached block to free(); blocks released after this go straight to free().
-  // Called when the thread ends.
+  // Returns every cached malloc'd block to free() and forgets the carved ones (they stay in the
+  // region); blocks released after this go straight to free(). Called when the thread ends.
   void close() noexcept {
     limit_bytes_ = 0;
     for (FreeBlock*& head : free_lists_) {
       while (FreeBlock* block = head) {
         head = block->next;
-        std::free(block);
+        if (!is_carved(block)) std::free(block);
       }
     }
     cached_bytes_ = 0;
   }
 
+  /// The bytes of malloc'd blocks on the lists (what close() would give back).
   std::size_t cached_bytes() const noexcept { return cached_bytes_; }
 
  private:
@@ -75,21 +140,44 @@ class SmallBlockCache {
     FreeBlock* next;
   };
 
+  bool is_carved(const void* block) const noexcept { return region_ && region_->contains(block); }
+
+  void* carve(std::size_t size_class_index) noexcept {
+    if (region_ == nullptr) return nullptr;
+    const std::size_t class_bytes = size_class_index * granule_bytes;
+    char*& next = carve_next_[size_class_index];
+    if (next == nullptr ||
+        static_cast<std::size_t>(carve_end_[size_class_index] - next) < class_bytes) {
+      char* chunk = region_->take_chunk(size_class_index);
+      if (chunk == nullptr) return nullptr;
+      next = chunk;
+      carve_end_[size_class_index] = chunk + BlockRegion::chunk_bytes;
+    }
+    void* block = next;
+    next += class_bytes;
+    return block;
+  }
+
   void release_in_class(void* block, std::size_t size_class_index) noexcept {
     if (block == nullptr) return;
     const std::size_t class_bytes = size_class_index * granule_bytes;
-    if (size_class_index == 0 || size_class_index >= class_count ||
-        cached_bytes_ + class_bytes > limit_bytes_) {
+    const bool carved = is_carved(block);
+    // A carved block can only be reused: it always goes on its list.
+    if (!carved && (size_class_index == 0 || size_class_index >= class_count ||
+                    cached_bytes_ + class_bytes > limit_bytes_)) {
       std::free(block);
       return;
     }
     auto* free_block = static_cast<FreeBlock*>(block);
     free_block->next = free_lists_[size_class_index];
     free_lists_[size_class_index] = free_block;
-    cached_bytes_ += class_bytes;
+    if (!carved) cached_bytes_ += class_bytes;
   }
 
+  BlockRegion* region_ = nullptr;
   FreeBlock* free_lists_[class_count] = {};
+  char* carve_next_[class_count] = {};
+  char* carve_end_[class_count] = {};
   std::size_t cached_bytes_ = 0;
   std::size_t limit_bytes_ = max_cached_bytes;  // 0 once closed
 };

@@ -1,5 +1,6 @@
 // The planlint executable's operator new and delete (src/cli/small_block_cache.hpp): size
-// classes, reuse, the cap on what a thread keeps, and that no two live blocks overlap.
+// classes, reuse, blocks carved from a region, the cap on what a thread keeps, and that no two
+// live blocks overlap, with and without a region.
 #include <malloc.h>
 
 #include <cstddef>
@@ -12,6 +13,7 @@
 
 #include "cli/small_block_cache.hpp"
 
+using planlint::cli::BlockRegion;
 using planlint::cli::SmallBlockCache;
 
 namespace {
@@ -53,12 +55,51 @@ TEST_CASE("a released block is handed out again for a request of its class", "[a
 TEST_CASE("an unsized delete files a block by the room malloc says it has", "[allocation]") {
   SmallBlockCache cache;
   void* block = cache.allocate(100);  // class 7: malloc(112)
-  const std::size_t usable = malloc_usable_size(block);
-  REQUIRE(usable >= 112);
-  cache.release_usable(block, usable);
+  REQUIRE(malloc_usable_size(block) >= 112);
+  cache.release_unsized(block);
   CHECK(cache.allocate(112) == block);
   cache.release(block, 112);
   cache.close();
+}
+
+TEST_CASE("blocks are carved from the region by class, and its chunk says a block's class", "[allocation]") {
+  BlockRegion region(4);
+  SmallBlockCache cache;
+  cache.attach(&region);
+  void* a = cache.allocate(20);  // class 2
+  void* b = cache.allocate(32);  // class 2, next in the same chunk
+  void* c = cache.allocate(100);  // class 7, its own chunk
+  REQUIRE(region.contains(a));
+  REQUIRE(region.contains(c));
+  CHECK(static_cast<char*>(b) - static_cast<char*>(a) == 32);
+  CHECK(region.size_class_of(a) == 2);
+  CHECK(region.size_class_of(c) == 7);
+  CHECK_FALSE(region.contains(&region));
+  // An unsized delete of a carved block goes on the list of its chunk's class.
+  cache.release_unsized(c);
+  CHECK(cache.allocate(112) == c);
+  // Carved blocks are not counted as memory to give back, and close() frees none of them.
+  cache.release(a, 20);
+  cache.release(b, 32);
+  cache.release(c, 100);
+  CHECK(cache.cached_bytes() == 0);
+  cache.close();
+}
+
+TEST_CASE("when the region is used up, blocks come from malloc", "[allocation]") {
+  BlockRegion region(1);
+  SmallBlockCache cache;
+  cache.attach(&region);
+  void* first = cache.allocate(16);  // takes the only chunk
+  REQUIRE(region.contains(first));
+  void* other_class = cache.allocate(64);  // no chunk left for class 4
+  REQUIRE(other_class != nullptr);
+  CHECK_FALSE(region.contains(other_class));
+  cache.release_unsized(other_class);
+  CHECK(cache.cached_bytes() == 64);
+  cache.release(first, 16);
+  cache.close();
+  CHECK(cache.cached_bytes() == 0);
 }
 
 TEST_CASE("large blocks are not cached, and a thread keeps at most max_cached_bytes", "[allocation]") {
@@ -85,8 +126,11 @@ TEST_CASE("large blocks are not cached, and a thread keeps at most max_cached_by
   CHECK(cache.cached_bytes() == 0);
 }
 
-TEST_CASE("live blocks never overlap, whatever the order of requests and releases", "[allocation]") {
-  SmallBlockCache cache;
+namespace {
+
+/// Allocates and releases blocks of every size in random order, through the sized and the
+/// unsized path, and checks after each round that every live block still holds its own bytes.
+void check_live_blocks_stay_intact(SmallBlockCache& cache) {
   std::mt19937 random(2026);
   std::uniform_int_distribution<std::size_t> size(0, 1200);
   std::vector<LiveBlock> live;
@@ -111,7 +155,7 @@ TEST_CASE("live blocks never overlap, whatever the order of requests and release
     for (std::size_t i = 0; i < 200; ++i) {
       const LiveBlock& block = live.back();
       if (i % 2 == 0) cache.release(block.bytes, block.size);
-      else cache.release_usable(block.bytes, malloc_usable_size(block.bytes));
+      else cache.release_unsized(block.bytes);
       live.pop_back();
     }
   }
@@ -120,4 +164,25 @@ TEST_CASE("live blocks never overlap, whatever the order of requests and release
     cache.release(block.bytes, block.size);
   }
   cache.close();
+}
+
+}  // namespace
+
+TEST_CASE("live blocks never overlap, whatever the order of requests and releases", "[allocation]") {
+  SECTION("blocks from malloc") {
+    SmallBlockCache cache;
+    check_live_blocks_stay_intact(cache);
+  }
+  SECTION("blocks carved from a region") {
+    BlockRegion region(BlockRegion::max_chunks);
+    SmallBlockCache cache;
+    cache.attach(&region);
+    check_live_blocks_stay_intact(cache);
+  }
+  SECTION("a region that runs out midway") {
+    BlockRegion region(8);
+    SmallBlockCache cache;
+    cache.attach(&region);
+    check_live_blocks_stay_intact(cache);
+  }
 }

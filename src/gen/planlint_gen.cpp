@@ -139,6 +139,7 @@ struct RuleRow {
   bool has_fix;
   std::uint32_t fix_first, fix_count;
   std::uint32_t options_first, options_count, metrics_first, metrics_count;
+  bool reads_metric_ranges;
 };
 struct PeakRow {
   std::uint8_t precision;
@@ -242,6 +243,7 @@ std::vector<std::shared_ptr<const CompiledRule>> rules() {
       rule->options.emplace(str(o.name), std::move(value));
     }
     rule->metrics_used = string_list(row.metrics_first, row.metrics_count);
+    rule->reads_metric_ranges = row.reads_metric_ranges;
     result.push_back(std::move(rule));
   }
   return result;
@@ -336,11 +338,11 @@ std::vector<GpuSpec> gpus() {
     for (const auto& [name, value] : rule.options) options_.push_back(option_row(name, value));
     const Range metrics = string_rows(rule.metrics_used);
     rules_.push_back(fmt::format(
-        "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
+        "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
         literal(d.id), literal(d.group), code(d.severity), literal(d.summary), literal(d.docs.view()),
         d.native, literal(d.origin), literal(rule.each), applies, check, at.text(),
         bool(rule.at_template), at_template.text(), related.text(), message.text(), help.text(),
-        bool(rule.fix), fix.text(), options.text(), metrics.text()));
+        bool(rule.fix), fix.text(), options.text(), metrics.text(), rule.reads_metric_ranges));
   }
 
   static std::string option_row(const std::string& name, const expr::Value& value) {

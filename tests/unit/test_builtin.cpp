@@ -113,6 +113,7 @@ TEST_CASE("the generated built-in rules equal the rule files loaded at run time"
       CHECK(same_value(x->second, y->second));
     }
     CHECK(a.metrics_used == b.metrics_used);
+    CHECK(a.reads_metric_ranges == b.reads_metric_ranges);
 
     // The rule's file: the parsed one holds it, the generated one makes it from the same text.
     REQUIRE(b.file);

@@ -81,9 +81,10 @@ bool depends_on(const Estimates& estimates, const MetricValue& metric, std::stri
 
 }  // namespace
 
-Estimates estimate(const Plan& plan, const Catalog& catalog) {
+Estimates estimate(const Plan& plan, const Catalog& catalog, MetricRanges metric_ranges) {
   const Overrides none;
   Estimates estimates = evaluate(plan, catalog, none, Evaluation::full);
+  if (metric_ranges == MetricRanges::skipped) return estimates;
   const std::vector<RangeSource> ranges = assumed_ranges(plan);
   if (ranges.empty()) return estimates;
 

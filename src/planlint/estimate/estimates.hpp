@@ -114,8 +114,14 @@ class Estimates {
   std::map<std::string, std::vector<std::string>, std::less<>> absent_;
 };
 
+/// Whether estimate() computes the cost-tier metrics' ranges (MetricValue::low/high, range_keys,
+/// Estimates::range_sources): up to eight more evaluations of the compute group, which a check
+/// needs only when a rule reads est.NAME.low or .high.
+enum class MetricRanges { computed, skipped };
+
 /// Computes every metric of estimates.md that the plan's inputs allow.
-Estimates estimate(const Plan& plan, const Catalog& catalog);
+Estimates estimate(const Plan& plan, const Catalog& catalog,
+                   MetricRanges ranges = MetricRanges::computed);
 
 }  // namespace planlint
 

@@ -46,6 +46,9 @@ struct CompiledRule {
   std::map<std::string, expr::Value> options;  ///< defaults, overridable in config
   /// Metrics the rule's check and message read (est.NAME), for the provenance notes.
   std::vector<std::string> metrics_used;
+  /// Whether any of its expressions reads a metric's range (est.NAME.low or .high): a check
+  /// whose rules read none skips computing the ranges (estimate(), MetricRanges).
+  bool reads_metric_ranges = false;
 };
 
 /// The rule's file: `rule.file`, or for a built-in rule the embedded file it was compiled from

@@ -202,7 +202,10 @@ class RuleLoader {
     if (node.kind == expr::Node::Kind::path && node.text.starts_with("est.")) {
       std::string name(node.text.substr(4));
       for (std::string_view suffix : {".low", ".high"})
-        if (name.ends_with(suffix)) name.resize(name.size() - suffix.size());
+        if (name.ends_with(suffix)) {
+          name.resize(name.size() - suffix.size());
+          rule.reads_metric_ranges = true;
+        }
       if (std::find(rule.metrics_used.begin(), rule.metrics_used.end(), name) == rule.metrics_used.end())
         rule.metrics_used.push_back(name);
     }

@@ -130,4 +130,10 @@ const RuleDescriptor* RuleSet::find(std::string_view id) const {
   return nullptr;
 }
 
+bool RuleSet::reads_metric_ranges() const {
+  for (const auto& rule : rules_)
+    if (rule->reads_metric_ranges) return true;
+  return false;
+}
+
 }  // namespace planlint

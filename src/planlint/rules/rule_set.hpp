@@ -44,6 +44,9 @@ class RuleSet {
 
   const std::vector<std::shared_ptr<const CompiledRule>>& rules() const { return rules_; }
 
+  /// Whether any rule reads a metric's range (est.NAME.low / .high).
+  bool reads_metric_ranges() const;
+
  private:
   std::vector<std::shared_ptr<const CompiledRule>> rules_;
 };

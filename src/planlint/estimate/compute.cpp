@@ -44,19 +44,24 @@ std::vector<RangeSource> assumed_ranges(const Plan& plan) {
   return ranges;
 }
 
-/// What one evaluation computes: every metric with its provenance, or only the values the
-/// ranges read (the cost-tier metrics).
-enum class Evaluation { full, cost_values };
+/// What one evaluation computes: every metric with its provenance and arithmetic, every metric
+/// with its arithmetic (a check's), or only the values the ranges read (the cost-tier
+/// metrics).
+enum class Evaluation { full, arithmetic, cost_values };
 
 Estimates evaluate(const Plan& plan, const Catalog& catalog, const Overrides& overrides,
                    Evaluation what) {
-  detail::EstimateContext context(plan, catalog, overrides, what == Evaluation::full);
+  using Record = detail::EstimateContext::Record;
+  const Record record = what == Evaluation::full         ? Record::provenance
+                        : what == Evaluation::arithmetic ? Record::arithmetic
+                                                         : Record::values;
+  detail::EstimateContext context(plan, catalog, overrides, record);
   if (plan.is_training()) {
     detail::estimate_training_compute(context);
     // Every cost-tier metric of a training plan is computed by the compute group, before
     // memory and communication run (a test holds this): the ranges' re-evaluations, half of
     // all evaluations, skip the other two.
-    if (what == Evaluation::full) {
+    if (what != Evaluation::cost_values) {
       detail::estimate_training_memory(context);
       detail::estimate_training_comm(context);
     }
@@ -81,10 +86,12 @@ bool depends_on(const Estimates& estimates, const MetricValue& metric, std::stri
 
 }  // namespace
 
-Estimates estimate(const Plan& plan, const Catalog& catalog, MetricRanges metric_ranges) {
+Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope) {
   const Overrides none;
-  Estimates estimates = evaluate(plan, catalog, none, Evaluation::full);
-  if (metric_ranges == MetricRanges::skipped) return estimates;
+  const bool provenance = scope.provenance || scope.ranges;
+  Estimates estimates =
+      evaluate(plan, catalog, none, provenance ? Evaluation::full : Evaluation::arithmetic);
+  if (!scope.ranges) return estimates;
   const std::vector<RangeSource> ranges = assumed_ranges(plan);
   if (ranges.empty()) return estimates;
 

@@ -101,7 +101,7 @@ MetricBuilder::MetricBuilder(EstimateContext& context, std::string_view name)
 }
 
 void MetricBuilder::add_input(MetricInput input) {
-  if (!context_.with_text()) return;  // provenance only
+  if (!context_.with_provenance()) return;
   for (const MetricInput& existing : value_.inputs)
     if (existing.name == input.name) return;
   // Most metrics have two to four inputs: one allocation instead of growing 1, 2, 4.
@@ -114,7 +114,9 @@ void MetricBuilder::missing(std::string name) {
     missing_.push_back(std::move(name));
 }
 
-void MetricBuilder::note(std::string text) { value_.notes.push_back(std::move(text)); }
+void MetricBuilder::note(std::string text) {
+  if (context_.with_provenance()) value_.notes.push_back(std::move(text));
+}
 
 void MetricBuilder::describe_input(std::string_view name, std::string note) {
   for (MetricInput& input : value_.inputs)
@@ -127,7 +129,7 @@ std::optional<Term> MetricBuilder::optional_plan(std::string_view path) {
   // number(path) without looking the key up in the plan a second time.
   const std::optional<double> number = context_.override_of(path).value_or(found->quantity()->value);
   const units::Dimension dim = found->quantity()->dim;
-  if (context_.with_text()) {
+  if (context_.with_provenance()) {
     MetricInput input;
     input.name = std::string(path);
     input.value = *number;
@@ -156,7 +158,7 @@ std::optional<std::string> MetricBuilder::choice(std::string_view path, double u
     missing(context_.missing_name(path));
     return std::nullopt;
   }
-  if (context_.with_text()) {
+  if (context_.with_provenance()) {
     MetricInput input;
     input.name = std::string(path);
     input.value = used_value;
@@ -172,7 +174,7 @@ std::optional<std::string> MetricBuilder::choice(std::string_view path, double u
 Term MetricBuilder::metric(std::string_view name) {
   const Estimates& estimates = context_.estimates();
   if (const MetricValue* found = estimates.find(name)) {
-    if (context_.with_text()) {
+    if (context_.with_provenance()) {
       MetricInput input;
       input.name = std::string(name);
       input.value = found->value;
@@ -194,7 +196,7 @@ void MetricBuilder::set_absent() { context_.estimates().set_absent(value_.name, 
 
 void MetricBuilder::set_value(double value, std::string_view formula, LazyText arithmetic) {
   value_.value = value;
-  value_.formula = std::string(formula);
+  if (context_.with_provenance()) value_.formula = std::string(formula);
   value_.arithmetic = std::move(arithmetic);
   context_.estimates().set(std::move(value_));
 }

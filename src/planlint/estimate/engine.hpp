@@ -34,13 +34,19 @@ using Overrides = std::map<std::string, double, std::less<>>;
 /// metrics computed so far (formulas read earlier metrics from it).
 class EstimateContext {
  public:
-  /// `with_text`: record what the metrics' provenance shows (formula, arithmetic, inputs);
-  /// without it only the values are kept (the re-evaluations for the ranges).
-  EstimateContext(const Plan& plan, const Catalog& catalog, const Overrides& overrides,
-                  bool with_text = true)
-      : plan_(plan), catalog_(catalog), overrides_(overrides), with_text_(with_text) {}
+  /// What the metrics keep besides their values: their arithmetic (what a finding's note
+  /// shows), and with it their provenance (formula, inputs, notes: what `planlint report`
+  /// shows, and what the ranges' range keys are found through).
+  enum class Record { values, arithmetic, provenance };
 
-  bool with_text() const { return with_text_; }
+  EstimateContext(const Plan& plan, const Catalog& catalog, const Overrides& overrides,
+                  Record record = Record::provenance)
+      : plan_(plan), catalog_(catalog), overrides_(overrides), record_(record) {}
+
+  /// The arithmetic is recorded.
+  bool with_text() const { return record_ != Record::values; }
+  /// The formula, inputs and notes are recorded.
+  bool with_provenance() const { return record_ == Record::provenance; }
 
   const Plan& plan() const { return plan_; }
   const Catalog& catalog() const { return catalog_; }
@@ -66,7 +72,7 @@ class EstimateContext {
   const Plan& plan_;
   const Catalog& catalog_;
   const Overrides& overrides_;
-  bool with_text_ = true;
+  Record record_ = Record::provenance;
   Estimates estimates_;
   std::optional<std::string> peak_note_, catalog_note_;
 };

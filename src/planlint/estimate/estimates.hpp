@@ -114,14 +114,20 @@ class Estimates {
   std::map<std::string, std::vector<std::string>, std::less<>> absent_;
 };
 
-/// Whether estimate() computes the cost-tier metrics' ranges (MetricValue::low/high, range_keys,
-/// Estimates::range_sources): up to eight more evaluations of the compute group, which a check
-/// needs only when a rule reads est.NAME.low or .high.
-enum class MetricRanges { computed, skipped };
+/// What estimate() records besides each metric's value and arithmetic. `planlint report` shows
+/// all of it; a check reads only values and arithmetic (the findings' notes), plus the ranges
+/// when a rule reads one (est.NAME.low / .high).
+struct EstimateScope {
+  /// MetricValue::formula, inputs and notes.
+  bool provenance = true;
+  /// The cost-tier metrics' low/high and range_keys, and Estimates::range_sources: up to eight
+  /// more evaluations of the compute group. Computing them needs the provenance (a metric's
+  /// range keys are found through its inputs), which they then bring along.
+  bool ranges = true;
+};
 
 /// Computes every metric of estimates.md that the plan's inputs allow.
-Estimates estimate(const Plan& plan, const Catalog& catalog,
-                   MetricRanges ranges = MetricRanges::computed);
+Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope = {});
 
 }  // namespace planlint
 

@@ -29,7 +29,7 @@ Term precision_bytes(EstimateContext& context, MetricBuilder& m, std::string_vie
     return Term{std::nan(""), "?"};
   }
   m.choice(path, *bytes,
-           context.with_text()
+           context.with_provenance()
                ? fmt::format("{}: {} per element", *precision, units::format(*bytes, units::dims::bytes))
                : std::string());
   return Term{*bytes, TermText::quantity(*bytes, units::dims::bytes)};

@@ -47,9 +47,9 @@ FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view 
     return effective_severity(options.selection, rule.id, rule.group, rule.severity).has_value();
   };
   if (result.plan) {
-    const bool ranges = options.metric_ranges || rules.reads_metric_ranges();
-    result.estimates = estimate(*result.plan, *options.catalog,
-                                ranges ? MetricRanges::computed : MetricRanges::skipped);
+    const EstimateScope scope{options.full_estimates,
+                              options.full_estimates || rules.reads_metric_ranges()};
+    result.estimates = estimate(*result.plan, *options.catalog, scope);
     RuleRun run{RuleInputs{*result.plan, *result.estimates, *options.catalog,
                            options.today.value_or(real_today()), options.tolerances},
                 options.rule_options, selected};

@@ -34,10 +34,10 @@ struct LintOptions {
   std::map<std::string, double> tolerances;
   /// The date staleness rules compare with (--today, PLANLINT_TODAY); nullopt: the real today.
   std::optional<Date> today;
-  /// Whether FileResult::estimates must hold the metrics' ranges whatever the rules read
-  /// (`planlint report` shows them); a check leaves this off, and computes them only when a
-  /// rule reads one.
-  bool metric_ranges = true;
+  /// Whether FileResult::estimates must hold everything estimate() can record, the metrics'
+  /// provenance and ranges (`planlint report` shows them). A check turns it off: its findings
+  /// read values and arithmetic only, and the ranges when a rule reads one (EstimateScope).
+  bool full_estimates = true;
 };
 
 struct FileResult {

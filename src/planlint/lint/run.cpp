@@ -104,8 +104,8 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
     settings->lint.tolerances = config->tolerances;
   }
   settings->lint.today = options.today;
-  // A check shows no ranges itself: they are computed only for rules that read them.
-  settings->lint.metric_ranges = false;
+  // A check shows no provenance and no ranges: the ranges are computed for rules that read them.
+  settings->lint.full_estimates = false;
   settings->fail_on = options.fail_on.value_or(config && config->fail_on ? *config->fail_on : Severity::error);
 
   settings->all_rules = settings->rules().descriptors();

@@ -1,5 +1,6 @@
-// A check computes the cost-tier metrics' ranges (est.NAME.low / .high: up to eight more
-// evaluations per plan) only when a rule reads one; `planlint report` always shows them.
+// A check records the metrics' values and arithmetic only, and computes the cost-tier metrics'
+// ranges (est.NAME.low / .high: up to eight more evaluations per plan) only when a rule reads
+// one; `planlint report` always has the provenance and the ranges.
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -65,12 +66,30 @@ TEST_CASE("a check computes the metrics' ranges only when a rule reads them", "[
   REQUIRE(days->has_range());
   CHECK(*days->high > days->value * 1.2);  // mfu 30–50%: the rule below fires
 
-  LintOptions check_options;  // planlint check with the built-in rules: skipped
-  check_options.metric_ranges = false;
+  CHECK_FALSE(days->inputs.empty());
+  CHECK_FALSE(days->formula.empty());
+
+  LintOptions check_options;  // planlint check with the built-in rules: values and arithmetic
+  check_options.full_estimates = false;
   const FileResult checked = lint_source(source, check_options);
   REQUIRE(checked.estimates);
-  CHECK_FALSE(checked.estimates->find("train.days")->has_range());
+  const MetricValue* checked_days = checked.estimates->find("train.days");
+  REQUIRE(checked_days);
+  CHECK(checked_days->value == days->value);
+  CHECK(checked_days->arithmetic.str() == days->arithmetic.str());
+  CHECK_FALSE(checked_days->has_range());
+  CHECK(checked_days->inputs.empty());
+  CHECK(checked_days->formula.empty());
   CHECK(checked.estimates->range_sources().empty());
+  // Every metric has the same value and arithmetic as the full estimate's.
+  REQUIRE(checked.estimates->values().size() == reported.estimates->values().size());
+  for (const auto& [name, metric] : reported.estimates->values()) {
+    INFO(name);
+    const MetricValue* same = checked.estimates->find(name);
+    REQUIRE(same);
+    CHECK(same->value == metric.value);
+    CHECK(same->arithmetic.str() == metric.arithmetic.str());
+  }
   // Nothing a check shows changes: the same findings either way.
   REQUIRE(checked.diagnostics.size() == reported.diagnostics.size());
   for (std::size_t i = 0; i < checked.diagnostics.size(); ++i) {
@@ -79,7 +98,7 @@ TEST_CASE("a check computes the metrics' ranges only when a rule reads them", "[
     CHECK(checked.diagnostics[i].notes == reported.diagnostics[i].notes);
   }
 
-  SECTION("a rule pack that reads a range gets it") {
+  SECTION("a rule pack that reads a range gets it, with the provenance it is found through") {
     test::Scratch dir;
     RuleSet rules = RuleSet::with_builtin();
     std::vector<Diagnostic> errors;
@@ -88,6 +107,7 @@ TEST_CASE("a check computes the metrics' ranges only when a rule reads them", "[
     const FileResult with_pack = lint_source(source, check_options);
     REQUIRE(with_pack.estimates);
     CHECK(with_pack.estimates->find("train.days")->has_range());
+    CHECK(with_pack.estimates->find("train.days")->high == days->high);
     bool fired = false;
     for (const Diagnostic& d : with_pack.diagnostics)
       if (d.rule == "org-days-spread") fired = true;

@@ -15,7 +15,6 @@ using planlint::cli::BlockRegion;
 using planlint::cli::SmallBlockCache;
 
 constinit thread_local SmallBlockCache block_cache;
-constinit thread_local bool block_cache_owner_registered = false;
 
 // Returns a worker thread's cached malloc'd blocks to malloc when the thread ends; its carved
 // blocks stay unused in the region (planlint ends its worker threads once, just before it
@@ -28,13 +27,6 @@ struct BlockCacheOwner {
   ~BlockCacheOwner() { block_cache.close(); }
 };
 
-void register_block_cache_owner() noexcept {
-  block_cache_owner_registered = true;
-  if (gettid() != getpid()) {
-    thread_local BlockCacheOwner owner;
-    (void)owner;
-  }
-}
 
 // The region blocks are carved from: reserved at the first allocation, never unmapped (blocks
 // carved from it are in use until the process exits, static destructors included).
@@ -44,11 +36,17 @@ BlockRegion& process_region() noexcept {
   return *region;
 }
 
-// This thread's cache, attached to the region: every path attaches it, since a thread may free
-// a carved block before it allocates anything.
+// This thread's cache. At a thread's first allocation or release (it may free a carved block
+// before it allocates anything) the cache is attached to the region, and a worker thread's is
+// set to close when the thread ends.
 SmallBlockCache& thread_cache() noexcept {
-  if (!block_cache.attached()) [[unlikely]]
+  if (!block_cache.attached()) [[unlikely]] {
     block_cache.attach(&process_region());
+    if (gettid() != getpid()) {
+      thread_local BlockCacheOwner owner;
+      (void)owner;
+    }
+  }
   return block_cache;
 }
 
@@ -61,23 +59,12 @@ void* allocate_or_throw(std::size_t bytes) {
   }
 }
 
-void release_sized(void* block, std::size_t bytes) noexcept {
-  if (block == nullptr) return;
-  if (!block_cache_owner_registered) register_block_cache_owner();
-  thread_cache().release(block, bytes);
-}
-
-void release_unsized(void* block) noexcept {
-  if (block == nullptr) return;
-  if (!block_cache_owner_registered) register_block_cache_owner();
-  thread_cache().release_unsized(block);
-}
-
 }  // namespace
 
+// The cache takes a null pointer as free() does.
 void* operator new(std::size_t bytes) { return allocate_or_throw(bytes); }
 void* operator new[](std::size_t bytes) { return allocate_or_throw(bytes); }
-void operator delete(void* block) noexcept { release_unsized(block); }
-void operator delete[](void* block) noexcept { release_unsized(block); }
-void operator delete(void* block, std::size_t bytes) noexcept { release_sized(block, bytes); }
-void operator delete[](void* block, std::size_t bytes) noexcept { release_sized(block, bytes); }
+void operator delete(void* block) noexcept { thread_cache().release_unsized(block); }
+void operator delete[](void* block) noexcept { thread_cache().release_unsized(block); }
+void operator delete(void* block, std::size_t bytes) noexcept { thread_cache().release(block, bytes); }
+void operator delete[](void* block, std::size_t bytes) noexcept { thread_cache().release(block, bytes); }

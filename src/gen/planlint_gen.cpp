@@ -7,8 +7,9 @@
 //
 // The output is tables of plain literals and one loop per table, so that it compiles in about a
 // second: no templates, no function per rule. The expression trees are constant expr::Node
-// arrays that the rules point into, so that a run neither allocates nor builds them. Strings are escaped literals (every byte that is
-// not printable ASCII as an octal escape), doubles hex-float literals: both are exact. Enums are
+// arrays that the rules point into, so that a run neither allocates nor builds them. Strings
+// are escaped literals (every byte that is not printable ASCII as an octal escape), doubles
+// hex-float literals: both are exact. Enums are
 // written as their numbers, which is safe because the output is compiled in the same build as
 // the generator. tests/unit/test_builtin.cpp compares the result with the parsed text field by
 // field. The file is rewritten only when its contents change, so that a change to the library

@@ -30,13 +30,6 @@ std::optional<bool> parsed_plan_table(std::string_view text) {
   }
 }
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 /// The scan agrees with the parse: `no` only where the parse finds no plan table (or fails),
 /// `yes` only where a valid document has one.
 void check_agrees(const std::string& text, const std::string& what) {
@@ -134,7 +127,7 @@ TEST_CASE("the scan agrees with the parse on every toml-test document and the pr
   std::size_t variants = 0;
   const std::regex word("[A-Za-z_][A-Za-z0-9_-]*");
   for (const std::string& path : files) {
-    const std::string text = read(path);
+    const std::string text = planlint::test::read_text(path);
     check_agrees(text, path);
     // The same document with one of its words renamed `plan` wherever it occurs (keys, table
     // names, string contents, comments): plan in every position the corpus has keys.

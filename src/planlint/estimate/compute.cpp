@@ -44,24 +44,19 @@ std::vector<RangeSource> assumed_ranges(const Plan& plan) {
   return ranges;
 }
 
-/// What one evaluation computes: every metric with its provenance and arithmetic, every metric
-/// with its arithmetic (a check's), or only the values the ranges read (the cost-tier
-/// metrics).
-enum class Evaluation { full, arithmetic, cost_values };
+using Record = detail::EstimateContext::Record;
 
+/// One evaluation. With Record::values it computes only what the ranges read, the cost-tier
+/// metrics; otherwise every metric.
 Estimates evaluate(const Plan& plan, const Catalog& catalog, const Overrides& overrides,
-                   Evaluation what) {
-  using Record = detail::EstimateContext::Record;
-  const Record record = what == Evaluation::full         ? Record::provenance
-                        : what == Evaluation::arithmetic ? Record::arithmetic
-                                                         : Record::values;
+                   Record record) {
   detail::EstimateContext context(plan, catalog, overrides, record);
   if (plan.is_training()) {
     detail::estimate_training_compute(context);
     // Every cost-tier metric of a training plan is computed by the compute group, before
     // memory and communication run (a test holds this): the ranges' re-evaluations, half of
     // all evaluations, skip the other two.
-    if (what != Evaluation::cost_values) {
+    if (record != Record::values) {
       detail::estimate_training_memory(context);
       detail::estimate_training_comm(context);
     }
@@ -90,7 +85,7 @@ Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope
   const Overrides none;
   const bool provenance = scope.provenance || scope.ranges;
   Estimates estimates =
-      evaluate(plan, catalog, none, provenance ? Evaluation::full : Evaluation::arithmetic);
+      evaluate(plan, catalog, none, provenance ? Record::provenance : Record::arithmetic);
   if (!scope.ranges) return estimates;
   const std::vector<RangeSource> ranges = assumed_ranges(plan);
   if (ranges.empty()) return estimates;
@@ -103,7 +98,7 @@ Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope
     for (std::size_t i = 0; i < ranges.size(); ++i)
       overrides[ranges[i].key] = (mask >> i) & 1u ? ranges[i].high : ranges[i].low;
     // Only the values of the variants' cost-tier metrics are read: no provenance.
-    variants.push_back(evaluate(plan, catalog, overrides, Evaluation::cost_values));
+    variants.push_back(evaluate(plan, catalog, overrides, Record::values));
   }
 
   std::vector<MetricValue> ranged;

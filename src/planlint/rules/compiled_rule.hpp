@@ -47,7 +47,7 @@ struct CompiledRule {
   /// Metrics the rule's check and message read (est.NAME), for the provenance notes.
   std::vector<std::string> metrics_used;
   /// Whether any of its expressions reads a metric's range (est.NAME.low or .high): a check
-  /// whose rules read none skips computing the ranges (estimate(), MetricRanges).
+  /// whose rules read none skips computing the ranges (EstimateScope).
   bool reads_metric_ranges = false;
 };
 

@@ -132,25 +132,31 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
     return exit_failure;
   }
 
-  RunResult result = run_lint(run_options);
+  std::ostringstream buffer;  // -o: the report is written atomically, and only when complete
+  std::ostream& sink = options.output.empty() ? out : buffer;
+  RunResult result;
+  if (options.format == "text" || options.format == "github") {
+    // Written file by file as the run goes: a folder run holds one file at a time, not all.
+    TextStyle style;
+    style.color = options.output.empty() && environment.stdout_is_terminal && !environment.no_color &&
+                  !options.no_color;
+    TextEmitter text(sink, style);
+    GithubEmitter github(sink);
+    ReportSink& emitter = options.format == "text" ? static_cast<ReportSink&>(text) : github;
+    result = run_lint(run_options, emitter);
+    if (result.errors.empty() && options.format == "text") text.finish();
+  } else {
+    result = run_lint(run_options);
+  }
   for (const std::string& line : result.errors) err << line << '\n';
   if (!result.errors.empty()) return exit_failure;
   for (const std::string& line : result.messages) err << line << '\n';
 
-  std::ostringstream buffer;
-  std::ostream& sink = options.output.empty() ? out : buffer;
   if (options.format == "sarif") {
     const std::string cwd = std::filesystem::current_path().string();
     emit_sarif(sink, result.report, result.rules, SarifOptions{repository_root(cwd), cwd});
   } else if (options.format == "json") {
     emit_json(sink, result.report);
-  } else if (options.format == "github") {
-    emit_github(sink, result.report);
-  } else {
-    TextStyle style;
-    style.color = options.output.empty() && environment.stdout_is_terminal && !environment.no_color &&
-                  !options.no_color;
-    emit_text(sink, result.report, style);
   }
   if (!options.output.empty() && !write_file_atomically(options.output, buffer.str(), error)) {
     err << "planlint: error: " << error << '\n';

@@ -37,14 +37,16 @@ std::string message_digest(std::string_view message) {
 std::vector<BaselineEntry> baseline_entries(const std::vector<Diagnostic>& diagnostics,
                                             const BaselineFileKey& file_key) {
   std::vector<BaselineEntry> entries;
+  // Identity → position in `entries`: merging by a scan of the entries made writing the
+  // baseline of a large folder quadratic.
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> position;
   for (const Diagnostic& d : diagnostics) {
     if (d.suppression && d.suppression->kind == Suppression::Kind::inline_comment) continue;
     BaselineEntry entry{as_utf8(file_key(d.primary.file)), d.rule, d.key_path, message_digest(d.message), 1,
                         d.message};
-    auto same = std::find_if(entries.begin(), entries.end(),
-                             [&](const BaselineEntry& e) { return identity(e) == identity(entry); });
-    if (same != entries.end()) ++same->count;
-    else entries.push_back(std::move(entry));
+    auto [same, added] = position.try_emplace({entry.file, entry.rule, entry.key, entry.digest}, entries.size());
+    if (added) entries.push_back(std::move(entry));
+    else ++entries[same->second].count;
   }
   std::sort(entries.begin(), entries.end(),
             [](const BaselineEntry& a, const BaselineEntry& b) { return identity(a) < identity(b); });
@@ -102,36 +104,54 @@ std::optional<Baseline> parse_baseline(std::string path, std::string_view text, 
   return baseline;
 }
 
-std::vector<BaselineEntry> apply_baseline(std::vector<Diagnostic>& diagnostics, const Baseline& baseline,
-                                          const BaselineFileKey& file_key,
-                                          const std::function<bool(const std::string&)>& linted) {
-  std::vector<BaselineEntry> left = baseline.entries;
-  std::vector<std::string> keys;
-  keys.reserve(diagnostics.size());
-  for (const Diagnostic& d : diagnostics) keys.push_back(as_utf8(file_key(d.primary.file)));
+BaselineMatcher::BaselineMatcher(const Baseline& baseline, BaselineFileKey file_key)
+    : file_key_(std::move(file_key)),
+      accepted_{Suppression::Kind::baseline, fmt::format("accepted in the baseline {}", baseline.path),
+                Location{baseline.path, {}}},
+      left_(baseline.entries) {
+  for (std::size_t i = 0; i < left_.size(); ++i) by_file_[left_[i].file].push_back(i);
+}
 
-  const Suppression accepted{Suppression::Kind::baseline,
-                             fmt::format("accepted in the baseline {}", baseline.path),
-                             Location{baseline.path, {}}};
+void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
+  // Each finding's entries (those of its file); findings of a file the baseline does not name
+  // have none and are passed over.
+  std::vector<const std::vector<std::size_t>*> entries_of(diagnostics.size(), nullptr);
+  for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+    if (diagnostics[i].suppression) continue;
+    auto it = by_file_.find(as_utf8(file_key_(diagnostics[i].primary.file)));
+    if (it != by_file_.end()) entries_of[i] = &it->second;
+  }
   // Pass 1: exact matches (digest included); pass 2: same file, rule and key.
   for (int pass = 0; pass < 2; ++pass) {
     for (std::size_t i = 0; i < diagnostics.size(); ++i) {
       Diagnostic& d = diagnostics[i];
-      if (d.suppression) continue;
-      for (BaselineEntry& entry : left) {
-        if (entry.count == 0 || entry.file != keys[i] || entry.rule != d.rule || entry.key != d.key_path)
-          continue;
-        if (pass == 0 && entry.digest != message_digest(d.message)) continue;
+      if (d.suppression || entries_of[i] == nullptr) continue;
+      const std::string digest = pass == 0 ? message_digest(d.message) : std::string();
+      for (std::size_t index : *entries_of[i]) {
+        BaselineEntry& entry = left_[index];
+        if (entry.count == 0 || entry.rule != d.rule || entry.key != d.key_path) continue;
+        if (pass == 0 && entry.digest != digest) continue;
         --entry.count;
-        d.suppression = accepted;
+        d.suppression = accepted_;
         break;
       }
     }
   }
+}
+
+std::vector<BaselineEntry> BaselineMatcher::stale(const std::function<bool(const std::string&)>& linted) const {
   std::vector<BaselineEntry> stale;
-  for (BaselineEntry& entry : left)
-    if (entry.count > 0 && linted(entry.file)) stale.push_back(std::move(entry));
+  for (const BaselineEntry& entry : left_)
+    if (entry.count > 0 && linted(entry.file)) stale.push_back(entry);
   return stale;
+}
+
+std::vector<BaselineEntry> apply_baseline(std::vector<Diagnostic>& diagnostics, const Baseline& baseline,
+                                          const BaselineFileKey& file_key,
+                                          const std::function<bool(const std::string&)>& linted) {
+  BaselineMatcher matcher(baseline, file_key);
+  matcher.apply(diagnostics);
+  return matcher.stale(linted);
 }
 
 }  // namespace planlint

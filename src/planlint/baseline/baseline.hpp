@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
@@ -47,6 +48,31 @@ std::string baseline_text(const std::vector<BaselineEntry>& entries);
 
 /// Parses a baseline file's text; nullopt with `error` set when it is not one.
 std::optional<Baseline> parse_baseline(std::string path, std::string_view text, std::string& error);
+
+/// Applies a baseline file by file, as a run delivers them: the entries' counts are used up as
+/// findings match, and what is left over is stale.
+class BaselineMatcher {
+ public:
+  BaselineMatcher(const Baseline& baseline, BaselineFileKey file_key);
+
+  /// Marks the findings the baseline accepts (Suppression kind baseline). An entry matches first
+  /// a finding with the same file, rule, key and digest, then one with the same file, rule and
+  /// key (so a message whose numbers changed stays accepted). An entry can match only the
+  /// findings of its own file, so applying the findings file by file marks what applying them
+  /// all at once would.
+  void apply(std::vector<Diagnostic>& diagnostics);
+
+  /// The entries, with the count left over, that matched nothing in a file for which
+  /// `linted(file key)` is true.
+  std::vector<BaselineEntry> stale(const std::function<bool(const std::string&)>& linted) const;
+
+ private:
+  BaselineFileKey file_key_;
+  Suppression accepted_;
+  std::vector<BaselineEntry> left_;
+  /// File key → the positions in left_ of its entries, in the baseline's order.
+  std::unordered_map<std::string, std::vector<std::size_t>> by_file_;
+};
 
 /// Marks the findings the baseline accepts (Suppression kind baseline). An entry matches first a
 /// finding with the same file, rule, key and digest, then one with the same file, rule and key

@@ -40,33 +40,44 @@ std::string github_escape_property(std::string_view text) {
   return out;
 }
 
-void emit_github(std::ostream& out, const Report& report) {
-  for (const Diagnostic& d : report.diagnostics) {
-    if (d.suppression) continue;
-    const Span& span = d.primary.span;
-    std::string properties = "file=" + github_escape_property(d.primary.file);
-    if (span.known()) {
-      Position end = span.end.line == 0 ? span.begin : span.end;
-      const std::uint32_t end_line = std::max(end.line, span.begin.line);
-      // Columns only for a span on one line (the runner ignores them otherwise); endColumn is
-      // the last character, inclusive.
-      if (end_line == span.begin.line)
-        properties += fmt::format(",line={},col={},endLine={},endColumn={}", span.begin.line,
-                                  span.begin.column, end_line,
-                                  std::max(span.begin.column, end.column > 1 ? end.column - 1 : 1));
-      else
-        properties += fmt::format(",line={},endLine={}", span.begin.line, end_line);
-    }
-    properties += ",title=" + github_escape_property(d.rule);
-    std::string message = d.message;
-    for (const RelatedLocation& related : d.related)
-      message += fmt::format("\nnote: {} ({}:{}:{})", related.message, related.location.file,
-                             related.location.span.begin.line, related.location.span.begin.column);
-    for (const std::string& note : d.notes) message += "\nnote: " + note;
-    if (d.help) message += "\nhelp: " + *d.help;
-    out << "::" << command_of(d.severity) << ' ' << properties << "::" << github_escape_data(message)
-        << '\n';
+namespace {
+
+/// One finding's workflow command; nothing for a suppressed one.
+void write_annotation(std::ostream& out, const Diagnostic& d) {
+  if (d.suppression) return;
+  const Span& span = d.primary.span;
+  std::string properties = "file=" + github_escape_property(d.primary.file);
+  if (span.known()) {
+    Position end = span.end.line == 0 ? span.begin : span.end;
+    const std::uint32_t end_line = std::max(end.line, span.begin.line);
+    // Columns only for a span on one line (the runner ignores them otherwise); endColumn is
+    // the last character, inclusive.
+    if (end_line == span.begin.line)
+      properties += fmt::format(",line={},col={},endLine={},endColumn={}", span.begin.line,
+                                span.begin.column, end_line,
+                                std::max(span.begin.column, end.column > 1 ? end.column - 1 : 1));
+    else
+      properties += fmt::format(",line={},endLine={}", span.begin.line, end_line);
   }
+  properties += ",title=" + github_escape_property(d.rule);
+  std::string message = d.message;
+  for (const RelatedLocation& related : d.related)
+    message += fmt::format("\nnote: {} ({}:{}:{})", related.message, related.location.file,
+                           related.location.span.begin.line, related.location.span.begin.column);
+  for (const std::string& note : d.notes) message += "\nnote: " + note;
+  if (d.help) message += "\nhelp: " + *d.help;
+  out << "::" << command_of(d.severity) << ' ' << properties << "::" << github_escape_data(message)
+      << '\n';
+}
+
+}  // namespace
+
+void emit_github(std::ostream& out, const Report& report) {
+  for (const Diagnostic& d : report.diagnostics) write_annotation(out, d);
+}
+
+void GithubEmitter::file(const std::shared_ptr<const SourceFile>&, std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& d : diagnostics) write_annotation(out_, d);
 }
 
 }  // namespace planlint

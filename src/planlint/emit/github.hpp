@@ -10,10 +10,21 @@
 #include <string_view>
 
 #include "planlint/diag/report.hpp"
+#include "planlint/diag/report_sink.hpp"
 
 namespace planlint {
 
 void emit_github(std::ostream& out, const Report& report);
+
+/// The same annotations written file by file as a run delivers them (run_lint with a sink).
+class GithubEmitter final : public ReportSink {
+ public:
+  explicit GithubEmitter(std::ostream& out) : out_(out) {}
+  void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) override;
+
+ private:
+  std::ostream& out_;
+};
 
 /// The runner's escaping of a command's message: % CR LF.
 std::string github_escape_data(std::string_view text);

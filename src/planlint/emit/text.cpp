@@ -147,7 +147,55 @@ std::string plural(std::size_t n, std::string_view word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
+/// Appends one finding: its header line, the source line with carets under the span (when
+/// `file` holds it), then its related locations, notes and help.
+void append_finding(std::string& text, const Diagnostic& d, const SourceFile* file, const Painter& paint) {
+  const Span& span = d.primary.span;
+  paint.open(text, bold);
+  append_place(text, d.primary.file, span);
+  text += ':';
+  paint.close(text);
+  text += ' ';
+  paint.open(text, severity_colour(d.severity));
+  text += to_string(d.severity);
+  text += ':';
+  paint.close(text);
+  text += ' ';
+  paint.open(text, bold);
+  append_one_line(text, d.message);
+  paint.close(text);
+  text += " [";
+  text += d.rule;
+  text += "]\n";
+  if (file != nullptr) write_snippet(text, *file, d, paint);
+  for (const RelatedLocation& related : d.related) {
+    append_note(text, paint, "note:", severity_colour(Severity::note), related.message);
+    text += " (";
+    append_place(text, related.location.file, related.location.span);
+    text += ")\n";
+  }
+  for (const std::string& note : d.notes) {
+    append_note(text, paint, "note:", severity_colour(Severity::note), note);
+    text += '\n';
+  }
+  if (d.help) {
+    append_note(text, paint, "help:", "\x1b[1;32m", *d.help);
+    text += '\n';
+  }
+}
+
 }  // namespace
+
+std::string summary_line(const SeverityCounts& counts, std::size_t files, std::size_t suppressed) {
+  std::vector<std::string> parts;
+  if (counts.errors) parts.push_back(plural(counts.errors, "error"));
+  if (counts.warnings) parts.push_back(plural(counts.warnings, "warning"));
+  if (counts.notes) parts.push_back(plural(counts.notes, "note"));
+  std::string findings = parts.empty() ? "no problems" : fmt::format("{}", fmt::join(parts, ", "));
+  std::string line = fmt::format("{} in {}", findings, plural(files, "file"));
+  if (suppressed) line += fmt::format(" ({} suppressed)", suppressed);
+  return line;
+}
 
 std::string summary_line(const Report& report) {
   // Suppressed findings are not shown and do not count; the summary says how many there were.
@@ -155,61 +203,48 @@ std::string summary_line(const Report& report) {
   std::size_t suppressed = 0;
   for (const Diagnostic& d : report.diagnostics)
     if (d.suppression) ++suppressed;
-  SeverityCounts counts = count(report.diagnostics);
-  std::vector<std::string> parts;
-  if (counts.errors) parts.push_back(plural(counts.errors, "error"));
-  if (counts.warnings) parts.push_back(plural(counts.warnings, "warning"));
-  if (counts.notes) parts.push_back(plural(counts.notes, "note"));
-  std::string findings = parts.empty() ? "no problems" : fmt::format("{}", fmt::join(parts, ", "));
-  std::string line = fmt::format("{} in {}", findings, plural(report.files.size(), "file"));
-  if (suppressed) line += fmt::format(" ({} suppressed)", suppressed);
-  return line;
+  return summary_line(count(report.diagnostics), report.files.size(), suppressed);
 }
 
 void emit_text(std::ostream& out, const Report& report, const TextStyle& style) {
-  Painter paint(style.color);
+  const Painter paint(style.color);
   bool any_shown = false;
   std::string text;  // one finding's lines, built in place and written at once
   for (const Diagnostic& d : report.diagnostics) {
     if (d.suppression) continue;
     any_shown = true;
     text.clear();
-    const Span& span = d.primary.span;
-    paint.open(text, bold);
-    append_place(text, d.primary.file, span);
-    text += ':';
-    paint.close(text);
-    text += ' ';
-    paint.open(text, severity_colour(d.severity));
-    text += to_string(d.severity);
-    text += ':';
-    paint.close(text);
-    text += ' ';
-    paint.open(text, bold);
-    append_one_line(text, d.message);
-    paint.close(text);
-    text += " [";
-    text += d.rule;
-    text += "]\n";
-    if (const SourceFile* file = report.file(d.primary.file)) write_snippet(text, *file, d, paint);
-    for (const RelatedLocation& related : d.related) {
-      append_note(text, paint, "note:", severity_colour(Severity::note), related.message);
-      text += " (";
-      append_place(text, related.location.file, related.location.span);
-      text += ")\n";
-    }
-    for (const std::string& note : d.notes) {
-      append_note(text, paint, "note:", severity_colour(Severity::note), note);
-      text += '\n';
-    }
-    if (d.help) {
-      append_note(text, paint, "help:", "\x1b[1;32m", *d.help);
-      text += '\n';
-    }
+    append_finding(text, d, report.file(d.primary.file), paint);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
   }
   if (any_shown) out << '\n';
   out << summary_line(report) << '\n';
+}
+
+void TextEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) {
+  const Painter paint(style_.color);
+  ++files_;
+  for (const Diagnostic& d : diagnostics) {
+    if (d.suppression) {
+      ++suppressed_;
+      continue;
+    }
+    switch (d.severity) {
+      case Severity::error: ++counts_.errors; break;
+      case Severity::warning: ++counts_.warnings; break;
+      case Severity::note: ++counts_.notes; break;
+    }
+    text_.clear();
+    // Every finding of a linted file points into it; one elsewhere shows no source line, as
+    // in emit_text, where the report holds no file of that path.
+    append_finding(text_, d, d.primary.file == source->path() ? source.get() : nullptr, paint);
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+  }
+}
+
+void TextEmitter::finish() {
+  if (counts_.errors + counts_.warnings + counts_.notes > 0) out_ << '\n';
+  out_ << summary_line(counts_, files_, suppressed_) << '\n';
 }
 
 }  // namespace planlint

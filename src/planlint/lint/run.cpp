@@ -7,9 +7,10 @@
 #include <filesystem>
 #include <iterator>
 #include <memory>
+#include <mutex>
+#include <numeric>
 #include <set>
 #include <thread>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -192,23 +193,50 @@ FileOutput lint_file(const std::string& path, std::optional<std::string> text,
   return output;
 }
 
-/// Runs `work(i)` for i in [0, count) on up to `jobs` threads. Results go to per-index slots,
-/// so the order of the output never depends on scheduling.
-template <typename Work>
-void parallel_for(std::size_t count, unsigned jobs, Work work) {
+/// Runs `work(i)` for i in [0, count) on up to `jobs` threads and hands each result to
+/// `deliver(i, result)` in the order of i, one call at a time, as soon as the results of 0..i
+/// are all in: the output's order never depends on scheduling, and a result is let go once
+/// delivered rather than held to the end of the run.
+template <typename Work, typename Deliver>
+void parallel_in_order(std::size_t count, unsigned jobs, Work work, Deliver deliver) {
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, count));
   if (jobs <= 1) {
-    for (std::size_t i = 0; i < count; ++i) work(i);
+    for (std::size_t i = 0; i < count; ++i) deliver(i, work(i));
     return;
   }
+  using Result = decltype(work(std::size_t{0}));
+  std::mutex mutex;
+  std::vector<std::optional<Result>> waiting(count);  // done, not yet delivered
+  std::size_t delivered = 0;
   std::atomic<std::size_t> next{0};
   std::vector<std::jthread> workers;
   for (unsigned j = 0; j < jobs; ++j)
     workers.emplace_back([&] {
-      for (std::size_t i = next++; i < count; i = next++) work(i);
+      for (std::size_t i = next++; i < count; i = next++) {
+        Result result = work(i);
+        std::lock_guard lock(mutex);
+        waiting[i] = std::move(result);
+        for (; delivered < count && waiting[delivered]; ++delivered) {
+          deliver(delivered, std::move(*waiting[delivered]));
+          waiting[delivered].reset();
+        }
+      }
     });
 }
+
+/// Builds the whole report from what a run delivers (run_lint without a sink).
+class ReportCollector final : public ReportSink {
+ public:
+  explicit ReportCollector(Report& report) : report_(report) {}
+  void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) override {
+    report_.files.push_back(source);
+    std::move(diagnostics.begin(), diagnostics.end(), std::back_inserter(report_.diagnostics));
+  }
+
+ private:
+  Report& report_;
+};
 
 /// The baseline's key of a display path: relative to the baseline's folder, '/'-separated.
 BaselineFileKey file_key_for(const std::string& baseline_path) {
@@ -252,7 +280,7 @@ std::string repository_root(const std::string& folder) {
   return start.string();
 }
 
-RunResult run_lint(const RunOptions& options) {
+RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   RunResult result;
   std::optional<InputError> input_error;
   std::vector<Input> inputs = expand_inputs(options.paths, input_error, options.skip_non_plans,
@@ -293,79 +321,20 @@ RunResult run_lint(const RunOptions& options) {
     if (!settings_of[i]) return result;
   }
 
-  std::vector<FileOutput> outputs(inputs.size());
-  parallel_for(inputs.size(), options.jobs, [&](std::size_t i) {
-    try {
-      outputs[i] = lint_file(inputs[i].path, std::move(inputs[i].text), *settings_of[i], options);
-    } catch (const std::exception& error) {
-      outputs[i].error = fmt::format("planlint: error: {}: {}", inputs[i].path, error.what());
-    }
-  });
-
-  Report& report = result.report;
-  // Keys view the inputs' paths, which outlive the map. The last setting of a path given twice wins.
-  std::unordered_map<std::string_view, Severity> fail_on;
-  std::size_t total = 0;
-  for (const FileOutput& output : outputs) total += output.diagnostics.size();
-  report.diagnostics.reserve(total);
-  report.files.reserve(outputs.size());
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    if (outputs[i].error) {
-      result.errors.push_back(*outputs[i].error);
-      continue;
-    }
-    report.files.push_back(outputs[i].source);
-    fail_on[inputs[i].path] = settings_of[i]->fail_on;
-    std::move(outputs[i].diagnostics.begin(), outputs[i].diagnostics.end(),
-              std::back_inserter(report.diagnostics));
-  }
-  if (!result.errors.empty()) return result;
-
+  std::optional<BaselineMatcher> baseline;
+  std::optional<BaselineFileKey> baseline_key;
+  std::set<std::string> linted;  // the baseline's keys of the linted files
   if (options.baseline) {
     std::string reason;
     auto text = read_file(*options.baseline, reason);
-    std::optional<Baseline> baseline;
-    if (text) baseline = parse_baseline(*options.baseline, *text, reason);
-    if (!baseline) {
+    std::optional<Baseline> parsed;
+    if (text) parsed = parse_baseline(*options.baseline, *text, reason);
+    if (!parsed) {
       result.errors.push_back(fmt::format("planlint: error: cannot read baseline '{}': {}", *options.baseline, reason));
       return result;
     }
-    BaselineFileKey key = file_key_for(*options.baseline);
-    std::set<std::string> linted;
-    for (const auto& file : report.files) linted.insert(key(file->path()));
-    auto stale = apply_baseline(report.diagnostics, *baseline, key,
-                                [&](const std::string& file) { return linted.count(file) > 0; });
-    for (const BaselineEntry& entry : stale)
-      result.messages.push_back(fmt::format(
-          "planlint: note: baseline entry no longer matches: {} [{}]{}{}{} ({})", entry.file, entry.rule,
-          entry.key.empty() ? "" : " at ", entry.key,
-          entry.count > 1 ? fmt::format(", {} findings", entry.count) : "", *options.baseline));
-  }
-  if (options.write_baseline) {
-    BaselineFileKey key = file_key_for(*options.write_baseline);
-    std::vector<BaselineEntry> entries = baseline_entries(report.diagnostics, key);
-    std::string error;
-    if (!write_file_atomically(*options.write_baseline, baseline_text(entries), error)) {
-      result.errors.push_back("planlint: error: " + error);
-      return result;
-    }
-    std::size_t findings = 0;
-    for (const BaselineEntry& entry : entries) findings += entry.count;
-    result.messages.push_back(fmt::format("planlint: wrote {} finding{} to the baseline {}", findings,
-                                          findings == 1 ? "" : "s", *options.write_baseline));
-    // What was just recorded is accepted, as it will be by `--baseline` from now on.
-    apply_baseline(report.diagnostics, Baseline{*options.write_baseline, std::move(entries)}, key,
-                   [](const std::string&) { return false; });
-  }
-  // Each file's findings are sorted (lint_file) and files usually come in path order, so the
-  // whole list is most often sorted already; a stable sort of it would change nothing.
-  if (!std::is_sorted(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less))
-    std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
-
-  for (const Diagnostic& d : report.diagnostics) {
-    if (d.suppression) continue;
-    auto level = fail_on.find(std::string_view(d.primary.file));
-    if (d.severity >= (level == fail_on.end() ? Severity::error : level->second)) ++result.failing;
+    baseline_key = file_key_for(*options.baseline);
+    baseline.emplace(*parsed, *baseline_key);
   }
 
   // The rules that ran on some file, at their level there (the first settings' when they differ).
@@ -378,17 +347,102 @@ RunResult run_lint(const RunOptions& options) {
       result.rules.push_back(std::move(rule));
     }
   }
-  for (const Diagnostic& d : report.diagnostics) {
-    if (listed.insert(d.rule).second) {
-      RuleDescriptor rule;
-      rule.id = d.rule;
-      rule.severity = d.severity;
-      rule.summary = d.rule;
-      result.rules.push_back(std::move(rule));
+
+  // The files in the report's order: diagnostic_less orders findings by their file's path as
+  // a string, and a folder's search returns paths in std::filesystem's order of components.
+  std::vector<std::size_t> order(inputs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return inputs[a].path < inputs[b].path; });
+
+  // Hands a file to the sink, counting its failing findings and noting rules not listed yet.
+  auto hand_over = [&](std::size_t input, FileOutput& output) {
+    const Severity fail_on = settings_of[input]->fail_on;
+    for (const Diagnostic& d : output.diagnostics) {
+      if (!d.suppression && d.severity >= fail_on) ++result.failing;
+      if (listed.find(d.rule) == listed.end()) {
+        listed.insert(d.rule);
+        RuleDescriptor rule;
+        rule.id = d.rule;
+        rule.severity = d.severity;
+        rule.summary = d.rule;
+        result.rules.push_back(std::move(rule));
+      }
+    }
+    sink.file(output.source, output.diagnostics);
+  };
+  // --write-baseline records every finding before any is shown, as accepted: the files are
+  // held until the baseline is written.
+  std::vector<std::pair<std::size_t, FileOutput>> held;
+  parallel_in_order(
+      order.size(), options.jobs,
+      [&](std::size_t k) {
+        const std::size_t i = order[k];
+        try {
+          return lint_file(inputs[i].path, std::move(inputs[i].text), *settings_of[i], options);
+        } catch (const std::exception& error) {
+          FileOutput output;
+          output.error = fmt::format("planlint: error: {}: {}", inputs[i].path, error.what());
+          return output;
+        }
+      },
+      [&](std::size_t k, FileOutput output) {
+        if (output.error) result.errors.push_back(*output.error);
+        // Nothing after a file that could not be linted: the run ends with exit status 2.
+        if (!result.errors.empty()) return;
+        if (baseline) {
+          baseline->apply(output.diagnostics);
+          linted.insert((*baseline_key)(output.source->path()));
+        }
+        if (options.write_baseline) held.emplace_back(order[k], std::move(output));
+        else hand_over(order[k], output);
+      });
+  if (!result.errors.empty()) return result;
+
+  if (baseline) {
+    for (const BaselineEntry& entry : baseline->stale([&](const std::string& file) { return linted.count(file) > 0; }))
+      result.messages.push_back(fmt::format(
+          "planlint: note: baseline entry no longer matches: {} [{}]{}{}{} ({})", entry.file, entry.rule,
+          entry.key.empty() ? "" : " at ", entry.key,
+          entry.count > 1 ? fmt::format(", {} findings", entry.count) : "", *options.baseline));
+  }
+  if (options.write_baseline) {
+    BaselineFileKey key = file_key_for(*options.write_baseline);
+    std::vector<Diagnostic> all;
+    for (auto& [input, output] : held) all.insert(all.end(), output.diagnostics.begin(), output.diagnostics.end());
+    std::vector<BaselineEntry> entries = baseline_entries(all, key);
+    std::string error;
+    if (!write_file_atomically(*options.write_baseline, baseline_text(entries), error)) {
+      result.errors.push_back("planlint: error: " + error);
+      return result;
+    }
+    std::size_t findings = 0;
+    for (const BaselineEntry& entry : entries) findings += entry.count;
+    result.messages.push_back(fmt::format("planlint: wrote {} finding{} to the baseline {}", findings,
+                                          findings == 1 ? "" : "s", *options.write_baseline));
+    // What was just recorded is accepted, as it will be by `--baseline` from now on.
+    BaselineMatcher recorded(Baseline{*options.write_baseline, std::move(entries)}, key);
+    for (auto& [input, output] : held) {
+      recorded.apply(output.diagnostics);
+      hand_over(input, output);
     }
   }
+
   std::sort(result.rules.begin(), result.rules.end(),
             [](const RuleDescriptor& a, const RuleDescriptor& b) { return a.id < b.id; });
+  return result;
+}
+
+RunResult run_lint(const RunOptions& options) {
+  Report report;
+  ReportCollector collector(report);
+  RunResult result = run_lint(options, collector);
+  if (!result.errors.empty()) return result;
+  // Each file's findings are sorted (lint_file) and files come in path order, so the list is
+  // sorted unless a finding names another file than its own.
+  if (!std::is_sorted(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less))
+    std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
+  result.report = std::move(report);
   return result;
 }
 

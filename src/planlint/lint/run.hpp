@@ -8,12 +8,22 @@
 ///     if (!result.errors.empty()) ...          // exit 2
 ///     emit_text(std::cout, result.report, {});
 ///     return result.failing ? 1 : 0;
+///
+/// Or file by file, for an emitter that writes as it goes and a run that holds one file at a
+/// time rather than all of them:
+///
+///     TextEmitter text(std::cout, {});
+///     RunResult result = run_lint(options, text);   // result.report stays empty
+///     if (!result.errors.empty()) ...          // exit 2; the files before the first that
+///                                              // could not be linted were delivered
+///     text.finish();
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "planlint/diag/report.hpp"
+#include "planlint/diag/report_sink.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/source/limits.hpp"
@@ -49,7 +59,7 @@ struct RunOptions {
 };
 
 struct RunResult {
-  Report report;
+  Report report;  ///< every linted file and finding; empty when a sink received them
   /// The rules that ran (on at least one file), sorted by id, at their effective level; every
   /// diagnostic's rule is among them.
   std::vector<RuleDescriptor> rules;
@@ -64,6 +74,12 @@ struct RunResult {
 };
 
 RunResult run_lint(const RunOptions& options);
+
+/// The same run, delivering the report to `sink` file by file (ReportSink) instead of into
+/// RunResult::report, which stays empty. Files come in the report's order, by path. When a file
+/// cannot be read or linted, no file after it is delivered and `errors` says why. With
+/// `write_baseline`, every file is held until the baseline is written, then delivered.
+RunResult run_lint(const RunOptions& options, ReportSink& sink);
 
 /// Parses "2026-11-01" (--today, PLANLINT_TODAY).
 std::optional<Date> parse_date(std::string_view text);

@@ -1,0 +1,24 @@
+#pragma once
+/// A report delivered file by file: what `run_lint(options, sink)` hands to a streaming emitter
+/// (text, GitHub) instead of holding every file's text and findings until the end. A folder of
+/// 10,000 plans then takes a few MiB rather than a hundred (docs/performance.md).
+#include <memory>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/source/source_file.hpp"
+
+namespace planlint {
+
+class ReportSink {
+ public:
+  virtual ~ReportSink() = default;
+
+  /// One linted file and its findings, sorted with diagnostic_less, with the selection, the
+  /// suppressions and the baseline applied. Files come in the report's order (by path), each
+  /// as soon as it and every file before it are linted, one call at a time. The sink may take
+  /// the findings (they are not used after the call).
+  virtual void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) = 0;
+};
+
+}  // namespace planlint

@@ -82,8 +82,9 @@ bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& e
 
 }  // namespace
 
-CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
+CLI::App* add_check_command(CLI::App& app, CheckOptions& options, bool with_options) {
   CLI::App* check = app.add_subcommand("check", "Lint plan files, folders and Markdown docs (the default command)");
+  if (!with_options) return check;
   check->add_option("paths", options.paths,
                     "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs")
       ->required();

@@ -26,7 +26,9 @@ struct CheckOptions {
   std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file; 0: the default
 };
 
-CLI::App* add_check_command(CLI::App& app, CheckOptions& options);
+/// Each add_*_command adds its subcommand, with its options unless `with_options` is false:
+/// a run sets up the options of the subcommand it invokes only (cli.cpp).
+CLI::App* add_check_command(CLI::App& app, CheckOptions& options, bool with_options = true);
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
               const Environment& environment);
 
@@ -37,7 +39,7 @@ struct ReportOptions {
   bool no_color = false;
 };
 
-CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
+CLI::App* add_report_command(CLI::App& app, ReportOptions& options, bool with_options = true);
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,
                const Environment& environment);
 

@@ -25,8 +25,9 @@ std::optional<RuleSet> load_rules(const std::vector<std::string>& packs, std::os
 
 }  // namespace
 
-CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
+CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_options) {
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, group, default severity, summary");
+  if (!with_options) return rules;
   rules->add_option("--rules", options.rule_packs, "Add a rule pack (file or folder)");
   rules->add_option("--format", options.format, "Output format")
       ->check(CLI::IsMember({"text", "markdown"}))
@@ -42,8 +43,9 @@ int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostre
   return exit_clean;
 }
 
-CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options) {
+CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_options) {
   CLI::App* explain = app.add_subcommand("explain", "Print a rule's documentation");
+  if (!with_options) return explain;
   explain->add_option("rule", options.rule, "Rule id, e.g. memory-fit")->required();
   explain->add_option("--rules", options.rule_packs, "Add a rule pack (file or folder)");
   return explain;

@@ -83,7 +83,29 @@ TEST_CASE("the version and help flags exit 0", "[cli]") {
   CHECK_THAT(version.out, Catch::StartsWith("planlint "));
   auto help = run_cli({"--help"});
   CHECK(help.status == 0);
-  CHECK_THAT(help.out, Catch::Contains("check"));
+  for (const char* subcommand : {"check", "report", "rules", "explain"})
+    CHECK_THAT(help.out, Catch::Contains(subcommand));
+}
+
+TEST_CASE("each subcommand has its own options, set up only when it is invoked", "[cli]") {
+  // A run sets up the options of the subcommand it invokes only; each must still have all of
+  // its own, and a subcommand's name after another's is that one's argument, not a switch.
+  const std::pair<const char*, const char*> own_option[] = {
+      {"check", "--write-baseline"}, {"report", "--format"}, {"rules", "--rules"}, {"explain", "--rules"}};
+  for (const auto& [subcommand, option] : own_option) {
+    CAPTURE(subcommand);
+    auto help = run_cli({subcommand, "--help"});
+    CHECK(help.status == 0);
+    CHECK_THAT(help.out, Catch::Contains(option));
+  }
+  CHECK_THAT(run_cli({"report", "--help"}).out, !Catch::Contains("--write-baseline"));
+  CHECK(run_cli({"rules", "--format", "markdown"}).status == 0);
+  auto explain = run_cli({"explain", "memory-fit"});
+  CHECK(explain.status == 0);
+  CHECK_THAT(explain.out, Catch::StartsWith("# memory-fit"));
+  auto report_then_rules = run_cli({"report", "x.toml", "rules"});
+  CHECK(report_then_rules.status == 2);
+  CHECK_THAT(report_then_rules.err, Catch::Contains("rules"));
 }
 
 TEST_CASE("a folder is searched for plans; a file named explicitly is always linted", "[cli]") {

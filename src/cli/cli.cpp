@@ -68,6 +68,8 @@ int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err
   CLI::App* rules = add_rules_command(app, rules_options, with_options("rules"));
   ExplainOptions explain_options;
   CLI::App* explain = add_explain_command(app, explain_options, with_options("explain"));
+  NewOptions new_options;
+  CLI::App* new_command = add_new_command(app, new_options, with_options("new"));
 
   std::vector<const char*> raw;
   for (const std::string& arg : args) raw.push_back(arg.c_str());
@@ -93,6 +95,7 @@ int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err
     if (report->parsed()) return run_report(report_options, out, err, environment);
     if (rules->parsed()) return run_rules_command(rules_options, out, err);
     if (explain->parsed()) return run_explain_command(explain_options, out, err);
+    if (new_command->parsed()) return run_new(new_options, out, err);
     out << app.help();
     return exit_clean;
   } catch (const std::exception& error) {

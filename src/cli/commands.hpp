@@ -43,4 +43,14 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options, bool with_op
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,
                const Environment& environment);
 
+/// `planlint new training|inference [-o FILE]`: a commented plan template (new_command.cpp).
+struct NewOptions {
+  std::string kind;
+  std::string output;  ///< -o FILE; empty: stdout. An existing FILE is left alone (exit 2).
+  std::string today;   ///< --today / PLANLINT_TODAY: the template's review dates
+};
+
+CLI::App* add_new_command(CLI::App& app, NewOptions& options, bool with_options = true);
+int run_new(const NewOptions& options, std::ostream& out, std::ostream& err);
+
 }  // namespace planlint::cli

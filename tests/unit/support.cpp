@@ -22,7 +22,8 @@ std::vector<std::string> project_toml_files() {
   std::vector<std::string> files;
   for (const std::string& root : {shared_path("corpus/toml-test"), std::string(PLANLINT_SOURCE_DIR) + "/examples",
                                   std::string(PLANLINT_SOURCE_DIR) + "/tests",
-                                  std::string(PLANLINT_SOURCE_DIR) + "/rules"}) {
+                                  std::string(PLANLINT_SOURCE_DIR) + "/rules",
+                                  std::string(PLANLINT_SOURCE_DIR) + "/templates"}) {
     if (!fs::is_directory(root)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(root))
       if (entry.is_regular_file() && entry.path().extension() == ".toml") files.push_back(entry.path().string());

@@ -69,7 +69,7 @@ TEST_CASE("taplo accepts every valid example and golden plan with plan.schema.js
   planlint::test::InDirectory cwd(PLANLINT_SOURCE_DIR);
   std::vector<std::string> valid, unknown_keys;
   std::vector<fs::path> plans;
-  for (const char* folder : {"examples", "tests/golden"})
+  for (const char* folder : {"examples", "tests/golden", "templates"})
     for (const auto& entry : fs::directory_iterator(folder))
       if (entry.path().extension() == ".toml") plans.push_back(entry.path());
   std::sort(plans.begin(), plans.end());

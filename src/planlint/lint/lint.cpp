@@ -16,14 +16,14 @@ bool names(const std::vector<std::string>& list, std::string_view rule, std::str
   });
 }
 
+}  // namespace
+
 Date real_today() {
   using namespace std::chrono;
   const year_month_day today{floor<days>(system_clock::now())};
   return Date{static_cast<int>(today.year()), static_cast<int>(static_cast<unsigned>(today.month())),
               static_cast<int>(static_cast<unsigned>(today.day()))};
 }
-
-}  // namespace
 
 std::optional<Severity> effective_severity(const RuleSelection& selection, std::string_view rule,
                                            std::string_view group, Severity default_severity) {

@@ -55,6 +55,9 @@ FileResult lint_source(std::shared_ptr<const SourceFile> source, const LintOptio
 FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
                      const LintOptions& options);
 
+/// Today's date (UTC), what LintOptions::today defaults to.
+Date real_today();
+
 /// Whether a finding of `rule` (in `group`) runs under `selection`, and at which level:
 /// nullopt when the rule is not selected or its severity is "off".
 std::optional<Severity> effective_severity(const RuleSelection& selection, std::string_view rule,

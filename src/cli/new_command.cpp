@@ -1,0 +1,71 @@
+// `planlint new training|inference`: prints a commented plan template (cli.md), or writes it
+// to -o FILE, never over an existing file.
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/commands.hpp"
+#include "planlint/emit/output_file.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/lint/run.hpp"
+#include "planlint/plan/templates.hpp"
+
+namespace planlint::cli {
+
+CLI::App* add_new_command(CLI::App& app, NewOptions& options, bool with_options) {
+  CLI::App* command = app.add_subcommand("new", "Print a commented plan template to start from");
+  if (!with_options) return command;
+  std::vector<std::string> kinds(template_kinds().begin(), template_kinds().end());
+  command->add_option("kind", options.kind, "The plan's kind: " + fmt::format("{}", fmt::join(kinds, " or ")))
+      ->required()
+      ->check(CLI::IsMember(kinds));
+  command->add_option("-o,--output", options.output,
+                      "Write the template to FILE (which must not exist) instead of stdout");
+  command->add_option("--today", options.today,
+                      "The review date the template writes, YYYY-MM-DD (default: today; also: PLANLINT_TODAY)");
+  return command;
+}
+
+int run_new(const NewOptions& options, std::ostream& out, std::ostream& err) {
+  std::string today_text = options.today;
+  if (today_text.empty())
+    if (const char* variable = std::getenv("PLANLINT_TODAY")) today_text = variable;
+  Date today = real_today();
+  if (!today_text.empty()) {
+    auto parsed = parse_date(today_text);
+    if (!parsed) {
+      err << fmt::format("planlint: error: {} '{}' is not a date (YYYY-MM-DD)\n",
+                         options.today.empty() ? "PLANLINT_TODAY" : "--today", today_text);
+      return exit_failure;
+    }
+    today = *parsed;
+  }
+  const std::optional<std::string> text = plan_template(options.kind, today);
+  if (!text) {
+    err << fmt::format("planlint: error: no template for kind '{}'\n", options.kind);
+    return exit_failure;
+  }
+  if (options.output.empty()) {
+    out << *text;
+    return exit_clean;
+  }
+  // A template is a start, never a replacement: an existing plan is not overwritten.
+  std::error_code ec;
+  if (std::filesystem::exists(options.output, ec) || ec) {
+    err << fmt::format("planlint: error: '{}' already exists; choose another name or remove it first\n",
+                       options.output);
+    return exit_failure;
+  }
+  std::string error;
+  if (!write_file_atomically(options.output, *text, error)) {
+    err << "planlint: error: " << error << '\n';
+    return exit_failure;
+  }
+  err << fmt::format("planlint: wrote the {} plan template to {}; `planlint {}` says what to fill in\n",
+                     options.kind, options.output, options.output);
+  return exit_clean;
+}
+
+}  // namespace planlint::cli

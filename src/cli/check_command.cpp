@@ -119,6 +119,9 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options, bool with_opti
   check->add_option("--max-plans-per-file", options.max_plans_per_file,
                     "Most plan blocks in one Markdown doc (default 100); more is an error")
       ->check(CLI::PositiveNumber);
+  check->add_option("--sarif-max-results", options.sarif_max_results,
+                    "Most results in a SARIF log, the most severe kept (default 25000, GitHub's limit; 0: none)")
+      ->check(CLI::NonNegativeNumber);
   check->add_option("--today", options.today,
                     "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)");
   return check;
@@ -155,7 +158,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
 
   if (options.format == "sarif") {
     const std::string cwd = std::filesystem::current_path().string();
-    emit_sarif(sink, result.report, result.rules, SarifOptions{repository_root(cwd), cwd});
+    const std::size_t left_out = emit_sarif(sink, result.report, result.rules,
+                                            SarifOptions{repository_root(cwd), cwd, options.sarif_max_results});
+    if (left_out > 0)
+      err << fmt::format(
+          "planlint: warning: the SARIF log holds the {} most severe of {} findings ({} left out; "
+          "GitHub code scanning rejects more than {}; --sarif-max-results 0 keeps all)\n",
+          result.report.diagnostics.size() - left_out, result.report.diagnostics.size(), left_out,
+          SarifOptions::github_max_results);
   } else if (options.format == "json") {
     emit_json(sink, result.report);
   }

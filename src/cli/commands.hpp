@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/cli.hpp"
+#include "planlint/emit/sarif.hpp"
 
 namespace planlint::cli {
 
@@ -24,6 +25,7 @@ struct CheckOptions {
   bool skip_non_plans = false;
   std::string max_file_size;           ///< --max-file-size: "64MiB", "100 MB", "20000000"
   std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file; 0: the default
+  std::size_t sarif_max_results = SarifOptions::github_max_results;  ///< --sarif-max-results; 0: none
 };
 
 /// Each add_*_command adds its subcommand, with its options unless `with_options` is false:

@@ -2,6 +2,7 @@
 // every golden case's log, and the log carries what code scanning needs.
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -66,6 +67,11 @@ TEST_CASE("every golden case's SARIF passes the official validator with the GitH
     fs::path log = scratch.write(input.filename().string() + ".sarif", run.out);
     logs.push_back(log.string());
   }
+  // A log over its result limit, with the run's notification that says so.
+  auto limited = run_cli({"check", "--format", "sarif", "--sarif-max-results", "2", "examples"});
+  REQUIRE(limited.status != 2);
+  REQUIRE_THAT(limited.out, Catch::Contains("toolExecutionNotifications"));
+  logs.push_back(scratch.write("limited.sarif", limited.out).string());
   // One validator run for all logs: it takes seconds to start.
   const fs::path report = scratch.path / "validation.sarif";
   std::string command = planlint::test::quote(multitool) + " validate";
@@ -159,4 +165,66 @@ TEST_CASE("rule names and fingerprints are stable strings", "[sarif]") {
   CHECK(planlint::finding_fingerprint("a.toml", "r", "k", 0) !=
         planlint::finding_fingerprint("a.toml", "r", "k", 1));
   CHECK(planlint::finding_fingerprint("a.toml", "r", "k", 0).size() == 16);
+}
+
+TEST_CASE("a SARIF log over the result limit keeps the most severe findings and says so", "[sarif]") {
+  // Six findings in one file: two suppressed, and errors, warnings and notes among the rest.
+  planlint::Report report;
+  auto add = [&](planlint::Severity severity, std::uint32_t line, bool suppressed) {
+    planlint::Diagnostic d;
+    d.rule = "unknown-key";
+    d.severity = severity;
+    d.message = "finding on line " + std::to_string(line);
+    d.key_path = "cluster.k";
+    d.primary = planlint::Location{"plan.toml", planlint::Span{{line, 1}, {line, 2}}};
+    if (suppressed) d.suppression = planlint::Suppression{};
+    report.diagnostics.push_back(d);
+  };
+  add(planlint::Severity::note, 1, false);
+  add(planlint::Severity::error, 2, true);
+  add(planlint::Severity::warning, 3, false);
+  add(planlint::Severity::error, 4, false);
+  add(planlint::Severity::note, 5, false);
+  add(planlint::Severity::error, 6, false);
+  const std::vector<planlint::RuleDescriptor> rules = {{"unknown-key"}};
+
+  std::ostringstream all_out;
+  CHECK(planlint::emit_sarif(all_out, report, rules, planlint::SarifOptions{"", "", 0}) == 0);
+  const json all = json::parse(all_out.str())["runs"][0];
+  REQUIRE(all["results"].size() == 6);
+  CHECK_FALSE(all.contains("invocations"));
+
+  std::ostringstream limited_out;
+  CHECK(planlint::emit_sarif(limited_out, report, rules, planlint::SarifOptions{"", "", 4}) == 2);
+  const json limited = json::parse(limited_out.str())["runs"][0];
+  // The errors not suppressed (lines 4, 6), the warning (3) and the first note (1), in the
+  // report's order; the suppressed error and the second note are left out.
+  std::vector<int> lines;
+  for (const json& result : limited["results"])
+    lines.push_back(result["locations"][0]["physicalLocation"]["region"]["startLine"].get<int>());
+  CHECK(lines == std::vector<int>{1, 3, 4, 6});
+  // A kept finding has the fingerprint it has in the whole log.
+  for (const json& result : limited["results"]) {
+    const auto same = std::find_if(all["results"].begin(), all["results"].end(), [&](const json& other) {
+      return other["message"] == result["message"];
+    });
+    REQUIRE(same != all["results"].end());
+    CHECK((*same)["partialFingerprints"] == result["partialFingerprints"]);
+  }
+  const json& notification = limited["invocations"][0]["toolExecutionNotifications"][0];
+  CHECK(limited["invocations"][0]["executionSuccessful"] == true);
+  CHECK(notification["level"] == "warning");
+  CHECK_THAT(notification["message"]["text"].get<std::string>(),
+             Catch::Contains("4 most severe of 6") && Catch::Contains("--sarif-max-results"));
+
+  // GitHub's limit is the default; the command line warns on stderr when it applies.
+  CHECK(planlint::SarifOptions{}.max_results == 25000);
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("plan.toml", std::string(plan_with_typo) + "hbmm = 1\nzzz = 2\n");
+  auto run = run_cli({"check", "--format", "sarif", "--sarif-max-results", "1", "plan.toml"});
+  CHECK(run.status == 1);
+  CHECK(json::parse(run.out)["runs"][0]["results"].size() == 1);
+  CHECK_THAT(run.err, Catch::Contains("holds the 1 most severe of 3 findings"));
+  CHECK(run_cli({"check", "--format", "sarif", "--sarif-max-results", "0", "plan.toml"}).err.empty());
 }

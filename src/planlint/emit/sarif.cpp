@@ -1,7 +1,9 @@
 #include "planlint/emit/sarif.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -199,6 +201,23 @@ json rule_json(const RuleDescriptor& rule) {
   return out;
 }
 
+/// Which findings a log of at most `max_results` results keeps (0: all): the findings that are
+/// not suppressed before the suppressed ones, errors before warnings before notes, and in the
+/// report's order among equals.
+std::vector<bool> kept_results(const std::vector<Diagnostic>& diagnostics, std::size_t max_results) {
+  std::vector<bool> kept(diagnostics.size(), true);
+  if (max_results == 0 || diagnostics.size() <= max_results) return kept;
+  auto rank = [&](std::size_t i) {
+    const Diagnostic& d = diagnostics[i];
+    return std::pair(d.suppression.has_value(), -static_cast<int>(d.severity));
+  };
+  std::vector<std::size_t> order(diagnostics.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+  for (std::size_t i = max_results; i < order.size(); ++i) kept[order[i]] = false;
+  return kept;
+}
+
 }  // namespace
 
 std::string sarif_rule_name(std::string_view id) {
@@ -234,8 +253,8 @@ std::string finding_fingerprint(std::string_view file, std::string_view rule,
   return fmt::format("{:016x}", hash);
 }
 
-void emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleDescriptor>& rules,
-                const SarifOptions& options) {
+std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleDescriptor>& rules,
+                       const SarifOptions& options) {
   Writer writer(report, options);
   json rules_json = json::array();
   std::map<std::string, std::size_t, std::less<>> rule_index;
@@ -245,9 +264,16 @@ void emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleD
     rules_json.push_back(rule_json(rule));
   }
 
+  const std::vector<bool> kept = kept_results(report.diagnostics, options.max_results);
+  const auto left_out = static_cast<std::size_t>(std::count(kept.begin(), kept.end(), false));
   json results = json::array();
   std::map<std::tuple<std::string, std::string, std::string>, std::size_t> ordinals;
-  for (const Diagnostic& d : report.diagnostics) {
+  for (std::size_t index = 0; index < report.diagnostics.size(); ++index) {
+    const Diagnostic& d = report.diagnostics[index];
+    // Counted for every finding, so a kept one's fingerprint does not depend on the limit.
+    std::string file = artifact_uri(d.primary.file, options).uri;
+    std::size_t ordinal = ordinals[{file, d.rule, d.key_path}]++;
+    if (!kept[index]) continue;
     json result = {{"ruleId", d.rule}};
     if (auto it = rule_index.find(d.rule); it != rule_index.end()) result["ruleIndex"] = it->second;
     result["level"] = level_of(d.severity);
@@ -263,8 +289,6 @@ void emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleD
                            {"message", {{"text", sentence(d.related[i].message)}}}});
       result["relatedLocations"] = std::move(related);
     }
-    std::string file = artifact_uri(d.primary.file, options).uri;
-    std::size_t ordinal = ordinals[{file, d.rule, d.key_path}]++;
     result["partialFingerprints"] = {
         {fingerprint_name, finding_fingerprint(file, d.rule, d.key_path, ordinal)}};
     if (!d.fixes.empty()) result["fixes"] = json::array({writer.fix(d)});
@@ -294,10 +318,25 @@ void emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleD
   json run = {{"tool", {{"driver", std::move(driver)}}}};
   if (!options.source_root.empty())
     run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", folder_uri(options.source_root)}}}};
+  if (left_out > 0) {
+    // SARIF 3.20.21: a notification of the run itself, shown by viewers with the run.
+    const json notification = {
+        {"level", "warning"},
+        {"message",
+         {{"text", fmt::format("This log holds the {} most severe of {} findings: {} were left out, the "
+                               "suppressed and least severe first, because GitHub code scanning rejects "
+                               "a run of more than {} results. Fix or baseline findings, or raise the "
+                               "limit with --sarif-max-results (0: none) for a viewer without one.",
+                               results.size(), report.diagnostics.size(), left_out,
+                               SarifOptions::github_max_results)}}}};
+    run["invocations"] = json::array(
+        {{{"executionSuccessful", true}, {"toolExecutionNotifications", json::array({notification})}}});
+  }
   run["results"] = std::move(results);
   run["columnKind"] = "utf16CodeUnits";
   json log = {{"$schema", schema_uri}, {"version", "2.1.0"}, {"runs", json::array({run})}};
   out << log.dump(2, ' ', false, json::error_handler_t::replace) << '\n';  // bytes that are not UTF-8: U+FFFD
+  return left_out;
 }
 
 }  // namespace planlint

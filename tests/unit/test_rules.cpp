@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "integration_support.hpp"
 
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
@@ -162,6 +165,50 @@ TEST_CASE("the seed documents' own mistakes are caught by the right rule", "[rul
     INFO(file << "\n" << output);
     CHECK(fires(output, rule));
     if (std::string_view(rule) == "unit-slip") CHECK_FALSE(fires(output, "estimate-mismatch"));
+  }
+}
+
+TEST_CASE("a peak of the wrong variant or precision is caught on every GPU, with or without FP4 and sparse figures",
+          "[rules][peak]") {
+  // hardware.md's traps. The catalog lacks some figures for most GPUs (an FP4 or a sparse
+  // peak): a check that asks for one must still decide, not fall silent.
+  struct Case {
+    const char* gpu;
+    const char* precision;
+    const char* peak;
+    const char* rule;     // the peak rule that fires, or "" for none
+    const char* phrase;   // in its message
+  };
+  const Case cases[] = {
+      {"h100-sxm", "bf16", "756 TFLOPS", "peak-mismatch", "peak 756 TFLOPS vs 989 TFLOPS"},  // the PCIe figure
+      {"h100-pcie", "bf16", "989 TFLOPS", "peak-mismatch", "peak 989 TFLOPS vs 756 TFLOPS"},  // the SXM figure
+      {"a100-sxm", "bf16", "250 TFLOPS", "peak-mismatch", "vs 312 TFLOPS"},
+      {"tpu-v5e", "bf16", "394 TFLOPS", "peak-mismatch", "vs 197 TFLOPS"},
+      {"b200", "bf16", "1500 TFLOPS", "peak-mismatch", "vs 2250 TFLOPS"},
+      {"h100-sxm", "fp8", "989 TFLOPS", "precision-peak", "the h100-sxm BF16 peak, not its dense fp8 peak of 1979 TFLOPS"},
+      {"a100-sxm", "bf16", "156 TFLOPS", "precision-peak", "the a100-sxm TF32 peak"},
+      {"h100-sxm", "bf16", "67 TFLOPS", "precision-peak", "FP32 CUDA-core (non-tensor)"},
+      {"h100-sxm", "bf16", "1979 TFLOPS", "sparse-peak", "with 2:4 sparsity"},
+      {"mi300x", "bf16", "2614 TFLOPS", "sparse-peak", "with 2:4 sparsity"},
+      {"h100-sxm", "bf16", "989 TFLOPS", "", ""},
+      {"h100-sxm", "fp8", "1979 TFLOPS", "", ""},
+      {"tpu-v5e", "bf16", "197 TFLOPS", "", ""},
+      {"a100-sxm", "bf16", "320 TFLOPS", "", ""},  // within 5% of 312
+  };
+  planlint::test::Scratch dir;
+  for (const Case& c : cases) {
+    CAPTURE(c.gpu, c.precision, c.peak);
+    const fs::path plan = dir.write(
+        "plan.toml", fmt::format("[plan]\nname = \"x\"\nkind = \"training\"\nowner = \"o\"\nupdated = 2026-11-01\n"
+                                 "[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\nprecision = \"{}\"\n"
+                                 "mfu = \"40%\"\ngoodput = \"90%\"\n[cluster]\ngpu = \"{}\"\ncount = 8\npeak = \"{}\"\n",
+                                 c.precision, c.gpu, c.peak));
+    const std::string output = lint_output(plan);
+    INFO(output);
+    for (const char* rule : {"peak-mismatch", "precision-peak", "sparse-peak"})
+      CHECK(fires(output, rule) == (std::string_view(rule) == c.rule));
+    CHECK_THAT(output, Catch::Contains(c.phrase));
+    CHECK_THAT(output, !Catch::Contains(" ? "));
   }
 }
 

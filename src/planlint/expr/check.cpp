@@ -283,6 +283,10 @@ class Checker {
       case Function::compute_precision:
         arity(node, 0, 0);
         return Type::of(Kind::string);
+      case Function::known:
+        arity(node, 1, 1);
+        (*this)(*node.children[0]);
+        return Type::of(Kind::boolean);
       case Function::exists:
       case Function::given: {
         const Node& argument = path_argument(node);

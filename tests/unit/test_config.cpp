@@ -158,6 +158,32 @@ TEST_CASE("an invalid config, rule pack or option exits 2 with file:line:col", "
   CHECK(missing_pack.status == 2);
 
   CHECK(run_cli({"--severity", "unknown-key", other.string()}).status == 2);
+
+  // A misspelt rule, group or option name would turn a check off in silence: exit 2 instead.
+  auto misspelt = run_cli({"--select", "memory-fitt", "--ignore", "asumptions", "--severity", "plan-stal=off",
+                           "--config", "/dev/null", other.string()});
+  CHECK(misspelt.status == 2);
+  CHECK(misspelt.out.empty());
+  CHECK_THAT(misspelt.err, Catch::Contains("--select memory-fitt: no rule or group has that name; did you mean 'memory-fit'?"));
+  CHECK_THAT(misspelt.err, Catch::Contains("--ignore asumptions: no rule or group has that name; did you mean 'assumptions'?"));
+  CHECK_THAT(misspelt.err, Catch::Contains("--severity plan-stal: no rule or group has that name; did you mean 'plan-stale'?"));
+  CHECK(run_cli({"--select", "all", "--ignore", "memory,unknown-key", "--config", "/dev/null", other.string()}).status != 2);
+  dir.write("named/.planlint.toml",
+            "[lint]\nselect = [\"all\"]\nignore = [\"chinchila-ratio\"]\n[lint.severity]\nmemory-fitt = \"error\"\n"
+            "[lint.options]\nplan_max_agee = \"90 d\"\nplan_max_age = \"90 d\"\n");
+  auto named = run_cli({dir.write("named/plan.toml", plan_with_typo).string()});
+  CHECK(named.status == 2);
+  CHECK_THAT(named.err, Catch::Contains(".planlint.toml:3:11: error: lint.ignore names 'chinchila-ratio': no rule or group has that name; did you mean 'chinchilla-ratio'?"));
+  CHECK_THAT(named.err, Catch::Contains(".planlint.toml:5:1: error: lint.severity names 'memory-fitt'"));
+  CHECK_THAT(named.err, Catch::Contains(".planlint.toml:7:1: error: lint.options names 'plan_max_agee': no rule has an option of that name; did you mean 'plan_max_age'?"));
+  CHECK(named.err.find("lint.ignore") < named.err.find("lint.severity"));
+  CHECK(named.err.find("lint.severity") < named.err.find("lint.options"));
+  // A rule of a pack the config loads is a known name.
+  dir.write("pack/.planlint.toml", "[lint]\nrules = [\"rules/\"]\nselect = [\"org-approved-plan\"]\n");
+  fs::create_directories(dir.path / "pack/rules");
+  fs::copy_file(fs::path(PLANLINT_SOURCE_DIR) / "tests/data/rule-packs/org/approved-plan.toml",
+                dir.path / "pack/rules/approved-plan.toml");
+  CHECK(run_cli({dir.write("pack/plan.toml", plan_with_typo).string()}).status != 2);
   CHECK(run_cli({"--severity", "unknown-key=loud", other.string()}).status == 2);
   CHECK(run_cli({"--today", "2026-02-30", "--config", "/dev/null", other.string()}).status == 2);
 }

@@ -95,8 +95,14 @@ class Reader {
   void read_lint(const toml::table& lint, Config& config) {
     for (const auto& [key, node] : lint) {
       const std::string_view name = key.str();
-      if (name == "select") config.select = strings(node, "lint.select");
-      else if (name == "ignore") config.ignore = strings(node, "lint.ignore");
+      if (name == "select" || name == "ignore") {
+        const std::string where = fmt::format("lint.{}", name);
+        auto list = strings(node, where);
+        if (list && node.as_array())
+          for (std::size_t i = 0; i < list->size(); ++i)
+            config.names.push_back({where, (*list)[i], detail::to_span((*node.as_array())[i].source())});
+        (name == "select" ? config.select : config.ignore) = std::move(list);
+      }
       else if (name == "rules") {
         if (auto list = strings(node, "lint.rules"))
           for (const std::string& path : *list) config.rules.push_back(relative_to_config(path));
@@ -115,9 +121,11 @@ class Reader {
           error(node.source(), "lint.options must be a table");
           continue;
         }
-        for (const auto& [option, value] : *options)
+        for (const auto& [option, value] : *options) {
+          config.names.push_back({"lint.options", std::string(option.str()), detail::to_span(option.source())});
           if (auto q = quantity(value, fmt::format("lint.options.{}", option.str())))
             config.options[std::string(option.str())] = *q;
+        }
       } else {
         unknown(key, "[lint]", lint_keys);
       }
@@ -131,6 +139,7 @@ class Reader {
       return;
     }
     for (const auto& [rule, value] : *table) {
+      config.names.push_back({"lint.severity", std::string(rule.str()), detail::to_span(rule.source())});
       auto level = string(value, fmt::format("lint.severity.{}", rule.str()));
       if (!level) continue;
       if (*level != "off" && !parse_severity(*level)) {
@@ -196,6 +205,8 @@ std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnosti
                      [](const Diagnostic& a, const Diagnostic& b) { return a.primary.span < b.primary.span; });
     return std::nullopt;
   }
+  std::stable_sort(config.names.begin(), config.names.end(),
+                   [](const ConfigName& a, const ConfigName& b) { return a.span < b.span; });  // file order
   return config;
 }
 

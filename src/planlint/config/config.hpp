@@ -25,6 +25,14 @@
 
 namespace planlint {
 
+/// A rule id, group or option name written in a config file, and where: the run checks each
+/// against the rules it loads (a misspelt one would otherwise turn a check off in silence).
+struct ConfigName {
+  std::string key;   ///< "lint.select", "lint.ignore", "lint.severity" or "lint.options"
+  std::string name;  ///< "memory-fit", "memory", "all", "plan_max_age"
+  Span span;
+};
+
 struct Config {
   std::string path;  ///< the file it was read from; empty: no config file
   std::optional<std::vector<std::string>> select;
@@ -35,6 +43,7 @@ struct Config {
   std::optional<std::string> catalog;           ///< resolved against the config's folder
   std::map<std::string, units::Quantity> options;
   std::map<std::string, double> tolerances;     ///< capacity, cost, formula_vs_benchmark
+  std::vector<ConfigName> names;                ///< the rule, group and option names above, where written
 };
 
 /// The name of the file discover_config looks for.

@@ -16,10 +16,12 @@
 
 #include "planlint/baseline/baseline.hpp"
 #include "planlint/config/config.hpp"
+#include "planlint/diag/suggest.hpp"
 #include "planlint/emit/output_file.hpp"
 #include "planlint/lint/inputs.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/markdown/markdown.hpp"
+#include "planlint/rules/compiled_rule.hpp"
 #include "planlint/suppress/suppress.hpp"
 
 namespace planlint {
@@ -53,6 +55,32 @@ struct Settings {
   std::string group_of(std::string_view rule) const {
     auto it = suppression_rules.group_of.find(rule);
     return it == suppression_rules.group_of.end() ? std::string() : it->second;
+  }
+};
+
+/// The names a selection or an option may use: every rule id and group of `settings` ("all"
+/// too), and every option of its rules.
+struct KnownNames {
+  std::set<std::string, std::less<>> rules, options;
+
+  void add(const Settings& settings) {
+    rules.insert("all");
+    for (const RuleDescriptor& rule : settings.all_rules) {
+      rules.insert(rule.id);
+      rules.insert(rule.group);
+    }
+    for (const auto& rule : settings.rules().rules())
+      for (const auto& [name, value] : rule->options) options.insert(name);
+  }
+
+  /// Empty when `name` is known; else why not, with the closest known name.
+  std::string problem(std::string_view name, bool option) const {
+    const auto& known = option ? options : rules;
+    if (known.count(name)) return {};
+    std::vector<std::string_view> candidates(known.begin(), known.end());
+    std::string text = option ? "no rule has an option of that name" : "no rule or group has that name";
+    if (auto suggestion = closest_match(name, candidates)) text += fmt::format("; did you mean '{}'?", *suggestion);
+    return text + (option ? " (`planlint explain RULE` lists a rule's options)" : " (`planlint rules` lists them)");
   }
 };
 
@@ -126,6 +154,21 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
     return false;
   };
   settings->config = std::move(config);
+
+  // A misspelt rule, group or option name in the config would turn a check off, or leave it
+  // at its default, in silence: in CI, no check at all. (The command line's are checked in
+  // run_lint, against the rules of every config.)
+  if (settings->config) {
+    KnownNames known;
+    known.add(*settings);
+    for (const ConfigName& entry : settings->config->names) {
+      const std::string problem = known.problem(entry.name, entry.key == "lint.options");
+      if (!problem.empty())
+        errors.push_back(fmt::format("{}:{}:{}: error: {} names '{}': {}", settings->config->path,
+                                     entry.span.begin.line, entry.span.begin.column, entry.key,
+                                     entry.name, problem));
+    }
+  }
   return settings;
 }
 
@@ -319,6 +362,25 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
     if (!config && options.discover_config) config = discovery.find(inputs[i].path);
     settings_of[i] = settings_for(config);
     if (!settings_of[i]) return result;
+  }
+  {
+    // The command line's names, against the rules of every config of the run (the built-in
+    // rules when there is no input).
+    KnownNames known;
+    for (const auto& [key, settings] : settings_by_config) known.add(*settings);
+    if (settings_by_config.empty()) {
+      Settings builtin;
+      builtin.all_rules = RuleSet::builtin().descriptors();
+      known.add(builtin);
+    }
+    auto check = [&](std::string_view option, const std::string& name) {
+      const std::string problem = known.problem(name, false);
+      if (!problem.empty()) result.errors.push_back(fmt::format("planlint: error: {} {}: {}", option, name, problem));
+    };
+    for (const std::string& name : options.select.value_or(std::vector<std::string>{})) check("--select", name);
+    for (const std::string& name : options.ignore.value_or(std::vector<std::string>{})) check("--ignore", name);
+    for (const auto& [name, level] : options.severity) check("--severity", name);
+    if (!result.errors.empty()) return result;
   }
 
   std::optional<BaselineMatcher> baseline;

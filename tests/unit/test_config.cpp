@@ -1,6 +1,7 @@
 // .planlint.toml: discovery from each linted file up to the repository root, --config,
 // precedence of the command line, and a bad config as exit status 2 with file:line:col.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "integration_support.hpp"
 #include "planlint/config/config.hpp"
@@ -54,7 +55,7 @@ cost = 0.25
   CHECK(config->ignore == std::vector<std::string>{"chinchilla-ratio", "memory"});
   CHECK(config->rules == std::vector<std::string>{"cfg/policies/", "/abs/pack.toml"});
   CHECK(config->fail_on == planlint::Severity::warning);
-  CHECK(config->catalog == "cfg/hw/gpus.toml");
+  CHECK(config->catalogs == std::vector<std::string>{"cfg/hw/gpus.toml"});
   CHECK(config->severity.at("missing-range") == "error");
   CHECK(config->severity.at("peak") == "off");
   CHECK(config->options.at("assumption_max_age").value == Approx(90 * 86400));
@@ -186,4 +187,42 @@ TEST_CASE("an invalid config, rule pack or option exits 2 with file:line:col", "
   CHECK(run_cli({dir.write("pack/plan.toml", plan_with_typo).string()}).status != 2);
   CHECK(run_cli({"--severity", "unknown-key=loud", other.string()}).status == 2);
   CHECK(run_cli({"--today", "2026-02-30", "--config", "/dev/null", other.string()}).status == 2);
+}
+
+TEST_CASE("[lint] catalog names one file or a list, loaded in order over the built-in catalog", "[config][catalog]") {
+  Scratch dir;
+  auto entry = [](const char* id, const char* hbm) {
+    return fmt::format("[[gpu]]\nid = \"{}\"\nname = \"{}\"\nhbm = \"{}\"\nhbm_bandwidth = \"3 TB/s\"\n"
+                       "sources = [\"our measurements\"]\n[gpu.dense]\nbf16 = \"900 TFLOPS\"\n",
+                       id, id, hbm);
+  };
+  dir.write("hw/a.toml", entry("gpu-a", "40 GB") + entry("shared", "40 GB"));
+  dir.write("hw/b.toml", entry("shared", "96 GB"));
+  auto plan = [](const char* gpu, const char* hbm) {
+    return fmt::format("[plan]\nname = \"x\"\nkind = \"inference\"\nowner = \"o\"\nupdated = 2026-11-01\n"
+                       "[model]\nparams = \"7B\"\n[cluster]\ngpu = \"{}\"\ncount = 8\nhbm = \"{}\"\n", gpu, hbm);
+  };
+  dir.write("plans/only-in-a.toml", plan("gpu-a", "40 GB"));
+  dir.write("plans/shared.toml", plan("shared", "96 GB"));  // b.toml's figure: the later file wins
+
+  dir.write(".planlint.toml", "[lint]\ncatalog = [\"hw/a.toml\", \"hw/b.toml\"]\nselect = [\"unknown-gpu\", \"peak-mismatch\"]\n");
+  auto both = run_cli({"--no-color", (dir.path / "plans").string()});
+  INFO(both.out << both.err);
+  CHECK(both.status == 0);
+  CHECK_THAT(both.out, Catch::Contains("no problems in 2 files"));
+
+  // One file as a string; the other GPU is then unknown.
+  dir.write(".planlint.toml", "[lint]\ncatalog = \"hw/b.toml\"\nselect = [\"unknown-gpu\", \"peak-mismatch\"]\n");
+  auto one = run_cli({"--no-color", (dir.path / "plans").string()});
+  CHECK(one.status == 1);
+  CHECK_THAT(one.out, Catch::Contains("[unknown-gpu]"));
+  CHECK_THAT(one.out, !Catch::Contains("shared.toml"));
+
+  // An unreadable file of the list is exit 2, named.
+  dir.write(".planlint.toml", "[lint]\ncatalog = [\"hw/a.toml\", \"hw/nope.toml\"]\n");
+  auto missing = run_cli({(dir.path / "plans").string()});
+  CHECK(missing.status == 2);
+  CHECK_THAT(missing.err, Catch::Contains("cannot read catalog") && Catch::Contains("nope.toml"));
+  dir.write(".planlint.toml", "[lint]\ncatalog = 3\n");
+  CHECK_THAT(run_cli({(dir.path / "plans").string()}).err, Catch::Contains("lint.catalog must be a file name or an array of them"));
 }

@@ -122,10 +122,14 @@ assumption_max_age = "90 d"
 capacity = "10%"
 cost = 0.3
 )");
+  // docs/catalog.md's form: a list of catalog files.
+  auto listed = dir.write("listed/.planlint.toml", "[lint]\ncatalog = [\"hardware/our-gpus.toml\", \"hardware/trial.toml\"]\n");
   auto bad = dir.write("bad/.planlint.toml", "[lint]\nselct = [\"all\"]\n");
+  auto bad_catalog = dir.write("bad-catalog/.planlint.toml", "[lint]\ncatalog = 3\n");
   std::string output;
-  int status = taplo_lint("config.schema.json", {good.string()}, output);
+  int status = taplo_lint("config.schema.json", {good.string(), listed.string()}, output);
   INFO(output);
   CHECK(status == 0);
   CHECK(taplo_lint("config.schema.json", {bad.string()}, output) != 0);
+  CHECK(taplo_lint("config.schema.json", {bad_catalog.string()}, output) != 0);
 }

@@ -107,7 +107,15 @@ class Reader {
         if (auto list = strings(node, "lint.rules"))
           for (const std::string& path : *list) config.rules.push_back(relative_to_config(path));
       } else if (name == "catalog") {
-        if (auto path = string(node, "lint.catalog")) config.catalog = relative_to_config(*path);
+        // One file, or a list of them (hardware.md: `[lint] catalog = [...]`).
+        if (node.is_string()) {
+          config.catalogs.push_back(relative_to_config(std::string(*node.value<std::string_view>())));
+        } else if (node.is_array()) {
+          if (auto list = strings(node, "lint.catalog"))
+            for (const std::string& path : *list) config.catalogs.push_back(relative_to_config(path));
+        } else {
+          error(node.source(), "lint.catalog must be a file name or an array of them");
+        }
       } else if (name == "fail_on") {
         if (auto level = string(node, "lint.fail_on")) {
           config.fail_on = parse_severity(*level);

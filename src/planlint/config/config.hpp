@@ -40,7 +40,9 @@ struct Config {
   std::map<std::string, std::string> severity;  ///< id or group → error|warning|note|off
   std::vector<std::string> rules;               ///< rule packs, resolved against the config's folder
   std::optional<Severity> fail_on;
-  std::optional<std::string> catalog;           ///< resolved against the config's folder
+  /// GPU catalog files (`catalog = "a.toml"` or `["a.toml", "b.toml"]`), resolved against the
+  /// config's folder, loaded in order over the built-in catalog: a later entry of an id wins.
+  std::vector<std::string> catalogs;
   std::map<std::string, units::Quantity> options;
   std::map<std::string, double> tolerances;     ///< capacity, cost, formula_vs_benchmark
   std::vector<ConfigName> names;                ///< the rule, group and option names above, where written

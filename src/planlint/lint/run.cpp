@@ -113,17 +113,19 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
     for (const Diagnostic& d : pack_errors) errors.push_back(error_line(d));
     if (!pack_errors.empty()) errors.push_back("planlint: error: invalid rule pack");
   }
-  if (config && config->catalog) {
+  if (config && !config->catalogs.empty()) {
     settings->catalog = std::make_unique<Catalog>(Catalog::builtin());
-    std::string reason;
-    auto text = read_file(*config->catalog, reason);
-    if (!text) {
-      errors.push_back(fmt::format("planlint: error: cannot read catalog '{}': {}", *config->catalog, reason));
-    } else {
+    for (const std::string& path : config->catalogs) {
+      std::string reason;
+      auto text = read_file(path, reason);
+      if (!text) {
+        errors.push_back(fmt::format("planlint: error: cannot read catalog '{}': {}", path, reason));
+        continue;
+      }
       std::vector<Diagnostic> catalog_errors;
-      settings->catalog->load(SourceFile(*config->catalog, std::move(*text)), catalog_errors);
+      settings->catalog->load(SourceFile(path, std::move(*text)), catalog_errors);
       for (const Diagnostic& d : catalog_errors) errors.push_back(error_line(d));
-      if (!catalog_errors.empty()) errors.push_back("planlint: error: invalid catalog");
+      if (!catalog_errors.empty()) errors.push_back(fmt::format("planlint: error: invalid catalog '{}'", path));
     }
     settings->lint.catalog = settings->catalog.get();
   }

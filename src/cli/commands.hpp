@@ -39,6 +39,8 @@ struct ReportOptions {
   std::string path;
   std::string format = "text";
   bool no_color = false;
+  std::string config;      ///< --config FILE; empty: the nearest .planlint.toml (its catalog)
+  std::size_t block = 0;   ///< --block N: the Nth plan of a Markdown doc (1-based); 0: its only one
 };
 
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options, bool with_options = true);

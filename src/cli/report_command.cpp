@@ -2,12 +2,15 @@
 /// arithmetic and ranges (cli.md). Loads through the library like `check`, runs no rules, and
 /// prints the plan's own errors (which leave values out of the estimates) on stderr.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
+#include "planlint/config/config.hpp"
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/estimate/report.hpp"
 #include "planlint/lint/lint.hpp"
+#include "planlint/markdown/markdown.hpp"
 #include "planlint/rules/rule_set.hpp"
 
 namespace planlint::cli {
@@ -21,6 +24,10 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options, bool with_op
       ->check(CLI::IsMember({"text", "markdown", "json"}))
       ->capture_default_str();
   report->add_flag("--no-color", options.no_color, "Never colour the diagnostics (also: NO_COLOR)");
+  report->add_option("--config", options.config,
+                     "Config file whose GPU catalog applies (default: the nearest .planlint.toml up from PLAN)");
+  report->add_option("--block", options.block, "In a Markdown doc with several plans, the Nth plan block (1-based)")
+      ->check(CLI::PositiveNumber);
   return report;
 }
 
@@ -39,12 +46,59 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   }
   auto source = std::make_shared<const SourceFile>(options.path, std::move(*text));
 
+  // The GPU catalog `check` would use for this file: the built-in one with the config's files
+  // over it (docs/catalog.md), so that both agree on a GPU of the team's own.
+  std::optional<std::string> config_path;
+  if (!options.config.empty()) config_path = options.config;
+  else config_path = discover_config(options.path);
+  Catalog catalog = Catalog::builtin();
+  if (config_path) {
+    std::vector<Diagnostic> errors;
+    std::optional<Config> config = load_config(*config_path, errors);
+    if (config) catalog.load_files(config->catalogs, errors);
+    if (!errors.empty()) {
+      for (const Diagnostic& d : errors)
+        err << (d.primary.span.known()
+                    ? fmt::format("{}:{}:{}: error: {}\n", d.primary.file, d.primary.span.begin.line,
+                                  d.primary.span.begin.column, d.message)
+                    : fmt::format("planlint: error: {}: {}\n", d.primary.file, d.message));
+      err << fmt::format("planlint: error: invalid config '{}'\n", *config_path);
+      return exit_failure;
+    }
+  }
+
+  // A Markdown capacity doc: its plan block, read with the doc's other lines blanked so that
+  // line numbers stay the doc's own (as `check` reads it).
+  std::string_view toml_text = source->text();
+  std::string block_text;
+  if (is_markdown_path(options.path)) {
+    const std::vector<PlanBlock> blocks = plan_blocks(source->text());
+    if (blocks.empty()) {
+      err << fmt::format("planlint: error: {}: the doc holds no ```toml block with a [plan] table\n", options.path);
+      return exit_failure;
+    }
+    if (options.block > blocks.size() || (options.block == 0 && blocks.size() > 1)) {
+      std::vector<std::string> lines;
+      for (const PlanBlock& block : blocks) lines.push_back(std::to_string(block.first_line - 1));  // the fences
+      err << fmt::format("planlint: error: {}: the doc holds {} plans (```toml blocks at lines {}): name one "
+                         "with --block 1 to --block {}\n",
+                         options.path, blocks.size(), fmt::join(lines, ", "), blocks.size());
+      return exit_failure;
+    }
+    block_text = blank_outside(source->text(), blocks[options.block == 0 ? 0 : options.block - 1]);
+    toml_text = block_text;
+  } else if (options.block > 0) {
+    err << fmt::format("planlint: error: --block: {} is not a Markdown doc\n", options.path);
+    return exit_failure;
+  }
+
   // The report shows estimates, not rule findings (that is `check`): an empty rule set leaves
   // only the plan's own structure checks.
   const RuleSet no_rules;
   LintOptions lint_options;
   lint_options.rules = &no_rules;
-  const FileResult result = lint_source(source, lint_options);
+  lint_options.catalog = &catalog;
+  const FileResult result = lint_text(source, toml_text, lint_options);
 
   if (!result.diagnostics.empty()) {
     Report diagnostics;

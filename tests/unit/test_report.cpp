@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "planlint/estimate/report.hpp"
+#include "integration_support.hpp"
 #include "test_estimates_support.hpp"
 
 namespace fs = std::filesystem;
@@ -207,4 +208,62 @@ TEST_CASE("the report renders from the library without the command line", "[repo
   CHECK_THAT(out.str(), Catch::StartsWith("p: training estimates (plan.toml)\n"));
   CHECK(parse_report_format("md") == ReportFormat::markdown);
   CHECK_FALSE(parse_report_format("xml"));
+}
+
+TEST_CASE("report uses the GPU catalog of the config check would use", "[report][config]") {
+  planlint::test::Scratch dir;
+  dir.write("hw/gpus.toml", "[[gpu]]\nid = \"our-gpu\"\nname = \"Our accelerator\"\nhbm = \"96 GB\"\n"
+                            "hbm_bandwidth = \"4 TB/s\"\nsources = [\"our measurements\"]\n"
+                            "[gpu.dense]\nbf16 = \"1000 TFLOPS\"\n");
+  dir.write("team/.planlint.toml", "[lint]\ncatalog = \"../hw/gpus.toml\"\n");
+  const std::string plan_text =
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
+      "mfu = \"40%\"\n[cluster]\ngpu = \"our-gpu\"\ncount = 8\n";
+  const fs::path plan = dir.write("team/plan.toml", plan_text);
+
+  // The nearest config's catalog, as `check` reads it: the GPU is known, its peak applies.
+  CliRun found = run_cli({"report", plan.string()});
+  INFO(found.err);
+  CHECK(found.status == 0);
+  CHECK_THAT(found.out, Catch::Contains("/ (1000 TFLOPS × 40%)"));
+  CHECK(run_cli({"--no-color", plan.string()}).out.find("unknown-gpu") == std::string::npos);
+
+  // Without a config the GPU is unknown, in report as in check.
+  const fs::path alone = dir.write("alone/plan.toml", plan_text);
+  CliRun unknown = run_cli({"report", alone.string()});
+  CHECK(unknown.status == 1);
+  CHECK_THAT(unknown.err, Catch::Contains("[unknown-gpu]"));
+  // --config names one.
+  CliRun named = run_cli({"report", "--config", (dir.path / "team/.planlint.toml").string(), alone.string()});
+  CHECK(named.status == 0);
+  CHECK_THAT(named.out, Catch::Contains("1000 TFLOPS"));
+
+  // A config that does not load is exit 2, as for check.
+  dir.write("broken/.planlint.toml", "[lint]\ncatalog = \"nope.toml\"\n");
+  CliRun broken = run_cli({"report", dir.write("broken/plan.toml", plan_text).string()});
+  CHECK(broken.status == 2);
+  CHECK_THAT(broken.err, Catch::Contains("nope.toml: cannot read the catalog"));
+  CHECK(broken.out.empty());
+}
+
+TEST_CASE("report reads the plan of a Markdown capacity doc, and asks which when it holds several", "[report][markdown]") {
+  const std::string two = std::string(PLANLINT_SOURCE_DIR) + "/tests/data/markdown/capacity-review.md";
+  CliRun ambiguous = run_cli({"report", two});
+  CHECK(ambiguous.status == 2);
+  CHECK(ambiguous.out.empty());
+  CHECK_THAT(ambiguous.err, Catch::Contains("the doc holds 2 plans (```toml blocks at lines 13, 31): name one with --block 1 to --block 2"));
+
+  CliRun second = run_cli({"report", "--format", "json", "--block", "2", two});
+  CHECK(second.status == 1);  // its GPU id is misspelt: reported on stderr at the doc's own line
+  CHECK_THAT(second.err, Catch::Contains("capacity-review.md:40:7: error: unknown GPU 'h100-sxn'"));
+  CliRun first = run_cli({"report", "--format", "json", "--block", "1", two});
+  CHECK(first.status == 1);  // a misspelt key: reported, and the plan still reported
+  CHECK_THAT(first.err, Catch::Contains("capacity-review.md:24:1: error: unknown key 'hmb'"));
+  CHECK(json::parse(first.out)["plan"] == "chat-serving");
+  CHECK(run_cli({"report", "--block", "3", two}).status == 2);
+
+  CliRun one = run_cli({"report", std::string(PLANLINT_SOURCE_DIR) + "/tests/data/markdown/clean-doc.md"});
+  CHECK(one.status == 0);
+  CHECK_THAT(one.out, Catch::Contains("infer.weights"));
+  CHECK(run_cli({"report", "--block", "1", example("cluster-plan.toml")}).status == 2);
 }

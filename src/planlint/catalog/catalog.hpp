@@ -65,6 +65,10 @@ class Catalog {
   /// file's line and column; returns false when there was any.
   bool load(const SourceFile& file, std::vector<Diagnostic>& errors);
 
+  /// load() of each file in turn (a config's `[lint] catalog` list: a later file's entry wins).
+  /// A file that cannot be read is an error without a position ("cannot read catalog ...").
+  bool load_files(const std::vector<std::string>& paths, std::vector<Diagnostic>& errors);
+
  private:
   std::vector<GpuSpec> gpus_;
 };

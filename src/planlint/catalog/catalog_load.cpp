@@ -393,4 +393,22 @@ bool Catalog::load(const SourceFile& file, std::vector<Diagnostic>& errors) {
   return errors.size() == errors_before;
 }
 
+bool Catalog::load_files(const std::vector<std::string>& paths, std::vector<Diagnostic>& errors) {
+  const std::size_t before = errors.size();
+  for (const std::string& path : paths) {
+    std::string reason;
+    std::optional<std::string> text = read_file(path, reason);
+    if (!text) {
+      Diagnostic d;
+      d.rule = "catalog";
+      d.message = fmt::format("cannot read the catalog: {}", reason);
+      d.primary = Location{path, {}};
+      errors.push_back(std::move(d));
+      continue;
+    }
+    load(SourceFile(path, std::move(*text)), errors);
+  }
+  return errors.size() == before;
+}
+
 }  // namespace planlint

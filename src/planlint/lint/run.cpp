@@ -115,17 +115,10 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
   }
   if (config && !config->catalogs.empty()) {
     settings->catalog = std::make_unique<Catalog>(Catalog::builtin());
-    for (const std::string& path : config->catalogs) {
-      std::string reason;
-      auto text = read_file(path, reason);
-      if (!text) {
-        errors.push_back(fmt::format("planlint: error: cannot read catalog '{}': {}", path, reason));
-        continue;
-      }
-      std::vector<Diagnostic> catalog_errors;
-      settings->catalog->load(SourceFile(path, std::move(*text)), catalog_errors);
+    std::vector<Diagnostic> catalog_errors;
+    if (!settings->catalog->load_files(config->catalogs, catalog_errors)) {
       for (const Diagnostic& d : catalog_errors) errors.push_back(error_line(d));
-      if (!catalog_errors.empty()) errors.push_back(fmt::format("planlint: error: invalid catalog '{}'", path));
+      errors.push_back("planlint: error: invalid catalog");
     }
     settings->lint.catalog = settings->catalog.get();
   }

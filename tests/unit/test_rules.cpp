@@ -212,6 +212,29 @@ TEST_CASE("a peak of the wrong variant or precision is caught on every GPU, with
   }
 }
 
+TEST_CASE("sla-unreachable names the latency that misses its SLA, or both", "[rules][inference]") {
+  // TTFT's lower bound here is 2.12 s and ITL's 11.2 ms.
+  auto plan = [](const char* sla_ttft, const char* sla_itl) {
+    return fmt::format("[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\n"
+                       "hidden = 8192\nheads = 64\nkv_heads = 8\n[inference]\nweights = \"bf16\"\ncontext = 32768\n"
+                       "prompt_tokens = 30000\nconcurrency = 64\ntp = 4\nsla_ttft = \"{}\"\nsla_itl = \"{}\"\n"
+                       "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n", sla_ttft, sla_itl);
+  };
+  const std::pair<std::string, const char*> cases[] = {
+      {plan("100 ms", "50 ms"), "error: TTFT cannot meet its SLA"},
+      {plan("5 s", "5 ms"), "error: ITL cannot meet its SLA"},
+      {plan("100 ms", "5 ms"), "error: TTFT and ITL cannot meet their SLAs"},
+  };
+  planlint::test::Scratch dir;
+  for (const auto& [text, expected] : cases) {
+    const std::string output = lint_output(dir.write("plan.toml", text));
+    INFO(output);
+    CHECK_THAT(output, Catch::Contains(expected));
+    CHECK(fires(output, "sla-unreachable"));
+  }
+  CHECK_FALSE(fires(lint_output(dir.write("plan.toml", plan("5 s", "50 ms"))), "sla-unreachable"));
+}
+
 TEST_CASE("a rule whose dimensions do not agree is reported at its line and column",
           "[rules][load]") {
   const std::vector<Diagnostic> errors = refused_rule_errors("bad-rule.toml", R"(id = "hbm-fraction"

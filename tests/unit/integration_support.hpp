@@ -21,6 +21,13 @@ inline std::string read_text(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+/// The smallest inference plan that loads (an H100 SXM cluster of 8, a 7B model), with `extra`
+/// appended to its [cluster] table: `hmb = 1` gives one unknown-key finding.
+inline std::string inference_plan_with(const std::string& extra) {
+  return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
+         "gpu = \"h100-sxm\"\ncount = 8\n" + extra;
+}
+
 /// A fresh folder under the temp dir, removed at the end of the test. It holds a `.git`
 /// folder so that config discovery stops there, whatever is above it.
 struct Scratch {

@@ -13,21 +13,13 @@
 namespace fs = std::filesystem;
 using planlint::test::run_cli;
 using planlint::test::Scratch;
-
-namespace {
-
-std::string plan_with(const std::string& extra) {
-  return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
-         "gpu = \"h100-sxm\"\ncount = 8\n" + extra;
-}
-
-}  // namespace
+using planlint::test::inference_plan_with;
 
 TEST_CASE("linting with -j N gives the same output as -j 1, whatever the scheduling", "[run][jobs]") {
   Scratch dir;
   for (int i = 0; i < 24; ++i)
     dir.write(fmt::format("plans/p{:02}.toml", i),
-              plan_with(i % 3 == 0 ? "hmb = 1\n" : i % 3 == 1 ? "gpu_typo = 2\nhbmm = 3\n" : ""));
+              inference_plan_with(i % 3 == 0 ? "hmb = 1\n" : i % 3 == 1 ? "gpu_typo = 2\nhbmm = 3\n" : ""));
   const std::string folder = (dir.path / "plans").string();
   auto serial = run_cli({"--no-color", "-j", "1", folder});
   REQUIRE(serial.status == 1);
@@ -44,7 +36,7 @@ TEST_CASE("linting with -j N gives the same output as -j 1, whatever the schedul
 
 TEST_CASE("the -o report is written atomically and an old one is left alone when the run fails", "[run][output]") {
   Scratch dir;
-  auto plan = dir.write("plan.toml", plan_with("hmb = 1\n"));
+  auto plan = dir.write("plan.toml", inference_plan_with("hmb = 1\n"));
   const fs::path report = dir.path / "out/report.sarif";
   fs::create_directories(report.parent_path());
 
@@ -98,7 +90,7 @@ TEST_CASE("the --today option and PLANLINT_TODAY must be dates", "[run]") {
   CHECK(planlint::parse_date("2028-02-29"));
   CHECK_FALSE(planlint::parse_date("yesterday"));
   Scratch dir;
-  auto plan = dir.write("plan.toml", plan_with(""));
+  auto plan = dir.write("plan.toml", inference_plan_with(""));
   CHECK(run_cli({"--today", "2026-11-01", plan.string()}).status == 0);
   auto bad = run_cli({"--today", "11/01/2026", plan.string()});
   CHECK(bad.status == 2);
@@ -107,7 +99,7 @@ TEST_CASE("the --today option and PLANLINT_TODAY must be dates", "[run]") {
 
 TEST_CASE("the library run reports the rules that ran, each diagnostic's among them", "[run]") {
   Scratch dir;
-  auto plan = dir.write("plan.toml", plan_with("hmb = 1\n"));
+  auto plan = dir.write("plan.toml", inference_plan_with("hmb = 1\n"));
   planlint::RunOptions options;
   options.paths = {plan.string()};
   options.ignore = std::vector<std::string>{"unknown-gpu"};

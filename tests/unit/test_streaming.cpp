@@ -20,23 +20,19 @@
 namespace fs = std::filesystem;
 using planlint::test::run_cli;
 using planlint::test::Scratch;
+using planlint::test::inference_plan_with;
 
 namespace {
-
-std::string plan_with(const std::string& extra) {
-  return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
-         "gpu = \"h100-sxm\"\ncount = 8\n" + extra;
-}
 
 /// A folder whose paths sort differently as strings ("a-b" < "a/") and as std::filesystem
 /// paths (component by component), with a Markdown doc, clean plans and suppressed findings.
 fs::path varied_folder(const Scratch& dir) {
   for (int i = 0; i < 12; ++i)
     dir.write(fmt::format("plans/p{:02}.toml", i),
-              plan_with(i % 3 == 0 ? "hmb = 1\n" : i % 3 == 1 ? "gpu_typo = 2\nhbmm = 3\n" : ""));
-  dir.write("plans/a/x.toml", plan_with("hmb = 1  # planlint: allow unknown-key -- kept on purpose\n"));
-  dir.write("plans/a-b.toml", plan_with("zzz = 4\n"));
-  dir.write("plans/review.md", "# Review\n\n```toml\n" + plan_with("qqq = 5\n") + "```\n");
+              inference_plan_with(i % 3 == 0 ? "hmb = 1\n" : i % 3 == 1 ? "gpu_typo = 2\nhbmm = 3\n" : ""));
+  dir.write("plans/a/x.toml", inference_plan_with("hmb = 1  # planlint: allow unknown-key -- kept on purpose\n"));
+  dir.write("plans/a-b.toml", inference_plan_with("zzz = 4\n"));
+  dir.write("plans/review.md", "# Review\n\n```toml\n" + inference_plan_with("qqq = 5\n") + "```\n");
   dir.write("plans/notes.toml", "title = 'not a plan'\n");
   return dir.path / "plans";
 }
@@ -176,9 +172,9 @@ TEST_CASE("files are delivered in the report's order, one at a time, whatever th
 
 TEST_CASE("no file is delivered after one that cannot be linted", "[run][stream]") {
   Scratch dir;
-  dir.write("plans/a.toml", plan_with("hmb = 1\n"));
-  dir.write("plans/b.toml", plan_with("padding = \"" + std::string(4000, 'x') + "\"\n"));
-  dir.write("plans/c.toml", plan_with("hmb = 1\n"));
+  dir.write("plans/a.toml", inference_plan_with("hmb = 1\n"));
+  dir.write("plans/b.toml", inference_plan_with("padding = \"" + std::string(4000, 'x') + "\"\n"));
+  dir.write("plans/c.toml", inference_plan_with("hmb = 1\n"));
   planlint::RunOptions options;
   options.paths = {(dir.path / "plans").string()};
   options.max_file_bytes = 1000;  // b.toml is over it: its lint is an exit-2 error

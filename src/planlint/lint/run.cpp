@@ -63,13 +63,13 @@ struct Settings {
 struct KnownNames {
   std::set<std::string, std::less<>> rules, options;
 
-  void add(const Settings& settings) {
+  void add(const std::vector<RuleDescriptor>& descriptors, const RuleSet& rule_set) {
     rules.insert("all");
-    for (const RuleDescriptor& rule : settings.all_rules) {
+    for (const RuleDescriptor& rule : descriptors) {
       rules.insert(rule.id);
       rules.insert(rule.group);
     }
-    for (const auto& rule : settings.rules().rules())
+    for (const auto& rule : rule_set.rules())
       for (const auto& [name, value] : rule->options) options.insert(name);
   }
 
@@ -155,7 +155,7 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
   // run_lint, against the rules of every config.)
   if (settings->config) {
     KnownNames known;
-    known.add(*settings);
+    known.add(settings->all_rules, settings->rules());
     for (const ConfigName& entry : settings->config->names) {
       const std::string problem = known.problem(entry.name, entry.key == "lint.options");
       if (!problem.empty())
@@ -165,6 +165,24 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
     }
   }
   return settings;
+}
+
+/// The rule ids and groups of --select, --ignore and --severity, against the rules of every
+/// config of the run (the built-in rules when there is no input): a line for stderr for each
+/// that none has.
+void check_command_line_names(const RunOptions& options,
+                              const std::map<std::string, std::unique_ptr<Settings>>& settings_by_config,
+                              std::vector<std::string>& errors) {
+  KnownNames known;
+  for (const auto& [key, settings] : settings_by_config) known.add(settings->all_rules, settings->rules());
+  if (settings_by_config.empty()) known.add(RuleSet::builtin().descriptors(), RuleSet::builtin());
+  auto check = [&](std::string_view option, const std::string& name) {
+    const std::string problem = known.problem(name, false);
+    if (!problem.empty()) errors.push_back(fmt::format("planlint: error: {} {}: {}", option, name, problem));
+  };
+  for (const std::string& name : options.select.value_or(std::vector<std::string>{})) check("--select", name);
+  for (const std::string& name : options.ignore.value_or(std::vector<std::string>{})) check("--ignore", name);
+  for (const auto& [name, level] : options.severity) check("--severity", name);
 }
 
 /// Keeps the findings the selection runs, at their effective level (lint_text applies the
@@ -276,6 +294,22 @@ class ReportCollector final : public ReportSink {
   Report& report_;
 };
 
+/// The rules that run on some file, at their level there (the first settings' when they
+/// differ); their ids are added to `listed`.
+std::vector<RuleDescriptor> rules_that_run(const std::map<std::string, std::unique_ptr<Settings>>& settings_by_config,
+                                           std::set<std::string, std::less<>>& listed) {
+  std::vector<RuleDescriptor> rules;
+  for (const auto& [key, settings] : settings_by_config) {
+    for (RuleDescriptor rule : settings->all_rules) {
+      auto level = effective_severity(settings->lint.selection, rule.id, rule.group, rule.severity);
+      if (!level || !listed.insert(rule.id).second) continue;
+      rule.severity = *level;
+      rules.push_back(std::move(rule));
+    }
+  }
+  return rules;
+}
+
 /// The baseline's key of a display path: relative to the baseline's folder, '/'-separated.
 BaselineFileKey file_key_for(const std::string& baseline_path) {
   std::error_code ec;
@@ -286,6 +320,29 @@ BaselineFileKey file_key_for(const std::string& baseline_path) {
     fs::path relative = file.lexically_relative(folder);
     return (relative.empty() ? file : relative).generic_string();
   };
+}
+
+/// --write-baseline: records the findings of every held file (the files in the report's order
+/// with the input each came from) and marks them accepted, as `--baseline` will from now on.
+/// False, with the reason in `result.errors`, when the file cannot be written.
+bool write_baseline(const std::string& path, std::vector<std::pair<std::size_t, FileOutput>>& held,
+                    RunResult& result) {
+  BaselineFileKey key = file_key_for(path);
+  std::vector<Diagnostic> all;
+  for (auto& [input, output] : held) all.insert(all.end(), output.diagnostics.begin(), output.diagnostics.end());
+  std::vector<BaselineEntry> entries = baseline_entries(all, key);
+  std::string error;
+  if (!write_file_atomically(path, baseline_text(entries), error)) {
+    result.errors.push_back("planlint: error: " + error);
+    return false;
+  }
+  std::size_t findings = 0;
+  for (const BaselineEntry& entry : entries) findings += entry.count;
+  result.messages.push_back(
+      fmt::format("planlint: wrote {} finding{} to the baseline {}", findings, findings == 1 ? "" : "s", path));
+  BaselineMatcher recorded(Baseline{path, std::move(entries)}, key);
+  for (auto& [input, output] : held) recorded.apply(output.diagnostics);
+  return true;
 }
 
 }  // namespace
@@ -358,25 +415,8 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
     settings_of[i] = settings_for(config);
     if (!settings_of[i]) return result;
   }
-  {
-    // The command line's names, against the rules of every config of the run (the built-in
-    // rules when there is no input).
-    KnownNames known;
-    for (const auto& [key, settings] : settings_by_config) known.add(*settings);
-    if (settings_by_config.empty()) {
-      Settings builtin;
-      builtin.all_rules = RuleSet::builtin().descriptors();
-      known.add(builtin);
-    }
-    auto check = [&](std::string_view option, const std::string& name) {
-      const std::string problem = known.problem(name, false);
-      if (!problem.empty()) result.errors.push_back(fmt::format("planlint: error: {} {}: {}", option, name, problem));
-    };
-    for (const std::string& name : options.select.value_or(std::vector<std::string>{})) check("--select", name);
-    for (const std::string& name : options.ignore.value_or(std::vector<std::string>{})) check("--ignore", name);
-    for (const auto& [name, level] : options.severity) check("--severity", name);
-    if (!result.errors.empty()) return result;
-  }
+  check_command_line_names(options, settings_by_config, result.errors);
+  if (!result.errors.empty()) return result;
 
   std::optional<BaselineMatcher> baseline;
   std::optional<BaselineFileKey> baseline_key;
@@ -394,16 +434,8 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
     baseline.emplace(*parsed, *baseline_key);
   }
 
-  // The rules that ran on some file, at their level there (the first settings' when they differ).
-  std::set<std::string, std::less<>> listed;
-  for (const auto& [key, settings] : settings_by_config) {
-    for (RuleDescriptor rule : settings->all_rules) {
-      auto level = effective_severity(settings->lint.selection, rule.id, rule.group, rule.severity);
-      if (!level || !listed.insert(rule.id).second) continue;
-      rule.severity = *level;
-      result.rules.push_back(std::move(rule));
-    }
-  }
+  std::set<std::string, std::less<>> listed;  // ids in result.rules
+  result.rules = rules_that_run(settings_by_config, listed);
 
   // The files in the report's order: diagnostic_less orders findings by their file's path as
   // a string, and a folder's search returns paths in std::filesystem's order of components.
@@ -464,25 +496,8 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
           entry.count > 1 ? fmt::format(", {} findings", entry.count) : "", *options.baseline));
   }
   if (options.write_baseline) {
-    BaselineFileKey key = file_key_for(*options.write_baseline);
-    std::vector<Diagnostic> all;
-    for (auto& [input, output] : held) all.insert(all.end(), output.diagnostics.begin(), output.diagnostics.end());
-    std::vector<BaselineEntry> entries = baseline_entries(all, key);
-    std::string error;
-    if (!write_file_atomically(*options.write_baseline, baseline_text(entries), error)) {
-      result.errors.push_back("planlint: error: " + error);
-      return result;
-    }
-    std::size_t findings = 0;
-    for (const BaselineEntry& entry : entries) findings += entry.count;
-    result.messages.push_back(fmt::format("planlint: wrote {} finding{} to the baseline {}", findings,
-                                          findings == 1 ? "" : "s", *options.write_baseline));
-    // What was just recorded is accepted, as it will be by `--baseline` from now on.
-    BaselineMatcher recorded(Baseline{*options.write_baseline, std::move(entries)}, key);
-    for (auto& [input, output] : held) {
-      recorded.apply(output.diagnostics);
-      hand_over(input, output);
-    }
+    if (!write_baseline(*options.write_baseline, held, result)) return result;
+    for (auto& [input, output] : held) hand_over(input, output);
   }
 
   std::sort(result.rules.begin(), result.rules.end(),

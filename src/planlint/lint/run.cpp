@@ -153,7 +153,7 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
   // A misspelt rule, group or option name in the config would turn a check off, or leave it
   // at its default, in silence: in CI, no check at all. (The command line's are checked in
   // run_lint, against the rules of every config.)
-  if (settings->config) {
+  if (settings->config && !settings->config->names.empty()) {
     KnownNames known;
     known.add(settings->all_rules, settings->rules());
     for (const ConfigName& entry : settings->config->names) {
@@ -173,6 +173,7 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
 void check_command_line_names(const RunOptions& options,
                               const std::map<std::string, std::unique_ptr<Settings>>& settings_by_config,
                               std::vector<std::string>& errors) {
+  if (!options.select && !options.ignore && options.severity.empty()) return;  // the usual run
   KnownNames known;
   for (const auto& [key, settings] : settings_by_config) known.add(settings->all_rules, settings->rules());
   if (settings_by_config.empty()) known.add(RuleSet::builtin().descriptors(), RuleSet::builtin());

@@ -157,15 +157,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
 
+  // planlint check writes text and GitHub output file by file (TextEmitter, GithubEmitter):
+  // the same bytes as the whole report's emitters.
+  std::vector<Diagnostic> delivered = report.diagnostics;
   for (bool color : {false, true}) {
-    std::ostringstream out;
+    std::ostringstream out, streamed;
     emit_text(out, report, TextStyle{color});
+    TextEmitter text(streamed, TextStyle{color});
+    std::vector<Diagnostic> copy = delivered;
+    text.file(source, copy);
+    text.finish();
+    if (streamed.str() != out.str()) std::abort();
   }
-  std::ostringstream json, sarif, github;
+  std::ostringstream json, sarif, limited, github, streamed_github;
   emit_json(json, report);
   require_json(json.str());
   emit_sarif(sarif, report, rules, SarifOptions{"/fuzz/", "/fuzz/"});
   require_json(sarif.str());
+  // A log over its result limit is valid SARIF too.
+  emit_sarif(limited, report, rules, SarifOptions{"/fuzz/", "/fuzz/", 1});
+  require_json(limited.str());
   emit_github(github, report);
+  GithubEmitter github_emitter(streamed_github);
+  github_emitter.file(source, delivered);
+  if (streamed_github.str() != github.str()) std::abort();
   return 0;
 }

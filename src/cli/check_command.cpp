@@ -1,6 +1,7 @@
 // `planlint check`: options → library run (config, lint, suppressions, baseline) → emitter →
 // exit status. Everything else happens in planlint/lint/run.cpp.
 #include <cstdlib>
+#include <memory>
 #include <filesystem>
 #include <optional>
 #include <variant>
@@ -53,17 +54,7 @@ bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& e
   }
   run.rules = options.rules;
   if (!options.fail_on.empty()) run.fail_on = parse_severity(options.fail_on);
-  std::string today = options.today;
-  if (today.empty())
-    if (const char* variable = std::getenv("PLANLINT_TODAY")) today = variable;
-  if (!today.empty()) {
-    run.today = parse_date(today);
-    if (!run.today) {
-      error = fmt::format("{} '{}' is not a date (YYYY-MM-DD)",
-                          options.today.empty() ? "PLANLINT_TODAY" : "--today", today);
-      return false;
-    }
-  }
+  if (!today_option(options.today, run.today, error)) return false;
   run.jobs = options.jobs;
   if (!options.max_file_size.empty()) {
     auto bytes = parse_byte_size(options.max_file_size);
@@ -81,6 +72,16 @@ bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& e
 }
 
 }  // namespace
+
+bool today_option(const std::string& option, std::optional<Date>& today, std::string& error) {
+  std::string text = option;
+  if (text.empty())
+    if (const char* variable = std::getenv("PLANLINT_TODAY")) text = variable;
+  if (text.empty()) return true;
+  today = parse_date(text);
+  if (!today) error = fmt::format("{} '{}' is not a date (YYYY-MM-DD)", option.empty() ? "PLANLINT_TODAY" : "--today", text);
+  return today.has_value();
+}
 
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options, bool with_options) {
   CLI::App* check = app.add_subcommand("check", "Lint plan files, folders and Markdown docs (the default command)");
@@ -144,11 +145,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
     TextStyle style;
     style.color = options.output.empty() && environment.stdout_is_terminal && !environment.no_color &&
                   !options.no_color;
-    TextEmitter text(sink, style);
-    GithubEmitter github(sink);
-    ReportSink& emitter = options.format == "text" ? static_cast<ReportSink&>(text) : github;
-    result = run_lint(run_options, emitter);
-    if (result.errors.empty() && options.format == "text") text.finish();
+    std::unique_ptr<ReportSink> emitter;
+    if (options.format == "text") emitter = std::make_unique<TextEmitter>(sink, style);
+    else emitter = std::make_unique<GithubEmitter>(sink);
+    result = run_lint(run_options, *emitter);
   } else {
     result = run_lint(run_options);
   }
@@ -162,10 +162,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
                                             SarifOptions{repository_root(cwd), cwd, options.sarif_max_results});
     if (left_out > 0)
       err << fmt::format(
-          "planlint: warning: the SARIF log holds the {} most severe of {} findings ({} left out; "
-          "GitHub code scanning rejects more than {}; --sarif-max-results 0 keeps all)\n",
+          "planlint: warning: the SARIF log holds the {} most severe of {} findings ({} left out to keep "
+          "within --sarif-max-results {}; GitHub code scanning rejects more than {}; 0 keeps all)\n",
           result.report.diagnostics.size() - left_out, result.report.diagnostics.size(), left_out,
-          SarifOptions::github_max_results);
+          options.sarif_max_results, SarifOptions::github_max_results);
   } else if (options.format == "json") {
     emit_json(sink, result.report);
   }

@@ -1,5 +1,6 @@
 #pragma once
 /// The subcommands: each declares its CLI11 options and runs through the library.
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 
 #include "cli/cli.hpp"
 #include "planlint/emit/sarif.hpp"
+#include "planlint/plan/plan.hpp"
 
 namespace planlint::cli {
 
@@ -31,6 +33,10 @@ struct CheckOptions {
 /// Each add_*_command adds its subcommand, with its options unless `with_options` is false:
 /// a run sets up the options of the subcommand it invokes only (cli.cpp).
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options, bool with_options = true);
+
+/// The date of `--today` (`option`), else of PLANLINT_TODAY: `today` stays nullopt when neither
+/// is set; false, with `error` naming which one, when it is not a date (YYYY-MM-DD).
+bool today_option(const std::string& option, std::optional<Date>& today, std::string& error);
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
               const Environment& environment);
 

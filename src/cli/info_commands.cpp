@@ -17,9 +17,7 @@ std::optional<RuleSet> load_rules(const std::vector<std::string>& packs, std::os
   std::vector<Diagnostic> errors;
   for (const std::string& pack : packs) rules.load_path(pack, errors);
   if (errors.empty()) return rules;
-  for (const Diagnostic& d : errors)
-    err << fmt::format("{}:{}:{}: error: {}\n", d.primary.file, d.primary.span.begin.line,
-                       d.primary.span.begin.column, d.message);
+  for (const Diagnostic& d : errors) err << error_line(d) << '\n';
   return std::nullopt;
 }
 

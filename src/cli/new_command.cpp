@@ -1,6 +1,5 @@
 // `planlint new training|inference`: prints a commented plan template (cli.md), or writes it
 // to -o FILE, never over an existing file.
-#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -9,7 +8,6 @@
 #include "cli/commands.hpp"
 #include "planlint/emit/output_file.hpp"
 #include "planlint/lint/lint.hpp"
-#include "planlint/lint/run.hpp"
 #include "planlint/plan/templates.hpp"
 
 namespace planlint::cli {
@@ -29,20 +27,13 @@ CLI::App* add_new_command(CLI::App& app, NewOptions& options, bool with_options)
 }
 
 int run_new(const NewOptions& options, std::ostream& out, std::ostream& err) {
-  std::string today_text = options.today;
-  if (today_text.empty())
-    if (const char* variable = std::getenv("PLANLINT_TODAY")) today_text = variable;
-  Date today = real_today();
-  if (!today_text.empty()) {
-    auto parsed = parse_date(today_text);
-    if (!parsed) {
-      err << fmt::format("planlint: error: {} '{}' is not a date (YYYY-MM-DD)\n",
-                         options.today.empty() ? "PLANLINT_TODAY" : "--today", today_text);
-      return exit_failure;
-    }
-    today = *parsed;
+  std::optional<Date> today;
+  std::string error;
+  if (!today_option(options.today, today, error)) {
+    err << "planlint: error: " << error << '\n';
+    return exit_failure;
   }
-  const std::optional<std::string> text = plan_template(options.kind, today);
+  const std::optional<std::string> text = plan_template(options.kind, today.value_or(real_today()));
   if (!text) {
     err << fmt::format("planlint: error: no template for kind '{}'\n", options.kind);
     return exit_failure;
@@ -58,7 +49,6 @@ int run_new(const NewOptions& options, std::ostream& out, std::ostream& err) {
                        options.output);
     return exit_failure;
   }
-  std::string error;
   if (!write_file_atomically(options.output, *text, error)) {
     err << "planlint: error: " << error << '\n';
     return exit_failure;

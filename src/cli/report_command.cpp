@@ -57,11 +57,7 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     std::optional<Config> config = load_config(*config_path, errors);
     if (config) catalog.load_files(config->catalogs, errors);
     if (!errors.empty()) {
-      for (const Diagnostic& d : errors)
-        err << (d.primary.span.known()
-                    ? fmt::format("{}:{}:{}: error: {}\n", d.primary.file, d.primary.span.begin.line,
-                                  d.primary.span.begin.column, d.message)
-                    : fmt::format("planlint: error: {}: {}\n", d.primary.file, d.message));
+      for (const Diagnostic& d : errors) err << error_line(d) << '\n';
       err << fmt::format("planlint: error: invalid config '{}'\n", *config_path);
       return exit_failure;
     }

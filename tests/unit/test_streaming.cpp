@@ -66,7 +66,6 @@ std::string streamed_text(const planlint::RunOptions& options) {
   REQUIRE(result.errors.empty());
   CHECK(result.report.diagnostics.empty());
   CHECK(result.report.files.empty());
-  text.finish();
   return out.str();
 }
 

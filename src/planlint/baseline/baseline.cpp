@@ -139,6 +139,12 @@ void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
   }
 }
 
+void BaselineMatcher::linted(const std::string& display_path) { linted_.insert(file_key_(display_path)); }
+
+std::vector<BaselineEntry> BaselineMatcher::stale() const {
+  return stale([this](const std::string& file) { return linted_.count(file) > 0; });
+}
+
 std::vector<BaselineEntry> BaselineMatcher::stale(const std::function<bool(const std::string&)>& linted) const {
   std::vector<BaselineEntry> stale;
   for (const BaselineEntry& entry : left_)

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
@@ -62,9 +63,14 @@ class BaselineMatcher {
   /// all at once would.
   void apply(std::vector<Diagnostic>& diagnostics);
 
+  /// Notes that the file of `display_path` was linted (stale() reports its entries).
+  void linted(const std::string& display_path);
+
   /// The entries, with the count left over, that matched nothing in a file for which
   /// `linted(file key)` is true.
   std::vector<BaselineEntry> stale(const std::function<bool(const std::string&)>& linted) const;
+  /// The same for the files noted with linted(display_path).
+  std::vector<BaselineEntry> stale() const;
 
  private:
   BaselineFileKey file_key_;
@@ -72,6 +78,7 @@ class BaselineMatcher {
   std::vector<BaselineEntry> left_;
   /// File key → the positions in left_ of its entries, in the baseline's order.
   std::unordered_map<std::string, std::vector<std::size_t>> by_file_;
+  std::unordered_set<std::string> linted_;  ///< file keys
 };
 
 /// Marks the findings the baseline accepts (Suppression kind baseline). An entry matches first a

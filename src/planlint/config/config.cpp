@@ -97,8 +97,8 @@ class Reader {
       const std::string_view name = key.str();
       if (name == "select" || name == "ignore") {
         const std::string where = fmt::format("lint.{}", name);
-        auto list = strings(node, where);
-        if (list && node.as_array())
+        auto list = strings(node, where);  // an array of strings when not nullopt
+        if (list)
           for (std::size_t i = 0; i < list->size(); ++i)
             config.names.push_back({where, (*list)[i], detail::to_span((*node.as_array())[i].source())});
         (name == "select" ? config.select : config.ignore) = std::move(list);

@@ -2,6 +2,8 @@
 
 #include <tuple>
 
+#include <fmt/format.h>
+
 namespace planlint {
 
 std::string_view to_string(Severity severity) {
@@ -18,6 +20,15 @@ std::optional<Severity> parse_severity(std::string_view text) {
   if (text == "warning") return Severity::warning;
   if (text == "error") return Severity::error;
   return std::nullopt;
+}
+
+std::string error_line(const Diagnostic& d) {
+  if (!d.primary.span.known())
+    return fmt::format("planlint: error: {}: {}", d.primary.file, d.message);
+  std::string line = fmt::format("{}:{}:{}: error: {}", d.primary.file, d.primary.span.begin.line,
+                                 d.primary.span.begin.column, d.message);
+  if (d.help) line += fmt::format(" ({})", *d.help);
+  return line;
 }
 
 bool diagnostic_less(const Diagnostic& a, const Diagnostic& b) {

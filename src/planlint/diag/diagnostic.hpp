@@ -58,4 +58,9 @@ struct Diagnostic {
 /// Orders by file, line, column, then rule id (the output order of every emitter).
 bool diagnostic_less(const Diagnostic& a, const Diagnostic& b);
 
+/// A problem that stops a run (a config, rule pack or catalog that does not load: exit status
+/// 2) as one line for stderr: "file:line:col: error: message (help)", or "planlint: error:
+/// file: message" without a position.
+std::string error_line(const Diagnostic& d);
+
 }  // namespace planlint

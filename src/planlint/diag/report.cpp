@@ -33,7 +33,10 @@ const SourceFile* ReportFileIndex::find(const std::vector<std::shared_ptr<const 
 SeverityCounts count(const std::vector<Diagnostic>& diagnostics) {
   SeverityCounts counts;
   for (const Diagnostic& d : diagnostics) {
-    if (d.suppression) continue;  // shown by SARIF, never counted
+    if (d.suppression) {  // shown by SARIF, never counted with the others
+      ++counts.suppressed;
+      continue;
+    }
     switch (d.severity) {
       case Severity::error: ++counts.errors; break;
       case Severity::warning: ++counts.warnings; break;

@@ -45,9 +45,18 @@ struct Report {
   ReportFileIndex index_;
 };
 
-/// Counts by severity of the findings that are not suppressed.
+/// Counts by severity of the findings that are not suppressed, and of the suppressed ones.
 struct SeverityCounts {
-  std::size_t errors = 0, warnings = 0, notes = 0;
+  std::size_t errors = 0, warnings = 0, notes = 0, suppressed = 0;
+
+  std::size_t shown() const { return errors + warnings + notes; }
+  SeverityCounts& operator+=(const SeverityCounts& other) {
+    errors += other.errors;
+    warnings += other.warnings;
+    notes += other.notes;
+    suppressed += other.suppressed;
+    return *this;
+  }
 };
 SeverityCounts count(const std::vector<Diagnostic>& diagnostics);
 

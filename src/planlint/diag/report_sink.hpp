@@ -19,6 +19,10 @@ class ReportSink {
   /// as soon as it and every file before it are linted, one call at a time. The sink may take
   /// the findings (they are not used after the call).
   virtual void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) = 0;
+
+  /// After the last file of a run that linted every file (not after one that ends with exit
+  /// status 2): what closes the report, such as the text output's summary line.
+  virtual void finish() {}
 };
 
 }  // namespace planlint

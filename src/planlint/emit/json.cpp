@@ -62,22 +62,16 @@ void emit_json(std::ostream& out, const Report& report) {
   json files = json::array();
   for (const auto& file : report.files) files.push_back(file->path());
   json diagnostics = json::array();
-  std::size_t errors = 0, warnings = 0, notes = 0, suppressed = 0;
-  for (const Diagnostic& d : report.diagnostics) {
-    diagnostics.push_back(diagnostic_json(d));
-    if (d.suppression) ++suppressed;
-    else if (d.severity == Severity::error) ++errors;
-    else if (d.severity == Severity::warning) ++warnings;
-    else ++notes;
-  }
+  for (const Diagnostic& d : report.diagnostics) diagnostics.push_back(diagnostic_json(d));
+  const SeverityCounts counts = count(report.diagnostics);
   json log = {{"version", 1},
               {"files", std::move(files)},
               {"diagnostics", std::move(diagnostics)},
               {"summary",
-               {{"errors", errors},
-                {"warnings", warnings},
-                {"notes", notes},
-                {"suppressed", suppressed},
+               {{"errors", counts.errors},
+                {"warnings", counts.warnings},
+                {"notes", counts.notes},
+                {"suppressed", counts.suppressed},
                 {"files", report.files.size()}}}};
   out << log.dump(2, ' ', false, json::error_handler_t::replace) << '\n';  // bytes that are not UTF-8: U+FFFD
 }

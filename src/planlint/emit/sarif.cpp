@@ -324,10 +324,10 @@ std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vecto
         {"level", "warning"},
         {"message",
          {{"text", fmt::format("This log holds the {} most severe of {} findings: {} were left out, the "
-                               "suppressed and least severe first, because GitHub code scanning rejects "
-                               "a run of more than {} results. Fix or baseline findings, or raise the "
-                               "limit with --sarif-max-results (0: none) for a viewer without one.",
-                               results.size(), report.diagnostics.size(), left_out,
+                               "suppressed and least severe first, to keep within {} results (GitHub code "
+                               "scanning rejects a run of more than {}). Fix or baseline findings, or "
+                               "raise the limit with --sarif-max-results (0: none) for a viewer without one.",
+                               results.size(), report.diagnostics.size(), left_out, options.max_results,
                                SarifOptions::github_max_results)}}}};
     run["invocations"] = json::array(
         {{{"executionSuccessful", true}, {"toolExecutionNotifications", json::array({notification})}}});

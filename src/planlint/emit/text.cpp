@@ -186,54 +186,41 @@ void append_finding(std::string& text, const Diagnostic& d, const SourceFile* fi
 
 }  // namespace
 
-std::string summary_line(const SeverityCounts& counts, std::size_t files, std::size_t suppressed) {
+std::string summary_line(const SeverityCounts& counts, std::size_t files) {
   std::vector<std::string> parts;
   if (counts.errors) parts.push_back(plural(counts.errors, "error"));
   if (counts.warnings) parts.push_back(plural(counts.warnings, "warning"));
   if (counts.notes) parts.push_back(plural(counts.notes, "note"));
   std::string findings = parts.empty() ? "no problems" : fmt::format("{}", fmt::join(parts, ", "));
   std::string line = fmt::format("{} in {}", findings, plural(files, "file"));
-  if (suppressed) line += fmt::format(" ({} suppressed)", suppressed);
+  if (counts.suppressed) line += fmt::format(" ({} suppressed)", counts.suppressed);
   return line;
 }
 
 std::string summary_line(const Report& report) {
-  // Suppressed findings are not shown and do not count; the summary says how many there were.
-  // count() skips the suppressed ones itself.
-  std::size_t suppressed = 0;
-  for (const Diagnostic& d : report.diagnostics)
-    if (d.suppression) ++suppressed;
-  return summary_line(count(report.diagnostics), report.files.size(), suppressed);
+  return summary_line(count(report.diagnostics), report.files.size());
 }
 
 void emit_text(std::ostream& out, const Report& report, const TextStyle& style) {
   const Painter paint(style.color);
-  bool any_shown = false;
   std::string text;  // one finding's lines, built in place and written at once
   for (const Diagnostic& d : report.diagnostics) {
     if (d.suppression) continue;
-    any_shown = true;
     text.clear();
     append_finding(text, d, report.file(d.primary.file), paint);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
   }
-  if (any_shown) out << '\n';
-  out << summary_line(report) << '\n';
+  const SeverityCounts counts = count(report.diagnostics);
+  if (counts.shown() > 0) out << '\n';
+  out << summary_line(counts, report.files.size()) << '\n';
 }
 
 void TextEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) {
   const Painter paint(style_.color);
   ++files_;
+  counts_ += count(diagnostics);
   for (const Diagnostic& d : diagnostics) {
-    if (d.suppression) {
-      ++suppressed_;
-      continue;
-    }
-    switch (d.severity) {
-      case Severity::error: ++counts_.errors; break;
-      case Severity::warning: ++counts_.warnings; break;
-      case Severity::note: ++counts_.notes; break;
-    }
+    if (d.suppression) continue;
     text_.clear();
     // Every finding of a linted file points into it; one elsewhere shows no source line, as
     // in emit_text, where the report holds no file of that path.
@@ -243,8 +230,8 @@ void TextEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vec
 }
 
 void TextEmitter::finish() {
-  if (counts_.errors + counts_.warnings + counts_.notes > 0) out_ << '\n';
-  out_ << summary_line(counts_, files_, suppressed_) << '\n';
+  if (counts_.shown() > 0) out_ << '\n';
+  out_ << summary_line(counts_, files_) << '\n';
 }
 
 }  // namespace planlint

@@ -28,19 +28,19 @@ class TextEmitter final : public ReportSink {
   TextEmitter(std::ostream& out, const TextStyle& style) : out_(out), style_(style) {}
   void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) override;
   /// The blank line after the findings (when any was shown) and the summary line.
-  void finish();
+  void finish() override;
 
  private:
   std::ostream& out_;
   TextStyle style_;
   std::string text_;  // one finding's lines, built in place and written at once
   SeverityCounts counts_;
-  std::size_t suppressed_ = 0, files_ = 0;
+  std::size_t files_ = 0;
 };
 
 /// "3 errors, 1 warning in 2 files" / "no problems in 1 file" / "1 error in 1 file (2 suppressed)".
 /// Suppressed findings are neither shown nor counted.
 std::string summary_line(const Report& report);
-std::string summary_line(const SeverityCounts& counts, std::size_t files, std::size_t suppressed);
+std::string summary_line(const SeverityCounts& counts, std::size_t files);
 
 }  // namespace planlint

@@ -30,16 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// "file:line:col: error: message" (or "planlint: error: file: message" without a position).
-std::string error_line(const Diagnostic& d) {
-  if (!d.primary.span.known())
-    return fmt::format("planlint: error: {}: {}", d.primary.file, d.message);
-  std::string line = fmt::format("{}:{}:{}: error: {}", d.primary.file, d.primary.span.begin.line,
-                                 d.primary.span.begin.column, d.message);
-  if (d.help) line += fmt::format(" ({})", *d.help);
-  return line;
-}
-
 /// Everything that configures the lint of the files sharing one config file.
 struct Settings {
   std::optional<Config> config;
@@ -420,8 +410,6 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   if (!result.errors.empty()) return result;
 
   std::optional<BaselineMatcher> baseline;
-  std::optional<BaselineFileKey> baseline_key;
-  std::set<std::string> linted;  // the baseline's keys of the linted files
   if (options.baseline) {
     std::string reason;
     auto text = read_file(*options.baseline, reason);
@@ -431,8 +419,7 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
       result.errors.push_back(fmt::format("planlint: error: cannot read baseline '{}': {}", *options.baseline, reason));
       return result;
     }
-    baseline_key = file_key_for(*options.baseline);
-    baseline.emplace(*parsed, *baseline_key);
+    baseline.emplace(*parsed, file_key_for(*options.baseline));
   }
 
   std::set<std::string, std::less<>> listed;  // ids in result.rules
@@ -482,7 +469,7 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
         if (!result.errors.empty()) return;
         if (baseline) {
           baseline->apply(output.diagnostics);
-          linted.insert((*baseline_key)(output.source->path()));
+          baseline->linted(output.source->path());
         }
         if (options.write_baseline) held.emplace_back(order[k], std::move(output));
         else hand_over(order[k], output);
@@ -490,7 +477,7 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   if (!result.errors.empty()) return result;
 
   if (baseline) {
-    for (const BaselineEntry& entry : baseline->stale([&](const std::string& file) { return linted.count(file) > 0; }))
+    for (const BaselineEntry& entry : baseline->stale())
       result.messages.push_back(fmt::format(
           "planlint: note: baseline entry no longer matches: {} [{}]{}{}{} ({})", entry.file, entry.rule,
           entry.key.empty() ? "" : " at ", entry.key,
@@ -503,6 +490,7 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
 
   std::sort(result.rules.begin(), result.rules.end(),
             [](const RuleDescriptor& a, const RuleDescriptor& b) { return a.id < b.id; });
+  sink.finish();
   return result;
 }
 

@@ -15,8 +15,8 @@
 ///     TextEmitter text(std::cout, {});
 ///     RunResult result = run_lint(options, text);   // result.report stays empty
 ///     if (!result.errors.empty()) ...          // exit 2; the files before the first that
-///                                              // could not be linted were delivered
-///     text.finish();
+///                                              // could not be linted were delivered, and
+///                                              // the summary line was not written
 #include <map>
 #include <optional>
 #include <string>
@@ -77,8 +77,9 @@ RunResult run_lint(const RunOptions& options);
 
 /// The same run, delivering the report to `sink` file by file (ReportSink) instead of into
 /// RunResult::report, which stays empty. Files come in the report's order, by path. When a file
-/// cannot be read or linted, no file after it is delivered and `errors` says why. With
-/// `write_baseline`, every file is held until the baseline is written, then delivered.
+/// cannot be read or linted, no file after it is delivered and `errors` says why; otherwise the
+/// run ends with sink.finish(). With `write_baseline`, every file is held until the baseline is
+/// written, then delivered.
 RunResult run_lint(const RunOptions& options, ReportSink& sink);
 
 /// Parses "2026-11-01" (--today, PLANLINT_TODAY).

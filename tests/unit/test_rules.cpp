@@ -1,6 +1,7 @@
 // The built-in rule set: every rule has docs with the five headings, a fixture that fires (its
 // expected output stored beside it) and one that does not; docs/rules/ is generated from the
 // rule files and kept in step. PLANLINT_UPDATE_GOLDEN=1 rewrites expectations and docs.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -233,6 +234,30 @@ TEST_CASE("sla-unreachable names the latency that misses its SLA, or both", "[ru
     CHECK(fires(output, "sla-unreachable"));
   }
   CHECK_FALSE(fires(lint_output(dir.write("plan.toml", plan("5 s", "50 ms"))), "sla-unreachable"));
+}
+
+TEST_CASE("an MoE claim off by params / active_params is left to moe-compute-params only where compute follows the active parameters",
+          "[rules][moe]") {
+  // The example's step time is 5.54 s, its activations 5.99 GB and its all-reduce 6.27% of the
+  // step; these claims are each 3.6× (141B / 39B) too large. Only the step time is the MoE
+  // mistake (6 · N instead of 6 · N_a); memory and communication do not follow N_a, so a claim
+  // N / N_a off there is an ordinary mismatch, which estimate-mismatch and unit-slip once
+  // skipped, leaving the claims without any finding.
+  std::string text = read_all(fs::path(PLANLINT_SOURCE_DIR) / "examples/moe-pretrain.toml");
+  text.erase(text.find("[estimates]"));
+  text += "[estimates]\n\"train.step_seconds\" = \"20 s\"\n\"train.memory.activations\" = \"21.7 GB\"\n"
+          "\"train.comm.fraction\" = \"22.7%\"\n";
+  planlint::test::Scratch dir;
+  std::vector<Diagnostic> diagnostics;
+  const std::string output = lint_output(dir.write("plan.toml", text), {}, &diagnostics);
+  INFO(output);
+  CHECK_THAT(output, Catch::Contains("train.step_seconds = 20 s is the figure for all 141B parameters"));
+  CHECK_THAT(output, Catch::Contains("claims 21.7 GB for train.memory.activations but planlint computes 5.99 GB"));
+  CHECK_THAT(output, Catch::Contains("claims 0.227 for train.comm.fraction but planlint computes 0.0627"));
+  CHECK(std::count_if(diagnostics.begin(), diagnostics.end(),
+                      [](const Diagnostic& d) { return d.rule == "estimate-mismatch"; }) == 2);
+  CHECK(std::count_if(diagnostics.begin(), diagnostics.end(),
+                      [](const Diagnostic& d) { return d.rule == "moe-compute-params"; }) == 1);
 }
 
 TEST_CASE("a rule whose dimensions do not agree is reported at its line and column",

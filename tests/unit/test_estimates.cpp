@@ -247,6 +247,19 @@ TEST_CASE("a metric whose input is missing is absent and names the input", "[est
         training_plan({{"cluster.gpu", "\"v100-sxm2\""}, {"training.precision", "\"fp16\""}}));
     CHECK(fp16["train.gpu_hours"].inputs[1].value == Approx(125e12));
   }
+  SECTION("a LoRA fine-tune's all-reduce: only the adapters have gradients, of a size the plan does not give") {
+    // The full model's 2 · N / M bytes overstated a QLoRA run's traffic 100× or more and made
+    // interconnect-bottleneck fire on it (test_rules.cpp has the plan).
+    const Estimated e = estimate_text(training_plan({{"training.lora_rank", "16"}}));
+    for (const char* metric : {"train.comm.allreduce_bytes", "train.comm.seconds", "train.comm.fraction"}) {
+      CAPTURE(metric);
+      CHECK(e.estimates.find(metric) == nullptr);
+      REQUIRE(e.estimates.absent().contains(metric));
+      CHECK_THAT(e.estimates.absent().at(metric).front(), Catch::StartsWith("the LoRA adapters' size"));
+    }
+    CHECK(e.estimates.find("train.memory.states") != nullptr);
+    CHECK(e.estimates.find("train.step_seconds") != nullptr);
+  }
   SECTION("a global batch in sequences needs the sequence length for the step") {
     const Estimated e = estimate_text(training_plan({{"training.seq_len", ""}}));
     const auto& missing = e.estimates.absent().at("train.step_seconds");

@@ -52,7 +52,7 @@ void step_seconds(EstimateContext& context) {
 }
 
 // A ring all-reduce sends (and receives) 2·(dp − 1)/dp times the buffer per GPU; the buffer is
-// this GPU's share of the 16-bit gradients, 2·N/M bytes.
+// this GPU's share of the 16-bit gradients, 2·N/M bytes (not computed with LoRA, below).
 void allreduce_bytes(EstimateContext& context) {
   MetricBuilder m(context, "train.comm.allreduce_bytes");
   const Term dp = m.plan("training.dp");
@@ -62,8 +62,12 @@ void allreduce_bytes(EstimateContext& context) {
   if (auto zero = context.number("training.zero"); zero && *zero >= 3)
     m.note("ZeRO-3 also all-gathers the weights for the forward and backward passes (+50% "
            "traffic, Rajbhandari et al. 2020 §7.2), not counted here");
+  // With LoRA only the adapters have gradients, and their size depends on which layers carry
+  // them, which a plan does not say: the full model's 2·N/M would overstate the traffic 100×
+  // or more and make interconnect-bottleneck fire on a fine-tune that moves almost nothing.
   if (context.plan().find("training.lora_rank"))
-    m.note("upper bound: with LoRA only the adapters' gradients are all-reduced");
+    m.missing("the LoRA adapters' size (training.lora_rank: only the adapters' gradients are "
+              "all-reduced)");
   const auto ep = context.number("training.ep");
   if (context.plan().text("model.architecture") == "moe" && ep && *ep > 1)
     m.note(fmt::format("upper bound: with ep = {} each GPU reduces only its share of the expert "

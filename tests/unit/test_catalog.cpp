@@ -8,10 +8,13 @@
 #include <vector>
 
 #include "planlint/catalog/catalog.hpp"
+#include "planlint/catalog/gpu_suggestion.hpp"
 
 using planlint::Catalog;
 using planlint::Diagnostic;
 using planlint::GpuSpec;
+using planlint::GpuSuggestion;
+using planlint::suggest_gpu;
 using planlint::Precision;
 using planlint::SourceFile;
 
@@ -368,5 +371,32 @@ TEST_CASE("a malformed catalog is reported at the line and column of the offendi
     CHECK(load_errors(valid_entry + bad, &catalog).size() == 1);
     CHECK(catalog.find("test-gpu") != nullptr);
     CHECK(catalog.find("bad-gpu") == nullptr);
+  }
+}
+
+TEST_CASE("an unknown GPU name is matched to the catalog GPU of the same model only", "[catalog][suggest]") {
+  // An edit distance alone offered "h200-sxm" for "b200-sxm": a different GPU with less than
+  // half the peak, written into the plan by a fix.
+  const std::vector<std::string> ids = Catalog::builtin().ids();
+  struct Case {
+    const char* name;
+    std::vector<std::string> ids;
+    bool certain;
+  };
+  const Case cases[] = {
+      {"b200-sxm", {"b200"}, true},
+      {"H100_SXM", {"h100-sxm"}, true},
+      {"h100-sxn", {"h100-sxm", "h100-pcie", "h100-nvl"}, true},
+      {"h100", {"h100-sxm", "h100-pcie", "h100-nvl"}, false},
+      {"a100", {"a100-sxm", "a100-pcie"}, false},
+      {"a100-80gb", {"a100-sxm", "a100-pcie"}, false},
+      {"mi300", {"mi300x"}, true},
+      {"x9000", {}, false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    const GpuSuggestion suggestion = suggest_gpu(c.name, ids);
+    CHECK(suggestion.ids == c.ids);
+    CHECK(suggestion.certain == c.certain);
   }
 }

@@ -189,6 +189,46 @@ TEST_CASE("an invalid config, rule pack or option exits 2 with file:line:col", "
   CHECK(run_cli({"--today", "2026-02-30", "--config", "/dev/null", other.string()}).status == 2);
 }
 
+TEST_CASE("a config value that would change nothing is an error, not ignored", "[config][cli]") {
+  Scratch dir;
+  const std::string plan = dir.write("p/plan.toml", plan_with_typo).string();
+  // A plain number for a time option: the rule kept its 180 d default in silence.
+  dir.write("p/.planlint.toml", "[lint.options]\nassumption_max_age = 90\n");
+  auto number = run_cli({plan});
+  CHECK(number.status == 2);
+  CHECK_THAT(number.err, Catch::Contains(".planlint.toml:2:1: error: lint.options.assumption_max_age is a plain number, "
+                                         "but rule assumption-stale expects a quantity of seconds, such as its default \"180 d\""));
+  dir.write("p/.planlint.toml", "[lint.options]\nassumption_max_age = \"5 GB\"\n");
+  CHECK_THAT(run_cli({plan}).err, Catch::Contains("lint.options.assumption_max_age is bytes, but rule assumption-stale"));
+  dir.write("p/.planlint.toml", "[lint.options]\nassumption_max_age = \"90 d\"\n");
+  CHECK(run_cli({plan}).status != 2);
+  // NaN compares false with everything: a NaN tolerance turned estimate-mismatch off.
+  for (const char* value : {"nan", "inf", "\"nan %\""}) {
+    CAPTURE(value);
+    dir.write("p/.planlint.toml", fmt::format("[tolerances]\ncapacity = {}\n", value));
+    auto not_finite = run_cli({plan});
+    CHECK(not_finite.status == 2);
+    CHECK_THAT(not_finite.err, Catch::Contains(".planlint.toml:2:12: error: tolerances.capacity"));
+  }
+  dir.write("p/.planlint.toml", "[lint.options]\nassumption_max_age = nan\n");
+  CHECK(run_cli({plan}).status == 2);
+}
+
+TEST_CASE("severity 'all' applies to every rule a more specific entry does not name", "[config][cli]") {
+  // `all` passed the name check but matched no rule, so `--severity all=off` changed nothing.
+  Scratch dir;
+  const std::string plan = dir.write("plan.toml", plan_with_typo).string();
+  auto off = run_cli({"--no-color", "--config", "/dev/null", "--severity", "all=off", plan});
+  CHECK(off.status == 0);
+  CHECK(off.out == "no problems in 1 file\n");
+  auto notes = run_cli({"--no-color", "--config", "/dev/null", "--severity", "all=note", plan});
+  CHECK(notes.status == 0);
+  CHECK_THAT(notes.out, Catch::Contains("note: unknown key"));
+  auto specific = run_cli({"--no-color", "--config", "/dev/null", "--severity", "all=off", "--severity",
+                           "unknown-key=warning", plan});
+  CHECK_THAT(specific.out, Catch::Contains("warning: unknown key"));
+}
+
 TEST_CASE("[lint] catalog names one file or a list, loaded in order over the built-in catalog", "[config][catalog]") {
   Scratch dir;
   auto entry = [](const char* id, const char* hbm) {

@@ -34,6 +34,7 @@ class FakeEnvironment : public Environment {
     return it->second;
   }
   bool stated(std::string_view path) const override { return path == "cluster.hbm"; }
+  bool stated_in_bits(std::string_view path) const override { return path == "cluster.inter_node_bandwidth"; }
   std::optional<Value> metric(std::string_view name) const override {
     return lookup("est." + std::string(name));
   }
@@ -165,6 +166,8 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(truth("exists(cluster.hbm)"));
   CHECK_FALSE(truth("exists(cluster.peak)"));
   CHECK(truth("given(cluster.hbm)"));
+  CHECK(truth("in_bits(cluster.inter_node_bandwidth)"));
+  CHECK_FALSE(truth("in_bits(cluster.hbm)"));
   CHECK(truth("assumed('training.mfu')"));
   CHECK(truth("claimed('train.days')"));
   CHECK_FALSE(truth("claimed('cost.total')"));

@@ -374,6 +374,47 @@ TEST_CASE("a user rule pack adds an organisation's checklist rule", "[rules][pac
   }
 }
 
+TEST_CASE("a fix whose value is absent is left out, not written as '?'", "[rules][packs][fix]") {
+  // A fix is an edit a tool may apply unattended: "?" in place of an absent value would
+  // corrupt the plan. The message still shows the "?".
+  planlint::test::Scratch dir;
+  const fs::path pack = dir.write("pack/price-fix.toml", R"(id = "org-price-fix"
+group = "org"
+severity = "warning"
+summary = "Every plan states a price"
+check = "false"
+at = "cluster.gpu"
+message = "price {cluster.price}"
+help = "state one"
+fix = "\"{cluster.price:USD/GPU/h}\""
+docs = """
+## What it does
+## Why is this bad?
+## Example
+## Use instead
+## References
+"""
+)");
+  const std::string plan_head =
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
+      "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n";
+  std::vector<Diagnostic> diagnostics;
+  lint_output(dir.write("without.toml", plan_head), {pack.parent_path().string()}, &diagnostics);
+  auto finding = std::find_if(diagnostics.begin(), diagnostics.end(),
+                              [](const Diagnostic& d) { return d.rule == "org-price-fix"; });
+  REQUIRE(finding != diagnostics.end());
+  CHECK(finding->message == "price ?");
+  CHECK(finding->fixes.empty());
+
+  lint_output(dir.write("with.toml", plan_head + "price = \"$2/GPU/h\"\n"), {pack.parent_path().string()},
+              &diagnostics);
+  finding = std::find_if(diagnostics.begin(), diagnostics.end(),
+                         [](const Diagnostic& d) { return d.rule == "org-price-fix"; });
+  REQUIRE(finding != diagnostics.end());
+  REQUIRE(finding->fixes.size() == 1);
+  CHECK_THAT(finding->fixes[0].replacement, !Catch::Contains("?"));
+}
+
 TEST_CASE("a user rule pack named in .planlint.toml is loaded relative to the config",
           "[rules][packs][config]") {
   const fs::path folder = fs::temp_directory_path() / ("planlint-pack-" + std::to_string(::getpid()));
@@ -444,4 +485,16 @@ TEST_CASE("select, ignore and severity decide which rules run and how loud",
         Severity::warning);
   selection.severity = {{"memory-fit", "off"}};
   CHECK_FALSE(effective_severity(selection, "memory-fit", "memory", Severity::error));
+
+  // A file that is not valid TOML is reported whatever is selected; only an ignore or "off"
+  // silences it (--select unknown-key once turned a broken file into "no problems", exit 0).
+  selection = {};
+  selection.select = {"unknown-key"};
+  CHECK(effective_severity(selection, "toml-syntax", "structure", Severity::error) == Severity::error);
+  selection.ignore = {"toml-syntax"};
+  CHECK_FALSE(effective_severity(selection, "toml-syntax", "structure", Severity::error));
+  selection = {};
+  selection.select = {"memory"};
+  selection.severity = {{"structure", "off"}};
+  CHECK_FALSE(effective_severity(selection, "toml-syntax", "structure", Severity::error));
 }

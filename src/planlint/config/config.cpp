@@ -1,6 +1,7 @@
 #include "planlint/config/config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <span>
 
@@ -70,8 +71,15 @@ class Reader {
 
   /// A number, or a quantity string ("90 d", "10%").
   std::optional<units::Quantity> quantity(const toml::node& node, std::string_view name) {
-    if (node.is_integer() || node.is_floating_point())
-      return units::Quantity{*node.value<double>(), units::dims::none};
+    if (node.is_integer() || node.is_floating_point()) {
+      const double value = *node.value<double>();
+      // NaN passes every comparison as false: a NaN tolerance turned estimate-mismatch off.
+      if (!std::isfinite(value)) {
+        error(node.source(), fmt::format("{} must be a finite number", name));
+        return std::nullopt;
+      }
+      return units::Quantity{value, units::dims::none};
+    }
     if (!node.is_string()) {
       error(node.source(), fmt::format("{} must be a number or a quantity string", name));
       return std::nullopt;
@@ -80,6 +88,10 @@ class Reader {
     units::QuantityResult parsed = units::parse_quantity(text);
     if (const auto* problem = std::get_if<units::QuantityError>(&parsed)) {
       error(node.source(), fmt::format("{} = \"{}\" is not a quantity: {}", name, text, problem->message));
+      return std::nullopt;
+    }
+    if (!std::isfinite(std::get<units::Quantity>(parsed).value)) {
+      error(node.source(), fmt::format("{} = \"{}\" must be finite", name, text));
       return std::nullopt;
     }
     return std::get<units::Quantity>(parsed);

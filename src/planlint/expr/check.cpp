@@ -288,7 +288,8 @@ class Checker {
         (*this)(*node.children[0]);
         return Type::of(Kind::boolean);
       case Function::exists:
-      case Function::given: {
+      case Function::given:
+      case Function::in_bits: {
         const Node& argument = path_argument(node);
         std::string error;
         if (!environment_.path_type(argument.text, error)) fail(argument, error);

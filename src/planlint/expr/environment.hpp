@@ -28,6 +28,9 @@ class Environment {
   virtual std::optional<Value> lookup(std::string_view path) const = 0;
   /// Whether the plan file states `path` itself (not a default, not the catalog).
   virtual bool stated(std::string_view path) const = 0;
+  /// Whether the plan file states `path` in a unit of bits ("400 Gbps"): a bandwidth is kept
+  /// in bytes per second, and only the text says which unit its author thought in.
+  virtual bool stated_in_bits(std::string_view path) const = 0;
   /// A metric by name (metric(it.metric)); records that the finding used it.
   virtual std::optional<Value> metric(std::string_view name) const = 0;
   /// The plan value at a plan key named at run time (value(it.key)).

@@ -191,6 +191,7 @@ class Evaluator {
     switch (f) {
       case Function::exists: return Value{environment_.lookup(args[0]->text).has_value()};
       case Function::given: return Value{environment_.stated(args[0]->text)};
+      case Function::in_bits: return Value{environment_.stated_in_bits(args[0]->text)};
       // Never absent itself: what lets a rule ask about a figure that may not exist (a GPU
       // without an FP4 peak) without that absence making the whole check absent.
       case Function::known: return Value{(*this)(*args[0]).has_value()};

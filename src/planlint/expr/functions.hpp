@@ -13,7 +13,7 @@ namespace planlint::expr {
 
 enum class Function : std::uint8_t {
   unknown,  ///< not a function of the language: the checker reports it with a suggestion
-  exists, given, known, compute_precision,
+  exists, given, in_bits, known, compute_precision,
   min, max, abs, floor, ceil, sqrt, log10,
   within, ratio, slip, days_since,
   tier, tolerance, metric, value, assumed, claimed, computed, catalog,
@@ -24,9 +24,10 @@ struct FunctionName {
   Function function;
 };
 
-inline constexpr std::array<FunctionName, 23> function_table{{
+inline constexpr std::array<FunctionName, 24> function_table{{
     {"exists", Function::exists},
     {"given", Function::given},
+    {"in_bits", Function::in_bits},
     {"known", Function::known},
     {"compute_precision", Function::compute_precision},
     {"min", Function::min},

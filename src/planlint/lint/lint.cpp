@@ -27,11 +27,16 @@ Date real_today() {
 
 std::optional<Severity> effective_severity(const RuleSelection& selection, std::string_view rule,
                                            std::string_view group, Severity default_severity) {
-  if (!selection.select.empty() && !names(selection.select, rule, group)) return std::nullopt;
+  // A file that is not valid TOML was checked for nothing else: a narrowed --select must not
+  // turn it into "no problems" (ruff reports syntax errors whatever is selected). Only an
+  // explicit ignore or "off" silences it.
+  if (!selection.select.empty() && !names(selection.select, rule, group) && rule != "toml-syntax")
+    return std::nullopt;
   if (names(selection.ignore, rule, group)) return std::nullopt;
   if (selection.severity.empty()) return default_severity;  // the usual case: no strings built
   auto level = selection.severity.find(std::string(rule));
   if (level == selection.severity.end()) level = selection.severity.find(std::string(group));
+  if (level == selection.severity.end()) level = selection.severity.find("all");
   if (level == selection.severity.end()) return default_severity;
   if (level->second == "off") return std::nullopt;
   return parse_severity(level->second).value_or(default_severity);

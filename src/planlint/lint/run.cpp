@@ -74,6 +74,26 @@ struct KnownNames {
   }
 };
 
+/// A config option of another dimension than the rule's (`assumption_max_age = 90` for a
+/// time) would be passed over and the rule keep its default in silence: an error naming what
+/// the rule expects.
+void check_option_dimension(const Settings& settings, const ConfigName& entry, std::vector<std::string>& errors) {
+  const auto configured = settings.config->options.find(entry.name);
+  if (configured == settings.config->options.end()) return;
+  for (const auto& rule : settings.rules().rules()) {
+    const auto option = rule->options.find(entry.name);
+    if (option == rule->options.end()) continue;
+    const units::Quantity* expected = option->second.quantity();
+    if (!expected || expected->dim == configured->second.dim) continue;
+    errors.push_back(fmt::format(
+        "{}:{}:{}: error: lint.options.{} is {}, but rule {} expects a quantity of {}, such as its default \"{}\"",
+        settings.config->path, entry.span.begin.line, entry.span.begin.column, entry.name,
+        configured->second.dim.dimensionless() ? "a plain number" : units::describe(configured->second.dim),
+        rule->descriptor.id, units::describe(expected->dim), units::format(expected->value, expected->dim)));
+    return;
+  }
+}
+
 /// Builds the settings of one config (or none) with the command line's on top. Errors (a rule
 /// pack or catalog that does not load) are appended to `errors`.
 std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunOptions& options,
@@ -152,6 +172,8 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
         errors.push_back(fmt::format("{}:{}:{}: error: {} names '{}': {}", settings->config->path,
                                      entry.span.begin.line, entry.span.begin.column, entry.key,
                                      entry.name, problem));
+      else if (entry.key == "lint.options")
+        check_option_dimension(*settings, entry, errors);
     }
   }
   return settings;

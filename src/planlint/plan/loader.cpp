@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/catalog/gpu_suggestion.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/defaults.hpp"
 #include "planlint/plan/metric_names.hpp"
@@ -369,12 +370,19 @@ void Loader::check_gpu() {
   const PlanValue* gpu = plan_.find("cluster.gpu");
   if (!gpu || !gpu->text() || catalog_.find(*gpu->text())) return;
   std::vector<std::string> ids = catalog_.ids();
-  std::vector<std::string_view> views(ids.begin(), ids.end());
   Diagnostic& d = findings_.add("unknown-gpu", gpu->span, "cluster.gpu",
                                 fmt::format("unknown GPU '{}': not in the catalog", *gpu->text()));
-  if (auto suggestion = closest_match(*gpu->text(), views)) {
-    d.help = fmt::format("did you mean '{}'?", *suggestion);
-    d.fixes.push_back(FixEdit{Location{source_->path(), gpu->span}, fmt::format("\"{}\"", *suggestion)});
+  const GpuSuggestion suggestion = suggest_gpu(*gpu->text(), ids);
+  if (suggestion.certain) {
+    d.help = fmt::format("did you mean '{}'?", suggestion.ids[0]);
+    d.fixes.push_back(FixEdit{Location{source_->path(), gpu->span}, fmt::format("\"{}\"", suggestion.ids[0])});
+  } else if (!suggestion.ids.empty()) {
+    // Variants differ in peak and memory (h100-sxm 989 TFLOPS, h100-pcie 756): the plan's
+    // author must choose, so there is no fix.
+    std::string choices;
+    for (std::size_t i = 0; i < suggestion.ids.size(); ++i)
+      choices += fmt::format("{}'{}'", i == 0 ? "" : i + 1 == suggestion.ids.size() ? " or " : ", ", suggestion.ids[i]);
+    d.help = fmt::format("name the variant: {}", choices);
   } else {
     d.help = "add the GPU to a catalog file of your own ([lint] catalog in .planlint.toml)";
   }

@@ -37,6 +37,9 @@ struct PlanValue {
   Span span;       ///< the TOML value's source region
   Span key_span;   ///< the key's source region (unknown for defaults)
   Origin origin = Origin::plan;
+  /// Written in a unit of bits ("400 Gbps") and kept in bytes: rules tell a bit rate written
+  /// as bytes from a figure that was in bits all along.
+  bool in_bits = false;
 
   const units::Quantity* quantity() const { return std::get_if<units::Quantity>(&value); }
   const std::string* text() const { return std::get_if<std::string>(&value); }

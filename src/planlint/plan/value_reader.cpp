@@ -210,8 +210,10 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
 
   // Network bandwidths are quoted in bits ("400 Gbps"); the plan model keeps bytes.
   if (quantity.dim == units::dims::bits_per_second && base == units::dims::bytes_per_second &&
-      std::find(context.dims.begin(), context.dims.end(), quantity.dim) != context.dims.end())
+      std::find(context.dims.begin(), context.dims.end(), quantity.dim) != context.dims.end()) {
     quantity = units::Quantity{quantity.value / 8, base};
+    out.in_bits = true;
+  }
   if (!std::isfinite(quantity.value)) {
     findings_.add("bad-quantity", out.span, path,
                   fmt::format("{} = {} is out of range", path, source_text(source, out.span)));

@@ -69,6 +69,11 @@ bool PlanEnvironment::stated(std::string_view path) const {
   return value && value->origin == Origin::plan;
 }
 
+bool PlanEnvironment::stated_in_bits(std::string_view path) const {
+  const PlanValue* value = inputs_.plan.find(path);
+  return value && value->origin == Origin::plan && value->in_bits;
+}
+
 std::optional<expr::Value> PlanEnvironment::metric(std::string_view name) const {
   const MetricValue* m = inputs_.estimates.find(name);
   if (!m) return std::nullopt;

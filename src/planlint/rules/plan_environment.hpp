@@ -34,6 +34,7 @@ class PlanEnvironment : public expr::Environment {
 
   std::optional<expr::Value> lookup(std::string_view path) const override;
   bool stated(std::string_view path) const override;
+  bool stated_in_bits(std::string_view path) const override;
   std::optional<expr::Value> metric(std::string_view name) const override;
   std::optional<expr::Value> plan_value(std::string_view key) const override;
   bool assumed(std::string_view key) const override;

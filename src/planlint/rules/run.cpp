@@ -148,7 +148,8 @@ class RuleRunner {
     d.key_path = place.key_path;
     if (!rule_.help.empty()) d.help = render(rule_.help, environment_);
     if (rule_.fix && place.value)
-      d.fixes.push_back(FixEdit{Location{file.path(), place.span}, render(*rule_.fix, environment_)});
+      if (std::optional<std::string> replacement = render_fix(*rule_.fix, environment_))
+        d.fixes.push_back(FixEdit{Location{file.path(), place.span}, std::move(*replacement)});
 
     for (const std::string& related : rule_.related) {
       if (place.key_path == related) continue;
@@ -195,13 +196,19 @@ class RuleRunner {
 
 }  // namespace
 
-std::string render(const MessageTemplate& message, const expr::Environment& environment) {
+namespace {
+
+/// Renders `message`; an absent placeholder is "?", or stops the rendering (nullopt) when
+/// `stop_at_absent`.
+std::optional<std::string> render_parts(const MessageTemplate& message, const expr::Environment& environment,
+                                        bool stop_at_absent) {
   std::string out;
   for (const MessageTemplate::Part& part : message.parts) {
     out += part.literal;
     if (!part.expression) continue;
     auto value = expr::evaluate(*part.expression, environment);
     if (!value) {
+      if (stop_at_absent) return std::nullopt;
       out += "?";
       continue;
     }
@@ -215,6 +222,16 @@ std::string render(const MessageTemplate& message, const expr::Environment& envi
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string render(const MessageTemplate& message, const expr::Environment& environment) {
+  return *render_parts(message, environment, false);
+}
+
+std::optional<std::string> render_fix(const MessageTemplate& fix, const expr::Environment& environment) {
+  return render_parts(fix, environment, true);
 }
 
 std::vector<Diagnostic> run_rules(const RuleSet& rules, const RuleRun& run) {

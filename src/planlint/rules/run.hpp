@@ -2,6 +2,7 @@
 /// Runs the expression rules of a RuleSet on one plan and its estimates.
 #include <functional>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
@@ -24,5 +25,8 @@ std::vector<Diagnostic> run_rules(const RuleSet& rules, const RuleRun& run);
 
 /// The message of a compiled template, with placeholders evaluated ("?" when absent).
 std::string render(const MessageTemplate& message, const expr::Environment& environment);
+/// The text of a fix: nullopt when a placeholder is absent, since "?" in an edit would corrupt
+/// the file it is applied to.
+std::optional<std::string> render_fix(const MessageTemplate& fix, const expr::Environment& environment);
 
 }  // namespace planlint

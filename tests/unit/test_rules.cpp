@@ -17,6 +17,7 @@
 
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
+#include "planlint/estimate/estimates.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/lint/run.hpp"
 #include "planlint/rules/compiled_rule.hpp"
@@ -277,6 +278,40 @@ TEST_CASE("a LoRA fine-tune across nodes is not an interconnect bottleneck", "[r
   REQUIRE(text.find(lora) != std::string::npos);
   text.erase(text.find(lora), lora.size());
   CHECK(fires(lint_output(dir.write("plan.toml", text)), "interconnect-bottleneck"));
+}
+
+TEST_CASE("a value that is not valid is reported once, and nothing is computed from a default in its place",
+          "[rules][invalid]") {
+  // `zero = 4` took the default ZeRO-0 and memory-fit reported 112 GB of states per GPU; a
+  // goodput of 90 (meaning 90%) made missing-goodput say the plan had no goodput.
+  auto plan = [](const char* zero, const char* goodput) {
+    return fmt::format("[plan]\nname = \"x\"\nkind = \"training\"\nowner = \"o\"\nupdated = 2026-11-01\n"
+                       "[model]\nparams = \"7B\"\nlayers = 32\nhidden = 4096\nheads = 32\n"
+                       "[training]\ntokens = \"1T\"\nseq_len = 4096\nmicro_batch = 1\nglobal_batch = \"4M tokens\"\n"
+                       "zero = {}\nmfu = \"40%\"\ngoodput = {}\n"
+                       "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\nprice = \"$3/GPU/h\"\n", zero, goodput);
+  };
+  planlint::test::Scratch dir;
+  std::vector<Diagnostic> diagnostics;
+  const std::string bad_zero = lint_output(dir.write("zero.toml", plan("4", "\"90%\"")), {}, &diagnostics);
+  INFO(bad_zero);
+  CHECK(fires(bad_zero, "bad-quantity"));
+  CHECK_FALSE(fires(bad_zero, "memory-fit"));
+  CHECK(fires(lint_output(dir.write("zero0.toml", plan("0", "\"90%\""))), "memory-fit"));  // the control
+
+  const std::string bad_goodput = lint_output(dir.write("goodput.toml", plan("3", "90")));
+  INFO(bad_goodput);
+  CHECK(fires(bad_goodput, "bad-quantity"));
+  CHECK_FALSE(fires(bad_goodput, "missing-goodput"));
+
+  const LoadResult loaded = test::load_text(plan("4", "\"90%\""));
+  REQUIRE(loaded.plan);
+  CHECK(loaded.plan->find("training.zero") == nullptr);
+  CHECK(loaded.plan->states_invalid("training.zero"));
+  const Estimates estimates = estimate(*loaded.plan, Catalog::builtin());
+  CHECK(estimates.find("train.memory.states") == nullptr);
+  CHECK(estimates.absent().at("train.memory.states") ==
+        std::vector<std::string>{"training.zero (its value is not valid)"});
 }
 
 TEST_CASE("a rule whose dimensions do not agree is reported at its line and column",

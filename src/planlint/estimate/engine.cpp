@@ -77,6 +77,7 @@ std::optional<double> EstimateContext::override_of(std::string_view path) const 
 
 std::string EstimateContext::missing_name(std::string_view path) const {
   const std::string key(path);
+  if (plan_.states_invalid(path)) return key + " (its value is not valid)";
   if (path == "model.active_params") return "model.params";
   const bool from_catalog = path == "cluster.peak" || path == "cluster.hbm" ||
                             path == "cluster.hbm_bandwidth" ||

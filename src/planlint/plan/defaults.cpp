@@ -18,6 +18,8 @@ class Defaulter {
            Origin origin = Origin::default_, Span span = {}) {
     PlanTable& table = plan_.sections[section];
     if (table.find(key)) return;
+    // A stated but invalid value gets no default: `zero = 4` is not ZeRO-0.
+    if (!plan_.invalid_keys.empty() && plan_.states_invalid(fmt::format("{}.{}", section, key))) return;
     if (!span.known()) span = table.header;
     table.values.emplace(key, PlanValue{std::move(value), span, Span{}, origin});
   }

@@ -174,6 +174,8 @@ void Loader::read_table(const toml::table& table, std::string_view section,
     written_.emplace_back(spec, in_section);
     if (auto value = reader_.read(node, key, *spec, path))
       out.values.insert_or_assign(key.str(), std::move(*value));
+    else
+      plan_.invalid_keys.push_back(path);
   }
 }
 

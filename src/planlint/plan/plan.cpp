@@ -18,6 +18,12 @@ const PlanValue* Plan::find(std::string_view path) const {
   return section(path.substr(0, dot)).find(path.substr(dot + 1));
 }
 
+bool Plan::states_invalid(std::string_view path) const {
+  for (const std::string& key : invalid_keys)
+    if (key == path) return true;
+  return false;
+}
+
 std::optional<double> Plan::number(std::string_view path) const {
   const PlanValue* value = find(path);
   if (!value || !value->quantity()) return std::nullopt;

@@ -144,6 +144,12 @@ struct Plan {
   /// The section, or an empty absent table.
   const PlanTable& section(std::string_view name) const;
 
+  /// Keys the file states with a value that is not valid ("training.zero" = 4): reported as
+  /// bad-quantity or bad-value, and neither given a default nor read as absent-by-omission,
+  /// so that no metric or rule works from a value the author did not write.
+  std::vector<std::string> invalid_keys;
+  bool states_invalid(std::string_view path) const;
+
   bool is_training() const { return kind != PlanKind::inference; }
 };
 

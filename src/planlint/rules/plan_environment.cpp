@@ -66,7 +66,9 @@ std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const 
 bool PlanEnvironment::stated(std::string_view path) const {
   if (path.starts_with("it.")) return lookup(path).has_value();
   const PlanValue* value = inputs_.plan.find(path);
-  return value && value->origin == Origin::plan;
+  // A key stated with an invalid value is stated: missing-goodput must not say "no
+  // training.goodput" to a plan whose goodput is "94 percent".
+  return (value && value->origin == Origin::plan) || inputs_.plan.states_invalid(path);
 }
 
 bool PlanEnvironment::stated_in_bits(std::string_view path) const {

@@ -139,3 +139,64 @@ TEST_CASE("colour is used only on a terminal and never with NO_COLOR", "[cli][co
   CHECK_THAT(run_with({true, true}), !Catch::Contains("\x1b["));
   CHECK_THAT(run_with({false, false}), !Catch::Contains("\x1b["));
 }
+
+TEST_CASE("an empty option value is an error, not the option left out", "[cli][options]") {
+  ScratchDir dir;
+  const std::string plan = dir.write("plan.toml", clean_plan).string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"check", "--write-baseline", "", plan}, "--write-baseline: expected a file path, got an empty string"},
+      {{"check", "--baseline", "", plan}, "--baseline: expected a file path, got an empty string"},
+      {{"check", "--config", "", plan}, "--config: expected a file path, got an empty string"},
+      {{"check", "-o", "", plan}, "--output: expected a file path, got an empty string"},
+      {{"check", "--today", "", plan}, "--today: expected a date, YYYY-MM-DD, got an empty string"},
+      {{"check", "--rules", "", plan}, "--rules: expected a rule file or folder, got an empty string"},
+      {{"check", "--max-file-size", "", plan}, "--max-file-size: expected a size, such as 64MiB, got an empty string"},
+      {{"report", "--config", "", plan}, "--config: expected a file path, got an empty string"},
+      {{"new", "training", "-o", ""}, "--output: expected a file path, got an empty string"},
+      {{"new", "training", "--today", ""}, "--today: expected a date, YYYY-MM-DD, got an empty string"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.message);
+    auto run = run_cli(c.args);
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    CHECK_THAT(run.err, Catch::StartsWith("planlint: error: " + c.message + "\n"));
+  }
+  CHECK_FALSE(fs::exists(fs::path(plan).parent_path() / ".planlint-baseline.json"));
+}
+
+TEST_CASE("a number option out of its range says what it takes", "[cli][options]") {
+  ScratchDir dir;
+  const std::string plan = dir.write("plan.toml", clean_plan).string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"check", "-j", "-1", plan}, "--jobs: expected a whole number, 0 (one per core) or more, got '-1'"},
+      {{"check", "-j", "abc", plan}, "--jobs: expected a whole number, 0 (one per core) or more, got 'abc'"},
+      {{"check", "-j", "1.5", plan}, "--jobs: expected a whole number, 0 (one per core) or more, got '1.5'"},
+      {{"check", "-j", "99999999999", plan},
+       "--jobs: expected a whole number, 0 (one per core) or more, got '99999999999'"},
+      {{"check", "--sarif-max-results", "-1", plan},
+       "--sarif-max-results: expected a whole number, 0 (no limit) or more, got '-1'"},
+      {{"check", "--max-plans-per-file", "0", plan}, "--max-plans-per-file: expected a whole number, 1 or more, got '0'"},
+      {{"report", "--block", "-1", plan}, "--block: expected a plan block's number, 1 or more, got '-1'"},
+      {{"report", "--block", "0", plan}, "--block: expected a plan block's number, 1 or more, got '0'"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.message);
+    auto run = run_cli(c.args);
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::StartsWith("planlint: error: " + c.message + "\n"));
+  }
+  // The values each option takes still work.
+  CHECK(run_cli({"check", "-j", "0", plan}).status == 0);
+  CHECK(run_cli({"check", "-j", "2", plan}).status == 0);
+  CHECK(run_cli({"check", "--sarif-max-results", "0", "--format", "sarif", plan}).status == 0);
+  CHECK(run_cli({"check", "--max-plans-per-file", "1", plan}).status == 0);
+}

@@ -69,6 +69,7 @@ bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& e
   if (options.max_plans_per_file > 0) run.max_plans_per_file = options.max_plans_per_file;
   if (!options.baseline.empty()) run.baseline = options.baseline;
   if (!options.write_baseline.empty()) run.write_baseline = options.write_baseline;
+  if (!options.output.empty()) run.output = options.output;
   return true;
 }
 

@@ -1,3 +1,5 @@
+#include <cerrno>
+#include <streambuf>
 #include <filesystem>
 #include <fstream>
 
@@ -199,4 +201,66 @@ TEST_CASE("a number option out of its range says what it takes", "[cli][options]
   CHECK(run_cli({"check", "-j", "2", plan}).status == 0);
   CHECK(run_cli({"check", "--sarif-max-results", "0", "--format", "sarif", plan}).status == 0);
   CHECK(run_cli({"check", "--max-plans-per-file", "1", plan}).status == 0);
+}
+
+namespace {
+
+/// A stdout that cannot be written: every write fails at once (`fail_writes`), or the writes
+/// are buffered and the flush fails with ENOSPC (stdio's buffer on a full disk).
+class FailingBuffer : public std::streambuf {
+ public:
+  explicit FailingBuffer(bool fail_writes) : fail_writes_(fail_writes) {}
+
+ protected:
+  int_type overflow(int_type c) override { return fail_writes_ ? traits_type::eof() : traits_type::not_eof(c); }
+  std::streamsize xsputn(const char*, std::streamsize n) override { return fail_writes_ ? 0 : n; }
+  int sync() override {
+    errno = ENOSPC;
+    return -1;
+  }
+
+ private:
+  bool fail_writes_;
+};
+
+planlint::test::CliRun run_into(std::streambuf& buffer, std::vector<std::string> args) {
+  args.insert(args.begin(), "planlint");
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  std::ostream out(&buffer);
+  std::ostringstream err;
+  planlint::test::CliRun run;
+  run.status = planlint::cli::run(static_cast<int>(argv.size()), argv.data(), out, err, {});
+  run.err = err.str();
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("a report that cannot be written to stdout is exit 2 with the reason", "[cli][stdout]") {
+  ScratchDir dir;
+  const std::string plan = dir.write("plan.toml", clean_plan).string();
+  const std::string finding = dir.write("finding.toml", std::string(clean_plan) + "hmb = 1\n").string();
+  for (const char* format : {"text", "json", "sarif", "github"}) {
+    for (const std::string& file : {plan, finding}) {
+      INFO(format << " " << file);
+      FailingBuffer failing_writes(true);
+      auto refused = run_into(failing_writes, {"check", "--format", format, file});
+      CHECK(refused.status == 2);
+      CHECK_THAT(refused.err, Catch::EndsWith("planlint: error: cannot write the report to standard output: "
+                                              "No space left on device\n"));
+      FailingBuffer failing_flush(false);
+      auto unflushed = run_into(failing_flush, {"check", "--format", format, file});
+      CHECK(unflushed.status == 2);
+      CHECK_THAT(unflushed.err, Catch::EndsWith("planlint: error: cannot write the report to standard output: "
+                                                "No space left on device\n"));
+    }
+  }
+  FailingBuffer report_output(true);
+  CHECK(run_into(report_output, {"report", plan}).status == 2);
+  // -o: stdout is not written, so it does not matter.
+  FailingBuffer unused(true);
+  auto to_file = run_into(unused, {"check", "-o", (dir.path / "report.txt").string(), plan});
+  CHECK(to_file.status == 0);
+  CHECK(to_file.err.empty());
 }

@@ -30,7 +30,7 @@ TEST_CASE("an output is renamed into place only over a regular file or a new pat
   CHECK(output_method(true, S_IFIFO | 0444, false) == OutputMethod::refuse);
 }
 
-TEST_CASE("-o through a symbolic link writes the file it names and keeps the link", "[output][run]") {
+TEST_CASE("an output through a symbolic link writes the file it names and keeps the link", "[output][run]") {
   Scratch dir;
   auto plan = dir.write("plan.toml", inference_plan_with(""));
   auto target = dir.write("reports/real.txt", "old\n");
@@ -59,7 +59,7 @@ TEST_CASE("-o through a symbolic link writes the file it names and keeps the lin
   CHECK(read_text(dir.path / "reports/new.txt") == "no problems in 1 file\n");
 }
 
-TEST_CASE("-o into a FIFO writes into it instead of replacing it", "[output][run]") {
+TEST_CASE("an output into a FIFO is written into it instead of replacing it", "[output][run]") {
   Scratch dir;
   auto plan = dir.write("plan.toml", inference_plan_with(""));
   const fs::path fifo = dir.path / "report.fifo";
@@ -77,7 +77,7 @@ TEST_CASE("-o into a FIFO writes into it instead of replacing it", "[output][run
   CHECK(fs::is_fifo(fs::symlink_status(fifo)));
 }
 
-TEST_CASE("-o over an existing file keeps its permission bits; one the user cannot write is exit 2",
+TEST_CASE("an output over an existing file keeps its permission bits, and one the user cannot write is exit 2",
           "[output][run]") {
   Scratch dir;
   auto plan = dir.write("plan.toml", inference_plan_with(""));

@@ -116,7 +116,7 @@ TEST_CASE("the library run reports the rules that ran, each diagnostic's among t
                        [](const auto& a, const auto& b) { return a.id < b.id; }));
 }
 
-TEST_CASE("-o and --write-baseline may not name a linted file or each other", "[run][output]") {
+TEST_CASE("the -o report and --write-baseline may not name a linted file or each other", "[run][output]") {
   Scratch dir;
   const std::string plan_text = inference_plan_with("hmb = 1\n");
   auto plan = dir.write("plans/victim.toml", plan_text);

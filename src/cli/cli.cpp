@@ -44,13 +44,6 @@ std::vector<std::string> with_default_subcommand(int argc, const char* const arg
   return args;
 }
 
-}  // namespace
-
-namespace {
-
-int run_command(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
-                const Environment& environment);
-
 /// A report that did not reach stdout (a full disk, a closed descriptor) is not a clean run:
 /// exit 2 with the reason. A stream that failed earlier is flushed once more, after clear(),
 /// for the reason: errno of the write that failed is long gone, and a full disk or a closed
@@ -66,16 +59,6 @@ int check_output(std::ostream& out, std::ostream& err, int status) {
       << (code != 0 ? std::string(": ") + std::strerror(code) : std::string()) << '\n';
   return exit_failure;
 }
-
-}  // namespace
-
-int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
-        const Environment& environment) {
-  const int status = run_command(argc, argv, out, err, environment);
-  return check_output(out, err, status);
-}
-
-namespace {
 
 int run_command(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
                 const Environment& environment) {
@@ -138,5 +121,11 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
 }
 
 }  // namespace
+
+int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
+        const Environment& environment) {
+  const int status = run_command(argc, argv, out, err, environment);
+  return check_output(out, err, status);
+}
 
 }  // namespace planlint::cli

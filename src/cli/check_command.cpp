@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "planlint/emit/github.hpp"
 #include "planlint/emit/json.hpp"
 #include "planlint/emit/output_file.hpp"
@@ -68,6 +69,7 @@ bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& e
   if (options.max_plans_per_file > 0) run.max_plans_per_file = options.max_plans_per_file;
   if (!options.baseline.empty()) run.baseline = options.baseline;
   if (!options.write_baseline.empty()) run.write_baseline = options.write_baseline;
+  if (!options.output.empty()) run.output = options.output;
   return true;
 }
 
@@ -92,9 +94,11 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options, bool with_opti
   check->add_option("--format", options.format, "Output format")
       ->check(CLI::IsMember({"text", "sarif", "json", "github"}))
       ->capture_default_str();
-  check->add_option("-o,--output", options.output, "Write the report to FILE (atomically) instead of stdout");
+  check->add_option("-o,--output", options.output, "Write the report to FILE (atomically) instead of stdout")
+      ->check(non_empty("a file path"));
   check->add_option("--config", options.config,
-                    "Config file (default: the nearest .planlint.toml up from each linted file)");
+                    "Config file (default: the nearest .planlint.toml up from each linted file)")
+      ->check(non_empty("a file path"));
   check->add_option("--select", options.select, "Rules or groups to run (comma-separated)")
       ->delimiter(',')
       ->allow_extra_args(false);
@@ -104,27 +108,32 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options, bool with_opti
   check->add_option("--severity", options.severity, "Override a rule's level: ID=error|warning|note|off (repeatable)")
       ->allow_extra_args(false);
   check->add_option("--rules", options.rules, "Add a rule pack: a rule file or a folder of them (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->check(non_empty("a rule file or folder"));
   check->add_option("--fail-on", options.fail_on,
                     "Lowest level that makes the exit status 1 (default: the config's, else error)")
       ->check(CLI::IsMember({"error", "warning", "note"}));
-  check->add_option("--baseline", options.baseline, "Accept the findings recorded in this baseline file");
-  check->add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file");
+  check->add_option("--baseline", options.baseline, "Accept the findings recorded in this baseline file")
+      ->check(non_empty("a file path"));
+  check->add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file")
+      ->check(non_empty("a file path"));
   check->add_flag("--skip-non-plans", options.skip_non_plans,
                   "Skip named files that hold no plan instead of reporting them (for pre-commit)");
   check->add_flag("--no-color", options.no_color, "Never colour the output (also: NO_COLOR)");
   check->add_option("-j,--jobs", options.jobs, "Files linted in parallel (0: one per core); output order is fixed")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number<unsigned>(0, "a whole number, 0 (one per core) or more"));
   check->add_option("--max-file-size", options.max_file_size,
-                    "Largest file planlint reads, e.g. 64MiB (default 16MiB); a larger one is an error");
+                    "Largest file planlint reads, e.g. 64MiB (default 16MiB); a larger one is an error")
+      ->check(non_empty("a size, such as 64MiB"));
   check->add_option("--max-plans-per-file", options.max_plans_per_file,
                     "Most plan blocks in one Markdown doc (default 100); more is an error")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number<std::size_t>(1, "a whole number, 1 or more"));
   check->add_option("--sarif-max-results", options.sarif_max_results,
                     "Most results in a SARIF log, the most severe kept (default 25000, GitHub's limit; 0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number<std::size_t>(0, "a whole number, 0 (no limit) or more"));
   check->add_option("--today", options.today,
-                    "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)");
+                    "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)")
+      ->check(non_empty("a date, YYYY-MM-DD"));
   return check;
 }
 

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdlib>
 #include <iterator>
 #include <string_view>
@@ -42,10 +44,24 @@ std::vector<std::string> with_default_subcommand(int argc, const char* const arg
   return args;
 }
 
-}  // namespace
+/// A report that did not reach stdout (a full disk, a closed descriptor) is not a clean run:
+/// exit 2 with the reason. A stream that failed earlier is flushed once more, after clear(),
+/// for the reason: errno of the write that failed is long gone, and a full disk or a closed
+/// descriptor fails again.
+int check_output(std::ostream& out, std::ostream& err, int status) {
+  const bool failed = out.fail();
+  out.clear();
+  errno = 0;
+  out.flush();
+  if (!failed && !out.fail()) return status;
+  const int code = errno;
+  err << "planlint: error: cannot write the report to standard output"
+      << (code != 0 ? std::string(": ") + std::strerror(code) : std::string()) << '\n';
+  return exit_failure;
+}
 
-int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
-        const Environment& environment) {
+int run_command(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
+                const Environment& environment) {
   CLI::App app{"planlint: a linter for AI compute capacity plans", "planlint"};
   app.set_version_flag("--version", std::string("planlint ") + PLANLINT_VERSION);
   app.require_subcommand(0, 1);
@@ -102,6 +118,14 @@ int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err
     err << "planlint: error: " << error.what() << '\n';
     return exit_failure;
   }
+}
+
+}  // namespace
+
+int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
+        const Environment& environment) {
+  const int status = run_command(argc, argv, out, err, environment);
+  return check_output(out, err, status);
 }
 
 }  // namespace planlint::cli

@@ -15,7 +15,8 @@ struct Environment {
 /// Reads the real process environment.
 Environment detect_environment();
 
-/// Runs planlint with `argv` (argv[0] is the program name). Never throws.
+/// Runs planlint with `argv` (argv[0] is the program name). Never throws. Output that cannot
+/// be written to `out` (a full disk, a closed stdout) is exit 2 with the reason on `err`.
 int run(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
         const Environment& environment);
 

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "planlint/emit/output_file.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/plan/templates.hpp"
@@ -20,9 +21,11 @@ CLI::App* add_new_command(CLI::App& app, NewOptions& options, bool with_options)
       ->required()
       ->check(CLI::IsMember(kinds));
   command->add_option("-o,--output", options.output,
-                      "Write the template to FILE (which must not exist) instead of stdout");
+                      "Write the template to FILE (which must not exist) instead of stdout")
+      ->check(non_empty("a file path"));
   command->add_option("--today", options.today,
-                      "The review date the template writes, YYYY-MM-DD (default: today; also: PLANLINT_TODAY)");
+                      "The review date the template writes, YYYY-MM-DD (default: today; also: PLANLINT_TODAY)")
+      ->check(non_empty("a date, YYYY-MM-DD"));
   return command;
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "planlint/config/config.hpp"
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
@@ -25,9 +26,10 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options, bool with_op
       ->capture_default_str();
   report->add_flag("--no-color", options.no_color, "Never colour the diagnostics (also: NO_COLOR)");
   report->add_option("--config", options.config,
-                     "Config file whose GPU catalog applies (default: the nearest .planlint.toml up from PLAN)");
+                     "Config file whose GPU catalog applies (default: the nearest .planlint.toml up from PLAN)")
+      ->check(non_empty("a file path"));
   report->add_option("--block", options.block, "In a Markdown doc with several plans, the Nth plan block (1-based)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number<std::size_t>(1, "a plan block's number, 1 or more"));
   return report;
 }
 

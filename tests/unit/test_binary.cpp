@@ -2,6 +2,7 @@
 // linked differently): the static link, and the exceptions that CLI11, toml++ and the quantity
 // grammar throw on ordinary paths, unwound through the binary's own tables
 // (src/cli/static_unwind.cpp).
+#include <filesystem>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -78,4 +79,22 @@ TEST_CASE("the binary lints folders on one and two threads as the in-process CLI
     CHECK(binary.status == in_process.status);
     CHECK(binary.output == in_process.out + in_process.err);
   }
+}
+
+TEST_CASE("the binary exits 2 when its report cannot be written to stdout", "[binary][stdout]") {
+  planlint::test::Scratch dir;
+  using planlint::test::quote;
+  const auto plan = dir.write("plan.toml", planlint::test::inference_plan_with(""));
+  std::string output;
+  // stderr to the pipe, stdout to /dev/full or closed.
+  if (std::filesystem::exists("/dev/full")) {
+    const int status = planlint::test::run_command(
+        "( " + quote(PLANLINT_BINARY) + " " + quote(plan.string()) + " 2>&1 >/dev/full )", output);
+    CHECK(status == 2);
+    CHECK(output == "planlint: error: cannot write the report to standard output: No space left on device\n");
+  }
+  const int closed = planlint::test::run_command(
+      "( " + quote(PLANLINT_BINARY) + " --format sarif " + quote(plan.string()) + " 2>&1 >&- )", output);
+  CHECK(closed == 2);
+  CHECK_THAT(output, Catch::StartsWith("planlint: error: cannot write the report to standard output"));
 }

@@ -1,3 +1,5 @@
+#include <cerrno>
+#include <streambuf>
 #include <filesystem>
 #include <fstream>
 
@@ -138,4 +140,141 @@ TEST_CASE("colour is used only on a terminal and never with NO_COLOR", "[cli][co
   CHECK_THAT(run_with({true, false}), Catch::Contains("\x1b["));
   CHECK_THAT(run_with({true, true}), !Catch::Contains("\x1b["));
   CHECK_THAT(run_with({false, false}), !Catch::Contains("\x1b["));
+}
+
+TEST_CASE("an empty option value is an error, not the option left out", "[cli][options]") {
+  ScratchDir dir;
+  const std::string plan = dir.write("plan.toml", clean_plan).string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"check", "--write-baseline", "", plan}, "--write-baseline: expected a file path, got an empty string"},
+      {{"check", "--baseline", "", plan}, "--baseline: expected a file path, got an empty string"},
+      {{"check", "--config", "", plan}, "--config: expected a file path, got an empty string"},
+      {{"check", "-o", "", plan}, "--output: expected a file path, got an empty string"},
+      {{"check", "--today", "", plan}, "--today: expected a date, YYYY-MM-DD, got an empty string"},
+      {{"check", "--rules", "", plan}, "--rules: expected a rule file or folder, got an empty string"},
+      {{"check", "--max-file-size", "", plan}, "--max-file-size: expected a size, such as 64MiB, got an empty string"},
+      {{"report", "--config", "", plan}, "--config: expected a file path, got an empty string"},
+      {{"new", "training", "-o", ""}, "--output: expected a file path, got an empty string"},
+      {{"new", "training", "--today", ""}, "--today: expected a date, YYYY-MM-DD, got an empty string"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.message);
+    auto run = run_cli(c.args);
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    CHECK_THAT(run.err, Catch::StartsWith("planlint: error: " + c.message + "\n"));
+  }
+  CHECK_FALSE(fs::exists(fs::path(plan).parent_path() / ".planlint-baseline.json"));
+}
+
+TEST_CASE("a number option out of its range says what it takes", "[cli][options]") {
+  ScratchDir dir;
+  const std::string plan = dir.write("plan.toml", clean_plan).string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"check", "-j", "-1", plan}, "--jobs: expected a whole number, 0 (one per core) or more, got '-1'"},
+      {{"check", "-j", "abc", plan}, "--jobs: expected a whole number, 0 (one per core) or more, got 'abc'"},
+      {{"check", "-j", "1.5", plan}, "--jobs: expected a whole number, 0 (one per core) or more, got '1.5'"},
+      {{"check", "-j", "99999999999", plan},
+       "--jobs: expected a whole number, 0 (one per core) or more, got '99999999999'"},
+      {{"check", "--sarif-max-results", "-1", plan},
+       "--sarif-max-results: expected a whole number, 0 (no limit) or more, got '-1'"},
+      {{"check", "--max-plans-per-file", "0", plan}, "--max-plans-per-file: expected a whole number, 1 or more, got '0'"},
+      {{"report", "--block", "-1", plan}, "--block: expected a plan block's number, 1 or more, got '-1'"},
+      {{"report", "--block", "0", plan}, "--block: expected a plan block's number, 1 or more, got '0'"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.message);
+    auto run = run_cli(c.args);
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::StartsWith("planlint: error: " + c.message + "\n"));
+  }
+  // The values each option takes still work.
+  CHECK(run_cli({"check", "-j", "0", plan}).status == 0);
+  CHECK(run_cli({"check", "-j", "2", plan}).status == 0);
+  CHECK(run_cli({"check", "--sarif-max-results", "0", "--format", "sarif", plan}).status == 0);
+  CHECK(run_cli({"check", "--max-plans-per-file", "1", plan}).status == 0);
+}
+
+namespace {
+
+/// A stdout that cannot be written: every write fails at once (`fail_writes`), or the writes
+/// are buffered and the flush fails with ENOSPC (stdio's buffer on a full disk).
+class FailingBuffer : public std::streambuf {
+ public:
+  explicit FailingBuffer(bool fail_writes) : fail_writes_(fail_writes) {}
+
+ protected:
+  int_type overflow(int_type c) override {
+    pending_ = true;
+    return fail_writes_ ? traits_type::eof() : traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char*, std::streamsize n) override {
+    pending_ = true;
+    return fail_writes_ ? 0 : n;
+  }
+  int sync() override {
+    if (!pending_) return 0;  // nothing written, nothing to flush
+    errno = ENOSPC;
+    return -1;
+  }
+
+ private:
+  bool fail_writes_;
+  bool pending_ = false;
+};
+
+planlint::test::CliRun run_into(std::streambuf& buffer, std::vector<std::string> args) {
+  args.insert(args.begin(), "planlint");
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  std::ostream out(&buffer);
+  std::ostringstream err;
+  planlint::test::CliRun run;
+  run.status = planlint::cli::run(static_cast<int>(argv.size()), argv.data(), out, err, {});
+  run.err = err.str();
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("a report that cannot be written to stdout is exit 2 with the reason", "[cli][stdout]") {
+  ScratchDir dir;
+  const std::string plan = dir.write("plan.toml", clean_plan).string();
+  const std::string finding = dir.write("finding.toml", std::string(clean_plan) + "hmb = 1\n").string();
+  for (const char* format : {"text", "json", "sarif", "github"}) {
+    for (const std::string& file : {plan, finding}) {
+      INFO(format << " " << file);
+      if (std::string(format) == "github" && file == plan) {
+        // No annotation and no summary: nothing is written, so nothing fails.
+        FailingBuffer failing(true);
+        CHECK(run_into(failing, {"check", "--format", format, file}).status == 0);
+        continue;
+      }
+      FailingBuffer failing_writes(true);
+      auto refused = run_into(failing_writes, {"check", "--format", format, file});
+      CHECK(refused.status == 2);
+      CHECK_THAT(refused.err, Catch::EndsWith("planlint: error: cannot write the report to standard output: "
+                                              "No space left on device\n"));
+      FailingBuffer failing_flush(false);
+      auto unflushed = run_into(failing_flush, {"check", "--format", format, file});
+      CHECK(unflushed.status == 2);
+      CHECK_THAT(unflushed.err, Catch::EndsWith("planlint: error: cannot write the report to standard output: "
+                                                "No space left on device\n"));
+    }
+  }
+  FailingBuffer report_output(true);
+  CHECK(run_into(report_output, {"report", plan}).status == 2);
+  // -o: stdout is not written, so it does not matter.
+  FailingBuffer unused(false);
+  auto to_file = run_into(unused, {"check", "-o", (dir.path / "report.txt").string(), plan});
+  CHECK(to_file.status == 0);
+  CHECK(to_file.err.empty());
 }

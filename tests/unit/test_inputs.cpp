@@ -202,3 +202,92 @@ TEST_CASE("a folder run hands the text it read to the lint, so each file is read
     CHECK(checked[0].text == plan);
   }
 }
+
+namespace {
+
+/// The disk as root cannot see it: the files and folders named are unreadable.
+class UnreadablePaths : public planlint::InputReader {
+ public:
+  explicit UnreadablePaths(std::set<std::string> names) : names_(std::move(names)) {}
+  std::optional<std::string> read(const std::string& path, std::string& reason,
+                                  std::size_t max_bytes) const override {
+    if (names_.count(fs::path(path).filename().string())) {
+      reason = "Permission denied";
+      return std::nullopt;
+    }
+    return InputReader::read(path, reason, max_bytes);
+  }
+  bool list(const fs::path& folder, std::vector<fs::directory_entry>& entries, std::string& reason) const override {
+    if (names_.count(folder.filename().string())) {
+      reason = "Permission denied";
+      return false;
+    }
+    return InputReader::list(folder, entries, reason);
+  }
+
+ private:
+  std::set<std::string> names_;
+};
+
+}  // namespace
+
+TEST_CASE("a file or subfolder a folder search cannot read is an error naming it", "[inputs]") {
+  planlint::test::Scratch dir;
+  const std::string plan = "[plan]\nname = \"a\"\nkind = \"inference\"\n";
+  dir.write("plans/a.toml", plan);
+  dir.write("plans/b.md", "no plan here\n");
+  dir.write("plans/sub/c.toml", plan);
+  dir.write("plans/notes.txt", "not a candidate\n");
+  const std::string plans = (dir.path / "plans").string();
+  std::optional<planlint::InputError> error;
+
+  SECTION("everything readable: no error") {
+    CHECK(planlint::expand_inputs({plans}, error, false, 1000, UnreadablePaths({})).size() == 2);
+    CHECK_FALSE(error);
+  }
+  SECTION("a candidate file, with a plan or not") {
+    for (const char* name : {"a.toml", "b.md"}) {
+      error.reset();
+      CHECK(planlint::expand_inputs({plans}, error, false, 1000, UnreadablePaths({name})).empty());
+      REQUIRE(error);
+      CHECK(error->path == (dir.path / "plans" / name).string());
+      CHECK(error->reason == "Permission denied");
+    }
+  }
+  SECTION("a file that is not a candidate is not read") {
+    planlint::expand_inputs({plans}, error, false, 1000, UnreadablePaths({"notes.txt"}));
+    CHECK_FALSE(error);
+  }
+  SECTION("a subfolder, and the folder named itself") {
+    for (const char* name : {"sub", "plans"}) {
+      error.reset();
+      CHECK(planlint::expand_inputs({plans}, error, false, 1000, UnreadablePaths({name})).empty());
+      REQUIRE(error);
+      CHECK(fs::path(error->path).filename() == name);
+      CHECK(error->reason == "Permission denied");
+    }
+  }
+  SECTION("a file named with --skip-non-plans") {
+    planlint::expand_inputs({(dir.path / "plans" / "a.toml").string()}, error, true, 1000, UnreadablePaths({"a.toml"}));
+    REQUIRE(error);
+    CHECK(error->reason == "Permission denied");
+  }
+}
+
+TEST_CASE("a folder search skips a dangling symbolic link and reports a link loop", "[inputs][cli]") {
+  planlint::test::Scratch dir;
+  const std::string plans = (dir.path / "plans").string();
+  dir.write("plans/a.toml", "[plan]\nname = \"a\"\nkind = \"inference\"\n");
+  fs::create_symlink("missing.toml", dir.path / "plans" / "dangling.toml");
+  fs::create_directories(dir.path / "plans" / "folder.toml");  // a folder, searched as one
+  auto run = planlint::test::run_cli({"--no-color", plans});
+  CHECK(run.status != 2);
+  CHECK(run.err.empty());
+  CHECK_THAT(run.out, Catch::EndsWith("in 1 file\n"));
+
+  fs::create_symlink("loop.toml", dir.path / "plans" / "loop.toml");
+  auto loop = planlint::test::run_cli({"--no-color", plans});
+  CHECK(loop.status == 2);
+  CHECK(loop.err == "planlint: error: cannot read '" + plans + "/loop.toml': Too many levels of symbolic links\n");
+  CHECK(loop.out.empty());
+}

@@ -115,3 +115,49 @@ TEST_CASE("the library run reports the rules that ran, each diagnostic's among t
   CHECK(std::is_sorted(result.rules.begin(), result.rules.end(),
                        [](const auto& a, const auto& b) { return a.id < b.id; }));
 }
+
+TEST_CASE("the -o report and --write-baseline may not name a linted file or each other", "[run][output]") {
+  Scratch dir;
+  const std::string plan_text = inference_plan_with("hmb = 1\n");
+  auto plan = dir.write("plans/victim.toml", plan_text);
+  const std::string plans = (dir.path / "plans").string();
+  auto refused = [&](std::vector<std::string> args, const std::string& message) {
+    INFO(message);
+    auto run = run_cli(args);
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    CHECK_THAT(run.err, Catch::StartsWith("planlint: error: " + message));
+    CHECK(planlint::test::read_text(plan) == plan_text);
+  };
+  refused({"--write-baseline", plan.string(), plan.string()},
+          "--write-baseline '" + plan.string() + "' and the linted file '" + plan.string() + "' are the same file");
+  refused({"-o", plan.string(), plan.string()},
+          "-o '" + plan.string() + "' and the linted file '" + plan.string() + "' are the same file");
+  // Another spelling of the path, a file found in a folder, a hard link: the same file.
+  const std::string roundabout = plans + "/../plans/./victim.toml";
+  refused({"-o", roundabout, plan.string()}, "-o '" + roundabout + "' and the linted file");
+  refused({"-o", plan.string(), plans}, "-o '" + plan.string() + "' and the linted file '");
+  const fs::path hard_link = dir.path / "hard.toml";
+  fs::create_hard_link(plan, hard_link);
+  refused({"--write-baseline", hard_link.string(), plan.string()},
+          "--write-baseline '" + hard_link.string() + "' and the linted file '" + plan.string() + "'");
+
+  // -o and --write-baseline into one file, there or not yet.
+  const std::string same = (dir.path / "same.out").string();
+  refused({"-o", same, "--write-baseline", same, plan.string()},
+          "-o '" + same + "' and --write-baseline '" + same + "' are the same file");
+  CHECK_FALSE(fs::exists(same));
+  dir.write("same.out", "old\n");
+  refused({"-o", same, "--write-baseline", same, plan.string()}, "-o '" + same + "' and --write-baseline");
+  CHECK(planlint::test::read_text(same) == "old\n");
+  // -o over the baseline it reads.
+  const std::string baseline = (dir.path / "baseline.json").string();
+  REQUIRE(run_cli({"--write-baseline", baseline, plan.string()}).status == 0);
+  refused({"-o", baseline, "--baseline", baseline, plan.string()}, "-o '" + baseline + "' and --baseline");
+
+  // Files of their own are fine; --baseline and --write-baseline may share one (a refresh).
+  auto ok = run_cli({"-o", (dir.path / "report.txt").string(), "--baseline", baseline, "--write-baseline", baseline,
+                     plan.string()});
+  CHECK(ok.status == 0);
+  CHECK(ok.err == "planlint: wrote 1 finding to the baseline " + baseline + "\n");
+}

@@ -14,45 +14,109 @@
 
 namespace planlint {
 
-bool write_file_atomically(const std::string& path, std::string_view contents, std::string& error) {
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  fs::path folder = target.parent_path();
-  std::string pattern =
-      ((folder.empty() ? fs::path(".") : folder) / ("." + target.filename().string() + ".XXXXXX"))
-          .string();
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  auto fail = [&](int code) {
-    error = fmt::format("cannot write '{}': {}", path, std::strerror(code));
-    return false;
-  };
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) return fail(errno);
+namespace fs = std::filesystem;
+
+namespace detail {
+
+OutputMethod output_method(bool exists, mode_t mode, bool writable) {
+  if (!exists) return OutputMethod::create;
+  if (!writable) return OutputMethod::refuse;
+  return S_ISREG(mode) ? OutputMethod::replace : OutputMethod::write_in_place;
+}
+
+}  // namespace detail
+
+namespace {
+
+/// The path `path` names once its symbolic links are followed (as open() would, up to the
+/// kernel's 40): the file to write. A dangling link resolves to the missing file it names.
+fs::path resolve_links(const fs::path& path) {
+  fs::path target = path;
+  std::error_code ec;
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
+    fs::path link = fs::read_symlink(target, ec);
+    if (ec) break;
+    target = link.is_absolute() ? link : target.parent_path() / link;
+  }
+  return target;
+}
+
+bool write_all(int fd, std::string_view contents) {
   const char* data = contents.data();
   std::size_t left = contents.size();
   while (left > 0) {
     ssize_t written = ::write(fd, data, left);
     if (written < 0) {
       if (errno == EINTR) continue;
-      int code = errno;
-      ::close(fd);
-      ::unlink(name.data());
-      return fail(code);
+      return false;
     }
     data += written;
     left -= static_cast<std::size_t>(written);
   }
-  // mkstemp creates 0600; a report is an ordinary file (0666 less the umask).
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  return true;
+}
+
+}  // namespace
+
+bool write_file_atomically(const std::string& path, std::string_view contents, std::string& error) {
+  auto fail = [&](int code) {
+    error = fmt::format("cannot write '{}': {}", path, std::strerror(code));
+    return false;
+  };
+  const fs::path target = resolve_links(path);
+  struct stat status {};
+  const bool exists = ::stat(target.c_str(), &status) == 0;
+  if (!exists && errno != ENOENT) return fail(errno);
+  const bool writable = exists && ::access(target.c_str(), W_OK) == 0;
+  switch (detail::output_method(exists, status.st_mode, writable)) {
+    case detail::OutputMethod::refuse: return fail(EACCES);
+    case detail::OutputMethod::write_in_place: {
+      // /dev/null, a FIFO another process reads: a rename would put a regular file in its place.
+      int fd = -1;
+      do fd = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+      while (fd < 0 && errno == EINTR);
+      if (fd < 0) return fail(errno);
+      const bool written = write_all(fd, contents);
+      const int code = errno;
+      if (::close(fd) != 0 && written) return fail(errno);
+      return written ? true : fail(code);
+    }
+    case detail::OutputMethod::create:
+    case detail::OutputMethod::replace: break;
+  }
+
+  const fs::path folder = target.parent_path();
+  std::string pattern =
+      ((folder.empty() ? fs::path(".") : folder) / ("." + target.filename().string() + ".XXXXXX")).string();
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) return fail(errno);
+  auto discard = [&](int code) {
+    ::close(fd);
+    ::unlink(name.data());
+    return fail(code);
+  };
+  if (!write_all(fd, contents)) return discard(errno);
+  // mkstemp creates 0600: a new report is an ordinary file (0666 less the umask); a replaced
+  // one keeps its mode, and its owner when the user may give it (root).
+  if (exists) {
+    if (::fchown(fd, status.st_uid, status.st_gid) != 0) {
+      // Not allowed to (an ordinary user writing another's file): the user owns the new one.
+    }
+    ::fchmod(fd, status.st_mode & 07777);
+  } else {
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+  }
+  if (::fsync(fd) != 0) return discard(errno);
+  if (::close(fd) != 0) {
     int code = errno;
     ::unlink(name.data());
     return fail(code);
   }
-  if (std::rename(name.data(), path.c_str()) != 0) {
+  if (std::rename(name.data(), target.c_str()) != 0) {
     int code = errno;
     ::unlink(name.data());
     return fail(code);

@@ -1,13 +1,36 @@
 #pragma once
-/// Writing a report to a file (`-o FILE`) so that readers never see a half-written one: the
-/// text goes to a temporary file in the same folder, which is then renamed over FILE.
+/// Writing a report to a file (`-o FILE`, `--write-baseline FILE`) so that readers never see a
+/// half-written one, without replacing what FILE is (docs/cli.md, "Output files"):
+/// - a new path or a regular file: the text goes to a temporary file in the same folder, which
+///   is then renamed over FILE, keeping an existing file's permission bits (and owner, when
+///   allowed);
+/// - a symbolic link: the same, for the file it resolves to; the link stays;
+/// - a device, FIFO or socket (/dev/null, a pipe): opened and written in place, never renamed;
+/// - a file the user cannot write (access(W_OK)): not written at all.
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 
 namespace planlint {
 
-/// Writes `contents` to `path` atomically. Returns false with `error` set ("cannot write
-/// 'x/out.sarif': No such file or directory"); `path` is then untouched.
+/// Writes `contents` to `path` as above. Returns false with `error` set ("cannot write
+/// 'x/out.sarif': No such file or directory"); a regular file at `path` is then untouched.
 bool write_file_atomically(const std::string& path, std::string_view contents, std::string& error);
+
+namespace detail {
+
+enum class OutputMethod {
+  create,          ///< nothing there yet: a temporary file renamed into place
+  replace,         ///< a regular file: a temporary file with its mode, renamed over it
+  write_in_place,  ///< a device, FIFO or socket: opened and written into
+  refuse,          ///< not writable by the user (EACCES)
+};
+
+/// How a target is written: whether it `exists` (after following symbolic links), its
+/// st_mode, and whether access(W_OK) allows the user to write it.
+OutputMethod output_method(bool exists, mode_t mode, bool writable);
+
+}  // namespace detail
 
 }  // namespace planlint

@@ -34,9 +34,73 @@ void append_number(std::string& out, std::size_t n, std::size_t width = 0) {
   out.append(digits, size);
 }
 
+bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
+
+/// Whether `text` holds a C1 control character (U+0080 to U+009F, in UTF-8 0xC2 0x80-0x9F) at `i`.
+bool is_c1_at(std::string_view text, std::size_t i) {
+  return static_cast<unsigned char>(text[i]) == 0xC2 && i + 1 < text.size() &&
+         static_cast<unsigned char>(text[i + 1]) >= 0x80 && static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+}
+
+/// Whether any of the eight bytes at `p` is_control or could start a C1 character (bit tricks:
+/// a byte below 0x20, a byte equal to 0x7f or 0xc2). Never misses one; a chunk it flags is
+/// looked at byte by byte anyway.
+bool has_control(const char* p) {
+  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  std::uint64_t word;
+  std::memcpy(&word, p, sizeof word);
+  const std::uint64_t below_space = (word - ones * 0x20) & ~word & highs;
+  const std::uint64_t del = word ^ (ones * 0x7f);
+  const std::uint64_t is_del = (del - ones) & ~del & highs;
+  const std::uint64_t c2 = word ^ (ones * 0xc2);
+  const std::uint64_t is_c2 = (c2 - ones) & ~c2 & highs;
+  return (below_space | is_del | is_c2) != 0;
+}
+
+/// Appends control character `c` escaped: \n, \r, \t, else \xNN.
+void append_escaped(std::string& out, char c) {
+  if (c == '\n') out += "\\n";
+  else if (c == '\r') out += "\\r";
+  else if (c == '\t') out += "\\t";
+  else fmt::format_to(std::back_inserter(out), "\\x{:02x}", static_cast<unsigned char>(c));
+}
+
+/// Appends the C1 character whose second UTF-8 byte is `second`, escaped: \u009b.
+void append_escaped_c1(std::string& out, char second) {
+  fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned char>(second));
+}
+
+/// Keeps one finding's header on one line, and the terminal out of a file's hands: control
+/// characters (a newline inside a quoted key or a file name, a parser message that quotes the
+/// end of a line, an escape sequence) are shown escaped. Appends to `out` the runs between
+/// control characters whole: most texts have none.
+void append_one_line(std::string& out, std::string_view text) {
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    // Skip eight bytes at a time while none is a control character (the usual case).
+    if (text.size() - i >= 8 && !has_control(text.data() + i)) {
+      i += 8;
+      continue;
+    }
+    const char c = text[i];
+    if (is_control(c)) {
+      out.append(text, begin, i - begin);
+      append_escaped(out, c);
+      begin = ++i;
+    } else if (is_c1_at(text, i)) {
+      out.append(text, begin, i - begin);
+      append_escaped_c1(out, text[i + 1]);
+      begin = i += 2;
+    } else {
+      ++i;
+    }
+  }
+  out.append(text, begin, text.size() - begin);
+}
+
 /// "file:line:column", as a finding's header and a related location show a place.
 void append_place(std::string& out, std::string_view file, const Span& span) {
-  out += file;
+  append_one_line(out, file);
   out += ':';
   append_number(out, span.begin.line);
   out += ':';
@@ -58,14 +122,25 @@ class Painter {
   bool enabled_;
 };
 
-/// Expands tabs so that carets line up; returns the display column of each byte.
-std::string expand_tabs(std::string_view line, std::vector<std::size_t>& display_column) {
+/// The source line as shown: tabs expanded and other control characters escaped as in
+/// append_one_line (a file's bytes never drive the terminal), so that carets line up; returns
+/// the display column of each byte.
+std::string shown_line(std::string_view line, std::vector<std::size_t>& display_column) {
   std::string out;
   display_column.clear();
-  for (char c : line) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
     display_column.push_back(out.size());
-    if (c == '\t') out.append(4 - out.size() % 4, ' ');
-    else out.push_back(c);
+    if (c == '\t') {
+      out.append(4 - out.size() % 4, ' ');
+    } else if (is_control(c)) {
+      append_escaped(out, c);
+    } else if (is_c1_at(line, i)) {
+      display_column.push_back(out.size());  // both bytes of the character start its escape
+      append_escaped_c1(out, line[++i]);
+    } else {
+      out.push_back(c);
+    }
   }
   display_column.push_back(out.size());
   return out;
@@ -77,7 +152,7 @@ void write_snippet(std::string& out, const SourceFile& file, const Diagnostic& d
   if (!span.known() || span.begin.line > file.line_count()) return;
   std::string_view line = file.line(span.begin.line);
   std::vector<std::size_t> column;
-  std::string shown = expand_tabs(line, column);
+  std::string shown = shown_line(line, column);
   std::size_t first = std::min<std::size_t>(span.begin.column - 1, line.size());
   std::size_t last = span.end.line == span.begin.line
                          ? std::min<std::size_t>(span.end.column - 1, line.size())
@@ -93,43 +168,6 @@ void write_snippet(std::string& out, const SourceFile& file, const Diagnostic& d
   out.append(width, '^');
   paint.close(out);
   out += '\n';
-}
-
-bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
-
-/// Whether any of the eight bytes at `p` is_control (bit tricks: a byte below 0x20, a byte
-/// equal to 0x7f). Never misses one; a chunk it flags is looked at byte by byte anyway.
-bool has_control(const char* p) {
-  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  std::uint64_t word;
-  std::memcpy(&word, p, sizeof word);
-  const std::uint64_t below_space = (word - ones * 0x20) & ~word & highs;
-  const std::uint64_t del = word ^ (ones * 0x7f);
-  const std::uint64_t is_del = (del - ones) & ~del & highs;
-  return (below_space | is_del) != 0;
-}
-
-/// Keeps one finding's header on one line: control characters (a newline inside a quoted
-/// key, a parser message that quotes the end of a line) are shown escaped. Appends to `out`
-/// the runs between control characters whole: most texts have none.
-void append_one_line(std::string& out, std::string_view text) {
-  std::size_t begin = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    // Skip eight bytes at a time while none is a control character (the usual case).
-    if (text.size() - i >= 8 && !has_control(text.data() + i)) {
-      i += 8;
-      continue;
-    }
-    const char c = text[i++];
-    if (!is_control(c)) continue;
-    out.append(text, begin, i - 1 - begin);
-    begin = i;
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else fmt::format_to(std::back_inserter(out), "\\x{:02x}", c);
-  }
-  out.append(text, begin, text.size() - begin);
 }
 
 /// A note line: "   note: <text>" (the text on one line), without the line break.

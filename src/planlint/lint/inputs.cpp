@@ -165,50 +165,86 @@ class PlanScanner {
   std::size_t i_ = 0;
 };
 
+enum class Candidate { plan, no_plan, unreadable };
+
 /// Whether a file holds a plan: a top-level [plan] table, or a Markdown ```toml block with one.
 /// The text read to decide is kept in `text` for the lint. A file over the size limit is kept
 /// (without its text), so that its lint says so rather than a folder run passing over a plan
-/// in silence.
-bool holds_plan(const fs::path& path, std::size_t max_file_bytes, std::optional<std::string>& text) {
-  std::string ignored;
-  text = read_file(path.string(), ignored, max_file_bytes);
+/// in silence; a file that cannot be read is `unreadable`, with the reason in `reason`.
+Candidate holds_plan(const fs::path& path, std::size_t max_file_bytes, std::optional<std::string>& text,
+                     const InputReader& reader, std::string& reason) {
+  text = reader.read(path.string(), reason, max_file_bytes);
   if (!text) {
     std::error_code ec;
     const auto size = fs::file_size(path, ec);
-    return !ec && size > max_file_bytes;
+    return !ec && size > max_file_bytes ? Candidate::plan : Candidate::unreadable;
   }
   const bool plan = is_markdown_path(path.string()) ? !plan_blocks(*text).empty() : toml_holds_plan(*text);
   if (!plan) text.reset();
-  return plan;
+  return plan ? Candidate::plan : Candidate::no_plan;
 }
 
-void search_folder(const fs::path& folder, std::vector<Input>& files,
-                   std::optional<InputError>& error, std::size_t max_file_bytes) {
-  std::error_code ec;
-  std::vector<fs::path> found;
-  fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec);
-  if (ec) {
-    error = InputError{folder.string(), ec.message()};
+/// Collects the candidate files under `folder` (*.toml, Markdown), not entering hidden folders,
+/// node_modules or symbolic links to folders. A folder that cannot be listed, or a candidate
+/// whose type cannot be told (a symbolic link loop), is an error; a dangling link is not a file.
+void find_candidates(const fs::path& folder, std::vector<fs::path>& found, std::optional<InputError>& error,
+                     const InputReader& reader) {
+  std::vector<fs::directory_entry> entries;
+  std::string reason;
+  if (!reader.list(folder, entries, reason)) {
+    error = InputError{folder.string(), reason};
     return;
   }
-  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec) break;
-    if (it->is_directory(ec) && (hidden(it->path()) || it->path().filename() == "node_modules")) {
-      it.disable_recursion_pending();
+  for (const fs::directory_entry& entry : entries) {
+    std::error_code ec;
+    if (entry.is_directory(ec) && !entry.is_symlink(ec)) {
+      if (hidden(entry.path()) || entry.path().filename() == "node_modules") continue;
+      find_candidates(entry.path(), found, error, reader);
+      if (error) return;
       continue;
     }
-    if (it->is_regular_file(ec) &&
-        (it->path().extension() == ".toml" || is_markdown_path(it->path().string())))
-      found.push_back(it->path());
+    if (entry.path().extension() != ".toml" && !is_markdown_path(entry.path().string())) continue;
+    const fs::file_status status = entry.status(ec);  // through a symbolic link
+    if (status.type() == fs::file_type::not_found) continue;  // a dangling link
+    if (ec) {
+      error = InputError{entry.path().string(), ec.message()};
+      return;
+    }
+    if (fs::is_regular_file(status)) found.push_back(entry.path());
   }
+}
+
+void search_folder(const fs::path& folder, std::vector<Input>& files, std::optional<InputError>& error,
+                   std::size_t max_file_bytes, const InputReader& reader) {
+  std::vector<fs::path> found;
+  find_candidates(folder, found, error, reader);
+  if (error) return;
   std::sort(found.begin(), found.end());
   for (const fs::path& path : found) {
     std::optional<std::string> text;
-    if (holds_plan(path, max_file_bytes, text)) files.push_back(Input{path.string(), std::move(text)});
+    std::string reason;
+    switch (holds_plan(path, max_file_bytes, text, reader, reason)) {
+      case Candidate::plan: files.push_back(Input{path.string(), std::move(text)}); break;
+      case Candidate::no_plan: break;
+      case Candidate::unreadable: error = InputError{path.string(), reason}; return;
+    }
   }
 }
 
 }  // namespace
+
+std::optional<std::string> InputReader::read(const std::string& path, std::string& reason,
+                                             std::size_t max_bytes) const {
+  return read_file(path, reason, max_bytes);
+}
+
+bool InputReader::list(const fs::path& folder, std::vector<fs::directory_entry>& entries,
+                       std::string& reason) const {
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(*it);
+  if (ec) reason = ec.message();
+  return !ec;
+}
 
 PlanScan scan_for_plan_table(std::string_view text) { return PlanScanner(text).run(); }
 
@@ -224,7 +260,7 @@ bool toml_holds_plan(std::string_view text) {
 
 std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
                                  std::optional<InputError>& error, bool skip_non_plans,
-                                 std::size_t max_file_bytes) {
+                                 std::size_t max_file_bytes, const InputReader& reader) {
   std::vector<Input> files;
   for (const std::string& path : paths) {
     std::error_code ec;
@@ -234,12 +270,18 @@ std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
       return {};
     }
     if (fs::is_directory(status)) {
-      search_folder(path, files, error, max_file_bytes);
+      search_folder(path, files, error, max_file_bytes, reader);
       if (error) return {};
     } else if (!skip_non_plans) {
       files.push_back(Input{path, std::nullopt});
-    } else if (std::optional<std::string> text; holds_plan(path, max_file_bytes, text)) {
-      files.push_back(Input{path, std::move(text)});
+    } else {
+      std::optional<std::string> text;
+      std::string reason;
+      switch (holds_plan(path, max_file_bytes, text, reader, reason)) {
+        case Candidate::plan: files.push_back(Input{path, std::move(text)}); break;
+        case Candidate::no_plan: break;
+        case Candidate::unreadable: error = InputError{path, reason}; return {};
+      }
     }
   }
   std::vector<Input> unique;

@@ -1,5 +1,6 @@
 #pragma once
 /// Which files a `planlint check PATH...` run lints.
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,17 +23,33 @@ struct Input {
   std::optional<std::string> text;
 };
 
+/// What a folder search reads of the disk. Tests replace it: as root, permission bits do not
+/// make a file or folder unreadable.
+class InputReader {
+ public:
+  virtual ~InputReader() = default;
+  /// A file's text (read_file), or nullopt with `reason`.
+  virtual std::optional<std::string> read(const std::string& path, std::string& reason,
+                                          std::size_t max_bytes) const;
+  /// A folder's entries, or false with `reason` ("Permission denied").
+  virtual bool list(const std::filesystem::path& folder, std::vector<std::filesystem::directory_entry>& entries,
+                    std::string& reason) const;
+};
+
 /// Expands the command line's paths: a file named explicitly is always linted; a folder is
 /// searched recursively (in sorted order, skipping hidden folders and node_modules) for *.toml
 /// files that hold a top-level [plan] table and Markdown docs (*.md, *.markdown) with a ```toml
 /// block that holds one. The result keeps the order of `paths` and has no duplicates.
-/// Returns the first unreadable path as an error. With `skip_non_plans`, a file named
+/// Returns the first unreadable path as an error: a named path, a folder or subfolder that
+/// cannot be listed, a candidate file (*.toml, *.md) that cannot be read or whose symbolic link
+/// cannot be followed (a loop). A dangling symbolic link in a folder is skipped. With `skip_non_plans`, a file named
 /// explicitly is kept only when it holds a plan too (for pre-commit, which passes every *.toml).
 /// A file larger than `max_file_bytes` is kept (without its text): its lint reports the size
 /// limit.
 std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
                                  std::optional<InputError>& error, bool skip_non_plans = false,
-                                 std::size_t max_file_bytes = default_max_file_bytes);
+                                 std::size_t max_file_bytes = default_max_file_bytes,
+                                 const InputReader& reader = InputReader());
 
 /// What the text of a TOML file says about a top-level `plan` table, read without parsing it:
 /// `yes` at the first header `[plan]` / `[plan.x]` / `[[plan.x]]` (spaces and quotes allowed),

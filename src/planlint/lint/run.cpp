@@ -12,6 +12,8 @@
 #include <set>
 #include <thread>
 
+#include <sys/stat.h>
+
 #include <fmt/format.h>
 
 #include "planlint/baseline/baseline.hpp"
@@ -358,6 +360,66 @@ bool write_baseline(const std::string& path, std::vector<std::pair<std::size_t, 
   return true;
 }
 
+/// A file an option writes, to tell it apart from the files a run reads.
+struct WrittenFile {
+  const char* option;
+  std::string path;
+  bool regular = false;  ///< an existing regular file: `file` is its device and inode
+  struct stat file {};
+  fs::path resolved;  ///< the path with its symbolic links resolved, for a file not there yet
+};
+
+std::optional<WrittenFile> written_file(const char* option, const std::optional<std::string>& path) {
+  if (!path) return std::nullopt;
+  WrittenFile written{option, *path};
+  written.regular = ::stat(path->c_str(), &written.file) == 0 && S_ISREG(written.file.st_mode);
+  std::error_code ec;
+  written.resolved = fs::weakly_canonical(*path, ec);
+  if (ec) written.resolved = fs::absolute(*path, ec).lexically_normal();
+  return written;
+}
+
+/// Whether two written files are one: the same inode (hard and symbolic links to one file
+/// included), or the same resolved path when not there yet. A device or FIFO (/dev/null) is
+/// written into, not replaced, so two options may share one.
+bool same_file(const WrittenFile& a, const WrittenFile& b) {
+  if (a.regular && b.regular) return a.file.st_dev == b.file.st_dev && a.file.st_ino == b.file.st_ino;
+  struct stat status {};
+  return !a.regular && !b.regular && ::stat(a.path.c_str(), &status) != 0 && a.resolved == b.resolved;
+}
+
+/// -o, --write-baseline and --baseline (which -o would overwrite) each need a file of their
+/// own, and the written ones must not be a linted file (named, or found in a folder): a run
+/// would otherwise replace the plan it reads with its report. Checked before linting.
+void check_written_files(const RunOptions& options, const std::vector<Input>& inputs,
+                         std::vector<std::string>& errors) {
+  std::vector<WrittenFile> written;
+  for (auto file : {written_file("-o", options.output), written_file("--write-baseline", options.write_baseline)})
+    if (file) written.push_back(std::move(*file));
+  if (written.empty()) return;
+  if (written.size() == 2 && same_file(written[0], written[1]))
+    errors.push_back(fmt::format("planlint: error: -o '{}' and --write-baseline '{}' are the same file: "
+                                 "give each its own",
+                                 written[0].path, written[1].path));
+  if (auto baseline = written_file("--baseline", options.baseline); baseline && options.output &&
+                                                                    same_file(written[0], *baseline))
+    errors.push_back(fmt::format("planlint: error: -o '{}' and --baseline '{}' are the same file: the "
+                                 "report would overwrite the baseline",
+                                 written[0].path, baseline->path));
+  // An input exists, so only a regular file already there can be one of them.
+  if (std::none_of(written.begin(), written.end(), [](const WrittenFile& w) { return w.regular; })) return;
+  for (const Input& input : inputs) {
+    struct stat status {};
+    if (::stat(input.path.c_str(), &status) != 0) continue;
+    for (const WrittenFile& w : written)
+      if (w.regular && w.file.st_dev == status.st_dev && w.file.st_ino == status.st_ino)
+        errors.push_back(fmt::format("planlint: error: {} '{}' and the linted file '{}' are the same file: "
+                                     "writing it would overwrite the plan",
+                                     w.option, w.path, input.path));
+    if (!errors.empty()) return;
+  }
+}
+
 }  // namespace
 
 std::optional<Date> parse_date(std::string_view text) {
@@ -398,6 +460,8 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
         fmt::format("planlint: error: cannot read '{}': {}", input_error->path, input_error->reason));
     return result;
   }
+  check_written_files(options, inputs, result.errors);
+  if (!result.errors.empty()) return result;
 
   // Settings per config file, built once and before the parallel part (rule packs compile once).
   std::map<std::string, std::unique_ptr<Settings>> settings_by_config;

@@ -56,6 +56,9 @@ struct RunOptions {
   std::size_t max_plans_per_file = default_max_markdown_plans;
   std::optional<std::string> baseline;        ///< --baseline FILE
   std::optional<std::string> write_baseline;  ///< --write-baseline FILE
+  /// -o FILE, which the caller writes: the run only checks, before linting, that it is not a
+  /// linted file nor --baseline's or --write-baseline's file (exit 2 otherwise).
+  std::optional<std::string> output;
 };
 
 struct RunResult {

@@ -9,8 +9,8 @@
 #include "planlint/plan/defaults.hpp"
 #include "planlint/plan/metric_names.hpp"
 #include "planlint/plan/schema.hpp"
-#include "planlint/plan/toml_span.hpp"
 #include "planlint/plan/value_reader.hpp"
+#include "planlint/source/columns.hpp"
 #include "planlint/source/toml_limits.hpp"
 
 namespace planlint {
@@ -18,7 +18,6 @@ namespace planlint {
 namespace {
 
 using detail::Findings;
-using detail::to_span;
 
 /// "prefix.key", built with one allocation (the loader builds one per key of every plan).
 std::string dotted(std::string_view prefix, std::string_view key) {
@@ -78,8 +77,9 @@ LoadResult Loader::run() {
   try {
     root = parse_toml(toml_text_, source_->path());
   } catch (const toml::parse_error& error) {
-    Span span = to_span(error.source());
-    span.end = Position{span.begin.line, span.begin.column + 1};
+    Span span = findings_.span(error.source());
+    span.end = Position{span.begin.line,
+                        after_character(source_->line(span.begin.line), span.begin.column)};
     Diagnostic& d = findings_.add("toml-syntax", span, "",
                                   fmt::format("invalid TOML: {}", error.description()));
     d.help = "fix the syntax; planlint checks nothing else in a file that is not valid TOML";
@@ -99,7 +99,7 @@ LoadResult Loader::run() {
 
 void Loader::unknown_key(const toml::key& key, std::string_view where, const std::string& path,
                          const std::vector<std::string_view>& candidates) {
-  Span span = to_span(key.source());
+  Span span = findings_.span(key.source());
   Diagnostic& d = findings_.add("unknown-key", span, path,
                                 fmt::format("unknown key '{}' in {}", key.str(), where));
   const KeySpec* elsewhere = nullptr;
@@ -134,14 +134,14 @@ void Loader::read_document(const toml::table& root) {
       continue;
     }
     if (!node.is_table()) {
-      Diagnostic& d = findings_.add("bad-value", to_span(node.source()), name,
+      Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), name,
                                     fmt::format("'{}' must be a table: [{}]", name, name));
       d.help = fmt::format("write the section as a table header [{}] followed by its keys", name);
       continue;
     }
     const toml::table& table = *node.as_table();
     if (name == "estimates") {
-      plan_.estimates_header = to_span(table.source());
+      plan_.estimates_header = findings_.span(table.source());
       read_estimates(table, "");
       // toml++ iterates keys in sorted order; claims are kept in the order of the file.
       std::stable_sort(plan_.estimates.begin(), plan_.estimates.end(),
@@ -151,7 +151,7 @@ void Loader::read_document(const toml::table& root) {
     PlanTable& out = plan_.sections[name];
     out.values.reserve(table.size() + 8);  // and the defaults apply_defaults adds
     out.present = true;
-    out.header = to_span(table.source());
+    out.header = findings_.span(table.source());
     read_table(table, name, name, out);
   }
   if (auto kind = plan_.text("plan.kind")) {
@@ -179,7 +179,7 @@ void Loader::read_table(const toml::table& table, std::string_view section,
 void Loader::read_array(const toml::node& node, const toml::key& key, const SectionSpec& section) {
   const std::string name(section.name);
   if (!node.is_array_of_tables() || !node.as_array()) {
-    Diagnostic& d = findings_.add("bad-value", to_span(node.source()), name,
+    Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), name,
                                   fmt::format("'{}' must be an array of tables: [[{}]]", name, name));
     d.help = fmt::format("write each entry under its own [[{}]] header", name);
     return;
@@ -191,7 +191,7 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
     PlanTable out;
     out.values.reserve(element.is_table() ? element.as_table()->size() + 1 : 0);
     out.present = true;
-    out.header = to_span(element.source());
+    out.header = findings_.span(element.source());
     read_element(*element.as_table(), section.name, index - 1, prefix, out);
     if (name == "targets") plan_.targets.push_back(std::move(out));
     else if (name == "assumptions") plan_.assumptions.push_back(std::move(out));
@@ -277,7 +277,7 @@ void Loader::read_claim(const toml::node& node, const toml::key& key, const std:
   const detail::QuantityContext context{{&m.dim, 1}, plain_number_scale(m), true, metric_unit};
   Claim claim;
   claim.metric = metric;
-  claim.key_span = to_span(key.source());
+  claim.key_span = findings_.span(key.source());
   const std::string path = "estimates." + metric;
   if (const toml::table* range = node.as_table()) {
     for (auto&& [part, value] : *range) {

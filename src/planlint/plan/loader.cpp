@@ -37,9 +37,9 @@ std::vector<std::string_view> section_names() {
 class Loader {
  public:
   Loader(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
-         std::string_view toml_text)
-      : source_(std::move(source)), catalog_(catalog), toml_text_(toml_text), findings_(*source_),
-        reader_(findings_) {}
+         std::string_view toml_text, std::uint32_t first_line)
+      : source_(std::move(source)), catalog_(catalog), toml_text_(toml_text),
+        first_line_(first_line), findings_(*source_), reader_(findings_) {}
 
   LoadResult run();
 
@@ -60,6 +60,7 @@ class Loader {
   std::shared_ptr<const SourceFile> source_;
   const Catalog& catalog_;
   std::string_view toml_text_;
+  std::uint32_t first_line_;  ///< the plan's first line in the source (load_plan)
   Findings findings_;
   detail::ValueReader reader_;
   Plan plan_;
@@ -299,8 +300,12 @@ void Loader::read_claim(const toml::node& node, const toml::key& key, const std:
 }
 
 void Loader::check_required() {
+  // A section that is not there has no place of its own: the plan's first character stands
+  // for the whole plan (line 1 of a plan file, the first line of a Markdown block).
+  const Span plan_start{{first_line_, 1},
+                        {first_line_, after_character(source_->line(first_line_), 1)}};
   auto missing_section = [&](std::string_view name) {
-    Diagnostic& d = findings_.add("missing-required", Span{{1, 1}, {1, 2}}, std::string(name),
+    Diagnostic& d = findings_.add("missing-required", plan_start, std::string(name),
                                   fmt::format("missing required section [{}]", name));
     d.help = fmt::format("add a [{}] table: {}", name, find_section(name)->description);
   };
@@ -386,9 +391,9 @@ void Loader::check_gpu() {
 }  // namespace
 
 LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
-                     std::optional<std::string_view> toml_text) {
+                     std::optional<std::string_view> toml_text, std::uint32_t first_line) {
   std::string_view text = toml_text ? *toml_text : std::string_view(source->text());
-  return Loader(std::move(source), catalog, text).run();
+  return Loader(std::move(source), catalog, text, first_line).run();
 }
 
 bool looks_like_plan(std::string_view text) {

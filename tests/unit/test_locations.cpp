@@ -14,6 +14,7 @@
 #include "planlint/source/columns.hpp"
 #include "planlint/source/limits.hpp"
 #include "planlint/source/source_file.hpp"
+#include "planlint/source/toml_span.hpp"
 #include "support.hpp"
 
 using nlohmann::json;
@@ -105,6 +106,20 @@ TEST_CASE("columns convert between bytes, code points and UTF-16 code units", "[
   CHECK(code_point_column(line, 0) == 0);
   for (std::uint32_t column = 1; column <= 10; ++column)
     CHECK(code_point_column(line, byte_column(line, column)) == column);
+}
+
+TEST_CASE("the column converter gives byte_column's answer in any order of lines and columns",
+          "[locations][columns]") {
+  using namespace planlint;
+  const SourceFile file("f.toml", "a = \"\xC3\x97\xE6\x95\xB0\" # x\nplain = 1\n\xF0\x9F\x9A\x80 = 2\n");
+  detail::ColumnConverter columns(file);
+  const std::pair<std::uint32_t, std::uint32_t> positions[] = {
+      {1, 9}, {1, 3}, {2, 4}, {1, 12}, {3, 1}, {3, 2}, {1, 6}, {3, 40}, {2, 11}, {1, 7}};
+  for (const auto& [line, column] : positions) {
+    INFO(line << ":" << column);
+    CHECK(columns.position(toml::source_position{line, column}) ==
+          Position{line, byte_column(file.line(line), column)});
+  }
 }
 
 TEST_CASE("a key after non-ASCII text on its line has its byte columns in JSON, and the fix "

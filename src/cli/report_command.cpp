@@ -69,6 +69,7 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   // line numbers stay the doc's own (as `check` reads it).
   std::string_view toml_text = source->text();
   std::string block_text;
+  std::uint32_t first_line = 1;
   if (is_markdown_path(options.path)) {
     const std::vector<PlanBlock> blocks = plan_blocks(source->text());
     if (blocks.empty()) {
@@ -83,8 +84,10 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
                          options.path, blocks.size(), fmt::join(lines, ", "), blocks.size());
       return exit_failure;
     }
-    block_text = blank_outside(source->text(), blocks[options.block == 0 ? 0 : options.block - 1]);
+    const PlanBlock& block = blocks[options.block == 0 ? 0 : options.block - 1];
+    block_text = blank_outside(source->text(), block);
     toml_text = block_text;
+    first_line = block.first_line;
   } else if (options.block > 0) {
     err << fmt::format("planlint: error: --block: {} is not a Markdown doc\n", options.path);
     return exit_failure;
@@ -96,7 +99,7 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   LintOptions lint_options;
   lint_options.rules = &no_rules;
   lint_options.catalog = &catalog;
-  const FileResult result = lint_text(source, toml_text, lint_options);
+  const FileResult result = lint_text(source, toml_text, lint_options, first_line);
 
   if (!result.diagnostics.empty()) {
     Report diagnostics;

@@ -87,3 +87,33 @@ TEST_CASE("a folder yields the Markdown docs that hold a plan", "[markdown][cli]
   CHECK_THAT(run.out, Catch::Contains("review.md:12:1: error: unknown key 'hbmm'"));
   CHECK_THAT(run.out, Catch::EndsWith("1 error in 1 file\n"));
 }
+
+TEST_CASE("a missing section is reported at its own block's first line, one place per block",
+          "[markdown][locations]") {
+  planlint::test::Scratch dir;
+  const std::string block = "```toml\n[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n"
+                            "[training]\ntokens = \"1T\"\n```\n";
+  dir.write("two.md", "# Doc\n\n" + block + "\n" + block);
+  planlint::test::InDirectory cwd(dir.path);
+  auto run = run_cli({"check", "--no-color", "two.md"});
+  CHECK(run.status == 1);
+  CHECK_THAT(run.out, Catch::Contains("two.md:4:1: error: missing required section [cluster]"));
+  CHECK_THAT(run.out, Catch::Contains("    4 | [plan]\n      | ^\n"));
+  CHECK_THAT(run.out, Catch::Contains("two.md:14:1: error: missing required section [cluster]"));
+  CHECK_THAT(run.out, !Catch::Contains("two.md:1:1:"));
+}
+
+TEST_CASE("a fence inside an HTML comment is comment text, not a plan block", "[markdown]") {
+  const std::string plan = "```toml\n[plan]\nname = \"a\"\n```\n";
+  // CommonMark HTML block type 2: from a line starting with <!-- to the line holding -->.
+  CHECK(planlint::plan_blocks("# Doc\n\n<!--\n" + plan + "-->\n").empty());
+  CHECK(planlint::plan_blocks("<!-- old plan:\n" + plan + "end of the old plan -->\n").empty());
+  CHECK(planlint::plan_blocks("<!--\n" + plan).empty());  // never closed: to the end of the doc
+  // A comment closed on its own line, or one that opens inside a code block, hides nothing.
+  auto blocks = planlint::plan_blocks("<!-- a note -->\n" + plan + "```text\n<!--\n```\n" + plan);
+  REQUIRE(blocks.size() == 2);
+  CHECK(blocks[0].first_line == 3);
+  CHECK(blocks[1].first_line == 10);
+  // Indented by four spaces it is no HTML block (an indented code block, no fence inside).
+  CHECK(planlint::plan_blocks("    <!--\n" + plan).size() == 1);
+}

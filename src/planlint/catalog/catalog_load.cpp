@@ -11,6 +11,8 @@
 #include <toml++/toml.h>
 
 #include "planlint/catalog/catalog.hpp"
+#include "planlint/source/columns.hpp"
+#include "planlint/source/toml_span.hpp"
 #include "planlint/units/quantity.hpp"
 
 namespace planlint {
@@ -335,35 +337,20 @@ class Loader {
         line.substr(quote + 1 + value.size(), 1) != line.substr(quote, 1))
       return;
     span.begin.column += static_cast<std::uint32_t>(column);
-    span.end = {span.begin.line, span.begin.column + 1};
+    span.end = {span.begin.line, after_character(line, span.begin.column)};
   }
 
   Location location(const toml::source_region& region) const {
     Location result;
     result.file = file_.path();
-    result.span.begin = position(region.begin);
-    result.span.end = position(region.end);
+    result.span.begin = detail::to_position(region.begin, file_);
+    result.span.end = detail::to_position(region.end, file_);
     // A table's region runs to its last key; a diagnostic about it points at its header line.
     if (result.span.end.line > result.span.begin.line)
       result.span.end = {result.span.begin.line,
                          static_cast<std::uint32_t>(file_.line(result.span.begin.line).size() + 1)};
     if (!result.span.end.line) result.span.end = result.span.begin;
     return result;
-  }
-
-  /// toml++ counts columns in code points; planlint's spans count bytes.
-  Position position(const toml::source_position& at) const {
-    if (!at) return {};
-    const std::string_view line = file_.line(at.line);
-    std::size_t byte = 0;
-    std::uint32_t code_point = 1;
-    while (code_point < at.column && byte < line.size()) {
-      ++byte;
-      while (byte < line.size() && (static_cast<unsigned char>(line[byte]) & 0xC0) == 0x80)
-        ++byte;
-      ++code_point;
-    }
-    return {at.line, static_cast<std::uint32_t>(byte + 1 + (at.column - code_point))};
   }
 
   const SourceFile& file_;

@@ -9,7 +9,7 @@
 #include <toml++/toml.h>
 
 #include "planlint/diag/suggest.hpp"
-#include "planlint/plan/toml_span.hpp"
+#include "planlint/source/toml_span.hpp"
 
 namespace planlint {
 
@@ -31,7 +31,7 @@ class Reader {
     d.rule = "config";
     d.severity = Severity::error;
     d.message = std::move(message);
-    d.primary = Location{file_.path(), detail::to_span(region)};
+    d.primary = Location{file_.path(), detail::to_span(region, file_)};
     d.help = std::move(help);
     errors_.push_back(std::move(d));
     failed_ = true;
@@ -112,7 +112,7 @@ class Reader {
         auto list = strings(node, where);  // an array of strings when not nullopt
         if (list)
           for (std::size_t i = 0; i < list->size(); ++i)
-            config.names.push_back({where, (*list)[i], detail::to_span((*node.as_array())[i].source())});
+            config.names.push_back({where, (*list)[i], detail::to_span((*node.as_array())[i].source(), file_)});
         (name == "select" ? config.select : config.ignore) = std::move(list);
       }
       else if (name == "rules") {
@@ -142,7 +142,7 @@ class Reader {
           continue;
         }
         for (const auto& [option, value] : *options) {
-          config.names.push_back({"lint.options", std::string(option.str()), detail::to_span(option.source())});
+          config.names.push_back({"lint.options", std::string(option.str()), detail::to_span(option.source(), file_)});
           if (auto q = quantity(value, fmt::format("lint.options.{}", option.str())))
             config.options[std::string(option.str())] = *q;
         }
@@ -159,7 +159,7 @@ class Reader {
       return;
     }
     for (const auto& [rule, value] : *table) {
-      config.names.push_back({"lint.severity", std::string(rule.str()), detail::to_span(rule.source())});
+      config.names.push_back({"lint.severity", std::string(rule.str()), detail::to_span(rule.source(), file_)});
       auto level = string(value, fmt::format("lint.severity.{}", rule.str()));
       if (!level) continue;
       if (*level != "off" && !parse_severity(*level)) {

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "planlint/source/columns.hpp"
+
 namespace planlint {
 
 namespace {
@@ -42,8 +44,15 @@ std::string github_escape_property(std::string_view text) {
 
 namespace {
 
+/// The column GitHub shows: characters (code points), as editors count them, when `file`
+/// (the finding's file, or nullptr) is the place's file; its byte column otherwise.
+std::uint32_t shown_column(const SourceFile* file, std::string_view path, Position at) {
+  if (file == nullptr || file->path() != path) return at.column;
+  return code_point_column(file->line(at.line), at.column);
+}
+
 /// One finding's workflow command; nothing for a suppressed one.
-void write_annotation(std::ostream& out, const Diagnostic& d) {
+void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* file) {
   if (d.suppression) return;
   const Span& span = d.primary.span;
   std::string properties = "file=" + github_escape_property(d.primary.file);
@@ -52,18 +61,22 @@ void write_annotation(std::ostream& out, const Diagnostic& d) {
     const std::uint32_t end_line = std::max(end.line, span.begin.line);
     // Columns only for a span on one line (the runner ignores them otherwise); endColumn is
     // the last character, inclusive.
-    if (end_line == span.begin.line)
+    if (end_line == span.begin.line) {
+      const std::uint32_t column = shown_column(file, d.primary.file, span.begin);
+      const std::uint32_t end_column = shown_column(file, d.primary.file, end);
       properties += fmt::format(",line={},col={},endLine={},endColumn={}", span.begin.line,
-                                span.begin.column, end_line,
-                                std::max(span.begin.column, end.column > 1 ? end.column - 1 : 1));
-    else
+                                column, end_line,
+                                std::max(column, end_column > 1 ? end_column - 1 : 1));
+    } else {
       properties += fmt::format(",line={},endLine={}", span.begin.line, end_line);
+    }
   }
   properties += ",title=" + github_escape_property(d.rule);
   std::string message = d.message;
   for (const RelatedLocation& related : d.related)
     message += fmt::format("\nnote: {} ({}:{}:{})", related.message, related.location.file,
-                           related.location.span.begin.line, related.location.span.begin.column);
+                           related.location.span.begin.line,
+                           shown_column(file, related.location.file, related.location.span.begin));
   for (const std::string& note : d.notes) message += "\nnote: " + note;
   if (d.help) message += "\nhelp: " + *d.help;
   out << "::" << command_of(d.severity) << ' ' << properties << "::" << github_escape_data(message)
@@ -73,11 +86,11 @@ void write_annotation(std::ostream& out, const Diagnostic& d) {
 }  // namespace
 
 void emit_github(std::ostream& out, const Report& report) {
-  for (const Diagnostic& d : report.diagnostics) write_annotation(out, d);
+  for (const Diagnostic& d : report.diagnostics) write_annotation(out, d, report.file(d.primary.file));
 }
 
-void GithubEmitter::file(const std::shared_ptr<const SourceFile>&, std::vector<Diagnostic>& diagnostics) {
-  for (const Diagnostic& d : diagnostics) write_annotation(out_, d);
+void GithubEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& d : diagnostics) write_annotation(out_, d, source.get());
 }
 
 }  // namespace planlint

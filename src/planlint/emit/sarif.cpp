@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "planlint/source/columns.hpp"
+
 namespace planlint {
 
 namespace {
@@ -73,21 +75,6 @@ std::string folder_uri(std::string folder) {
   return "file://" + encode_uri_path(path);
 }
 
-/// SARIF's default column kind is UTF-16 code units; planlint's columns count bytes.
-std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column) {
-  std::uint32_t units = 1;
-  std::size_t end = std::min<std::size_t>(byte_column > 0 ? byte_column - 1 : 0, line.size());
-  for (std::size_t i = 0; i < end; ++i) {
-    auto c = static_cast<unsigned char>(line[i]);
-    if ((c & 0xC0) == 0x80) continue;  // continuation byte
-    units += c >= 0xF0 ? 2 : 1;
-  }
-  // Past the end of the line (a span ending at the newline) counts the remaining bytes.
-  if (byte_column > 0 && byte_column - 1 > line.size())
-    units += static_cast<std::uint32_t>(byte_column - 1 - line.size());
-  return units;
-}
-
 class Writer {
  public:
   Writer(const Report& report, const SarifOptions& options) : report_(report), options_(options) {}
@@ -109,8 +96,15 @@ class Writer {
     Span span = where.span;
     if (!span.known()) span = Span{{1, 1}, {1, 1}};
     const SourceFile* file = report_.file(where.file);
+    // Columns are UTF-16 code units, SARIF's default column kind (run.columnKind is left
+    // out, so the log means the default). Why not declare unicodeCodePoints: every consumer
+    // must understand the default, while a declared kind helps only one that reads
+    // run.columnKind, and GitHub code scanning reads a documented subset of SARIF; its web
+    // viewer, like VS Code's SARIF viewer, indexes JavaScript strings, whose indices are
+    // UTF-16 code units. The two kinds differ only after a character above U+FFFF (an emoji)
+    // on the line.
     auto column = [&](Position p) {
-      return file ? utf16_column(file->line(p.line), p.column) : std::max<std::uint32_t>(p.column, 1);
+      return std::max<std::uint32_t>(file ? utf16_column(file->line(p.line), p.column) : p.column, 1);
     };
     Position end = span.end.line == 0 ? span.begin : span.end;
     if (end < span.begin) end = span.begin;
@@ -122,13 +116,16 @@ class Writer {
     if (file && with_snippet && span.begin.line <= file->line_count()) {
       std::size_t begin = file->offset(span.begin), stop = file->offset(end);
       region["snippet"] = {{"text", file->text().substr(begin, stop - begin)}};
+      // The spanned lines as the file has them (CRLF line breaks kept): a region without
+      // columns ends at its last line's last character, before the line break (SARIF 2.1.0
+      // §3.30.8, endColumn's default).
       std::uint32_t last = std::min(end.line, file->line_count());
-      std::string lines;
-      for (std::uint32_t line = span.begin.line; line <= last; ++line) {
-        lines += file->line(line);
-        lines += '\n';
-      }
-      context = {{"startLine", span.begin.line}, {"endLine", last}, {"snippet", {{"text", lines}}}};
+      const std::size_t lines_begin = file->offset(Position{span.begin.line, 1});
+      const std::string_view last_line = file->line(last);
+      const std::size_t lines_end = static_cast<std::size_t>(last_line.data() - file->text().data()) + last_line.size();
+      context = {{"startLine", span.begin.line},
+                 {"endLine", last},
+                 {"snippet", {{"text", file->text().substr(lines_begin, lines_end - lines_begin)}}}};
     }
     return std::pair{std::move(region), std::move(context)};
   }

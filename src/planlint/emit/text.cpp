@@ -1,12 +1,16 @@
 #include "planlint/emit/text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "planlint/source/columns.hpp"
 
 namespace planlint {
 
@@ -98,13 +102,21 @@ void append_one_line(std::string& out, std::string_view text) {
   out.append(text, begin, text.size() - begin);
 }
 
+/// The column a place shows: characters (code points), as editors count them, when `file`
+/// is the place's file; its byte column otherwise (a file not at hand).
+std::uint32_t shown_column(const SourceFile* file, std::string_view path, Position at) {
+  if (file == nullptr || file->path() != path) return at.column;
+  return code_point_column(file->line(at.line), at.column);
+}
+
 /// "file:line:column", as a finding's header and a related location show a place.
-void append_place(std::string& out, std::string_view file, const Span& span) {
+void append_place(std::string& out, std::string_view file, const Span& span,
+                  const SourceFile* source) {
   append_one_line(out, file);
   out += ':';
   append_number(out, span.begin.line);
   out += ':';
-  append_number(out, span.begin.column);
+  append_number(out, shown_column(source, file, span.begin));
 }
 
 class Painter {
@@ -122,27 +134,92 @@ class Painter {
   bool enabled_;
 };
 
-/// The source line as shown: tabs expanded and other control characters escaped as in
-/// append_one_line (a file's bytes never drive the terminal), so that carets line up; returns
-/// the display column of each byte.
+/// How many terminal cells code point `c` takes: 2 for the East Asian wide and fullwidth
+/// characters (CJK, Hangul, fullwidth forms, emoji), 0 for combining marks and zero-width
+/// characters, 1 for the rest. An approximation of wcwidth that needs no locale.
+std::size_t cell_width(char32_t c) {
+  struct Range {
+    char32_t first, last;
+  };
+  static constexpr Range zero[] = {{0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD},
+                                   {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF}, {0x200B, 0x200F},
+                                   {0x20D0, 0x20FF}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F}};
+  static constexpr Range wide[] = {
+      {0x1100, 0x115F},   {0x231A, 0x231B},   {0x2329, 0x232A},   {0x23E9, 0x23EC},
+      {0x25FD, 0x25FE},   {0x2614, 0x2615},   {0x2648, 0x2653},   {0x26A1, 0x26A1},
+      {0x26AA, 0x26AB},   {0x26BD, 0x26BE},   {0x26C4, 0x26C5},   {0x26CE, 0x26CE},
+      {0x26D4, 0x26D4},   {0x26EA, 0x26EA},   {0x26F2, 0x26F5},   {0x26FA, 0x26FD},
+      {0x2705, 0x2705},   {0x270A, 0x270B},   {0x2728, 0x2728},   {0x274C, 0x274C},
+      {0x2753, 0x2755},   {0x2757, 0x2757},   {0x2795, 0x2797},   {0x27B0, 0x27B0},
+      {0x2B1B, 0x2B1C},   {0x2B50, 0x2B50},   {0x2B55, 0x2B55},   {0x2E80, 0x303E},
+      {0x3041, 0x33FF},   {0x3400, 0x4DBF},   {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},
+      {0xA960, 0xA97F},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE10, 0xFE19},
+      {0xFE30, 0xFE6F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x16FE0, 0x16FE4},
+      {0x17000, 0x18CFF}, {0x1B000, 0x1B2FF}, {0x1F004, 0x1F004}, {0x1F0CF, 0x1F0CF},
+      {0x1F18E, 0x1F18E}, {0x1F191, 0x1F19A}, {0x1F200, 0x1F251}, {0x1F300, 0x1F64F},
+      {0x1F680, 0x1F6FF}, {0x1F7E0, 0x1F7EB}, {0x1F90C, 0x1F9FF}, {0x1FA70, 0x1FAFF},
+      {0x20000, 0x3FFFD}};
+  auto in = [c](const auto& ranges) {
+    for (const Range& range : ranges)
+      if (c >= range.first && c <= range.last) return true;
+    return false;
+  };
+  if (c < 0x300) return 1;
+  if (in(zero)) return 0;
+  return in(wide) ? 2 : 1;
+}
+
+/// The code point of the UTF-8 sequence at `line[i]` and its length in bytes; a byte that
+/// starts no valid sequence is one character of its own (a terminal shows one cell for it).
+std::pair<char32_t, std::size_t> decode(std::string_view line, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(line[i]);
+  const std::size_t length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF8 ? 4 : 1;
+  if (length == 1 || i + length > line.size()) return {lead, 1};
+  char32_t c = lead & (0x7F >> length);
+  for (std::size_t k = 1; k < length; ++k) {
+    const auto next = static_cast<unsigned char>(line[i + k]);
+    if ((next & 0xC0) != 0x80) return {lead, 1};
+    c = (c << 6) | (next & 0x3F);
+  }
+  return {c, length};
+}
+
+/// The source line as shown: tabs expanded (to stops of 4 cells) and control characters
+/// escaped as in append_one_line (a file's bytes never drive the terminal), so that carets line
+/// up; returns the terminal cell of each byte: the cell a character starts at for its first
+/// byte, the cell after it for the rest of its bytes (so a span's end, the byte after its last
+/// character, maps right).
 std::string shown_line(std::string_view line, std::vector<std::size_t>& display_column) {
   std::string out;
   display_column.clear();
-  for (std::size_t i = 0; i < line.size(); ++i) {
+  std::size_t cells = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    display_column.push_back(cells);
     const char c = line[i];
-    display_column.push_back(out.size());
     if (c == '\t') {
-      out.append(4 - out.size() % 4, ' ');
-    } else if (is_control(c)) {
-      append_escaped(out, c);
-    } else if (is_c1_at(line, i)) {
-      display_column.push_back(out.size());  // both bytes of the character start its escape
-      append_escaped_c1(out, line[++i]);
-    } else {
-      out.push_back(c);
+      const std::size_t spaces = 4 - cells % 4;
+      out.append(spaces, ' ');
+      cells += spaces;
+      ++i;
+      continue;
     }
+    if (is_control(c) || is_c1_at(line, i)) {
+      const std::size_t before = out.size();
+      const std::size_t length = is_control(c) ? 1 : 2;
+      if (length == 1) append_escaped(out, c);
+      else append_escaped_c1(out, line[i + 1]);
+      cells += out.size() - before;  // an escape is ASCII: one cell a byte
+      if (length == 2) display_column.push_back(cells);
+      i += length;
+      continue;
+    }
+    const auto [code_point, length] = decode(line, i);
+    out.append(line, i, length);
+    cells += cell_width(code_point);
+    for (std::size_t k = 1; k < length; ++k) display_column.push_back(cells);
+    i += length;
   }
-  display_column.push_back(out.size());
+  display_column.push_back(cells);
   return out;
 }
 
@@ -158,7 +235,7 @@ void write_snippet(std::string& out, const SourceFile& file, const Diagnostic& d
                          ? std::min<std::size_t>(span.end.column - 1, line.size())
                          : line.size();
   std::size_t begin = column[first];
-  std::size_t width = last > first ? column[last] - begin : 1;
+  std::size_t width = last > first ? std::max<std::size_t>(column[last] - begin, 1) : 1;
   append_number(out, span.begin.line, 5);
   out += " | ";
   out += shown;
@@ -190,7 +267,7 @@ std::string plural(std::size_t n, std::string_view word) {
 void append_finding(std::string& text, const Diagnostic& d, const SourceFile* file, const Painter& paint) {
   const Span& span = d.primary.span;
   paint.open(text, bold);
-  append_place(text, d.primary.file, span);
+  append_place(text, d.primary.file, span, file);
   text += ':';
   paint.close(text);
   text += ' ';
@@ -209,7 +286,7 @@ void append_finding(std::string& text, const Diagnostic& d, const SourceFile* fi
   for (const RelatedLocation& related : d.related) {
     append_note(text, paint, "note:", severity_colour(Severity::note), related.message);
     text += " (";
-    append_place(text, related.location.file, related.location.span);
+    append_place(text, related.location.file, related.location.span, file);
     text += ")\n";
   }
   for (const std::string& note : d.notes) {

@@ -43,9 +43,9 @@ std::optional<Severity> effective_severity(const RuleSelection& selection, std::
 }
 
 FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
-                     const LintOptions& options) {
+                     const LintOptions& options, std::uint32_t first_line) {
   const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-  LoadResult loaded = load_plan(source, *options.catalog, toml_text);
+  LoadResult loaded = load_plan(source, *options.catalog, toml_text, first_line);
   FileResult result{std::move(source), std::move(loaded.plan), std::nullopt,
                     std::move(loaded.diagnostics)};
   auto selected = [&](const RuleDescriptor& rule) {

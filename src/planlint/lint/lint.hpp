@@ -1,5 +1,6 @@
 #pragma once
 /// The pipeline for one file: source text → plan → estimates → rules → diagnostics.
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -52,8 +53,9 @@ FileResult lint_source(std::shared_ptr<const SourceFile> source, const LintOptio
 
 /// Lints `toml_text` as the plan while diagnostics name `source` (a Markdown doc whose other
 /// lines are blanked in `toml_text`, so line and column numbers stay the doc's own).
+/// `first_line` is the plan's first line in `source` (a Markdown block's: load_plan).
 FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
-                     const LintOptions& options);
+                     const LintOptions& options, std::uint32_t first_line = 1);
 
 /// Today's date (UTC), what LintOptions::today defaults to.
 Date real_today();

@@ -219,10 +219,11 @@ struct FileOutput {
   std::optional<std::string> error;
 };
 
-/// Lints one plan: `toml_text` is the file's text or a Markdown doc with one block kept.
+/// Lints one plan: `toml_text` is the file's text or a Markdown doc with one block kept, that
+/// block's `first_line`.
 void lint_plan(const std::shared_ptr<const SourceFile>& source, std::string_view toml_text,
-               const Settings& settings, std::vector<Diagnostic>& out) {
-  FileResult result = lint_text(source, toml_text, settings.lint);
+               std::uint32_t first_line, const Settings& settings, std::vector<Diagnostic>& out) {
+  FileResult result = lint_text(source, toml_text, settings.lint, first_line);
   std::vector<Diagnostic> diagnostics = std::move(result.diagnostics);
   apply_selection(diagnostics, settings);
   apply_suppressions(diagnostics, find_suppressions(*source, toml_text), settings.suppression_rules,
@@ -255,9 +256,9 @@ FileOutput lint_file(const std::string& path, std::optional<std::string> text,
       return output;
     }
     for (const PlanBlock& block : blocks)
-      lint_plan(output.source, blank_outside(doc, block), settings, output.diagnostics);
+      lint_plan(output.source, blank_outside(doc, block), block.first_line, settings, output.diagnostics);
   } else {
-    lint_plan(output.source, doc, settings, output.diagnostics);
+    lint_plan(output.source, doc, 1, settings, output.diagnostics);
   }
   // Sorted here, in the parallel part: the report's sort then finds them in order.
   std::stable_sort(output.diagnostics.begin(), output.diagnostics.end(), diagnostic_less);

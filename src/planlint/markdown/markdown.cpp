@@ -47,6 +47,14 @@ std::optional<Fence> fence_of(std::string_view line) {
   return Fence{marker, length, info};
 }
 
+/// A line that starts an HTML comment block (CommonMark HTML block type 2: up to 3 spaces,
+/// then `<!--`). The block runs to the first line, this one included, that holds `-->`.
+bool opens_html_comment(std::string_view line) {
+  std::size_t indent = 0;
+  while (indent < line.size() && line[indent] == ' ') ++indent;
+  return indent <= 3 && line.substr(indent).starts_with("<!--");
+}
+
 bool closes(std::string_view line, const Fence& open) {
   auto fence = fence_of(line);
   return fence && fence->marker == open.marker && fence->length >= open.length && fence->info.empty();
@@ -98,6 +106,11 @@ std::vector<PlanBlock> plan_blocks(std::string_view doc) {
   std::vector<std::string_view> lines = split_lines(doc);
   std::vector<PlanBlock> blocks;
   for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (opens_html_comment(lines[i])) {
+      // A commented-out fence is comment text, not a code block (a plan kept for the record).
+      while (i < lines.size() && lines[i].find("-->") == std::string_view::npos) ++i;
+      continue;  // past the line that closes it (or the end of the doc)
+    }
     auto open = fence_of(lines[i]);
     if (!open) continue;
     std::size_t end = i + 1;

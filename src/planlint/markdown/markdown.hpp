@@ -20,7 +20,9 @@ struct PlanBlock {
 bool is_markdown_path(std::string_view path);
 
 /// The ```toml (or ~~~toml) fenced blocks of `doc` that hold a top-level [plan] table header, in
-/// document order. A block left open runs to the end of the doc (CommonMark).
+/// document order. A block left open runs to the end of the doc (CommonMark). A fence inside
+/// an HTML comment (`<!--` at the start of a line, up to the line that holds `-->`) is comment
+/// text, as CommonMark reads it, and not a block.
 std::vector<PlanBlock> plan_blocks(std::string_view doc);
 
 /// `doc` up to the end of `block` with every line before it blanked: its characters removed,

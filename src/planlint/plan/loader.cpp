@@ -10,8 +10,8 @@
 #include "planlint/plan/defaults.hpp"
 #include "planlint/plan/metric_names.hpp"
 #include "planlint/plan/schema.hpp"
-#include "planlint/plan/toml_span.hpp"
 #include "planlint/plan/value_reader.hpp"
+#include "planlint/source/columns.hpp"
 #include "planlint/source/toml_limits.hpp"
 
 namespace planlint {
@@ -19,7 +19,6 @@ namespace planlint {
 namespace {
 
 using detail::Findings;
-using detail::to_span;
 
 /// "prefix.key", built with one allocation (the loader builds one per key of every plan).
 std::string dotted(std::string_view prefix, std::string_view key) {
@@ -39,9 +38,9 @@ std::vector<std::string_view> section_names() {
 class Loader {
  public:
   Loader(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
-         std::string_view toml_text)
-      : source_(std::move(source)), catalog_(catalog), toml_text_(toml_text), findings_(*source_),
-        reader_(findings_) {}
+         std::string_view toml_text, std::uint32_t first_line)
+      : source_(std::move(source)), catalog_(catalog), toml_text_(toml_text),
+        first_line_(first_line), findings_(*source_), reader_(findings_) {}
 
   LoadResult run();
 
@@ -62,6 +61,7 @@ class Loader {
   std::shared_ptr<const SourceFile> source_;
   const Catalog& catalog_;
   std::string_view toml_text_;
+  std::uint32_t first_line_;  ///< the plan's first line in the source (load_plan)
   Findings findings_;
   detail::ValueReader reader_;
   Plan plan_;
@@ -79,8 +79,9 @@ LoadResult Loader::run() {
   try {
     root = parse_toml(toml_text_, source_->path());
   } catch (const toml::parse_error& error) {
-    Span span = to_span(error.source());
-    span.end = Position{span.begin.line, span.begin.column + 1};
+    Span span = findings_.span(error.source());
+    span.end = Position{span.begin.line,
+                        after_character(source_->line(span.begin.line), span.begin.column)};
     Diagnostic& d = findings_.add("toml-syntax", span, "",
                                   fmt::format("invalid TOML: {}", error.description()));
     d.help = "fix the syntax; planlint checks nothing else in a file that is not valid TOML";
@@ -100,7 +101,7 @@ LoadResult Loader::run() {
 
 void Loader::unknown_key(const toml::key& key, std::string_view where, const std::string& path,
                          const std::vector<std::string_view>& candidates) {
-  Span span = to_span(key.source());
+  Span span = findings_.span(key.source());
   Diagnostic& d = findings_.add("unknown-key", span, path,
                                 fmt::format("unknown key '{}' in {}", key.str(), where));
   const KeySpec* elsewhere = nullptr;
@@ -135,14 +136,14 @@ void Loader::read_document(const toml::table& root) {
       continue;
     }
     if (!node.is_table()) {
-      Diagnostic& d = findings_.add("bad-value", to_span(node.source()), name,
+      Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), name,
                                     fmt::format("'{}' must be a table: [{}]", name, name));
       d.help = fmt::format("write the section as a table header [{}] followed by its keys", name);
       continue;
     }
     const toml::table& table = *node.as_table();
     if (name == "estimates") {
-      plan_.estimates_header = to_span(table.source());
+      plan_.estimates_header = findings_.span(table.source());
       read_estimates(table, "");
       // toml++ iterates keys in sorted order; claims are kept in the order of the file.
       std::stable_sort(plan_.estimates.begin(), plan_.estimates.end(),
@@ -152,7 +153,7 @@ void Loader::read_document(const toml::table& root) {
     PlanTable& out = plan_.sections[name];
     out.values.reserve(table.size() + 8);  // and the defaults apply_defaults adds
     out.present = true;
-    out.header = to_span(table.source());
+    out.header = findings_.span(table.source());
     read_table(table, name, name, out);
   }
   if (auto kind = plan_.text("plan.kind")) {
@@ -182,7 +183,7 @@ void Loader::read_table(const toml::table& table, std::string_view section,
 void Loader::read_array(const toml::node& node, const toml::key& key, const SectionSpec& section) {
   const std::string name(section.name);
   if (!node.is_array_of_tables() || !node.as_array()) {
-    Diagnostic& d = findings_.add("bad-value", to_span(node.source()), name,
+    Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), name,
                                   fmt::format("'{}' must be an array of tables: [[{}]]", name, name));
     d.help = fmt::format("write each entry under its own [[{}]] header", name);
     return;
@@ -194,7 +195,7 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
     PlanTable out;
     out.values.reserve(element.is_table() ? element.as_table()->size() + 1 : 0);
     out.present = true;
-    out.header = to_span(element.source());
+    out.header = findings_.span(element.source());
     read_element(*element.as_table(), section.name, index - 1, prefix, out);
     if (name == "targets") plan_.targets.push_back(std::move(out));
     else if (name == "assumptions") plan_.assumptions.push_back(std::move(out));
@@ -280,7 +281,7 @@ void Loader::read_claim(const toml::node& node, const toml::key& key, const std:
   const detail::QuantityContext context{{&m.dim, 1}, plain_number_scale(m), true, metric_unit};
   Claim claim;
   claim.metric = metric;
-  claim.key_span = to_span(key.source());
+  claim.key_span = findings_.span(key.source());
   const std::string path = "estimates." + metric;
   if (const toml::table* range = node.as_table()) {
     for (auto&& [part, value] : *range) {
@@ -302,8 +303,12 @@ void Loader::read_claim(const toml::node& node, const toml::key& key, const std:
 }
 
 void Loader::check_required() {
+  // A section that is not there has no place of its own: the plan's first character stands
+  // for the whole plan (line 1 of a plan file, the first line of a Markdown block).
+  const Span plan_start{{first_line_, 1},
+                        {first_line_, after_character(source_->line(first_line_), 1)}};
   auto missing_section = [&](std::string_view name) {
-    Diagnostic& d = findings_.add("missing-required", Span{{1, 1}, {1, 2}}, std::string(name),
+    Diagnostic& d = findings_.add("missing-required", plan_start, std::string(name),
                                   fmt::format("missing required section [{}]", name));
     d.help = fmt::format("add a [{}] table: {}", name, find_section(name)->description);
   };
@@ -396,9 +401,9 @@ void Loader::check_gpu() {
 }  // namespace
 
 LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
-                     std::optional<std::string_view> toml_text) {
+                     std::optional<std::string_view> toml_text, std::uint32_t first_line) {
   std::string_view text = toml_text ? *toml_text : std::string_view(source->text());
-  return Loader(std::move(source), catalog, text).run();
+  return Loader(std::move(source), catalog, text, first_line).run();
 }
 
 bool looks_like_plan(std::string_view text) {

@@ -1,6 +1,7 @@
 #pragma once
 /// toml++ document → typed Plan, with the native structure checks: toml-syntax, unknown-key,
 /// bad-quantity, bad-value, missing-required, unknown-gpu.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -20,9 +21,12 @@ struct LoadResult {
 
 /// Parses and validates one plan file. `catalog` resolves cluster.gpu and its defaults.
 /// `toml_text`, when given, is parsed instead of the source's text (a Markdown block with the
-/// doc's other lines blanked); spans and diagnostics still name `source`.
+/// doc's other lines blanked); spans and diagnostics still name `source`. `first_line` is the
+/// plan's first line in `source` (a Markdown block's first line): findings about the plan as
+/// a whole, a missing section, point at its first character.
 LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
-                     std::optional<std::string_view> toml_text = std::nullopt);
+                     std::optional<std::string_view> toml_text = std::nullopt,
+                     std::uint32_t first_line = 1);
 
 /// True when `text` is a TOML document with a top-level [plan] table (used to pick plan files
 /// out of a folder). Never throws.

@@ -7,7 +7,7 @@
 
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/metric_names.hpp"
-#include "planlint/plan/toml_span.hpp"
+#include "planlint/source/columns.hpp"
 
 namespace planlint::detail {
 
@@ -38,7 +38,7 @@ Span span_inside_string(const SourceFile& source, Span value_span, std::size_t t
   auto at = static_cast<std::uint32_t>(value_span.begin.column + column);
   std::uint32_t last = value_span.end.column - 1;  // the closing quote
   if (at >= last) at = last - 1 > value_span.begin.column ? last - 1 : value_span.begin.column;
-  return Span{{value_span.begin.line, at}, {value_span.begin.line, at + 1}};
+  return Span{{value_span.begin.line, at}, {value_span.begin.line, after_character(line, at)}};
 }
 
 std::string source_text(const SourceFile& source, Span span) {
@@ -86,15 +86,15 @@ std::string join(const std::vector<std::string_view>& words) {
 
 void ValueReader::bad_value(const toml::node& node, const std::string& path, std::string message,
                             std::optional<std::string> help) {
-  Diagnostic& d = findings_.add("bad-value", to_span(node.source()), path, std::move(message));
+  Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), path, std::move(message));
   d.help = std::move(help);
 }
 
 std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::key& key,
                                            const KeySpec& spec, const std::string& path) {
   PlanValue out;
-  out.span = to_span(node.source());
-  out.key_span = to_span(key.source());
+  out.span = findings_.span(node.source());
+  out.key_span = findings_.span(key.source());
   switch (spec.kind) {
     case ValueKind::string:
     case ValueKind::choice:
@@ -164,8 +164,8 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
                                                     const KeySpec* spec, const std::string& path) {
   const SourceFile& source = findings_.source();
   PlanValue out;
-  out.span = to_span(node.source());
-  out.key_span = to_span(key.source());
+  out.span = findings_.span(node.source());
+  out.key_span = findings_.span(key.source());
   const units::Dimension base = context.dims.empty() ? units::dims::none : context.dims.front();
   units::Quantity quantity;
 

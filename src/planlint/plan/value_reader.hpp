@@ -11,20 +11,24 @@
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/plan/schema.hpp"
+#include "planlint/source/toml_span.hpp"
 
 namespace planlint::detail {
 
 /// Collects the loader's findings for one file.
 class Findings {
  public:
-  explicit Findings(const SourceFile& source) : source_(source) {}
+  explicit Findings(const SourceFile& source) : source_(source), columns_(source) {}
 
   Diagnostic& add(std::string_view rule, Span span, std::string key_path, std::string message);
   std::vector<Diagnostic> take() { return std::move(diagnostics_); }
   const SourceFile& source() const { return source_; }
+  /// A toml++ region of the file as a span (byte columns).
+  Span span(const toml::source_region& region) { return columns_.span(region); }
 
  private:
   const SourceFile& source_;
+  ColumnConverter columns_;
   std::vector<Diagnostic> diagnostics_;
 };
 

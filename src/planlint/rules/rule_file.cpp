@@ -9,7 +9,8 @@
 #include "planlint/diag/suggest.hpp"
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/schema.hpp"
-#include "planlint/plan/toml_span.hpp"
+#include "planlint/source/columns.hpp"
+#include "planlint/source/toml_span.hpp"
 #include "planlint/rules/rule_types.hpp"
 
 namespace planlint {
@@ -39,7 +40,7 @@ Span position_in_string(const SourceFile& file, Span value_span, std::string_vie
   }
   if (source.size() >= quote + value.size() && source.substr(quote, value.size()) == value) {
     Position at = file.position(begin + quote + std::min(offset, value.size()));
-    return Span{at, Position{at.line, at.column + 1}};
+    return Span{at, Position{at.line, after_character(file.line(at.line), at.column)}};
   }
   return value_span;
 }
@@ -54,7 +55,7 @@ class RuleLoader {
     try {
       table = toml::parse(file_->text(), file_->path());
     } catch (const toml::parse_error& e) {
-      Span span = to_span(e.source());
+      Span span = to_span(e.source(), *file_);
       error(span, fmt::format("invalid TOML: {}", e.description()));
       return std::nullopt;
     }
@@ -63,7 +64,7 @@ class RuleLoader {
       std::string message = fmt::format("unknown key '{}' in a rule file", key.str());
       if (auto suggestion = closest_match(key.str(), rule_keys))
         message += fmt::format("; did you mean '{}'?", *suggestion);
-      error(to_span(key.source()), message);
+      error(to_span(key.source(), *file_), message);
     }
 
     CompiledRule rule;
@@ -107,25 +108,25 @@ class RuleLoader {
       } else if (const toml::array* list = at->as_array()) {
         for (const toml::node& item : *list)
           if (item.is_string()) rule.at.push_back(item.as_string()->get());
-          else error(to_span(item.source()), "at lists plan keys as strings");
+          else error(to_span(item.source(), *file_), "at lists plan keys as strings");
       } else {
-        error(to_span(at->source()), "at must be a plan key or a list of plan keys");
+        error(to_span(at->source(), *file_), "at must be a plan key or a list of plan keys");
       }
-      for (const std::string& path : rule.at) check_location_value(to_span(at->source()), path, names);
+      for (const std::string& path : rule.at) check_location_value(to_span(at->source(), *file_), path, names);
     }
     if (const toml::node* related = table.get("related")) {
       if (const toml::array* list = related->as_array()) {
         for (const toml::node& item : *list) {
           if (!item.is_string()) {
-            error(to_span(item.source()), "related lists plan keys as strings");
+            error(to_span(item.source(), *file_), "related lists plan keys as strings");
             continue;
           }
           std::string path = item.as_string()->get();
-          check_location_value(to_span(item.source()), path, names);
+          check_location_value(to_span(item.source(), *file_), path, names);
           rule.related.push_back(std::move(path));
         }
       } else {
-        error(to_span(related->source()), "related must be an array of plan keys");
+        error(to_span(related->source(), *file_), "related must be an array of plan keys");
       }
     }
     if (const toml::node* message = table.get("message")) rule.message = message_template(*message, "message", names, rule);
@@ -147,7 +148,7 @@ class RuleLoader {
   }
 
   Span span_of(const toml::table& table, std::string_view key) {
-    if (const toml::node* node = table.get(key)) return to_span(node->source());
+    if (const toml::node* node = table.get(key)) return to_span(node->source(), *file_);
     return Span{{1, 1}, {1, 2}};
   }
 
@@ -158,7 +159,7 @@ class RuleLoader {
       return {};
     }
     if (!node->is_string()) {
-      error(to_span(node->source()), fmt::format("'{}' must be a string", key));
+      error(to_span(node->source(), *file_), fmt::format("'{}' must be a string", key));
       return {};
     }
     return node->as_string()->get();
@@ -168,7 +169,7 @@ class RuleLoader {
     const toml::node* node = table.get(key);
     if (!node) return {};
     if (!node->is_string()) {
-      error(to_span(node->source()), fmt::format("'{}' must be a string", key));
+      error(to_span(node->source(), *file_), fmt::format("'{}' must be a string", key));
       return {};
     }
     return node->as_string()->get();
@@ -178,7 +179,7 @@ class RuleLoader {
     const toml::node* options = table.get("options");
     if (!options) return;
     if (!options->is_table()) {
-      error(to_span(options->source()), "options must be a table: [options] name = default");
+      error(to_span(options->source(), *file_), "options must be a table: [options] name = default");
       return;
     }
     for (auto&& [key, node] : *options->as_table()) {
@@ -193,7 +194,7 @@ class RuleLoader {
         if (auto* q = std::get_if<units::Quantity>(&parsed)) rule.options[name] = expr::Value{*q};
         else rule.options[name] = expr::Value{text};
       } else {
-        error(to_span(node.source()), fmt::format("option '{}' must be a number, quantity, string or boolean", name));
+        error(to_span(node.source(), *file_), fmt::format("option '{}' must be a number, quantity, string or boolean", name));
       }
     }
   }
@@ -215,11 +216,11 @@ class RuleLoader {
   expr::NodePtr expression(const toml::node& node, std::string_view key,
                            const expr::TypeEnvironment& names, bool boolean, CompiledRule& rule) {
     if (!node.is_string()) {
-      error(to_span(node.source()), fmt::format("'{}' must be an expression in a string", key));
+      error(to_span(node.source(), *file_), fmt::format("'{}' must be an expression in a string", key));
       return nullptr;
     }
     const std::string& text = node.as_string()->get();
-    const Span span = to_span(node.source());
+    const Span span = to_span(node.source(), *file_);
     expr::ParseResult parsed = expr::parse_expression(text);
     if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed)) {
       error(position_in_string(*file_, span, text, syntax->offset),
@@ -245,13 +246,13 @@ class RuleLoader {
   MessageTemplate message_template(const toml::node& node, std::string_view key,
                                    const expr::TypeEnvironment& names, CompiledRule& rule) {
     if (!node.is_string()) {
-      error(to_span(node.source()), fmt::format("'{}' must be a string", key));
+      error(to_span(node.source(), *file_), fmt::format("'{}' must be a string", key));
       return {};
     }
     const std::string& text = node.as_string()->get();
     auto compiled = compile_template(text, names);
     if (auto* problem = std::get_if<TemplateError>(&compiled)) {
-      error(position_in_string(*file_, to_span(node.source()), text, problem->offset),
+      error(position_in_string(*file_, to_span(node.source(), *file_), text, problem->offset),
             fmt::format("in {}: {}", key, problem->message));
       return {};
     }

@@ -1,4 +1,5 @@
 #include "planlint/source/limits.hpp"
+#include "planlint/source/columns.hpp"
 #include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/source/toml_lexing.hpp"
@@ -179,8 +180,11 @@ toml::table parse_toml(std::string_view text, std::string_view path) {
         "nested deeper than {} levels (tables, arrays, inline tables), planlint's fixed limit "
         "for TOML files; a plan nests 3 levels",
         max_toml_depth);
+    // toml++'s positions count code points (toml_span.hpp turns them back into bytes).
+    const Position at = excess->position;
+    const std::string_view line_before = text.substr(excess->offset - (at.column - 1), at.column - 1);
     throw toml::parse_error(message.c_str(),
-                            toml::source_position{excess->position.line, excess->position.column},
+                            toml::source_position{at.line, code_point_column(line_before, at.column)},
                             path.empty() ? nullptr : std::make_shared<const std::string>(path));
   }
   return toml::parse(text, path);

@@ -17,6 +17,12 @@ namespace planlint {
 
 SourceFile::SourceFile(std::string display_path, std::string text)
     : path_(std::move(display_path)), text_(std::move(text)) {
+  // toml++ skips the mark too, and counts line 1's columns from after it. A second mark is
+  // left in place with the first: toml++ would skip it in a text without the first, and it
+  // is an error that toml++ reports in the file as it is.
+  constexpr std::string_view mark = "\xEF\xBB\xBF";
+  if (std::string_view(text_).starts_with(mark) && !std::string_view(text_).substr(3).starts_with(mark))
+    text_.erase(0, 3);
   line_starts_.push_back(0);
   const char* const begin = text_.data();
   const char* const end = begin + text_.size();

@@ -14,10 +14,14 @@ namespace planlint {
 
 class SourceFile {
  public:
-  /// `display_path` is how diagnostics name the file (as given on the command line).
+  /// `display_path` is how diagnostics name the file (as given on the command line). A UTF-8
+  /// byte order mark that starts `text` is not part of the text: line 1's columns count from
+  /// the character after it, as editors show them (docs/cli.md). (Two marks stay: TOML
+  /// allows one, and toml++ reports the second.)
   SourceFile(std::string display_path, std::string text);
 
   const std::string& path() const { return path_; }
+  /// The file's text, without a leading byte order mark.
   const std::string& text() const { return text_; }
   std::uint32_t line_count() const { return static_cast<std::uint32_t>(line_starts_.size()); }
 

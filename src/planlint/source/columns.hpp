@@ -1,0 +1,33 @@
+#pragma once
+/// Columns of one line of UTF-8 text in the units the formats need. planlint's spans count
+/// bytes (span.hpp); toml++ counts code points; SARIF counts UTF-16 code units; the text and
+/// GitHub outputs show code points, as editors do:
+///
+///     Position at{region.begin.line,
+///                 byte_column(file.line(region.begin.line), region.begin.column)};
+///
+/// `line` is the line's text without its terminator. A column past its end (a span that ends
+/// at the line break, a position toml++ places after the last character) counts one per
+/// column beyond, in either direction, so conversions of such columns still round-trip.
+#include <cstdint>
+#include <string_view>
+
+namespace planlint {
+
+/// The 1-based byte column of the 1-based code point column `code_point_column`. 0, the
+/// unknown column, stays 0.
+std::uint32_t byte_column(std::string_view line, std::uint32_t code_point_column);
+
+/// The 1-based code point column of the 1-based byte column `byte_column` (a column inside a
+/// UTF-8 sequence counts as the character after it). 0, the unknown column, stays 0.
+std::uint32_t code_point_column(std::string_view line, std::uint32_t byte_column);
+
+/// The 1-based UTF-16 code unit column of the 1-based byte column `byte_column`: a code point
+/// above U+FFFF is two units. 0 stays 0.
+std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column);
+
+/// The byte column after the character that starts at byte column `byte_column`: a
+/// one-character span's end (past the line's end: the next column).
+std::uint32_t after_character(std::string_view line, std::uint32_t byte_column);
+
+}  // namespace planlint

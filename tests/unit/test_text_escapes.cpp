@@ -94,3 +94,15 @@ TEST_CASE("an excerpt without control characters is shown as it is, tabs expande
   CHECK_THAT(out, Catch::Contains("    2 |     name = \"\xc3\xa9t\xc3\xa9\"\n"
                                   "      |     ^^^^\n"));
 }
+
+TEST_CASE("carets follow both escaped control characters and wide characters on one line", "[emit][text]") {
+  // The escapes (one cell a byte of "\x1b") and the wide characters (two cells each) were
+  // measured by two branches of the emitter that met in a merge.
+  const std::string line = "k = \"\x1b数据\" # x";  // the span is the "#"
+  const std::size_t hash = line.find('#');
+  const std::string out = finding_in("plan.toml", line + "\n", Span{{1, static_cast<std::uint32_t>(hash + 1)},
+                                                                    {1, static_cast<std::uint32_t>(hash + 2)}});
+  CHECK(terminal_safe(out));
+  // k = " (5) + \x1b (4) + 数据 (4 cells) + " and space (2) = 15 cells before the "#".
+  CHECK_THAT(out, Catch::Contains("    1 | k = \"\\x1b数据\" # x\n      | " + std::string(15, ' ') + "^\n"));
+}

@@ -76,9 +76,14 @@ class Loader {
 
 LoadResult Loader::run() {
   toml::table root;
+  // Whether the text toml++ parsed is ASCII (then its columns need no conversion); set by
+  // parse_toml before it parses, so a syntax error's position uses it too.
+  bool ascii = false;
   try {
-    root = parse_toml(toml_text_, source_->path());
+    root = parse_toml(toml_text_, source_->path(), &ascii);
+    findings_.assume_ascii(ascii);
   } catch (const toml::parse_error& error) {
+    findings_.assume_ascii(ascii);
     Span span = findings_.span(error.source());
     span.end = Position{span.begin.line,
                         after_character(source_->line(span.begin.line), span.begin.column)};

@@ -25,6 +25,8 @@ class Findings {
   const SourceFile& source() const { return source_; }
   /// A toml++ region of the file as a span (byte columns).
   Span span(const toml::source_region& region) { return columns_.span(region); }
+  /// The parsed text was ASCII (parse_toml): toml++'s columns are byte columns.
+  void assume_ascii(bool ascii) { columns_.assume_ascii(ascii); }
 
  private:
   const SourceFile& source_;

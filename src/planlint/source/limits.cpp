@@ -4,6 +4,8 @@
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/source/toml_lexing.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -163,7 +165,24 @@ std::optional<NestingExcess> find_toml_nesting_excess(std::string_view text, std
   return NestingExcess{position, *offset};
 }
 
-toml::table parse_toml(std::string_view text, std::string_view path) {
+namespace {
+
+/// Whether every byte of `text` is ASCII, eight at a time.
+bool is_ascii(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t high = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + i, sizeof word);
+    high |= word;
+  }
+  for (; i < text.size(); ++i) high |= static_cast<unsigned char>(text[i]);
+  return (high & 0x8080808080808080ull) == 0;
+}
+
+}  // namespace
+
+toml::table parse_toml(std::string_view text, std::string_view path, bool* parsed_ascii) {
   // Lines and columns are the same in both texts (toml_comments.hpp), so every position below
   // and in toml++'s errors and nodes is one in `text`.
   // One buffer per thread: a fresh allocation for each file cost more than the copy.
@@ -187,6 +206,7 @@ toml::table parse_toml(std::string_view text, std::string_view path) {
                             toml::source_position{at.line, code_point_column(line_before, at.column)},
                             path.empty() ? nullptr : std::make_shared<const std::string>(path));
   }
+  if (parsed_ascii) *parsed_ascii = is_ascii(text);
   return toml::parse(text, path);
 }
 

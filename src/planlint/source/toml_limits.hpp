@@ -12,6 +12,9 @@ namespace planlint {
 /// toml::parse_error at the level that exceeds it ("nested deeper than 128 levels, ..."), so
 /// every caller's existing syntax-error handling reports it instead of toml++ overflowing the
 /// stack.
-toml::table parse_toml(std::string_view text, std::string_view path = {});
+/// When `parsed_ascii` is given, it is set to whether the text toml++ parsed (comment bodies
+/// removed) is all ASCII: then every column toml++ reports is a byte column as well
+/// (ColumnConverter::assume_ascii).
+toml::table parse_toml(std::string_view text, std::string_view path = {}, bool* parsed_ascii = nullptr);
 
 }  // namespace planlint

@@ -1,14 +1,39 @@
 #include "planlint/source/toml_span.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "planlint/source/columns.hpp"
 
 namespace planlint::detail {
 
+namespace {
+
+/// Whether the first `count` bytes of `line` are ASCII, eight at a time: most positions sit in
+/// the ASCII start of their line even when a comment further on holds "×" or "—".
+bool ascii_prefix(std::string_view line, std::size_t count) {
+  count = std::min(count, line.size());
+  std::size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, line.data() + i, sizeof word);
+    if (word & 0x8080808080808080ull) return false;
+  }
+  for (; i < count; ++i)
+    if (static_cast<unsigned char>(line[i]) >= 0x80) return false;
+  return true;
+}
+
+}  // namespace
+
 Position ColumnConverter::position(const toml::source_position& at) {
   if (!at) return {};
+  if (ascii_) return Position{at.line, at.column};
   const std::string_view line = file_.line(at.line);
+  // Code point c is byte c when every byte before it is ASCII (past the line's end, each column
+  // is one byte either way): no table of the line's code points to build.
+  if (ascii_prefix(line, at.column - 1)) return Position{at.line, at.column};
   if (at.line != line_) {
     line_ = at.line;
     byte_of_.clear();
@@ -23,7 +48,7 @@ Position ColumnConverter::position(const toml::source_position& at) {
   return Position{at.line, static_cast<std::uint32_t>(line.size() + 1 + (code_point - byte_of_.size()))};
 }
 
-Span ColumnConverter::span(const toml::source_region& region) {
+Span ColumnConverter::converted_span(const toml::source_region& region) {
   Span span{position(region.begin), position(region.end)};
   if (span.end < span.begin || span.end.line == 0)
     span.end = Position{span.begin.line, after_character(file_.line(span.begin.line), span.begin.column)};

@@ -23,13 +23,24 @@ class ColumnConverter {
   explicit ColumnConverter(const SourceFile& file) : file_(file) {}
 
   Position position(const toml::source_position& at);
+  /// The text toml++ parsed is all ASCII: its columns are byte columns, nothing to convert.
+  void assume_ascii(bool ascii) { ascii_ = ascii; }
 
   /// The region's span; toml++ leaves the end unset for some nodes, and a one-character span
   /// is better than none.
-  Span span(const toml::source_region& region);
+  Span span(const toml::source_region& region) {
+    // The usual case, inline: an ASCII document and a region with both ends (a lint makes
+    // two spans for every value it reads).
+    if (ascii_ && region.begin && region.end && !(region.end < region.begin))
+      return Span{{region.begin.line, region.begin.column}, {region.end.line, region.end.column}};
+    return converted_span(region);
+  }
 
  private:
+  Span converted_span(const toml::source_region& region);
+
   const SourceFile& file_;
+  bool ascii_ = false;
   std::uint32_t line_ = 0;              ///< the line byte_of_ describes; 0: none yet
   std::vector<std::uint32_t> byte_of_;  ///< 0-based byte of each code point; empty: ASCII
 };

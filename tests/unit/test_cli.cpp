@@ -47,6 +47,23 @@ gpu = "h100-sxm"
 count = 8
 )";
 
+/// A command line that is refused before anything runs: exit 2, nothing on stdout, and stderr
+/// starting with `message`.
+struct UsageError {
+  std::vector<std::string> args;
+  std::string message;
+};
+
+void check_usage_errors(const std::vector<UsageError>& cases) {
+  for (const UsageError& c : cases) {
+    INFO(c.message);
+    auto run = run_cli(c.args);
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    CHECK_THAT(run.err, Catch::StartsWith("planlint: error: " + c.message + "\n"));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("a clean plan exits 0 with a summary line", "[cli]") {
@@ -145,11 +162,7 @@ TEST_CASE("colour is used only on a terminal and never with NO_COLOR", "[cli][co
 TEST_CASE("an empty option value is an error, not the option left out", "[cli][options]") {
   ScratchDir dir;
   const std::string plan = dir.write("plan.toml", clean_plan).string();
-  struct Case {
-    std::vector<std::string> args;
-    std::string message;
-  };
-  const std::vector<Case> cases = {
+  check_usage_errors({
       {{"check", "--write-baseline", "", plan}, "--write-baseline: expected a file path, got an empty string"},
       {{"check", "--baseline", "", plan}, "--baseline: expected a file path, got an empty string"},
       {{"check", "--config", "", plan}, "--config: expected a file path, got an empty string"},
@@ -160,25 +173,14 @@ TEST_CASE("an empty option value is an error, not the option left out", "[cli][o
       {{"report", "--config", "", plan}, "--config: expected a file path, got an empty string"},
       {{"new", "training", "-o", ""}, "--output: expected a file path, got an empty string"},
       {{"new", "training", "--today", ""}, "--today: expected a date, YYYY-MM-DD, got an empty string"},
-  };
-  for (const Case& c : cases) {
-    INFO(c.message);
-    auto run = run_cli(c.args);
-    CHECK(run.status == 2);
-    CHECK(run.out.empty());
-    CHECK_THAT(run.err, Catch::StartsWith("planlint: error: " + c.message + "\n"));
-  }
+  });
   CHECK_FALSE(fs::exists(fs::path(plan).parent_path() / ".planlint-baseline.json"));
 }
 
 TEST_CASE("a number option out of its range says what it takes", "[cli][options]") {
   ScratchDir dir;
   const std::string plan = dir.write("plan.toml", clean_plan).string();
-  struct Case {
-    std::vector<std::string> args;
-    std::string message;
-  };
-  const std::vector<Case> cases = {
+  check_usage_errors({
       {{"check", "-j", "-1", plan}, "--jobs: expected a whole number, 0 (one per core) or more, got '-1'"},
       {{"check", "-j", "abc", plan}, "--jobs: expected a whole number, 0 (one per core) or more, got 'abc'"},
       {{"check", "-j", "1.5", plan}, "--jobs: expected a whole number, 0 (one per core) or more, got '1.5'"},
@@ -189,13 +191,7 @@ TEST_CASE("a number option out of its range says what it takes", "[cli][options]
       {{"check", "--max-plans-per-file", "0", plan}, "--max-plans-per-file: expected a whole number, 1 or more, got '0'"},
       {{"report", "--block", "-1", plan}, "--block: expected a plan block's number, 1 or more, got '-1'"},
       {{"report", "--block", "0", plan}, "--block: expected a plan block's number, 1 or more, got '0'"},
-  };
-  for (const Case& c : cases) {
-    INFO(c.message);
-    auto run = run_cli(c.args);
-    CHECK(run.status == 2);
-    CHECK_THAT(run.err, Catch::StartsWith("planlint: error: " + c.message + "\n"));
-  }
+  });
   // The values each option takes still work.
   CHECK(run_cli({"check", "-j", "0", plan}).status == 0);
   CHECK(run_cli({"check", "-j", "2", plan}).status == 0);

@@ -149,6 +149,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   std::ostringstream buffer;  // -o: the report is written atomically, and only when complete
   std::ostream& sink = options.output.empty() ? out : buffer;
   RunResult result;
+  // SARIF URIs and GitHub annotations name files from the repository root, wherever planlint runs.
+  const std::string cwd = std::filesystem::current_path().string();
   if (options.format == "text" || options.format == "github") {
     // Written file by file as the run goes: a folder run holds one file at a time, not all.
     TextStyle style;
@@ -156,7 +158,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
                   !options.no_color;
     std::unique_ptr<ReportSink> emitter;
     if (options.format == "text") emitter = std::make_unique<TextEmitter>(sink, style);
-    else emitter = std::make_unique<GithubEmitter>(sink);
+    else emitter = std::make_unique<GithubEmitter>(sink, GithubPaths{repository_root(cwd), cwd});
     result = run_lint(run_options, *emitter);
   } else {
     result = run_lint(run_options);
@@ -166,7 +168,6 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   for (const std::string& line : result.messages) err << line << '\n';
 
   if (options.format == "sarif") {
-    const std::string cwd = std::filesystem::current_path().string();
     const std::size_t left_out = emit_sarif(sink, result.report, result.rules,
                                             SarifOptions{repository_root(cwd), cwd, options.sarif_max_results});
     if (left_out > 0)

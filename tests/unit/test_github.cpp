@@ -68,3 +68,17 @@ TEST_CASE("the github format prints workflow commands for a real plan", "[github
   CHECK(run.status == 1);
   CHECK(run.out.starts_with("::error file=plan.toml,line=9,col=1,endLine=9,endColumn=3,title=unknown-key::"));
 }
+
+TEST_CASE("an annotation names its file from the repository root, wherever planlint ran", "[github]") {
+  // The runner attaches an annotation to the file at that path in the workspace: from a
+  // subfolder, "../plans/a.toml" attached to nothing.
+  const planlint::GithubPaths paths{"/repo", "/repo/tools"};
+  CHECK(planlint::annotation_path("../plans/a.toml", paths) == "plans/a.toml");
+  CHECK(planlint::annotation_path("b.toml", paths) == "tools/b.toml");
+  CHECK(planlint::annotation_path("/repo/c.toml", paths) == "c.toml");
+  CHECK(planlint::annotation_path("./d.toml", {"/repo", "/repo"}) == "d.toml");
+  // Outside the repository, and without one: as the report shows it.
+  CHECK(planlint::annotation_path("/elsewhere/e.toml", paths) == "/elsewhere/e.toml");
+  CHECK(planlint::annotation_path("../../f.toml", paths) == "../../f.toml");
+  CHECK(planlint::annotation_path("../plans/a.toml", {}) == "../plans/a.toml");
+}

@@ -1,6 +1,7 @@
 #include "planlint/emit/github.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -52,10 +53,10 @@ std::uint32_t shown_column(const SourceFile* file, std::string_view path, Positi
 }
 
 /// One finding's workflow command; nothing for a suppressed one.
-void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* file) {
+void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* file, const GithubPaths& paths) {
   if (d.suppression) return;
   const Span& span = d.primary.span;
-  std::string properties = "file=" + github_escape_property(d.primary.file);
+  std::string properties = "file=" + github_escape_property(annotation_path(d.primary.file, paths));
   if (span.known()) {
     Position end = span.end.line == 0 ? span.begin : span.end;
     const std::uint32_t end_line = std::max(end.line, span.begin.line);
@@ -85,12 +86,22 @@ void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* 
 
 }  // namespace
 
-void emit_github(std::ostream& out, const Report& report) {
-  for (const Diagnostic& d : report.diagnostics) write_annotation(out, d, report.file(d.primary.file));
+std::string annotation_path(const std::string& display_path, const GithubPaths& paths) {
+  namespace fs = std::filesystem;
+  if (paths.repository_root.empty()) return display_path;
+  fs::path path(display_path);
+  if (path.is_relative()) path = fs::path(paths.working_directory) / path;
+  const fs::path relative = path.lexically_normal().lexically_relative(fs::path(paths.repository_root).lexically_normal());
+  if (relative.empty() || *relative.begin() == "..") return display_path;
+  return relative.generic_string();
+}
+
+void emit_github(std::ostream& out, const Report& report, const GithubPaths& paths) {
+  for (const Diagnostic& d : report.diagnostics) write_annotation(out, d, report.file(d.primary.file), paths);
 }
 
 void GithubEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) {
-  for (const Diagnostic& d : diagnostics) write_annotation(out_, d, source.get());
+  for (const Diagnostic& d : diagnostics) write_annotation(out_, d, source.get(), paths_);
 }
 
 }  // namespace planlint

@@ -14,16 +14,28 @@
 
 namespace planlint {
 
-void emit_github(std::ostream& out, const Report& report);
+/// Where the runner looks for an annotation's file: relative to the repository's root (the
+/// workspace), whatever folder planlint ran in. Empty: paths as the report shows them.
+struct GithubPaths {
+  std::string repository_root;    ///< absolute; files inside it are named relative to it
+  std::string working_directory;  ///< absolute; what the report's relative paths start from
+};
+
+/// `display_path` as an annotation names it: relative to the repository root when inside it
+/// ("../plans/a.toml" from a subfolder is "plans/a.toml"), else unchanged.
+std::string annotation_path(const std::string& display_path, const GithubPaths& paths);
+
+void emit_github(std::ostream& out, const Report& report, const GithubPaths& paths = {});
 
 /// The same annotations written file by file as a run delivers them (run_lint with a sink).
 class GithubEmitter final : public ReportSink {
  public:
-  explicit GithubEmitter(std::ostream& out) : out_(out) {}
+  explicit GithubEmitter(std::ostream& out, GithubPaths paths = {}) : out_(out), paths_(std::move(paths)) {}
   void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) override;
 
  private:
   std::ostream& out_;
+  GithubPaths paths_;
 };
 
 /// The runner's escaping of a command's message: % CR LF.

@@ -170,6 +170,21 @@ TEST_CASE("a folder run lints the files whose text holds a top-level plan table"
   CHECK_THAT(run.out, Catch::EndsWith("in 4 files\n"));
 }
 
+TEST_CASE("a folder run reads .toml in any case, as it reads .md", "[inputs][cli]") {
+  planlint::test::Scratch dir;
+  const std::string plan = "[plan]\nname = \"a\"\nkind = \"inference\"\nhbmm = 1\n";
+  dir.write("plans/UPPER.TOML", plan);
+  dir.write("plans/Mixed.Toml", plan);
+  dir.write("plans/README.MD", "# Plan\n\n```toml\n" + plan + "```\n");
+  dir.write("plans/not.tomlx", plan);
+  auto run = planlint::test::run_cli({"--no-color", (dir.path / "plans").string()});
+  INFO(run.out << run.err);
+  CHECK_THAT(run.out, Catch::Contains("UPPER.TOML:4:1: error: unknown key 'hbmm'"));
+  CHECK_THAT(run.out, Catch::Contains("Mixed.Toml:4:1: error: unknown key 'hbmm'"));
+  CHECK_THAT(run.out, Catch::Contains("README.MD:"));
+  CHECK_THAT(run.out, !Catch::Contains("not.tomlx"));
+}
+
 TEST_CASE("a folder run hands the text it read to the lint, so each file is read once",
           "[inputs]") {
   planlint::test::Scratch dir;

@@ -77,10 +77,13 @@ TEST_CASE("precision names round-trip through parse_precision and to_string", "[
 }
 
 TEST_CASE("the builtin catalog has every id of hardware.md, in the table's order", "[catalog]") {
+  // The table's ids, and after the V100 and the A100s their parts with less memory
+  // (docs/catalog.md): a real 40 GB A100 plan must be able to name its GPU.
   const std::vector<std::string> expected = {
-      "v100-sxm2", "a100-sxm", "a100-pcie", "h100-sxm", "h100-pcie", "h100-nvl",
-      "h800-sxm",  "h200-sxm", "b200",      "gb200",    "mi300x",    "mi325x",
-      "l40s",      "rtx-4090", "rtx-a6000", "tpu-v5e",  "tpu-v5p"};
+      "v100-sxm2", "v100-sxm2-16gb", "a100-sxm", "a100-sxm-40gb", "a100-pcie", "a100-pcie-40gb",
+      "h100-sxm",  "h100-pcie",      "h100-nvl", "h800-sxm",      "h200-sxm",  "b200",
+      "gb200",     "mi300x",         "mi325x",   "l40s",          "rtx-4090",  "rtx-a6000",
+      "tpu-v5e",   "tpu-v5p"};
   CHECK(Catalog::builtin().ids() == expected);
   CHECK(Catalog::builtin().find("h100") == nullptr);
   CHECK(&Catalog::builtin() == &Catalog::builtin());
@@ -97,7 +100,8 @@ TEST_CASE("every builtin entry has the peak, memory and bandwidths of hardware.m
   };
   const Row rows[] = {
       {"v100-sxm2", 125, 32, 0.90, 300},    {"a100-sxm", 312, 80, 2.039, 600},
-      {"a100-pcie", 312, 80, 1.935, 600},   {"h100-sxm", 989, 80, 3.35, 900},
+      {"a100-pcie", 312, 80, 1.935, 600},   {"v100-sxm2-16gb", 125, 16, 0.90, 300},
+      {"a100-sxm-40gb", 312, 40, 1.555, 600}, {"a100-pcie-40gb", 312, 40, 1.555, 600},   {"h100-sxm", 989, 80, 3.35, 900},
       {"h100-pcie", 756, 80, 2.0, 600},     {"h100-nvl", 835.5, 94, 3.9, 600},
       {"h800-sxm", 989, 80, 3.35, 400},     {"h200-sxm", 989, 141, 4.8, 900},
       {"b200", 2250, 180, 8.0, 1800},       {"gb200", 2500, 186, 8.0, 1800},
@@ -110,7 +114,7 @@ TEST_CASE("every builtin entry has the peak, memory and bandwidths of hardware.m
     INFO("catalog id " << row.id);
     const GpuSpec& gpu = builtin(row.id);
     // Volta has FP16 tensor cores only: the table's 125 is its FP16 peak.
-    const Precision tensor = gpu.id == "v100-sxm2" ? Precision::fp16 : Precision::bf16;
+    const Precision tensor = gpu.id.starts_with("v100") ? Precision::fp16 : Precision::bf16;
     CHECK(dense(gpu, tensor) == exactly(row.bf16_tflops * tera));
     CHECK(dense(gpu, Precision::fp16) == exactly(row.bf16_tflops * tera));
     CHECK(gpu.hbm_bytes == exactly(row.hbm_gb * giga));
@@ -238,7 +242,7 @@ dense = { bf16 = "2.5 PFLOPS", fp16 = 2.5e15 }
   CHECK_FALSE(h800->sparse_peak(Precision::bf16).has_value());
   CHECK(h800->location.file == path);
   CHECK(h800->location.span.begin.line == 2);
-  CHECK(catalog.ids()[6] == "h800-sxm");  // replaced in place
+  CHECK(catalog.ids()[9] == "h800-sxm");  // replaced in place
 
   const GpuSpec* mi355x = catalog.find("mi355x");
   REQUIRE(mi355x != nullptr);
@@ -388,8 +392,8 @@ TEST_CASE("an unknown GPU name is matched to the catalog GPU of the same model o
       {"H100_SXM", {"h100-sxm"}, true},
       {"h100-sxn", {"h100-sxm", "h100-pcie", "h100-nvl"}, true},
       {"h100", {"h100-sxm", "h100-pcie", "h100-nvl"}, false},
-      {"a100", {"a100-sxm", "a100-pcie"}, false},
-      {"a100-80gb", {"a100-sxm", "a100-pcie"}, false},
+      {"a100", {"a100-sxm", "a100-sxm-40gb", "a100-pcie", "a100-pcie-40gb"}, false},
+      {"a100-80gb", {"a100-sxm", "a100-sxm-40gb", "a100-pcie", "a100-pcie-40gb"}, false},
       {"mi300", {"mi300x"}, true},
       {"x9000", {}, false},
   };

@@ -214,6 +214,27 @@ TEST_CASE("a peak of the wrong variant or precision is caught on every GPU, with
   }
 }
 
+TEST_CASE("a GPU's smaller memory part has a catalog id of its own, so its plan is clean", "[rules][peak]") {
+  // A100 40 GB and V100 16 GB plans drew peak-mismatch ("HBM 40 GB vs 80 GB") with no id to
+  // name instead.
+  auto plan = [](const char* gpu, const char* hbm) {
+    return fmt::format("[plan]\nname = \"x\"\nkind = \"training\"\nowner = \"o\"\nupdated = 2026-11-01\n"
+                       "[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\nprecision = \"fp16\"\n"
+                       "mfu = \"40%\"\ngoodput = \"90%\"\n[cluster]\ngpu = \"{}\"\ncount = 8\nhbm = \"{}\"\n",
+                       gpu, hbm);
+  };
+  planlint::test::Scratch dir;
+  CHECK(fires(lint_output(dir.write("a.toml", plan("a100-sxm", "40 GB"))), "peak-mismatch"));
+  for (const auto& [gpu, hbm] : {std::pair{"a100-sxm-40gb", "40 GB"}, std::pair{"a100-pcie-40gb", "40 GB"},
+                                 std::pair{"v100-sxm2-16gb", "16 GB"}, std::pair{"v100-sxm2", "32 GB"}}) {
+    CAPTURE(gpu);
+    const std::string output = lint_output(dir.write("b.toml", plan(gpu, hbm)));
+    INFO(output);
+    CHECK_FALSE(fires(output, "peak-mismatch"));
+    CHECK_FALSE(fires(output, "unknown-gpu"));
+  }
+}
+
 TEST_CASE("sla-unreachable names the latency that misses its SLA, or both", "[rules][inference]") {
   // TTFT's lower bound here is 2.12 s and ITL's 11.2 ms.
   auto plan = [](const char* sla_ttft, const char* sla_itl) {

@@ -335,6 +335,32 @@ TEST_CASE("a value that is not valid is reported once, and nothing is computed f
         std::vector<std::string>{"training.zero (its value is not valid)"});
 }
 
+TEST_CASE("interconnect-bottleneck points at the link the all-reduce runs on", "[rules][network]") {
+  // Within one node the data-parallel group all-reduces over NVLink, whose figure comes from
+  // the catalog entry of cluster.gpu; the finding pointed at inter_node_bandwidth all the same.
+  auto plan = [](int count, const char* extra) {
+    return fmt::format("[plan]\nname = \"x\"\nkind = \"training\"\nowner = \"o\"\nupdated = 2026-11-01\n"
+                       "[model]\nparams = \"7B\"\nlayers = 32\nhidden = 4096\nheads = 32\n"
+                       "[training]\ntokens = \"1T\"\nseq_len = 4096\nmicro_batch = 1\nglobal_batch = \"32K tokens\"\n"
+                       "mfu = \"40%\"\ngoodput = \"90%\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = {}\n{}",
+                       count, extra);
+  };
+  planlint::test::Scratch dir;
+  std::vector<Diagnostic> diagnostics;
+  auto finding = [&](const std::string& text) -> const Diagnostic* {
+    lint_output(dir.write("plan.toml", text), {}, &diagnostics);
+    for (const Diagnostic& d : diagnostics)
+      if (d.rule == "interconnect-bottleneck") return &d;
+    return nullptr;
+  };
+  const Diagnostic* in_node = finding(plan(8, ""));
+  REQUIRE(in_node != nullptr);
+  CHECK(in_node->primary.span.begin.line == 19);  // gpu = "h100-sxm": where the NVLink figure comes from
+  const Diagnostic* across = finding(plan(64, "inter_node_bandwidth = \"400 Gbps\"\n"));
+  REQUIRE(across != nullptr);
+  CHECK(across->primary.span.begin.line == 21);  // inter_node_bandwidth
+}
+
 TEST_CASE("a rule whose dimensions do not agree is reported at its line and column",
           "[rules][load]") {
   const std::vector<Diagnostic> errors = refused_rule_errors("bad-rule.toml", R"(id = "hbm-fraction"

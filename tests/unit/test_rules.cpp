@@ -235,6 +235,21 @@ TEST_CASE("a GPU's smaller memory part has a catalog id of its own, so its plan 
   }
 }
 
+TEST_CASE("peak-mismatch says when a memory bandwidth was written in bits", "[rules][peak]") {
+  auto plan = [](const char* bandwidth) {
+    return fmt::format("[plan]\nname = \"x\"\nkind = \"training\"\nowner = \"o\"\nupdated = 2026-11-01\n"
+                       "[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\nmfu = \"40%\"\ngoodput = \"90%\"\n"
+                       "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\nhbm_bandwidth = \"{}\"\n", bandwidth);
+  };
+  planlint::test::Scratch dir;
+  const std::string bits = lint_output(dir.write("a.toml", plan("3.35 Tbps")));
+  CHECK(fires(bits, "peak-mismatch"));
+  CHECK_THAT(bits, Catch::Contains("help: hbm_bandwidth is written in bits"));
+  const std::string bytes = lint_output(dir.write("b.toml", plan("2 TB/s")));
+  CHECK(fires(bytes, "peak-mismatch"));
+  CHECK_THAT(bytes, !Catch::Contains("written in bits"));
+}
+
 TEST_CASE("sla-unreachable names the latency that misses its SLA, or both", "[rules][inference]") {
   // TTFT's lower bound here is 2.12 s and ITL's 11.2 ms.
   auto plan = [](const char* sla_ttft, const char* sla_itl) {

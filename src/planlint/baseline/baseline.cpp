@@ -67,9 +67,16 @@ std::string baseline_text(const std::vector<BaselineEntry>& entries) {
 }
 
 std::optional<Baseline> parse_baseline(std::string path, std::string_view text, std::string& error) {
-  json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded()) {
-    error = "not valid JSON";
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& problem) {
+    // nlohmann's message says where ("parse error at line 3, column 14: syntax error while
+    // parsing object key - ..."); drop its "[json.exception.parse_error.101] " prefix.
+    std::string what = problem.what();
+    if (what.starts_with("[json.exception"))
+      if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
+    error = "not valid JSON: " + what;
     return std::nullopt;
   }
   if (!doc.is_object() || doc.value("version", 0) != 1 || !doc.contains("entries") ||

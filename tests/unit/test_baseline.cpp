@@ -109,6 +109,9 @@ TEST_CASE("findings sharing file, rule and key are told apart by the message dig
 
   CHECK_FALSE(planlint::parse_baseline("b.json", "{\"version\": 2}", error));
   CHECK_FALSE(planlint::parse_baseline("b.json", "not json", error));
+  // A version that is not a number was an exception from the JSON library, not this message.
+  CHECK_FALSE(planlint::parse_baseline("b.json", "{\"version\": \"1\", \"entries\": []}", error));
+  CHECK_THAT(error, Catch::StartsWith("not a planlint baseline"));
   // A syntax error says where it is (it said only "not valid JSON").
   CHECK_FALSE(planlint::parse_baseline("b.json", "{\"version\": 1,\n  \"entries\": [ {\"file\": x} ]\n}\n", error));
   CHECK_THAT(error, Catch::StartsWith("not valid JSON: parse error at line 2, column 25: "));

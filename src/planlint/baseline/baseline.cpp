@@ -79,8 +79,9 @@ std::optional<Baseline> parse_baseline(std::string path, std::string_view text, 
     error = "not valid JSON: " + what;
     return std::nullopt;
   }
-  if (!doc.is_object() || doc.value("version", 0) != 1 || !doc.contains("entries") ||
-      !doc["entries"].is_array()) {
+  // value("version", 0) would throw on a version that is not a number ("1").
+  if (!doc.is_object() || !doc.contains("version") || !doc["version"].is_number_integer() ||
+      doc["version"].get<long long>() != 1 || !doc.contains("entries") || !doc["entries"].is_array()) {
     error = "not a planlint baseline (expected {\"version\": 1, \"entries\": [...]})";
     return std::nullopt;
   }

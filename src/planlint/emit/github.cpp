@@ -1,10 +1,10 @@
 #include "planlint/emit/github.hpp"
 
 #include <algorithm>
-#include <filesystem>
 
 #include <fmt/format.h>
 
+#include "planlint/emit/repository_path.hpp"
 #include "planlint/source/columns.hpp"
 
 namespace planlint {
@@ -45,13 +45,6 @@ std::string github_escape_property(std::string_view text) {
 
 namespace {
 
-/// The column GitHub shows: characters (code points), as editors count them, when `file`
-/// (the finding's file, or nullptr) is the place's file; its byte column otherwise.
-std::uint32_t shown_column(const SourceFile* file, std::string_view path, Position at) {
-  if (file == nullptr || file->path() != path) return at.column;
-  return code_point_column(file->line(at.line), at.column);
-}
-
 /// One finding's workflow command; nothing for a suppressed one.
 void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* file, const GithubPaths& paths) {
   if (d.suppression) return;
@@ -87,13 +80,7 @@ void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* 
 }  // namespace
 
 std::string annotation_path(const std::string& display_path, const GithubPaths& paths) {
-  namespace fs = std::filesystem;
-  if (paths.repository_root.empty()) return display_path;
-  fs::path path(display_path);
-  if (path.is_relative()) path = fs::path(paths.working_directory) / path;
-  const fs::path relative = path.lexically_normal().lexically_relative(fs::path(paths.repository_root).lexically_normal());
-  if (relative.empty() || *relative.begin() == "..") return display_path;
-  return relative.generic_string();
+  return path_in_repository(display_path, paths.repository_root, paths.working_directory).value_or(display_path);
 }
 
 void emit_github(std::ostream& out, const Report& report, const GithubPaths& paths) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "planlint/emit/repository_path.hpp"
 #include "planlint/source/columns.hpp"
 
 namespace planlint {
@@ -56,15 +57,12 @@ struct ArtifactUri {
 };
 
 ArtifactUri artifact_uri(const std::string& display_path, const SarifOptions& options) {
+  if (auto inside = path_in_repository(display_path, options.source_root, options.working_directory))
+    return {encode_uri_path(*inside), true};
   fs::path path(display_path);
   if (path.is_relative() && !options.working_directory.empty())
     path = fs::path(options.working_directory) / path;
   path = path.lexically_normal();
-  if (!options.source_root.empty()) {
-    fs::path relative = path.lexically_relative(fs::path(options.source_root).lexically_normal());
-    if (!relative.empty() && *relative.begin() != "..")
-      return {encode_uri_path(relative.generic_string()), true};
-  }
   if (path.is_relative()) return {encode_uri_path(path.generic_string()), false};
   return {"file://" + encode_uri_path(path.generic_string()), false};
 }

@@ -102,13 +102,6 @@ void append_one_line(std::string& out, std::string_view text) {
   out.append(text, begin, text.size() - begin);
 }
 
-/// The column a place shows: characters (code points), as editors count them, when `file`
-/// is the place's file; its byte column otherwise (a file not at hand).
-std::uint32_t shown_column(const SourceFile* file, std::string_view path, Position at) {
-  if (file == nullptr || file->path() != path) return at.column;
-  return code_point_column(file->line(at.line), at.column);
-}
-
 /// "file:line:column", as a finding's header and a related location show a place.
 void append_place(std::string& out, std::string_view file, const Span& span,
                   const SourceFile* source) {

@@ -1,6 +1,9 @@
 #include "planlint/source/columns.hpp"
 
 #include <algorithm>
+#include <cstring>
+
+#include "planlint/source/source_file.hpp"
 
 namespace planlint {
 
@@ -50,6 +53,23 @@ std::uint32_t after_character(std::string_view line, std::uint32_t byte_column) 
   std::size_t byte = byte_column > 0 ? byte_column : 1;  // the 0-based index of the next byte
   while (byte < line.size() && is_continuation(line[byte])) ++byte;
   return static_cast<std::uint32_t>(byte + 1);
+}
+
+bool is_ascii(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t high = 0;
+  for (; i + 8 <= text.size(); i += 8) {  // eight bytes at a time
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + i, sizeof word);
+    high |= word;
+  }
+  for (; i < text.size(); ++i) high |= static_cast<unsigned char>(text[i]);
+  return (high & 0x8080808080808080ull) == 0;
+}
+
+std::uint32_t shown_column(const SourceFile* file, std::string_view path, Position at) {
+  if (file == nullptr || file->path() != path) return at.column;
+  return code_point_column(file->line(at.line), at.column);
 }
 
 }  // namespace planlint

@@ -12,7 +12,19 @@
 #include <cstdint>
 #include <string_view>
 
+#include "planlint/source/span.hpp"
+
 namespace planlint {
+
+class SourceFile;
+
+/// Whether every byte of `text` is ASCII (then code points, bytes and UTF-16 units agree).
+bool is_ascii(std::string_view text);
+
+/// The column the text and GitHub outputs show for `at` in the file at `path`: code points,
+/// as editors count them, when `file` is that file; the byte column otherwise (a file that is
+/// not at hand, such as the target of a note that points into another file).
+std::uint32_t shown_column(const SourceFile* file, std::string_view path, Position at);
 
 /// The 1-based byte column of the 1-based code point column `code_point_column`. 0, the
 /// unknown column, stays 0.

@@ -4,8 +4,6 @@
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/source/toml_lexing.hpp"
 
-#include <cstdint>
-#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -164,23 +162,6 @@ std::optional<NestingExcess> find_toml_nesting_excess(std::string_view text, std
   }
   return NestingExcess{position, *offset};
 }
-
-namespace {
-
-/// Whether every byte of `text` is ASCII, eight at a time.
-bool is_ascii(std::string_view text) {
-  std::size_t i = 0;
-  std::uint64_t high = 0;
-  for (; i + 8 <= text.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, text.data() + i, sizeof word);
-    high |= word;
-  }
-  for (; i < text.size(); ++i) high |= static_cast<unsigned char>(text[i]);
-  return (high & 0x8080808080808080ull) == 0;
-}
-
-}  // namespace
 
 toml::table parse_toml(std::string_view text, std::string_view path, bool* parsed_ascii) {
   // Lines and columns are the same in both texts (toml_comments.hpp), so every position below

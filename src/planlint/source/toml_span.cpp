@@ -1,8 +1,6 @@
 #include "planlint/source/toml_span.hpp"
 
 #include <algorithm>
-#include <cstdint>
-#include <cstring>
 
 #include "planlint/source/columns.hpp"
 
@@ -13,16 +11,7 @@ namespace {
 /// Whether the first `count` bytes of `line` are ASCII, eight at a time: most positions sit in
 /// the ASCII start of their line even when a comment further on holds "×" or "—".
 bool ascii_prefix(std::string_view line, std::size_t count) {
-  count = std::min(count, line.size());
-  std::size_t i = 0;
-  for (; i + 8 <= count; i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, line.data() + i, sizeof word);
-    if (word & 0x8080808080808080ull) return false;
-  }
-  for (; i < count; ++i)
-    if (static_cast<unsigned char>(line[i]) >= 0x80) return false;
-  return true;
+  return is_ascii(line.substr(0, std::min(count, line.size())));
 }
 
 }  // namespace

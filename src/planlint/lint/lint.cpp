@@ -42,37 +42,70 @@ std::optional<Severity> effective_severity(const RuleSelection& selection, std::
   return parse_severity(level->second).value_or(default_severity);
 }
 
-FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
-                     const LintOptions& options, std::uint32_t first_line) {
-  const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-  LoadResult loaded = load_plan(source, *options.catalog, toml_text, first_line);
-  FileResult result{std::move(source), std::move(loaded.plan), std::nullopt,
-                    std::move(loaded.diagnostics)};
-  auto selected = [&](const RuleDescriptor& rule) {
-    return effective_severity(options.selection, rule.id, rule.group, rule.severity).has_value();
-  };
-  if (result.plan) {
+std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
+  // Each stage runs over every plan before the next begins: a stage's code and tables then
+  // stay in the caches and the branch predictor across plans, where a plan-by-plan run evicts
+  // each stage with the next (docs/performance.md, "Stages in batches").
+  std::vector<StagedPlanLoad> loads;
+  loads.reserve(plans.size());
+  for (const PlanText& p : plans) {
+    loads.emplace_back(p.source, *p.options->catalog, p.toml_text, p.first_line);
+    loads.back().parse();
+  }
+  std::vector<FileResult> results;
+  results.reserve(plans.size());
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    LoadResult loaded = loads[i].finish();
+    results.push_back(FileResult{plans[i].source, std::move(loaded.plan), std::nullopt,
+                                 std::move(loaded.diagnostics)});
+  }
+  loads.clear();
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    if (!results[i].plan) continue;
+    const LintOptions& options = *plans[i].options;
+    const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
     const EstimateScope scope{options.full_estimates,
                               options.full_estimates || rules.reads_metric_ranges()};
-    result.estimates = estimate(*result.plan, *options.catalog, scope);
+    results[i].estimates = estimate(*results[i].plan, *options.catalog, scope);
+  }
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    FileResult& result = results[i];
+    if (!result.plan) continue;
+    const LintOptions& options = *plans[i].options;
+    const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
+    auto selected = [&](const RuleDescriptor& rule) {
+      return effective_severity(options.selection, rule.id, rule.group, rule.severity).has_value();
+    };
     RuleRun run{RuleInputs{*result.plan, *result.estimates, *options.catalog,
                            options.today.value_or(real_today()), options.tolerances},
                 options.rule_options, selected};
     for (Diagnostic& d : run_rules(rules, run)) result.diagnostics.push_back(std::move(d));
   }
   // Selection and severity overrides apply to native findings and rule findings alike.
-  std::vector<Diagnostic> kept;
-  for (Diagnostic& d : result.diagnostics) {
-    const RuleDescriptor* rule = rules.find(d.rule);
-    const std::string group = rule ? rule->group : "";
-    if (auto level = effective_severity(options.selection, d.rule, group, d.severity)) {
-      d.severity = *level;
-      kept.push_back(std::move(d));
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    FileResult& result = results[i];
+    const LintOptions& options = *plans[i].options;
+    const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
+    std::vector<Diagnostic> kept;
+    kept.reserve(result.diagnostics.size());
+    for (Diagnostic& d : result.diagnostics) {
+      const RuleDescriptor* rule = rules.find(d.rule);
+      const std::string_view group = rule ? std::string_view(rule->group) : std::string_view();
+      if (auto level = effective_severity(options.selection, d.rule, group, d.severity)) {
+        d.severity = *level;
+        kept.push_back(std::move(d));
+      }
     }
+    result.diagnostics = std::move(kept);
+    std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), diagnostic_less);
   }
-  result.diagnostics = std::move(kept);
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), diagnostic_less);
-  return result;
+  return results;
+}
+
+FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
+                     const LintOptions& options, std::uint32_t first_line) {
+  const PlanText plan{std::move(source), toml_text, first_line, &options};
+  return std::move(lint_texts(std::span(&plan, 1)).front());
 }
 
 FileResult lint_source(std::shared_ptr<const SourceFile> source, const LintOptions& options) {

@@ -1,9 +1,11 @@
 #pragma once
-/// The pipeline for one file: source text → plan → estimates → rules → diagnostics.
+/// The pipeline for one plan, or a batch of plans a stage at a time: source text → plan →
+/// estimates → rules → diagnostics.
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +58,18 @@ FileResult lint_source(std::shared_ptr<const SourceFile> source, const LintOptio
 /// `first_line` is the plan's first line in `source` (a Markdown block's: load_plan).
 FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
                      const LintOptions& options, std::uint32_t first_line = 1);
+
+/// One plan of a batch (lint_texts): lint_text's arguments.
+struct PlanText {
+  std::shared_ptr<const SourceFile> source;
+  std::string_view toml_text;
+  std::uint32_t first_line = 1;
+  const LintOptions* options = nullptr;  ///< never null; plans of one batch may differ
+};
+
+/// lint_text on each plan, a stage at a time over all of them: the same results, faster over
+/// many plans (docs/performance.md, "Stages in batches").
+std::vector<FileResult> lint_texts(std::span<const PlanText> plans);
 
 /// Today's date (UTC), what LintOptions::today defaults to.
 Date real_today();

@@ -4,12 +4,14 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <iterator>
 #include <memory>
 #include <mutex>
 #include <numeric>
 #include <set>
+#include <span>
 #include <thread>
 
 #include <sys/stat.h>
@@ -219,50 +221,112 @@ struct FileOutput {
   std::optional<std::string> error;
 };
 
-/// Lints one plan: `toml_text` is the file's text or a Markdown doc with one block kept, that
-/// block's `first_line`.
-void lint_plan(const std::shared_ptr<const SourceFile>& source, std::string_view toml_text,
-               std::uint32_t first_line, const Settings& settings, std::vector<Diagnostic>& out) {
-  FileResult result = lint_text(source, toml_text, settings.lint, first_line);
-  std::vector<Diagnostic> diagnostics = std::move(result.diagnostics);
-  apply_selection(diagnostics, settings);
-  apply_suppressions(diagnostics, find_suppressions(*source, toml_text), settings.suppression_rules,
-                     source->path());
-  for (Diagnostic& d : diagnostics) out.push_back(std::move(d));
+/// A file of a batch (lint_batch): its input and the settings of its config.
+struct FileTask {
+  const std::string* path;
+  std::optional<std::string> text;  ///< the text, when the search for inputs read it already
+  const Settings* settings;
+};
+
+/// Reads a task's file and lists its plans (the file's text, or each Markdown block with the
+/// doc's other lines blanked, kept in `blanked`) in `plans`, each marked with `file` in
+/// `owner`. False, with `output.error`, when the file cannot be read or holds too many plans.
+bool prepare_file(FileTask& task, std::size_t file, const RunOptions& options, FileOutput& output,
+                  std::deque<std::string>& blanked, std::vector<PlanText>& plans,
+                  std::vector<std::size_t>& owner) {
+  const std::string& path = *task.path;
+  std::string reason;
+  if (!task.text) task.text = read_file(path, reason, options.max_file_bytes);
+  if (!task.text) {
+    output.error = fmt::format("planlint: error: cannot read '{}': {}", path, reason);
+    return false;
+  }
+  output.source = std::make_shared<const SourceFile>(path, std::move(*task.text));
+  const std::string& doc = output.source->text();
+  const LintOptions* lint = &task.settings->lint;
+  if (!is_markdown_path(path)) {
+    plans.push_back(PlanText{output.source, doc, 1, lint});
+    owner.push_back(file);
+    return true;
+  }
+  const std::vector<PlanBlock> blocks = plan_blocks(doc);
+  // Each block is parsed with the doc's lines before it blanked, so a doc's cost grows with
+  // blocks × lines: the limit keeps a generated doc from taking minutes (docs/hardening.md).
+  if (blocks.size() > options.max_plans_per_file) {
+    output.error = fmt::format(
+        "planlint: error: {}:{}:1: the doc holds {} plans, over the limit of {} plans per Markdown "
+        "file (raise it with --max-plans-per-file)",
+        path, blocks[options.max_plans_per_file].first_line - 1,  // the first extra block's fence
+        blocks.size(), options.max_plans_per_file);
+    return false;
+  }
+  for (const PlanBlock& block : blocks) {
+    blanked.push_back(blank_outside(doc, block));  // a deque: the views stay valid
+    plans.push_back(PlanText{output.source, blanked.back(), block.first_line, lint});
+    owner.push_back(file);
+  }
+  return true;
 }
 
-/// `text`: the file's text when the search for inputs read it already.
-FileOutput lint_file(const std::string& path, std::optional<std::string> text,
-                     const Settings& settings, const RunOptions& options) {
-  FileOutput output;
-  std::string reason;
-  if (!text) text = read_file(path, reason, options.max_file_bytes);
-  if (!text) {
-    output.error = fmt::format("planlint: error: cannot read '{}': {}", path, reason);
-    return output;
-  }
-  output.source = std::make_shared<const SourceFile>(path, std::move(*text));
-  const std::string& doc = output.source->text();
-  if (is_markdown_path(path)) {
-    const std::vector<PlanBlock> blocks = plan_blocks(doc);
-    // Each block is parsed with the doc's lines before it blanked, so a doc's cost grows with
-    // blocks × lines: the limit keeps a generated doc from taking minutes (docs/hardening.md).
-    if (blocks.size() > options.max_plans_per_file) {
-      output.error = fmt::format(
-          "planlint: error: {}:{}:1: the doc holds {} plans, over the limit of {} plans per Markdown "
-          "file (raise it with --max-plans-per-file)",
-          path, blocks[options.max_plans_per_file].first_line - 1,  // the first extra block's fence
-          blocks.size(), options.max_plans_per_file);
-      return output;
+/// Lints a batch of files with lint_texts, each stage over all their plans in a row, then
+/// applies each file's selection and inline suppressions and sorts its findings (here, in the
+/// parallel part: the report's sort then finds them in order). A batch whose lint throws is
+/// linted again file by file, so that the error names its file.
+std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const RunOptions& options) {
+  std::vector<FileOutput> outputs(tasks.size());
+  std::deque<std::string> blanked;
+  std::vector<PlanText> plans;
+  std::vector<std::size_t> owner;  // plans[k] is in tasks[owner[k]]
+  plans.reserve(tasks.size());
+  owner.reserve(tasks.size());
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    try {
+      prepare_file(tasks[t], t, options, outputs[t], blanked, plans, owner);
+    } catch (const std::exception& error) {
+      for (; !owner.empty() && owner.back() == t; owner.pop_back()) plans.pop_back();
+      outputs[t].error = fmt::format("planlint: error: {}: {}", *tasks[t].path, error.what());
     }
-    for (const PlanBlock& block : blocks)
-      lint_plan(output.source, blank_outside(doc, block), block.first_line, settings, output.diagnostics);
-  } else {
-    lint_plan(output.source, doc, 1, settings, output.diagnostics);
   }
-  // Sorted here, in the parallel part: the report's sort then finds them in order.
-  std::stable_sort(output.diagnostics.begin(), output.diagnostics.end(), diagnostic_less);
-  return output;
+
+  // Findings of plans[k] → their file's output, after its selection and suppressions.
+  auto finish = [&](std::size_t k, FileResult& result) {
+    const Settings& settings = *tasks[owner[k]].settings;
+    FileOutput& output = outputs[owner[k]];
+    apply_selection(result.diagnostics, settings);
+    apply_suppressions(result.diagnostics, find_suppressions(*output.source, plans[k].toml_text),
+                       settings.suppression_rules, output.source->path());
+    for (Diagnostic& d : result.diagnostics) output.diagnostics.push_back(std::move(d));
+  };
+  try {
+    std::vector<FileResult> results = lint_texts(plans);
+    for (std::size_t k = 0; k < plans.size(); ++k) finish(k, results[k]);
+  } catch (const std::exception&) {
+    for (FileOutput& output : outputs) output.diagnostics.clear();
+    for (std::size_t k = 0; k < plans.size();) {
+      std::size_t end = k;
+      while (end < plans.size() && owner[end] == owner[k]) ++end;
+      FileOutput& output = outputs[owner[k]];
+      try {
+        std::vector<FileResult> results = lint_texts(std::span(plans).subspan(k, end - k));
+        for (std::size_t j = k; j < end; ++j) finish(j, results[j - k]);
+      } catch (const std::exception& error) {
+        output.diagnostics.clear();
+        output.error = fmt::format("planlint: error: {}: {}", output.source->path(), error.what());
+      }
+      k = end;
+    }
+  }
+  for (FileOutput& output : outputs)
+    std::stable_sort(output.diagnostics.begin(), output.diagnostics.end(), diagnostic_less);
+  return outputs;
+}
+
+/// How many files a batch holds: enough for each stage's code to stay in the caches over
+/// several plans, few enough that `jobs` threads each get several batches of a small run.
+std::size_t batch_size(std::size_t files, unsigned jobs) {
+  constexpr std::size_t most = 32;
+  if (jobs == 1) return most;
+  return std::clamp<std::size_t>(files / (std::size_t{jobs} * 8), 1, most);
 }
 
 /// Runs `work(i)` for i in [0, count) on up to `jobs` threads and hands each result to
@@ -538,28 +602,32 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   // --write-baseline records every finding before any is shown, as accepted: the files are
   // held until the baseline is written.
   std::vector<std::pair<std::size_t, FileOutput>> held;
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t batch = batch_size(order.size(), jobs);
   parallel_in_order(
-      order.size(), options.jobs,
-      [&](std::size_t k) {
-        const std::size_t i = order[k];
-        try {
-          return lint_file(inputs[i].path, std::move(inputs[i].text), *settings_of[i], options);
-        } catch (const std::exception& error) {
-          FileOutput output;
-          output.error = fmt::format("planlint: error: {}: {}", inputs[i].path, error.what());
-          return output;
+      (order.size() + batch - 1) / batch, jobs,
+      [&](std::size_t b) {
+        std::vector<FileTask> tasks;
+        for (std::size_t k = b * batch; k < std::min(order.size(), (b + 1) * batch); ++k) {
+          Input& input = inputs[order[k]];
+          tasks.push_back(FileTask{&input.path, std::move(input.text), settings_of[order[k]]});
         }
+        return lint_batch(tasks, options);
       },
-      [&](std::size_t k, FileOutput output) {
-        if (output.error) result.errors.push_back(*output.error);
-        // Nothing after a file that could not be linted: the run ends with exit status 2.
-        if (!result.errors.empty()) return;
-        if (baseline) {
-          baseline->apply(output.diagnostics);
-          baseline->linted(output.source->path());
+      [&](std::size_t b, std::vector<FileOutput> outputs) {
+        for (std::size_t j = 0; j < outputs.size(); ++j) {
+          FileOutput& output = outputs[j];
+          const std::size_t input = order[b * batch + j];
+          if (output.error) result.errors.push_back(*output.error);
+          // Nothing after a file that could not be linted: the run ends with exit status 2.
+          if (!result.errors.empty()) return;
+          if (baseline) {
+            baseline->apply(output.diagnostics);
+            baseline->linted(output.source->path());
+          }
+          if (options.write_baseline) held.emplace_back(input, std::move(output));
+          else hand_over(input, output);
         }
-        if (options.write_baseline) held.emplace_back(order[k], std::move(output));
-        else hand_over(order[k], output);
       });
   if (!result.errors.empty()) return result;
 
@@ -586,7 +654,7 @@ RunResult run_lint(const RunOptions& options) {
   ReportCollector collector(report);
   RunResult result = run_lint(options, collector);
   if (!result.errors.empty()) return result;
-  // Each file's findings are sorted (lint_file) and files come in path order, so the list is
+  // Each file's findings are sorted (lint_batch) and files come in path order, so the list is
   // sorted unless a finding names another file than its own.
   if (!std::is_sorted(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less))
     std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);

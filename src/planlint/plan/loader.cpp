@@ -34,6 +34,10 @@ std::vector<std::string_view> section_names() {
   return names;
 }
 
+}  // namespace
+
+namespace detail {
+
 /// Walks the TOML document section by section.
 class Loader {
  public:
@@ -42,7 +46,11 @@ class Loader {
       : source_(std::move(source)), catalog_(catalog), toml_text_(toml_text),
         first_line_(first_line), findings_(*source_), reader_(findings_) {}
 
-  LoadResult run();
+  /// The first stage: the TOML parse. False when the text is not valid TOML (then finish()
+  /// returns the syntax error).
+  bool parse();
+  /// The second stage, after parse(): the plan read from the document.
+  LoadResult finish();
 
  private:
   void read_document(const toml::table& root);
@@ -69,19 +77,20 @@ class Loader {
   /// (`in_section` for a section's key). A scan of pointers: a plan states a few dozen keys.
   static constexpr std::size_t in_section = static_cast<std::size_t>(-1);
   std::vector<std::pair<const KeySpec*, std::size_t>> written_;
+  std::optional<toml::table> root_;  ///< parse()'s document; absent when it failed
   bool written(const KeySpec* key, std::size_t element = in_section) const {
     return key && std::find(written_.begin(), written_.end(), std::pair{key, element}) != written_.end();
   }
 };
 
-LoadResult Loader::run() {
-  toml::table root;
+bool Loader::parse() {
   // Whether the text toml++ parsed is ASCII (then its columns need no conversion); set by
   // parse_toml before it parses, so a syntax error's position uses it too.
   bool ascii = false;
   try {
-    root = parse_toml(toml_text_, source_->path(), &ascii);
+    root_ = parse_toml(toml_text_, source_->path(), &ascii);
     findings_.assume_ascii(ascii);
+    return true;
   } catch (const toml::parse_error& error) {
     findings_.assume_ascii(ascii);
     Span span = findings_.span(error.source());
@@ -90,14 +99,19 @@ LoadResult Loader::run() {
     Diagnostic& d = findings_.add("toml-syntax", span, "",
                                   fmt::format("invalid TOML: {}", error.description()));
     d.help = "fix the syntax; planlint checks nothing else in a file that is not valid TOML";
-    return LoadResult{std::nullopt, findings_.take()};
+    return false;
   }
+}
+
+LoadResult Loader::finish() {
+  if (!root_) return LoadResult{std::nullopt, findings_.take()};
   plan_.source = source_;
   // Sized once: a plan states a few dozen keys.
   written_.reserve(64);
   for (const SectionSpec& section : plan_sections())
     if (!section.array) plan_.sections[section.name];
-  read_document(root);
+  read_document(*root_);
+  root_.reset();  // the document is not needed past here
   check_required();
   check_gpu();
   apply_defaults(plan_, catalog_, findings_);
@@ -403,13 +417,28 @@ void Loader::check_gpu() {
   d.notes.push_back("known GPUs: " + list);
 }
 
-}  // namespace
+}  // namespace detail
 
 LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
                      std::optional<std::string_view> toml_text, std::uint32_t first_line) {
   std::string_view text = toml_text ? *toml_text : std::string_view(source->text());
-  return Loader(std::move(source), catalog, text, first_line).run();
+  detail::Loader loader(std::move(source), catalog, text, first_line);
+  loader.parse();
+  return loader.finish();
 }
+
+StagedPlanLoad::StagedPlanLoad(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
+                               std::optional<std::string_view> toml_text, std::uint32_t first_line) {
+  std::string_view text = toml_text ? *toml_text : std::string_view(source->text());
+  loader_ = std::make_unique<detail::Loader>(std::move(source), catalog, text, first_line);
+}
+StagedPlanLoad::StagedPlanLoad(StagedPlanLoad&&) noexcept = default;
+StagedPlanLoad& StagedPlanLoad::operator=(StagedPlanLoad&&) noexcept = default;
+StagedPlanLoad::~StagedPlanLoad() = default;
+
+void StagedPlanLoad::parse() { loader_->parse(); }
+
+LoadResult StagedPlanLoad::finish() { return loader_->finish(); }
 
 bool looks_like_plan(std::string_view text) {
   try {

@@ -290,7 +290,7 @@ TEST_CASE("an MoE claim off by params / active_params is left to moe-compute-par
   INFO(output);
   CHECK_THAT(output, Catch::Contains("train.step_seconds = 20 s is the figure for all 141B parameters"));
   CHECK_THAT(output, Catch::Contains("claims 21.7 GB for train.memory.activations but planlint computes 5.99 GB"));
-  CHECK_THAT(output, Catch::Contains("claims 0.227 for train.comm.fraction but planlint computes 0.0627"));
+  CHECK_THAT(output, Catch::Contains("claims 22.7% for train.comm.fraction but planlint computes 6.27%"));
   CHECK(std::count_if(diagnostics.begin(), diagnostics.end(),
                       [](const Diagnostic& d) { return d.rule == "estimate-mismatch"; }) == 2);
   CHECK(std::count_if(diagnostics.begin(), diagnostics.end(),
@@ -510,6 +510,60 @@ docs = """
   REQUIRE(finding != diagnostics.end());
   REQUIRE(finding->fixes.size() == 1);
   CHECK_THAT(finding->fixes[0].replacement, !Catch::Contains("?"));
+}
+
+TEST_CASE("a fraction is shown as a percentage in a finding's text, and as a number in its fix", "[rules][packs][fix]") {
+  // mfu = 0.55 reads "55%" in a message (a fraction key), as "40%" does; a fix replaces the
+  // plan's value, so there it stays the number the key takes.
+  planlint::test::Scratch dir;
+  const fs::path pack = dir.write("pack/mfu-fix.toml", R"(id = "org-mfu-fix"
+group = "org"
+severity = "warning"
+summary = "Every plan's MFU, shown"
+check = "false"
+at = "training.mfu"
+message = "mfu {training.mfu}, goodput {training.goodput}, comm {est.train.comm.fraction}, limit {options.limit}, ratio {training.mfu / options.limit}, in percent {training.mfu:%}"
+help = "mfu {training.mfu}"
+fix = "{training.mfu}"
+docs = """
+## What it does
+## Why is this bad?
+## Example
+## Use instead
+## References
+"""
+
+[options]
+limit = "50%"
+)");
+  const std::string plan =
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
+      "mfu = 0.55\ngoodput = \"90%\"\nglobal_batch = \"4M tokens\"\nseq_len = 4096\n"
+      "[cluster]\ngpu = \"h100-sxm\"\ncount = 16\ngpus_per_node = 8\ninter_node_bandwidth = \"400 Gbps\"\n";
+  std::vector<Diagnostic> diagnostics;
+  lint_output(dir.write("plan.toml", plan), {pack.parent_path().string()}, &diagnostics);
+  auto finding = std::find_if(diagnostics.begin(), diagnostics.end(),
+                              [](const Diagnostic& d) { return d.rule == "org-mfu-fix"; });
+  REQUIRE(finding != diagnostics.end());
+  CHECK_THAT(finding->message, Catch::StartsWith("mfu 55%, goodput 90%, comm "));
+  CHECK_THAT(finding->message, Catch::Matches(".*comm [0-9.]+%, limit 50%, ratio 1.1, in percent 55%"));
+  CHECK(finding->help == "mfu 55%");
+  REQUIRE(finding->fixes.size() == 1);
+  CHECK(finding->fixes[0].replacement == "0.55");
+}
+
+TEST_CASE("a pipeline bubble of 1000% or more is written in whole percent, not with an exponent", "[rules][parallelism]") {
+  // pp = 16 with one micro-batch per pipeline: (16 − 1) / 1 = 1500%.
+  const std::string plan =
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"70B\"\n[training]\ntokens = \"1T\"\n"
+      "pp = 16\nmicro_batch = 1\nglobal_batch = 8\nseq_len = 4096\n"
+      "[cluster]\ngpu = \"h100-sxm\"\ncount = 128\ngpus_per_node = 8\n";
+  planlint::test::Scratch dir;
+  std::vector<Diagnostic> diagnostics;
+  const std::string output = lint_output(dir.write("plan.toml", plan), {}, &diagnostics);
+  INFO(output);
+  CHECK_THAT(output, Catch::Contains("the pipeline bubble is (16 − 1) / 1 = 1500% (more than 20%)"));
+  CHECK_THAT(output, !Catch::Contains("e+0"));
 }
 
 TEST_CASE("a user rule pack named in .planlint.toml is loaded relative to the config",

@@ -35,7 +35,7 @@ std::string show_plan_value(std::string_view path, double value, units::Dimensio
 }
 
 std::string show_metric_value(std::string_view name, double value, units::Dimension dim) {
-  if (name == "train.comm.fraction" || name == "train.pipeline_bubble") return show_percent(value);
+  if (is_fraction_metric(name)) return show_percent(value);
   if (dim == units::dims::flop / units::dims::tokens)
     return units::format(value, units::dims::flop) + "/token";
   return units::format(value, dim);

@@ -296,7 +296,9 @@ void Loader::read_estimates(const toml::table& table, const std::string& prefix)
 
 void Loader::read_claim(const toml::node& node, const toml::key& key, const std::string& metric) {
   const MetricName& m = *find_metric(metric);
-  const std::string metric_unit = m.dim.dimensionless() ? "plain numbers" : units::describe(m.dim);
+  const std::string metric_unit = is_fraction_metric(m.name) ? "fraction"
+                                  : m.dim.dimensionless()    ? "plain numbers"
+                                                             : units::describe(m.dim);
   const detail::QuantityContext context{{&m.dim, 1}, plain_number_scale(m), true, metric_unit};
   Claim claim;
   claim.metric = metric;

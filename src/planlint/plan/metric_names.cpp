@@ -60,6 +60,10 @@ const MetricName* find_metric(std::string_view name) {
   return index.find(name);
 }
 
+bool is_fraction_metric(std::string_view name) {
+  return name == "train.comm.fraction" || name == "train.pipeline_bubble";
+}
+
 std::vector<std::string_view> metric_name_list() {
   std::vector<std::string_view> names;
   for (const MetricName& metric : all_metrics) names.push_back(metric.name);

@@ -27,6 +27,10 @@ std::span<const MetricName> metric_names();
 /// The metric called `name`, or nullptr.
 const MetricName* find_metric(std::string_view name);
 
+/// Whether the metric called `name` is a fraction, shown as a percentage ("6.27%"):
+/// train.comm.fraction and train.pipeline_bubble.
+bool is_fraction_metric(std::string_view name);
+
 /// Every metric name, for did-you-mean suggestions.
 std::vector<std::string_view> metric_name_list();
 

@@ -260,6 +260,9 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
       return std::nullopt;
     }
   }
+  // A fraction (mfu, goodput, a claim of train.comm.fraction) is shown as a percentage in
+  // findings, however it was written: "75%", not "0.75" (render in rules/run.cpp).
+  if (context.base_unit == "fraction" && quantity.dim.dimensionless()) quantity.percent = true;
   out.value = quantity;
   return out;
 }

@@ -41,7 +41,7 @@ struct QuantityContext {
   std::span<const units::Dimension> dims;  ///< accepted; empty: any dimension
   double plain_number_scale = 1;
   bool plain_number_allowed = true;
-  std::string_view base_unit;  ///< for messages: "bytes"
+  std::string_view base_unit;  ///< for messages: "bytes"; "fraction" marks a value percent
 };
 
 QuantityContext context_of(const KeySpec& spec);

@@ -13,18 +13,29 @@ expr::Value to_value(const Scalar& scalar) {
   return std::visit([](const auto& v) { return expr::Value{v}; }, scalar);
 }
 
+namespace {
+
+/// A metric's value (or a bound of its range); a fraction is marked to be shown as a
+/// percentage, as a fraction key's plan value is.
+expr::Value metric_value(const MetricValue& metric, double value) {
+  units::Quantity quantity{value, metric.dim};
+  quantity.percent = is_fraction_metric(metric.name);
+  return expr::Value{quantity};
+}
+
+}  // namespace
+
 std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const {
   if (path.starts_with("est.")) {
     std::string_view name = path.substr(4);
-    if (const MetricValue* m = inputs_.estimates.find(name))
-      return expr::Value{units::Quantity{m->value, m->dim}};
+    if (const MetricValue* m = inputs_.estimates.find(name)) return metric_value(*m, m->value);
     for (std::string_view suffix : {".low", ".high"}) {
       if (!name.ends_with(suffix)) continue;
       const MetricValue* m = inputs_.estimates.find(name.substr(0, name.size() - suffix.size()));
       if (!m) return std::nullopt;
       const std::optional<double>& bound = suffix == ".low" ? m->low : m->high;
       if (!bound) return std::nullopt;
-      return expr::Value{units::Quantity{*bound, m->dim}};
+      return metric_value(*m, *bound);
     }
     return std::nullopt;
   }
@@ -81,7 +92,7 @@ std::optional<expr::Value> PlanEnvironment::metric(std::string_view name) const 
   if (!m) return std::nullopt;
   if (std::find(metrics_read_.begin(), metrics_read_.end(), name) == metrics_read_.end())
     metrics_read_.emplace_back(name);
-  return expr::Value{units::Quantity{m->value, m->dim}};
+  return metric_value(*m, m->value);
 }
 
 std::optional<expr::Value> PlanEnvironment::plan_value(std::string_view key) const {

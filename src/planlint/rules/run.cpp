@@ -19,9 +19,12 @@ std::string source_text(const SourceFile& file, Span span) {
   return text;
 }
 
+/// Three significant figures ("22.7%", "0.5%"), but a percentage of 1000 or more in whole
+/// numbers: "1200%", where {:.3g} writes "1.2e+03%".
 std::string format_percent(double fraction) {
-  std::string text = fmt::format("{:.3g}", fraction * 100);
-  return text + "%";
+  const double percent = fraction * 100;
+  if (std::isfinite(percent) && std::fabs(percent) >= 999.5) return fmt::format("{:.0f}%", percent);
+  return fmt::format("{:.3g}%", percent);
 }
 
 /// Where the rule's finding is and what key it names.
@@ -199,21 +202,24 @@ class RuleRunner {
 namespace {
 
 /// Renders `message`; an absent placeholder is "?", or stops the rendering (nullopt) when
-/// `stop_at_absent`.
+/// `for_fix`. A fix's text replaces a value in the plan, so a fraction stays a number there
+/// ("0.75"), where a message shows a percentage written so, or a fraction key's value, as one
+/// ("75%").
 std::optional<std::string> render_parts(const MessageTemplate& message, const expr::Environment& environment,
-                                        bool stop_at_absent) {
+                                        bool for_fix) {
   std::string out;
   for (const MessageTemplate::Part& part : message.parts) {
     out += part.literal;
     if (!part.expression) continue;
     auto value = expr::evaluate(*part.expression, environment);
     if (!value) {
-      if (stop_at_absent) return std::nullopt;
+      if (for_fix) return std::nullopt;
       out += "?";
       continue;
     }
     const units::Quantity* q = value->quantity();
-    if (q && part.unit == "%") out += format_percent(q->value);
+    if (q && (part.unit == "%" || (part.unit.empty() && !for_fix && q->percent && q->dim.dimensionless())))
+      out += format_percent(q->value);
     else if (q && !part.unit.empty()) {
       std::string formatted = units::format_in(q->value, q->dim, part.unit);
       out += formatted.empty() ? expr::format_value(*value) : formatted;

@@ -566,6 +566,40 @@ TEST_CASE("a pipeline bubble of 1000% or more is written in whole percent, not w
   CHECK_THAT(output, !Catch::Contains("e+0"));
 }
 
+TEST_CASE("global-batch-split needs whole micro-batches for a batch in sequences, and at least one for a batch in tokens",
+          "[rules][parallelism]") {
+  // 64 H100, tp 8: dp = 8. micro_batch 2 → a replica's share of the batch is 16 sequences.
+  auto plan_with = [](const std::string& batch) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
+           "tp = 8\nmicro_batch = 2\nseq_len = 4096\nglobal_batch = " + batch +
+           "\n[cluster]\ngpu = \"h100-sxm\"\ncount = 64\ngpus_per_node = 8\n";
+  };
+  planlint::test::Scratch dir;
+  auto split_findings = [&](const std::string& batch) {
+    std::vector<Diagnostic> diagnostics;
+    lint_output(dir.write("plan.toml", plan_with(batch)), {}, &diagnostics);
+    std::vector<Diagnostic> found;
+    for (const Diagnostic& d : diagnostics)
+      if (d.rule == "global-batch-split") found.push_back(d);
+    return found;
+  };
+  CHECK(split_findings("512").empty());   // 512 / (8 · 2) = 32
+  CHECK(split_findings("16").empty());    // exactly one micro-batch
+  const std::vector<Diagnostic> uneven = split_findings("500");  // 31.25
+  REQUIRE(uneven.size() == 1);
+  CHECK_THAT(uneven[0].message, Catch::Contains("= 500 sequences is 31.2 micro-batches of 2 sequences") &&
+                                    Catch::Contains("dp · micro_batch = 16 sequences") &&
+                                    Catch::Contains("not a whole number"));
+  CHECK_THAT(*uneven[0].help, Catch::StartsWith("make training.global_batch 496 sequences, the nearest whole multiple of dp · micro_batch = 16 sequences"));
+  CHECK(split_findings("8").size() == 1);  // half a micro-batch
+  // "4M tokens" / 4096 = 976.6 sequences, 61.0 micro-batches: a round figure, not a mistake.
+  CHECK(split_findings("\"4M tokens\"").empty());
+  // 32,768 tokens are 8 sequences: fewer than one micro-batch per replica.
+  const std::vector<Diagnostic> few = split_findings("\"32768 tokens\"");
+  REQUIRE(few.size() == 1);
+  CHECK_THAT(few[0].message, Catch::Contains("0.5 micro-batches") && Catch::Contains("fewer than one"));
+}
+
 TEST_CASE("a user rule pack named in .planlint.toml is loaded relative to the config",
           "[rules][packs][config]") {
   const fs::path folder = fs::temp_directory_path() / ("planlint-pack-" + std::to_string(::getpid()));

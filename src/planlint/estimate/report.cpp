@@ -22,7 +22,8 @@ constexpr std::string_view memory_metrics[] = {"train.memory.states", "train.mem
                                                "train.memory.reserve", "train.memory.total"};
 constexpr std::string_view comm_metrics[] = {
     "train.step_seconds",     "train.comm.allreduce_bytes", "train.comm.seconds",
-    "train.comm.fraction",    "train.pipeline_bubble",      "train.checkpoint.optimal_interval"};
+    "train.comm.fraction",    "train.micro_batches",        "train.pipeline_bubble",
+    "train.checkpoint.optimal_interval"};
 constexpr ReportGroup training_groups[] = {
     {"Compute", compute_metrics},
     {"Time", time_metrics},

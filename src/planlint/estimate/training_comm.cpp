@@ -118,6 +118,18 @@ void comm_fraction(EstimateContext& context) {
            [=] { return fmt::format("{} / {}", comm.text, step.text); });
 }
 
+// The micro-batches each data-parallel replica runs per optimizer step (its gradient
+// accumulation steps, and the m of the pipeline schedule): the step's sequences shared by dp
+// replicas of micro_batch sequences each.
+void micro_batches(EstimateContext& context) {
+  MetricBuilder m(context, "train.micro_batches");
+  const Term sequences = sequences_per_step(context, m);
+  const Term dp = m.plan("training.dp");
+  const Term micro = m.plan("training.micro_batch");
+  m.finish(sequences.value / (dp.value * micro.value), "global_batch / (dp · b), in sequences",
+           [=] { return fmt::format("{} / ({} × {})", sequences.text, show_count(dp.value), show_count(micro.value)); });
+}
+
 // 1F1B pipeline schedule (Narayanan et al. 2021): (p − 1) idle slots per m micro-batches.
 void pipeline_bubble(EstimateContext& context) {
   MetricBuilder m(context, "train.pipeline_bubble");
@@ -126,6 +138,7 @@ void pipeline_bubble(EstimateContext& context) {
     m.finish(0, "(p − 1) / m", "(1 − 1) / m");
     return;
   }
+  // m as train.micro_batches computes it, written out so that the note shows its arithmetic.
   const Term sequences = sequences_per_step(context, m);
   const Term dp = m.plan("training.dp");
   const Term micro = m.plan("training.micro_batch");
@@ -157,6 +170,7 @@ void estimate_training_comm(EstimateContext& context) {
   allreduce_bytes(context);
   comm_seconds(context);
   comm_fraction(context);
+  micro_batches(context);
   pipeline_bubble(context);
   checkpoint_interval(context);
 }

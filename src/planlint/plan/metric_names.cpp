@@ -28,6 +28,8 @@ constexpr MetricName all_metrics[] = {
     {"train.comm.allreduce_bytes", bytes, Tier::capacity, "gradient all-reduce bytes per GPU per step"},
     {"train.comm.seconds", seconds, Tier::capacity, "gradient all-reduce time per step"},
     {"train.comm.fraction", none, Tier::capacity, "all-reduce time / step time"},
+    {"train.micro_batches", none, Tier::capacity,
+     "micro-batches per data-parallel replica per step, m = global_batch / (dp · b)"},
     {"train.pipeline_bubble", none, Tier::capacity, "pipeline bubble fraction, (p − 1) / m"},
     {"train.checkpoint.optimal_interval", seconds, Tier::capacity, "Young/Daly checkpoint interval"},
     {"infer.weights", bytes, Tier::capacity, "weight bytes of one model copy"},

@@ -181,6 +181,18 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(eval("slip(1.1, 1)")->text()->empty());
   CHECK(eval("slip(3.6e22 FLOP, 1e22 FLOP)")->text()->empty());  // 3.6× is a time slip only
   CHECK(eval("slip(3.6 d, 1 d)")->text()->starts_with("3.6×"));
+  // Each time slip, either way, only for a figure derived from a time (audit 2026-12-01: a
+  // weights claim 3.6× too small was named "hours multiplied by 1000").
+  CHECK(eval("slip(1 d, 3.6 d)")->text()->starts_with("3.6× too small"));
+  CHECK(eval("slip(19.6 GB, 70.6 GB)")->text()->empty());
+  CHECK(eval("slip(2.33e23 FLOP, 8.4e23 FLOP)")->text()->empty());
+  CHECK(eval("slip(3600 GB, 1 GB)")->text()->empty());
+  CHECK(eval("slip(1 GB, 3600 GB)")->text()->empty());
+  CHECK(eval("slip(3600 s, 1 s)")->text()->starts_with("3600× too large"));
+  CHECK(eval("slip(1 s, 3600 s)")->text()->starts_with("3600× too small"));
+  CHECK(eval("slip(849 d, 35.4 d)")->text()->starts_with("24× too large: hours given as days"));
+  CHECK(eval("slip(1 d, 24 d)")->text()->starts_with("24× too small"));
+  CHECK(eval("slip(24 GB, 1 GB)")->text()->empty());
   CHECK(number("if cluster.gpu in ['h100-sxm', 'h200-sxm'] then 1 else 2") == 1);
   CHECK(truth("plan.kind not in ['inference']"));
 }

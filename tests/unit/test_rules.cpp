@@ -562,7 +562,7 @@ TEST_CASE("a pipeline bubble of 1000% or more is written in whole percent, not w
   std::vector<Diagnostic> diagnostics;
   const std::string output = lint_output(dir.write("plan.toml", plan), {}, &diagnostics);
   INFO(output);
-  CHECK_THAT(output, Catch::Contains("the pipeline bubble is (16 − 1) / 1 = 1500% (more than 20%)"));
+  CHECK_THAT(output, Catch::Contains("the pipeline bubble is (16 − 1) / 1 = 1500% of the compute time (more than 20%)"));
   CHECK_THAT(output, !Catch::Contains("e+0"));
 }
 
@@ -598,6 +598,61 @@ TEST_CASE("global-batch-split needs whole micro-batches for a batch in sequences
   const std::vector<Diagnostic> few = split_findings("\"32768 tokens\"");
   REQUIRE(few.size() == 1);
   CHECK_THAT(few[0].message, Catch::Contains("0.5 micro-batches") && Catch::Contains("fewer than one"));
+}
+
+TEST_CASE("an 800 Gb/s NIC per GPU is a real card in bits and in bytes", "[rules][network]") {
+  // Audit 2026-12-01: "800 Gbps per GPU is more than any network card delivers (800 Gbps)".
+  planlint::test::Scratch dir;
+  auto fired = [&](const std::string& bandwidth) {
+    const std::string plan =
+        "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"70B\"\n[training]\ntokens = \"1T\"\n"
+        "[cluster]\ngpu = \"b200-sxm\"\ncount = 64\ngpus_per_node = 8\ninter_node_bandwidth = \"" + bandwidth + "\"\n";
+    std::vector<Diagnostic> diagnostics;
+    lint_output(dir.write("plan.toml", plan), {}, &diagnostics);
+    return planlint::test::rules_of(diagnostics);
+  };
+  using Catch::VectorContains;
+  CHECK_THAT(fired("800 Gbps"), !VectorContains(std::string("bandwidth-per-node")));
+  CHECK_THAT(fired("100 GB/s"), !VectorContains(std::string("bits-for-bytes")));
+  CHECK_THAT(fired("1.6 Tbps"), VectorContains(std::string("bandwidth-per-node")));
+  CHECK_THAT(fired("200 GB/s"), VectorContains(std::string("bits-for-bytes")));
+}
+
+TEST_CASE("the memory rules' help leaves out what the plan already does", "[rules][memory]") {
+  planlint::test::Scratch dir;
+  SECTION("inference: weights already in fp8 and too large for one sequence") {
+    // 80B in fp8 is 80 GB: with the reserve nothing is left on an 80 GB GPU at tp 1.
+    const std::string plan =
+        "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"80B\"\nlayers = 80\nhidden = 8192\n"
+        "heads = 64\nkv_heads = 8\n[inference]\nweights = \"fp8\"\nkv_precision = \"fp8\"\n"
+        "context = \"8192 tokens\"\nconcurrency = \"4 seq\"\ntp = 1\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n";
+    std::vector<Diagnostic> diagnostics;
+    const std::string output = lint_output(dir.write("plan.toml", plan), {}, &diagnostics);
+    INFO(output);
+    auto fit = std::find_if(diagnostics.begin(), diagnostics.end(),
+                            [](const Diagnostic& d) { return d.rule == "inference-memory-fit"; });
+    REQUIRE(fit != diagnostics.end());
+    CHECK_THAT(*fit->help, Catch::Contains("holds at most 0 sequences") &&
+                               Catch::Contains("leave no room for one; raise inference.tp") &&
+                               !Catch::Contains("quantise") && !Catch::Contains("KV cache in fp8") &&
+                               !Catch::Contains("lower inference.concurrency"));
+  }
+  SECTION("training: micro_batch already 1 and recompute already full") {
+    const std::string plan =
+        "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"13B\"\nlayers = 40\nhidden = 5120\nheads = 40\n"
+        "[training]\ntokens = \"1T\"\nseq_len = 524288\nmicro_batch = 1\nglobal_batch = 64\nrecompute = \"full\"\n"
+        "zero = 3\n[cluster]\ngpu = \"h100-sxm\"\ncount = 64\n";
+    std::vector<Diagnostic> diagnostics;
+    const std::string output = lint_output(dir.write("plan.toml", plan), {}, &diagnostics);
+    INFO(output);
+    auto fit = std::find_if(diagnostics.begin(), diagnostics.end(),
+                            [](const Diagnostic& d) { return d.rule == "memory-fit"; });
+    REQUIRE(fit != diagnostics.end());
+    CHECK_THAT(*fit->help, Catch::StartsWith("the activations dominate") &&
+                               Catch::Contains("raise training.tp (with sequence parallelism) or training.cp") &&
+                               !Catch::Contains("recompute = \"full\"") && !Catch::Contains("micro_batch") &&
+                               !Catch::Contains("or training.pp"));
+  }
 }
 
 TEST_CASE("a user rule pack named in .planlint.toml is loaded relative to the config",

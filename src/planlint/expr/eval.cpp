@@ -312,15 +312,17 @@ std::string describe_slip(double claimed, double computed, units::Dimension dim)
   if (claimed <= 0 || computed <= 0) return {};
   const double ratio = claimed / computed;
   auto near = [&](double target) { return std::abs(ratio / target - 1) <= 0.03; };
+  // The slips of a time conversion only for a figure derived from a time: bytes or FLOPs 3.6×
+  // off are an ordinary mismatch, not hours multiplied by 1000.
   const bool from_time = dim[units::Base::second] != 0 || dim[units::Base::usd] != 0;
-  if (!from_time) {
-    // only the SI-prefix slips below
-  } else if (near(3.6))
-    return "3.6× too large: seconds divided by 1000 instead of 3600 (the s → h conversion)";
-  if (near(1 / 3.6))
-    return "3.6× too small: hours multiplied by 1000 instead of 3600 (the h → s conversion)";
-  if (near(3600)) return "3600× too large: seconds given as hours";
-  if (near(1 / 3600.0)) return "3600× too small: hours given as seconds";
+  if (from_time) {
+    if (near(3.6)) return "3.6× too large: seconds divided by 1000 instead of 3600 (the s → h conversion)";
+    if (near(1 / 3.6)) return "3.6× too small: hours multiplied by 1000 instead of 3600 (the h → s conversion)";
+    if (near(3600)) return "3600× too large: seconds given as hours";
+    if (near(1 / 3600.0)) return "3600× too small: hours given as seconds";
+    if (near(24)) return "24× too large: hours given as days";
+    if (near(1 / 24.0)) return "24× too small: days given as hours";
+  }
   for (int k = 1; k <= 4; ++k) {
     const double factor = std::pow(1000.0, k);
     const std::string prefix = k == 1 ? "1000×" : fmt::format("1000^{}×", k);

@@ -274,3 +274,38 @@ TEST_CASE("a metric whose input is missing is absent and names the input", "[est
     for (const auto& [name, missing] : inference.estimates.absent()) CHECK(name.starts_with("infer."));
   }
 }
+
+TEST_CASE("an MoE model's single-sequence decode bound reads the routed experts' weights only", "[estimates]") {
+  // Mixtral 8x7B (46.7B, 12.9B active) in bf16 on one H100 SXM (3.35 TB/s), 4096 tokens of
+  // context: weights 93.4 GB, of which one token reads 93.4 × 12.9 / 46.7 = 25.8 GB, and its KV
+  // cache 32 layers × 8 heads × 128 × 2 × 2 B = 131 kB/token, 0.54 GB.
+  const std::string plan = R"([plan]
+name = "mixtral"
+kind = "inference"
+[model]
+params = "46.7B"
+active_params = "12.9B"
+architecture = "moe"
+layers = 32
+hidden = 4096
+heads = 32
+kv_heads = 8
+[inference]
+context = "4096 tokens"
+concurrency = "1 seq"
+tp = 1
+[cluster]
+gpu = "h100-sxm"
+count = 1
+)";
+  const Estimated moe = estimate_text(plan);
+  const double read_per_token = 93.4e9 * 12.9 / 46.7 + 131072.0 * 4096;
+  CHECK(moe["infer.decode_tokens_per_s"].value == Approx(3.35e12 / read_per_token).epsilon(0.01));
+  CHECK_THAT(moe["infer.decode_tokens_per_s"].arithmetic.str(), Catch::Contains("× 12.9B / 46.7B"));
+  // The same shape as a dense model reads all of its weights.
+  std::string dense_plan = plan;
+  dense_plan.replace(dense_plan.find("active_params = \"12.9B\"\narchitecture = \"moe\"\n"),
+                     std::string("active_params = \"12.9B\"\narchitecture = \"moe\"\n").size(), "");
+  const Estimated dense = estimate_text(dense_plan);
+  CHECK(dense["infer.decode_tokens_per_s"].value == Approx(3.35e12 / (93.4e9 + 131072.0 * 4096)).epsilon(0.01));
+}

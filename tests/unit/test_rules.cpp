@@ -655,6 +655,32 @@ TEST_CASE("the memory rules' help leaves out what the plan already does", "[rule
   }
 }
 
+TEST_CASE("an MoE plan with ep > 1 fails memory-fit and interconnect-bottleneck only on their lower bounds",
+          "[rules][memory][network]") {
+  // DeepSeek-V3's run (671B, 37B active, 2,048 H800, pp 16, ep 64): as counted, 172 GB of states
+  // per GPU and an 18% all-reduce; the experts split 64 ways fit, and the run happened.
+  auto plan_with = [](int ep, const std::string& count) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"671B\"\nactive_params = \"37B\"\n"
+           "architecture = \"moe\"\nlayers = 61\nhidden = 7168\nheads = 128\n[training]\ntokens = \"14.8T\"\n"
+           "precision = \"fp8\"\nseq_len = 4096\nmicro_batch = 1\nglobal_batch = 15360\ntp = 1\npp = 16\nep = " +
+           std::to_string(ep) + "\nzero = 1\nmfu = \"19%\"\n[cluster]\ngpu = \"h800-sxm\"\ncount = " + count +
+           "\ninter_node_bandwidth = \"400 Gbps\"\n";
+  };
+  planlint::test::Scratch dir;
+  auto rules_for = [&](int ep, const std::string& count) {
+    std::vector<Diagnostic> diagnostics;
+    lint_output(dir.write("plan.toml", plan_with(ep, count)), {}, &diagnostics);
+    return planlint::test::rules_of(diagnostics);
+  };
+  using Catch::VectorContains;
+  const std::vector<std::string> split = rules_for(64, "2048");
+  CHECK_THAT(split, !VectorContains(std::string("memory-fit")) && !VectorContains(std::string("interconnect-bottleneck")));
+  const std::vector<std::string> unsplit = rules_for(1, "2048");
+  CHECK_THAT(unsplit, VectorContains(std::string("memory-fit")) && VectorContains(std::string("interconnect-bottleneck")));
+  // ep 2 on 16 H800: even split two ways the states are far over 80 GB.
+  CHECK_THAT(rules_for(2, "16"), VectorContains(std::string("memory-fit")));
+}
+
 TEST_CASE("a user rule pack named in .planlint.toml is loaded relative to the config",
           "[rules][packs][config]") {
   const fs::path folder = fs::temp_directory_path() / ("planlint-pack-" + std::to_string(::getpid()));

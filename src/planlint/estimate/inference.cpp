@@ -104,6 +104,19 @@ void decode_tokens_per_s(EstimateContext& context) {
   const Term model = m.metric("infer.weights");
   const Term per_token = m.metric("infer.kv_per_token");
   const Term tokens = m.plan("inference.context");
+  if (context.plan().text("model.architecture") == "moe") {
+    // One sequence's token runs through its routed experts only: a step reads N_a of the N
+    // parameters' weights. Counting every expert (estimates.md's weights) would make this
+    // upper bound a lower one, and decode-bound and sla-unreachable report a working plan.
+    const Term n = m.plan("model.params");
+    const Term n_active = m.plan("model.active_params");
+    m.finish(bandwidth.value * tp.value / (model.value * n_active.value / n.value + per_token.value * tokens.value),
+             "hbm_bandwidth · tp / (weights · N_a / N + kv_per_token · context) (MoE: one sequence reads "
+             "its routed experts' weights)",
+             [=] { return fmt::format("{} × {} / ({} × {} / {} + {} × {})", bandwidth.text, tp.text, model.text,
+                         n_active.text, n.text, per_token.text, tokens.text); });
+    return;
+  }
   m.finish(bandwidth.value * tp.value / (model.value + per_token.value * tokens.value),
            "hbm_bandwidth · tp / (weights + kv_per_token · context)",
            [=] { return fmt::format("{} × {} / ({} + {} × {})", bandwidth.text, tp.text, model.text,

@@ -681,6 +681,35 @@ TEST_CASE("an MoE plan with ep > 1 fails memory-fit and interconnect-bottleneck 
   CHECK_THAT(rules_for(2, "16"), VectorContains(std::string("memory-fit")));
 }
 
+TEST_CASE("mfu-out-of-range scales its bf16 ranges to an fp8 plan's peak", "[rules][compute]") {
+  // 2,048 H100 in fp8: the MFU counts the fp8 peak (1979 TFLOPS), twice the bf16 one, so the
+  // 35–50% measured in bf16 terms is 17.5–25% here (audit 2026-12-01: DeepSeek-V3's 19% of
+  // the fp8 peak was "below the 25%–50%").
+  auto plan_with = [](const std::string& precision, const std::string& mfu) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"70B\"\n[training]\ntokens = \"15T\"\n"
+           "precision = \"" + precision + "\"\nmfu = \"" + mfu + "\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 2048\n";
+  };
+  planlint::test::Scratch dir;
+  auto finding = [&](const std::string& precision, const std::string& mfu) -> std::optional<std::string> {
+    std::vector<Diagnostic> diagnostics;
+    lint_output(dir.write("plan.toml", plan_with(precision, mfu)), {}, &diagnostics);
+    for (const Diagnostic& d : diagnostics)
+      if (d.rule == "mfu-out-of-range") return d.message;
+    return std::nullopt;
+  };
+  CHECK_FALSE(finding("fp8", "20%"));
+  CHECK_FALSE(finding("bf16", "40%"));
+  const auto low = finding("fp8", "15%");
+  REQUIRE(low);
+  CHECK_THAT(*low, Catch::Contains("below the 17.5%–25%") && Catch::Contains("as a share of the fp8 peak"));
+  const auto high = finding("fp8", "30%");
+  REQUIRE(high);
+  CHECK_THAT(*high, Catch::Contains("above the 17.5%–25%"));
+  const auto bf16 = finding("bf16", "20%");
+  REQUIRE(bf16);
+  CHECK_THAT(*bf16, Catch::Contains("below the 35%–50%") && !Catch::Contains("share of"));
+}
+
 TEST_CASE("a user rule pack named in .planlint.toml is loaded relative to the config",
           "[rules][packs][config]") {
   const fs::path folder = fs::temp_directory_path() / ("planlint-pack-" + std::to_string(::getpid()));

@@ -24,6 +24,11 @@ std::vector<std::string> rules_of(const std::vector<Diagnostic>& diagnostics);
 /// Text output of the diagnostics, for INFO() when a test fails.
 std::string render(const std::vector<Diagnostic>& diagnostics);
 
+/// The `docs` of a rule file for a test's rule pack: the five headings the loader requires,
+/// empty. Appended after the rule's other keys.
+inline constexpr std::string_view rule_docs_stub =
+    "docs = \"\"\"\n## What it does\n## Why is this bad?\n## Example\n## Use instead\n## References\n\"\"\"\n";
+
 struct CliRun {
   int status = -1;
   std::string out, err;

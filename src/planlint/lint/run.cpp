@@ -4,7 +4,6 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
-#include <deque>
 #include <filesystem>
 #include <iterator>
 #include <memory>
@@ -228,12 +227,12 @@ struct FileTask {
   const Settings* settings;
 };
 
-/// Reads a task's file and lists its plans (the file's text, or each Markdown block with the
-/// doc's other lines blanked, kept in `blanked`) in `plans`, each marked with `file` in
-/// `owner`. False, with `output.error`, when the file cannot be read or holds too many plans.
+/// Reads a task's file into `output.source` and finds its plans: a plan file's text is added
+/// to `plans` (marked with `file` in `owner`), a Markdown doc's blocks are put in `blocks`.
+/// False, with `output.error`, when the file cannot be read or holds too many plans.
 bool prepare_file(FileTask& task, std::size_t file, const RunOptions& options, FileOutput& output,
-                  std::deque<std::string>& blanked, std::vector<PlanText>& plans,
-                  std::vector<std::size_t>& owner) {
+                  std::vector<PlanText>& plans, std::vector<std::size_t>& owner,
+                  std::vector<PlanBlock>& blocks) {
   const std::string& path = *task.path;
   std::string reason;
   if (!task.text) task.text = read_file(path, reason, options.max_file_bytes);
@@ -243,13 +242,12 @@ bool prepare_file(FileTask& task, std::size_t file, const RunOptions& options, F
   }
   output.source = std::make_shared<const SourceFile>(path, std::move(*task.text));
   const std::string& doc = output.source->text();
-  const LintOptions* lint = &task.settings->lint;
   if (!is_markdown_path(path)) {
-    plans.push_back(PlanText{output.source, doc, 1, lint});
+    plans.push_back(PlanText{output.source, doc, 1, &task.settings->lint});
     owner.push_back(file);
     return true;
   }
-  const std::vector<PlanBlock> blocks = plan_blocks(doc);
+  blocks = plan_blocks(doc);
   // Each block is parsed with the doc's lines before it blanked, so a doc's cost grows with
   // blocks × lines: the limit keeps a generated doc from taking minutes (docs/hardening.md).
   if (blocks.size() > options.max_plans_per_file) {
@@ -258,62 +256,78 @@ bool prepare_file(FileTask& task, std::size_t file, const RunOptions& options, F
         "file (raise it with --max-plans-per-file)",
         path, blocks[options.max_plans_per_file].first_line - 1,  // the first extra block's fence
         blocks.size(), options.max_plans_per_file);
+    blocks.clear();
     return false;
-  }
-  for (const PlanBlock& block : blocks) {
-    blanked.push_back(blank_outside(doc, block));  // a deque: the views stay valid
-    plans.push_back(PlanText{output.source, blanked.back(), block.first_line, lint});
-    owner.push_back(file);
   }
   return true;
 }
 
-/// Lints a batch of files with lint_texts, each stage over all their plans in a row, then
-/// applies each file's selection and inline suppressions and sorts its findings (here, in the
-/// parallel part: the report's sort then finds them in order). A batch whose lint throws is
-/// linted again file by file, so that the error names its file.
+/// Lints a batch of files: the plan files with lint_texts, each stage over all of them in a
+/// row; then each Markdown doc's blocks one at a time (a block is linted from a copy of the doc
+/// up to its end, and a doc may hold a hundred: a batch's copies held at once could take
+/// gigabytes). Applies each file's selection and inline suppressions and sorts its findings
+/// (here, in the parallel part: the report's sort then finds them in order). A batch whose lint
+/// throws is linted again file by file, so that the error names its file.
 std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const RunOptions& options) {
   std::vector<FileOutput> outputs(tasks.size());
-  std::deque<std::string> blanked;
   std::vector<PlanText> plans;
-  std::vector<std::size_t> owner;  // plans[k] is in tasks[owner[k]]
+  std::vector<std::size_t> owner;  // plans[k] is the plan file tasks[owner[k]]
+  std::vector<std::vector<PlanBlock>> blocks(tasks.size());
   plans.reserve(tasks.size());
   owner.reserve(tasks.size());
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     try {
-      prepare_file(tasks[t], t, options, outputs[t], blanked, plans, owner);
+      prepare_file(tasks[t], t, options, outputs[t], plans, owner, blocks[t]);
     } catch (const std::exception& error) {
-      for (; !owner.empty() && owner.back() == t; owner.pop_back()) plans.pop_back();
+      if (!owner.empty() && owner.back() == t) {
+        owner.pop_back();
+        plans.pop_back();
+      }
+      blocks[t].clear();
       outputs[t].error = fmt::format("planlint: error: {}: {}", *tasks[t].path, error.what());
     }
   }
 
-  // Findings of plans[k] → their file's output, after its selection and suppressions.
-  auto finish = [&](std::size_t k, FileResult& result) {
-    const Settings& settings = *tasks[owner[k]].settings;
-    FileOutput& output = outputs[owner[k]];
+  // A plan's findings → its file's output, after the file's selection and suppressions.
+  auto finish = [&](const PlanText& plan, std::size_t file, FileResult& result) {
+    const Settings& settings = *tasks[file].settings;
+    FileOutput& output = outputs[file];
     apply_selection(result.diagnostics, settings);
-    apply_suppressions(result.diagnostics, find_suppressions(*output.source, plans[k].toml_text),
+    apply_suppressions(result.diagnostics, find_suppressions(*output.source, plan.toml_text),
                        settings.suppression_rules, output.source->path());
     for (Diagnostic& d : result.diagnostics) output.diagnostics.push_back(std::move(d));
   };
+  auto failed = [&](std::size_t file, const std::exception& error) {
+    FileOutput& output = outputs[file];
+    output.diagnostics.clear();
+    output.error = fmt::format("planlint: error: {}: {}", output.source->path(), error.what());
+  };
   try {
     std::vector<FileResult> results = lint_texts(plans);
-    for (std::size_t k = 0; k < plans.size(); ++k) finish(k, results[k]);
+    for (std::size_t k = 0; k < plans.size(); ++k) finish(plans[k], owner[k], results[k]);
   } catch (const std::exception&) {
-    for (FileOutput& output : outputs) output.diagnostics.clear();
-    for (std::size_t k = 0; k < plans.size();) {
-      std::size_t end = k;
-      while (end < plans.size() && owner[end] == owner[k]) ++end;
-      FileOutput& output = outputs[owner[k]];
+    for (std::size_t k = 0; k < plans.size(); ++k) {
+      outputs[owner[k]].diagnostics.clear();
       try {
-        std::vector<FileResult> results = lint_texts(std::span(plans).subspan(k, end - k));
-        for (std::size_t j = k; j < end; ++j) finish(j, results[j - k]);
+        std::vector<FileResult> results = lint_texts(std::span(&plans[k], 1));
+        finish(plans[k], owner[k], results.front());
       } catch (const std::exception& error) {
-        output.diagnostics.clear();
-        output.error = fmt::format("planlint: error: {}: {}", output.source->path(), error.what());
+        failed(owner[k], error);
       }
-      k = end;
+    }
+  }
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    if (blocks[t].empty()) continue;
+    const std::string& doc = outputs[t].source->text();
+    try {
+      for (const PlanBlock& block : blocks[t]) {
+        const std::string text = blank_outside(doc, block);
+        const PlanText plan{outputs[t].source, text, block.first_line, &tasks[t].settings->lint};
+        std::vector<FileResult> results = lint_texts(std::span(&plan, 1));
+        finish(plan, t, results.front());
+      }
+    } catch (const std::exception& error) {
+      failed(t, error);
     }
   }
   for (FileOutput& output : outputs)
@@ -427,7 +441,7 @@ bool write_baseline(const std::string& path, std::vector<std::pair<std::size_t, 
 
 /// A file an option writes, to tell it apart from the files a run reads.
 struct WrittenFile {
-  const char* option;
+  const char* option = nullptr;
   std::string path;
   bool regular = false;  ///< an existing regular file: `file` is its device and inode
   struct stat file {};
@@ -436,7 +450,9 @@ struct WrittenFile {
 
 std::optional<WrittenFile> written_file(const char* option, const std::optional<std::string>& path) {
   if (!path) return std::nullopt;
-  WrittenFile written{option, *path};
+  WrittenFile written;
+  written.option = option;
+  written.path = *path;
   written.regular = ::stat(path->c_str(), &written.file) == 0 && S_ISREG(written.file.st_mode);
   std::error_code ec;
   written.resolved = fs::weakly_canonical(*path, ec);

@@ -211,7 +211,23 @@ std::optional<std::string> render_parts(const MessageTemplate& message, const ex
   for (const MessageTemplate::Part& part : message.parts) {
     out += part.literal;
     if (!part.expression) continue;
-    auto value = expr::evaluate(*part.expression, environment);
+    // The branch a conditional picks, without copying a string literal through a Value: the
+    // help texts are mostly `{if ... then '...' else ''}` parts with long literals.
+    const expr::Node* node = part.expression.get();
+    bool absent = false;
+    while (node->kind == expr::Node::Kind::conditional) {
+      auto condition = expr::evaluate(*node->children[0], environment);
+      if (!condition || !condition->boolean()) {
+        absent = true;
+        break;
+      }
+      node = node->children[*condition->boolean() ? 1 : 2];
+    }
+    if (!absent && node->kind == expr::Node::Kind::string) {
+      out += node->text;
+      continue;
+    }
+    auto value = absent ? std::nullopt : expr::evaluate(*node, environment);
     if (!value) {
       if (for_fix) return std::nullopt;
       out += "?";

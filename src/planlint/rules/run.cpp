@@ -1,5 +1,6 @@
 #include "planlint/rules/run.hpp"
 
+#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -24,7 +25,13 @@ std::string source_text(const SourceFile& file, Span span) {
 std::string format_percent(double fraction) {
   const double percent = fraction * 100;
   if (std::isfinite(percent) && std::fabs(percent) >= 999.5) return fmt::format("{:.0f}%", percent);
-  return fmt::format("{:.3g}%", percent);
+  // to_chars in the general format is printf's %.3g, without a format string to parse.
+  char digits[32];
+  const auto [end, error] = std::to_chars(digits, digits + sizeof digits, percent, std::chars_format::general, 3);
+  if (error != std::errc()) return fmt::format("{:.3g}%", percent);
+  std::string out(digits, end);
+  out += '%';
+  return out;
 }
 
 /// Where the rule's finding is and what key it names.
@@ -158,8 +165,10 @@ class RuleRunner {
       if (place.key_path == related) continue;
       Place where = resolve(related, element_path);
       if (where.value) {
-        d.related.push_back({Location{file.path(), where.span},
-                             fmt::format("{} = {}", where.key_path, source_text(file, where.span))});
+        std::string note = where.key_path;  // "training.tp = 8"
+        note += " = ";
+        note += source_text(file, where.span);
+        d.related.push_back({Location{file.path(), where.span}, std::move(note)});
       } else if (const PlanValue* value = related.starts_with("it") ? nullptr : run_.inputs.plan.find(related)) {
         const std::string shown = to_value_text(*value);
         d.notes.push_back(value->origin == Origin::catalog

@@ -61,6 +61,20 @@ bool has_control(const char* p) {
   return (below_space | is_del | is_c2) != 0;
 }
 
+/// Whether `line` is printable ASCII and spaces only (no tab, no control character): shown as
+/// it is, one terminal cell a byte, as most plan lines are.
+bool is_plain_ascii(std::string_view line) {
+  std::size_t i = 0;
+  for (; line.size() - i >= 8; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, line.data() + i, sizeof word);
+    if ((word & 0x8080808080808080ull) != 0 || has_control(line.data() + i)) return false;
+  }
+  for (; i < line.size(); ++i)
+    if (static_cast<unsigned char>(line[i]) >= 0x80 || is_control(line[i])) return false;
+  return true;
+}
+
 /// Appends control character `c` escaped: \n, \r, \t, else \xNN.
 void append_escaped(std::string& out, char c) {
   if (c == '\n') out += "\\n";
@@ -221,17 +235,21 @@ void write_snippet(std::string& out, const SourceFile& file, const Diagnostic& d
   const Span& span = d.primary.span;
   if (!span.known() || span.begin.line > file.line_count()) return;
   std::string_view line = file.line(span.begin.line);
-  std::vector<std::size_t> column;
-  std::string shown = shown_line(line, column);
   std::size_t first = std::min<std::size_t>(span.begin.column - 1, line.size());
   std::size_t last = span.end.line == span.begin.line
                          ? std::min<std::size_t>(span.end.column - 1, line.size())
                          : line.size();
-  std::size_t begin = column[first];
-  std::size_t width = last > first ? std::max<std::size_t>(column[last] - begin, 1) : 1;
   append_number(out, span.begin.line, 5);
   out += " | ";
-  out += shown;
+  std::size_t begin = first, width = last > first ? last - first : 1;
+  if (is_plain_ascii(line)) {
+    out += line;  // one cell a byte: the line is shown as it is
+  } else {
+    std::vector<std::size_t> column;
+    out += shown_line(line, column);
+    begin = column[first];
+    width = last > first ? std::max<std::size_t>(column[last] - begin, 1) : 1;
+  }
   out += "\n      | ";
   out.append(begin, ' ');
   paint.open(out, severity_colour(d.severity));

@@ -135,6 +135,75 @@ TEST_CASE("an 800 Gb/s NIC per GPU is a real card in bits and in bytes", "[rules
   CHECK_THAT(rules_for("200 GB/s"), VectorContains(std::string("bits-for-bytes")));
 }
 
+TEST_CASE("a TPU slice's ICI figure is neither a node's NICs added up nor bits written as bytes",
+          "[rules][network]") {
+  // Audit 2026-12-01 evening: a v5p chip's 4,800 Gb/s ICI drew bandwidth-per-node, whose fix
+  // rewrote it to 1,200 Gbps; written as 600 GB/s it drew bits-for-bytes. A GPU keeps both.
+  auto rules_for = [](const std::string& gpu, const std::string& bandwidth) {
+    return test::rules_of(lint_plan(training_plan(
+        "params = \"7B\"\n", "",
+        "gpu = \"" + gpu + "\"\ncount = 64\ngpus_per_node = 4\ninter_node_bandwidth = \"" + bandwidth + "\"\n")));
+  };
+  CHECK_THAT(rules_for("tpu-v5p", "4800 Gbps"), !VectorContains(std::string("bandwidth-per-node")));
+  CHECK_THAT(rules_for("tpu-v5p", "600 GB/s"), !VectorContains(std::string("bits-for-bytes")));
+  CHECK_THAT(rules_for("h100-sxm", "4800 Gbps"), VectorContains(std::string("bandwidth-per-node")));
+  CHECK_THAT(rules_for("h100-sxm", "600 GB/s"), VectorContains(std::string("bits-for-bytes")));
+}
+
+TEST_CASE("a target's finding points at the bound it has", "[rules][targets]") {
+  // Audit 2026-12-01 evening: a `min` target's finding pointed at the [[targets]] header.
+  const std::string plan = training_plan("params = \"7B\"\n", "",
+                                         "gpu = \"h100-sxm\"\ncount = 64\n") +
+                           "[[targets]]\nname = \"data\"\nmetric = \"train.tokens_per_param\"\nmin = 200\n"
+                           "[[targets]]\nname = \"soft data\"\nmetric = \"train.tokens_per_param\"\nmin = 300\n"
+                           "hard = false\n";
+  const std::optional<Diagnostic> hard = finding(plan, "hard-target-violated");
+  REQUIRE(hard);
+  CHECK(hard->key_path == "targets[0].min");
+  CHECK(hard->primary.span.begin.line == 14);
+  CHECK(hard->related.empty());  // the bound is the finding's own place
+  const std::optional<Diagnostic> soft = finding(plan, "soft-target-violated");
+  REQUIRE(soft);
+  CHECK(soft->key_path == "targets[1].min");
+}
+
+TEST_CASE("estimate-unverifiable leaves the claims of a GPU the catalog does not know to unknown-gpu",
+          "[rules][claims]") {
+  // Audit 2026-12-01 evening: `gpu = "h100-sxn"` drew one unknown-gpu error and a warning per
+  // claim, none of which named the typo.
+  auto rules_for = [](const std::string& gpu, const std::string& extra) {
+    return lint_plan(training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
+                                   "gpu = \"" + gpu + "\"\ncount = 64\n" + extra) +
+                     "[estimates]\n\"train.days\" = \"3 d\"\n\"train.gpu_hours\" = \"4.6K GPU*h\"\n");
+  };
+  const std::vector<Diagnostic> typo = rules_for("h100-sxn", "");
+  CHECK(of_rule(typo, "unknown-gpu").size() == 1);
+  CHECK(of_rule(typo, "estimate-unverifiable").empty());
+  // A GPU outside the catalog whose figures the plan states is checked as any other.
+  const std::vector<Diagnostic> custom = rules_for("our-asic", "peak = \"500 TFLOPS\"\nhbm = \"96 GB\"\n");
+  CHECK(of_rule(custom, "estimate-unverifiable").empty());
+  CHECK(of_rule(custom, "estimate-mismatch").size() == 2);
+}
+
+TEST_CASE("memory-fit suggests ZeRO-3 only where it would shard something", "[rules][memory]") {
+  // Audit 2026-12-01 evening: a plan already at ZeRO-3, or with dp = 1, was told to set
+  // training.zero = 3.
+  auto help_for = [](const std::string& training, const std::string& count) {
+    const std::optional<Diagnostic> fit =
+        finding(training_plan("params = \"70B\"\nlayers = 80\nhidden = 8192\nheads = 64\n",
+                              "seq_len = 4096\nmicro_batch = 1\nrecompute = \"full\"\n" + training,
+                              "gpu = \"h100-sxm\"\ncount = " + count + "\n"),
+                "memory-fit");
+    REQUIRE(fit);
+    return *fit->help;
+  };
+  CHECK_THAT(help_for("zero = 1\n", "8"), Catch::Contains("training.zero = 3 shards"));
+  CHECK_THAT(help_for("zero = 3\n", "8"),
+             Catch::Contains("ZeRO-3 already shards them over dp") && !Catch::Contains("training.zero = 3 shards"));
+  CHECK_THAT(help_for("zero = 1\n", "1"),
+             Catch::Contains("with dp = 1, ZeRO has no data-parallel ranks") && !Catch::Contains("training.zero = 3 shards"));
+}
+
 TEST_CASE("the memory rules' help leaves out what the plan already does", "[rules][memory]") {
   SECTION("inference: weights already in fp8 and too large for one sequence") {
     // 80B in fp8 is 80 GB: with the reserve nothing is left on an 80 GB GPU at tp 1.

@@ -309,3 +309,35 @@ count = 1
   const Estimated dense = estimate_text(dense_plan);
   CHECK(dense["infer.decode_tokens_per_s"].value == Approx(3.35e12 / (93.4e9 + 131072.0 * 4096)).epsilon(0.01));
 }
+
+TEST_CASE("context parallelism shards the ZeRO states and reduces the gradients over dp · cp", "[estimates]") {
+  // Audit 2026-12-01 evening: 70B at 128K tokens on 128 H100, tp 8 · pp 2 · cp 8, dp 1, ZeRO-1.
+  // The cp ranks hold the same weights: Megatron-Core's distributed optimizer shards over, and
+  // its gradient reduction spans, the 8 ranks of dp · cp. States 4 B · 70B / 16 + 12 B · 70B /
+  // (16 · 8) = 24.1 GB (planlint said 70 GB: a false memory-fit error on a plan that fits), and
+  // an all-reduce of 2 · 7/8 · 2 B · 70B / 16 = 15.3 GB (planlint said 0 B).
+  auto plan = [](const std::string& cp, const std::string& dp) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
+           "heads = 64\n[training]\ntokens = \"20B\"\nseq_len = 131072\nmicro_batch = 1\nglobal_batch = 64\n"
+           "tp = 8\npp = 2\nzero = 1\nrecompute = \"selective\"\nmfu = \"35%\"\n" + cp + dp +
+           "[cluster]\ngpu = \"h100-sxm\"\ncount = 128\ngpus_per_node = 8\ninter_node_bandwidth = \"400 Gbps\"\n";
+  };
+  const Estimated cp8 = estimate_text(plan("cp = 8\n", ""));
+  CHECK(cp8["train.memory.states"].value == Approx(4 * 70e9 / 16 + 12 * 70e9 / (16 * 8)).epsilon(1e-9));
+  CHECK_THAT(cp8["train.memory.states"].formula, Catch::Contains("k_o · N / (M · dp · cp)"));
+  CHECK_THAT(cp8["train.memory.states"].arithmetic.str(), Catch::Contains("/ (8 × 2 × 1 × 8)"));
+  CHECK(cp8["train.comm.allreduce_bytes"].value == Approx(2 * 7.0 / 8 * 2 * 70e9 / 16).epsilon(1e-9));
+  CHECK_THAT(cp8["train.comm.allreduce_bytes"].formula, Catch::Contains("g = dp · cp"));
+  CHECK(cp8["train.comm.seconds"].value > 0);
+  // Without cp, the same GPUs as dp 8: the same figures, the formulas of estimates.md.
+  const Estimated dp8 = estimate_text(plan("", ""));
+  CHECK(dp8["train.memory.states"].value == Approx(cp8["train.memory.states"].value).epsilon(1e-9));
+  CHECK(dp8["train.comm.allreduce_bytes"].value == Approx(cp8["train.comm.allreduce_bytes"].value).epsilon(1e-9));
+  CHECK_THAT(dp8["train.memory.states"].formula, Catch::Contains("k_o · N / (M · dp)") && !Catch::Contains("cp"));
+  // dp = cp = 1: nothing to reduce.
+  const Estimated alone = estimate_text(
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
+      "global_batch = 8\nseq_len = 4096\ntp = 8\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n");
+  CHECK(alone["train.comm.allreduce_bytes"].value == 0);
+  CHECK(alone["train.comm.seconds"].formula == "no data parallelism (dp = 1): nothing to all-reduce");
+}

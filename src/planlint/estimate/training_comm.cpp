@@ -51,11 +51,18 @@ void step_seconds(EstimateContext& context) {
                        peak.text, mfu.text); });
 }
 
-// A ring all-reduce sends (and receives) 2·(dp − 1)/dp times the buffer per GPU; the buffer is
-// this GPU's share of the 16-bit gradients, 2·N/M bytes (not computed with LoRA, below).
+// A ring all-reduce sends (and receives) 2·(g − 1)/g times the buffer per GPU over a group of g
+// ranks; the buffer is this GPU's share of the 16-bit gradients, 2·N/M bytes (not computed with
+// LoRA, below). The group is the dp ranks, and with context parallelism dp · cp: cp ranks hold
+// the same weights and sum their gradients with the dp ranks' (Megatron-Core reduces over its
+// "data parallel group with context parallel").
 void allreduce_bytes(EstimateContext& context) {
   MetricBuilder m(context, "train.comm.allreduce_bytes");
   const Term dp = m.plan("training.dp");
+  const std::optional<Term> cp = context.number("training.cp").value_or(1) > 1
+                                     ? std::optional<Term>(m.plan("training.cp"))
+                                     : std::nullopt;
+  const double group = dp.value * (cp ? cp->value : 1);
   const Term n = m.plan("model.params");
   const Term t = m.plan("training.tp");
   const Term p = m.plan("training.pp");
@@ -73,10 +80,10 @@ void allreduce_bytes(EstimateContext& context) {
     m.note(fmt::format("upper bound: with ep = {} each GPU reduces only its share of the expert "
                        "gradients; the expert all-to-all is not counted",
                        show_count(*ep)));
-  m.finish(2 * (dp.value - 1) / dp.value * 2 * n.value / (t.value * p.value),
-           "2 · (dp − 1)/dp · 2 · N / M, M = tp · pp",
-           [=] { return fmt::format("2 × {}/{} × 2 B × {} / ({} × {})", show_count(dp.value - 1),
-                       show_count(dp.value), n.text, t.text, p.text); });
+  m.finish(2 * (group - 1) / group * 2 * n.value / (t.value * p.value),
+           cp ? "2 · (g − 1)/g · 2 · N / M, g = dp · cp, M = tp · pp" : "2 · (dp − 1)/dp · 2 · N / M, M = tp · pp",
+           [=] { return fmt::format("2 × {}/{} × 2 B × {} / ({} × {})", show_count(group - 1),
+                       show_count(group), n.text, t.text, p.text); });
 }
 
 // The data-parallel group is as slow as the slowest link it crosses. Ranks are laid out as in
@@ -86,12 +93,15 @@ void comm_seconds(EstimateContext& context) {
   MetricBuilder m(context, "train.comm.seconds");
   const Term bytes = m.metric("train.comm.allreduce_bytes");
   const Term dp = m.plan("training.dp");
-  if (m.complete() && dp.value <= 1) {
-    m.finish(0, "no data parallelism (dp = 1): nothing to all-reduce", "0 B");
+  const Term cp = m.plan("training.cp");
+  if (m.complete() && dp.value * cp.value <= 1) {
+    m.finish(0,
+             cp.value > 1 ? "no data or context parallelism (dp · cp = 1): nothing to all-reduce"
+                          : "no data parallelism (dp = 1): nothing to all-reduce",
+             "0 B");
     return;
   }
   const Term t = m.plan("training.tp");
-  const Term cp = m.plan("training.cp");
   const Term per_node = m.plan("cluster.gpus_per_node");
   if (!m.complete()) return m.finish(0, "", "");
   if (t.value * cp.value * dp.value > per_node.value) {

@@ -90,25 +90,36 @@ void memory_states(EstimateContext& context) {
     return;
   }
   const Term dp = m.plan("training.dp");
-  const auto sharded = [t, p, dp] { return fmt::format("({} × {} × {})", t.text, p.text, dp.text); };
-  const double shards = model_parallel * dp.value;
+  // Context-parallel ranks hold the same weights and sum their gradients like data-parallel
+  // ones, and ZeRO shards over both: Megatron-Core's distributed optimizer over its "data
+  // parallel group with context parallel", DeepSpeed-Ulysses' ZeRO-3 over data and sequence
+  // parallel ranks. A plan with cp > 1 shards over dp · cp.
+  const std::optional<Term> cp = context.number("training.cp").value_or(1) > 1
+                                     ? std::optional<Term>(m.plan("training.cp"))
+                                     : std::nullopt;
+  const auto sharded = [t, p, dp, cp] {
+    return cp ? fmt::format("({} × {} × {} × {})", t.text, p.text, dp.text, cp->text)
+              : fmt::format("({} × {} × {})", t.text, p.text, dp.text);
+  };
+  const double shards = model_parallel * dp.value * (cp ? cp->value : 1);
+  const std::string_view over = cp ? "(M · dp · cp)" : "(M · dp)";
   // ZeRO stages (Rajbhandari et al. 2020, §5): 1 shards the optimizer states over dp, 2 also
   // the gradients, 3 also the weights.
   switch (stage) {
     case 1:
       m.finish((k.weights + k.gradients) * n.value / model_parallel + k.optimizer * n.value / shards,
-               "(k_w + k_g) · N / M + k_o · N / (M · dp), M = tp · pp (ZeRO 1)",
+               fmt::format("(k_w + k_g) · N / M + k_o · N / {}, M = tp · pp (ZeRO 1)", over),
                [=] { return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights + k.gradients),
                            n.text, mp(), bytes_text(k.optimizer), n.text, sharded()); });
       return;
     case 2:
       m.finish(k.weights * n.value / model_parallel + (k.gradients + k.optimizer) * n.value / shards,
-               "k_w · N / M + (k_g + k_o) · N / (M · dp), M = tp · pp (ZeRO 2)",
+               fmt::format("k_w · N / M + (k_g + k_o) · N / {}, M = tp · pp (ZeRO 2)", over),
                [=] { return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights), n.text, mp(),
                            bytes_text(k.gradients + k.optimizer), n.text, sharded()); });
       return;
     default:
-      m.finish(k.total() * n.value / shards, "k · N / (M · dp), M = tp · pp (ZeRO 3)",
+      m.finish(k.total() * n.value / shards, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
                [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded()); });
       return;
   }

@@ -204,6 +204,29 @@ TEST_CASE("memory-fit suggests ZeRO-3 only where it would shard something", "[ru
              Catch::Contains("with dp = 1, ZeRO has no data-parallel ranks") && !Catch::Contains("training.zero = 3 shards"));
 }
 
+TEST_CASE("metric_low() and metric_high() give a metric's range, computed for the plan that asks", "[rules][packs]") {
+  // The built-in rules name no est.METRIC.low, so a check estimates without the ranges; the
+  // first metric_low() on a plan computes them (RangedEstimates).
+  test::Scratch pack;
+  pack.write("days-range.toml", R"(id = "org-days-range"
+group = "org"
+severity = "note"
+summary = "Every plan's days range, shown"
+check = "false"
+at = "training.mfu"
+message = "{if known(metric_low('train.days')) then 'range' else 'no range'} {metric_low('train.days')} to {metric_high('train.days')}"
+)" + std::string(test::rule_docs_stub));
+  const std::string plan = training_plan("params = \"7B\"\n", "mfu = \"40%\"\n", "gpu = \"h100-sxm\"\ncount = 128\n");
+  const std::string assumption = "[[assumptions]]\nid = \"mfu\"\nkey = \"training.mfu\"\nvalue = \"40%\"\n"
+                                 "low = \"30%\"\nhigh = \"50%\"\nsource = \"trial\"\nupdated = 2026-11-01\n";
+  const std::vector<Diagnostic> ranged = of_rule(lint_plan(plan + assumption, {pack.path.string()}), "org-days-range");
+  REQUIRE(ranged.size() == 1);
+  CHECK(ranged[0].message == "range 7.68 d to 12.8 d");  // 9.6 d at 50% and 30% MFU
+  const std::vector<Diagnostic> point = of_rule(lint_plan(plan, {pack.path.string()}), "org-days-range");
+  REQUIRE(point.size() == 1);
+  CHECK(point[0].message == "no range ? to ?");
+}
+
 TEST_CASE("the memory rules' help leaves out what the plan already does", "[rules][memory]") {
   SECTION("inference: weights already in fp8 and too large for one sequence") {
     // 80B in fp8 is 80 GB: with the reserve nothing is left on an 80 GB GPU at tp 1.

@@ -252,6 +252,8 @@ class Checker {
         text(0);
         return Type::number(units::dims::none);
       case Function::metric:
+      case Function::metric_low:
+      case Function::metric_high:
         arity(node, 1, 1);
         text(0);
         return Type::number(std::nullopt);

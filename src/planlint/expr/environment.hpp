@@ -33,6 +33,13 @@ class Environment {
   virtual bool stated_in_bits(std::string_view path) const = 0;
   /// A metric by name (metric(it.metric)); records that the finding used it.
   virtual std::optional<Value> metric(std::string_view name) const = 0;
+  /// The low or high end of a metric's range (metric_low(it.metric)): the metric at its
+  /// assumptions' low and high (cost-tier metrics only); nullopt when it has none.
+  virtual std::optional<Value> metric_bound(std::string_view name, bool high) const {
+    (void)name;
+    (void)high;
+    return std::nullopt;
+  }
   /// The plan value at a plan key named at run time (value(it.key)).
   virtual std::optional<Value> plan_value(std::string_view key) const = 0;
   /// Whether the plan claims the metric: an [estimates] entry or a [[targets]] bound on it.

@@ -253,6 +253,8 @@ class Evaluator {
       case Function::tier:
       case Function::tolerance:
       case Function::metric:
+      case Function::metric_low:
+      case Function::metric_high:
       case Function::value:
       case Function::assumed:
       case Function::claimed:
@@ -260,6 +262,8 @@ class Evaluator {
         auto name = text(*args[0]);
         if (!name) return std::nullopt;
         if (f == Function::metric) return environment_.metric(*name);
+        if (f == Function::metric_low || f == Function::metric_high)
+          return environment_.metric_bound(*name, f == Function::metric_high);
         if (f == Function::value) return environment_.plan_value(*name);
         if (f == Function::assumed) return Value{environment_.assumed(*name)};
         if (f == Function::claimed) return Value{environment_.claimed(*name)};

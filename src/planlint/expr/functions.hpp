@@ -16,7 +16,7 @@ enum class Function : std::uint8_t {
   exists, given, in_bits, known, compute_precision,
   min, max, abs, floor, ceil, sqrt, log10,
   within, ratio, slip, days_since,
-  tier, tolerance, metric, value, assumed, claimed, computed, catalog,
+  tier, tolerance, metric, metric_low, metric_high, value, assumed, claimed, computed, catalog,
 };
 
 struct FunctionName {
@@ -24,7 +24,7 @@ struct FunctionName {
   Function function;
 };
 
-inline constexpr std::array<FunctionName, 24> function_table{{
+inline constexpr std::array<FunctionName, 26> function_table{{
     {"exists", Function::exists},
     {"given", Function::given},
     {"in_bits", Function::in_bits},
@@ -44,6 +44,8 @@ inline constexpr std::array<FunctionName, 24> function_table{{
     {"tier", Function::tier},
     {"tolerance", Function::tolerance},
     {"metric", Function::metric},
+    {"metric_low", Function::metric_low},
+    {"metric_high", Function::metric_high},
     {"value", Function::value},
     {"assumed", Function::assumed},
     {"claimed", Function::claimed},

@@ -76,8 +76,10 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
     auto selected = [&](const RuleDescriptor& rule) {
       return effective_severity(options.selection, rule.id, rule.group, rule.severity).has_value();
     };
+    const bool with_ranges = options.full_estimates || rules.reads_metric_ranges();
+    const RangedEstimates ranged(*result.plan, *options.catalog, *result.estimates, with_ranges);
     RuleRun run{RuleInputs{*result.plan, *result.estimates, *options.catalog,
-                           options.today.value_or(real_today()), options.tolerances},
+                           options.today.value_or(real_today()), options.tolerances, &ranged},
                 options.rule_options, selected};
     for (Diagnostic& d : run_rules(rules, run)) result.diagnostics.push_back(std::move(d));
   }

@@ -95,6 +95,15 @@ std::optional<expr::Value> PlanEnvironment::metric(std::string_view name) const 
   return metric_value(*m, m->value);
 }
 
+std::optional<expr::Value> PlanEnvironment::metric_bound(std::string_view name, bool high) const {
+  const Estimates& estimates = inputs_.ranged ? inputs_.ranged->get() : inputs_.estimates;
+  const MetricValue* m = estimates.find(name);
+  if (!m) return std::nullopt;
+  const std::optional<double>& bound = high ? m->high : m->low;
+  if (!bound) return std::nullopt;
+  return metric_value(*m, *bound);
+}
+
 std::optional<expr::Value> PlanEnvironment::plan_value(std::string_view key) const {
   const PlanValue* value = inputs_.plan.find(key);
   if (!value) return std::nullopt;

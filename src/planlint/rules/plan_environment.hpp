@@ -2,6 +2,7 @@
 /// The run-time names of a rule expression, read from one plan and its estimates: plan keys,
 /// est.METRIC, it.FIELD (the current element of `each`), options.NAME.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,30 @@
 
 namespace planlint {
 
+/// A plan's estimates with the cost-tier metrics' ranges (MetricValue::low, high), computed on
+/// first use: a check estimates without the ranges unless a rule names est.METRIC.low or .high
+/// (EstimateScope), and metric_low() / metric_high() need them only for the plans whose claims
+/// they are asked about.
+class RangedEstimates {
+ public:
+  /// `estimates` are the plan's; `with_ranges` says whether they already hold the ranges.
+  RangedEstimates(const Plan& plan, const Catalog& catalog, const Estimates& estimates, bool with_ranges)
+      : plan_(plan), catalog_(catalog), estimates_(estimates), with_ranges_(with_ranges) {}
+
+  const Estimates& get() const {
+    if (with_ranges_) return estimates_;
+    if (!ranged_) ranged_ = estimate(plan_, catalog_, EstimateScope{true, true});
+    return *ranged_;
+  }
+
+ private:
+  const Plan& plan_;
+  const Catalog& catalog_;
+  const Estimates& estimates_;
+  bool with_ranges_;
+  mutable std::optional<Estimates> ranged_;
+};
+
 struct RuleInputs {
   const Plan& plan;
   const Estimates& estimates;
@@ -19,6 +44,9 @@ struct RuleInputs {
   Date today;
   /// Config's [tolerances]; the plan's own stated tolerances win.
   const std::map<std::string, double>& tolerances;
+  /// The estimates with their ranges, for metric_low() and metric_high(); without it, the
+  /// ranges `estimates` holds (none unless they were computed).
+  const RangedEstimates* ranged = nullptr;
 };
 
 class PlanEnvironment : public expr::Environment {
@@ -36,6 +64,7 @@ class PlanEnvironment : public expr::Environment {
   bool stated(std::string_view path) const override;
   bool stated_in_bits(std::string_view path) const override;
   std::optional<expr::Value> metric(std::string_view name) const override;
+  std::optional<expr::Value> metric_bound(std::string_view name, bool high) const override;
   std::optional<expr::Value> plan_value(std::string_view key) const override;
   bool assumed(std::string_view key) const override;
   bool claimed(std::string_view metric) const override;

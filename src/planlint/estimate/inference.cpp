@@ -154,6 +154,33 @@ void itl(EstimateContext& context) {
   m.finish(1 / speed.value, "1 / decode_tokens_per_s", [=] { return fmt::format("1 / {}", speed.text); });
 }
 
+// Lower bound at the planned concurrency: the replica decodes its sequences together
+// (continuous batching), and each step reads the weights once and every sequence's KV cache,
+// so each sequence waits for the whole step. An MoE step reads the experts any of its
+// sequences is routed to: taking each sequence as N_a / N of the weights, drawn apart,
+// 1 − (1 − N_a / N)^concurrency of them (N_a / N for one sequence, nearly all for 32).
+void itl_at_concurrency(EstimateContext& context) {
+  MetricBuilder m(context, "infer.itl_at_concurrency");
+  const Term bandwidth = m.plan("cluster.hbm_bandwidth");
+  const Term tp = m.plan("inference.tp");
+  const Term model = m.metric("infer.weights");
+  const Term cache = m.metric("infer.kv_cache");
+  if (context.plan().text("model.architecture") == "moe") {
+    const Term n = m.plan("model.params");
+    const Term n_active = m.plan("model.active_params");
+    const Term sequences = m.plan("inference.concurrency");
+    const double read = 1 - std::pow(1 - n_active.value / n.value, sequences.value);
+    m.finish((model.value * read + cache.value) / (bandwidth.value * tp.value),
+             "(weights · (1 − (1 − N_a / N)^concurrency) + kv_cache) / (hbm_bandwidth · tp) (MoE: the "
+             "experts the batch's sequences are routed to)",
+             [=] { return fmt::format("({} × (1 − (1 − {} / {})^{}) + {}) / ({} × {})", model.text, n_active.text,
+                         n.text, sequences.text, cache.text, bandwidth.text, tp.text); });
+    return;
+  }
+  m.finish((model.value + cache.value) / (bandwidth.value * tp.value), "(weights + kv_cache) / (hbm_bandwidth · tp)",
+           [=] { return fmt::format("({} + {}) / ({} × {})", model.text, cache.text, bandwidth.text, tp.text); });
+}
+
 }  // namespace
 
 void estimate_inference(EstimateContext& context) {
@@ -167,6 +194,7 @@ void estimate_inference(EstimateContext& context) {
   prefill_flops(context);
   ttft(context);
   itl(context);
+  itl_at_concurrency(context);
 }
 
 }  // namespace planlint::detail

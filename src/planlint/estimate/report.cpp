@@ -39,7 +39,7 @@ constexpr std::string_view infer_memory_metrics[] = {"infer.weights", "infer.kv_
 constexpr std::string_view infer_compute_metrics[] = {"infer.decode_flops_per_token",
                                                       "infer.prefill_flops"};
 constexpr std::string_view infer_latency_metrics[] = {"infer.decode_tokens_per_s", "infer.itl",
-                                                      "infer.ttft"};
+                                                      "infer.itl_at_concurrency", "infer.ttft"};
 constexpr ReportGroup inference_groups[] = {
     {"Memory", infer_memory_metrics},
     {"Compute", infer_compute_metrics},

@@ -43,6 +43,8 @@ constexpr MetricName all_metrics[] = {
     {"infer.prefill_flops", flop, Tier::cost, "prefill compute per request"},
     {"infer.ttft", seconds, Tier::latency, "time to first token, lower bound"},
     {"infer.itl", seconds, Tier::latency, "inter-token latency, lower bound"},
+    {"infer.itl_at_concurrency", seconds, Tier::latency,
+     "inter-token latency at the planned concurrency, lower bound"},
 };
 }  // namespace
 

@@ -80,6 +80,8 @@ inline constexpr PlainAtom plain_atoms[] = {
     {"GPU-d", day_s, dims::gpu_seconds},
     {"GPU-day", day_s, dims::gpu_seconds},
     {"GPU-days", day_s, dims::gpu_seconds},
+    {"tok", 1, dims::tokens},  // "40 tok/s", as serving dashboards write it (like seq, req)
+    {"toks", 1, dims::tokens},
     {"token", 1, dims::tokens},
     {"tokens", 1, dims::tokens},
     {"req", 1, dims::requests},

@@ -426,6 +426,7 @@ TEST_CASE("format prints values in the unit a reader expects", "[quantity]") {
       {600, dims::seconds, "10 min"},
       {3 * hour, dims::seconds, "3 h"},
       {36 * hour, dims::seconds, "36 h"},
+      {9.6e18 * 24 * hour, dims::seconds, "9.6e18 d"},  // not 9600000000000000000 d
       {1.3e6, dims::usd, "$1.3M"},
       {450e3, dims::usd, "$450K"},
       {3, dims::usd, "$3.00"},

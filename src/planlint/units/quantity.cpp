@@ -100,8 +100,9 @@ std::string scientific(double x, int significant = 3) {
 /// to 127 or 524.3 to 524 reads as an exact figure and hides a 0.3% difference.
 std::string readable(double x) {
   if (x == 0) return "0";
-  // 0.00001234 is hard to read, and 5e-324 in fixed notation is 327 characters.
-  if (std::fabs(x) < 1e-4 || !std::isfinite(x)) return scientific(x);
+  // 0.00001234 is hard to read, and 5e-324 in fixed notation is 327 characters; so is
+  // 9600000000000000000 d (a plan with a unit slip upstream): from 1e15, as up_to_four.
+  if (std::fabs(x) < 1e-4 || std::fabs(x) >= 1e15 || !std::isfinite(x)) return scientific(x);
   return fixed_significant(x, decimal_exponent(x) >= 2 ? 4 : 3);
 }
 

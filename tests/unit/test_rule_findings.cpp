@@ -167,7 +167,7 @@ TEST_CASE("a target's finding points at the bound it has", "[rules][targets]") {
   CHECK(soft->key_path == "targets[1].min");
 }
 
-TEST_CASE("estimate-unverifiable leaves the claims of a GPU the catalog does not know to unknown-gpu",
+TEST_CASE("estimate-unverifiable leaves a GPU the catalog does not know and invalid values to their errors",
           "[rules][claims]") {
   // Audit 2026-12-01 evening: `gpu = "h100-sxn"` drew one unknown-gpu error and a warning per
   // claim, none of which named the typo.
@@ -179,6 +179,12 @@ TEST_CASE("estimate-unverifiable leaves the claims of a GPU the catalog does not
   const std::vector<Diagnostic> typo = rules_for("h100-sxn", "");
   CHECK(of_rule(typo, "unknown-gpu").size() == 1);
   CHECK(of_rule(typo, "estimate-unverifiable").empty());
+  // A value that is not valid: the bad-quantity error names it.
+  const std::vector<Diagnostic> invalid = lint_plan(
+      training_plan("params = \"7B\"\n", "mfu = \"140%\"\n", "gpu = \"h100-sxm\"\ncount = 64\n") +
+      "[estimates]\n\"train.days\" = \"3 d\"\n");
+  CHECK(of_rule(invalid, "estimate-unverifiable").empty());
+  CHECK(of_rule(invalid, "bad-quantity").size() + of_rule(invalid, "bad-value").size() == 1);
   // A GPU outside the catalog whose figures the plan states is checked as any other.
   const std::vector<Diagnostic> custom = rules_for("our-asic", "peak = \"500 TFLOPS\"\nhbm = \"96 GB\"\n");
   CHECK(of_rule(custom, "estimate-unverifiable").empty());

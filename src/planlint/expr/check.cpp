@@ -285,6 +285,9 @@ class Checker {
       case Function::compute_precision:
         arity(node, 0, 0);
         return Type::of(Kind::string);
+      case Function::has_invalid_values:
+        arity(node, 0, 0);
+        return Type::of(Kind::boolean);
       case Function::known:
         arity(node, 1, 1);
         (*this)(*node.children[0]);

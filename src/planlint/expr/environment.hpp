@@ -28,6 +28,9 @@ class Environment {
   virtual std::optional<Value> lookup(std::string_view path) const = 0;
   /// Whether the plan file states `path` itself (not a default, not the catalog).
   virtual bool stated(std::string_view path) const = 0;
+  /// Whether the plan states a key with a value that is not valid (a bad-quantity or bad-value
+  /// finding): the metrics that need it are not computed.
+  virtual bool has_invalid_values() const { return false; }
   /// Whether the plan file states `path` in a unit of bits ("400 Gbps"): a bandwidth is kept
   /// in bytes per second, and only the text says which unit its author thought in.
   virtual bool stated_in_bits(std::string_view path) const = 0;

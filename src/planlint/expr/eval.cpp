@@ -196,6 +196,7 @@ class Evaluator {
       // without an FP4 peak) without that absence making the whole check absent.
       case Function::known: return Value{(*this)(*args[0]).has_value()};
       case Function::compute_precision: return environment_.compute_precision();
+      case Function::has_invalid_values: return Value{environment_.has_invalid_values()};
       case Function::min:
       case Function::max: {
         const bool is_min = f == Function::min;

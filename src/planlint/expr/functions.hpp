@@ -13,7 +13,7 @@ namespace planlint::expr {
 
 enum class Function : std::uint8_t {
   unknown,  ///< not a function of the language: the checker reports it with a suggestion
-  exists, given, in_bits, known, compute_precision,
+  exists, given, in_bits, known, compute_precision, has_invalid_values,
   min, max, abs, floor, ceil, sqrt, log10,
   within, ratio, slip, days_since,
   tier, tolerance, metric, metric_low, metric_high, value, assumed, claimed, computed, catalog,
@@ -24,12 +24,13 @@ struct FunctionName {
   Function function;
 };
 
-inline constexpr std::array<FunctionName, 26> function_table{{
+inline constexpr std::array<FunctionName, 27> function_table{{
     {"exists", Function::exists},
     {"given", Function::given},
     {"in_bits", Function::in_bits},
     {"known", Function::known},
     {"compute_precision", Function::compute_precision},
+    {"has_invalid_values", Function::has_invalid_values},
     {"min", Function::min},
     {"max", Function::max},
     {"abs", Function::abs},

@@ -63,6 +63,7 @@ class PlanEnvironment : public expr::Environment {
   std::optional<expr::Value> lookup(std::string_view path) const override;
   bool stated(std::string_view path) const override;
   bool stated_in_bits(std::string_view path) const override;
+  bool has_invalid_values() const override { return !inputs_.plan.invalid_keys.empty(); }
   std::optional<expr::Value> metric(std::string_view name) const override;
   std::optional<expr::Value> metric_bound(std::string_view name, bool high) const override;
   std::optional<expr::Value> plan_value(std::string_view key) const override;

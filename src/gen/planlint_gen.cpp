@@ -200,9 +200,7 @@ MessageTemplate make_template(std::uint32_t first, std::uint32_t count) {
   MessageTemplate result;
   result.parts.reserve(count);
   for (std::uint32_t i = first; i < first + count; ++i)
-    result.parts.push_back({str(parts[i].literal),
-                            node(parts[i].expression),
-                            str(parts[i].unit)});
+    result.parts.push_back({parts[i].literal, node(parts[i].expression), parts[i].unit});
   return result;
 }
 

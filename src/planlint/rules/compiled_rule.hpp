@@ -1,5 +1,6 @@
 #pragma once
 /// A rule file after loading: its descriptor and its expressions parsed and checked once.
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,11 +17,15 @@ namespace planlint {
 /// A message with `{expr}` and `{expr:UNIT}` placeholders, compiled.
 struct MessageTemplate {
   struct Part {
-    std::string literal;   ///< text before the placeholder (or the whole tail)
+    std::string_view literal;  ///< text before the placeholder (or the whole tail)
     expr::NodePtr expression;  ///< null for the tail
-    std::string unit;      ///< "" (readable default), "GB", "%", ...
+    std::string_view unit;     ///< "" (readable default), "GB", "%", ...
   };
   std::vector<Part> parts;
+  /// The texts the parts of a template compiled from a rule file view (shared by the
+  /// template's copies); none for a built-in template, whose parts view the binary's
+  /// constants: no copy of every rule's texts at each start.
+  std::shared_ptr<const std::deque<std::string>> texts;
   bool empty() const { return parts.empty(); }
 };
 

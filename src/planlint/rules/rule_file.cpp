@@ -298,6 +298,8 @@ bool is_rule_id(std::string_view id) {
 std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
                                                                const expr::TypeEnvironment& names) {
   MessageTemplate result;
+  auto texts = std::make_shared<std::deque<std::string>>();  // a deque never moves its strings
+  auto keep = [&texts](std::string text) -> std::string_view { return texts->emplace_back(std::move(text)); };
   std::string literal;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -358,11 +360,12 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
                                fmt::format("unit '{}' does not fit {}", unit, expr::describe(type))};
       }
     }
-    result.parts.push_back({std::move(literal), tree, std::move(unit)});
+    result.parts.push_back({keep(std::move(literal)), tree, keep(std::move(unit))});
     literal.clear();
     i = close;
   }
-  result.parts.push_back({std::move(literal), nullptr, {}});
+  result.parts.push_back({keep(std::move(literal)), nullptr, {}});
+  result.texts = std::move(texts);
   return result;
 }
 

@@ -108,8 +108,6 @@ LoadResult Loader::finish() {
   plan_.source = source_;
   // Sized once: a plan states a few dozen keys.
   written_.reserve(64);
-  for (const SectionSpec& section : plan_sections())
-    if (!section.array) plan_.sections[section.name];
   read_document(*root_);
   root_.reset();  // the document is not needed past here
   check_required();
@@ -193,7 +191,7 @@ void Loader::read_table(const toml::table& table, std::string_view section,
     }
     written_.emplace_back(spec, in_section);
     if (auto value = reader_.read(node, key, *spec, path))
-      out.values.insert_or_assign(key.str(), std::move(*value));
+      out.values.insert_or_assign(*spec, std::move(*value));
     else
       plan_.invalid_keys.push_back(path);
   }
@@ -226,7 +224,12 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
 /// dimension from the metric or plan key the element names, so those are read first.
 void Loader::read_element(const toml::table& table, std::string_view section, std::size_t index,
                           const std::string& prefix, PlanTable& out) {
-  std::vector<std::pair<const toml::key*, const toml::node*>> deferred;
+  struct Deferred {
+    const toml::key* key;
+    const toml::node* node;
+    const KeySpec* spec;
+  };
+  std::vector<Deferred> deferred;
   for (auto&& [key, node] : table) {
     const std::string path = dotted(prefix, key.str());
     const KeySpec* spec = find_key(section, key.str());
@@ -236,11 +239,11 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
     }
     written_.emplace_back(spec, index);
     if (spec->kind == ValueKind::any_quantity) {
-      deferred.emplace_back(&key, &node);
+      deferred.push_back({&key, &node, spec});
       continue;
     }
     if (auto value = reader_.read(node, key, *spec, path))
-      out.values.insert_or_assign(key.str(), std::move(*value));
+      out.values.insert_or_assign(*spec, std::move(*value));
   }
 
   detail::QuantityContext context;
@@ -260,10 +263,10 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
       range_spec = target;
     }
   }
-  for (auto [key, node] : deferred) {
+  for (auto [key, node, spec] : deferred) {
     const std::string path = dotted(prefix, key->str());
     if (auto value = reader_.read_quantity(*node, *key, context, range_spec, path))
-      out.values.insert_or_assign(key->str(), std::move(*value));
+      out.values.insert_or_assign(*spec, std::move(*value));
   }
 
   if (section == "targets" && out.find("max") && out.find("min")) {

@@ -19,14 +19,7 @@ namespace planlint {
 namespace {
 
 using detail::Findings;
-
-/// "prefix.key", built with one allocation (the loader builds one per key of every plan).
-std::string dotted(std::string_view prefix, std::string_view key) {
-  std::string path;
-  path.reserve(prefix.size() + 1 + key.size());
-  path.append(prefix).append(1, '.').append(key);
-  return path;
-}
+using detail::KeyPath;
 
 std::vector<std::string_view> section_names() {
   std::vector<std::string_view> names;
@@ -183,17 +176,17 @@ void Loader::read_document(const toml::table& root) {
 void Loader::read_table(const toml::table& table, std::string_view section,
                         const std::string& prefix, PlanTable& out) {
   for (auto&& [key, node] : table) {
-    const std::string path = dotted(prefix, key.str());
+    const KeyPath path{prefix, key.str()};
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
-      unknown_key(key, fmt::format("[{}]", section), path, keys_of(section));
+      unknown_key(key, fmt::format("[{}]", section), path.str(), keys_of(section));
       continue;
     }
     written_.emplace_back(spec, in_section);
     if (auto value = reader_.read(node, key, *spec, path))
       out.values.insert_or_assign(*spec, std::move(*value));
     else
-      plan_.invalid_keys.push_back(path);
+      plan_.invalid_keys.push_back(path.str());
   }
 }
 
@@ -231,10 +224,10 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
   };
   std::vector<Deferred> deferred;
   for (auto&& [key, node] : table) {
-    const std::string path = dotted(prefix, key.str());
+    const KeyPath path{prefix, key.str()};
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
-      unknown_key(key, fmt::format("[[{}]]", section), path, keys_of(section));
+      unknown_key(key, fmt::format("[[{}]]", section), path.str(), keys_of(section));
       continue;
     }
     written_.emplace_back(spec, index);
@@ -264,8 +257,7 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
     }
   }
   for (auto [key, node, spec] : deferred) {
-    const std::string path = dotted(prefix, key->str());
-    if (auto value = reader_.read_quantity(*node, *key, context, range_spec, path))
+    if (auto value = reader_.read_quantity(*node, *key, context, range_spec, KeyPath{prefix, key->str()}))
       out.values.insert_or_assign(*spec, std::move(*value));
   }
 
@@ -309,19 +301,19 @@ void Loader::read_claim(const toml::node& node, const toml::key& key, const std:
   const std::string path = "estimates." + metric;
   if (const toml::table* range = node.as_table()) {
     for (auto&& [part, value] : *range) {
-      const std::string part_path = path + "." + std::string(part.str());
+      const KeyPath part_path{path, part.str()};
       std::optional<PlanValue>* slot = part.str() == "value" ? &claim.value
                                        : part.str() == "low" ? &claim.low
                                        : part.str() == "high" ? &claim.high
                                                               : nullptr;
       if (!slot) {
-        unknown_key(part, "a range claim", part_path, {"value", "low", "high"});
+        unknown_key(part, "a range claim", part_path.str(), {"value", "low", "high"});
         continue;
       }
       *slot = reader_.read_quantity(value, part, context, nullptr, part_path);
     }
   } else {
-    claim.value = reader_.read_quantity(node, key, context, nullptr, path);
+    claim.value = reader_.read_quantity(node, key, context, nullptr, KeyPath{"estimates", metric});
   }
   plan_.estimates.push_back(std::move(claim));
 }

@@ -132,7 +132,7 @@ class Estimates {
   /// training.mfu, training.goodput, cluster.price.
   const std::vector<RangeSource>& range_sources() const { return range_sources_; }
 
-  void set(MetricValue value);
+  void set(MetricValue&& value);
   void set_absent(std::string name, std::vector<std::string> missing);
   void add_range_source(RangeSource source) { range_sources_.push_back(std::move(source)); }
 

@@ -21,6 +21,18 @@ namespace {
 using detail::Findings;
 using detail::KeyPath;
 
+/// The keys a plan must state, in plan_keys() order: a few of the schema's, which
+/// check_required() walks for every section and every element of every plan.
+const std::vector<const KeySpec*>& required_keys() {
+  static const std::vector<const KeySpec*> keys = [] {
+    std::vector<const KeySpec*> required;
+    for (const KeySpec& key : plan_keys())
+      if (key.required) required.push_back(&key);
+    return required;
+  }();
+  return keys;
+}
+
 std::vector<std::string_view> section_names() {
   std::vector<std::string_view> names;
   for (const SectionSpec& section : plan_sections()) names.push_back(section.name);
@@ -331,15 +343,15 @@ void Loader::check_required() {
   for (const SectionSpec& section : plan_sections()) {
     const bool needed = section.required || (section.name == "training" && plan_.is_training() &&
                                              plan_.text("plan.kind"));
-    if (!section.array && needed && !plan_.section(section.name).present) {
+    const PlanTable& table = plan_.section(section.name);
+    if (!section.array && needed && !table.present) {
       missing_section(section.name);
       continue;
     }
-    if (section.array || !plan_.section(section.name).present) continue;
-    const PlanTable& table = plan_.section(section.name);
-    for (const KeySpec& key : plan_keys()) {
-      // `required` first: few keys are, and it spares comparing every key's section name.
-      if (!key.required || key.section != section.name || written(&key)) continue;
+    if (section.array || !table.present) continue;
+    for (const KeySpec* required : required_keys()) {
+      const KeySpec& key = *required;
+      if (key.section != section.name || written(&key)) continue;
       Diagnostic& d = findings_.add(
           "missing-required", table.header, fmt::format("{}.{}", key.section, key.key),
           fmt::format("missing required key '{}' in [{}]", key.key, section.name));
@@ -348,8 +360,8 @@ void Loader::check_required() {
   }
   auto check_elements = [&](const std::vector<PlanTable>& elements, std::string_view section) {
     for (std::size_t i = 0; i < elements.size(); ++i)
-      for (const KeySpec& key : plan_keys())
-        if (key.required && key.section == section && !written(&key, i)) {
+      for (const KeySpec* required : required_keys())
+        if (const KeySpec& key = *required; key.section == section && !written(&key, i)) {
           Diagnostic& d = findings_.add(
               "missing-required", elements[i].header, fmt::format("{}[{}].{}", section, i, key.key),
               fmt::format("missing required key '{}' in [[{}]] #{}", key.key, section, i + 1));

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -16,11 +17,13 @@
 
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
+#include "planlint/plan/loader.hpp"
 #include "planlint/plan/metric_names.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/units/fixed.hpp"
 #include "planlint/units/quantity.hpp"
+#include "support.hpp"
 
 using namespace planlint;
 
@@ -74,8 +77,8 @@ TEST_CASE("find_key and find_metric agree with a scan of the tables", "[hotpath]
 
 TEST_CASE("plan tables are found by string_view", "[hotpath][plan]") {
   Plan plan;
-  plan.sections["cluster"].values.emplace("gpu", PlanValue{std::string("h100-sxm"), {}, {}, Origin::plan});
-  plan.sections["model"];
+  plan.sections["cluster"].values.emplace(*find_key("cluster.gpu"),
+                                          PlanValue{std::string("h100-sxm"), {}, {}, Origin::plan});
   REQUIRE(plan.find("cluster.gpu") != nullptr);
   CHECK(*plan.text("cluster.gpu") == "h100-sxm");
   CHECK(plan.find("cluster.gp") == nullptr);
@@ -83,6 +86,51 @@ TEST_CASE("plan tables are found by string_view", "[hotpath][plan]") {
   CHECK(plan.find("nosection.gpu") == nullptr);
   CHECK(plan.find("cluster") == nullptr);
   CHECK_FALSE(plan.section("training").present);
+}
+
+TEST_CASE("every plan key has its own place: its section's and its own among that section's keys",
+          "[hotpath][schema]") {
+  std::set<std::pair<int, int>> places;
+  for (const KeySpec& spec : plan_keys()) {
+    INFO(spec.section << "." << spec.key);
+    const SectionSpec* section = find_section(spec.section);
+    REQUIRE(section != nullptr);
+    CHECK(spec.section_index == section - plan_sections().data());
+    CHECK(spec.index_in_section < max_section_keys);
+    CHECK(places.emplace(spec.section_index, spec.index_in_section).second);
+  }
+  CHECK(plan_sections().size() == plan_section_count);
+}
+
+TEST_CASE("a plan's values are found through their key's place as by name", "[hotpath][plan]") {
+  // Every TOML file of the project that loads as a plan: examples, fixtures, golden and rule
+  // files, valid or with findings.
+  std::size_t plans = 0;
+  for (const std::string& file : test::project_toml_files()) {
+    std::string error;
+    const auto text = read_file(file, error);
+    if (!text || !looks_like_plan(*text)) continue;
+    const LoadResult result = test::load_text(*text, file);
+    if (!result.plan) continue;
+    ++plans;
+    INFO(file);
+    const Plan& plan = *result.plan;
+    for (const KeySpec& spec : plan_keys()) {
+      INFO(spec.section << "." << spec.key);
+      const PlanTable* section = plan.sections.find(spec.section);
+      REQUIRE(section != nullptr);
+      CHECK(plan.find(fmt::format("{}.{}", spec.section, spec.key)) == section->values.find(spec.key));
+      CHECK(section->values.find(spec) == section->values.find(spec.key));
+      const std::vector<PlanTable>* elements = spec.section == "targets"       ? &plan.targets
+                                               : spec.section == "assumptions" ? &plan.assumptions
+                                               : spec.section == "benchmarks"  ? &plan.benchmarks
+                                                                               : nullptr;
+      if (elements)
+        for (const PlanTable& element : *elements)
+          CHECK(element.values.find(spec) == element.values.find(spec.key));
+    }
+  }
+  CHECK(plans > 100);
 }
 
 TEST_CASE("a memoised quantity parse gives the first parse's result", "[hotpath][quantity]") {

@@ -1,4 +1,5 @@
 // NameIndex (plan/name_index.hpp), the static name tables built on it (find_key, find_metric).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,30 @@ TEST_CASE("a name index finds each of its names and nothing else", "[name-index]
   CHECK(paths.find("training", '.', "mf") == nullptr);
   CHECK(paths.find("training", ':', "mfu") == nullptr);
   CHECK(paths.find("trainin", '.', "gmfu") == nullptr);
+}
+
+TEST_CASE("names that share their length and first and last eight bytes are told apart",
+          "[name-index]") {
+  // The hash reads only those: such names share a slot's probe sequence, and each is still
+  // found by its whole name.
+  std::vector<std::string> names;
+  for (int i = 0; i < 200; ++i) names.push_back(fmt::format("training.{:04}_checkpoint", i));
+  for (int i = 0; i < 40; ++i) names.push_back(std::string(static_cast<std::size_t>(i % 20), 'x') + "y");
+  const NameIndex<std::string> index(names, [](const std::string& name) { return name; });
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i]);
+    CHECK(index.find(names[i]) == &names[std::find(names.begin(), names.end(), names[i]) - names.begin()]);
+  }
+  CHECK(index.find("training.0200_checkpoint") == nullptr);
+  CHECK(index.find("training", '.', "0042_checkpoint") == &names[42]);
+  // Longer than any name, and longer than the two-part form joins on the stack.
+  const std::string long_part(300, 'k');
+  CHECK(index.find(long_part) == nullptr);
+  CHECK(index.find("training", '.', long_part) == nullptr);
+  const std::vector<std::string> long_names = {"a." + long_part};
+  const NameIndex<std::string> long_index(long_names, [](const std::string& name) { return name; });
+  CHECK(long_index.find("a", '.', long_part) == &long_names[0]);
+  CHECK(long_index.find("b", '.', long_part) == nullptr);
 }
 
 TEST_CASE("every plan key and metric is found by name", "[name-index][schema]") {

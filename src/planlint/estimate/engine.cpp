@@ -43,14 +43,14 @@ std::string show_metric_value(std::string_view name, double value, units::Dimens
 
 std::string TermText::str() const {
   switch (kind_) {
-    case Kind::text: return text_;
+    case Kind::text: return std::string(text_);
     case Kind::plan_value: return show_plan_value(key_, value_, dim_);
     case Kind::metric_value: return show_metric_value(key_, value_, dim_);
     case Kind::count: return show_count(value_);
     case Kind::quantity: return units::format(value_, dim_);
-    case Kind::deferred: return (*render_)();
+    case Kind::deferred: return recipe_->render();
   }
-  return text_;
+  return std::string(text_);
 }
 
 const std::string& EstimateContext::catalog_note(std::string_view path) {

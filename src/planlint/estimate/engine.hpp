@@ -83,8 +83,7 @@ class EstimateContext {
 class TermText {
  public:
   TermText() = default;
-  TermText(std::string text) : text_(std::move(text)) {}  // NOLINT: a literal text
-  TermText(const char* text) : text_(text) {}             // NOLINT
+  TermText(const char* text) : text_(text) {}  // NOLINT: a string literal ("?")
 
   /// show_plan_value(path, value, dim); `path` must be a string literal's view.
   static TermText plan_value(std::string_view path, double value, units::Dimension dim) {
@@ -100,11 +99,12 @@ class TermText {
   static TermText quantity(double value, units::Dimension dim) {
     return TermText(Kind::quantity, {}, value, dim);
   }
-  /// Made by `render` (a text built of other terms, "(4M × 8192)").
-  static TermText deferred(std::function<std::string()> render) {
+  /// Made by `render`, a callable returning the text (a text built of other terms, "(4M × 8192)").
+  template <typename Render>
+  static TermText deferred(Render render) {
     TermText text;
     text.kind_ = Kind::deferred;
-    text.render_ = std::make_shared<const std::function<std::string()>>(std::move(render));
+    text.recipe_ = make_text_recipe(std::move(render));
     return text;
   }
 
@@ -116,11 +116,12 @@ class TermText {
       : kind_(kind), key_(key), value_(value), dim_(dim) {}
 
   Kind kind_ = Kind::text;
-  std::string_view key_;
+  /// Views only, of string literals: terms are copied into every metric's arithmetic recipe.
+  std::string_view text_;  ///< Kind::text
+  std::string_view key_;   ///< the plan key or metric that says how the value reads
   double value_ = 0;
   units::Dimension dim_;
-  std::string text_;
-  std::shared_ptr<const std::function<std::string()>> render_;
+  std::shared_ptr<const TextRecipe> recipe_;  ///< Kind::deferred
 };
 
 /// A number inside a formula and how it reads in the arithmetic.

@@ -7,8 +7,9 @@ const MetricValue* Estimates::find(std::string_view name) const {
   return it == values_.end() ? nullptr : &it->second;
 }
 
-void Estimates::set(MetricValue value) {
-  absent_.erase(value.name);
+void Estimates::set(MetricValue&& value) {
+  // erase() would look the name up even when no metric is absent.
+  if (!absent_.empty()) absent_.erase(value.name);
   std::string name = value.name;
   values_.insert_or_assign(std::move(name), std::move(value));
 }

@@ -3,7 +3,6 @@
 /// inputs with their plan locations) and, for cost-tier metrics, the low/high range implied by
 /// the assumptions behind MFU, goodput and price. A metric whose inputs are missing is absent,
 /// with the names of the missing inputs.
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +18,33 @@
 
 namespace planlint {
 
+/// How a deferred text is made: a callable returning the text, kept with its captures in the
+/// one allocation that copies of the text share (a std::function inside a shared_ptr took two,
+/// for every metric of every plan).
+class TextRecipe {
+ public:
+  virtual ~TextRecipe() = default;
+  virtual std::string render() const = 0;
+};
+
+namespace detail {
+template <typename Render>
+class TextRecipeOf final : public TextRecipe {
+ public:
+  explicit TextRecipeOf(Render render) : render_(std::move(render)) {}
+  std::string render() const override { return std::string(render_()); }
+
+ private:
+  Render render_;
+};
+}  // namespace detail
+
+/// The recipe of `render`, a callable returning the text.
+template <typename Render>
+std::shared_ptr<const TextRecipe> make_text_recipe(Render render) {
+  return std::make_shared<const detail::TextRecipeOf<Render>>(std::move(render));
+}
+
 /// Text made only when something reads it: estimate() keeps every metric's numbers but
 /// writes its arithmetic ("6 × 7B × 1T tokens = 4.2e22 FLOP") only for the findings, reports and
 /// JSON that show it (formatting every metric's arithmetic was a quarter of a folder run).
@@ -28,25 +54,27 @@ class LazyText {
   LazyText() = default;
   LazyText(std::string text) : text_(std::move(text)) {}  // NOLINT: reads as a string
   LazyText(const char* text) : text_(text) {}             // NOLINT
-  /// Renders with `render` on each read; `render` must not depend on anything that can change
-  /// or go away (it captures values, and views of string literals only).
-  static LazyText deferred(std::function<std::string()> render) {
+  /// Renders with `render` (a callable returning the text) on each read; `render` must not
+  /// depend on anything that can change or go away (it captures values, and views of string
+  /// literals only).
+  template <typename Render>
+  static LazyText deferred(Render render) {
     LazyText text;
-    text.render_ = std::make_shared<const std::function<std::string()>>(std::move(render));
+    text.recipe_ = make_text_recipe(std::move(render));
     return text;
   }
 
-  std::string str() const { return render_ ? (*render_)() : text_; }
+  std::string str() const { return recipe_ ? recipe_->render() : text_; }
   operator std::string() const { return str(); }  // NOLINT: reads as a string
   /// Without rendering: a deferred text counts as not empty.
-  bool empty() const { return !render_ && text_.empty(); }
+  bool empty() const { return !recipe_ && text_.empty(); }
 
   friend bool operator==(const LazyText& a, std::string_view b) { return a.str() == b; }
   friend std::ostream& operator<<(std::ostream& out, const LazyText& text) { return out << text.str(); }
 
  private:
   std::string text_;
-  std::shared_ptr<const std::function<std::string()>> render_;
+  std::shared_ptr<const TextRecipe> recipe_;
 };
 
 /// One input of a metric: a plan value (stated or defaulted), a catalog figure, or another
@@ -104,7 +132,7 @@ class Estimates {
   /// training.mfu, training.goodput, cluster.price.
   const std::vector<RangeSource>& range_sources() const { return range_sources_; }
 
-  void set(MetricValue value);
+  void set(MetricValue&& value);
   void set_absent(std::string name, std::vector<std::string> missing);
   void add_range_source(RangeSource source) { range_sources_.push_back(std::move(source)); }
 

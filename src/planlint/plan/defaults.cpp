@@ -1,8 +1,11 @@
 #include "planlint/plan/defaults.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "planlint/plan/schema.hpp"
 
 namespace planlint {
 
@@ -13,15 +16,17 @@ class Defaulter {
  public:
   Defaulter(Plan& plan) : plan_(plan) {}
 
-  /// Sets `section.key` unless the plan states it.
+  /// Sets `section.key`, a plan key, unless the plan states it.
   void set(std::string_view section, std::string_view key, Scalar value,
            Origin origin = Origin::default_, Span span = {}) {
-    PlanTable& table = plan_.sections[section];
-    if (table.find(key)) return;
+    const KeySpec* spec = find_key(section, key);
+    if (!spec) throw std::logic_error(fmt::format("a default for {}.{}, not a plan key", section, key));
+    PlanTable& table = plan_.sections.of(*spec);
+    if (table.values.find(*spec)) return;
     // A stated but invalid value gets no default: `zero = 4` is not ZeRO-0.
     if (!plan_.invalid_keys.empty() && plan_.states_invalid(fmt::format("{}.{}", section, key))) return;
     if (!span.known()) span = table.header;
-    table.values.emplace(key, PlanValue{std::move(value), span, Span{}, origin});
+    table.values.emplace(*spec, PlanValue{std::move(value), span, Span{}, origin});
   }
   void set_quantity(std::string_view section, std::string_view key, double value,
                     units::Dimension dim, Origin origin = Origin::default_, Span span = {}) {
@@ -120,8 +125,9 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   d.set_quantity("tolerances", "formula_vs_benchmark", 0.25, none);
 
   // [[targets]]
+  const KeySpec& hard = *find_key("targets", "hard");
   for (PlanTable& target : plan.targets)
-    if (!target.find("hard")) target.values.emplace("hard", PlanValue{true, target.header, {}, Origin::default_});
+    if (!target.values.find(hard)) target.values.emplace(hard, PlanValue{true, target.header, {}, Origin::default_});
 }
 
 }  // namespace planlint

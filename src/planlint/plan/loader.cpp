@@ -19,13 +19,18 @@ namespace planlint {
 namespace {
 
 using detail::Findings;
+using detail::KeyPath;
 
-/// "prefix.key", built with one allocation (the loader builds one per key of every plan).
-std::string dotted(std::string_view prefix, std::string_view key) {
-  std::string path;
-  path.reserve(prefix.size() + 1 + key.size());
-  path.append(prefix).append(1, '.').append(key);
-  return path;
+/// The keys a plan must state, in plan_keys() order: a few of the schema's, which
+/// check_required() walks for every section and every element of every plan.
+const std::vector<const KeySpec*>& required_keys() {
+  static const std::vector<const KeySpec*> keys = [] {
+    std::vector<const KeySpec*> required;
+    for (const KeySpec& key : plan_keys())
+      if (key.required) required.push_back(&key);
+    return required;
+  }();
+  return keys;
 }
 
 std::vector<std::string_view> section_names() {
@@ -108,8 +113,6 @@ LoadResult Loader::finish() {
   plan_.source = source_;
   // Sized once: a plan states a few dozen keys.
   written_.reserve(64);
-  for (const SectionSpec& section : plan_sections())
-    if (!section.array) plan_.sections[section.name];
   read_document(*root_);
   root_.reset();  // the document is not needed past here
   check_required();
@@ -185,17 +188,17 @@ void Loader::read_document(const toml::table& root) {
 void Loader::read_table(const toml::table& table, std::string_view section,
                         const std::string& prefix, PlanTable& out) {
   for (auto&& [key, node] : table) {
-    const std::string path = dotted(prefix, key.str());
+    const KeyPath path{prefix, key.str()};
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
-      unknown_key(key, fmt::format("[{}]", section), path, keys_of(section));
+      unknown_key(key, fmt::format("[{}]", section), path.str(), keys_of(section));
       continue;
     }
     written_.emplace_back(spec, in_section);
     if (auto value = reader_.read(node, key, *spec, path))
-      out.values.insert_or_assign(key.str(), std::move(*value));
+      out.values.insert_or_assign(*spec, std::move(*value));
     else
-      plan_.invalid_keys.push_back(path);
+      plan_.invalid_keys.push_back(path.str());
   }
 }
 
@@ -226,21 +229,26 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
 /// dimension from the metric or plan key the element names, so those are read first.
 void Loader::read_element(const toml::table& table, std::string_view section, std::size_t index,
                           const std::string& prefix, PlanTable& out) {
-  std::vector<std::pair<const toml::key*, const toml::node*>> deferred;
+  struct Deferred {
+    const toml::key* key;
+    const toml::node* node;
+    const KeySpec* spec;
+  };
+  std::vector<Deferred> deferred;
   for (auto&& [key, node] : table) {
-    const std::string path = dotted(prefix, key.str());
+    const KeyPath path{prefix, key.str()};
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
-      unknown_key(key, fmt::format("[[{}]]", section), path, keys_of(section));
+      unknown_key(key, fmt::format("[[{}]]", section), path.str(), keys_of(section));
       continue;
     }
     written_.emplace_back(spec, index);
     if (spec->kind == ValueKind::any_quantity) {
-      deferred.emplace_back(&key, &node);
+      deferred.push_back({&key, &node, spec});
       continue;
     }
     if (auto value = reader_.read(node, key, *spec, path))
-      out.values.insert_or_assign(key.str(), std::move(*value));
+      out.values.insert_or_assign(*spec, std::move(*value));
   }
 
   detail::QuantityContext context;
@@ -260,10 +268,9 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
       range_spec = target;
     }
   }
-  for (auto [key, node] : deferred) {
-    const std::string path = dotted(prefix, key->str());
-    if (auto value = reader_.read_quantity(*node, *key, context, range_spec, path))
-      out.values.insert_or_assign(key->str(), std::move(*value));
+  for (auto [key, node, spec] : deferred) {
+    if (auto value = reader_.read_quantity(*node, *key, context, range_spec, KeyPath{prefix, key->str()}))
+      out.values.insert_or_assign(*spec, std::move(*value));
   }
 
   if (section == "targets" && out.find("max") && out.find("min")) {
@@ -306,19 +313,19 @@ void Loader::read_claim(const toml::node& node, const toml::key& key, const std:
   const std::string path = "estimates." + metric;
   if (const toml::table* range = node.as_table()) {
     for (auto&& [part, value] : *range) {
-      const std::string part_path = path + "." + std::string(part.str());
+      const KeyPath part_path{path, part.str()};
       std::optional<PlanValue>* slot = part.str() == "value" ? &claim.value
                                        : part.str() == "low" ? &claim.low
                                        : part.str() == "high" ? &claim.high
                                                               : nullptr;
       if (!slot) {
-        unknown_key(part, "a range claim", part_path, {"value", "low", "high"});
+        unknown_key(part, "a range claim", part_path.str(), {"value", "low", "high"});
         continue;
       }
       *slot = reader_.read_quantity(value, part, context, nullptr, part_path);
     }
   } else {
-    claim.value = reader_.read_quantity(node, key, context, nullptr, path);
+    claim.value = reader_.read_quantity(node, key, context, nullptr, KeyPath{"estimates", metric});
   }
   plan_.estimates.push_back(std::move(claim));
 }
@@ -336,15 +343,15 @@ void Loader::check_required() {
   for (const SectionSpec& section : plan_sections()) {
     const bool needed = section.required || (section.name == "training" && plan_.is_training() &&
                                              plan_.text("plan.kind"));
-    if (!section.array && needed && !plan_.section(section.name).present) {
+    const PlanTable& table = plan_.section(section.name);
+    if (!section.array && needed && !table.present) {
       missing_section(section.name);
       continue;
     }
-    if (section.array || !plan_.section(section.name).present) continue;
-    const PlanTable& table = plan_.section(section.name);
-    for (const KeySpec& key : plan_keys()) {
-      if (key.section != section.name || !key.required || written(&key))
-        continue;
+    if (section.array || !table.present) continue;
+    for (const KeySpec* required : required_keys()) {
+      const KeySpec& key = *required;
+      if (key.section != section.name || written(&key)) continue;
       Diagnostic& d = findings_.add(
           "missing-required", table.header, fmt::format("{}.{}", key.section, key.key),
           fmt::format("missing required key '{}' in [{}]", key.key, section.name));
@@ -353,8 +360,8 @@ void Loader::check_required() {
   }
   auto check_elements = [&](const std::vector<PlanTable>& elements, std::string_view section) {
     for (std::size_t i = 0; i < elements.size(); ++i)
-      for (const KeySpec& key : plan_keys())
-        if (key.section == section && key.required && !written(&key, i)) {
+      for (const KeySpec* required : required_keys())
+        if (const KeySpec& key = *required; key.section == section && !written(&key, i)) {
           Diagnostic& d = findings_.add(
               "missing-required", elements[i].header, fmt::format("{}[{}].{}", section, i, key.key),
               fmt::format("missing required key '{}' in [[{}]] #{}", key.key, section, i + 1));

@@ -2,6 +2,22 @@
 
 namespace planlint {
 
+bool TableValues::emplace(const KeySpec& key, PlanValue value) {
+  if (find(key)) return false;
+  add(key, std::move(value));
+  return true;
+}
+
+void TableValues::insert_or_assign(const KeySpec& key, PlanValue value) {
+  if (const std::uint8_t at = position_[key.index_in_section]) entries_[at - 1].second = std::move(value);
+  else add(key, std::move(value));
+}
+
+void TableValues::add(const KeySpec& key, PlanValue value) {
+  entries_.emplace_back(&key, std::move(value));
+  position_[key.index_in_section] = static_cast<std::uint8_t>(entries_.size());
+}
+
 const PlanValue* PlanTable::find(std::string_view key) const {
   return values.find(key);
 }
@@ -13,9 +29,10 @@ const PlanTable& Plan::section(std::string_view name) const {
 }
 
 const PlanValue* Plan::find(std::string_view path) const {
-  auto dot = path.find('.');
-  if (dot == std::string_view::npos) return nullptr;
-  return section(path.substr(0, dot)).find(path.substr(dot + 1));
+  // Every value of a section is a plan key's: the key's spec names its table and its place
+  // there, with one lookup of the path in the static key index.
+  const KeySpec* key = find_key(path);
+  return key ? sections.of(*key).values.find(*key) : nullptr;
 }
 
 bool Plan::states_invalid(std::string_view path) const {

@@ -1,16 +1,19 @@
 #pragma once
 /// The typed plan: every value of a plan file with the span of its TOML node, plus the defaults
 /// plan-format.md defines (marked as such). Knows nothing of estimates or rules.
-#include <deque>
+#include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "planlint/plan/schema.hpp"
 #include "planlint/source/source_file.hpp"
 #include "planlint/units/quantity.hpp"
 
@@ -47,39 +50,37 @@ struct PlanValue {
   const Date* date() const { return std::get_if<Date>(&value); }
 };
 
-/// The value of the (name, value) pair named `name` in `entries`, or nullptr: a scan that
-/// compares lengths first. The plan's short lists (a table's keys, the sections) use it
-/// instead of a hash map.
-template <typename Entries>
-auto* find_named(Entries& entries, std::string_view name) {
-  for (auto& entry : entries)
-    if (entry.first.size() == name.size() && entry.first == name) return &entry.second;
-  return static_cast<decltype(&entries.begin()->second)>(nullptr);
-}
-
-/// The values of one table, by key: a flat list in the order they were set. A table holds a
-/// few dozen keys at most, and a scan that compares lengths first costs no more than hashing
-/// the key; a hash map's node per key was the loader's largest share of allocations.
+/// The values of one table, by key: a flat list in the order they were set, and the position
+/// of each key's value by its KeySpec::index_in_section. Every key is a key of the table's
+/// section; the loader, the defaults and Plan::find, which have the key's spec, find its value
+/// without comparing names; a lookup by name scans (a table holds a few dozen keys at most).
 class TableValues {
  public:
-  using Entry = std::pair<std::string, PlanValue>;
+  using Entry = std::pair<const KeySpec*, PlanValue>;
 
-  const PlanValue* find(std::string_view key) const { return find_named(entries_, key); }
+  /// The value of `key`, a key of this table's section.
+  const PlanValue* find(const KeySpec& key) const {
+    const std::uint8_t at = position_[key.index_in_section];
+    return at ? &entries_[at - 1].second : nullptr;
+  }
+  /// The value of the key named `name`.
+  const PlanValue* find(std::string_view name) const {
+    for (const Entry& entry : entries_)
+      if (entry.first->key == name) return &entry.second;
+    return nullptr;
+  }
   /// Adds `key` unless the table has it (like std::map::emplace).
-  bool emplace(std::string_view key, PlanValue value) {
-    if (find(key)) return false;
-    entries_.emplace_back(std::string(key), std::move(value));
-    return true;
-  }
+  bool emplace(const KeySpec& key, PlanValue value);
   /// Adds `key`, or replaces its value.
-  void insert_or_assign(std::string_view key, PlanValue value) {
-    if (PlanValue* existing = find_named(entries_, key)) *existing = std::move(value);
-    else entries_.emplace_back(std::string(key), std::move(value));
-  }
+  void insert_or_assign(const KeySpec& key, PlanValue value);
   void reserve(std::size_t count) { entries_.reserve(count); }
 
  private:
+  void add(const KeySpec& key, PlanValue value);
+
   std::vector<Entry> entries_;
+  /// 1 + the position in entries_ of each key's value, by KeySpec::index_in_section; 0: unset.
+  std::array<std::uint8_t, max_section_keys> position_{};
 };
 
 /// A table of the plan: a section (`[cluster]`) or one element of an array of tables
@@ -92,22 +93,33 @@ struct PlanTable {
   const PlanValue* find(std::string_view key) const;
 };
 
-/// The plan's sections by name ("cluster" → its table): a handful, scanned in place; a
-/// deque so that a reference to one stays valid when another is added.
+/// The plan's sections: one table for each of plan_sections(), absent and empty until the
+/// loader reads it (the arrays of tables, [[targets]] and the others, are Plan's own lists
+/// and leave theirs empty).
 class SectionTables {
  public:
-  using Entry = std::pair<std::string, PlanTable>;
-
-  const PlanTable* find(std::string_view name) const { return find_named(entries_, name); }
-  PlanTable* find(std::string_view name) { return find_named(entries_, name); }
-  /// The section, added (absent and empty) when the plan has none of that name yet.
+  /// The section called `name`; nullptr when the plan format has no such section.
+  const PlanTable* find(std::string_view name) const {
+    const SectionSpec* section = find_section(name);
+    return section ? &tables_[index_of(*section)] : nullptr;
+  }
+  PlanTable* find(std::string_view name) {
+    return const_cast<PlanTable*>(std::as_const(*this).find(name));
+  }
+  /// The section called `name`, which must be one of plan_sections() (std::out_of_range).
   PlanTable& operator[](std::string_view name) {
     if (PlanTable* table = find(name)) return *table;
-    return entries_.emplace_back(std::string(name), PlanTable{}).second;
+    throw std::out_of_range("not a plan section: " + std::string(name));
   }
+  /// The section `key` belongs to.
+  const PlanTable& of(const KeySpec& key) const { return tables_[key.section_index]; }
+  PlanTable& of(const KeySpec& key) { return tables_[key.section_index]; }
 
  private:
-  std::deque<Entry> entries_;
+  static std::size_t index_of(const SectionSpec& section) {
+    return static_cast<std::size_t>(&section - plan_sections().data());
+  }
+  std::array<PlanTable, plan_section_count> tables_;
 };
 
 /// A claim of the `[estimates]` section: a quantity, or a range {value, low, high}.

@@ -1,5 +1,9 @@
 #include "planlint/plan/schema.hpp"
 
+#include <iterator>
+#include <stdexcept>
+#include <string>
+
 #include "planlint/plan/name_index.hpp"
 
 namespace planlint {
@@ -20,6 +24,7 @@ constexpr SectionSpec all_sections[] = {
     {"benchmarks", true, false, "measured results"},
     {"tolerances", false, false, "overrides of the tolerance tiers"},
 };
+static_assert(std::size(all_sections) == plan_section_count);
 
 const std::vector<std::string_view> compute_precisions = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 constexpr double huge = 1e300;
@@ -183,8 +188,26 @@ const SectionSpec* find_section(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+/// make_keys() with each key's section_index and index_in_section set.
+std::vector<KeySpec> placed_keys() {
+  std::vector<KeySpec> keys = make_keys();
+  std::size_t keys_in[plan_section_count] = {};
+  for (KeySpec& key : keys) {
+    const SectionSpec* section = find_section(key.section);
+    if (!section) throw std::logic_error("plan key of no section: " + std::string(key.section));
+    const auto index = static_cast<std::size_t>(section - all_sections);
+    if (keys_in[index] == max_section_keys)
+      throw std::logic_error("more than max_section_keys keys in [" + std::string(key.section) + "]");
+    key.section_index = static_cast<std::uint8_t>(index);
+    key.index_in_section = static_cast<std::uint8_t>(keys_in[index]++);
+  }
+  return keys;
+}
+}  // namespace
+
 const std::vector<KeySpec>& plan_keys() {
-  static const std::vector<KeySpec> keys = make_keys();
+  static const std::vector<KeySpec> keys = placed_keys();
   return keys;
 }
 

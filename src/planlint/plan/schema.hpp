@@ -1,6 +1,8 @@
 #pragma once
 /// The plan format's keys (plan-format.md) as data: the loader validates against it, the
 /// unknown-key check suggests from it, and schemas/plan.schema.json is checked against it.
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -34,7 +36,19 @@ struct KeySpec {
   double min = 0;                 ///< physical range, inclusive unless noted
   double max = 1e300;
   bool min_exclusive = false;     ///< a value must be > min (counts, sizes, MFU)
+  /// Where the key sits, set by plan_keys(): the position of its section in plan_sections(),
+  /// and its own among the keys of that section. A plan's tables hold their values by them
+  /// (plan.hpp), so that a key the loader, the defaults or Plan::find has resolved once is not
+  /// compared by name again.
+  std::uint8_t section_index = 0;
+  std::uint8_t index_in_section = 0;
 };
+
+/// The plan format's sections (plan_sections().size()), and the most keys a section may
+/// have (plan_keys() checks it): a plan holds one table per section and indexes a table's
+/// values by KeySpec::index_in_section.
+inline constexpr std::size_t plan_section_count = 10;
+inline constexpr std::size_t max_section_keys = 32;
 
 struct SectionSpec {
   std::string_view name;

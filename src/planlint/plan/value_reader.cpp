@@ -22,6 +22,13 @@ Diagnostic& Findings::add(std::string_view rule, Span span, std::string key_path
   return d;
 }
 
+std::string KeyPath::str() const {
+  std::string path;
+  path.reserve(prefix.size() + 1 + key.size());
+  path.append(prefix).append(1, '.').append(key);
+  return path;
+}
+
 QuantityContext context_of(const KeySpec& spec) {
   return QuantityContext{spec.dims, spec.plain_number_scale, true, spec.base_unit};
 }
@@ -66,7 +73,7 @@ std::string describe_number(double value, const units::Dimension& dim, std::stri
 }
 
 /// The help line of a quantity that could not be used.
-std::string how_to_write(const std::string& path, const QuantityContext& context) {
+std::string how_to_write(const KeyPath& path, const QuantityContext& context) {
   if (context.dims.size() == 1 && context.dims.front().dimensionless())
     return fmt::format("{} takes a plain number; a string may add K, M, B, T or %", path);
   return fmt::format("{} takes {}: a plain number in {}, or a string with a unit", path,
@@ -84,14 +91,14 @@ std::string join(const std::vector<std::string_view>& words) {
 
 }  // namespace
 
-void ValueReader::bad_value(const toml::node& node, const std::string& path, std::string message,
+void ValueReader::bad_value(const toml::node& node, const KeyPath& path, std::string message,
                             std::optional<std::string> help) {
-  Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), path, std::move(message));
+  Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), path.str(), std::move(message));
   d.help = std::move(help);
 }
 
 std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::key& key,
-                                           const KeySpec& spec, const std::string& path) {
+                                           const KeySpec& spec, const KeyPath& path) {
   PlanValue out;
   out.span = findings_.span(node.source());
   out.key_span = findings_.span(key.source());
@@ -161,7 +168,7 @@ std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::k
 
 std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, const toml::key& key,
                                                     const QuantityContext& context,
-                                                    const KeySpec* spec, const std::string& path) {
+                                                    const KeySpec* spec, const KeyPath& path) {
   const SourceFile& source = findings_.source();
   PlanValue out;
   out.span = findings_.span(node.source());
@@ -173,13 +180,13 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     double number = node.is_integer() ? static_cast<double>(node.as_integer()->get())
                                       : node.as_floating_point()->get();
     if (!std::isfinite(number)) {
-      findings_.add("bad-quantity", out.span, path,
+      findings_.add("bad-quantity", out.span, path.str(),
                     fmt::format("{} = {} is not a finite number", path, source_text(source, out.span)));
       return std::nullopt;
     }
     if (!context.plain_number_allowed) {
       Diagnostic& d = findings_.add(
-          "bad-quantity", out.span, path,
+          "bad-quantity", out.span, path.str(),
           fmt::format("{} = {} has no unit; expected {}", path, source_text(source, out.span),
                       describe_dims(context.dims)));
       d.help = fmt::format("write the unit in a string, e.g. \"{}\"",
@@ -192,7 +199,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     units::QuantityResult parsed = units::parse_quantity(text);
     if (auto* error = std::get_if<units::QuantityError>(&parsed)) {
       Span at = span_inside_string(source, out.span, text.size(), error->column);
-      Diagnostic& d = findings_.add("bad-quantity", at, path,
+      Diagnostic& d = findings_.add("bad-quantity", at, path.str(),
                                     fmt::format("{} = \"{}\": {}", path, text, error->message));
       if (!context.dims.empty()) d.help = how_to_write(path, context);
       return std::nullopt;
@@ -203,7 +210,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     if (std::get<units::Quantity>(parsed).dim.dimensionless() && !base.dimensionless())
       quantity.value *= context.plain_number_scale;
   } else {
-    findings_.add("bad-quantity", out.span, path,
+    findings_.add("bad-quantity", out.span, path.str(),
                   fmt::format("{} must be a number or a quantity string such as \"80 GB\"", path));
     return std::nullopt;
   }
@@ -215,14 +222,14 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     out.in_bits = true;
   }
   if (!std::isfinite(quantity.value)) {
-    findings_.add("bad-quantity", out.span, path,
+    findings_.add("bad-quantity", out.span, path.str(),
                   fmt::format("{} = {} is out of range", path, source_text(source, out.span)));
     return std::nullopt;
   }
   if (!context.dims.empty() &&
       std::find(context.dims.begin(), context.dims.end(), quantity.dim) == context.dims.end()) {
     Diagnostic& d = findings_.add(
-        "bad-quantity", out.span, path,
+        "bad-quantity", out.span, path.str(),
         fmt::format("{} = {} has the wrong dimension: expected {}, found {}", path,
                     source_text(source, out.span), describe_dims(context.dims),
                     units::describe(quantity.dim)));
@@ -244,7 +251,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
                             describe_number(spec->max, quantity.dim, spec->base_unit))
               : fmt::format("{} {}", spec->min_exclusive ? "greater than" : "at least",
                             describe_number(spec->min, quantity.dim, spec->base_unit));
-      findings_.add("bad-quantity", out.span, path,
+      findings_.add("bad-quantity", out.span, path.str(),
                     fmt::format("{} = {} is out of physical range: it must be {}", path,
                                 source_text(source, out.span), bound));
       return std::nullopt;
@@ -255,7 +262,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
         std::abs(quantity.value - nearest) <= 1e-9 * std::max(1.0, std::abs(nearest)))
       quantity.value = nearest;
     if (spec->kind == ValueKind::whole && std::floor(quantity.value) != quantity.value) {
-      findings_.add("bad-quantity", out.span, path,
+      findings_.add("bad-quantity", out.span, path.str(),
                     fmt::format("{} = {} must be a whole number", path, source_text(source, out.span)));
       return std::nullopt;
     }

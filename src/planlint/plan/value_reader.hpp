@@ -4,8 +4,10 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <toml++/toml.h>
 
 #include "planlint/diag/diagnostic.hpp"
@@ -46,6 +48,14 @@ struct QuantityContext {
 
 QuantityContext context_of(const KeySpec& spec);
 
+/// A key's dotted path ("cluster.hbm", "targets[0].max") in its two parts. The loader names
+/// every key it reads, but only a finding shows the path: it is joined then (str(), or fmt).
+struct KeyPath {
+  std::string_view prefix;  ///< "cluster", "targets[0]", "estimates.train.days"
+  std::string_view key;     ///< "hbm"
+  std::string str() const;  ///< prefix + "." + key
+};
+
 class ValueReader {
  public:
   explicit ValueReader(Findings& findings) : findings_(findings) {}
@@ -53,15 +63,15 @@ class ValueReader {
   /// Reads `node` as the value of `spec` at `path` ("cluster.hbm"). Nullopt after reporting
   /// a finding (or for a kind that needs a context: use read_quantity).
   std::optional<PlanValue> read(const toml::node& node, const toml::key& key, const KeySpec& spec,
-                                const std::string& path);
+                                const KeyPath& path);
 
   /// Reads a quantity in `context`; range checks use `spec` when given.
   std::optional<PlanValue> read_quantity(const toml::node& node, const toml::key& key,
                                          const QuantityContext& context, const KeySpec* spec,
-                                         const std::string& path);
+                                         const KeyPath& path);
 
  private:
-  void bad_value(const toml::node& node, const std::string& path, std::string message,
+  void bad_value(const toml::node& node, const KeyPath& path, std::string message,
                  std::optional<std::string> help = std::nullopt);
 
   Findings& findings_;
@@ -76,3 +86,11 @@ Span span_inside_string(const SourceFile& source, Span value_span, std::size_t t
 std::string source_text(const SourceFile& source, Span span);
 
 }  // namespace planlint::detail
+
+template <>
+struct fmt::formatter<planlint::detail::KeyPath> : fmt::formatter<std::string_view> {
+  template <typename Context>
+  auto format(const planlint::detail::KeyPath& path, Context& context) const {
+    return fmt::formatter<std::string_view>::format(path.str(), context);
+  }
+};

@@ -2,18 +2,18 @@
 
 namespace planlint {
 
-bool TableValues::emplace(const KeySpec& key, PlanValue value) {
+bool TableValues::emplace(const KeySpec& key, PlanValue&& value) {
   if (find(key)) return false;
   add(key, std::move(value));
   return true;
 }
 
-void TableValues::insert_or_assign(const KeySpec& key, PlanValue value) {
+void TableValues::insert_or_assign(const KeySpec& key, PlanValue&& value) {
   if (const std::uint8_t at = position_[key.index_in_section]) entries_[at - 1].second = std::move(value);
   else add(key, std::move(value));
 }
 
-void TableValues::add(const KeySpec& key, PlanValue value) {
+void TableValues::add(const KeySpec& key, PlanValue&& value) {
   entries_.emplace_back(&key, std::move(value));
   position_[key.index_in_section] = static_cast<std::uint8_t>(entries_.size());
 }

@@ -70,13 +70,13 @@ class TableValues {
     return nullptr;
   }
   /// Adds `key` unless the table has it (like std::map::emplace).
-  bool emplace(const KeySpec& key, PlanValue value);
+  bool emplace(const KeySpec& key, PlanValue&& value);
   /// Adds `key`, or replaces its value.
-  void insert_or_assign(const KeySpec& key, PlanValue value);
+  void insert_or_assign(const KeySpec& key, PlanValue&& value);
   void reserve(std::size_t count) { entries_.reserve(count); }
 
  private:
-  void add(const KeySpec& key, PlanValue value);
+  void add(const KeySpec& key, PlanValue&& value);
 
   std::vector<Entry> entries_;
   /// 1 + the position in entries_ of each key's value, by KeySpec::index_in_section; 0: unset.

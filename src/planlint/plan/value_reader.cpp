@@ -99,6 +99,11 @@ void ValueReader::bad_value(const toml::node& node, const KeyPath& path, std::st
 
 std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::key& key,
                                            const KeySpec& spec, const KeyPath& path) {
+  // A quantity makes its PlanValue in read_quantity, in the context its spec gives.
+  if (spec.kind == ValueKind::quantity || spec.kind == ValueKind::whole)
+    return read_quantity(node, key, context_of(spec), &spec, path);
+  if (spec.kind == ValueKind::any_quantity)
+    return read_quantity(node, key, QuantityContext{}, nullptr, path);
   PlanValue out;
   out.span = findings_.span(node.source());
   out.key_span = findings_.span(key.source());
@@ -159,9 +164,8 @@ std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::k
     }
     case ValueKind::quantity:
     case ValueKind::whole:
-      return read_quantity(node, key, context_of(spec), &spec, path);
     case ValueKind::any_quantity:
-      return read_quantity(node, key, QuantityContext{}, nullptr, path);
+      break;  // read above
   }
   return std::nullopt;
 }

@@ -370,3 +370,33 @@ TEST_CASE("a full replica's inter-token latency reads the weights once and every
   CHECK(moe_full["infer.itl_at_concurrency"].value ==
         Approx((35.3e9 * (1 - std::pow(0.75, 32)) + cache) / (2 * 864e9)).epsilon(1e-6));
 }
+
+TEST_CASE("metric_ranges gives the ranges that estimate() with ranges sets", "[estimates]") {
+  // metric_low() and metric_high() read metric_ranges(), computed from the values alone;
+  // `planlint report` and est.METRIC.low read estimate()'s, found through the provenance.
+  // Over every TOML file of the project that loads as a plan, they must agree.
+  std::size_t ranged_plans = 0;
+  for (const std::string& path : project_toml_files()) {
+    std::string error;
+    auto text = read_file(path, error);
+    if (!text) continue;
+    LoadResult loaded = load_text(std::move(*text), path);
+    if (!loaded.plan) continue;
+    const Plan& plan = *loaded.plan;
+    const Estimates full = estimate(plan, Catalog::builtin(), EstimateScope{true, true});
+    const Estimates lean = estimate(plan, Catalog::builtin(), EstimateScope{false, false});
+    const auto ranges = metric_ranges(plan, Catalog::builtin(), lean);
+    INFO(path);
+    for (const auto& [name, metric] : full.values()) {
+      INFO(name);
+      const auto found = ranges.find(name);
+      CHECK(metric.has_range() == (found != ranges.end()));
+      if (metric.has_range() && found != ranges.end()) {
+        CHECK(found->second.low == *metric.low);
+        CHECK(found->second.high == *metric.high);
+      }
+    }
+    if (!ranges.empty()) ++ranged_plans;
+  }
+  CHECK(ranged_plans >= 10);  // the examples, the range fixtures, the golden cases
+}

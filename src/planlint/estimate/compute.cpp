@@ -79,7 +79,55 @@ bool depends_on(const Estimates& estimates, const MetricValue& metric, std::stri
   return false;
 }
 
+/// The evaluations of the ranges: one for every combination of the low and high ends (at most
+/// 2³ = 8), the values of the cost-tier metrics only.
+std::vector<Estimates> range_variants(const Plan& plan, const Catalog& catalog,
+                                      const std::vector<RangeSource>& ranges) {
+  std::vector<Estimates> variants;
+  variants.reserve(std::size_t{1} << ranges.size());
+  for (unsigned mask = 0; mask < (1u << ranges.size()); ++mask) {
+    Overrides overrides;
+    for (std::size_t i = 0; i < ranges.size(); ++i)
+      overrides[ranges[i].key] = (mask >> i) & 1u ? ranges[i].high : ranges[i].low;
+    variants.push_back(evaluate(plan, catalog, overrides, Record::values));
+  }
+  return variants;
+}
+
+/// `value`'s range over the variants' values of `name`: min and max are the optimistic and the
+/// pessimistic end, even where one metric moves two ways. `moved` tells whether any differs.
+MetricRange range_over(const std::vector<Estimates>& variants, std::string_view name, double value,
+                       bool* moved = nullptr) {
+  MetricRange range{value, value};
+  for (const Estimates& variant : variants) {
+    const MetricValue* at = variant.find(name);
+    if (!at || !std::isfinite(at->value)) continue;
+    if (moved && at->value != value) *moved = true;
+    range.low = std::min(range.low, at->value);
+    range.high = std::max(range.high, at->value);
+  }
+  return range;
+}
+
 }  // namespace
+
+std::map<std::string, MetricRange, std::less<>> metric_ranges(const Plan& plan, const Catalog& catalog,
+                                                              const Estimates& estimates) {
+  std::map<std::string, MetricRange, std::less<>> result;
+  const std::vector<RangeSource> ranges = assumed_ranges(plan);
+  if (ranges.empty()) return result;
+  const std::vector<Estimates> variants = range_variants(plan, catalog, ranges);
+  for (const auto& [name, metric] : estimates.values()) {
+    const MetricName* known = find_metric(name);
+    if (!known || known->tier != Tier::cost) continue;
+    // A cost-tier metric that depends on a ranged key moves with it (each is monotonic in
+    // MFU, goodput and price, and an assumption whose ends are both the value is no range).
+    bool moved = false;
+    const MetricRange range = range_over(variants, name, metric.value, &moved);
+    if (moved) result.emplace(name, range);
+  }
+  return result;
+}
 
 Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope) {
   const Overrides none;
@@ -90,16 +138,8 @@ Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope
   const std::vector<RangeSource> ranges = assumed_ranges(plan);
   if (ranges.empty()) return estimates;
 
-  // Every combination of low/high ends (at most 2³ = 8 evaluations): min and max over them are
-  // the optimistic and the pessimistic end, even where one metric moves two ways.
-  std::vector<Estimates> variants;
-  for (unsigned mask = 0; mask < (1u << ranges.size()); ++mask) {
-    Overrides overrides;
-    for (std::size_t i = 0; i < ranges.size(); ++i)
-      overrides[ranges[i].key] = (mask >> i) & 1u ? ranges[i].high : ranges[i].low;
-    // Only the values of the variants' cost-tier metrics are read: no provenance.
-    variants.push_back(evaluate(plan, catalog, overrides, Record::values));
-  }
+  // Only the values of the variants' cost-tier metrics are read: no provenance.
+  const std::vector<Estimates> variants = range_variants(plan, catalog, ranges);
 
   std::vector<MetricValue> ranged;
   for (const auto& [name, metric] : estimates.values()) {
@@ -111,15 +151,9 @@ Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope
     if (range_keys.empty()) continue;
     MetricValue with_range = metric;
     with_range.range_keys = std::move(range_keys);
-    double low = metric.value, high = metric.value;
-    for (const Estimates& variant : variants) {
-      const MetricValue* at = variant.find(name);
-      if (!at || !std::isfinite(at->value)) continue;
-      low = std::min(low, at->value);
-      high = std::max(high, at->value);
-    }
-    with_range.low = low;
-    with_range.high = high;
+    const MetricRange range = range_over(variants, name, metric.value);
+    with_range.low = range.low;
+    with_range.high = range.high;
     ranged.push_back(std::move(with_range));
   }
   // The assumptions that moved some metric, in ranged_keys order.

@@ -157,6 +157,19 @@ struct EstimateScope {
 /// Computes every metric of estimates.md that the plan's inputs allow.
 Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope = {});
 
+/// One end and the other of a metric's range.
+struct MetricRange {
+  double low = 0, high = 0;
+};
+
+/// The ranges of the cost-tier metrics of `estimates` (the plan's estimate() without ranges),
+/// by name: the low and high that estimate() with ranges sets (MetricValue::low, high), from
+/// the values of the same evaluations at every combination of the assumptions' lows and
+/// highs, without the provenance that estimate() finds each range's keys through. A metric
+/// the assumptions do not move has none. What metric_low() and metric_high() read in a check.
+std::map<std::string, MetricRange, std::less<>> metric_ranges(const Plan& plan, const Catalog& catalog,
+                                                              const Estimates& estimates);
+
 }  // namespace planlint
 
 template <>

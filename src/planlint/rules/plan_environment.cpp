@@ -96,9 +96,13 @@ std::optional<expr::Value> PlanEnvironment::metric(std::string_view name) const 
 }
 
 std::optional<expr::Value> PlanEnvironment::metric_bound(std::string_view name, bool high) const {
-  const Estimates& estimates = inputs_.ranged ? inputs_.ranged->get() : inputs_.estimates;
-  const MetricValue* m = estimates.find(name);
+  const MetricValue* m = inputs_.estimates.find(name);
   if (!m) return std::nullopt;
+  if (inputs_.ranged) {
+    const std::optional<MetricRange> range = inputs_.ranged->range(name);
+    if (!range) return std::nullopt;
+    return metric_value(*m, high ? range->high : range->low);
+  }
   const std::optional<double>& bound = high ? m->high : m->low;
   if (!bound) return std::nullopt;
   return metric_value(*m, *bound);

@@ -13,20 +13,25 @@
 
 namespace planlint {
 
-/// A plan's estimates with the cost-tier metrics' ranges (MetricValue::low, high), computed on
-/// first use: a check estimates without the ranges unless a rule names est.METRIC.low or .high
-/// (EstimateScope), and metric_low() / metric_high() need them only for the plans whose claims
-/// they are asked about.
+/// The ranges of a plan's cost-tier metrics, computed on first use: a check estimates without
+/// the ranges unless a rule names est.METRIC.low or .high (EstimateScope), and metric_low() /
+/// metric_high() need them only for the plans whose claims they are asked about.
 class RangedEstimates {
  public:
   /// `estimates` are the plan's; `with_ranges` says whether they already hold the ranges.
   RangedEstimates(const Plan& plan, const Catalog& catalog, const Estimates& estimates, bool with_ranges)
       : plan_(plan), catalog_(catalog), estimates_(estimates), with_ranges_(with_ranges) {}
 
-  const Estimates& get() const {
-    if (with_ranges_) return estimates_;
-    if (!ranged_) ranged_ = estimate(plan_, catalog_, EstimateScope{true, true});
-    return *ranged_;
+  /// The range of the metric `name`, or nullopt when it has none.
+  std::optional<MetricRange> range(std::string_view name) const {
+    if (with_ranges_) {
+      const MetricValue* m = estimates_.find(name);
+      if (!m || !m->low || !m->high) return std::nullopt;
+      return MetricRange{*m->low, *m->high};
+    }
+    if (!ranges_) ranges_ = metric_ranges(plan_, catalog_, estimates_);
+    if (auto found = ranges_->find(name); found != ranges_->end()) return found->second;
+    return std::nullopt;
   }
 
  private:
@@ -34,7 +39,7 @@ class RangedEstimates {
   const Catalog& catalog_;
   const Estimates& estimates_;
   bool with_ranges_;
-  mutable std::optional<Estimates> ranged_;
+  mutable std::optional<std::map<std::string, MetricRange, std::less<>>> ranges_;
 };
 
 struct RuleInputs {

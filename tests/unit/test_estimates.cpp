@@ -1,3 +1,5 @@
+#include <optional>
+
 #include <catch2/catch.hpp>
 
 #include "planlint/estimate/engine.hpp"
@@ -399,4 +401,32 @@ TEST_CASE("metric_ranges gives the ranges that estimate() with ranges sets", "[e
     if (!ranges.empty()) ++ranged_plans;
   }
   CHECK(ranged_plans >= 10);  // the examples, the range fixtures, the golden cases
+}
+
+TEST_CASE("Estimates finds its own metrics after a copy or a move", "[estimates]") {
+  // find() reads a slot per metric that points into the map's nodes: a copy indexes its own
+  // nodes, a move takes the nodes, and a moved-from Estimates finds nothing.
+  std::optional<Estimates> original = estimate_fixture("7b-pretrain.toml").estimates;
+  const MetricValue* days = original->find("train.days");
+  REQUIRE(days != nullptr);
+  const double value = days->value;
+  Estimates copy = *original;
+  CHECK(copy.find("train.days") != days);
+  Estimates assigned;
+  assigned = *original;
+  original.reset();  // the copies must not point into it
+  REQUIRE(copy.find("train.days") != nullptr);
+  CHECK(copy.find("train.days")->value == value);
+  CHECK(copy.find("train.days") == &copy.values().at("train.days"));
+  CHECK(assigned.find("train.days") == &assigned.values().at("train.days"));
+  Estimates moved = std::move(copy);
+  CHECK(moved.find("train.days") == &moved.values().at("train.days"));
+  CHECK(copy.find("train.days") == nullptr);  // NOLINT(bugprone-use-after-move): what a move leaves
+  // A metric set absent after being set is not found.
+  MetricValue flops;
+  flops.name = "train.flops";
+  moved.set(std::move(flops));
+  CHECK(moved.find("train.flops") != nullptr);
+  moved.set_absent("train.flops", {"model.params"});
+  CHECK(moved.find("train.flops") == nullptr);
 }

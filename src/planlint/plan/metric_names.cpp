@@ -1,5 +1,7 @@
 #include "planlint/plan/metric_names.hpp"
 
+#include <iterator>
+
 #include "planlint/plan/name_index.hpp"
 
 namespace planlint {
@@ -46,6 +48,8 @@ constexpr MetricName all_metrics[] = {
     {"infer.itl_at_concurrency", seconds, Tier::latency,
      "inter-token latency at the planned concurrency, lower bound"},
 };
+
+static_assert(std::size(all_metrics) <= max_metric_count, "Estimates keeps a slot for each metric");
 }  // namespace
 
 std::string_view to_string(Tier tier) {

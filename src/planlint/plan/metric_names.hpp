@@ -23,6 +23,8 @@ struct MetricName {
 
 /// Every metric of estimates.md, in report order.
 std::span<const MetricName> metric_names();
+/// At most this many (checked where the table is): Estimates keeps a slot for each.
+inline constexpr std::size_t max_metric_count = 64;
 
 /// The metric called `name`, or nullptr.
 const MetricName* find_metric(std::string_view name);

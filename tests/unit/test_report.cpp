@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "planlint/estimate/report.hpp"
+#include "planlint/estimate/report_common.hpp"
 #include "integration_support.hpp"
 #include "test_estimates_support.hpp"
 
@@ -266,4 +267,25 @@ TEST_CASE("report reads the plan of a Markdown capacity doc, and asks which when
   CHECK(one.status == 0);
   CHECK_THAT(one.out, Catch::Contains("infer.weights"));
   CHECK(run_cli({"report", "--block", "1", example("cluster-plan.toml")}).status == 2);
+}
+
+TEST_CASE("a range's ends are written in one unit where the low end reads in the high end's", "[report]") {
+  // Audit 2026-12-01 evening: "46.1 h – 3.07 d" for a train.days range.
+  MetricValue days;
+  days.name = "train.days";
+  days.dim = units::dims::seconds;
+  days.value = 2.19 * 86400;
+  days.low = 46.1 * 3600;
+  days.high = 3.07 * 86400;
+  CHECK(detail::range_text(days) == "1.921–3.07 d");
+  days.low = 1.9 * 86400;
+  CHECK(detail::range_text(days) == "1.9–3.07 d");
+  // Money scales stay each end's own: "$69K–$234.6K", "$690K–$1.2M".
+  MetricValue cost;
+  cost.name = "cost.total";
+  cost.dim = units::dims::usd;
+  cost.value = 9e5;
+  cost.low = 6.9e5;
+  cost.high = 1.2e6;
+  CHECK(detail::range_text(cost) == "$690K–$1.2M");
 }

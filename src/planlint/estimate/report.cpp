@@ -109,6 +109,12 @@ std::string range_text(const MetricValue& metric) {
   const auto [low, low_unit] = split_unit(show_metric_value(metric.name, *metric.low, metric.dim));
   const auto [high, high_unit] = split_unit(show_metric_value(metric.name, *metric.high, metric.dim));
   if (low_unit == high_unit) return fmt::format("{}–{}{}", low, high, low_unit);
+  // Both ends in the high end's unit ("1.921–3.07 d", not "46.1 h – 3.07 d"), where the low
+  // end reads in it.
+  if (!high_unit.empty() && !is_fraction_metric(metric.name))
+    if (const std::string in_high = units::format_in(*metric.low, metric.dim, high_unit); !in_high.empty())
+      if (const auto [low_number, unit] = split_unit(in_high); unit == high_unit)
+        return fmt::format("{}–{}{}", low_number, high, high_unit);
   return fmt::format("{}{} – {}{}", low, low_unit, high, high_unit);
 }
 

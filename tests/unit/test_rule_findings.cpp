@@ -212,7 +212,7 @@ TEST_CASE("memory-fit suggests ZeRO-3 only where it would shard something", "[ru
 
 TEST_CASE("metric_low() and metric_high() give a metric's range, computed for the plan that asks", "[rules][packs]") {
   // The built-in rules name no est.METRIC.low, so a check estimates without the ranges; the
-  // first metric_low() on a plan computes them (RangedEstimates).
+  // first metric_low() on a plan computes them (PlanRanges).
   test::Scratch pack;
   pack.write("days-range.toml", R"(id = "org-days-range"
 group = "org"

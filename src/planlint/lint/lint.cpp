@@ -77,9 +77,9 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
       return effective_severity(options.selection, rule.id, rule.group, rule.severity).has_value();
     };
     const bool with_ranges = options.full_estimates || rules.reads_metric_ranges();
-    const RangedEstimates ranged(*result.plan, *options.catalog, *result.estimates, with_ranges);
+    const PlanRanges ranges(*result.plan, *options.catalog, *result.estimates, with_ranges);
     RuleRun run{RuleInputs{*result.plan, *result.estimates, *options.catalog,
-                           options.today.value_or(real_today()), options.tolerances, &ranged},
+                           options.today.value_or(real_today()), options.tolerances, &ranges},
                 options.rule_options, selected};
     for (Diagnostic& d : run_rules(rules, run)) result.diagnostics.push_back(std::move(d));
   }

@@ -98,8 +98,8 @@ std::optional<expr::Value> PlanEnvironment::metric(std::string_view name) const 
 std::optional<expr::Value> PlanEnvironment::metric_bound(std::string_view name, bool high) const {
   const MetricValue* m = inputs_.estimates.find(name);
   if (!m) return std::nullopt;
-  if (inputs_.ranged) {
-    const std::optional<MetricRange> range = inputs_.ranged->range(name);
+  if (inputs_.ranges) {
+    const std::optional<MetricRange> range = inputs_.ranges->range(name);
     if (!range) return std::nullopt;
     return metric_value(*m, high ? range->high : range->low);
   }

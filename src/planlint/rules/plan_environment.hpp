@@ -16,10 +16,10 @@ namespace planlint {
 /// The ranges of a plan's cost-tier metrics, computed on first use: a check estimates without
 /// the ranges unless a rule names est.METRIC.low or .high (EstimateScope), and metric_low() /
 /// metric_high() need them only for the plans whose claims they are asked about.
-class RangedEstimates {
+class PlanRanges {
  public:
   /// `estimates` are the plan's; `with_ranges` says whether they already hold the ranges.
-  RangedEstimates(const Plan& plan, const Catalog& catalog, const Estimates& estimates, bool with_ranges)
+  PlanRanges(const Plan& plan, const Catalog& catalog, const Estimates& estimates, bool with_ranges)
       : plan_(plan), catalog_(catalog), estimates_(estimates), with_ranges_(with_ranges) {}
 
   /// The range of the metric `name`, or nullopt when it has none.
@@ -49,9 +49,9 @@ struct RuleInputs {
   Date today;
   /// Config's [tolerances]; the plan's own stated tolerances win.
   const std::map<std::string, double>& tolerances;
-  /// The estimates with their ranges, for metric_low() and metric_high(); without it, the
+  /// The ranges of the plan's metrics, for metric_low() and metric_high(); without it, the
   /// ranges `estimates` holds (none unless they were computed).
-  const RangedEstimates* ranged = nullptr;
+  const PlanRanges* ranges = nullptr;
 };
 
 class PlanEnvironment : public expr::Environment {

@@ -35,6 +35,8 @@ class FakeEnvironment : public Environment {
   }
   bool stated(std::string_view path) const override { return path == "cluster.hbm"; }
   bool stated_in_bits(std::string_view path) const override { return path == "cluster.inter_node_bandwidth"; }
+  bool has_invalid_values() const override { return false; }
+  std::optional<Value> metric_bound(std::string_view, bool) const override { return std::nullopt; }
   std::optional<Value> metric(std::string_view name) const override {
     return lookup("est." + std::string(name));
   }

@@ -68,14 +68,12 @@ bool has_control(const char* p) {
 /// Whether `line` is printable ASCII and spaces only (no tab, no control character): shown as
 /// it is, one terminal cell a byte, as most plan lines are.
 bool is_plain_ascii(std::string_view line) {
+  if (!is_ascii(line)) return false;
   std::size_t i = 0;
-  for (; line.size() - i >= 8; i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, line.data() + i, sizeof word);
-    if ((word & 0x8080808080808080ull) != 0 || has_control(line.data() + i)) return false;
-  }
+  for (; line.size() - i >= 8; i += 8)
+    if (has_control(line.data() + i)) return false;
   for (; i < line.size(); ++i)
-    if (static_cast<unsigned char>(line[i]) >= 0x80 || is_control(line[i])) return false;
+    if (is_control(line[i])) return false;
   return true;
 }
 

@@ -145,6 +145,12 @@ class MetricBuilder {
   Term plan(std::string_view path);
   /// A quantity of the plan that the formula can do without; nothing is recorded when absent.
   std::optional<Term> optional_plan(std::string_view path);
+  /// A parallel degree (training.cp) as an input when it is above 1; nullopt at 1 or absent,
+  /// where it changes nothing and the formula and its arithmetic leave it out.
+  std::optional<Term> degree_above_one(std::string_view path) {
+    if (context_.number(path).value_or(1) <= 1) return std::nullopt;
+    return plan(path);
+  }
   /// A string or boolean of the plan ("selective", "true"), recorded as an input; nullopt
   /// (and missing) when absent. `used_value` is what the formula takes from it, if anything.
   std::optional<std::string> choice(std::string_view path, double used_value = 0,

@@ -59,9 +59,7 @@ void step_seconds(EstimateContext& context) {
 void allreduce_bytes(EstimateContext& context) {
   MetricBuilder m(context, "train.comm.allreduce_bytes");
   const Term dp = m.plan("training.dp");
-  const std::optional<Term> cp = context.number("training.cp").value_or(1) > 1
-                                     ? std::optional<Term>(m.plan("training.cp"))
-                                     : std::nullopt;
+  const std::optional<Term> cp = m.degree_above_one("training.cp");
   const double group = dp.value * (cp ? cp->value : 1);
   const Term n = m.plan("model.params");
   const Term t = m.plan("training.tp");

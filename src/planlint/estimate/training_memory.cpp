@@ -94,9 +94,7 @@ void memory_states(EstimateContext& context) {
   // ones, and ZeRO shards over both: Megatron-Core's distributed optimizer over its "data
   // parallel group with context parallel", DeepSpeed-Ulysses' ZeRO-3 over data and sequence
   // parallel ranks. A plan with cp > 1 shards over dp · cp.
-  const std::optional<Term> cp = context.number("training.cp").value_or(1) > 1
-                                     ? std::optional<Term>(m.plan("training.cp"))
-                                     : std::nullopt;
+  const std::optional<Term> cp = m.degree_above_one("training.cp");
   const auto sharded = [t, p, dp, cp] {
     return cp ? fmt::format("({} × {} × {} × {})", t.text, p.text, dp.text, cp->text)
               : fmt::format("({} × {} × {})", t.text, p.text, dp.text);

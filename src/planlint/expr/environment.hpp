@@ -30,7 +30,7 @@ class Environment {
   virtual bool stated(std::string_view path) const = 0;
   /// Whether the plan states a key with a value that is not valid (a bad-quantity or bad-value
   /// finding): the metrics that need it are not computed.
-  virtual bool has_invalid_values() const { return false; }
+  virtual bool has_invalid_values() const = 0;
   /// Whether the plan file states `path` in a unit of bits ("400 Gbps"): a bandwidth is kept
   /// in bytes per second, and only the text says which unit its author thought in.
   virtual bool stated_in_bits(std::string_view path) const = 0;
@@ -38,11 +38,7 @@ class Environment {
   virtual std::optional<Value> metric(std::string_view name) const = 0;
   /// The low or high end of a metric's range (metric_low(it.metric)): the metric at its
   /// assumptions' low and high (cost-tier metrics only); nullopt when it has none.
-  virtual std::optional<Value> metric_bound(std::string_view name, bool high) const {
-    (void)name;
-    (void)high;
-    return std::nullopt;
-  }
+  virtual std::optional<Value> metric_bound(std::string_view name, bool high) const = 0;
   /// The plan value at a plan key named at run time (value(it.key)).
   virtual std::optional<Value> plan_value(std::string_view key) const = 0;
   /// Whether the plan claims the metric: an [estimates] entry or a [[targets]] bound on it.

@@ -50,9 +50,9 @@ class Evaluator {
         return Value{std::move(items)};
       }
       case Node::Kind::conditional: {
-        auto condition = boolean(*node.children[0]);
-        if (!condition) return std::nullopt;
-        return (*this)(*node.children[*condition ? 1 : 2]);
+        const Node* picked = chosen_branch(node, environment_);
+        if (!picked) return std::nullopt;
+        return (*this)(*picked);
       }
       case Node::Kind::unary: {
         if (node.op == Op::not_) {
@@ -311,6 +311,16 @@ std::optional<Value> Evaluator::tier_name(const std::string& metric) const {
 
 std::optional<Value> evaluate(const Node& node, const Environment& environment) {
   return Evaluator(environment)(node);
+}
+
+const Node* chosen_branch(const Node& node, const Environment& environment) {
+  const Node* picked = &node;
+  while (picked->kind == Node::Kind::conditional) {
+    const std::optional<Value> condition = evaluate(*picked->children[0], environment);
+    if (!condition || !condition->boolean()) return nullptr;
+    picked = picked->children[*condition->boolean() ? 1 : 2];
+  }
+  return picked;
 }
 
 std::string describe_slip(double claimed, double computed, units::Dimension dim) {

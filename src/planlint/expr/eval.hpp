@@ -12,6 +12,11 @@ namespace planlint::expr {
 
 std::optional<Value> evaluate(const Node& node, const Environment& environment);
 
+/// The node a chain of conditionals picks (`node` itself when it is none), or nullptr when a
+/// condition is absent or not a boolean: what evaluate() evaluates for a conditional, so that
+/// a caller can take a picked string literal's text without copying it into a Value.
+const Node* chosen_branch(const Node& node, const Environment& environment);
+
 /// Describes a claim that is off from the recomputed value by a classic unit slip (a power of
 /// 1000, or 3.6 / 3600 from seconds and hours), within 3%; empty when there is none. The
 /// seconds-vs-hours slips count only for quantities derived from time (a dimension with

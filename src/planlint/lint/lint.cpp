@@ -16,6 +16,12 @@ bool names(const std::vector<std::string>& list, std::string_view rule, std::str
   });
 }
 
+/// Whether a check's estimates hold the cost-tier ranges (EstimateScope::ranges): for every
+/// plan only when asked for in full or when a loaded rule names est.METRIC.low or .high.
+bool estimates_with_ranges(const LintOptions& options, const RuleSet& rules) {
+  return options.full_estimates || rules.reads_metric_ranges();
+}
+
 }  // namespace
 
 Date real_today() {
@@ -64,8 +70,7 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
     if (!results[i].plan) continue;
     const LintOptions& options = *plans[i].options;
     const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-    const EstimateScope scope{options.full_estimates,
-                              options.full_estimates || rules.reads_metric_ranges()};
+    const EstimateScope scope{options.full_estimates, estimates_with_ranges(options, rules)};
     results[i].estimates = estimate(*results[i].plan, *options.catalog, scope);
   }
   for (std::size_t i = 0; i < plans.size(); ++i) {
@@ -76,8 +81,8 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
     auto selected = [&](const RuleDescriptor& rule) {
       return effective_severity(options.selection, rule.id, rule.group, rule.severity).has_value();
     };
-    const bool with_ranges = options.full_estimates || rules.reads_metric_ranges();
-    const PlanRanges ranges(*result.plan, *options.catalog, *result.estimates, with_ranges);
+    const PlanRanges ranges(*result.plan, *options.catalog, *result.estimates,
+                            estimates_with_ranges(options, rules));
     RuleRun run{RuleInputs{*result.plan, *result.estimates, *options.catalog,
                            options.today.value_or(real_today()), options.tolerances, &ranges},
                 options.rule_options, selected};

@@ -25,10 +25,10 @@ std::string source_text(const SourceFile& file, Span span) {
 std::string format_percent(double fraction) {
   const double percent = fraction * 100;
   if (std::isfinite(percent) && std::fabs(percent) >= 999.5) return fmt::format("{:.0f}%", percent);
-  // to_chars in the general format is printf's %.3g, without a format string to parse.
+  // to_chars in the general format is printf's %.3g, without a format string to parse; three
+  // figures of any double, inf or nan fit in 32 characters ("-1.23e+308").
   char digits[32];
-  const auto [end, error] = std::to_chars(digits, digits + sizeof digits, percent, std::chars_format::general, 3);
-  if (error != std::errc()) return fmt::format("{:.3g}%", percent);
+  char* end = std::to_chars(digits, digits + sizeof digits, percent, std::chars_format::general, 3).ptr;
   std::string out(digits, end);
   out += '%';
   return out;
@@ -220,23 +220,14 @@ std::optional<std::string> render_parts(const MessageTemplate& message, const ex
   for (const MessageTemplate::Part& part : message.parts) {
     out += part.literal;
     if (!part.expression) continue;
-    // The branch a conditional picks, without copying a string literal through a Value: the
-    // help texts are mostly `{if ... then '...' else ''}` parts with long literals.
-    const expr::Node* node = part.expression.get();
-    bool absent = false;
-    while (node->kind == expr::Node::Kind::conditional) {
-      auto condition = expr::evaluate(*node->children[0], environment);
-      if (!condition || !condition->boolean()) {
-        absent = true;
-        break;
-      }
-      node = node->children[*condition->boolean() ? 1 : 2];
-    }
-    if (!absent && node->kind == expr::Node::Kind::string) {
+    // A picked string literal is appended without a copy through a Value: the help texts are
+    // mostly `{if ... then '...' else ''}` parts with long literals.
+    const expr::Node* node = expr::chosen_branch(*part.expression, environment);
+    if (node && node->kind == expr::Node::Kind::string) {
       out += node->text;
       continue;
     }
-    auto value = absent ? std::nullopt : expr::evaluate(*node, environment);
+    auto value = node ? expr::evaluate(*node, environment) : std::nullopt;
     if (!value) {
       if (for_fix) return std::nullopt;
       out += "?";

@@ -303,9 +303,11 @@ std::vector<GpuSpec> gpus() {
         kids.empty() ? "{}" : fmt::format("{{node_children + {}, {}}}", first_child, kids.size());
     nodes_.push_back(fmt::format(
         "{{static_cast<expr::Node::Kind>({}), {}, {}, {{{}, {{{}}}, {}, {}}}, {}, "
-        "static_cast<expr::Function>({}), {}, static_cast<expr::Op>({}), {}}}",
+        "static_cast<expr::Function>({}), {}, static_cast<expr::Op>({}), {}, "
+        "{{static_cast<expr::PathRef::Space>({}), {}}}}}",
         code(node->kind), node->begin, node->end, number(q.value), dimension(q.dim), q.bare_b,
-        q.percent, literal(node->text), code(node->function), node->boolean, code(node->op), children));
+        q.percent, literal(node->text), code(node->function), node->boolean, code(node->op), children,
+        code(node->ref.space), node->ref.index));
     return static_cast<std::int32_t>(nodes_.size() - 1);
   }
 

@@ -40,6 +40,8 @@ void compare(const expr::Node* generated, const expr::Node* parsed, const std::s
   CHECK(generated->boolean == parsed->boolean);
   CHECK(generated->op == parsed->op);
   CHECK(generated->function == parsed->function);
+  CHECK(generated->ref.space == parsed->ref.space);
+  CHECK(generated->ref.index == parsed->ref.index);
   REQUIRE(generated->children.size() == parsed->children.size());
   for (std::size_t i = 0; i < parsed->children.size(); ++i)
     compare(generated->children[i], parsed->children[i], fmt::format("{}/{}", where, i));

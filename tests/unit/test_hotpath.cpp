@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -15,7 +16,13 @@
 
 #include <fmt/format.h>
 
+#include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/report.hpp"
+#include "planlint/estimate/estimates.hpp"
+#include "planlint/expr/eval.hpp"
+#include "planlint/rules/compiled_rule.hpp"
+#include "planlint/rules/plan_environment.hpp"
+#include "planlint/rules/rule_set.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/plan/metric_names.hpp"
@@ -194,4 +201,109 @@ TEST_CASE("the text emitter escapes control characters wherever they fall in eig
       CHECK(out.str().find(escaped(message) + " [test-rule]") != std::string::npos);
     }
   }
+}
+
+namespace {
+
+void collect_paths(const expr::Node* node, std::vector<const expr::Node*>& out) {
+  if (!node) return;
+  if (node->kind == expr::Node::Kind::path) out.push_back(node);
+  for (const expr::Node* child : node->children) collect_paths(child, out);
+}
+
+void collect_paths(const MessageTemplate& message, std::vector<const expr::Node*>& out) {
+  for (const MessageTemplate::Part& part : message.parts) collect_paths(part.expression.get(), out);
+}
+
+bool same(const std::optional<expr::ValueRef>& ref, const std::optional<expr::Value>& value) {
+  if (ref.has_value() != value.has_value()) return false;
+  if (!value) return true;
+  const expr::ValueRef owned = expr::view_of(*value);
+  if (ref->kind != owned.kind) return false;
+  switch (owned.kind) {
+    case expr::ValueRef::Kind::quantity:
+      return ref->quantity.value == owned.quantity.value && ref->quantity.dim == owned.quantity.dim &&
+             ref->quantity.percent == owned.quantity.percent;
+    case expr::ValueRef::Kind::string: return ref->text == owned.text;
+    case expr::ValueRef::Kind::boolean: return ref->boolean == owned.boolean;
+    case expr::ValueRef::Kind::date: return ref->date == owned.date;
+    case expr::ValueRef::Kind::list:  // an option's list, and lookup()'s copy of it
+      return ref->list && ref->list->size() == owned.list->size() &&
+             (*ref->list)[0].text() && *(*ref->list)[0].text() == *(*owned.list)[0].text();
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a rule's path read through its PathRef gives what its text gives", "[hotpath][rules]") {
+  // Every path of every built-in rule (resolved at build time), and the same texts parsed
+  // without a resolver, read from every plan of the project, for the plan and for each
+  // element of its [[targets]], [[assumptions]], [[benchmarks]] and [estimates].
+  std::vector<const expr::Node*> paths;
+  for (const auto& rule : RuleSet::builtin().rules()) {
+    collect_paths(rule->applies.get(), paths);
+    collect_paths(rule->check.get(), paths);
+    collect_paths(rule->message, paths);
+    collect_paths(rule->help, paths);
+  }
+  std::set<std::string_view> texts;
+  std::size_t resolved = 0;
+  for (const expr::Node* path : paths) {
+    texts.insert(path->text);
+    if (path->ref.space != expr::PathRef::Space::unresolved) ++resolved;
+  }
+  REQUIRE(texts.size() > 100);
+  CHECK(resolved > paths.size() * 9 / 10);
+  for (std::string_view text : {"est.train.days.low", "est.train.cost.high", "est.nope", "est.nope.low",
+                                "it.metric", "it.is_range", "it.low", "it.key", "options.max_days", "options.kinds",
+                                "tolerances.cost", "model.params", "cluster.nope", "nope"})
+    texts.insert(text);
+  std::vector<std::pair<std::string_view, expr::NodePtr>> nodes;
+  for (std::string_view text : texts) {
+    auto parsed = expr::parse_expression(text, resolve_path);
+    REQUIRE(std::holds_alternative<expr::NodePtr>(parsed));
+    nodes.emplace_back(text, std::get<expr::NodePtr>(parsed));
+  }
+
+  const std::map<std::string, expr::Value> options = {
+      {"max_days", expr::Value{units::Quantity{7 * 86400.0, units::dims::seconds}}},
+      {"kinds", expr::Value{expr::List{expr::Value{std::string("training")}}}}};
+  const std::map<std::string, double> tolerances = {{"capacity", 0.07}};
+  std::size_t plans = 0, reads = 0;
+  for (const std::string& file : test::project_toml_files()) {
+    std::string error;
+    const auto source = read_file(file, error);
+    if (!source || !looks_like_plan(*source)) continue;
+    const LoadResult result = test::load_text(*source, file);
+    if (!result.plan) continue;
+    ++plans;
+    INFO(file);
+    const Plan& plan = *result.plan;
+    const Estimates estimates = estimate(plan, Catalog::builtin());
+    const RuleInputs inputs{plan, estimates, Catalog::builtin(), Date{2026, 12, 1}, tolerances};
+    PlanEnvironment environment(inputs, options);
+    auto check_all = [&] {
+      for (const auto& [text, node] : nodes) {
+        INFO(text);
+        expr::ValueStore keep;
+        CHECK(same(environment.lookup_path(*node, keep), environment.lookup(text)));
+        CHECK(environment.stated_path(*node) == environment.stated(text));
+        ++reads;
+      }
+    };
+    check_all();
+    for (const auto* elements : {&plan.targets, &plan.assumptions, &plan.benchmarks})
+      for (const PlanTable& element : *elements) {
+        environment.set_element(&element, nullptr);
+        check_all();
+      }
+    for (const Claim& claim : plan.estimates) {
+      environment.set_element(nullptr, &claim);
+      check_all();
+    }
+    environment.set_element(nullptr, nullptr);
+  }
+  CHECK(plans > 100);
+  CHECK(reads > 10000);
 }

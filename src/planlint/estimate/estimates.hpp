@@ -132,6 +132,10 @@ class Estimates {
   ~Estimates() = default;
 
   const MetricValue* find(std::string_view name) const;
+  /// find() of a metric of metric_names() (a rule's resolved path: expr::PathRef).
+  const MetricValue* find(const MetricName& metric) const {
+    return by_metric_[static_cast<std::size_t>(&metric - metric_names().data())];
+  }
   /// Computed metrics, by name.
   const std::map<std::string, MetricValue, std::less<>>& values() const { return values_; }
   /// Metrics that could not be computed, with the inputs they lack ("model.layers").

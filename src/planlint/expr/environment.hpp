@@ -26,8 +26,13 @@ class Environment {
   virtual ~Environment() = default;
   /// The value of a dotted path; nullopt when absent (the rule then does not apply).
   virtual std::optional<Value> lookup(std::string_view path) const = 0;
+  /// lookup() of a path node, read through its PathRef where it has one; a string it returns
+  /// views the plan or the rule, or a value kept in `keep`. The default looks the text up.
+  virtual std::optional<ValueRef> lookup_path(const Node& path, ValueStore& keep) const;
   /// Whether the plan file states `path` itself (not a default, not the catalog).
   virtual bool stated(std::string_view path) const = 0;
+  /// stated() of a path node, through its PathRef where it has one.
+  virtual bool stated_path(const Node& path) const;
   /// Whether the plan states a key with a value that is not valid (a bad-quantity or bad-value
   /// finding): the metrics that need it are not computed.
   virtual bool has_invalid_values() const = 0;

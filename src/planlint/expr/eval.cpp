@@ -11,46 +11,63 @@
 
 namespace planlint::expr {
 
+std::optional<ValueRef> Environment::lookup_path(const Node& path, ValueStore& keep) const {
+  std::optional<Value> value = lookup(path.text);
+  if (!value) return std::nullopt;
+  keep.push_front(std::move(*value));
+  return view_of(keep.front());
+}
+
+bool Environment::stated_path(const Node& path) const { return stated(path.text); }
+
 namespace {
 
 using Quantity = units::Quantity;
+using Kind = ValueRef::Kind;
 
-Value number(double value, units::Dimension dim) { return Value{Quantity{value, dim}}; }
+ValueRef number(double value, units::Dimension dim) { return ValueRef::of(Quantity{value, dim}); }
 
-bool equal(const Value& a, const Value& b) {
-  if (a.quantity() && b.quantity())
-    return a.quantity()->value == b.quantity()->value;
-  if (a.text() && b.text()) return *a.text() == *b.text();
-  if (a.boolean() && b.boolean()) return *a.boolean() == *b.boolean();
-  if (a.date() && b.date()) return *a.date() == *b.date();
+bool equal(const ValueRef& a, const ValueRef& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case Kind::quantity: return a.quantity.value == b.quantity.value;
+    case Kind::string: return a.text == b.text;
+    case Kind::boolean: return a.boolean == b.boolean;
+    case Kind::date: return a.date == b.date;
+    case Kind::list: return false;
+  }
   return false;
 }
 
-}  // namespace
+bool is_literal(const Node& node) {
+  return node.kind == Node::Kind::quantity || node.kind == Node::Kind::string ||
+         node.kind == Node::Kind::boolean;
+}
 
-namespace {
-
+/// Evaluates over ValueRefs, which copy no strings: a text views the plan, the rule or
+/// `keep_`, which lives as long as the Evaluator.
 class Evaluator {
  public:
   explicit Evaluator(const Environment& environment) : environment_(environment) {}
 
-  std::optional<Value> operator()(const Node& node) const {
+  std::optional<ValueRef> operator()(const Node& node) const {
     switch (node.kind) {
-      case Node::Kind::quantity: return Value{node.quantity};
-      case Node::Kind::string: return Value{std::string(node.text)};
-      case Node::Kind::boolean: return Value{node.boolean};
-      case Node::Kind::path: return environment_.lookup(node.text);
+      case Node::Kind::quantity: return ValueRef::of(node.quantity);
+      case Node::Kind::string: return ValueRef::of_text(node.text);
+      case Node::Kind::boolean: return ValueRef::of(node.boolean);
+      case Node::Kind::path: return environment_.lookup_path(node, keep_);
       case Node::Kind::list: {
-        List items;
-        for (const Node* child : node.children) {
-          auto item = (*this)(*child);
-          if (!item) return std::nullopt;
-          items.push_back(std::move(*item));
-        }
-        return Value{std::move(items)};
+        // A list is absent when an item is; its items are read again where the list is used
+        // (evaluation is pure), so that it is never built.
+        for (const Node* child : node.children)
+          if (!is_literal(*child) && !(*this)(*child)) return std::nullopt;
+        ValueRef list;
+        list.kind = Kind::list;
+        list.list_node = &node;
+        return list;
       }
       case Node::Kind::conditional: {
-        const Node* picked = chosen_branch(node, environment_);
+        const Node* picked = pick(node);
         if (!picked) return std::nullopt;
         return (*this)(*picked);
       }
@@ -58,7 +75,7 @@ class Evaluator {
         if (node.op == Op::not_) {
           auto operand = boolean(*node.children[0]);
           if (!operand) return std::nullopt;
-          return Value{!*operand};
+          return ValueRef::of(!*operand);
         }
         auto operand = quantity(*node.children[0]);
         if (!operand) return std::nullopt;
@@ -70,23 +87,50 @@ class Evaluator {
     return std::nullopt;
   }
 
- private:
+  /// The branch a chain of conditionals picks (chosen_branch).
+  const Node* pick(const Node& node) const {
+    const Node* picked = &node;
+    while (picked->kind == Node::Kind::conditional) {
+      const std::optional<bool> condition = boolean(*picked->children[0]);
+      if (!condition) return nullptr;
+      picked = picked->children[*condition ? 1 : 2];
+    }
+    return picked;
+  }
+
+  /// The owned form of a result.
+  Value to_value(const ValueRef& value) const {
+    switch (value.kind) {
+      case Kind::quantity: return Value{value.quantity};
+      case Kind::string: return Value{std::string(value.text)};
+      case Kind::boolean: return Value{value.boolean};
+      case Kind::date: return Value{value.date};
+      case Kind::list: break;
+    }
+    if (value.list) return Value{*value.list};
+    List items;
+    for (const Node* child : value.list_node->children) items.push_back(to_value(*(*this)(*child)));
+    return Value{std::move(items)};
+  }
+
   std::optional<bool> boolean(const Node& node) const {
     auto value = (*this)(node);
-    if (!value || !value->boolean()) return std::nullopt;
-    return *value->boolean();
+    if (!value || value->kind != Kind::boolean) return std::nullopt;
+    return value->boolean;
   }
+
+ private:
   std::optional<Quantity> quantity(const Node& node) const {
     auto value = (*this)(node);
-    if (!value || !value->quantity() || !std::isfinite(value->quantity()->value)) return std::nullopt;
-    return *value->quantity();
+    if (!value || value->kind != Kind::quantity || !std::isfinite(value->quantity.value)) return std::nullopt;
+    return value->quantity;
   }
-  std::optional<std::string> text(const Node& node) const {
+  std::optional<std::string_view> text(const Node& node) const {
     auto value = (*this)(node);
-    if (!value || !value->text()) return std::nullopt;
-    return *value->text();
+    if (!value || value->kind != Kind::string) return std::nullopt;
+    return value->text;
   }
-  static std::optional<Value> finite(double value, units::Dimension dim) {
+  static std::optional<ValueRef> finite(double value, units::Dimension dim) {
     if (!std::isfinite(value)) return std::nullopt;
     return number(value, dim);
   }
@@ -95,44 +139,69 @@ class Evaluator {
     return a.dim == b.dim || (a.value == 0 && a.dim.dimensionless()) ||
            (b.value == 0 && b.dim.dimensionless());
   }
+  /// A value an environment function returned, its text or list kept for the evaluation.
+  std::optional<ValueRef> kept(std::optional<Value>&& value) const {
+    if (!value) return std::nullopt;
+    if (const Quantity* q = value->quantity()) return ValueRef::of(*q);
+    keep_.push_front(std::move(*value));
+    return view_of(keep_.front());
+  }
+  std::optional<ValueRef> kept_text(std::string&& text) const {
+    keep_.push_front(Value{std::move(text)});
+    return ValueRef::of_text(*keep_.front().text());
+  }
 
-  std::optional<Value> binary(const Node& node) const {
+  /// Whether `item` is in `list` (absent when an item of a list literal is).
+  std::optional<bool> contains(const ValueRef& list, const ValueRef& item) const {
+    if (list.list)
+      return std::any_of(list.list->begin(), list.list->end(),
+                         [&](const Value& v) { return equal(view_of(v), item); });
+    bool found = false;
+    for (const Node* child : list.list_node->children) {
+      auto value = (*this)(*child);
+      if (!value) return std::nullopt;
+      found = found || equal(*value, item);
+    }
+    return found;
+  }
+
+  std::optional<ValueRef> binary(const Node& node) const {
     const Node& left = *node.children[0];
     const Node& right = *node.children[1];
     switch (node.op) {
       case Op::and_: {
         auto a = boolean(left);
-        if (a && !*a) return Value{false};
+        if (a && !*a) return ValueRef::of(false);
         auto b = boolean(right);
-        if (b && !*b) return Value{false};
+        if (b && !*b) return ValueRef::of(false);
         if (!a || !b) return std::nullopt;
-        return Value{true};
+        return ValueRef::of(true);
       }
       case Op::or_: {
         auto a = boolean(left);
-        if (a && *a) return Value{true};
+        if (a && *a) return ValueRef::of(true);
         auto b = boolean(right);
-        if (b && *b) return Value{true};
+        if (b && *b) return ValueRef::of(true);
         if (!a || !b) return std::nullopt;
-        return Value{false};
+        return ValueRef::of(false);
       }
       case Op::in:
       case Op::not_in: {
         auto item = (*this)(left);
         auto list = (*this)(right);
-        if (!item || !list || !list->list()) return std::nullopt;
-        const bool found = std::any_of(list->list()->begin(), list->list()->end(),
-                                       [&](const Value& v) { return equal(v, *item); });
-        return Value{node.op == Op::in ? found : !found};
+        if (!item || !list || list->kind != Kind::list) return std::nullopt;
+        const std::optional<bool> found = contains(*list, *item);
+        if (!found) return std::nullopt;
+        return ValueRef::of(node.op == Op::in ? *found : !*found);
       }
       case Op::eq:
       case Op::ne: {
         auto a = (*this)(left), b = (*this)(right);
         if (!a || !b) return std::nullopt;
-        if (a->quantity() && b->quantity() && !compatible(*a->quantity(), *b->quantity()))
+        if (a->kind == Kind::quantity && b->kind == Kind::quantity && !compatible(a->quantity, b->quantity))
           return std::nullopt;
         const bool same = equal(*a, *b);
-        return Value{node.op == Op::eq ? same : !same};
+        return ValueRef::of(node.op == Op::eq ? same : !same);
       }
       case Op::lt:
       case Op::le:
@@ -141,12 +210,12 @@ class Evaluator {
         auto a = (*this)(left), b = (*this)(right);
         if (!a || !b) return std::nullopt;
         int order;
-        if (a->quantity() && b->quantity()) {
-          if (!compatible(*a->quantity(), *b->quantity())) return std::nullopt;
-          const double x = a->quantity()->value, y = b->quantity()->value;
+        if (a->kind == Kind::quantity && b->kind == Kind::quantity) {
+          if (!compatible(a->quantity, b->quantity)) return std::nullopt;
+          const double x = a->quantity.value, y = b->quantity.value;
           order = x < y ? -1 : x > y ? 1 : 0;
-        } else if (a->date() && b->date()) {
-          order = *a->date() < *b->date() ? -1 : *a->date() > *b->date() ? 1 : 0;
+        } else if (a->kind == Kind::date && b->kind == Kind::date) {
+          order = a->date < b->date ? -1 : a->date > b->date ? 1 : 0;
         } else {
           return std::nullopt;
         }
@@ -154,7 +223,7 @@ class Evaluator {
                             : node.op == Op::le ? order <= 0
                             : node.op == Op::gt ? order > 0
                                                 : order >= 0;
-        return Value{result};
+        return ValueRef::of(result);
       }
       default: break;
     }
@@ -185,18 +254,18 @@ class Evaluator {
     return std::nullopt;
   }
 
-  std::optional<Value> call(const Node& node) const {
+  std::optional<ValueRef> call(const Node& node) const {
     const auto& args = node.children;
     const Function f = node.function;
     switch (f) {
-      case Function::exists: return Value{environment_.lookup(args[0]->text).has_value()};
-      case Function::given: return Value{environment_.stated(args[0]->text)};
-      case Function::in_bits: return Value{environment_.stated_in_bits(args[0]->text)};
+      case Function::exists: return ValueRef::of(environment_.lookup_path(*args[0], keep_).has_value());
+      case Function::given: return ValueRef::of(environment_.stated_path(*args[0]));
+      case Function::in_bits: return ValueRef::of(environment_.stated_in_bits(args[0]->text));
       // Never absent itself: what lets a rule ask about a figure that may not exist (a GPU
       // without an FP4 peak) without that absence making the whole check absent.
-      case Function::known: return Value{(*this)(*args[0]).has_value()};
-      case Function::compute_precision: return environment_.compute_precision();
-      case Function::has_invalid_values: return Value{environment_.has_invalid_values()};
+      case Function::known: return ValueRef::of((*this)(*args[0]).has_value());
+      case Function::compute_precision: return kept(environment_.compute_precision());
+      case Function::has_invalid_values: return ValueRef::of(environment_.has_invalid_values());
       case Function::min:
       case Function::max: {
         const bool is_min = f == Function::min;
@@ -207,7 +276,7 @@ class Evaluator {
           if (!next || !compatible(*best, *next)) return std::nullopt;
           if (is_min ? next->value < best->value : next->value > best->value) best = next;
         }
-        return Value{*best};
+        return ValueRef::of(*best);
       }
       case Function::abs:
       case Function::floor:
@@ -234,7 +303,7 @@ class Evaluator {
       case Function::within: {
         auto x = quantity(*args[0]), y = quantity(*args[1]), tolerance = quantity(*args[2]);
         if (!x || !y || !tolerance || !compatible(*x, *y)) return std::nullopt;
-        return Value{std::abs(x->value - y->value) <= tolerance->value * std::abs(y->value)};
+        return ValueRef::of(std::abs(x->value - y->value) <= tolerance->value * std::abs(y->value));
       }
       case Function::ratio: {
         auto x = quantity(*args[0]), y = quantity(*args[1]);
@@ -244,12 +313,12 @@ class Evaluator {
       case Function::slip: {
         auto x = quantity(*args[0]), y = quantity(*args[1]);
         if (!x || !y || !compatible(*x, *y)) return std::nullopt;
-        return Value{describe_slip(x->value, y->value, x->dim)};
+        return kept_text(describe_slip(x->value, y->value, x->dim));
       }
       case Function::days_since: {
         auto date = (*this)(*args[0]);
-        if (!date || !date->date()) return std::nullopt;
-        return number(environment_.seconds_since(*date->date()), units::dims::seconds);
+        if (!date || date->kind != Kind::date) return std::nullopt;
+        return number(environment_.seconds_since(date->date), units::dims::seconds);
       }
       case Function::tier:
       case Function::tolerance:
@@ -262,13 +331,13 @@ class Evaluator {
       case Function::computed: {
         auto name = text(*args[0]);
         if (!name) return std::nullopt;
-        if (f == Function::metric) return environment_.metric(*name);
+        if (f == Function::metric) return kept(environment_.metric(*name));
         if (f == Function::metric_low || f == Function::metric_high)
-          return environment_.metric_bound(*name, f == Function::metric_high);
-        if (f == Function::value) return environment_.plan_value(*name);
-        if (f == Function::assumed) return Value{environment_.assumed(*name)};
-        if (f == Function::claimed) return Value{environment_.claimed(*name)};
-        if (f == Function::computed) return Value{environment_.computed(*name)};
+          return kept(environment_.metric_bound(*name, f == Function::metric_high));
+        if (f == Function::value) return kept(environment_.plan_value(*name));
+        if (f == Function::assumed) return ValueRef::of(environment_.assumed(*name));
+        if (f == Function::claimed) return ValueRef::of(environment_.claimed(*name));
+        if (f == Function::computed) return ValueRef::of(environment_.computed(*name));
         if (f == Function::tolerance) {
           auto tolerance = environment_.tolerance(*name);
           if (!tolerance) return std::nullopt;
@@ -278,19 +347,20 @@ class Evaluator {
       }
       case Function::catalog: {
         auto gpu = text(*args[0]), field = text(*args[1]);
-        std::optional<std::string> precision;
+        std::optional<std::string_view> precision;
         if (args.size() > 2) precision = text(*args[2]);
         if (!gpu || !field || (args.size() > 2 && !precision)) return std::nullopt;
-        return environment_.catalog(*gpu, *field, precision.value_or(""));
+        return kept(environment_.catalog(*gpu, *field, precision.value_or("")));
       }
       case Function::unknown: break;
     }
     return std::nullopt;
   }
 
-  std::optional<Value> tier_name(const std::string& metric) const;
+  static std::optional<ValueRef> tier_name(std::string_view metric);
 
   const Environment& environment_;
+  mutable ValueStore keep_;
 };
 
 }  // namespace
@@ -301,26 +371,27 @@ class Evaluator {
 namespace planlint::expr {
 namespace {
 
-std::optional<Value> Evaluator::tier_name(const std::string& metric) const {
+std::optional<ValueRef> Evaluator::tier_name(std::string_view metric) {
   const MetricName* m = find_metric(metric);
   if (!m) return std::nullopt;
-  return Value{std::string(to_string(m->tier))};
+  return ValueRef::of_text(to_string(m->tier));
 }
 
 }  // namespace
 
 std::optional<Value> evaluate(const Node& node, const Environment& environment) {
-  return Evaluator(environment)(node);
+  const Evaluator evaluator(environment);
+  const std::optional<ValueRef> value = evaluator(node);
+  if (!value) return std::nullopt;
+  return evaluator.to_value(*value);
+}
+
+std::optional<bool> evaluate_condition(const Node& node, const Environment& environment) {
+  return Evaluator(environment).boolean(node);
 }
 
 const Node* chosen_branch(const Node& node, const Environment& environment) {
-  const Node* picked = &node;
-  while (picked->kind == Node::Kind::conditional) {
-    const std::optional<Value> condition = evaluate(*picked->children[0], environment);
-    if (!condition || !condition->boolean()) return nullptr;
-    picked = picked->children[*condition->boolean() ? 1 : 2];
-  }
-  return picked;
+  return Evaluator(environment).pick(node);
 }
 
 std::string describe_slip(double claimed, double computed, units::Dimension dim) {

@@ -12,6 +12,9 @@ namespace planlint::expr {
 
 std::optional<Value> evaluate(const Node& node, const Environment& environment);
 
+/// evaluate() of a condition: its boolean, or nullopt when it is absent or not a boolean.
+std::optional<bool> evaluate_condition(const Node& node, const Environment& environment);
+
 /// The node a chain of conditionals picks (`node` itself when it is none), or nullptr when a
 /// condition is absent or not a boolean: what evaluate() evaluates for a conditional, so that
 /// a caller can take a picked string literal's text without copying it into a Value.

@@ -2,6 +2,7 @@
 /// The syntax tree of a rule expression, as plain data (no Spirit): what the X3 grammar in
 /// src/planlint/grammar/expr_grammar.cpp produces and the checker and evaluator consume.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -25,6 +26,20 @@ std::string_view to_string(Op op);
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 
+/// What a path names, resolved once when its node is built (the resolver parse_expression is
+/// given; for the built-in rules, at build time) so that a read indexes a slot instead of
+/// looking the name up: a plan key (plan_keys()[index]), a metric or an end of its range
+/// (metric_names()[index]), a field of the `each` element (it.FIELD) or a rule option. A
+/// path left `unresolved` is looked up by its text, with the same result.
+struct PathRef {
+  enum class Space : std::uint8_t { unresolved, plan_key, metric, metric_low, metric_high, element, option };
+  Space space = Space::unresolved;
+  std::uint16_t index = 0;
+};
+
+/// Resolves a dotted path's text to a PathRef.
+using PathResolver = PathRef (*)(std::string_view path);
+
 /// One node of a tree. Plain data that views the rest of its tree: a parsed tree's nodes, texts
 /// and child lists are owned together by the NodePtr that parse_expression returns (each node
 /// lives as long as its root does), and the built-in rules' trees are constant data compiled
@@ -40,6 +55,7 @@ struct Node {
   bool boolean = false;
   Op op = Op::add;                  ///< unary and binary
   std::span<const Node* const> children;  ///< operands, call arguments, list items, cond/then/else
+  PathRef ref;                      ///< Kind::path: what the path names
 };
 
 struct SyntaxError {
@@ -51,7 +67,9 @@ using ParseResult = std::variant<NodePtr, SyntaxError>;
 
 /// Parses an expression (Boost.Spirit X3; defined in planlint_grammar). Bounded: deeper
 /// nesting than `max_depth` or longer text than `max_length` is a syntax error, not a crash.
-ParseResult parse_expression(std::string_view text);
+/// `resolve`, when given, resolves each path's PathRef (the rule loader passes the plan
+/// environment's resolve_path).
+ParseResult parse_expression(std::string_view text, PathResolver resolve = nullptr);
 
 inline constexpr std::size_t max_expression_depth = 64;
 inline constexpr std::size_t max_expression_length = 4096;

@@ -1,5 +1,7 @@
 #include "planlint/expr/value.hpp"
 
+#include <type_traits>
+
 #include <fmt/format.h>
 
 #include "planlint/expr/syntax.hpp"
@@ -19,6 +21,24 @@ std::string describe(const Type& type) {
     case Type::Kind::any: return "a value";
   }
   return "a value";
+}
+
+ValueRef view_of(const Value& value) {
+  if (auto q = value.quantity()) return ValueRef::of(*q);
+  if (auto s = value.text()) return ValueRef::of_text(*s);
+  if (auto b = value.boolean()) return ValueRef::of(*b);
+  if (auto d = value.date()) return ValueRef::of(*d);
+  ValueRef list;
+  list.kind = ValueRef::Kind::list;
+  list.list = value.list();
+  return list;
+}
+
+ValueRef view_of(const Scalar& scalar) {
+  return std::visit([](const auto& v) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) return ValueRef::of_text(v);
+    else return ValueRef::of(v);
+  }, scalar);
 }
 
 std::string format_value(const Value& value) {

@@ -1,7 +1,10 @@
 #pragma once
 /// Values and static types of the rule expression language.
+#include <cstdint>
+#include <forward_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -24,6 +27,56 @@ struct Value {
   const Date* date() const { return std::get_if<Date>(&data); }
   const List* list() const { return std::get_if<List>(&data); }
 };
+
+struct Node;
+
+/// A value as the evaluator computes with it: trivially copied, its text or list viewing
+/// storage that outlives the evaluation (the plan, the rule, the catalog, or the evaluation's
+/// ValueStore), so that reading a plan string or comparing with a literal copies nothing.
+/// evaluate() turns the result into a Value.
+struct ValueRef {
+  enum class Kind : std::uint8_t { quantity, string, boolean, date, list };
+  Kind kind = Kind::boolean;
+  bool boolean = false;
+  units::Quantity quantity;
+  std::string_view text;
+  Date date;
+  const List* list = nullptr;       ///< Kind::list: a list value (a rule option's) ...
+  const Node* list_node = nullptr;  ///< ... or a list literal, whose items are read in place
+
+  static ValueRef of(const units::Quantity& q) {
+    ValueRef v;
+    v.kind = Kind::quantity;
+    v.quantity = q;
+    return v;
+  }
+  static ValueRef of_text(std::string_view text) {
+    ValueRef v;
+    v.kind = Kind::string;
+    v.text = text;
+    return v;
+  }
+  static ValueRef of(bool b) {
+    ValueRef v;
+    v.boolean = b;
+    return v;
+  }
+  static ValueRef of(const Date& d) {
+    ValueRef v;
+    v.kind = Kind::date;
+    v.date = d;
+    return v;
+  }
+};
+
+/// Values an evaluation made that a ValueRef views (a string an environment computed): kept
+/// until the evaluation ends. A forward_list, whose elements never move.
+using ValueStore = std::forward_list<Value>;
+
+/// A view of `value`, which must outlive it.
+ValueRef view_of(const Value& value);
+/// A view of a plan value, which must outlive it.
+ValueRef view_of(const Scalar& scalar);
 
 /// A static type, checked when a rule loads.
 struct Type {

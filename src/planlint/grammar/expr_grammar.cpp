@@ -49,8 +49,8 @@ struct ParsedTree {
 /// Converts the X3 tree into `tree`; throws `failed` for a literal that does not mean anything.
 class converter {
  public:
-  converter(const char* first, const ep::error_sink& sink, ParsedTree& tree)
-      : first_(first), sink_(sink), tree_(tree) {}
+  converter(const char* first, const ep::error_sink& sink, ParsedTree& tree, PathResolver resolve)
+      : first_(first), sink_(sink), tree_(tree), resolve_(resolve) {}
 
   const Node* operator()(const ast::expression& e) const {
     const Node* left = convert(e.first);
@@ -108,6 +108,7 @@ class converter {
   const Node* visit(const ast::path& p) const {
     Node& node = make(Node::Kind::path, p);
     node.text = text(p.text);
+    if (resolve_) node.ref = resolve_(node.text);
     return &node;
   }
   const Node* visit(const ast::call& c) const {
@@ -146,6 +147,7 @@ class converter {
   const char* first_;
   const ep::error_sink& sink_;
   ParsedTree& tree_;
+  PathResolver resolve_;
 };
 
 /// Rejects input that would recurse too deeply before it reaches the recursive parser.
@@ -179,7 +181,7 @@ std::optional<SyntaxError> check_bounds(std::string_view text) {
 
 }  // namespace
 
-ParseResult parse_expression(std::string_view text) {
+ParseResult parse_expression(std::string_view text, PathResolver resolve) {
   if (auto error = check_bounds(text)) return *error;
   const char* first = text.data();
   const char* last = first + text.size();
@@ -207,7 +209,7 @@ ParseResult parse_expression(std::string_view text) {
   }
   auto parsed = std::make_shared<ParsedTree>();
   try {
-    const Node* root = converter(first, sink, *parsed)(tree);
+    const Node* root = converter(first, sink, *parsed, resolve)(tree);
     return NodePtr(std::move(parsed), root);
   } catch (const failed& error) {
     return error.error;

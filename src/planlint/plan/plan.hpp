@@ -145,6 +145,8 @@ struct Plan {
   /// The value at a dotted path, "cluster.hbm" or "training.mfu" (defaults included);
   /// nullptr when absent.
   const PlanValue* find(std::string_view path) const;
+  /// find() of a key already resolved (a rule's path: expr::PathRef).
+  const PlanValue* find(const KeySpec& key) const { return sections.of(key).values.find(key); }
 
   /// The quantity value (base units) at `path`, when present and a quantity.
   std::optional<double> number(std::string_view path) const;

@@ -25,6 +25,82 @@ expr::Value metric_value(const MetricValue& metric, double value) {
 
 }  // namespace
 
+expr::PathRef resolve_path(std::string_view path) {
+  using Space = expr::PathRef::Space;
+  auto index = [](std::size_t i) { return static_cast<std::uint16_t>(i); };
+  if (path.starts_with("est.")) {
+    std::string_view name = path.substr(4);
+    const auto metrics = metric_names();
+    if (const MetricName* m = find_metric(name)) return {Space::metric, index(m - metrics.data())};
+    for (auto [suffix, space] : {std::pair{std::string_view(".low"), Space::metric_low},
+                                 std::pair{std::string_view(".high"), Space::metric_high}})
+      if (name.ends_with(suffix))
+        if (const MetricName* m = find_metric(name.substr(0, name.size() - suffix.size())))
+          return {space, index(m - metrics.data())};
+    return {};
+  }
+  if (path.starts_with("it.")) return {Space::element, 0};
+  if (path.starts_with("options.")) return {Space::option, 0};
+  if (path.starts_with("tolerances.")) return {};
+  if (const KeySpec* key = find_key(path)) return {Space::plan_key, index(key - plan_keys().data())};
+  return {};
+}
+
+std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& path,
+                                                           expr::ValueStore& keep) const {
+  using Space = expr::PathRef::Space;
+  switch (path.ref.space) {
+    case Space::plan_key: {
+      const PlanValue* value = inputs_.plan.find(plan_keys()[path.ref.index]);
+      if (!value) return std::nullopt;
+      return expr::view_of(value->value);
+    }
+    case Space::metric:
+    case Space::metric_low:
+    case Space::metric_high: {
+      const MetricValue* m = inputs_.estimates.find(metric_names()[path.ref.index]);
+      if (!m) return std::nullopt;
+      const std::optional<double>& bound = path.ref.space == Space::metric        ? std::optional<double>(m->value)
+                                           : path.ref.space == Space::metric_low ? m->low
+                                                                                 : m->high;
+      if (!bound) return std::nullopt;
+      units::Quantity quantity{*bound, m->dim};
+      quantity.percent = is_fraction_metric(m->name);
+      return expr::ValueRef::of(quantity);
+    }
+    case Space::element: {
+      const std::string_view field = path.text.substr(3);
+      if (claim_) {
+        if (field == "metric") return expr::ValueRef::of_text(claim_->metric);
+        if (field == "is_range") return expr::ValueRef::of(claim_->is_range());
+        const std::optional<PlanValue>& part = field == "value" ? claim_->value
+                                               : field == "low" ? claim_->low
+                                                                : claim_->high;
+        if (!part) return std::nullopt;
+        return expr::view_of(part->value);
+      }
+      if (!element_) return std::nullopt;
+      const PlanValue* value = element_->find(field);
+      if (!value) return std::nullopt;
+      return expr::view_of(value->value);
+    }
+    case Space::option: {
+      const std::string_view name = path.text.substr(8);
+      for (const auto& [key, value] : options_)
+        if (key == name) return expr::view_of(value);
+      return std::nullopt;
+    }
+    case Space::unresolved: break;
+  }
+  return Environment::lookup_path(path, keep);
+}
+
+bool PlanEnvironment::stated_path(const expr::Node& path) const {
+  if (path.ref.space != expr::PathRef::Space::plan_key) return stated(path.text);
+  const PlanValue* value = inputs_.plan.find(plan_keys()[path.ref.index]);
+  return (value && value->origin == Origin::plan) || inputs_.plan.states_invalid(path.text);
+}
+
 std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const {
   if (path.starts_with("est.")) {
     std::string_view name = path.substr(4);

@@ -9,6 +9,7 @@
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/expr/environment.hpp"
+#include "planlint/expr/syntax.hpp"
 #include "planlint/plan/plan.hpp"
 
 namespace planlint {
@@ -66,7 +67,9 @@ class PlanEnvironment : public expr::Environment {
   }
 
   std::optional<expr::Value> lookup(std::string_view path) const override;
+  std::optional<expr::ValueRef> lookup_path(const expr::Node& path, expr::ValueStore& keep) const override;
   bool stated(std::string_view path) const override;
+  bool stated_path(const expr::Node& path) const override;
   bool stated_in_bits(std::string_view path) const override;
   bool has_invalid_values() const override { return !inputs_.plan.invalid_keys.empty(); }
   std::optional<expr::Value> metric(std::string_view name) const override;
@@ -95,5 +98,11 @@ class PlanEnvironment : public expr::Environment {
 
 /// The plan value as an expression value.
 expr::Value to_value(const Scalar& scalar);
+
+/// What a rule's dotted path names (expr::PathRef): a plan key, est.METRIC (.low, .high),
+/// it.FIELD or options.NAME; `unresolved` for the rest (tolerances.TIER, which config can
+/// override, and names no plan has), which PlanEnvironment looks up by text. The rule loader
+/// gives it to parse_expression.
+expr::PathRef resolve_path(std::string_view path);
 
 }  // namespace planlint

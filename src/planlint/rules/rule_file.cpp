@@ -11,6 +11,7 @@
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/columns.hpp"
 #include "planlint/source/toml_span.hpp"
+#include "planlint/rules/plan_environment.hpp"
 #include "planlint/rules/rule_types.hpp"
 
 namespace planlint {
@@ -221,7 +222,7 @@ class RuleLoader {
     }
     const std::string& text = node.as_string()->get();
     const Span span = to_span(node.source(), *file_);
-    expr::ParseResult parsed = expr::parse_expression(text);
+    expr::ParseResult parsed = expr::parse_expression(text, resolve_path);
     if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed)) {
       error(position_in_string(*file_, span, text, syntax->offset),
             fmt::format("in {}: {}", key, syntax->message));
@@ -341,7 +342,7 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
       unit = std::string(inside.substr(colon + 1));
       inside = inside.substr(0, colon);
     }
-    expr::ParseResult parsed = expr::parse_expression(inside);
+    expr::ParseResult parsed = expr::parse_expression(inside, resolve_path);
     if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed))
       return TemplateError{i + 1 + syntax->offset, syntax->message};
     expr::NodePtr tree = std::get<expr::NodePtr>(parsed);

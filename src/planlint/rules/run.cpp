@@ -92,12 +92,8 @@ class RuleRunner {
   /// Whether the rule applies to the current element and its check fails.
   bool fires() {
     environment_.reset_metrics_read();
-    if (rule_.applies) {
-      auto applies = expr::evaluate(*rule_.applies, environment_);
-      if (!applies || !applies->boolean() || !*applies->boolean()) return false;
-    }
-    auto holds = expr::evaluate(*rule_.check, environment_);
-    return holds && holds->boolean() && !*holds->boolean();
+    if (rule_.applies && expr::evaluate_condition(*rule_.applies, environment_) != true) return false;
+    return expr::evaluate_condition(*rule_.check, environment_) == false;
   }
 
   Place resolve(const std::string& path, const std::string& element_path) const {

@@ -373,6 +373,41 @@ TEST_CASE("a full replica's inter-token latency reads the weights once and every
         Approx((35.3e9 * (1 - std::pow(0.75, 32)) + cache) / (2 * 864e9)).epsilon(1e-6));
 }
 
+TEST_CASE("at tp above the KV heads, the KV cache divides over the heads, not tp", "[estimates]") {
+  // Audit 2026-12-01 night: a Qwen3-235B-A22B-like MoE (94 layers, 4 KV heads of 128, fp8
+  // weights and KV cache) at tp 8 on H200 (141 GB, 4.8 TB/s), 96 sequences of 32,768 tokens.
+  // A KV head's cache is not split across GPUs: serving engines hold each head on tp / kv_heads
+  // = 2 GPUs, so a GPU holds a quarter of the cache, not an eighth. KV 96,256 B a token, 302.8
+  // GB in all: (235 / 8 + 302.8 / 4) GB × 1.1 = 115.6 GB a GPU (estimates.md's / tp: 73.9 GB),
+  // and ⌊(141 × 0.9 × 8 − 235) / (96,256 × 32,768 × 2)⌋ = 123 sequences, not 247.
+  auto plan = [](int tp) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"235B\"\nactive_params = \"22B\"\n"
+           "architecture = \"moe\"\nlayers = 94\nhidden = 4096\nheads = 64\nkv_heads = 4\nhead_dim = 128\n"
+           "[inference]\nweights = \"fp8\"\nkv_precision = \"fp8\"\ncontext = \"32768 tokens\"\n"
+           "concurrency = \"96 seq\"\nprompt_tokens = \"30000 tokens\"\ntp = " + std::to_string(tp) +
+           "\n[cluster]\ngpu = \"h200-sxm\"\ncount = 8\n";
+  };
+  const Estimated tp8 = estimate_text(plan(8));
+  const double per_token = 2 * 94 * 4 * 128 * 1.0, cache = per_token * 32768 * 96;
+  CHECK(tp8["infer.kv_cache"].value == Approx(cache).epsilon(1e-9));
+  CHECK(tp8["infer.memory.total"].value == Approx((235e9 / 8 + cache / 4) * 1.1).epsilon(1e-9));
+  CHECK(tp8["infer.memory.total"].value == Approx(115.6e9).epsilon(0.001));
+  CHECK_THAT(tp8["infer.memory.total"].formula, Catch::Contains("kv_cache / kv_heads"));
+  CHECK_THAT(tp8["infer.memory.total"].arithmetic.str(), Catch::Contains("302.8 GB / 4"));
+  CHECK(tp8["infer.max_concurrency"].value == 123);
+  // Each GPU reads its heads' whole cache: tp / kv_heads = 2 times its share.
+  CHECK(tp8["infer.decode_tokens_per_s"].value ==
+        Approx(4.8e12 * 8 / (235e9 * 22 / 235 + per_token * 32768 * 2)).epsilon(1e-9));
+  CHECK(tp8["infer.itl_at_concurrency"].value ==
+        Approx((235e9 * (1 - std::pow(1 - 22.0 / 235, 96)) + cache * 2) / (4.8e12 * 8)).epsilon(1e-9));
+  // At tp = kv_heads the two ways agree, and the formulas are estimates.md's.
+  const Estimated tp4 = estimate_text(plan(4));
+  CHECK(tp4["infer.memory.total"].value == Approx((235e9 + cache) / 4 * 1.1).epsilon(1e-9));
+  CHECK(tp4["infer.memory.total"].formula.starts_with("(weights + kv_cache) / tp"));
+  CHECK(tp4["infer.max_concurrency"].value == std::floor((141e9 * 0.9 * 4 - 235e9) / (per_token * 32768)));
+  CHECK(tp4["infer.decode_tokens_per_s"].formula.find("kv_heads") == std::string::npos);
+}
+
 TEST_CASE("metric_ranges gives the ranges that estimate() with ranges sets", "[estimates]") {
   // metric_low() and metric_high() read metric_ranges(), computed from the values alone;
   // `planlint report` and est.METRIC.low read estimate()'s, found through the provenance.

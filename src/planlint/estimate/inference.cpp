@@ -64,6 +64,25 @@ void kv_cache(EstimateContext& context) {
            [=] { return fmt::format("{} × {} × {}", per_token.text, tokens.text, sequences.text); });
 }
 
+/// The KV heads when tp exceeds them (recorded as an input, with a note), else nullopt: a KV
+/// head's keys and values are not split across GPUs, so at tp > kv_heads serving engines (vLLM,
+/// TensorRT-LLM, LMDeploy) hold each head on tp / kv_heads GPUs and the replica's KV cache
+/// divides over kv_heads, not tp (with MQA or MLA, kv_heads 1, every GPU holds all of it).
+/// estimates.md divides it over tp; at tp ≤ kv_heads the two agree.
+std::optional<Term> kv_heads_below_tp(EstimateContext& context, MetricBuilder& m) {
+  const std::optional<double> tp = context.number("inference.tp");
+  const std::optional<double> heads = context.number("model.kv_heads");
+  if (!tp || !heads || !(*heads >= 1) || *heads >= *tp) return std::nullopt;
+  const Term kv_heads = m.plan("model.kv_heads");
+  if (context.with_provenance())
+    m.note(fmt::format("tp {} is more than the model's {} KV heads: each head's cache is held whole on "
+                       "tp / kv_heads = {} GPUs, so the KV cache divides over {} GPUs, not {}",
+                       units::format(*tp, units::dims::none), units::format(*heads, units::dims::none),
+                       units::format(*tp / *heads, units::dims::none), units::format(*heads, units::dims::none),
+                       units::format(*tp, units::dims::none)));
+  return kv_heads;
+}
+
 // The replica's weights and KV cache spread over its tp GPUs, plus the reserve on that.
 void memory_total(EstimateContext& context) {
   MetricBuilder m(context, "infer.memory.total");
@@ -71,6 +90,15 @@ void memory_total(EstimateContext& context) {
   const Term cache = m.metric("infer.kv_cache");
   const Term tp = m.plan("inference.tp");
   const Term reserve = m.plan("cluster.memory_reserve");
+  if (const std::optional<Term> heads = kv_heads_below_tp(context, m)) {
+    const double per_gpu = model.value / tp.value + cache.value / heads->value;
+    m.finish(per_gpu * (1 + reserve.value),
+             "weights / tp + kv_cache / kv_heads + reserve (tp > kv_heads: a KV head is not split), "
+             "reserve = memory_reserve · (weights / tp + kv_cache / kv_heads)",
+             [=] { return fmt::format("({} / {} + {} / {}) × (1 + {})", model.text, tp.text, cache.text,
+                                      heads->text, reserve.text); });
+    return;
+  }
   const double per_gpu = (model.value + cache.value) / tp.value;
   m.finish(per_gpu * (1 + reserve.value),
            "(weights + kv_cache) / tp + reserve, reserve = memory_reserve · (weights + kv_cache) / tp",
@@ -89,6 +117,17 @@ void max_concurrency(EstimateContext& context) {
   const double free = hbm.value * (1 - reserve.value) * tp.value - model.value;
   if (m.complete() && free < 0)
     m.note("the weights alone exceed the usable HBM of the replica: no sequence fits");
+  if (const std::optional<Term> heads = kv_heads_below_tp(context, m)) {
+    // Each sequence's cache takes tp / kv_heads times its size over the replica.
+    const double sequences =
+        std::floor(std::max(0.0, free) / (per_token.value * tokens.value * tp.value / heads->value));
+    m.finish(sequences,
+             "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context · tp / kv_heads)⌋ "
+             "(tp > kv_heads: each KV head is held on tp / kv_heads GPUs)",
+             [=] { return fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {} × {} / {})⌋", hbm.text, reserve.text,
+                                      tp.text, model.text, per_token.text, tokens.text, tp.text, heads->text); });
+    return;
+  }
   const double sequences = std::floor(std::max(0.0, free) / (per_token.value * tokens.value));
   m.finish(sequences, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context)⌋",
            [=] { return fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {})⌋", hbm.text, reserve.text, tp.text,
@@ -104,17 +143,38 @@ void decode_tokens_per_s(EstimateContext& context) {
   const Term model = m.metric("infer.weights");
   const Term per_token = m.metric("infer.kv_per_token");
   const Term tokens = m.plan("inference.context");
+  // At tp > kv_heads each GPU reads its whole head's cache: tp / kv_heads times its share.
+  const std::optional<Term> heads = kv_heads_below_tp(context, m);
+  const double spread = heads ? tp.value / heads->value : 1;
   if (context.plan().text("model.architecture") == "moe") {
     // One sequence's token runs through its routed experts only: a step reads N_a of the N
     // parameters' weights. Counting every expert (estimates.md's weights) would make this
     // upper bound a lower one, and decode-bound and sla-unreachable report a working plan.
     const Term n = m.plan("model.params");
     const Term n_active = m.plan("model.active_params");
+    if (heads) {
+      m.finish(bandwidth.value * tp.value /
+                   (model.value * n_active.value / n.value + per_token.value * tokens.value * spread),
+               "hbm_bandwidth · tp / (weights · N_a / N + kv_per_token · context · tp / kv_heads) (MoE: one "
+               "sequence reads its routed experts' weights; tp > kv_heads: a KV head is not split)",
+               [=] { return fmt::format("{} × {} / ({} × {} / {} + {} × {} × {} / {})", bandwidth.text, tp.text,
+                                        model.text, n_active.text, n.text, per_token.text, tokens.text, tp.text,
+                                        heads->text); });
+      return;
+    }
     m.finish(bandwidth.value * tp.value / (model.value * n_active.value / n.value + per_token.value * tokens.value),
              "hbm_bandwidth · tp / (weights · N_a / N + kv_per_token · context) (MoE: one sequence reads "
              "its routed experts' weights)",
              [=] { return fmt::format("{} × {} / ({} × {} / {} + {} × {})", bandwidth.text, tp.text, model.text,
                          n_active.text, n.text, per_token.text, tokens.text); });
+    return;
+  }
+  if (heads) {
+    m.finish(bandwidth.value * tp.value / (model.value + per_token.value * tokens.value * spread),
+             "hbm_bandwidth · tp / (weights + kv_per_token · context · tp / kv_heads) (tp > kv_heads: a KV "
+             "head is not split)",
+             [=] { return fmt::format("{} × {} / ({} + {} × {} × {} / {})", bandwidth.text, tp.text, model.text,
+                                      per_token.text, tokens.text, tp.text, heads->text); });
     return;
   }
   m.finish(bandwidth.value * tp.value / (model.value + per_token.value * tokens.value),
@@ -165,16 +225,35 @@ void itl_at_concurrency(EstimateContext& context) {
   const Term tp = m.plan("inference.tp");
   const Term model = m.metric("infer.weights");
   const Term cache = m.metric("infer.kv_cache");
+  // At tp > kv_heads each GPU reads its whole heads' caches: tp / kv_heads times its share.
+  const std::optional<Term> heads = kv_heads_below_tp(context, m);
+  const double spread = heads ? tp.value / heads->value : 1;
   if (context.plan().text("model.architecture") == "moe") {
     const Term n = m.plan("model.params");
     const Term n_active = m.plan("model.active_params");
     const Term sequences = m.plan("inference.concurrency");
     const double read = 1 - std::pow(1 - n_active.value / n.value, sequences.value);
+    if (heads) {
+      m.finish((model.value * read + cache.value * spread) / (bandwidth.value * tp.value),
+               "(weights · (1 − (1 − N_a / N)^concurrency) + kv_cache · tp / kv_heads) / (hbm_bandwidth · tp) "
+               "(MoE: the experts the batch's sequences are routed to; tp > kv_heads: a KV head is not split)",
+               [=] { return fmt::format("({} × (1 − (1 − {} / {})^{}) + {} × {} / {}) / ({} × {})", model.text,
+                                        n_active.text, n.text, sequences.text, cache.text, tp.text, heads->text,
+                                        bandwidth.text, tp.text); });
+      return;
+    }
     m.finish((model.value * read + cache.value) / (bandwidth.value * tp.value),
              "(weights · (1 − (1 − N_a / N)^concurrency) + kv_cache) / (hbm_bandwidth · tp) (MoE: the "
              "experts the batch's sequences are routed to)",
              [=] { return fmt::format("({} × (1 − (1 − {} / {})^{}) + {}) / ({} × {})", model.text, n_active.text,
                          n.text, sequences.text, cache.text, bandwidth.text, tp.text); });
+    return;
+  }
+  if (heads) {
+    m.finish((model.value + cache.value * spread) / (bandwidth.value * tp.value),
+             "(weights + kv_cache · tp / kv_heads) / (hbm_bandwidth · tp) (tp > kv_heads: a KV head is not split)",
+             [=] { return fmt::format("({} + {} × {} / {}) / ({} × {})", model.text, cache.text, tp.text,
+                                      heads->text, bandwidth.text, tp.text); });
     return;
   }
   m.finish((model.value + cache.value) / (bandwidth.value * tp.value), "(weights + kv_cache) / (hbm_bandwidth · tp)",

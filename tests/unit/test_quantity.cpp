@@ -155,6 +155,8 @@ TEST_CASE("GPUs and GPU time parse in GPU and GPU-seconds", "[quantity]") {
       {"5 GPU\xC2\xB7h", 5 * hour, dims::gpu_seconds},
       {"5 GPU * h", 5 * hour, dims::gpu_seconds},
       {"10 GPU-h", 10 * hour, dims::gpu_seconds},
+      {"5.6e8 GPU-s", 5.6e8, dims::gpu_seconds},
+      {"560M GPU-seconds", 5.6e8, dims::gpu_seconds},
       {"1 GPU-hour", hour, dims::gpu_seconds},
       {"1.75e6 GPU-hours", 1.75e6 * hour, dims::gpu_seconds},
       {"2 GPU*d", 2 * day, dims::gpu_seconds},
@@ -310,7 +312,7 @@ TEST_CASE("dimensions have reader names, or a symbolic form", "[quantity]") {
   CHECK(describe(dims::seconds) == "seconds");
   CHECK(describe(dims::usd) == "USD");
   CHECK(describe(dims::usd_per_gpu_second) == "USD per GPU-hour");
-  CHECK(describe(dims::gpu_seconds) == "GPU-hours");
+  CHECK(describe(dims::gpu_seconds) == "GPU time");
   CHECK(describe(dims::tokens) == "tokens");
   CHECK(describe(dims::tokens_per_second) == "tokens per second");
   CHECK(describe(dims::gpus) == "GPUs");

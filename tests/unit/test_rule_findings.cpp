@@ -300,3 +300,58 @@ TEST_CASE("mfu-out-of-range scales its bf16 ranges to an fp8 plan's peak", "[rul
   REQUIRE(bf16);
   CHECK_THAT(bf16->message, Catch::Contains("below the 35%–50%") && !Catch::Contains("share of"));
 }
+
+TEST_CASE("missing-range asks for the assumptions' range when the plan gives none", "[rules][claims]") {
+  // Audit 2026-12-01 night: with MFU and goodput assumed without a low and high, missing-range
+  // said the metric "depends on assumptions that are ranges", and the only range it could be
+  // given (low = high) is estimate-range-invalid.
+  auto plan = [](const std::string& mfu_range) {
+    return training_plan("params = \"7B\"\n", "mfu = \"40%\"\ngoodput = \"90%\"\n",
+                         "gpu = \"h100-sxm\"\ncount = 128\n") +
+           "[[assumptions]]\nid = \"mfu\"\nkey = \"training.mfu\"\nvalue = \"40%\"\n" + mfu_range +
+           "source = \"bench\"\nupdated = 2026-11-01\n"
+           "[[assumptions]]\nid = \"goodput\"\nkey = \"training.goodput\"\nvalue = \"90%\"\nsource = \"fleet\"\n"
+           "updated = 2026-11-01\n[estimates]\n\"train.days\" = \"9.6 d\"\n";
+  };
+  const std::optional<Diagnostic> points = finding(plan(""), "missing-range");
+  REQUIRE(points);
+  CHECK_THAT(points->message, Catch::Contains("no assumption it rests on (MFU, goodput, price) states a low and high"));
+  CHECK_THAT(points->message, !Catch::Contains("that are ranges"));
+  const std::optional<Diagnostic> ranged = finding(plan("low = \"30%\"\nhigh = \"50%\"\n"), "missing-range");
+  REQUIRE(ranged);
+  CHECK_THAT(ranged->message, Catch::Contains("depends on assumptions (MFU, goodput, price) that are ranges"));
+  // A claim whose value is not valid has its bad-quantity error, and no missing-range "?".
+  const std::vector<Diagnostic> invalid = lint_plan(
+      training_plan("params = \"13B\"\n", "mfu = \"45%\"\n", "gpu = \"a100-sxm\"\ncount = 128\n") +
+      "[estimates]\n\"train.gpu_seconds\" = \"5.6e8 s\"\n");
+  CHECK(of_rule(invalid, "missing-range").empty());
+  const std::vector<Diagnostic> bad = of_rule(invalid, "bad-quantity");
+  REQUIRE(bad.size() == 1);
+  // The seeds' GPU-seconds written as seconds: the help says how GPU time is written.
+  CHECK_THAT(bad.front().message, Catch::Contains("expected GPU time, found seconds"));
+  REQUIRE(bad.front().help);
+  CHECK_THAT(*bad.front().help, Catch::Contains("\"560M GPU-s\" (155.6K GPU·h)"));
+  // Written so, it is a claim like any other.
+  const std::vector<Diagnostic> fixed = lint_plan(
+      training_plan("params = \"13B\"\n", "mfu = \"45%\"\n", "gpu = \"a100-sxm\"\ncount = 128\n") +
+      "[estimates]\n\"train.gpu_seconds\" = \"560M GPU-s\"\n");
+  CHECK(of_rule(fixed, "bad-quantity").empty());
+  CHECK(of_rule(fixed, "estimate-mismatch").empty());
+  CHECK(of_rule(fixed, "unit-slip").empty());
+}
+
+TEST_CASE("a plain number claim reads in the unit its metric's name says, and the help says which",
+          "[rules][claims]") {
+  // Audit 2026-12-01 night: the help of a GPU-seconds claim said "a plain number in GPU-hours".
+  const std::vector<Diagnostic> diagnostics = lint_plan(
+      training_plan("params = \"7B\"\n", "mfu = \"40%\"\n", "gpu = \"h100-sxm\"\ncount = 128\n") +
+      "[estimates]\n\"train.gpu_seconds\" = \"3 GB\"\n\"train.gpu_hours\" = \"3 GB\"\n\"train.days\" = \"3 GB\"\n");
+  std::vector<std::string> helps;
+  for (const Diagnostic& d : of_rule(diagnostics, "bad-quantity")) helps.push_back(d.help.value_or(""));
+  CHECK_THAT(helps, VectorContains(std::string(
+                        "estimates.train.gpu_seconds takes GPU time: a plain number in GPU-seconds, or a string with a unit")));
+  CHECK_THAT(helps, VectorContains(std::string(
+                        "estimates.train.gpu_hours takes GPU time: a plain number in GPU-hours, or a string with a unit")));
+  CHECK_THAT(helps, VectorContains(std::string(
+                        "estimates.train.days takes seconds: a plain number in days, or a string with a unit")));
+}

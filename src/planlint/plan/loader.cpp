@@ -258,7 +258,7 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
     if (const MetricName* m = find_metric(*metric->text())) {
       context.dims = {&m->dim, 1};
       context.plain_number_scale = plain_number_scale(*m);
-      metric_unit = m->dim.dimensionless() ? "plain numbers" : units::describe(m->dim);
+      metric_unit = plain_number_unit(*m);
       context.base_unit = metric_unit;
     }
   } else if (const PlanValue* key = out.find("key"); key && key->text()) {
@@ -303,9 +303,7 @@ void Loader::read_estimates(const toml::table& table, const std::string& prefix)
 
 void Loader::read_claim(const toml::node& node, const toml::key& key, const std::string& metric) {
   const MetricName& m = *find_metric(metric);
-  const std::string metric_unit = is_fraction_metric(m.name) ? "fraction"
-                                  : m.dim.dimensionless()    ? "plain numbers"
-                                                             : units::describe(m.dim);
+  const std::string metric_unit = plain_number_unit(m);
   const detail::QuantityContext context{{&m.dim, 1}, plain_number_scale(m), true, metric_unit};
   Claim claim;
   claim.metric = metric;

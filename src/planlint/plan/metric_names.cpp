@@ -78,6 +78,15 @@ std::vector<std::string_view> metric_name_list() {
   return names;
 }
 
+std::string plain_number_unit(const MetricName& metric) {
+  if (is_fraction_metric(metric.name)) return "fraction";
+  if (metric.dim.dimensionless()) return "plain numbers";
+  const double scale = plain_number_scale(metric);
+  if (metric.dim == units::dims::gpu_seconds) return scale == 3600 ? "GPU-hours" : "GPU-seconds";
+  if (metric.dim == units::dims::seconds) return scale == 86400 ? "days" : "seconds";
+  return units::describe(metric.dim);
+}
+
 double plain_number_scale(const MetricName& metric) {
   if (metric.name.ends_with("_hours") || metric.name.ends_with("_hours_billed")) return 3600;
   if (metric.name.ends_with("days")) return 86400;

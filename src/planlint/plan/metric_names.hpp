@@ -3,6 +3,7 @@
 /// plan format, since `[[targets]]`, `[estimates]` and `[[benchmarks]]` name metrics; the
 /// formulas themselves live in src/planlint/estimate/.
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -40,5 +41,8 @@ std::vector<std::string_view> metric_name_list();
 /// `"train.gpu_hours" = 93500` is GPU-hours and `"train.days" = 9.6` is days (86400 s); other
 /// metrics take their base unit.
 double plain_number_scale(const MetricName& metric);
+/// What a plain number means for the metric, in words: "GPU-hours" for train.gpu_hours,
+/// "GPU-seconds" for train.gpu_seconds, "days", "fraction", "plain numbers".
+std::string plain_number_unit(const MetricName& metric);
 
 }  // namespace planlint

@@ -240,6 +240,13 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     if (quantity.dim == units::dims::bits_per_second && base == units::dims::bytes_per_second)
       d.help = fmt::format("bits and bytes differ by 8: {} is {}", source_text(source, out.span),
                            units::format(quantity.value / 8, base));
+    else if (quantity.dim == units::dims::seconds && base == units::dims::gpu_seconds)
+      // The seeds write GPU-seconds as "5.6e8 s": GPU time is GPUs × time, so a time alone
+      // could be either the run's wall time or the GPUs' sum.
+      d.help = fmt::format("GPU time is GPUs × time: if {} is summed over the GPUs, write it as "
+                           "\"{} GPU-s\" ({}); a run's duration is train.days",
+                           source_text(source, out.span), units::format(quantity.value, units::dims::none),
+                           units::format(quantity.value, units::dims::gpu_seconds));
     else
       d.help = how_to_write(path, context);
     return std::nullopt;

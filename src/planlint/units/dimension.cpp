@@ -22,7 +22,7 @@ constexpr NamedDimension named_dimensions[] = {
     {dims::per_second, "per second"},
     {dims::usd, "USD"},
     {dims::usd_per_gpu_second, "USD per GPU-hour"},
-    {dims::gpu_seconds, "GPU-hours"},
+    {dims::gpu_seconds, "GPU time"},
     {dims::tokens, "tokens"},
     {dims::tokens_per_second, "tokens per second"},
     {dims::gpus, "GPUs"},

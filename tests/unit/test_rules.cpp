@@ -271,6 +271,37 @@ TEST_CASE("sla-unreachable names the latency that misses its SLA, or both", "[ru
     CHECK(fires(output, "sla-unreachable"));
   }
   CHECK_FALSE(fires(lint_output(dir.write("plan.toml", plan("5 s", "50 ms"))), "sla-unreachable"));
+  // Audit 2026-12-01 night: with one SLA stated the other printed as "(SLA ?)".
+  std::string itl_only = plan("5 s", "5 ms");
+  itl_only.erase(itl_only.find("sla_ttft = \"5 s\"\n"), std::string("sla_ttft = \"5 s\"\n").size());
+  const std::string output = lint_output(dir.write("plan.toml", itl_only));
+  INFO(output);
+  CHECK_THAT(output, Catch::Contains("(no SLA) and ITL 11.2 ms (SLA 5 ms)"));
+  CHECK_THAT(output, !Catch::Contains("?"));
+}
+
+TEST_CASE("a placeholder may print a value or nothing, an expression may not mix them", "[rules][load]") {
+  const std::string head = "id = \"x\"\ngroup = \"g\"\nseverity = \"note\"\nsummary = \"s\"\n";
+  // In a placeholder, a conditional chain pairs a number with '' (printed as nothing).
+  {
+    RuleSet rules;
+    std::vector<Diagnostic> errors;
+    CHECK(rules.load(std::make_shared<const SourceFile>(
+                         "ok.toml", head + "check = \"false\"\nmessage = \"hbm{if exists(cluster.hbm) then ' ' else "
+                                           "''}{if exists(cluster.hbm) then cluster.hbm else if false then cluster.hbm "
+                                           "else ''}\"\ndocs = \"d\"\n"),
+                     errors));
+    CHECK(errors.empty());
+  }
+  // Anywhere else the branches of if have one type.
+  const std::vector<Diagnostic> in_check = refused_rule_errors(
+      "bad.toml", head + "check = \"(if true then cluster.hbm else '') == 1 GB\"\nmessage = \"m\"\ndocs = \"d\"\n");
+  REQUIRE(in_check.size() == 1);
+  CHECK_THAT(in_check[0].message, Catch::Contains("the branches of if differ"));
+  const std::vector<Diagnostic> inside = refused_rule_errors(
+      "bad.toml", head + "check = \"false\"\nmessage = \"{1 GB + (if true then cluster.hbm else '')}\"\ndocs = \"d\"\n");
+  REQUIRE(inside.size() == 1);
+  CHECK_THAT(inside[0].message, Catch::Contains("the branches of if differ"));
 }
 
 TEST_CASE("an MoE claim off by params / active_params is left to moe-compute-params only where compute follows the active parameters",

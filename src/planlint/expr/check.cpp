@@ -24,9 +24,14 @@ bool same_dimension(const Type& a, const Type& b) {
   return *a.dim == *b.dim;
 }
 
+bool is_empty_text(const Node& node) { return node.kind == Node::Kind::string && node.text.empty(); }
+
 class Checker {
  public:
-  explicit Checker(const TypeEnvironment& environment) : environment_(environment) {}
+  /// `placeholder`: the tree of a message placeholder, whose conditional chain may pair a
+  /// value with '' (check_placeholder).
+  Checker(const TypeEnvironment& environment, const Node* placeholder)
+      : environment_(environment), text_chain_(placeholder) {}
 
   Type operator()(const Node& node) {
     switch (node.kind) {
@@ -54,8 +59,18 @@ class Checker {
       }
       case Node::Kind::conditional: {
         expect(*node.children[0], Kind::boolean, "the condition of if");
-        Type then_type = (*this)(*node.children[1]);
-        Type else_type = (*this)(*node.children[2]);
+        // A placeholder prints its value, or nothing for a '' branch: a chain of a
+        // placeholder's conditionals may pair a number with ''.
+        const bool in_text_chain = &node == text_chain_;
+        if (in_text_chain) text_chain_ = nullptr;
+        const Node& then_node = *node.children[1];
+        const Node& else_node = *node.children[2];
+        if (in_text_chain && then_node.kind == Node::Kind::conditional) text_chain_ = &then_node;
+        Type then_type = (*this)(then_node);
+        if (in_text_chain && else_node.kind == Node::Kind::conditional) text_chain_ = &else_node;
+        Type else_type = (*this)(else_node);
+        if (in_text_chain && (is_empty_text(then_node) || is_empty_text(else_node)))
+          return is_empty_text(then_node) ? else_type : then_type;
         if (then_type.kind != else_type.kind && then_type.kind != Kind::any &&
             else_type.kind != Kind::any)
           fail(node, fmt::format("the branches of if differ: {} and {}", describe(then_type),
@@ -309,6 +324,8 @@ class Checker {
   }
 
   const TypeEnvironment& environment_;
+  /// The conditional of a placeholder's chain being checked next, if any (check_placeholder).
+  const Node* text_chain_ = nullptr;
 };
 
 }  // namespace
@@ -331,7 +348,15 @@ const std::vector<std::string_view>& function_names() {
 
 std::variant<Type, CheckError> check(const Node& node, const TypeEnvironment& environment) {
   try {
-    return Checker(environment)(node);
+    return Checker(environment, nullptr)(node);
+  } catch (const failure& f) {
+    return f.error;
+  }
+}
+
+std::variant<Type, CheckError> check_placeholder(const Node& node, const TypeEnvironment& environment) {
+  try {
+    return Checker(environment, node.kind == Node::Kind::conditional ? &node : nullptr)(node);
   } catch (const failure& f) {
     return f.error;
   }

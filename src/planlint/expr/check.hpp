@@ -17,6 +17,12 @@ struct CheckError {
 /// The type of `node`, or the first error.
 std::variant<Type, CheckError> check(const Node& node, const TypeEnvironment& environment);
 
+/// check() of a message placeholder's expression, which prints a value: there, a conditional
+/// (and the conditionals of its branches) may pair a value of any type with '' — print it, or
+/// nothing: "{if exists(inference.sla_ttft) then inference.sla_ttft else ''}". The type is the
+/// value's.
+std::variant<Type, CheckError> check_placeholder(const Node& node, const TypeEnvironment& environment);
+
 /// The dimension a catalog() field has ("dense_peak" → FLOP/s); nullopt for an unknown field.
 std::optional<units::Dimension> catalog_field_dimension(std::string_view field);
 

@@ -346,7 +346,7 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
     if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed))
       return TemplateError{i + 1 + syntax->offset, syntax->message};
     expr::NodePtr tree = std::get<expr::NodePtr>(parsed);
-    auto checked = expr::check(*tree, names);
+    auto checked = expr::check_placeholder(*tree, names);
     if (auto* problem = std::get_if<expr::CheckError>(&checked))
       return TemplateError{i + 1 + problem->offset, problem->message};
     const expr::Type& type = std::get<expr::Type>(checked);

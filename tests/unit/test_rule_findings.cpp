@@ -355,3 +355,25 @@ TEST_CASE("a plain number claim reads in the unit its metric's name says, and th
   CHECK_THAT(helps, VectorContains(std::string(
                         "estimates.train.days takes seconds: a plain number in days, or a string with a unit")));
 }
+
+TEST_CASE("idle-gpus reports GPUs that no replica uses, stated or derived", "[rules][parallelism]") {
+  // Audit 2026-12-01 night: 20 GPUs at tp 8 are two replicas on 16, and nothing said so.
+  auto plan = [](const std::string& inference, int count) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"8B\"\nlayers = 32\nhidden = 4096\n"
+           "heads = 32\nkv_heads = 8\n[inference]\ncontext = \"4096 tokens\"\nconcurrency = \"8 seq\"\n" + inference +
+           "[cluster]\ngpu = \"h100-sxm\"\ncount = " + std::to_string(count) + "\n";
+  };
+  const std::optional<Diagnostic> derived = finding(plan("tp = 8\n", 20), "idle-gpus");
+  REQUIRE(derived);
+  CHECK(derived->key_path == "cluster.count");
+  CHECK_THAT(derived->message, Catch::Contains("use 16 GPUs of the 20 GPUs the plan books: 4 GPUs serve nothing"));
+  const std::optional<Diagnostic> stated = finding(plan("tp = 2\nreplicas = 3\n", 8), "idle-gpus");
+  REQUIRE(stated);
+  CHECK(stated->key_path == "inference.replicas");
+  REQUIRE(stated->help);
+  CHECK_THAT(*stated->help, Catch::Contains("state the replicas the GPUs hold (count / tp = 4)"));
+  CHECK_FALSE(finding(plan("tp = 8\n", 16), "idle-gpus"));
+  CHECK_FALSE(finding(plan("tp = 2\nreplicas = 4\n", 8), "idle-gpus"));
+  // More replicas than fit are replica-count-mismatch's.
+  CHECK_FALSE(finding(plan("tp = 2\nreplicas = 5\n", 8), "idle-gpus"));
+}

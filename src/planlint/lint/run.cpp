@@ -87,7 +87,20 @@ void check_option_dimension(const Settings& settings, const ConfigName& entry, s
     const auto option = rule->options.find(entry.name);
     if (option == rule->options.end()) continue;
     const units::Quantity* expected = option->second.quantity();
-    if (!expected || expected->dim == configured->second.dim) continue;
+    if (!expected) continue;
+    const units::Quantity& value = configured->second;
+    // A fraction written as a whole percent (max_fill = 30 for "85%") reads as 3000%: the rule
+    // would never fire. A plain number above 1 is taken for that slip, as a plan's fraction is.
+    if (expected->percent && value.dim.dimensionless() && !value.percent && value.value > 1) {
+      errors.push_back(fmt::format(
+          "{}:{}:{}: error: lint.options.{} = {} is {}%, but rule {} reads a fraction (its default is \"{}\"): "
+          "write {}% or {}",
+          settings.config->path, entry.span.begin.line, entry.span.begin.column, entry.name, value.value,
+          value.value * 100, rule->descriptor.id, units::format(expected->value * 100, units::dims::none) + "%",
+          value.value, value.value / 100));
+      return;
+    }
+    if (expected->dim == value.dim) continue;
     errors.push_back(fmt::format(
         "{}:{}:{}: error: lint.options.{} is {}, but rule {} expects a quantity of {}, such as its default \"{}\"",
         settings.config->path, entry.span.begin.line, entry.span.begin.column, entry.name,

@@ -53,7 +53,11 @@ cost = 0.25
   REQUIRE(config);
   CHECK(config->select == std::vector<std::string>{"all"});
   CHECK(config->ignore == std::vector<std::string>{"chinchilla-ratio", "memory"});
-  CHECK(config->rules == std::vector<std::string>{"cfg/policies/", "/abs/pack.toml"});
+  REQUIRE(config->rules.size() == 2);
+  CHECK(config->rules[0].resolved == "cfg/policies/");
+  CHECK(config->rules[0].written == "policies/");
+  CHECK(config->rules[0].span.begin == planlint::Position{4, 10});
+  CHECK(config->rules[1].resolved == "/abs/pack.toml");
   CHECK(config->fail_on == planlint::Severity::warning);
   CHECK(config->catalogs == std::vector<std::string>{"cfg/hw/gpus.toml"});
   CHECK(config->severity.at("missing-range") == "error");

@@ -39,6 +39,115 @@ const std::string plan = planlint::test::inference_plan_with("");
 
 }  // namespace
 
+TEST_CASE("a rule file reached twice is loaded once, and two files with one id name both", "[rules][packs]") {
+  Scratch dir;
+  dir.write("policies/a.toml", rule_file("org-a"));
+  dir.write("policies/sub/b.toml", rule_file("org-b"));
+  const std::string folder = (dir.path / "policies").string();
+
+  SECTION("the same folder twice, a folder and one of its files, another spelling, a hard link") {
+    fs::create_hard_link(dir.path / "policies/a.toml", dir.path / "linked.toml");
+    RuleSet rules = RuleSet::with_builtin();
+    std::vector<Diagnostic> errors;
+    CHECK(rules.load_path(folder, errors));
+    CHECK(rules.load_path(folder + "/", errors));
+    CHECK(rules.load_path((dir.path / "policies/sub/../a.toml").string(), errors));
+    CHECK(rules.load_path((dir.path / "linked.toml").string(), errors));
+    INFO(planlint::test::render(errors));
+    CHECK(errors.empty());
+    CHECK(count_rule(rules, "org-a") == 1);
+    CHECK(count_rule(rules, "org-b") == 1);
+  }
+
+  SECTION("the config's pack named again with --rules (the usual CI step)") {
+    dir.write(".planlint.toml", "[lint]\nrules = [\"policies/\"]\n");
+    dir.write("plan.toml", plan);
+    InDirectory in(dir.path);
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"--rules", "policies/"}, {"--rules", "policies/sub/b.toml"},
+          {"--rules", folder, "--rules", folder + "/a.toml"}}) {
+      std::vector<std::string> args = {"check", "--no-color"};
+      args.insert(args.end(), extra.begin(), extra.end());
+      args.push_back("plan.toml");
+      CAPTURE(args);
+      auto run = run_cli(args);
+      CHECK(run.status == 0);  // warnings, below the default fail_on
+      CHECK(run.err.empty());
+      CHECK_THAT(run.out, Catch::Contains("[org-a]") && Catch::Contains("[org-b]"));
+    }
+  }
+
+  SECTION("two different files defining one id stay an error that names both") {
+    dir.write("other/a-again.toml", rule_file("org-a"));
+    dir.write("plan.toml", plan);
+    InDirectory in(dir.path);
+    auto run = run_cli({"check", "--rules", "policies", "--rules", "other", "plan.toml"});
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::Contains("other/a-again.toml:1:1: error: rule id 'org-a' is defined twice: in "
+                                        "other/a-again.toml and in policies/a.toml"));
+  }
+}
+
+TEST_CASE("planlint rules and explain load the config check would use", "[rules][cli][config]") {
+  Scratch dir;
+  dir.write("org/.planlint.toml", "[lint]\nrules = [\"policies/\"]\n");
+  dir.write("org/policies/x.toml", rule_file("org-x"));
+  fs::create_directories(dir.path / "org/plans");
+
+  SECTION("the nearest .planlint.toml up from the working folder") {
+    for (const char* folder : {"org", "org/plans"}) {
+      CAPTURE(folder);
+      InDirectory in(dir.path / folder);
+      auto explain = run_cli({"explain", "org-x"});
+      CHECK(explain.status == 0);
+      CHECK_THAT(explain.out, Catch::StartsWith("# org-x"));
+      auto rules = run_cli({"rules"});
+      CHECK(rules.status == 0);
+      CHECK_THAT(rules.out, Catch::Contains("org-x") && Catch::Contains("memory-fit"));
+      // The pack named again with --rules is loaded once, as for check.
+      CHECK(run_cli({"rules", "--rules", (dir.path / "org/policies").string()}).status == 0);
+    }
+    InDirectory outside(dir.path);
+    CHECK(run_cli({"explain", "org-x"}).status == 2);
+  }
+
+  SECTION("--config FILE, from anywhere") {
+    InDirectory in(dir.path);
+    auto rules = run_cli({"rules", "--config", "org/.planlint.toml"});
+    CHECK(rules.status == 0);
+    CHECK_THAT(rules.out, Catch::Contains("org-x"));
+    CHECK(run_cli({"explain", "org-x", "--config", (dir.path / "org/.planlint.toml").string()}).status == 0);
+    CHECK(run_cli({"explain", "--rules", "org/policies", "org-x"}).status == 0);
+    auto missing = run_cli({"rules", "--config", "nope.toml"});
+    CHECK(missing.status == 2);
+    CHECK_THAT(missing.err, Catch::Contains("nope.toml"));
+  }
+
+  SECTION("an invalid config is exit 2 with its file:line:col") {
+    dir.write("org/.planlint.toml", "[lint]\nrulez = [\"policies/\"]\n");
+    InDirectory in(dir.path / "org");
+    auto run = run_cli({"rules"});
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::Contains(".planlint.toml:2:1: error: unknown key 'rulez' in [lint]"));
+  }
+}
+
+TEST_CASE("a config's pack that does not exist is reported at the config's line, with the closest folder",
+          "[config][packs]") {
+  Scratch dir;
+  dir.write("org/policies/x.toml", rule_file("org-x"));
+  dir.write("team/.planlint.toml", "[lint]\nselect = [\"all\"]\nrules = [\"../org/polices/\"]\n");
+  auto run = run_cli({"check", dir.write("team/plan.toml", plan).string()});
+  CHECK(run.status == 2);
+  CHECK_THAT(run.err, Catch::Contains(".planlint.toml:3:10: error: lint.rules names '../org/polices/', which "
+                                      "does not exist") &&
+                          Catch::Contains("did you mean '../org/policies/'?"));
+  InDirectory in(dir.path / "team");
+  auto rules = run_cli({"rules"});
+  CHECK(rules.status == 2);
+  CHECK_THAT(rules.err, Catch::StartsWith(".planlint.toml:3:10: error: lint.rules names '../org/polices/'"));
+}
+
 TEST_CASE("a rule file's empty group and keys swallowed by [options] are errors at their line",
           "[rules][load]") {
   std::vector<Diagnostic> errors;

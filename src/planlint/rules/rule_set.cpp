@@ -6,6 +6,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <sys/stat.h>
+
 #include <fmt/format.h>
 
 #include "planlint/embed/builtin.hpp"
@@ -76,8 +78,8 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
     Diagnostic& d = errors.emplace_back();
     d.rule = "invalid-rule";
     d.severity = Severity::error;
-    d.message = fmt::format("rule id '{}' is defined twice: here and in {}", rule->descriptor.id,
-                            existing->descriptor.origin);
+    d.message = fmt::format("rule id '{}' is defined twice: in {} and in {}", rule->descriptor.id,
+                            file->path(), existing->descriptor.origin);
     d.primary = Location{file->path(), Span{{1, 1}, {1, 2}}};
     d.related.push_back({Location{existing->descriptor.origin, Span{{1, 1}, {1, 2}}}, "first defined here"});
     d.help = "give the rule its own id; a pack cannot redefine a rule";
@@ -103,6 +105,11 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
   }
   bool ok = true;
   for (const fs::path& file : files) {
+    // The same file by another path (a config's pack named again with --rules, a folder and
+    // one of its files) is loaded once: its rules are not a second definition.
+    if (struct stat status {}; ::stat(file.c_str(), &status) == 0 &&
+                               !loaded_files_.emplace(status.st_dev, status.st_ino).second)
+      continue;
     std::string reason;
     auto text = read_file(file.string(), reason);
     if (!text) {

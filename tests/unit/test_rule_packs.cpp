@@ -88,6 +88,56 @@ TEST_CASE("a rule file reached twice is loaded once, and two files with one id n
   }
 }
 
+TEST_CASE("rules declaring one option name must agree on its dimension", "[rules][packs][options]") {
+  Scratch dir;
+  const std::string a = rule_file("org-a", "est.train.days <= options.limit", "limit = \"10 d\"\n");
+  const std::string b = rule_file("org-b", "est.train.memory.total <= options.limit", "limit = \"80 GB\"\n");
+  const int option_line = static_cast<int>(std::count(a.begin(), a.end(), '\n'));  // the last line
+
+  SECTION("two pack rules: an error at the second's option, naming the first's") {
+    dir.write("pack/a.toml", a);
+    dir.write("pack/b.toml", b);
+    RuleSet rules = RuleSet::with_builtin();
+    std::vector<Diagnostic> errors;
+    CHECK_FALSE(rules.load_path((dir.path / "pack").string(), errors));
+    REQUIRE(errors.size() == 1);
+    const Diagnostic& d = errors[0];
+    CHECK(d.primary.file == (dir.path / "pack/b.toml").string());
+    CHECK(d.primary.span.begin == Position{static_cast<std::uint32_t>(option_line), 9});
+    CHECK(d.message == fmt::format("option 'limit' of rule org-b is bytes, but rule org-a declares 'limit' as "
+                                   "seconds at {}:{}:9: options are global by name ([lint.options] limit sets both)",
+                                   (dir.path / "pack/a.toml").string(), option_line));
+    REQUIRE(d.related.size() == 1);
+    CHECK(d.related[0].location.file == (dir.path / "pack/a.toml").string());
+
+    dir.write("plan.toml", plan);
+    auto run = run_cli({"check", "--rules", (dir.path / "pack").string(), (dir.path / "plan.toml").string()});
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::Contains("b.toml:" + std::to_string(option_line) + ":9: error: option 'limit'"));
+  }
+
+  SECTION("a pack option named like a built-in one, of another dimension") {
+    const std::string clash = rule_file("org-c", "options.assumption_max_age > 1 GB", "assumption_max_age = \"5 GB\"\n");
+    RuleSet rules = RuleSet::with_builtin();
+    std::vector<Diagnostic> errors;
+    CHECK_FALSE(rules.load_path(dir.write("c.toml", clash).string(), errors));
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0].message, Catch::Contains("rule assumption-stale declares 'assumption_max_age' as seconds "
+                                                  "at rules/assumptions/assumption-stale.toml:"));
+  }
+
+  SECTION("one dimension is fine, and one config entry sets both") {
+    dir.write("pack/a.toml", a);
+    dir.write("pack/a2.toml", rule_file("org-a2", "est.train.days <= options.limit", "limit = \"30 d\"\n"));
+    RuleSet rules = RuleSet::with_builtin();
+    std::vector<Diagnostic> errors;
+    CHECK(rules.load_path((dir.path / "pack").string(), errors));
+    CHECK(errors.empty());
+    dir.write(".planlint.toml", "[lint]\nrules = [\"pack/\"]\n[lint.options]\nlimit = \"20 d\"\n");
+    CHECK(run_cli({"check", dir.write("plan.toml", plan).string()}).status != 2);
+  }
+}
+
 TEST_CASE("planlint rules and explain load the config check would use", "[rules][cli][config]") {
   Scratch dir;
   dir.write("org/.planlint.toml", "[lint]\nrules = [\"policies/\"]\n");

@@ -35,8 +35,11 @@ class RuleSet {
   static RuleSet with_builtin();
 
   /// Adds the rules of one rule file. Problems (bad TOML, a missing field, an expression that
-  /// does not parse or whose dimensions do not agree, an id used by another file) are appended
-  /// to `errors` with file:line:col; returns false when there was any.
+  /// does not parse or whose dimensions do not agree, an id used by another file, an option
+  /// another rule declares with another dimension) are appended to `errors` with
+  /// file:line:col; returns false when there was any. Options are global by name: one
+  /// `[lint.options]` entry sets every rule's option of that name, so rules that share a name
+  /// must agree on what it holds.
   bool load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors);
   /// Adds a rule file, or every *.toml under a folder (sorted). A file this set loaded before
   /// (the same file by any path: a folder and one of its files, a pack named twice) is passed

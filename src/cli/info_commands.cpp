@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "cli/option_checks.hpp"
+#include "planlint/config/config.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/emit/text.hpp"
+#include "planlint/lint/rule_packs.hpp"
 #include "planlint/rules/rule_docs.hpp"
 #include "planlint/rules/rule_set.hpp"
 
@@ -11,14 +14,36 @@ namespace planlint::cli {
 
 namespace {
 
-/// The built-in rules plus any --rules packs; nullopt after printing the pack's errors.
-std::optional<RuleSet> load_rules(const std::vector<std::string>& packs, std::ostream& err) {
-  RuleSet rules = RuleSet::with_builtin();
-  std::vector<Diagnostic> errors;
-  for (const std::string& pack : packs) rules.load_path(pack, errors);
-  if (errors.empty()) return rules;
-  for (const Diagnostic& d : errors) err << error_line(d) << '\n';
-  return std::nullopt;
+/// The rules `check` would load in the working folder: the built-in ones, the packs of the
+/// config (`config_option`, else the nearest .planlint.toml) and `packs`; nullopt after
+/// printing why not (an invalid config or pack).
+std::optional<RuleSet> load_rules(const std::string& config_option, const std::vector<std::string>& packs,
+                                  std::ostream& err) {
+  const std::optional<std::string> config_path =
+      config_option.empty() ? discover_folder_config(".") : std::optional(config_option);
+  std::optional<Config> config;
+  if (config_path) {
+    std::vector<Diagnostic> config_errors;
+    config = load_config(*config_path, config_errors);
+    if (!config) {
+      for (const Diagnostic& d : config_errors) err << error_line(d) << '\n';
+      err << fmt::format("planlint: error: invalid config '{}'\n", *config_path);
+      return std::nullopt;
+    }
+  }
+  std::vector<std::string> errors;
+  std::unique_ptr<RuleSet> rules = load_rule_packs(config ? &*config : nullptr, packs, errors);
+  for (const std::string& line : errors) err << line << '\n';
+  if (!errors.empty()) return std::nullopt;
+  return rules ? std::move(*rules) : RuleSet::with_builtin();
+}
+
+void add_rule_source_options(CLI::App& command, std::vector<std::string>& packs, std::string& config) {
+  command.add_option("--rules", packs, "Add a rule pack: a rule file or a folder of them (repeatable)")
+      ->allow_extra_args(false)
+      ->check(non_empty("a rule file or folder"));
+  command.add_option("--config", config, "Config file whose rule packs count (default: the nearest .planlint.toml up from here)")
+      ->check(non_empty("a file path"));
 }
 
 }  // namespace
@@ -26,7 +51,7 @@ std::optional<RuleSet> load_rules(const std::vector<std::string>& packs, std::os
 CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_options) {
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, group, default severity, summary");
   if (!with_options) return rules;
-  rules->add_option("--rules", options.rule_packs, "Add a rule pack (file or folder)");
+  add_rule_source_options(*rules, options.rule_packs, options.config);
   rules->add_option("--format", options.format, "Output format")
       ->check(CLI::IsMember({"text", "markdown"}))
       ->capture_default_str();
@@ -34,7 +59,7 @@ CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_opti
 }
 
 int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostream& err) {
-  auto rules = load_rules(options.rule_packs, err);
+  auto rules = load_rules(options.config, options.rule_packs, err);
   if (!rules) return exit_failure;
   out << (options.format == "markdown" ? rule_index_markdown(rules->descriptors())
                                        : rule_table_text(rules->descriptors()));
@@ -45,12 +70,12 @@ CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_
   CLI::App* explain = app.add_subcommand("explain", "Print a rule's documentation");
   if (!with_options) return explain;
   explain->add_option("rule", options.rule, "Rule id, e.g. memory-fit")->required();
-  explain->add_option("--rules", options.rule_packs, "Add a rule pack (file or folder)");
+  add_rule_source_options(*explain, options.rule_packs, options.config);
   return explain;
 }
 
 int run_explain_command(const ExplainOptions& options, std::ostream& out, std::ostream& err) {
-  auto rules = load_rules(options.rule_packs, err);
+  auto rules = load_rules(options.config, options.rule_packs, err);
   if (!rules) return exit_failure;
   if (const RuleDescriptor* rule = rules->find(options.rule)) {
     out << rule_markdown(*rule);

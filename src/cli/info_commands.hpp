@@ -10,14 +10,18 @@
 
 namespace planlint::cli {
 
+/// Both list the rules `check` would load here: the built-in ones, the packs of the config
+/// (--config FILE, else the nearest .planlint.toml up from the working folder) and --rules.
 struct RulesOptions {
   std::vector<std::string> rule_packs;  ///< --rules PATH
+  std::string config;                   ///< --config FILE; empty: discover from the working folder
   std::string format = "text";          ///< text | markdown
 };
 
 struct ExplainOptions {
   std::string rule;
   std::vector<std::string> rule_packs;
+  std::string config;
 };
 
 CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_options = true);

@@ -53,7 +53,11 @@ cost = 0.25
   REQUIRE(config);
   CHECK(config->select == std::vector<std::string>{"all"});
   CHECK(config->ignore == std::vector<std::string>{"chinchilla-ratio", "memory"});
-  CHECK(config->rules == std::vector<std::string>{"cfg/policies/", "/abs/pack.toml"});
+  REQUIRE(config->rules.size() == 2);
+  CHECK(config->rules[0].resolved == "cfg/policies/");
+  CHECK(config->rules[0].written == "policies/");
+  CHECK(config->rules[0].span.begin == planlint::Position{4, 10});
+  CHECK(config->rules[1].resolved == "/abs/pack.toml");
   CHECK(config->fail_on == planlint::Severity::warning);
   CHECK(config->catalogs == std::vector<std::string>{"cfg/hw/gpus.toml"});
   CHECK(config->severity.at("missing-range") == "error");
@@ -212,6 +216,32 @@ TEST_CASE("a config value that would change nothing is an error, not ignored", "
   }
   dir.write("p/.planlint.toml", "[lint.options]\nassumption_max_age = nan\n");
   CHECK(run_cli({plan}).status == 2);
+}
+
+TEST_CASE("a fraction option given as a whole percent is an error, not a rule that never fires", "[config][cli]") {
+  Scratch dir;
+  const std::string plan = dir.write("p/plan.toml", plan_with_typo).string();
+  // max_mfu's default is "60%": 30 would read as 3000%, and mfu-implausible could never fire.
+  for (const char* value : {"30", "\"30\"", "1.5"}) {
+    CAPTURE(value);
+    dir.write("p/.planlint.toml", fmt::format("[lint.options]\nmax_mfu = {}\n", value));
+    auto run = run_cli({plan});
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    CHECK_THAT(run.err, Catch::Contains(".planlint.toml:2:1: error: lint.options.max_mfu = "));
+    CHECK_THAT(run.err, Catch::Contains("but rule mfu-implausible reads a fraction (its default is \"60%\"): write "));
+  }
+  dir.write("p/.planlint.toml", "[lint.options]\nmax_mfu = 30\n");
+  CHECK_THAT(run_cli({plan}).err, Catch::Contains("lint.options.max_mfu = 30 is 3000%, but rule mfu-implausible "
+                                                  "reads a fraction (its default is \"60%\"): write 30% or 0.3"));
+  for (const char* value : {"0.3", "\"30%\"", "1", "\"150%\""}) {
+    CAPTURE(value);
+    dir.write("p/.planlint.toml", fmt::format("[lint.options]\nmax_mfu = {}\n", value));
+    CHECK(run_cli({plan}).status != 2);
+  }
+  // An option whose default is a plain number takes any number.
+  dir.write("p/.planlint.toml", "[lint.options]\nmin_tokens_per_param = 30\n");
+  CHECK(run_cli({plan}).status != 2);
 }
 
 TEST_CASE("severity 'all' applies to every rule a more specific entry does not name", "[config][cli]") {

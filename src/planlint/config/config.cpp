@@ -117,7 +117,9 @@ class Reader {
       }
       else if (name == "rules") {
         if (auto list = strings(node, "lint.rules"))
-          for (const std::string& path : *list) config.rules.push_back(relative_to_config(path));
+          for (std::size_t i = 0; i < list->size(); ++i)
+            config.rules.push_back({(*list)[i], relative_to_config((*list)[i]),
+                                    detail::to_span((*node.as_array())[i].source(), file_)});
       } else if (name == "catalog") {
         // One file, or a list of them (hardware.md: `[lint] catalog = [...]`).
         if (node.is_string()) {
@@ -247,6 +249,11 @@ std::optional<Config> load_config(const std::string& path, std::vector<Diagnosti
 std::optional<std::string> discover_config(const std::string& linted_file) {
   // One walk up, the same as a run's; a fresh discovery remembers nothing between calls.
   return ConfigDiscovery().find(linted_file);
+}
+
+std::optional<std::string> discover_folder_config(const std::string& folder) {
+  // A file of the folder, which need not exist: its folder is where the walk starts.
+  return ConfigDiscovery().find((fs::path(folder) / config_file_name).string());
 }
 
 const std::string& ConfigDiscovery::governing(const std::string& folder) {

@@ -33,12 +33,20 @@ struct ConfigName {
   Span span;
 };
 
+/// A file or folder named in a config file: as written, resolved against the config's folder,
+/// and where it is written (a pack that does not exist is reported there).
+struct ConfigPath {
+  std::string written;   ///< "policies/"
+  std::string resolved;  ///< "cfg/policies/": the config's folder joined with `written`, normal
+  Span span;
+};
+
 struct Config {
   std::string path;  ///< the file it was read from; empty: no config file
   std::optional<std::vector<std::string>> select;
   std::optional<std::vector<std::string>> ignore;
   std::map<std::string, std::string> severity;  ///< id or group → error|warning|note|off
-  std::vector<std::string> rules;               ///< rule packs, resolved against the config's folder
+  std::vector<ConfigPath> rules;                ///< rule packs, resolved against the config's folder
   std::optional<Severity> fail_on;
   /// GPU catalog files (`catalog = "a.toml"` or `["a.toml", "b.toml"]`), resolved against the
   /// config's folder, loaded in order over the built-in catalog: a later entry of an id wins.
@@ -61,6 +69,10 @@ std::optional<Config> load_config(const std::string& path, std::vector<Diagnosti
 /// The nearest `.planlint.toml` in the folder of `linted_file` or above, stopping after the
 /// first folder that holds `.git` (a repository root); nullopt when there is none.
 std::optional<std::string> discover_config(const std::string& linted_file);
+
+/// The config that governs `folder` (`planlint rules` and `explain` ask for the working folder's):
+/// the nearest `.planlint.toml` in it or above, as discover_config finds it for a file there.
+std::optional<std::string> discover_folder_config(const std::string& folder);
 
 /// discover_config() for the many files of one run: each folder's answer is looked up once
 /// (two `stat`s per folder level) and shared by the files in it and below it. The answers are

@@ -23,6 +23,7 @@
 #include "planlint/emit/output_file.hpp"
 #include "planlint/lint/inputs.hpp"
 #include "planlint/lint/lint.hpp"
+#include "planlint/lint/rule_packs.hpp"
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/suppress/suppress.hpp"
@@ -87,7 +88,20 @@ void check_option_dimension(const Settings& settings, const ConfigName& entry, s
     const auto option = rule->options.find(entry.name);
     if (option == rule->options.end()) continue;
     const units::Quantity* expected = option->second.quantity();
-    if (!expected || expected->dim == configured->second.dim) continue;
+    if (!expected) continue;
+    const units::Quantity& value = configured->second;
+    // A fraction written as a whole percent (max_fill = 30 for "85%") reads as 3000%: the rule
+    // would never fire. A plain number above 1 is taken for that slip, as a plan's fraction is.
+    if (expected->percent && value.dim.dimensionless() && !value.percent && value.value > 1) {
+      errors.push_back(fmt::format(
+          "{}:{}:{}: error: lint.options.{} = {} is {}%, but rule {} reads a fraction (its default is \"{}\"): "
+          "write {}% or {}",
+          settings.config->path, entry.span.begin.line, entry.span.begin.column, entry.name, value.value,
+          value.value * 100, rule->descriptor.id, units::format(expected->value * 100, units::dims::none) + "%",
+          value.value, value.value / 100));
+      return;
+    }
+    if (expected->dim == value.dim) continue;
     errors.push_back(fmt::format(
         "{}:{}:{}: error: lint.options.{} is {}, but rule {} expects a quantity of {}, such as its default \"{}\"",
         settings.config->path, entry.span.begin.line, entry.span.begin.column, entry.name,
@@ -110,22 +124,7 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
   if (config) selection.severity = config->severity;
   for (const auto& [rule, level] : options.severity) selection.severity[rule] = level;
 
-  std::vector<std::string> packs = config ? config->rules : std::vector<std::string>{};
-  packs.insert(packs.end(), options.rules.begin(), options.rules.end());
-  if (!packs.empty()) {
-    settings->rule_set = std::make_unique<RuleSet>(RuleSet::with_builtin());
-    std::vector<Diagnostic> pack_errors;
-    for (const std::string& pack : packs) {
-      std::error_code ec;
-      if (!fs::exists(pack, ec)) {
-        errors.push_back(fmt::format("planlint: error: cannot read rule pack '{}': No such file or directory", pack));
-        continue;
-      }
-      settings->rule_set->load_path(pack, pack_errors);
-    }
-    for (const Diagnostic& d : pack_errors) errors.push_back(error_line(d));
-    if (!pack_errors.empty()) errors.push_back("planlint: error: invalid rule pack");
-  }
+  settings->rule_set = load_rule_packs(config ? &*config : nullptr, options.rules, errors);
   if (config && !config->catalogs.empty()) {
     settings->catalog = std::make_unique<Catalog>(Catalog::builtin());
     std::vector<Diagnostic> catalog_errors;

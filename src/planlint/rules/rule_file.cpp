@@ -52,6 +52,14 @@ class RuleLoader {
       : file_(std::move(file)), errors_(errors) {}
 
   std::optional<CompiledRule> run() {
+    std::optional<CompiledRule> rule = compile();
+    report_swallowed();
+    if (failed_) return std::nullopt;
+    return rule;
+  }
+
+ private:
+  std::optional<CompiledRule> compile() {
     toml::table table;
     try {
       table = toml::parse(file_->text(), file_->path());
@@ -99,7 +107,7 @@ class RuleLoader {
     if (const toml::node* check = table.get("check"))
       rule.check = expression(*check, "check", names, true, rule);
     else
-      error(Span{{1, 1}, {1, 2}}, "missing required key 'check' (the expression that must hold)");
+      missing(table, "check", " (the expression that must hold)");
 
     if (const toml::node* at = table.get("at")) {
       if (at->is_string() && at->as_string()->get().find('{') != std::string::npos) {
@@ -131,14 +139,13 @@ class RuleLoader {
       }
     }
     if (const toml::node* message = table.get("message")) rule.message = message_template(*message, "message", names, rule);
-    else error(Span{{1, 1}, {1, 2}}, "missing required key 'message'");
+    else missing(table, "message");
     if (const toml::node* help = table.get("help")) rule.help = message_template(*help, "help", names, rule);
     if (const toml::node* fix = table.get("fix")) rule.fix = message_template(*fix, "fix", names, rule);
     if (failed_) return std::nullopt;
     return rule;
   }
 
- private:
   void error(Span span, std::string message) {
     failed_ = true;
     Diagnostic& d = errors_.emplace_back();
@@ -153,14 +160,50 @@ class RuleLoader {
     return Span{{1, 1}, {1, 2}};
   }
 
+  /// A required key that is not there. In TOML every key after `[options]` belongs to it, so a
+  /// rule file with `[options]` first has its own keys there: those are noted for one error
+  /// (report_swallowed) rather than one "missing" each.
+  void missing(const toml::table& table, std::string_view key, std::string_view what = {}) {
+    if (const toml::table* options = table["options"].as_table()) {
+      for (auto&& [name, node] : *options) {
+        if (name.str() != key) continue;
+        swallowed_.emplace_back(to_span(name.source(), *file_), std::string(key));
+        failed_ = true;
+        return;
+      }
+    }
+    error(Span{{1, 1}, {1, 2}}, fmt::format("missing required key '{}'{}", key, what));
+  }
+
+  /// One error at the first of the rule's keys found inside [options], naming the others.
+  void report_swallowed() {
+    if (swallowed_.empty()) return;
+    std::sort(swallowed_.begin(), swallowed_.end());
+    const auto& [at, key] = swallowed_.front();
+    std::string others;
+    for (std::size_t i = 1; i < swallowed_.size(); ++i)
+      others += fmt::format("{}'{}'", i == 1 ? ", and so are " : i + 1 == swallowed_.size() ? " and " : ", ",
+                            swallowed_[i].second);
+    error(at, fmt::format("key '{}' is inside [options] (line {}){}: the rule's own keys must come before "
+                          "[options], since every key after a table header belongs to that table",
+                          key, at.begin.line, others));
+  }
+
   std::string required_string(const toml::table& table, std::string_view key) {
     const toml::node* node = table.get(key);
     if (!node) {
-      error(Span{{1, 1}, {1, 2}}, fmt::format("missing required key '{}'", key));
+      missing(table, key);
       return {};
     }
     if (!node->is_string()) {
       error(to_span(node->source(), *file_), fmt::format("'{}' must be a string", key));
+      return {};
+    }
+    if (node->as_string()->get().empty()) {
+      error(to_span(node->source(), *file_),
+            fmt::format("'{}' must not be empty{}", key,
+                        key == "group" ? ": name the rule's group (memory, org, ...), which --select and --ignore take"
+                                       : ""));
       return {};
     }
     return node->as_string()->get();
@@ -277,6 +320,7 @@ class RuleLoader {
   std::shared_ptr<const SourceFile> file_;
   std::vector<Diagnostic>& errors_;
   bool failed_ = false;
+  std::vector<std::pair<Span, std::string>> swallowed_;  ///< required keys found inside [options]
 };
 
 }  // namespace

@@ -6,12 +6,16 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <sys/stat.h>
+
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include "planlint/embed/builtin.hpp"
 #include "planlint/embed/embedded_files.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/rules/rule_file.hpp"
+#include "planlint/source/toml_span.hpp"
 
 namespace planlint {
 
@@ -68,6 +72,33 @@ RuleSet RuleSet::with_builtin() {
   return copy;
 }
 
+namespace {
+
+/// Where a rule file declares option `name` ([options] NAME = ...); 1:1 when it cannot tell.
+Span option_span(const SourceFile& file, std::string_view name) {
+  try {
+    const toml::table table = toml::parse(file.text(), file.path());
+    if (const toml::node* node = table["options"][name].node()) return detail::to_span(node->source(), file);
+  } catch (const toml::parse_error&) {
+  }
+  return Span{{1, 1}, {1, 2}};
+}
+
+/// What an option's default holds, for a message: "bytes", "a plain number", "a string".
+std::string option_kind(const expr::Value& value) {
+  if (const units::Quantity* q = value.quantity())
+    return q->dim.dimensionless() ? "a plain number" : units::describe(q->dim);
+  if (value.text()) return "a string";
+  return "a boolean";
+}
+
+bool same_kind(const expr::Value& a, const expr::Value& b) {
+  if (a.data.index() != b.data.index()) return false;
+  return !a.quantity() || a.quantity()->dim == b.quantity()->dim;
+}
+
+}  // namespace
+
 bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors) {
   std::optional<CompiledRule> rule = load_rule_file(file, errors);
   if (!rule) return false;
@@ -76,12 +107,34 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
     Diagnostic& d = errors.emplace_back();
     d.rule = "invalid-rule";
     d.severity = Severity::error;
-    d.message = fmt::format("rule id '{}' is defined twice: here and in {}", rule->descriptor.id,
-                            existing->descriptor.origin);
+    d.message = fmt::format("rule id '{}' is defined twice: in {} and in {}", rule->descriptor.id,
+                            file->path(), existing->descriptor.origin);
     d.primary = Location{file->path(), Span{{1, 1}, {1, 2}}};
     d.related.push_back({Location{existing->descriptor.origin, Span{{1, 1}, {1, 2}}}, "first defined here"});
     d.help = "give the rule its own id; a pack cannot redefine a rule";
     return false;
+  }
+  // One [lint.options] entry sets every rule's option of its name: two rules that read one
+  // name as different things could not both be configured.
+  for (const auto& [name, value] : rule->options) {
+    for (const auto& existing : rules_) {
+      const auto other = existing->options.find(name);
+      if (other == existing->options.end() || same_kind(value, other->second)) continue;
+      const std::shared_ptr<const SourceFile> other_file = rule_source(*existing);
+      const Span here = option_span(*file, name), there = option_span(*other_file, name);
+      Diagnostic& d = errors.emplace_back();
+      d.rule = "invalid-rule";
+      d.severity = Severity::error;
+      d.message = fmt::format(
+          "option '{}' of rule {} is {}, but rule {} declares '{}' as {} at {}:{}:{}: options are global by "
+          "name ([lint.options] {} sets both)",
+          name, rule->descriptor.id, option_kind(value), existing->descriptor.id, name, option_kind(other->second),
+          other_file->path(), there.begin.line, there.begin.column, name);
+      d.primary = Location{file->path(), here};
+      d.related.push_back({Location{other_file->path(), there}, "declared here"});
+      d.help = fmt::format("rename the option in one of the two rule files, options.{} in its expressions too", name);
+      return false;
+    }
   }
   auto compiled = std::make_shared<const CompiledRule>(std::move(*rule));
   auto at = std::lower_bound(rules_.begin(), rules_.end(), compiled,
@@ -103,6 +156,11 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
   }
   bool ok = true;
   for (const fs::path& file : files) {
+    // The same file by another path (a config's pack named again with --rules, a folder and
+    // one of its files) is loaded once: its rules are not a second definition.
+    if (struct stat status {}; ::stat(file.c_str(), &status) == 0 &&
+                               !loaded_files_.emplace(status.st_dev, status.st_ino).second)
+      continue;
     std::string reason;
     auto text = read_file(file.string(), reason);
     if (!text) {

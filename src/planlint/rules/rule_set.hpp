@@ -2,8 +2,11 @@
 /// Rule packs: rule files (rules.md "A rule file") parsed and their expressions compiled once
 /// per run. The built-in rules (rules/<group>/<id>.toml) are compiled at build time by the same
 /// code that loads a user's pack (src/gen/planlint_gen.cpp); a run only builds their data.
+#include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
@@ -32,10 +35,15 @@ class RuleSet {
   static RuleSet with_builtin();
 
   /// Adds the rules of one rule file. Problems (bad TOML, a missing field, an expression that
-  /// does not parse or whose dimensions do not agree, an id used by another file) are appended
-  /// to `errors` with file:line:col; returns false when there was any.
+  /// does not parse or whose dimensions do not agree, an id used by another file, an option
+  /// another rule declares with another dimension) are appended to `errors` with
+  /// file:line:col; returns false when there was any. Options are global by name: one
+  /// `[lint.options]` entry sets every rule's option of that name, so rules that share a name
+  /// must agree on what it holds.
   bool load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors);
-  /// Adds a rule file, or every *.toml under a folder (sorted).
+  /// Adds a rule file, or every *.toml under a folder (sorted). A file this set loaded before
+  /// (the same file by any path: a folder and one of its files, a pack named twice) is passed
+  /// over.
   bool load_path(const std::string& path, std::vector<Diagnostic>& errors);
 
   /// Every rule, sorted by id, as plain data for emitters and `planlint rules`.
@@ -49,6 +57,7 @@ class RuleSet {
 
  private:
   std::vector<std::shared_ptr<const CompiledRule>> rules_;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> loaded_files_;  ///< (device, inode) of load_path's files
 };
 
 }  // namespace planlint

@@ -1,0 +1,27 @@
+#pragma once
+/// The rules of a run: the built-in ones, the packs of the config (`[lint] rules`) and those of
+/// the command line (`--rules`). `check`, `rules` and `explain` load them the same way.
+///
+///     std::vector<std::string> errors;
+///     std::unique_ptr<RuleSet> rules = load_rule_packs(&config, {"extra/"}, errors);
+///     if (!errors.empty()) ...                 // exit 2, the lines on stderr
+///     const RuleSet& set = rules ? *rules : RuleSet::builtin();
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planlint/config/config.hpp"
+#include "planlint/rules/rule_set.hpp"
+
+namespace planlint {
+
+/// The built-in rules with the packs of `config` (none when null) and then `extra` added: null
+/// when there are no packs, and RuleSet::builtin() applies. A rule file reached twice (a folder
+/// in the config and again on the command line, or a folder and one of its files) is loaded
+/// once. Problems are appended to `errors` as lines for stderr: a config's pack that does not
+/// exist at the config's line and column, with the closest name in its folder; a rule that
+/// does not load at its rule file's, then "planlint: error: invalid rule pack".
+std::unique_ptr<RuleSet> load_rule_packs(const Config* config, const std::vector<std::string>& extra,
+                                         std::vector<std::string>& errors);
+
+}  // namespace planlint

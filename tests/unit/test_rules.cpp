@@ -536,6 +536,35 @@ fix = "\"{cluster.price:USD/GPU/h}\""
   CHECK_THAT(finding->fixes[0].replacement, !Catch::Contains("?"));
 }
 
+TEST_CASE("a fix written without quotes still replaces a value with valid TOML", "[rules][packs][fix]") {
+  // Audit 2026-12-01 night: fix = "{options.max_price}" replaced price = "$4/GPU/h" (its span
+  // holds the quotes) with $3.5/GPU·h, and the patched plan was invalid TOML.
+  planlint::test::Scratch dir;
+  auto pack = [&](const std::string& fix) {
+    return dir.write("pack/price-cap.toml", "id = \"org-price-cap\"\ngroup = \"org\"\nseverity = \"warning\"\n"
+                                            "summary = \"s\"\ncheck = \"cluster.price <= options.max_price\"\n"
+                                            "at = \"cluster.price\"\nmessage = \"m\"\nfix = \"" + fix + "\"\n" +
+                                            std::string(test::rule_docs_stub) + "[options]\nmax_price = \"$3.5/GPU/h\"\n");
+  };
+  const std::string plan =
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
+      "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\nprice = \"$4/GPU/h\"\n";
+  auto replacement = [&](const std::string& fix) {
+    std::vector<Diagnostic> diagnostics;
+    const fs::path file = pack(fix);
+    lint_output(dir.write("plan.toml", plan), {file.parent_path().string()}, &diagnostics);
+    auto found = std::find_if(diagnostics.begin(), diagnostics.end(),
+                              [](const Diagnostic& d) { return d.rule == "org-price-cap"; });
+    REQUIRE(found != diagnostics.end());
+    REQUIRE(found->fixes.size() == 1);
+    return found->fixes[0].replacement;
+  };
+  CHECK(replacement("{options.max_price}") == "\"$3.5/GPU·h\"");
+  CHECK(replacement("\\\"{options.max_price}\\\"") == "\"$3.5/GPU·h\"");  // quoted as the built-in rules do
+  CHECK(replacement("{options.max_price / 1 USD * 1 GPU * 1 h}") == "3.5");  // a number stays one
+  CHECK(replacement("say \\\"{options.max_price}\\\"") == "\"say \\\"$3.5/GPU·h\\\"\"");  // escaped
+}
+
 TEST_CASE("a user rule pack named in .planlint.toml is loaded relative to the config",
           "[rules][packs][config]") {
   const fs::path folder = fs::temp_directory_path() / ("planlint-pack-" + std::to_string(::getpid()));

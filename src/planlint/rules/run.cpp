@@ -7,6 +7,7 @@
 
 #include "planlint/expr/eval.hpp"
 #include "planlint/rules/compiled_rule.hpp"
+#include "planlint/source/toml_value.hpp"
 
 namespace planlint {
 
@@ -155,7 +156,7 @@ class RuleRunner {
     if (!rule_.help.empty()) d.help = render(rule_.help, environment_);
     if (rule_.fix && place.value)
       if (std::optional<std::string> replacement = render_fix(*rule_.fix, environment_))
-        d.fixes.push_back(FixEdit{Location{file.path(), place.span}, std::move(*replacement)});
+        d.fixes.push_back(FixEdit{Location{file.path(), place.span}, as_toml_value(*replacement)});
 
     for (const std::string& related : rule_.related) {
       if (place.key_path == related) continue;

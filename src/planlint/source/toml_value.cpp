@@ -1,0 +1,41 @@
+#include "planlint/source/toml_value.hpp"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "planlint/source/toml_limits.hpp"
+
+namespace planlint {
+
+namespace {
+
+bool is_one_value(std::string_view text) {
+  if (text.empty() || text.find_first_of("\n\r") != std::string_view::npos) return false;
+  try {
+    const toml::table table = parse_toml("v = " + std::string(text) + "\n");
+    return table.size() == 1 && table.contains("v") && !table.get("v")->is_table();
+  } catch (const toml::parse_error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::string as_toml_value(std::string_view text) {
+  if (is_one_value(text)) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      quoted += fmt::format("\\u{:04X}", byte);
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "\"";
+}
+
+}  // namespace planlint

@@ -377,3 +377,25 @@ TEST_CASE("idle-gpus reports GPUs that no replica uses, stated or derived", "[ru
   // More replicas than fit are replica-count-mismatch's.
   CHECK_FALSE(finding(plan("tp = 2\nreplicas = 5\n", 8), "idle-gpus"));
 }
+
+TEST_CASE("a serving replica that cannot fit a node is told how replicas span nodes", "[rules][parallelism]") {
+  // Audit 2026-12-01 night: DeepSeek-V3 in fp8 (671 GB) on two nodes of 8 H100 (576 GB usable
+  // a node) drew "keep tp ≤ 8 … use more replicas of a node-sized tp", which cannot fit it; and
+  // `ep` in [inference] was told to move to [training].
+  auto plan = [](const std::string& params, const std::string& extra) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"" + params +
+           "\"\nlayers = 61\nhidden = 7168\nheads = 128\nkv_heads = 1\nhead_dim = 128\n[inference]\n"
+           "weights = \"fp8\"\ncontext = \"4096 tokens\"\nconcurrency = \"8 seq\"\ntp = 16\n" + extra +
+           "[cluster]\ngpu = \"h100-sxm\"\ncount = 16\ngpus_per_node = 8\n";
+  };
+  const std::optional<Diagnostic> big = finding(plan("671B", ""), "tp-across-nodes");
+  REQUIRE(big);
+  REQUIRE(big->help);
+  CHECK_THAT(*big->help, Catch::StartsWith("the weights alone (671 GB) are more than a node holds (576 GB usable)"));
+  const std::optional<Diagnostic> small = finding(plan("70B", ""), "tp-across-nodes");
+  REQUIRE(small);
+  CHECK_THAT(small->help.value_or(""), Catch::StartsWith("keep tp ≤ 8 (within a node)"));
+  const std::optional<Diagnostic> ep = finding(plan("671B", "ep = 16\n"), "unknown-key");
+  REQUIRE(ep);
+  CHECK_THAT(ep->help.value_or(""), Catch::StartsWith("[inference] has no 'ep': planlint sizes a serving replica"));
+}

@@ -129,7 +129,14 @@ void Loader::unknown_key(const toml::key& key, std::string_view where, const std
   const KeySpec* elsewhere = nullptr;
   for (const KeySpec& spec : plan_keys())
     if (spec.key == key.str() && !elsewhere) elsewhere = &spec;
-  if (elsewhere && std::find(candidates.begin(), candidates.end(), key.str()) == candidates.end()) {
+  const bool parallel_degree = key.str() == "pp" || key.str() == "ep" || key.str() == "cp" || key.str() == "dp";
+  if (elsewhere && elsewhere->section == "training" && parallel_degree && path.starts_with("inference.")) {
+    // Not a misplaced key: serving has its own layouts, which planlint sizes as tp GPUs.
+    d.help = fmt::format("[inference] has no '{}': planlint sizes a serving replica as the inference.tp GPUs "
+                         "it spans; with pipeline or expert parallelism across them, set tp to the GPUs of one "
+                         "replica (training.{} is the training layout)",
+                         key.str(), key.str());
+  } else if (elsewhere && std::find(candidates.begin(), candidates.end(), key.str()) == candidates.end()) {
     const SectionSpec* home = find_section(elsewhere->section);
     d.help = home && home->array
                  ? fmt::format("'{}' is a key of [[{}]]", key.str(), elsewhere->section)

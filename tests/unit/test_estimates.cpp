@@ -408,6 +408,32 @@ TEST_CASE("at tp above the KV heads, the KV cache divides over the heads, not tp
   CHECK(tp4["infer.decode_tokens_per_s"].formula.find("kv_heads") == std::string::npos);
 }
 
+TEST_CASE("speculative decoding emits tokens_per_step tokens a step", "[estimates]") {
+  // Audit 2026-12-01 night: 70B in fp8 on one H200 (4.8 TB/s) with EAGLE-style drafts, a
+  // measured 150 tokens/s; without drafts a step reads 70 GB + 4096 × 327.7 kB and gives at most
+  // 67.3 tokens/s, with 3 tokens a step 201.8.
+  auto plan = [](const std::string& steps) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
+           "heads = 64\nkv_heads = 8\n[inference]\nweights = \"fp8\"\ncontext = 4096\nconcurrency = 4\n" + steps +
+           "[cluster]\ngpu = \"h200-sxm\"\ncount = 1\n";
+  };
+  const double read = 70e9 + 4096 * 327680.0;
+  const Estimated one = estimate_text(plan(""));
+  CHECK(one["infer.decode_tokens_per_s"].value == Approx(4.8e12 / read).epsilon(1e-9));
+  CHECK(one["infer.decode_tokens_per_s"].formula == "hbm_bandwidth · tp / (weights + kv_per_token · context)");
+  const Estimated three = estimate_text(plan("tokens_per_step = 3\n"));
+  CHECK(three["infer.decode_tokens_per_s"].value == Approx(3 * 4.8e12 / read).epsilon(1e-9));
+  CHECK(three["infer.decode_tokens_per_s"].value == Approx(201.8).epsilon(0.001));
+  CHECK_THAT(three["infer.decode_tokens_per_s"].formula, Catch::Contains("· tokens_per_step (speculative decoding"));
+  CHECK_THAT(three["infer.decode_tokens_per_s"].arithmetic.str(), Catch::EndsWith("× 3 = 201.8 tokens/s"));
+  CHECK(three["infer.itl"].value == Approx(1 / three["infer.decode_tokens_per_s"].value).epsilon(1e-9));
+  CHECK(three["infer.itl_at_concurrency"].value ==
+        Approx(one["infer.itl_at_concurrency"].value / 3).epsilon(1e-9));
+  // 1 is the default and changes nothing.
+  const Estimated stated_one = estimate_text(plan("tokens_per_step = 1\n"));
+  CHECK(stated_one["infer.decode_tokens_per_s"].formula == one["infer.decode_tokens_per_s"].formula);
+}
+
 TEST_CASE("metric_ranges gives the ranges that estimate() with ranges sets", "[estimates]") {
   // metric_low() and metric_high() read metric_ranges(), computed from the values alone;
   // `planlint report` and est.METRIC.low read estimate()'s, found through the provenance.

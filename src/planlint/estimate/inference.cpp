@@ -134,6 +134,25 @@ void max_concurrency(EstimateContext& context) {
                        model.text, per_token.text, tokens.text); });
 }
 
+/// What the decode formulas say about the plan's layout, appended to the formula: "(MoE: ...;
+/// tp > kv_heads: ...)"; empty for a dense model at tp ≤ kv_heads emitting a token a step.
+std::string decode_caveats(bool moe, std::string_view moe_text, bool heads, bool steps) {
+  std::string out;
+  auto add = [&](std::string_view text) {
+    out += out.empty() ? " (" : "; ";
+    out += text;
+  };
+  if (moe) add(moe_text);
+  if (heads) add("tp > kv_heads: a KV head is not split");
+  if (steps) add("speculative decoding: a step emits tokens_per_step tokens");
+  if (!out.empty()) out += ")";
+  return out;
+}
+
+/// inference.tokens_per_step above 1 (speculative decoding: a step verifies the draft tokens
+/// and emits the accepted ones, reading the weights and the KV cache once), as an input.
+std::optional<Term> tokens_per_step(MetricBuilder& m) { return m.degree_above_one("inference.tokens_per_step"); }
+
 // Upper bound for one sequence alone on the replica: each decode step reads every weight and
 // the sequence's whole KV cache once from HBM.
 void decode_tokens_per_s(EstimateContext& context) {
@@ -145,42 +164,35 @@ void decode_tokens_per_s(EstimateContext& context) {
   const Term tokens = m.plan("inference.context");
   // At tp > kv_heads each GPU reads its whole head's cache: tp / kv_heads times its share.
   const std::optional<Term> heads = kv_heads_below_tp(context, m);
-  const double spread = heads ? tp.value / heads->value : 1;
-  if (context.plan().text("model.architecture") == "moe") {
-    // One sequence's token runs through its routed experts only: a step reads N_a of the N
-    // parameters' weights. Counting every expert (estimates.md's weights) would make this
-    // upper bound a lower one, and decode-bound and sla-unreachable report a working plan.
-    const Term n = m.plan("model.params");
-    const Term n_active = m.plan("model.active_params");
-    if (heads) {
-      m.finish(bandwidth.value * tp.value /
-                   (model.value * n_active.value / n.value + per_token.value * tokens.value * spread),
-               "hbm_bandwidth · tp / (weights · N_a / N + kv_per_token · context · tp / kv_heads) (MoE: one "
-               "sequence reads its routed experts' weights; tp > kv_heads: a KV head is not split)",
-               [=] { return fmt::format("{} × {} / ({} × {} / {} + {} × {} × {} / {})", bandwidth.text, tp.text,
-                                        model.text, n_active.text, n.text, per_token.text, tokens.text, tp.text,
-                                        heads->text); });
-      return;
-    }
-    m.finish(bandwidth.value * tp.value / (model.value * n_active.value / n.value + per_token.value * tokens.value),
-             "hbm_bandwidth · tp / (weights · N_a / N + kv_per_token · context) (MoE: one sequence reads "
-             "its routed experts' weights)",
-             [=] { return fmt::format("{} × {} / ({} × {} / {} + {} × {})", bandwidth.text, tp.text, model.text,
-                         n_active.text, n.text, per_token.text, tokens.text); });
+  // One sequence's token runs through its routed experts only: a step reads N_a of the N
+  // parameters' weights. Counting every expert (estimates.md's weights) would make this
+  // upper bound a lower one, and decode-bound and sla-unreachable report a working plan.
+  const bool moe = context.plan().text("model.architecture") == "moe";
+  const std::optional<Term> n = moe ? std::optional<Term>(m.plan("model.params")) : std::nullopt;
+  const std::optional<Term> n_active = moe ? std::optional<Term>(m.plan("model.active_params")) : std::nullopt;
+  const std::optional<Term> steps = tokens_per_step(m);
+  const double weights_read = moe ? model.value * n_active->value / n->value : model.value;
+  const double kv_read = per_token.value * tokens.value * (heads ? tp.value / heads->value : 1);
+  const double value = bandwidth.value * tp.value / (weights_read + kv_read) * (steps ? steps->value : 1);
+  if (!moe && !heads && !steps) {
+    m.finish(value, "hbm_bandwidth · tp / (weights + kv_per_token · context)",
+             [=] { return fmt::format("{} × {} / ({} + {} × {})", bandwidth.text, tp.text, model.text,
+                                      per_token.text, tokens.text); });
     return;
   }
-  if (heads) {
-    m.finish(bandwidth.value * tp.value / (model.value + per_token.value * tokens.value * spread),
-             "hbm_bandwidth · tp / (weights + kv_per_token · context · tp / kv_heads) (tp > kv_heads: a KV "
-             "head is not split)",
-             [=] { return fmt::format("{} × {} / ({} + {} × {} × {} / {})", bandwidth.text, tp.text, model.text,
-                                      per_token.text, tokens.text, tp.text, heads->text); });
-    return;
-  }
-  m.finish(bandwidth.value * tp.value / (model.value + per_token.value * tokens.value),
-           "hbm_bandwidth · tp / (weights + kv_per_token · context)",
-           [=] { return fmt::format("{} × {} / ({} + {} × {})", bandwidth.text, tp.text, model.text,
-                       per_token.text, tokens.text); });
+  const std::string formula =
+      std::string("hbm_bandwidth · tp / (weights") + (moe ? " · N_a / N" : "") + " + kv_per_token · context" +
+      (heads ? " · tp / kv_heads" : "") + ")" + (steps ? " · tokens_per_step" : "") +
+      decode_caveats(moe, "MoE: one sequence reads its routed experts' weights", heads.has_value(), steps.has_value());
+  m.finish(value, formula, [=] {
+    std::string text = fmt::format("{} × {} / ({}", bandwidth.text, tp.text, model.text);
+    if (moe) text += fmt::format(" × {} / {}", n_active->text, n->text);
+    text += fmt::format(" + {} × {}", per_token.text, tokens.text);
+    if (heads) text += fmt::format(" × {} / {}", tp.text, heads->text);
+    text += ")";
+    if (steps) text += fmt::format(" × {}", steps->text);
+    return text;
+  });
 }
 
 void decode_flops_per_token(EstimateContext& context) {
@@ -227,37 +239,34 @@ void itl_at_concurrency(EstimateContext& context) {
   const Term cache = m.metric("infer.kv_cache");
   // At tp > kv_heads each GPU reads its whole heads' caches: tp / kv_heads times its share.
   const std::optional<Term> heads = kv_heads_below_tp(context, m);
-  const double spread = heads ? tp.value / heads->value : 1;
-  if (context.plan().text("model.architecture") == "moe") {
-    const Term n = m.plan("model.params");
-    const Term n_active = m.plan("model.active_params");
-    const Term sequences = m.plan("inference.concurrency");
-    const double read = 1 - std::pow(1 - n_active.value / n.value, sequences.value);
-    if (heads) {
-      m.finish((model.value * read + cache.value * spread) / (bandwidth.value * tp.value),
-               "(weights · (1 − (1 − N_a / N)^concurrency) + kv_cache · tp / kv_heads) / (hbm_bandwidth · tp) "
-               "(MoE: the experts the batch's sequences are routed to; tp > kv_heads: a KV head is not split)",
-               [=] { return fmt::format("({} × (1 − (1 − {} / {})^{}) + {} × {} / {}) / ({} × {})", model.text,
-                                        n_active.text, n.text, sequences.text, cache.text, tp.text, heads->text,
-                                        bandwidth.text, tp.text); });
-      return;
-    }
-    m.finish((model.value * read + cache.value) / (bandwidth.value * tp.value),
-             "(weights · (1 − (1 − N_a / N)^concurrency) + kv_cache) / (hbm_bandwidth · tp) (MoE: the "
-             "experts the batch's sequences are routed to)",
-             [=] { return fmt::format("({} × (1 − (1 − {} / {})^{}) + {}) / ({} × {})", model.text, n_active.text,
-                         n.text, sequences.text, cache.text, bandwidth.text, tp.text); });
+  const bool moe = context.plan().text("model.architecture") == "moe";
+  const std::optional<Term> n = moe ? std::optional<Term>(m.plan("model.params")) : std::nullopt;
+  const std::optional<Term> n_active = moe ? std::optional<Term>(m.plan("model.active_params")) : std::nullopt;
+  const std::optional<Term> sequences =
+      moe ? std::optional<Term>(m.plan("inference.concurrency")) : std::nullopt;
+  const std::optional<Term> steps = tokens_per_step(m);
+  const double read = moe ? 1 - std::pow(1 - n_active->value / n->value, sequences->value) : 1;
+  const double value = (model.value * read + cache.value * (heads ? tp.value / heads->value : 1)) /
+                       (bandwidth.value * tp.value) / (steps ? steps->value : 1);
+  if (!moe && !heads && !steps) {
+    m.finish(value, "(weights + kv_cache) / (hbm_bandwidth · tp)",
+             [=] { return fmt::format("({} + {}) / ({} × {})", model.text, cache.text, bandwidth.text, tp.text); });
     return;
   }
-  if (heads) {
-    m.finish((model.value + cache.value * spread) / (bandwidth.value * tp.value),
-             "(weights + kv_cache · tp / kv_heads) / (hbm_bandwidth · tp) (tp > kv_heads: a KV head is not split)",
-             [=] { return fmt::format("({} + {} × {} / {}) / ({} × {})", model.text, cache.text, tp.text,
-                                      heads->text, bandwidth.text, tp.text); });
-    return;
-  }
-  m.finish((model.value + cache.value) / (bandwidth.value * tp.value), "(weights + kv_cache) / (hbm_bandwidth · tp)",
-           [=] { return fmt::format("({} + {}) / ({} × {})", model.text, cache.text, bandwidth.text, tp.text); });
+  const std::string formula =
+      std::string("(weights") + (moe ? " · (1 − (1 − N_a / N)^concurrency)" : "") + " + kv_cache" +
+      (heads ? " · tp / kv_heads" : "") + ") / (hbm_bandwidth · tp" + (steps ? " · tokens_per_step" : "") + ")" +
+      decode_caveats(moe, "MoE: the experts the batch's sequences are routed to", heads.has_value(),
+                     steps.has_value());
+  m.finish(value, formula, [=] {
+    std::string text = "(" + std::string(model.text.str());
+    if (moe) text += fmt::format(" × (1 − (1 − {} / {})^{})", n_active->text, n->text, sequences->text);
+    text += fmt::format(" + {}", cache.text);
+    if (heads) text += fmt::format(" × {} / {}", tp.text, heads->text);
+    text += fmt::format(") / ({} × {}", bandwidth.text, tp.text);
+    if (steps) text += fmt::format(" × {}", steps->text);
+    return text + ")";
+  });
 }
 
 }  // namespace

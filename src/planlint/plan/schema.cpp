@@ -134,6 +134,10 @@ std::vector<KeySpec> make_keys() {
              "tokens/s"),
       KeySpec{"inference", "mfu", K::quantity, "prefill MFU assumed for TTFT; default 50%", {none},
               "fraction", 1, {}, false, 0, 1, true},
+      KeySpec{"inference", "tokens_per_step", K::quantity,
+              "tokens one decode step emits per sequence: 1, or with speculative decoding 1 + the mean "
+              "accepted draft tokens; default 1",
+              {none}, "factor", 1, {}, false, 1, 16},
       // [cluster]
       KeySpec{"cluster", "gpu", K::string, "catalog id of the accelerator, e.g. h100-sxm", {}, {}, 1,
               {}, true},

@@ -124,3 +124,17 @@ TEST_CASE("an unreadable baseline is exit status 2", "[baseline][cli]") {
   CHECK(run.status == 2);
   CHECK_THAT(run.err, Catch::StartsWith("planlint: error: cannot read baseline"));
 }
+
+TEST_CASE("a baseline-accepted finding's suppression location in JSON counts from 1", "[baseline][cli][json]") {
+  // Audit 3, D15: JSON gave {"line": 0, "column": 0}, SARIF line 1 column 1.
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("plan.toml", plan);
+  REQUIRE(run_cli({"--write-baseline", "baseline.json", "plan.toml"}).status == 0);
+  auto run = run_cli({"--format", "json", "--baseline", "baseline.json", "plan.toml"});
+  auto log = nlohmann::json::parse(run.out);
+  REQUIRE(log["diagnostics"].size() == 2);
+  const auto& suppression = log["diagnostics"][0]["suppression"];
+  CHECK(suppression["kind"] == "baseline");
+  CHECK(suppression["location"] == nlohmann::json({{"file", "baseline.json"}, {"line", 1}, {"column", 1}}));
+}

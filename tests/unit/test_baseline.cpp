@@ -5,6 +5,8 @@
 
 #include "integration_support.hpp"
 #include "planlint/baseline/baseline.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/plan/element_keys.hpp"
 #include "support.hpp"
 
 using planlint::test::run_cli;
@@ -123,4 +125,253 @@ TEST_CASE("an unreadable baseline is exit status 2", "[baseline][cli]") {
   auto run = run_cli({"--baseline", (dir.path / "missing.json").string(), file.string()});
   CHECK(run.status == 2);
   CHECK_THAT(run.err, Catch::StartsWith("planlint: error: cannot read baseline"));
+}
+
+namespace {
+
+/// A training plan whose [[assumptions]] are `assumptions` (each a block of TOML), linted with
+/// only assumption-stale on 2026-11-30.
+std::string plan_with_assumptions(const std::vector<std::string>& assumptions) {
+  std::string text = R"([plan]
+name = "x"
+kind = "training"
+[model]
+params = "7B"
+[training]
+tokens = "1T"
+mfu = "40%"
+goodput = "90%"
+[cluster]
+gpu = "h100-sxm"
+count = 128
+price = "$2.5/GPU/h"
+)";
+  for (const std::string& a : assumptions) text += "\n[[assumptions]]\n" + a;
+  return text;
+}
+
+std::string assumption(const std::string& id, const std::string& key, const std::string& updated) {
+  return "id = \"" + id + "\"\nkey = \"" + key + "\"\nsource = \"fleet log\"\nupdated = " + updated + "\n";
+}
+
+const std::string stale_goodput = assumption("goodput", "training.goodput", "2026-03-01");
+const std::string stale_price = assumption("price", "cluster.price", "2026-04-01");
+const std::string fresh_goodput = assumption("goodput", "training.goodput", "2026-11-01");
+const std::string fresh_price = assumption("price", "cluster.price", "2026-11-01");
+const std::string stale_mfu = assumption("mfu", "training.mfu", "2025-01-15");
+
+planlint::test::CliRun check_stale(std::vector<std::string> args, const std::string& today = "2026-11-30") {
+  std::vector<std::string> all = {"--no-color", "--select", "assumption-stale", "--today", today};
+  all.insert(all.end(), args.begin(), args.end());
+  return run_cli(all);
+}
+
+}  // namespace
+
+TEST_CASE("an assumption inserted above recorded ones is a new finding, and the fixed ones are stale",
+          "[baseline][cli]") {
+  // Audit 3, D1: the entries were keyed assumptions[0] and [1], so the new first element's
+  // finding took the old first element's entry by key alone, and the note named [1].
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("plan.toml", plan_with_assumptions({stale_goodput, stale_price}));
+  REQUIRE(check_stale({"--write-baseline", "baseline.json", "plan.toml"}).status == 0);
+  auto baseline = nlohmann::json::parse(planlint::test::read_text(dir.path / "baseline.json"));
+  REQUIRE(baseline["entries"].size() == 2);
+  CHECK(baseline["entries"][0]["key"] == "assumptions[id=goodput].updated");
+  CHECK(baseline["entries"][1]["key"] == "assumptions[id=price].updated");
+
+  dir.write("plan.toml", plan_with_assumptions({stale_mfu, fresh_goodput, fresh_price}));
+  auto run = check_stale({"--fail-on", "warning", "--baseline", "baseline.json", "plan.toml"});
+  CHECK(run.status == 1);
+  CHECK_THAT(run.out, Catch::Contains("warning: assumption 'mfu' was last checked on 2025-01-15"));
+  CHECK_THAT(run.out, Catch::EndsWith("1 warning in 1 file\n"));
+  CHECK(run.err ==
+        "planlint: note: baseline entry no longer matches: plan.toml [assumption-stale] at "
+        "assumptions[id=goodput].updated (baseline.json)\n"
+        "planlint: note: baseline entry no longer matches: plan.toml [assumption-stale] at "
+        "assumptions[id=price].updated (baseline.json)\n");
+
+  // A later day changes the messages ("N d ago"): an entry keyed by id still accepts its finding.
+  dir.write("plan.toml", plan_with_assumptions({stale_mfu, stale_goodput, stale_price}));
+  auto later = check_stale({"--baseline", "baseline.json", "plan.toml"}, "2026-12-15");
+  CHECK_THAT(later.out, Catch::Contains("assumption 'mfu'"));
+  CHECK_THAT(later.out, Catch::EndsWith("1 warning in 1 file (2 suppressed)\n"));
+  CHECK(later.err.empty());
+}
+
+TEST_CASE("swapped assumptions keep their own baseline entries", "[baseline][cli]") {
+  // Audit 3, D1 (b.toml): after a swap and a fix of goodput, price's finding was accepted under
+  // goodput's entry, and the stale note named assumptions[1], price's own entry.
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("plan.toml", plan_with_assumptions({stale_goodput, stale_price}));
+  REQUIRE(check_stale({"--write-baseline", "baseline.json", "plan.toml"}).status == 0);
+
+  dir.write("plan.toml", plan_with_assumptions({stale_price, stale_goodput}));
+  auto swapped = check_stale({"--baseline", "baseline.json", "plan.toml"});
+  CHECK(swapped.out == "no problems in 1 file (2 suppressed)\n");
+  CHECK(swapped.err.empty());
+
+  dir.write("plan.toml", plan_with_assumptions({stale_price, fresh_goodput}));
+  auto fixed = check_stale({"--baseline", "baseline.json", "plan.toml"});
+  CHECK(fixed.out == "no problems in 1 file (1 suppressed)\n");
+  CHECK(fixed.err ==
+        "planlint: note: baseline entry no longer matches: plan.toml [assumption-stale] at "
+        "assumptions[id=goodput].updated (baseline.json)\n");
+
+  // With a new stale one in goodput's place, price's entry is no help to it.
+  dir.write("plan.toml", plan_with_assumptions({stale_price, stale_mfu}));
+  auto replaced = check_stale({"--baseline", "baseline.json", "plan.toml"});
+  CHECK_THAT(replaced.out, Catch::Contains("assumption 'mfu'"));
+  CHECK_THAT(replaced.out, Catch::EndsWith("1 warning in 1 file (1 suppressed)\n"));
+}
+
+TEST_CASE("a baseline written with positional keys matches only the same finding at the same index",
+          "[baseline][cli]") {
+  // Baselines written before elements had names keyed them by index; they keep working, but an
+  // index says nothing of which element it was, so such an entry needs the message too.
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("plan.toml", plan_with_assumptions({stale_goodput, stale_price}));
+  REQUIRE(check_stale({"--write-baseline", "new.json", "plan.toml"}).status == 0);
+  auto recorded = nlohmann::json::parse(planlint::test::read_text(dir.path / "new.json"));
+  // The same entries as an older planlint wrote them.
+  recorded["entries"][0]["key"] = "assumptions[0].updated";
+  recorded["entries"][1]["key"] = "assumptions[1].updated";
+  dir.write("old.json", recorded.dump(2));
+
+  auto same = check_stale({"--baseline", "old.json", "plan.toml"});
+  CHECK(same.out == "no problems in 1 file (2 suppressed)\n");
+  CHECK(same.err.empty());
+
+  // Inserted above: the new finding at index 0 is not goodput's, and the old ones moved.
+  dir.write("plan.toml", plan_with_assumptions({stale_mfu, stale_goodput, stale_price}));
+  auto inserted = check_stale({"--baseline", "old.json", "plan.toml"});
+  CHECK_THAT(inserted.out, Catch::EndsWith("3 warnings in 1 file\n"));
+  CHECK_THAT(inserted.err, Catch::Contains("no longer matches: plan.toml [assumption-stale] at assumptions[0].updated"));
+  CHECK_THAT(inserted.err, Catch::Contains("no longer matches: plan.toml [assumption-stale] at assumptions[1].updated"));
+
+  // Swapped: each index now holds the other's finding, whose message differs.
+  dir.write("plan.toml", plan_with_assumptions({stale_price, stale_goodput}));
+  CHECK_THAT(check_stale({"--baseline", "old.json", "plan.toml"}).out, Catch::EndsWith("2 warnings in 1 file\n"));
+
+  // Same place, another message (a later day): not accepted by the index alone.
+  dir.write("plan.toml", plan_with_assumptions({stale_goodput, stale_price}));
+  auto later = check_stale({"--baseline", "old.json", "plan.toml"}, "2026-12-15");
+  CHECK_THAT(later.out, Catch::EndsWith("2 warnings in 1 file\n"));
+
+  // Rewriting the baseline moves it to names.
+  REQUIRE(check_stale({"--baseline", "old.json", "--write-baseline", "old.json", "plan.toml"}).status == 0);
+  CHECK(planlint::test::read_text(dir.path / "old.json") == planlint::test::read_text(dir.path / "new.json"));
+}
+
+TEST_CASE("array elements are named in key paths by id, name, or metric and date", "[baseline]") {
+  const std::string plan = plan_with_assumptions(
+                               {assumption("mfu (H100)", "training.mfu", "2025-01-15"),
+                                assumption("dup", "training.goodput", "2025-01-15"),
+                                assumption("dup", "cluster.price", "2025-01-15")}) +
+                           "[[targets]]\nname = \"ttft-p99\"\nmetric = \"train.days\"\nmax = \"1 d\"\n"
+                           "[[benchmarks]]\nmetric = \"train.days\"\nvalue = \"20 d\"\ndate = 2025-01-02\n"
+                           "source = 1\n";
+  planlint::LintOptions options;
+  options.today = planlint::Date{2026, 11, 30};
+  auto result = planlint::lint_source(std::make_shared<planlint::SourceFile>("p.toml", plan), options);
+  std::map<std::string, std::vector<std::string>> keys;  // rule → keys
+  std::string all;
+  for (const planlint::Diagnostic& d : result.diagnostics) {
+    keys[d.rule].push_back(d.key_path);
+    all += d.rule + " " + d.key_path + "\n";
+  }
+  CAPTURE(all);
+  // Odd characters are quoted; a duplicate id names no element, so both keep their index.
+  CHECK(keys["assumption-stale"] == std::vector<std::string>{"assumptions[id=\"mfu (H100)\"].updated",
+                                                             "assumptions[1].updated", "assumptions[2].updated"});
+  CHECK(keys["hard-target-violated"] == std::vector<std::string>{"targets[name=ttft-p99].max"});
+  CHECK(keys["bad-value"] ==
+        std::vector<std::string>{"assumptions[2].id", "benchmarks[metric=train.days,date=2025-01-02].source"});
+
+  CHECK(planlint::has_positional_index("benchmarks[2].value"));
+  CHECK(planlint::has_positional_index("targets[1]"));
+  CHECK_FALSE(planlint::has_positional_index("assumptions[id=mfu].updated"));
+  CHECK_FALSE(planlint::has_positional_index("assumptions[id=\"x[0]\"].updated"));
+  CHECK_FALSE(planlint::has_positional_index("cluster.hbm"));
+  CHECK_FALSE(planlint::has_positional_index(""));
+}
+
+TEST_CASE("findings without a key or with an index are accepted only with their message", "[baseline]") {
+  auto make = [](std::string key, std::string message) {
+    planlint::Diagnostic d;
+    d.rule = "r";
+    d.message = std::move(message);
+    d.key_path = std::move(key);
+    d.primary = planlint::Location{"a.toml", planlint::Span{{1, 1}, {1, 2}}};
+    return d;
+  };
+  auto key = [](const std::string& path) { return path; };
+  std::vector<planlint::Diagnostic> recorded = {make("", "one"), make("benchmarks[0].value", "one"),
+                                                make("cluster.hbm", "one")};
+  std::string error;
+  auto baseline = planlint::parse_baseline("b.json", planlint::baseline_text(planlint::baseline_entries(recorded, key)), error);
+  REQUIRE(baseline);
+  std::vector<planlint::Diagnostic> now = {make("", "two"), make("benchmarks[0].value", "two"),
+                                           make("cluster.hbm", "two")};
+  auto stale = planlint::apply_baseline(now, *baseline, key, [](const std::string&) { return true; });
+  CHECK_FALSE(now[0].suppression);
+  CHECK_FALSE(now[1].suppression);
+  CHECK(now[2].suppression);
+  CHECK(stale.size() == 2);
+}
+
+TEST_CASE("each suppression's findings have their own baseline entry", "[baseline][cli]") {
+  // Audit 3, D15: suppression-without-reason and unused-suppression had key "", so a fixed one
+  // and a new one elsewhere in the file shared one entry and the new one stayed accepted.
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  auto write_plan = [&](const std::string& gpu_comment, const std::string& count_comment) {
+    dir.write("plan.toml", "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n"
+                           "[cluster]\ngpu = \"h100-sxm\"" + gpu_comment + "\ncount = 8" + count_comment + "\n");
+  };
+  write_plan("  # planlint: allow memory-fit", "  # planlint: allow unknown-rule -- kept");
+  REQUIRE(run_cli({"--write-baseline", "baseline.json", "plan.toml"}).status == 0);
+  auto baseline = nlohmann::json::parse(planlint::test::read_text(dir.path / "baseline.json"));
+  std::vector<std::string> keys;
+  for (const auto& entry : baseline["entries"]) keys.push_back(entry["key"]);
+  REQUIRE(keys.size() == 3);  // without a reason; unused (memory-fit does not fire); not a rule
+  for (const std::string& k : keys) CHECK_THAT(k, Catch::Matches("#allow\\((memory-fit|unknown-rule)\\)@[0-9a-f]{8}"));
+  CHECK(keys[1] != keys[2]);
+
+  // Lines inserted above: still the same entries.
+  write_plan("  # planlint: allow memory-fit", "  # planlint: allow unknown-rule -- kept");
+  dir.write("plan.toml", "# reviewed\n\n" + planlint::test::read_text(dir.path / "plan.toml"));
+  auto moved = run_cli({"--no-color", "--baseline", "baseline.json", "plan.toml"});
+  CHECK(moved.out == "no problems in 1 file (3 suppressed)\n");
+  CHECK(moved.err.empty());
+
+  // A baseline written before suppressions were named: every key "", held to the digest.
+  for (auto& entry : baseline["entries"]) entry["key"] = "";
+  dir.write("old.json", baseline.dump(2));
+  auto old = run_cli({"--no-color", "--baseline", "old.json", "plan.toml"});
+  CHECK(old.out == "no problems in 1 file (3 suppressed)\n");
+  CHECK(old.err.empty());
+
+  // gpu's comment gets its reason; count's gets a new one without: a new finding.
+  write_plan("  # planlint: allow memory-fit -- measured", "  # planlint: allow unknown-rule");
+  auto run = run_cli({"--no-color", "--baseline", "baseline.json", "plan.toml"});
+  CHECK_THAT(run.out, Catch::Contains("plan.toml:8:12: warning: `allow` gives no reason [suppression-without-reason]"));
+  CHECK_THAT(run.err, Catch::Contains("[suppression-without-reason] at #allow(memory-fit)@"));
+}
+
+TEST_CASE("a baseline-accepted finding's suppression location in JSON counts from 1", "[baseline][cli][json]") {
+  // Audit 3, D15: JSON gave {"line": 0, "column": 0}, SARIF line 1 column 1.
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("plan.toml", plan);
+  REQUIRE(run_cli({"--write-baseline", "baseline.json", "plan.toml"}).status == 0);
+  auto run = run_cli({"--format", "json", "--baseline", "baseline.json", "plan.toml"});
+  auto log = nlohmann::json::parse(run.out);
+  REQUIRE(log["diagnostics"].size() == 2);
+  const auto& suppression = log["diagnostics"][0]["suppression"];
+  CHECK(suppression["kind"] == "baseline");
+  CHECK(suppression["location"] == nlohmann::json({{"file", "baseline.json"}, {"line", 1}, {"column", 1}}));
 }

@@ -159,12 +159,12 @@ TEST_CASE("a target's finding points at the bound it has", "[rules][targets]") {
                            "hard = false\n";
   const std::optional<Diagnostic> hard = finding(plan, "hard-target-violated");
   REQUIRE(hard);
-  CHECK(hard->key_path == "targets[0].min");
+  CHECK(hard->key_path == "targets[name=data].min");
   CHECK(hard->primary.span.begin.line == 14);
   CHECK(hard->related.empty());  // the bound is the finding's own place
   const std::optional<Diagnostic> soft = finding(plan, "soft-target-violated");
   REQUIRE(soft);
-  CHECK(soft->key_path == "targets[1].min");
+  CHECK(soft->key_path == "targets[name=\"soft data\"].min");
 }
 
 TEST_CASE("estimate-unverifiable leaves a GPU the catalog does not know and invalid values to their errors",

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "planlint/plan/element_keys.hpp"
+
 namespace planlint {
 
 namespace {
@@ -25,14 +27,7 @@ std::string as_utf8(std::string text) {
 
 }  // namespace
 
-std::string message_digest(std::string_view message) {
-  std::uint32_t hash = 0x811c9dc5u;  // FNV-1a, 32 bits: stable across platforms and releases
-  for (unsigned char c : message) {
-    hash ^= c;
-    hash *= 0x01000193u;
-  }
-  return fmt::format("{:08x}", hash);
-}
+std::string message_digest(std::string_view message) { return text_digest(message); }
 
 std::vector<BaselineEntry> baseline_entries(const std::vector<Diagnostic>& diagnostics,
                                             const BaselineFileKey& file_key) {
@@ -117,7 +112,11 @@ BaselineMatcher::BaselineMatcher(const Baseline& baseline, BaselineFileKey file_
       accepted_{Suppression::Kind::baseline, fmt::format("accepted in the baseline {}", baseline.path),
                 Location{baseline.path, {}}},
       left_(baseline.entries) {
-  for (std::size_t i = 0; i < left_.size(); ++i) by_file_[left_[i].file].push_back(i);
+  for (std::size_t i = 0; i < left_.size(); ++i) {
+    by_file_[left_[i].file].push_back(i);
+    const std::string& key = left_[i].key;
+    by_key_alone_.push_back(!key.empty() && !has_positional_index(key));
+  }
 }
 
 void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
@@ -129,7 +128,11 @@ void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
     auto it = by_file_.find(as_utf8(file_key_(diagnostics[i].primary.file)));
     if (it != by_file_.end()) entries_of[i] = &it->second;
   }
-  // Pass 1: exact matches (digest included); pass 2: same file, rule and key.
+  // Pass 1: the same rule and digest, and the same key, or the key an older planlint gave the
+  // finding (an older baseline's "assumptions[0].updated" matches the element at that index).
+  // Pass 2: the same rule and key alone, for
+  // a key that says which value it is (so a message whose numbers changed stays accepted); an
+  // empty key, or one with an index, would accept whatever finding took its place.
   for (int pass = 0; pass < 2; ++pass) {
     for (std::size_t i = 0; i < diagnostics.size(); ++i) {
       Diagnostic& d = diagnostics[i];
@@ -137,8 +140,14 @@ void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
       const std::string digest = pass == 0 ? message_digest(d.message) : std::string();
       for (std::size_t index : *entries_of[i]) {
         BaselineEntry& entry = left_[index];
-        if (entry.count == 0 || entry.rule != d.rule || entry.key != d.key_path) continue;
-        if (pass == 0 && entry.digest != digest) continue;
+        if (entry.count == 0 || entry.rule != d.rule) continue;
+        if (pass == 0) {
+          if (entry.digest != digest) continue;
+          if (entry.key != d.key_path && entry.key != d.legacy_key_path)
+            continue;
+        } else if (!by_key_alone_[index] || entry.key != d.key_path) {
+          continue;
+        }
         --entry.count;
         d.suppression = accepted_;
         break;

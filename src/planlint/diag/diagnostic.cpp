@@ -1,5 +1,6 @@
 #include "planlint/diag/diagnostic.hpp"
 
+#include <cstdint>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -20,6 +21,15 @@ std::optional<Severity> parse_severity(std::string_view text) {
   if (text == "warning") return Severity::warning;
   if (text == "error") return Severity::error;
   return std::nullopt;
+}
+
+std::string text_digest(std::string_view text) {
+  std::uint32_t hash = 0x811c9dc5u;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x01000193u;
+  }
+  return fmt::format("{:08x}", hash);
 }
 
 std::string error_line(const Diagnostic& d) {

@@ -45,7 +45,14 @@ struct Diagnostic {
   Severity severity = Severity::error;
   std::string message;
   Location primary;
-  std::string key_path;  ///< the TOML key path of the primary location, e.g. "cluster.hbm"
+  /// The TOML key path of the primary location, e.g. "cluster.hbm"; an element of an array of
+  /// tables is named by its id, name or metric and date: "assumptions[id=mfu].updated"
+  /// (plan/element_keys.hpp).
+  std::string key_path;
+  /// The key path planlint gave the finding before keys named array elements and suppressions,
+  /// when key_path differs from it: "assumptions[0].updated", or "" for a suppression's own
+  /// findings. What older baselines recorded; they match it only with the message's digest.
+  std::optional<std::string> legacy_key_path;
   std::vector<RelatedLocation> related;
   std::vector<std::string> notes;
   std::optional<std::string> help;
@@ -54,6 +61,10 @@ struct Diagnostic {
   /// not count towards the exit status or the summary.
   std::optional<Suppression> suppression;
 };
+
+/// 8 hex digits of a hash of `text` (FNV-1a, 32 bits: stable across platforms and releases),
+/// e.g. a baseline entry's message digest.
+std::string text_digest(std::string_view text);
 
 /// Orders by file, line, column, then rule id (the output order of every emitter).
 bool diagnostic_less(const Diagnostic& a, const Diagnostic& b);

@@ -8,8 +8,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+/// A location without a span (a baseline file, which is where a finding's acceptance is) is
+/// its file's start, 1:1, as in SARIF: every output counts lines and columns from 1.
 json position(const Location& where) {
-  return {{"file", where.file}, {"line", where.span.begin.line}, {"column", where.span.begin.column}};
+  const Position at = where.span.known() ? where.span.begin : Position{1, 1};
+  return {{"file", where.file}, {"line", at.line}, {"column", at.column}};
 }
 
 json diagnostic_json(const Diagnostic& d) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "planlint/plan/element_keys.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/rules/run.hpp"
 
@@ -104,6 +105,7 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
       }
     }
     result.diagnostics = std::move(kept);
+    if (result.plan) name_elements_in_key_paths(result.diagnostics, *result.plan);
     std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), diagnostic_less);
   }
   return results;

@@ -165,6 +165,21 @@ std::string_view scope_text(const InlineSuppression& s) {
   return "";
 }
 
+/// The key path of a suppression's own findings: what it is, not its line. The directive, the
+/// names (all of them, or the one the finding is about) and target_digest:
+/// "#allow(memory-fit)@1a2b3c4d", "#allow-file(chinchilla-ratio)".
+std::string finding_key(const InlineSuppression& s, std::optional<std::size_t> name = std::nullopt) {
+  std::string key = "#" + s.directive + "(";
+  for (std::size_t n = 0; n < s.names.size(); ++n) {
+    if (name && n != *name) continue;
+    if (key.back() != '(') key += ',';
+    key += s.names[n].id;
+  }
+  key += ')';
+  if (!s.target_digest.empty()) key += "@" + s.target_digest;
+  return key;
+}
+
 }  // namespace
 
 std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::string_view toml_text) {
@@ -183,6 +198,14 @@ std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::st
         s.target_line = next == scanned.code_lines.end() ? 0 : *next;
         break;
       }
+    }
+    if (s.target_line != 0) {
+      // The key the covered line sets ("gpu"), or the line (a table header), without the comment.
+      std::string_view covered = file.line(s.target_line);
+      if (s.target_line == comment.line) covered = covered.substr(0, comment.column - 1);
+      if (covered.ends_with('\r')) covered.remove_suffix(1);
+      covered = trim(covered.substr(0, covered.find('=')));
+      s.target_digest = text_digest(covered);
     }
     out.push_back(std::move(s));
   }
@@ -244,7 +267,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
   }
 
   std::vector<Diagnostic> native;
-  auto add = [&](std::string_view rule, Span span, std::string message) -> Diagnostic* {
+  auto add = [&](std::string_view rule, Span span, std::string key, std::string message) -> Diagnostic* {
     auto level = rules.level ? rules.level(rule, Severity::warning) : std::optional(Severity::warning);
     if (!level) return nullptr;
     Diagnostic d;
@@ -252,6 +275,8 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
     d.severity = *level;
     d.message = std::move(message);
     d.primary = Location{file, span};
+    d.key_path = std::move(key);
+    d.legacy_key_path = "";  // older baselines: the findings of a file's suppressions shared one key
     native.push_back(std::move(d));
     return &native.back();
   };
@@ -259,18 +284,18 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
   for (std::size_t index = 0; index < suppressions.size(); ++index) {
     const InlineSuppression& s = suppressions[index];
     if (!s.known_directive) {
-      if (Diagnostic* d = add("unused-suppression", s.location.span,
+      if (Diagnostic* d = add("unused-suppression", s.location.span, finding_key(s),
                               fmt::format("unknown suppression directive '{}'", s.directive)))
         d->help = "write `# planlint: allow ID -- reason`, `allow-next-line` or `allow-file`";
       continue;
     }
     if (s.reason.empty())
-      if (Diagnostic* d = add("suppression-without-reason", s.location.span,
+      if (Diagnostic* d = add("suppression-without-reason", s.location.span, finding_key(s),
                               fmt::format("`{}` gives no reason", s.directive)))
         d->help = fmt::format("say why after `--`: # planlint: {} {} -- <why the finding does not apply>",
                               s.directive, s.names.empty() ? "ID" : s.names.front().id);
     if (s.names.empty()) {
-      if (Diagnostic* d = add("unused-suppression", s.location.span,
+      if (Diagnostic* d = add("unused-suppression", s.location.span, finding_key(s),
                               fmt::format("`{}` names no rule", s.directive)))
         d->help = "name the rule ids or groups to allow, separated by commas";
       continue;
@@ -282,7 +307,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
       const bool is_rule = rule != rules.group_of.end();
       const bool is_group = groups.count(id) > 0 || id == "all";
       if (!is_rule && !is_group) {
-        if (Diagnostic* d = add("unused-suppression", s.names[n].span,
+        if (Diagnostic* d = add("unused-suppression", s.names[n].span, finding_key(s, n),
                                 fmt::format("'{}' is not a rule or group planlint knows", id))) {
           if (auto suggestion = closest_match(id, known)) d->help = fmt::format("did you mean '{}'?", *suggestion);
         }
@@ -294,7 +319,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
           s.scope == InlineSuppression::Scope::next_line && s.target_line == 0
               ? fmt::format("`allow-next-line {}` has no line after it", id)
               : fmt::format("unused suppression: no '{}' finding {}", id, scope_text(s));
-      if (Diagnostic* d = add("unused-suppression", s.names[n].span, std::move(message)))
+      if (Diagnostic* d = add("unused-suppression", s.names[n].span, finding_key(s, n), std::move(message)))
         d->help = s.names.size() == 1 ? "remove the comment" : fmt::format("remove '{}' from the list", id);
     }
   }

@@ -35,6 +35,10 @@ struct InlineSuppression {
   /// The line whose findings it covers: its own line (allow), the next line that is not blank
   /// or a comment (allow-next-line; 0 when there is none), 0 for allow-file.
   std::uint32_t target_line = 0;
+  /// text_digest of the key text of that line (what comes before its `=`); empty for
+  /// allow-file. With the directive and the names it keys the suppression's own findings, so
+  /// that a baseline tells them apart without their line number.
+  std::string target_digest;
 };
 
 /// The `# planlint: ...` comments of `toml_text` (the file's text, or a Markdown doc with the

@@ -1,0 +1,131 @@
+#include "planlint/plan/element_keys.hpp"
+
+#include <array>
+#include <cctype>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace planlint {
+
+namespace {
+
+/// The text of an element's field as the plan states it; nullptr when absent, not a string, or
+/// empty.
+const std::string* stated_text(const PlanTable& element, std::string_view field) {
+  const PlanValue* value = element.find(field);
+  if (!value || value->origin != Origin::plan) return nullptr;
+  const std::string* text = value->text();
+  return text && !text->empty() ? text : nullptr;
+}
+
+bool is_bare(std::string_view text) {
+  for (unsigned char c : text)
+    if (!(std::isalnum(c) || c == '_' || c == '-' || c == '.')) return false;
+  return !text.empty();
+}
+
+/// `text` as is, or as a TOML basic string when it holds more than letters, digits, `_`, `-`
+/// and `.` (a `]`, `,` or `"` in it would end the name).
+std::string name_text(std::string_view text) {
+  if (is_bare(text)) return std::string(text);
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) out += fmt::format("\\u{:04X}", c);
+        else out += static_cast<char>(c);
+    }
+  }
+  out += '"';
+  return out;
+}
+
+/// What names an element of `section`, "id=mfu"; empty when it has no such field.
+std::string element_name(std::string_view section, const PlanTable& element) {
+  if (section == "targets") {
+    const std::string* name = stated_text(element, "name");
+    return name ? "name=" + name_text(*name) : std::string();
+  }
+  if (section == "assumptions") {
+    const std::string* id = stated_text(element, "id");
+    return id ? "id=" + name_text(*id) : std::string();
+  }
+  // [[benchmarks]]: the metric measured and, when stated, the day it was.
+  const std::string* metric = stated_text(element, "metric");
+  if (!metric) return {};
+  std::string name = "metric=" + name_text(*metric);
+  if (const PlanValue* date = element.find("date"); date && date->origin == Origin::plan && date->date())
+    name += fmt::format(",date={:04}-{:02}-{:02}", date->date()->year, date->date()->month, date->date()->day);
+  return name;
+}
+
+/// The names of a section's elements, by index; empty for an element that has none or whose
+/// name another element shares.
+std::vector<std::string> element_names(std::string_view section, const std::vector<PlanTable>& elements) {
+  std::vector<std::string> names;
+  names.reserve(elements.size());
+  std::unordered_map<std::string, std::size_t> uses;
+  for (const PlanTable& element : elements) {
+    names.push_back(element_name(section, element));
+    if (!names.back().empty()) ++uses[names.back()];
+  }
+  for (std::string& name : names)
+    if (!name.empty() && uses[name] > 1) name.clear();
+  return names;
+}
+
+}  // namespace
+
+void name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics, const Plan& plan) {
+  struct Section {
+    std::string_view name;
+    const std::vector<PlanTable>* elements;
+    std::optional<std::vector<std::string>> names;  ///< computed for the first finding that needs them
+  };
+  std::array<Section, 3> sections{{{"targets", &plan.targets, std::nullopt},
+                                   {"assumptions", &plan.assumptions, std::nullopt},
+                                   {"benchmarks", &plan.benchmarks, std::nullopt}}};
+  for (Diagnostic& d : diagnostics) {
+    const std::string& key = d.key_path;
+    for (Section& section : sections) {
+      const std::size_t open = section.name.size();
+      if (key.size() < open + 3 || !key.starts_with(section.name) || key[open] != '[') continue;
+      std::size_t index = 0, at = open + 1;
+      for (; at < key.size() && std::isdigit(static_cast<unsigned char>(key[at])); ++at)
+        index = index * 10 + static_cast<std::size_t>(key[at] - '0');
+      if (at == open + 1 || at >= key.size() || key[at] != ']' || index >= section.elements->size()) break;
+      if (!section.names) section.names = element_names(section.name, *section.elements);
+      const std::string& name = (*section.names)[index];
+      if (name.empty()) break;
+      std::string named = fmt::format("{}[{}]{}", section.name, name, std::string_view(key).substr(at + 1));
+      d.legacy_key_path = std::exchange(d.key_path, std::move(named));
+      break;
+    }
+  }
+}
+
+bool has_positional_index(std::string_view key_path) {
+  for (std::size_t i = 0; i < key_path.size(); ++i) {
+    if (key_path[i] != '[') continue;
+    std::size_t j = i + 1;
+    while (j < key_path.size() && std::isdigit(static_cast<unsigned char>(key_path[j]))) ++j;
+    if (j > i + 1 && j < key_path.size() && key_path[j] == ']') return true;
+    // A name ("[id=mfu]"): on to its closing bracket, over the quoted values in it.
+    for (; j < key_path.size() && key_path[j] != ']'; ++j)
+      if (key_path[j] == '"')
+        for (++j; j < key_path.size() && key_path[j] != '"'; ++j)
+          if (key_path[j] == '\\') ++j;
+    i = j;
+  }
+  return false;
+}
+
+}  // namespace planlint

@@ -1,0 +1,30 @@
+#pragma once
+/// Key paths that name an element of an array of tables by what it is, not by where it is:
+///
+///     assumptions[0].updated   →  assumptions[id=mfu].updated
+///     targets[1]               →  targets[name=ttft-p99]
+///     benchmarks[2].value      →  benchmarks[metric=train.mfu,date=2026-03-01].value
+///
+/// `[[assumptions]]` are named by `id`, `[[targets]]` by `name`, `[[benchmarks]]` by `metric`
+/// and, when it has one, `date`. A value other than letters, digits, `_`, `-` and `.` is
+/// written as a TOML basic string: `assumptions[id="mfu (H100)"]`. An element keeps its index
+/// when it lacks the field or shares its name with another element of its array: a name that
+/// is not unique would not say which element it is.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/plan/plan.hpp"
+
+namespace planlint {
+
+/// Rewrites the key path of each finding that names an element of `plan`'s arrays of tables by
+/// index, and keeps that form in Diagnostic::legacy_key_path.
+void name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics, const Plan& plan);
+
+/// Whether `key_path` names an array element by index ("benchmarks[2].value"), outside the
+/// quoted names of the identity form.
+bool has_positional_index(std::string_view key_path);
+
+}  // namespace planlint

@@ -77,10 +77,11 @@ CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_
 int run_explain_command(const ExplainOptions& options, std::ostream& out, std::ostream& err) {
   auto rules = load_rules(options.config, options.rule_packs, err);
   if (!rules) return exit_failure;
-  if (const RuleDescriptor* rule = rules->find(options.rule)) {
-    out << rule_markdown(*rule);
-    return exit_clean;
-  }
+  for (const auto& rule : rules->rules())
+    if (rule->descriptor.id == options.rule) {
+      out << rule_markdown(*rule);
+      return exit_clean;
+    }
   std::vector<std::string> ids;
   for (const RuleDescriptor& d : rules->descriptors()) ids.push_back(d.id);
   std::vector<std::string_view> views(ids.begin(), ids.end());

@@ -139,9 +139,9 @@ TEST_CASE("docs/rules is generated from the rule files and up to date", "[rules]
     CHECK(read_all(path) == generated);
   };
   compare("docs/rules/README.md", rule_index_markdown(rules));
-  for (const RuleDescriptor& rule : rules) {
-    compare(fs::path("docs/rules") / (rule.id + ".md"), rule_markdown(rule));
-    pages.insert(rule.id + ".md");
+  for (const auto& rule : RuleSet::builtin().rules()) {
+    compare(fs::path("docs/rules") / (rule->descriptor.id + ".md"), rule_markdown(*rule));
+    pages.insert(rule->descriptor.id + ".md");
   }
   for (const auto& entry : fs::directory_iterator("docs/rules")) {
     INFO("docs/rules/" << entry.path().filename().string() << " has no rule file");
@@ -613,6 +613,12 @@ TEST_CASE("planlint rules lists every rule and explain prints its docs", "[rules
   auto explain = test::run_cli({"explain", "memory-fit"});
   CHECK(explain.status == 0);
   CHECK_THAT(explain.out, Catch::StartsWith("# memory-fit") && Catch::Contains("## Why is this bad?"));
+  CHECK_THAT(explain.out, !Catch::Contains("## Options"));  // memory-fit has none
+  // A rule's options and their defaults, which the config's unknown-option error points to.
+  auto options = test::run_cli({"explain", "plan-stale"});
+  CHECK(options.status == 0);
+  CHECK_THAT(options.out, Catch::Contains("## Options\n\n| option | default |\n|---|---|\n| `plan_max_age` | 180 d |"));
+  CHECK_THAT(test::run_cli({"explain", "assumption-value-mismatch"}).out, Catch::Contains("| `tolerance` | 1% |"));
   auto unknown = test::run_cli({"explain", "memory-fitt"});
   CHECK(unknown.status == 2);
   CHECK_THAT(unknown.err, Catch::Contains("did you mean 'memory-fit'?"));

@@ -17,6 +17,22 @@ std::string rule_markdown(const RuleDescriptor& rule) {
       rule.native ? "native check (C++)" : fmt::format("rule file `{}`", rule.origin), docs);
 }
 
+std::string rule_markdown(const CompiledRule& rule) {
+  std::string out = rule_markdown(rule.descriptor);
+  if (rule.options.empty()) return out;
+  out += "\n## Options\n\n| option | default |\n|---|---|\n";
+  for (const auto& [name, value] : rule.options) {
+    const units::Quantity* q = value.quantity();
+    // A default written as a percentage reads as one, as it is written in the rule file.
+    const std::string shown = q && q->percent && q->dim.dimensionless() ? fmt::format("{:g}%", q->value * 100)
+                                                                       : expr::format_value(value);
+    out += fmt::format("| `{}` | {} |\n", name, shown);
+  }
+  out += "\nSet one in `.planlint.toml` under `[lint.options]` (`NAME = \"VALUE\"`, in the default's "
+         "unit or dimension). Options are global by name: every rule that declares one reads the same value.\n";
+  return out;
+}
+
 std::string rule_table_text(const std::vector<RuleDescriptor>& rules) {
   std::size_t id_width = 2, group_width = 5;
   for (const RuleDescriptor& rule : rules) {

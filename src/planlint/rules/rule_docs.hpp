@@ -5,11 +5,15 @@
 #include <vector>
 
 #include "planlint/diag/rule_descriptor.hpp"
+#include "planlint/rules/compiled_rule.hpp"
 
 namespace planlint {
 
 /// "# memory-fit\n\n<summary>\n\n| group | default severity | ... |\n\n<docs>".
 std::string rule_markdown(const RuleDescriptor& rule);
+/// The same, then an "## Options" table of the rule's options and their defaults, when it has
+/// any (`planlint explain`, docs/rules/<id>.md).
+std::string rule_markdown(const CompiledRule& rule);
 
 /// One line per rule: id, group, severity, summary, aligned.
 std::string rule_table_text(const std::vector<RuleDescriptor>& rules);

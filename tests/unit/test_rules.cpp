@@ -589,7 +589,8 @@ TEST_CASE("a user rule with the id of another rule is an error naming both files
           "[rules][packs]") {
   RuleSet rules = RuleSet::with_builtin();
   std::vector<Diagnostic> errors;
-  auto file = std::make_shared<const SourceFile>("policies/memory-fit.toml", R"(id = "memory-fit"
+  auto file = std::make_shared<const SourceFile>("policies/memory-fit.toml", R"(# our stricter copy
+  id = "memory-fit"
 group = "memory"
 severity = "error"
 summary = "s"
@@ -604,6 +605,9 @@ docs = "d"
   CHECK(errors[0].primary.file == "policies/memory-fit.toml");
   REQUIRE(errors[0].related.size() == 1);
   CHECK(errors[0].related[0].location.file == "rules/memory/memory-fit.toml");
+  // Both places are the `id` keys (the copy's is indented on its second line).
+  CHECK(errors[0].primary.span.begin == Position{2, 3});
+  CHECK(errors[0].related[0].location.span.begin == Position{1, 1});
 }
 
 TEST_CASE("planlint rules lists every rule and explain prints its docs", "[rules][cli]") {

@@ -19,6 +19,36 @@
 
 namespace planlint {
 
+namespace {
+
+/// Where a rule file sets its `id`: the key of the first top-level `id = ...` line (before any
+/// table header), else 1:1.
+Span id_span(const SourceFile* file) {
+  if (!file) return Span{{1, 1}, {1, 2}};
+  const std::string_view text = file->text();
+  std::size_t line = 1;
+  for (std::size_t start = 0; start < text.size(); ++line) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view row = text.substr(start, end - start);
+    const std::size_t first = row.find_first_not_of(" \t");
+    if (first != std::string_view::npos) {
+      if (row[first] == '[') break;
+      const std::string_view rest = row.substr(first);
+      if (rest.starts_with("id") && rest.substr(2).find_first_not_of(" \t") != std::string_view::npos &&
+          rest[2 + rest.substr(2).find_first_not_of(" \t")] == '=') {
+        const auto row_number = static_cast<std::uint32_t>(line);
+        const auto column = static_cast<std::uint32_t>(first + 1);
+        return Span{{row_number, column}, {row_number, column + 2}};
+      }
+    }
+    start = end + 1;
+  }
+  return Span{{1, 1}, {1, 2}};
+}
+
+}  // namespace
+
 RuleSet::RuleSet() = default;
 RuleSet::~RuleSet() = default;
 RuleSet::RuleSet(RuleSet&&) noexcept = default;
@@ -109,8 +139,9 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
     d.severity = Severity::error;
     d.message = fmt::format("rule id '{}' is defined twice: in {} and in {}", rule->descriptor.id,
                             file->path(), existing->descriptor.origin);
-    d.primary = Location{file->path(), Span{{1, 1}, {1, 2}}};
-    d.related.push_back({Location{existing->descriptor.origin, Span{{1, 1}, {1, 2}}}, "first defined here"});
+    d.primary = Location{file->path(), id_span(file.get())};
+    const std::shared_ptr<const SourceFile> first = rule_source(*existing);
+    d.related.push_back({Location{existing->descriptor.origin, id_span(first.get())}, "first defined here"});
     d.help = "give the rule its own id; a pack cannot redefine a rule";
     return false;
   }

@@ -423,6 +423,25 @@ docs = "d"
         "in check: cannot compare bytes with a dimensionless number (a fraction or count)");
 }
 
+TEST_CASE("an error in an expression with escapes is reported at its own column", "[rules][load]") {
+  // Audit 2026-12-01 night: after an escape (\" or \u00e9) the column fell back to the
+  // string's opening quote.
+  auto column_of_error = [](const std::string& check_line) {
+    const std::vector<Diagnostic> errors = refused_rule_errors(
+        "esc.toml", "id = \"x\"\ngroup = \"g\"\nseverity = \"note\"\nsummary = \"s\"\n" + check_line +
+                        "\nmessage = \"m\"\ndocs = \"d\"\n");
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0].message, Catch::Contains("unknown function 'dayz'"));
+    return errors[0].primary.span.begin;
+  };
+  // check = "plan.name == \"a\\u00e9\" and dayz(1)": dayz at byte 40.
+  CHECK(column_of_error(R"x(check = "plan.name == \"a\\u00e9\" and dayz(1)")x") == Position{5, 40});
+  CHECK(column_of_error(R"x(check = "plan.name == \"\u00e9\" and dayz(1)")x") == Position{5, 38});
+  CHECK(column_of_error(R"x(check = "plan.name == 'x' and dayz(1)")x") == Position{5, 31});
+  // A multi-line basic string with a line-ending backslash.
+  CHECK(column_of_error("check = \"\"\"\nplan.name == \\\"x\\\" and \\\n   dayz(1)\"\"\"") == Position{7, 4});
+}
+
 TEST_CASE("a message placeholder with a unit of the wrong dimension is a load error",
           "[rules][load]") {
   const std::vector<Diagnostic> errors = refused_rule_errors("bad-unit.toml", R"(id = "x"

@@ -434,6 +434,65 @@ TEST_CASE("speculative decoding emits tokens_per_step tokens a step", "[estimate
   CHECK(stated_one["infer.decode_tokens_per_s"].formula == one["infer.decode_tokens_per_s"].formula);
 }
 
+TEST_CASE("a GPU holds whole KV heads: the cache divides by tp only where tp divides kv_heads", "[estimates]") {
+  // Audit 2026-12-01 night (E7): 8 KV heads at tp 6 put ⌈8 / 6⌉ = 2 heads on some GPUs, a
+  // quarter of the cache, not a sixth; at tp 12 a GPU holds one head, an eighth.
+  auto plan = [](int tp, int kv_heads) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
+           "heads = 64\nkv_heads = " + std::to_string(kv_heads) + "\nhead_dim = 128\n[inference]\nweights = \"fp8\"\n"
+           "context = 8192\nconcurrency = 32\ntp = " + std::to_string(tp) + "\n[cluster]\ngpu = \"h100-sxm\"\n"
+           "count = 24\n";
+  };
+  auto cache = [](int kv_heads) { return 2.0 * 80 * kv_heads * 128 * 2 * 8192 * 32; };
+  const Estimated tp6 = estimate_text(plan(6, 8));
+  CHECK(tp6["infer.memory.total"].value == Approx((70e9 / 6 + cache(8) * 2 / 8) * 1.1).epsilon(1e-9));
+  CHECK_THAT(tp6["infer.memory.total"].formula, Catch::Contains("kv_cache · ⌈kv_heads / tp⌉ / kv_heads"));
+  REQUIRE(tp6["infer.memory.total"].notes.size() == 1);
+  CHECK_THAT(tp6["infer.memory.total"].notes[0], Catch::Contains("do not divide one another"));
+  const Estimated tp12 = estimate_text(plan(12, 8));
+  CHECK(tp12["infer.memory.total"].value == Approx((70e9 / 12 + cache(8) / 8) * 1.1).epsilon(1e-9));
+  CHECK_THAT(tp12["infer.memory.total"].notes[0], Catch::Contains("do not divide one another"));
+  // MQA: every GPU holds the whole cache, and the note says so in words.
+  const Estimated mqa = estimate_text(plan(8, 1));
+  CHECK(mqa["infer.memory.total"].value == Approx((70e9 / 8 + cache(1)) * 1.1).epsilon(1e-9));
+  REQUIRE(mqa["infer.memory.total"].notes.size() == 1);
+  CHECK(mqa["infer.memory.total"].notes[0] ==
+        "the model has one KV head, which is not split across GPUs: every GPU of the tp 8 replica holds the "
+        "whole KV cache");
+  // tp dividing kv_heads: estimates.md's formula, with no note.
+  const Estimated tp4 = estimate_text(plan(4, 8));
+  CHECK(tp4["infer.memory.total"].value == Approx((70e9 + cache(8)) / 4 * 1.1).epsilon(1e-9));
+  CHECK(tp4["infer.memory.total"].notes.empty());
+}
+
+TEST_CASE("an MoE model's speculative step routes each of its tokens apart", "[estimates]") {
+  // Audit 2026-12-01 night (E1): DeepSeek-V3-like (671B, 37B active) at 2 tokens a step read
+  // the one-token experts twice over: a step of k tokens reads 1 − (1 − N_a / N)^k of them.
+  auto plan = [](const std::string& steps) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"671B\"\nactive_params = \"37B\"\n"
+           "architecture = \"moe\"\nlayers = 61\nhidden = 7168\nheads = 128\nkv_heads = 128\nhead_dim = 128\n"
+           "[inference]\nweights = \"fp8\"\nkv_precision = \"fp8\"\ncontext = 4096\nconcurrency = 4\ntp = 8\n" + steps +
+           "[cluster]\ngpu = \"h200-sxm\"\ncount = 8\n";
+  };
+  const double r = 37.0 / 671, kv = 2.0 * 61 * 128 * 128 * 4096;
+  const Estimated two = estimate_text(plan("tokens_per_step = 2\n"));
+  CHECK(two["infer.decode_tokens_per_s"].value ==
+        Approx(2 * 4.8e12 * 8 / (671e9 * (1 - (1 - r) * (1 - r)) + kv)).epsilon(1e-9));
+  CHECK_THAT(two["infer.decode_tokens_per_s"].formula, Catch::Contains("(1 − (1 − N_a / N)^tokens_per_step)"));
+  CHECK(two["infer.itl_at_concurrency"].value ==
+        Approx((671e9 * (1 - std::pow(1 - r, 8)) + 4 * kv) / (4.8e12 * 8 * 2)).epsilon(1e-9));
+  // A value that is not valid leaves the decode metrics absent, not computed at 1.
+  for (const char* bad : {"tokens_per_step = 0\n", "tokens_per_step = 17\n", "tokens_per_step = \"3 tokens\"\n"}) {
+    INFO(bad);
+    const LoadResult loaded = load_text(plan(bad));
+    REQUIRE(loaded.plan);
+    const Estimates invalid = estimate(*loaded.plan, Catalog::builtin());
+    CHECK(invalid.find("infer.decode_tokens_per_s") == nullptr);
+    CHECK(invalid.find("infer.itl_at_concurrency") == nullptr);
+    CHECK(invalid.find("infer.memory.total") != nullptr);
+  }
+}
+
 TEST_CASE("metric_ranges gives the ranges that estimate() with ranges sets", "[estimates]") {
   // metric_low() and metric_high() read metric_ranges(), computed from the values alone;
   // `planlint report` and est.METRIC.low read estimate()'s, found through the provenance.

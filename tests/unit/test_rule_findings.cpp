@@ -315,11 +315,11 @@ TEST_CASE("missing-range asks for the assumptions' range when the plan gives non
   };
   const std::optional<Diagnostic> points = finding(plan(""), "missing-range");
   REQUIRE(points);
-  CHECK_THAT(points->message, Catch::Contains("no assumption it rests on (MFU, goodput, price) states a low and high"));
+  CHECK_THAT(points->message, Catch::Contains("but the assumptions it rests on (MFU) state no low and high"));
   CHECK_THAT(points->message, !Catch::Contains("that are ranges"));
   const std::optional<Diagnostic> ranged = finding(plan("low = \"30%\"\nhigh = \"50%\"\n"), "missing-range");
   REQUIRE(ranged);
-  CHECK_THAT(ranged->message, Catch::Contains("depends on assumptions (MFU, goodput, price) that are ranges"));
+  CHECK_THAT(ranged->message, Catch::Contains("depends on assumptions (MFU) that are ranges"));
   // A claim whose value is not valid has its bad-quantity error, and no missing-range "?".
   const std::vector<Diagnostic> invalid = lint_plan(
       training_plan("params = \"13B\"\n", "mfu = \"45%\"\n", "gpu = \"a100-sxm\"\ncount = 128\n") +
@@ -371,7 +371,7 @@ TEST_CASE("idle-gpus reports GPUs that no replica uses, stated or derived", "[ru
   REQUIRE(stated);
   CHECK(stated->key_path == "inference.replicas");
   REQUIRE(stated->help);
-  CHECK_THAT(*stated->help, Catch::Contains("state the replicas the GPUs hold (count / tp = 4)"));
+  CHECK_THAT(*stated->help, Catch::StartsWith("state the replicas the GPUs hold (replicas = 4), or book the 6 GPUs the replicas use;"));
   CHECK_FALSE(finding(plan("tp = 8\n", 16), "idle-gpus"));
   CHECK_FALSE(finding(plan("tp = 2\nreplicas = 4\n", 8), "idle-gpus"));
   // More replicas than fit are replica-count-mismatch's.
@@ -398,4 +398,32 @@ TEST_CASE("a serving replica that cannot fit a node is told how replicas span no
   const std::optional<Diagnostic> ep = finding(plan("671B", "ep = 16\n"), "unknown-key");
   REQUIRE(ep);
   CHECK_THAT(ep->help.value_or(""), Catch::StartsWith("[inference] has no 'ep': planlint sizes a serving replica"));
+}
+
+TEST_CASE("a cluster smaller than one replica is replica-count-mismatch", "[rules][parallelism]") {
+  // Audit 2026-12-01 night (E5): count 4 at tp 8 is no replica at all, and nothing said so.
+  const std::string plan =
+      "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"8B\"\nlayers = 32\nhidden = 4096\nheads = 32\n"
+      "kv_heads = 8\n[inference]\ncontext = \"4096 tokens\"\nconcurrency = \"8 seq\"\ntp = 8\n[cluster]\n"
+      "gpu = \"h100-sxm\"\ncount = 4\n";
+  const std::optional<Diagnostic> none = finding(plan, "replica-count-mismatch");
+  REQUIRE(none);
+  CHECK(none->key_path == "inference.tp");
+  CHECK(none->message ==
+        "one replica of tp = 8 needs 8 GPUs, but cluster.count is 4 GPUs: not one replica fits, so the plan serves "
+        "nothing");
+  CHECK(none->help == "book at least 8 GPUs for one replica, or lower inference.tp to the GPUs a replica may span");
+  CHECK_FALSE(finding(plan, "idle-gpus"));
+}
+
+TEST_CASE("decode-bound says how many tokens a speculative step emits", "[rules][inference]") {
+  // Audit 2026-12-01 night (E6): "each token reads 70 GB ... at most 201.8 tokens/s" did not add up.
+  const std::string plan =
+      "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\nheads = 64\n"
+      "kv_heads = 8\n[inference]\nweights = \"fp8\"\ncontext = 4096\nconcurrency = 1\ntokens_per_s = \"300 tokens/s\"\n"
+      "tokens_per_step = 3\n[cluster]\ngpu = \"h200-sxm\"\ncount = 1\n";
+  const std::optional<Diagnostic> bound = finding(plan, "decode-bound");
+  REQUIRE(bound);
+  CHECK_THAT(bound->message, Catch::Contains("(tp 1) a step, which emits 3 tokens (inference.tokens_per_step): at most "
+                                             "201.8 tokens/s"));
 }

@@ -186,7 +186,9 @@ TEST_CASE("a SARIF log over the result limit keeps the most severe findings and 
   add(planlint::Severity::error, 4, false);
   add(planlint::Severity::note, 5, false);
   add(planlint::Severity::error, 6, false);
-  const std::vector<planlint::RuleDescriptor> rules = {{"unknown-key"}};
+  planlint::RuleDescriptor unknown_key;
+  unknown_key.id = "unknown-key";
+  const std::vector<planlint::RuleDescriptor> rules = {unknown_key};
 
   std::ostringstream all_out;
   CHECK(planlint::emit_sarif(all_out, report, rules, planlint::SarifOptions{"", "", 0}) == 0);

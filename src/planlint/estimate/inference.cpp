@@ -64,23 +64,67 @@ void kv_cache(EstimateContext& context) {
            [=] { return fmt::format("{} × {} × {}", per_token.text, tokens.text, sequences.text); });
 }
 
-/// The KV heads when tp exceeds them (recorded as an input, with a note), else nullopt: a KV
-/// head's keys and values are not split across GPUs, so at tp > kv_heads serving engines (vLLM,
-/// TensorRT-LLM, LMDeploy) hold each head on tp / kv_heads GPUs and the replica's KV cache
-/// divides over kv_heads, not tp (with MQA or MLA, kv_heads 1, every GPU holds all of it).
-/// estimates.md divides it over tp; at tp ≤ kv_heads the two agree.
-std::optional<Term> kv_heads_below_tp(EstimateContext& context, MetricBuilder& m) {
+/// How a replica's KV cache divides over its GPUs when not over tp as estimates.md has it. A KV
+/// head's keys and values are not split across GPUs, so each GPU holds ⌈kv_heads / tp⌉ whole
+/// heads: at tp > kv_heads serving engines (vLLM, TensorRT-LLM, LMDeploy) hold each head on
+/// tp / kv_heads GPUs and the cache divides over kv_heads (with MQA or MLA, kv_heads 1, every
+/// GPU holds all of it); at a tp that does not divide kv_heads the GPUs holding the most heads
+/// bound the replica. At a tp that divides kv_heads both ways agree (nullopt).
+struct KvSplit {
+  Term heads;           ///< model.kv_heads, recorded as an input
+  Term heads_per_gpu;   ///< ⌈kv_heads / tp⌉
+  bool whole_heads;     ///< tp ≥ kv_heads: one head a GPU
+  double share;         ///< the share of the replica's KV cache on one GPU: ⌈kv_heads / tp⌉ / kv_heads
+
+  /// What divides or multiplies the cache, in the formula and in the arithmetic.
+  std::string_view share_formula() const { return whole_heads ? " / kv_heads" : " · ⌈kv_heads / tp⌉ / kv_heads"; }
+  std::string_view spread_formula() const {
+    return whole_heads ? " · tp / kv_heads" : " · tp · ⌈kv_heads / tp⌉ / kv_heads";
+  }
+  std::string share_text() const {
+    return whole_heads ? fmt::format(" / {}", heads.text) : fmt::format(" × {} / {}", heads_per_gpu.text, heads.text);
+  }
+  std::string spread_text(const Term& tp) const {
+    return whole_heads ? fmt::format(" × {} / {}", tp.text, heads.text)
+                       : fmt::format(" × {} × {} / {}", tp.text, heads_per_gpu.text, heads.text);
+  }
+};
+
+std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
   const std::optional<double> tp = context.number("inference.tp");
   const std::optional<double> heads = context.number("model.kv_heads");
-  if (!tp || !heads || !(*heads >= 1) || *heads >= *tp) return std::nullopt;
+  if (!tp || !heads || !(*tp >= 1) || !(*heads >= 1)) return std::nullopt;
+  const double per_gpu = std::ceil(*heads / *tp);
+  if (per_gpu * *tp == *heads) return std::nullopt;  // tp divides kv_heads: estimates.md's / tp
   const Term kv_heads = m.plan("model.kv_heads");
-  if (context.with_provenance())
-    m.note(fmt::format("tp {} is more than the model's {} KV heads: each head's cache is held whole on "
-                       "tp / kv_heads = {} GPUs, so the KV cache divides over {} GPUs, not {}",
-                       units::format(*tp, units::dims::none), units::format(*heads, units::dims::none),
-                       units::format(*tp / *heads, units::dims::none), units::format(*heads, units::dims::none),
-                       units::format(*tp, units::dims::none)));
-  return kv_heads;
+  const bool whole = *tp >= *heads;
+  if (context.with_provenance()) {
+    auto count = [](double x) { return units::format(x, units::dims::none); };
+    if (*heads == 1)
+      m.note(fmt::format("the model has one KV head, which is not split across GPUs: every GPU of the tp {} "
+                         "replica holds the whole KV cache",
+                         count(*tp)));
+    else if (whole && std::fmod(*tp, *heads) == 0)
+      m.note(fmt::format("tp {} is more than the model's {} KV heads: each head's cache is held whole on "
+                         "tp / kv_heads = {} GPUs, so the KV cache divides over {} GPUs, not {}",
+                         count(*tp), count(*heads), count(*tp / *heads), count(*heads), count(*tp)));
+    else
+      m.note(fmt::format("tp {} and the model's {} KV heads do not divide one another, which serving engines "
+                         "require; a head is not split across GPUs, so a GPU holds ⌈{} / {}⌉ = {} of them and "
+                         "the KV cache divides over {} GPUs' worth, not {}",
+                         count(*tp), count(*heads), count(*heads), count(*tp), count(per_gpu),
+                         count(*heads / per_gpu), count(*tp)));
+  }
+  return KvSplit{kv_heads, Term{per_gpu, TermText::count(per_gpu)}, whole, per_gpu / *heads};
+}
+
+/// inference.tokens_per_step above 1 (speculative decoding: a step verifies the draft tokens
+/// and emits the accepted ones, reading the weights and the KV cache once), as an input. A
+/// stated value that is not valid makes the metric absent (its bad-quantity names it), as any
+/// invalid input does, rather than a default of 1 standing in for it.
+std::optional<Term> tokens_per_step(EstimateContext& context, MetricBuilder& m) {
+  if (context.plan().states_invalid("inference.tokens_per_step")) return m.plan("inference.tokens_per_step");
+  return m.degree_above_one("inference.tokens_per_step");
 }
 
 // The replica's weights and KV cache spread over its tp GPUs, plus the reserve on that.
@@ -90,13 +134,14 @@ void memory_total(EstimateContext& context) {
   const Term cache = m.metric("infer.kv_cache");
   const Term tp = m.plan("inference.tp");
   const Term reserve = m.plan("cluster.memory_reserve");
-  if (const std::optional<Term> heads = kv_heads_below_tp(context, m)) {
-    const double per_gpu = model.value / tp.value + cache.value / heads->value;
+  if (const std::optional<KvSplit> split = kv_split(context, m)) {
+    const double per_gpu = model.value / tp.value + cache.value * split->share;
+    const std::string share(split->share_formula());
     m.finish(per_gpu * (1 + reserve.value),
-             "weights / tp + kv_cache / kv_heads + reserve (tp > kv_heads: a KV head is not split), "
-             "reserve = memory_reserve · (weights / tp + kv_cache / kv_heads)",
-             [=] { return fmt::format("({} / {} + {} / {}) × (1 + {})", model.text, tp.text, cache.text,
-                                      heads->text, reserve.text); });
+             "weights / tp + kv_cache" + share + " + reserve (a KV head is not split across GPUs), "
+             "reserve = memory_reserve · (weights / tp + kv_cache" + share + ")",
+             [=] { return fmt::format("({} / {} + {}{}) × (1 + {})", model.text, tp.text, cache.text,
+                                      split->share_text(), reserve.text); });
     return;
   }
   const double per_gpu = (model.value + cache.value) / tp.value;
@@ -117,15 +162,15 @@ void max_concurrency(EstimateContext& context) {
   const double free = hbm.value * (1 - reserve.value) * tp.value - model.value;
   if (m.complete() && free < 0)
     m.note("the weights alone exceed the usable HBM of the replica: no sequence fits");
-  if (const std::optional<Term> heads = kv_heads_below_tp(context, m)) {
-    // Each sequence's cache takes tp / kv_heads times its size over the replica.
+  if (const std::optional<KvSplit> split = kv_split(context, m)) {
+    // Each sequence's cache takes tp · share times its size over the replica.
     const double sequences =
-        std::floor(std::max(0.0, free) / (per_token.value * tokens.value * tp.value / heads->value));
+        std::floor(std::max(0.0, free) / (per_token.value * tokens.value * tp.value * split->share));
     m.finish(sequences,
-             "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context · tp / kv_heads)⌋ "
-             "(tp > kv_heads: each KV head is held on tp / kv_heads GPUs)",
-             [=] { return fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {} × {} / {})⌋", hbm.text, reserve.text,
-                                      tp.text, model.text, per_token.text, tokens.text, tp.text, heads->text); });
+             "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context" +
+                 std::string(split->spread_formula()) + ")⌋ (a KV head is not split across GPUs)",
+             [=] { return fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {}{})⌋", hbm.text, reserve.text,
+                                      tp.text, model.text, per_token.text, tokens.text, split->spread_text(tp)); });
     return;
   }
   const double sequences = std::floor(std::max(0.0, free) / (per_token.value * tokens.value));
@@ -135,7 +180,7 @@ void max_concurrency(EstimateContext& context) {
 }
 
 /// What the decode formulas say about the plan's layout, appended to the formula: "(MoE: ...;
-/// tp > kv_heads: ...)"; empty for a dense model at tp ≤ kv_heads emitting a token a step.
+/// a KV head ...)"; empty for a dense model at a tp that divides kv_heads, a token a step.
 std::string decode_caveats(bool moe, std::string_view moe_text, bool heads, bool steps) {
   std::string out;
   auto add = [&](std::string_view text) {
@@ -143,15 +188,12 @@ std::string decode_caveats(bool moe, std::string_view moe_text, bool heads, bool
     out += text;
   };
   if (moe) add(moe_text);
-  if (heads) add("tp > kv_heads: a KV head is not split");
+  if (heads) add("a KV head is not split across GPUs");
   if (steps) add("speculative decoding: a step emits tokens_per_step tokens");
   if (!out.empty()) out += ")";
   return out;
 }
 
-/// inference.tokens_per_step above 1 (speculative decoding: a step verifies the draft tokens
-/// and emits the accepted ones, reading the weights and the KV cache once), as an input.
-std::optional<Term> tokens_per_step(MetricBuilder& m) { return m.degree_above_one("inference.tokens_per_step"); }
 
 // Upper bound for one sequence alone on the replica: each decode step reads every weight and
 // the sequence's whole KV cache once from HBM.
@@ -162,17 +204,21 @@ void decode_tokens_per_s(EstimateContext& context) {
   const Term model = m.metric("infer.weights");
   const Term per_token = m.metric("infer.kv_per_token");
   const Term tokens = m.plan("inference.context");
-  // At tp > kv_heads each GPU reads its whole head's cache: tp / kv_heads times its share.
-  const std::optional<Term> heads = kv_heads_below_tp(context, m);
+  // A GPU reads the whole cache of the heads it holds (KvSplit).
+  const std::optional<KvSplit> heads = kv_split(context, m);
   // One sequence's token runs through its routed experts only: a step reads N_a of the N
   // parameters' weights. Counting every expert (estimates.md's weights) would make this
   // upper bound a lower one, and decode-bound and sla-unreachable report a working plan.
+  // A speculative step's k tokens are routed apart: 1 − (1 − N_a / N)^k of the weights.
   const bool moe = context.plan().text("model.architecture") == "moe";
   const std::optional<Term> n = moe ? std::optional<Term>(m.plan("model.params")) : std::nullopt;
   const std::optional<Term> n_active = moe ? std::optional<Term>(m.plan("model.active_params")) : std::nullopt;
-  const std::optional<Term> steps = tokens_per_step(m);
-  const double weights_read = moe ? model.value * n_active->value / n->value : model.value;
-  const double kv_read = per_token.value * tokens.value * (heads ? tp.value / heads->value : 1);
+  const std::optional<Term> steps = tokens_per_step(context, m);
+  const double routed = moe ? (steps ? 1 - std::pow(1 - n_active->value / n->value, steps->value)
+                                     : n_active->value / n->value)
+                            : 1;
+  const double weights_read = model.value * routed;
+  const double kv_read = per_token.value * tokens.value * (heads ? tp.value * heads->share : 1);
   const double value = bandwidth.value * tp.value / (weights_read + kv_read) * (steps ? steps->value : 1);
   if (!moe && !heads && !steps) {
     m.finish(value, "hbm_bandwidth · tp / (weights + kv_per_token · context)",
@@ -181,14 +227,16 @@ void decode_tokens_per_s(EstimateContext& context) {
     return;
   }
   const std::string formula =
-      std::string("hbm_bandwidth · tp / (weights") + (moe ? " · N_a / N" : "") + " + kv_per_token · context" +
-      (heads ? " · tp / kv_heads" : "") + ")" + (steps ? " · tokens_per_step" : "") +
+      std::string("hbm_bandwidth · tp / (weights") +
+      (moe ? (steps ? " · (1 − (1 − N_a / N)^tokens_per_step)" : " · N_a / N") : "") + " + kv_per_token · context" +
+      (heads ? std::string(heads->spread_formula()) : "") + ")" + (steps ? " · tokens_per_step" : "") +
       decode_caveats(moe, "MoE: one sequence reads its routed experts' weights", heads.has_value(), steps.has_value());
   m.finish(value, formula, [=] {
     std::string text = fmt::format("{} × {} / ({}", bandwidth.text, tp.text, model.text);
-    if (moe) text += fmt::format(" × {} / {}", n_active->text, n->text);
+    if (moe && steps) text += fmt::format(" × (1 − (1 − {} / {})^{})", n_active->text, n->text, steps->text);
+    else if (moe) text += fmt::format(" × {} / {}", n_active->text, n->text);
     text += fmt::format(" + {} × {}", per_token.text, tokens.text);
-    if (heads) text += fmt::format(" × {} / {}", tp.text, heads->text);
+    if (heads) text += heads->spread_text(tp);
     text += ")";
     if (steps) text += fmt::format(" × {}", steps->text);
     return text;
@@ -237,16 +285,18 @@ void itl_at_concurrency(EstimateContext& context) {
   const Term tp = m.plan("inference.tp");
   const Term model = m.metric("infer.weights");
   const Term cache = m.metric("infer.kv_cache");
-  // At tp > kv_heads each GPU reads its whole heads' caches: tp / kv_heads times its share.
-  const std::optional<Term> heads = kv_heads_below_tp(context, m);
+  // A GPU reads the whole cache of the heads it holds (KvSplit).
+  const std::optional<KvSplit> heads = kv_split(context, m);
   const bool moe = context.plan().text("model.architecture") == "moe";
   const std::optional<Term> n = moe ? std::optional<Term>(m.plan("model.params")) : std::nullopt;
   const std::optional<Term> n_active = moe ? std::optional<Term>(m.plan("model.active_params")) : std::nullopt;
   const std::optional<Term> sequences =
       moe ? std::optional<Term>(m.plan("inference.concurrency")) : std::nullopt;
-  const std::optional<Term> steps = tokens_per_step(m);
-  const double read = moe ? 1 - std::pow(1 - n_active->value / n->value, sequences->value) : 1;
-  const double value = (model.value * read + cache.value * (heads ? tp.value / heads->value : 1)) /
+  const std::optional<Term> steps = tokens_per_step(context, m);
+  // The step routes every sequence's tokens: concurrency · tokens_per_step of them.
+  const double routed_tokens = moe ? sequences->value * (steps ? steps->value : 1) : 0;
+  const double read = moe ? 1 - std::pow(1 - n_active->value / n->value, routed_tokens) : 1;
+  const double value = (model.value * read + cache.value * (heads ? tp.value * heads->share : 1)) /
                        (bandwidth.value * tp.value) / (steps ? steps->value : 1);
   if (!moe && !heads && !steps) {
     m.finish(value, "(weights + kv_cache) / (hbm_bandwidth · tp)",
@@ -254,15 +304,21 @@ void itl_at_concurrency(EstimateContext& context) {
     return;
   }
   const std::string formula =
-      std::string("(weights") + (moe ? " · (1 − (1 − N_a / N)^concurrency)" : "") + " + kv_cache" +
-      (heads ? " · tp / kv_heads" : "") + ") / (hbm_bandwidth · tp" + (steps ? " · tokens_per_step" : "") + ")" +
+      std::string("(weights") +
+      (moe ? (steps ? " · (1 − (1 − N_a / N)^(concurrency · tokens_per_step))" : " · (1 − (1 − N_a / N)^concurrency)")
+           : "") +
+      " + kv_cache" + (heads ? std::string(heads->spread_formula()) : "") + ") / (hbm_bandwidth · tp" +
+      (steps ? " · tokens_per_step" : "") + ")" +
       decode_caveats(moe, "MoE: the experts the batch's sequences are routed to", heads.has_value(),
                      steps.has_value());
   m.finish(value, formula, [=] {
     std::string text = "(" + std::string(model.text.str());
-    if (moe) text += fmt::format(" × (1 − (1 − {} / {})^{})", n_active->text, n->text, sequences->text);
+    if (moe && steps)
+      text += fmt::format(" × (1 − (1 − {} / {})^({} × {}))", n_active->text, n->text, sequences->text, steps->text);
+    else if (moe)
+      text += fmt::format(" × (1 − (1 − {} / {})^{})", n_active->text, n->text, sequences->text);
     text += fmt::format(" + {}", cache.text);
-    if (heads) text += fmt::format(" × {} / {}", tp.text, heads->text);
+    if (heads) text += heads->spread_text(tp);
     text += fmt::format(") / ({} × {}", bandwidth.text, tp.text);
     if (steps) text += fmt::format(" × {}", steps->text);
     return text + ")";

@@ -398,6 +398,10 @@ TEST_CASE("a serving replica that cannot fit a node is told how replicas span no
   const std::optional<Diagnostic> ep = finding(plan("671B", "ep = 16\n"), "unknown-key");
   REQUIRE(ep);
   CHECK_THAT(ep->help.value_or(""), Catch::StartsWith("[inference] has no 'ep': planlint sizes a serving replica"));
+  const std::optional<Diagnostic> dp = finding(plan("70B", "dp = 2\n"), "unknown-key");
+  REQUIRE(dp);
+  CHECK_THAT(dp->help.value_or(""), Catch::StartsWith("[inference] has no 'dp': the copies of the model that serve "
+                                                      "side by side are inference.replicas"));
 }
 
 TEST_CASE("a cluster smaller than one replica is replica-count-mismatch", "[rules][parallelism]") {

@@ -582,6 +582,9 @@ TEST_CASE("a fix written without quotes still replaces a value with valid TOML",
   CHECK(replacement("\\\"{options.max_price}\\\"") == "\"$3.5/GPU·h\"");  // quoted as the built-in rules do
   CHECK(replacement("{options.max_price / 1 USD * 1 GPU * 1 h}") == "3.5");  // a number stays one
   CHECK(replacement("say \\\"{options.max_price}\\\"") == "\"say \\\"$3.5/GPU·h\\\"\"");  // escaped
+  // A value and a comment: inside an inline table the comment would swallow the closing brace.
+  CHECK(replacement("{options.max_price / 1 USD * 1 GPU * 1 h} # capped") == "\"3.5 # capped\"");
+  CHECK(replacement("{options.max_price / 1 USD * 1 GPU * 1 h},") == "\"3.5,\"");
 }
 
 TEST_CASE("a user rule pack named in .planlint.toml is loaded relative to the config",

@@ -130,7 +130,11 @@ void Loader::unknown_key(const toml::key& key, std::string_view where, const std
   for (const KeySpec& spec : plan_keys())
     if (spec.key == key.str() && !elsewhere) elsewhere = &spec;
   const bool parallel_degree = key.str() == "pp" || key.str() == "ep" || key.str() == "cp" || key.str() == "dp";
-  if (elsewhere && elsewhere->section == "training" && parallel_degree && path.starts_with("inference.")) {
+  if (key.str() == "dp" && path.starts_with("inference.")) {
+    // Data parallelism in serving is the replicas.
+    d.help = "[inference] has no 'dp': the copies of the model that serve side by side are inference.replicas "
+             "(default floor(cluster.count / tp))";
+  } else if (elsewhere && elsewhere->section == "training" && parallel_degree && path.starts_with("inference.")) {
     // Not a misplaced key: serving has its own layouts, which planlint sizes as tp GPUs.
     d.help = fmt::format("[inference] has no '{}': planlint sizes a serving replica as the inference.tp GPUs "
                          "it spans; with pipeline or expert parallelism across them, set tp to the GPUs of one "

@@ -11,9 +11,13 @@ namespace {
 
 bool is_one_value(std::string_view text) {
   if (text.empty() || text.find_first_of("\n\r") != std::string_view::npos) return false;
+  // Read as the first item of an array with another after it: a trailing "# comment" then
+  // comments out the rest of the line (as a fix inside an inline table would lose the rest
+  // of its), and a trailing comma is a syntax error.
   try {
-    const toml::table table = parse_toml("v = " + std::string(text) + "\n");
-    return table.size() == 1 && table.contains("v") && !table.get("v")->is_table();
+    const toml::table table = parse_toml("v = [" + std::string(text) + ", 0]\n");
+    const toml::array* items = table.size() == 1 ? table.get_as<toml::array>("v") : nullptr;
+    return items && items->size() == 2;
   } catch (const toml::parse_error&) {
     return false;
   }

@@ -242,6 +242,20 @@ TEST_CASE("a fraction option given as a whole percent is an error, not a rule th
   // An option whose default is a plain number takes any number.
   dir.write("p/.planlint.toml", "[lint.options]\nmin_tokens_per_param = 30\n");
   CHECK(run_cli({plan}).status != 2);
+  // A negative number is no fraction.
+  dir.write("p/.planlint.toml", "[lint.options]\nmax_mfu = -0.5\n");
+  CHECK_THAT(run_cli({plan}).err, Catch::Contains("lint.options.max_mfu = -0.5 is negative, but rule mfu-implausible "
+                                                  "reads a fraction (its default is \"60%\")"));
+  // Audit 4 (E8): a default above 100% (a margin of "120%") takes 1.3 as a fraction; 130 is the slip.
+  dir.write("p/pack/margin.toml", "id = \"org-margin\"\ngroup = \"org\"\nseverity = \"note\"\nsummary = \"s\"\n"
+                                  "check = \"not exists(training.schedule_margin) or training.schedule_margin >= "
+                                  "options.min_margin\"\nmessage = \"m\"\n" + std::string(planlint::test::rule_docs_stub) +
+                                  "[options]\nmin_margin = \"120%\"\n");
+  dir.write("p/.planlint.toml", "[lint]\nrules = [\"pack\"]\n[lint.options]\nmin_margin = 1.3\n");
+  CHECK(run_cli({plan}).status != 2);
+  dir.write("p/.planlint.toml", "[lint]\nrules = [\"pack\"]\n[lint.options]\nmin_margin = 130\n");
+  CHECK_THAT(run_cli({plan}).err, Catch::Contains("lint.options.min_margin = 130 is 13000%, but rule org-margin reads "
+                                                  "a fraction (its default is \"120%\"): write 130% or 1.3"));
 }
 
 TEST_CASE("severity 'all' applies to every rule a more specific entry does not name", "[config][cli]") {

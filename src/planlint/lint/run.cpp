@@ -91,14 +91,27 @@ void check_option_dimension(const Settings& settings, const ConfigName& entry, s
     if (!expected) continue;
     const units::Quantity& value = configured->second;
     // A fraction written as a whole percent (max_fill = 30 for "85%") reads as 3000%: the rule
-    // would never fire. A plain number above 1 is taken for that slip, as a plan's fraction is.
-    if (expected->percent && value.dim.dimensionless() && !value.percent && value.value > 1) {
+    // would never fire. A plain number is taken for that slip when it is above 1 where the
+    // default is a fraction of at most 100%, or ten times a default above 100% (a margin of
+    // "120%" takes 1.3, not 130); a negative one is no fraction at all.
+    const bool percent_default = expected->percent && value.dim.dimensionless() && !value.percent;
+    const double slip_above = expected->value <= 1 ? 1 : 10 * expected->value;
+    auto percent_text = [](double fraction) { return fmt::format("{:g}%", fraction * 100); };
+    if (percent_default && value.value > slip_above) {
       errors.push_back(fmt::format(
-          "{}:{}:{}: error: lint.options.{} = {} is {}%, but rule {} reads a fraction (its default is \"{}\"): "
-          "write {}% or {}",
+          "{}:{}:{}: error: lint.options.{} = {:g} is {}, but rule {} reads a fraction (its default is \"{}\"): "
+          "write {:g}% or {:g}",
           settings.config->path, entry.span.begin.line, entry.span.begin.column, entry.name, value.value,
-          value.value * 100, rule->descriptor.id, units::format(expected->value * 100, units::dims::none) + "%",
-          value.value, value.value / 100));
+          percent_text(value.value), rule->descriptor.id, percent_text(expected->value), value.value,
+          value.value / 100));
+      return;
+    }
+    if (percent_default && value.value < 0) {
+      errors.push_back(fmt::format(
+          "{}:{}:{}: error: lint.options.{} = {:g} is negative, but rule {} reads a fraction (its default is "
+          "\"{}\")",
+          settings.config->path, entry.span.begin.line, entry.span.begin.column, entry.name, value.value,
+          rule->descriptor.id, percent_text(expected->value)));
       return;
     }
     if (expected->dim == value.dim) continue;

@@ -375,3 +375,37 @@ TEST_CASE("a baseline-accepted finding's suppression location in JSON counts fro
   CHECK(suppression["kind"] == "baseline");
   CHECK(suppression["location"] == nlohmann::json({{"file", "baseline.json"}, {"line", 1}, {"column", 1}}));
 }
+
+TEST_CASE("the plans of one Markdown doc keep their baseline entries apart", "[baseline][cli]") {
+  // Audit 4 (E2): two plans of a doc shared keys (assumptions[id=mfu].updated), so plan B's new
+  // stale mfu was accepted under plan A's fixed one, with no stale note.
+  auto doc = [](const std::string& a_mfu, const std::string& b_mfu) {
+    auto block = [](const std::string& name, const std::string& mfu) {
+      std::string plan = plan_with_assumptions({mfu});
+      plan.replace(plan.find("name = \"x\""), std::string("name = \"x\"").size(), "name = \"" + name + "\"");
+      return "```toml\n" + plan + "```\n\n";
+    };
+    return "# Capacity\n\n" + block("plan-a", a_mfu) + "Text between.\n\n" + block("plan-b", b_mfu);
+  };
+  const std::string fresh_mfu = assumption("mfu", "training.mfu", "2026-11-01");
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("doc.md", doc(stale_mfu, fresh_mfu));
+  REQUIRE(check_stale({"--write-baseline", "baseline.json", "doc.md"}).status == 0);
+  auto baseline = nlohmann::json::parse(planlint::test::read_text(dir.path / "baseline.json"));
+  REQUIRE(baseline["entries"].size() == 1);
+  CHECK(baseline["entries"][0]["key"] == "plans[name=plan-a].assumptions[id=mfu].updated");
+
+  dir.write("doc.md", doc(fresh_mfu, stale_mfu));
+  auto run = check_stale({"--fail-on", "warning", "--baseline", "baseline.json", "doc.md"});
+  CHECK(run.status == 1);
+  CHECK_THAT(run.out, Catch::Contains("assumption 'mfu' was last checked on 2025-01-15"));
+  CHECK(run.err ==
+        "planlint: note: baseline entry no longer matches: doc.md [assumption-stale] at "
+        "plans[name=plan-a].assumptions[id=mfu].updated (baseline.json)\n");
+  // One plan in a doc: its keys are the plan's own, as in a plan file.
+  dir.write("one.md", "```toml\n" + plan_with_assumptions({stale_mfu}) + "```\n");
+  REQUIRE(check_stale({"--write-baseline", "one.json", "one.md"}).status == 0);
+  CHECK(nlohmann::json::parse(planlint::test::read_text(dir.path / "one.json"))["entries"][0]["key"] ==
+        "assumptions[id=mfu].updated");
+}

@@ -25,6 +25,7 @@
 #include "planlint/lint/lint.hpp"
 #include "planlint/lint/rule_packs.hpp"
 #include "planlint/markdown/markdown.hpp"
+#include "planlint/plan/element_keys.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/suppress/suppress.hpp"
 
@@ -332,12 +333,23 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const RunOptions& 
     if (blocks[t].empty()) continue;
     const std::string& doc = outputs[t].source->text();
     try {
-      for (const PlanBlock& block : blocks[t]) {
-        const std::string text = blank_outside(doc, block);
-        const PlanText plan{outputs[t].source, text, block.first_line, &tasks[t].settings->lint};
-        std::vector<FileResult> results = lint_texts(std::span(&plan, 1));
-        finish(plan, t, results.front());
+      // A doc of several plans keys each plan's findings by the plan (its name, else its
+      // place), so that a baseline keeps their findings apart.
+      std::vector<std::string> texts;
+      std::vector<PlanText> plans;
+      for (const PlanBlock& block : blocks[t]) texts.push_back(blank_outside(doc, block));
+      for (std::size_t b = 0; b < blocks[t].size(); ++b)
+        plans.push_back(PlanText{outputs[t].source, texts[b], blocks[t][b].first_line, &tasks[t].settings->lint});
+      std::vector<FileResult> results;
+      for (const PlanText& plan : plans) results.push_back(std::move(lint_texts(std::span(&plan, 1)).front()));
+      if (results.size() > 1) {
+        std::vector<std::string> names;
+        for (const FileResult& result : results)
+          names.push_back(result.plan ? result.plan->text("plan.name").value_or("") : "");
+        for (std::size_t b = 0; b < results.size(); ++b)
+          prefix_key_paths(results[b].diagnostics, plan_block_key(names, b));
       }
+      for (std::size_t b = 0; b < results.size(); ++b) finish(plans[b], t, results[b]);
     } catch (const std::exception& error) {
       failed(t, error);
     }

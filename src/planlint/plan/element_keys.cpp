@@ -1,5 +1,6 @@
 #include "planlint/plan/element_keys.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <optional>
@@ -126,6 +127,24 @@ bool has_positional_index(std::string_view key_path) {
     i = j;
   }
   return false;
+}
+
+std::string plan_block_key(const std::vector<std::string>& names, std::size_t index) {
+  const std::string& name = names[index];
+  if (!name.empty() && std::count(names.begin(), names.end(), name) == 1)
+    return "plans[name=" + name_text(name) + "]";
+  return fmt::format("plans[{}]", index);
+}
+
+void prefix_key_paths(std::vector<Diagnostic>& diagnostics, const std::string& block_key) {
+  for (Diagnostic& d : diagnostics) {
+    if (d.key_path.empty()) {
+      d.key_path = block_key;
+    } else {
+      // A path that starts with its own bracket (a suppression's "#allow(…)") joins without a dot.
+      d.key_path = block_key + (d.key_path.front() == '#' ? "" : ".") + d.key_path;
+    }
+  }
 }
 
 }  // namespace planlint

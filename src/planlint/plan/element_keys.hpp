@@ -23,6 +23,16 @@ namespace planlint {
 /// index, and keeps that form in Diagnostic::legacy_key_path.
 void name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics, const Plan& plan);
 
+/// The key of the plan block `index` of a Markdown doc whose blocks' `plan.name`s are `names`
+/// (empty for a block without one): `plans[name=llama-70b]`, or its place among the doc's
+/// blocks, `plans[1]`, when its name is missing or shared.
+std::string plan_block_key(const std::vector<std::string>& names, std::size_t index);
+
+/// Prefixes each finding's key path with `block_key` ("plans[name=a].cluster.hbm"; the block
+/// key alone for a finding without one), so that the findings of a doc's plans keep apart in
+/// a baseline. The positional form (legacy_key_path) is left as it was.
+void prefix_key_paths(std::vector<Diagnostic>& diagnostics, const std::string& block_key);
+
 /// Whether `key_path` names an array element by index ("benchmarks[2].value"), outside the
 /// quoted names of the identity form.
 bool has_positional_index(std::string_view key_path);

@@ -284,12 +284,14 @@ TEST_CASE("array elements are named in key paths by id, name, or metric and date
     all += d.rule + " " + d.key_path + "\n";
   }
   CAPTURE(all);
-  // Odd characters are quoted; a duplicate id names no element, so both keep their index.
+  // Odd characters are quoted; a name an earlier element has adds its count among them (audit 4,
+  // E4: a second benchmark of a metric left the first keyed by its index, then no longer).
   CHECK(keys["assumption-stale"] == std::vector<std::string>{"assumptions[id=\"mfu (H100)\"].updated",
-                                                             "assumptions[1].updated", "assumptions[2].updated"});
+                                                             "assumptions[id=dup].updated",
+                                                             "assumptions[id=dup,n=2].updated"});
   CHECK(keys["hard-target-violated"] == std::vector<std::string>{"targets[name=ttft-p99].max"});
   CHECK(keys["bad-value"] ==
-        std::vector<std::string>{"assumptions[2].id", "benchmarks[metric=train.days,date=2025-01-02].source"});
+        std::vector<std::string>{"assumptions[id=dup,n=2].id", "benchmarks[metric=train.days,date=2025-01-02].source"});
 
   CHECK(planlint::has_positional_index("benchmarks[2].value"));
   CHECK(planlint::has_positional_index("targets[1]"));
@@ -408,4 +410,24 @@ TEST_CASE("the plans of one Markdown doc keep their baseline entries apart", "[b
   REQUIRE(check_stale({"--write-baseline", "one.json", "one.md"}).status == 0);
   CHECK(nlohmann::json::parse(planlint::test::read_text(dir.path / "one.json"))["entries"][0]["key"] ==
         "assumptions[id=mfu].updated");
+}
+
+TEST_CASE("a second benchmark of a metric added after the first leaves the first's key", "[baseline]") {
+  // Audit 4 (E4): two dateless benchmarks of one metric both fell back to their indexes, so the
+  // first one's accepted finding came back as new when the second was added.
+  auto keys_of = [](const std::string& benchmarks) {
+    const std::string plan = plan_with_assumptions({}) + benchmarks;
+    planlint::LintOptions options;
+    options.today = planlint::Date{2026, 11, 30};
+    auto result = planlint::lint_source(std::make_shared<planlint::SourceFile>("p.toml", plan), options);
+    std::vector<std::string> keys;
+    for (const planlint::Diagnostic& d : result.diagnostics)
+      if (d.rule == "bad-value" && d.key_path.starts_with("benchmarks")) keys.push_back(d.key_path);
+    return keys;
+  };
+  const std::string first = "[[benchmarks]]\nmetric = \"train.days\"\nvalue = \"20 d\"\nsource = 1\n";
+  const std::string second = "[[benchmarks]]\nmetric = \"train.days\"\nvalue = \"21 d\"\nsource = 2\n";
+  CHECK(keys_of(first) == std::vector<std::string>{"benchmarks[metric=train.days].source"});
+  CHECK(keys_of(first + second) ==
+        std::vector<std::string>{"benchmarks[metric=train.days].source", "benchmarks[metric=train.days,n=2].source"});
 }

@@ -68,18 +68,18 @@ std::string element_name(std::string_view section, const PlanTable& element) {
   return name;
 }
 
-/// The names of a section's elements, by index; empty for an element that has none or whose
-/// name another element shares.
+/// The names of a section's elements, by index; empty for an element that has none. A name an
+/// earlier element has is told apart by its count among them ("metric=train.mfu,n=2"), so that
+/// a second benchmark of a metric added after the first leaves the first's key as it was.
 std::vector<std::string> element_names(std::string_view section, const std::vector<PlanTable>& elements) {
   std::vector<std::string> names;
   names.reserve(elements.size());
   std::unordered_map<std::string, std::size_t> uses;
   for (const PlanTable& element : elements) {
     names.push_back(element_name(section, element));
-    if (!names.back().empty()) ++uses[names.back()];
+    if (names.back().empty()) continue;
+    if (const std::size_t seen = ++uses[names.back()]; seen > 1) names.back() += fmt::format(",n={}", seen);
   }
-  for (std::string& name : names)
-    if (!name.empty() && uses[name] > 1) name.clear();
   return names;
 }
 
@@ -131,9 +131,10 @@ bool has_positional_index(std::string_view key_path) {
 
 std::string plan_block_key(const std::vector<std::string>& names, std::size_t index) {
   const std::string& name = names[index];
-  if (!name.empty() && std::count(names.begin(), names.end(), name) == 1)
-    return "plans[name=" + name_text(name) + "]";
-  return fmt::format("plans[{}]", index);
+  if (name.empty()) return fmt::format("plans[{}]", index);
+  // As an element's: a name an earlier plan of the doc has is told apart by its count.
+  const auto seen = std::count(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(index) + 1, name);
+  return "plans[name=" + name_text(name) + (seen > 1 ? fmt::format(",n={}", seen) : "") + "]";
 }
 
 void prefix_key_paths(std::vector<Diagnostic>& diagnostics, const std::string& block_key) {

@@ -8,8 +8,8 @@
 /// `[[assumptions]]` are named by `id`, `[[targets]]` by `name`, `[[benchmarks]]` by `metric`
 /// and, when it has one, `date`. A value other than letters, digits, `_`, `-` and `.` is
 /// written as a TOML basic string: `assumptions[id="mfu (H100)"]`. An element keeps its index
-/// when it lacks the field or shares its name with another element of its array: a name that
-/// is not unique would not say which element it is.
+/// when it lacks the field; one whose name an earlier element of its array has adds its count
+/// among them: `benchmarks[metric=train.mfu,n=2]`.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,8 +24,8 @@ namespace planlint {
 void name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics, const Plan& plan);
 
 /// The key of the plan block `index` of a Markdown doc whose blocks' `plan.name`s are `names`
-/// (empty for a block without one): `plans[name=llama-70b]`, or its place among the doc's
-/// blocks, `plans[1]`, when its name is missing or shared.
+/// (empty for a block without one): `plans[name=llama-70b]` (`plans[name=llama-70b,n=2]` for
+/// the second of that name), or its place among the doc's blocks, `plans[1]`, without one.
 std::string plan_block_key(const std::vector<std::string>& names, std::size_t index);
 
 /// Prefixes each finding's key path with `block_key` ("plans[name=a].cluster.hbm"; the block

@@ -137,8 +137,12 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
     Diagnostic& d = errors.emplace_back();
     d.rule = "invalid-rule";
     d.severity = Severity::error;
-    d.message = fmt::format("rule id '{}' is defined twice: in {} and in {}", rule->descriptor.id,
-                            file->path(), existing->descriptor.origin);
+    // A built-in rule's file is not on the user's disk: it is named as the built-in it is.
+    d.message = existing->file ? fmt::format("rule id '{}' is defined twice: in {} and in {}", rule->descriptor.id,
+                                             file->path(), existing->descriptor.origin)
+                               : fmt::format("rule id '{}' is defined twice: in {} and by the built-in rule "
+                                             "(`planlint explain {}`)",
+                                             rule->descriptor.id, file->path(), rule->descriptor.id);
     d.primary = Location{file->path(), id_span(file.get())};
     const std::shared_ptr<const SourceFile> first = rule_source(*existing);
     d.related.push_back({Location{existing->descriptor.origin, id_span(first.get())}, "first defined here"});
@@ -156,11 +160,15 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
       Diagnostic& d = errors.emplace_back();
       d.rule = "invalid-rule";
       d.severity = Severity::error;
+      const std::string where = existing->file ? fmt::format("at {}:{}:{}", other_file->path(), there.begin.line,
+                                                              there.begin.column)
+                                               : fmt::format("(a built-in rule: `planlint explain {}`)",
+                                                             existing->descriptor.id);
       d.message = fmt::format(
-          "option '{}' of rule {} is {}, but rule {} declares '{}' as {} at {}:{}:{}: options are global by "
+          "option '{}' of rule {} is {}, but rule {} declares '{}' as {} {}: options are global by "
           "name ([lint.options] {} sets both)",
           name, rule->descriptor.id, option_kind(value), existing->descriptor.id, name, option_kind(other->second),
-          other_file->path(), there.begin.line, there.begin.column, name);
+          where, name);
       d.primary = Location{file->path(), here};
       d.related.push_back({Location{other_file->path(), there}, "declared here"});
       d.help = fmt::format("rename the option in one of the two rule files, options.{} in its expressions too", name);

@@ -445,3 +445,15 @@ TEST_CASE("a decode benchmark below the bandwidth bound is no deviation, one abo
   CHECK_FALSE(finding(plan("150 tokens/s"), "benchmark-deviation"));
   CHECK(finding(plan("300 tokens/s"), "benchmark-deviation"));
 }
+
+TEST_CASE("a claim against a computed 0 says there is no ratio, not '+?'", "[rules][claims]") {
+  // 70B in bf16 on one H100: the weights alone do not fit, so no sequence does.
+  const std::optional<Diagnostic> mismatch = finding(
+      "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\nheads = 64\n"
+      "kv_heads = 8\n[inference]\nweights = \"bf16\"\ncontext = 4096\nconcurrency = 4\n[cluster]\ngpu = \"h100-sxm\"\n"
+      "count = 1\n[estimates]\n\"infer.max_concurrency\" = 4\n",
+      "estimate-mismatch");
+  REQUIRE(mismatch);
+  CHECK(mismatch->message == "claims 4 sequences for infer.max_concurrency but planlint computes 0 sequences (no finite "
+                             "ratio; capacity tolerance 15%)");
+}

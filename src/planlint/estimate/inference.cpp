@@ -179,6 +179,23 @@ void max_concurrency(EstimateContext& context) {
                        model.text, per_token.text, tokens.text); });
 }
 
+/// An MoE model's parameters (recorded as inputs), for the share of its weights a decode step
+/// reads: each routed token takes N_a of the N, drawn apart, so `tokens` of them read
+/// 1 − (1 − N_a / N)^tokens. nullopt for a dense model, which reads them all.
+struct ExpertTerms {
+  Term n, n_active;
+  double routed_share(double tokens) const {
+    const double one = n_active.value / n.value;
+    return tokens == 1 ? one : 1 - std::pow(1 - one, tokens);
+  }
+};
+
+std::optional<ExpertTerms> expert_terms(EstimateContext& context, MetricBuilder& m) {
+  if (context.plan().text("model.architecture") != "moe") return std::nullopt;
+  const Term n = m.plan("model.params");
+  return ExpertTerms{n, m.plan("model.active_params")};
+}
+
 /// What the decode formulas say about the plan's layout, appended to the formula: "(MoE: ...;
 /// a KV head ...)"; empty for a dense model at a tp that divides kv_heads, a token a step.
 std::string decode_caveats(bool moe, std::string_view moe_text, bool heads, bool steps) {
@@ -210,14 +227,10 @@ void decode_tokens_per_s(EstimateContext& context) {
   // parameters' weights. Counting every expert (estimates.md's weights) would make this
   // upper bound a lower one, and decode-bound and sla-unreachable report a working plan.
   // A speculative step's k tokens are routed apart: 1 − (1 − N_a / N)^k of the weights.
-  const bool moe = context.plan().text("model.architecture") == "moe";
-  const std::optional<Term> n = moe ? std::optional<Term>(m.plan("model.params")) : std::nullopt;
-  const std::optional<Term> n_active = moe ? std::optional<Term>(m.plan("model.active_params")) : std::nullopt;
+  const std::optional<ExpertTerms> experts = expert_terms(context, m);
+  const bool moe = experts.has_value();
   const std::optional<Term> steps = tokens_per_step(context, m);
-  const double routed = moe ? (steps ? 1 - std::pow(1 - n_active->value / n->value, steps->value)
-                                     : n_active->value / n->value)
-                            : 1;
-  const double weights_read = model.value * routed;
+  const double weights_read = model.value * (moe ? experts->routed_share(steps ? steps->value : 1) : 1);
   const double kv_read = per_token.value * tokens.value * (heads ? tp.value * heads->share : 1);
   const double value = bandwidth.value * tp.value / (weights_read + kv_read) * (steps ? steps->value : 1);
   if (!moe && !heads && !steps) {
@@ -233,8 +246,8 @@ void decode_tokens_per_s(EstimateContext& context) {
       decode_caveats(moe, "MoE: one sequence reads its routed experts' weights", heads.has_value(), steps.has_value());
   m.finish(value, formula, [=] {
     std::string text = fmt::format("{} × {} / ({}", bandwidth.text, tp.text, model.text);
-    if (moe && steps) text += fmt::format(" × (1 − (1 − {} / {})^{})", n_active->text, n->text, steps->text);
-    else if (moe) text += fmt::format(" × {} / {}", n_active->text, n->text);
+    if (moe && steps) text += fmt::format(" × (1 − (1 − {} / {})^{})", experts->n_active.text, experts->n.text, steps->text);
+    else if (moe) text += fmt::format(" × {} / {}", experts->n_active.text, experts->n.text);
     text += fmt::format(" + {} × {}", per_token.text, tokens.text);
     if (heads) text += heads->spread_text(tp);
     text += ")";
@@ -287,15 +300,13 @@ void itl_at_concurrency(EstimateContext& context) {
   const Term cache = m.metric("infer.kv_cache");
   // A GPU reads the whole cache of the heads it holds (KvSplit).
   const std::optional<KvSplit> heads = kv_split(context, m);
-  const bool moe = context.plan().text("model.architecture") == "moe";
-  const std::optional<Term> n = moe ? std::optional<Term>(m.plan("model.params")) : std::nullopt;
-  const std::optional<Term> n_active = moe ? std::optional<Term>(m.plan("model.active_params")) : std::nullopt;
+  const std::optional<ExpertTerms> experts = expert_terms(context, m);
+  const bool moe = experts.has_value();
   const std::optional<Term> sequences =
       moe ? std::optional<Term>(m.plan("inference.concurrency")) : std::nullopt;
   const std::optional<Term> steps = tokens_per_step(context, m);
   // The step routes every sequence's tokens: concurrency · tokens_per_step of them.
-  const double routed_tokens = moe ? sequences->value * (steps ? steps->value : 1) : 0;
-  const double read = moe ? 1 - std::pow(1 - n_active->value / n->value, routed_tokens) : 1;
+  const double read = moe ? experts->routed_share(sequences->value * (steps ? steps->value : 1)) : 1;
   const double value = (model.value * read + cache.value * (heads ? tp.value * heads->share : 1)) /
                        (bandwidth.value * tp.value) / (steps ? steps->value : 1);
   if (!moe && !heads && !steps) {
@@ -314,9 +325,10 @@ void itl_at_concurrency(EstimateContext& context) {
   m.finish(value, formula, [=] {
     std::string text = "(" + std::string(model.text.str());
     if (moe && steps)
-      text += fmt::format(" × (1 − (1 − {} / {})^({} × {}))", n_active->text, n->text, sequences->text, steps->text);
+      text += fmt::format(" × (1 − (1 − {} / {})^({} × {}))", experts->n_active.text, experts->n.text,
+                          sequences->text, steps->text);
     else if (moe)
-      text += fmt::format(" × (1 − (1 − {} / {})^{})", n_active->text, n->text, sequences->text);
+      text += fmt::format(" × (1 − (1 − {} / {})^{})", experts->n_active.text, experts->n.text, sequences->text);
     text += fmt::format(" + {}", cache.text);
     if (heads) text += heads->spread_text(tp);
     text += fmt::format(") / ({} × {}", bandwidth.text, tp.text);

@@ -100,14 +100,7 @@ class Evaluator {
 
   /// The owned form of a result.
   Value to_value(const ValueRef& value) const {
-    switch (value.kind) {
-      case Kind::quantity: return Value{value.quantity};
-      case Kind::string: return Value{std::string(value.text)};
-      case Kind::boolean: return Value{value.boolean};
-      case Kind::date: return Value{value.date};
-      case Kind::list: break;
-    }
-    if (value.list) return Value{*value.list};
+    if (value.kind != Kind::list || !value.list_node) return value_of(value);
     List items;
     for (const Node* child : value.list_node->children) items.push_back(to_value(*(*this)(*child)));
     return Value{std::move(items)};

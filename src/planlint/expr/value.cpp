@@ -41,6 +41,17 @@ ValueRef view_of(const Scalar& scalar) {
   }, scalar);
 }
 
+Value value_of(const ValueRef& value) {
+  switch (value.kind) {
+    case ValueRef::Kind::quantity: return Value{value.quantity};
+    case ValueRef::Kind::string: return Value{std::string(value.text)};
+    case ValueRef::Kind::boolean: return Value{value.boolean};
+    case ValueRef::Kind::date: return Value{value.date};
+    case ValueRef::Kind::list: break;
+  }
+  return Value{value.list ? *value.list : List{}};
+}
+
 std::string format_value(const Value& value) {
   if (auto q = value.quantity()) return units::format(q->value, q->dim);
   if (auto s = value.text()) return *s;

@@ -77,6 +77,9 @@ using ValueStore = std::forward_list<Value>;
 ValueRef view_of(const Value& value);
 /// A view of a plan value, which must outlive it.
 ValueRef view_of(const Scalar& scalar);
+/// The owned form of a view. A list literal's items (list_node) are the evaluator's to read:
+/// it is an empty list here.
+Value value_of(const ValueRef& value);
 
 /// A static type, checked when a rule loads.
 struct Type {

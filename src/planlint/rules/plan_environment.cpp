@@ -64,9 +64,7 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
                                            : path.ref.space == Space::metric_low ? m->low
                                                                                  : m->high;
       if (!bound) return std::nullopt;
-      units::Quantity quantity{*bound, m->dim};
-      quantity.percent = is_fraction_metric(m->name);
-      return expr::ValueRef::of(quantity);
+      return expr::view_of(metric_value(*m, *bound));  // a quantity: copied out of the Value
     }
     case Space::element: {
       const std::string_view field = path.text.substr(3);
@@ -102,42 +100,16 @@ bool PlanEnvironment::stated_path(const expr::Node& path) const {
 }
 
 std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const {
-  if (path.starts_with("est.")) {
-    std::string_view name = path.substr(4);
-    if (const MetricValue* m = inputs_.estimates.find(name)) return metric_value(*m, m->value);
-    for (std::string_view suffix : {".low", ".high"}) {
-      if (!name.ends_with(suffix)) continue;
-      const MetricValue* m = inputs_.estimates.find(name.substr(0, name.size() - suffix.size()));
-      if (!m) return std::nullopt;
-      const std::optional<double>& bound = suffix == ".low" ? m->low : m->high;
-      if (!bound) return std::nullopt;
-      return metric_value(*m, *bound);
-    }
-    return std::nullopt;
-  }
-  if (path.starts_with("it.")) {
-    std::string_view field = path.substr(3);
-    if (claim_) {
-      if (field == "metric") return expr::Value{claim_->metric};
-      if (field == "is_range") return expr::Value{claim_->is_range()};
-      const std::optional<PlanValue>& part = field == "value" ? claim_->value
-                                             : field == "low" ? claim_->low
-                                                              : claim_->high;
-      if (!part || field == "is_range") return std::nullopt;
-      return to_value(part->value);
-    }
-    if (!element_) return std::nullopt;
-    const PlanValue* value = element_->find(field);
+  // A path the rules could resolve is read as a resolved rule path is: one way to read each.
+  if (const expr::PathRef ref = resolve_path(path); ref.space != expr::PathRef::Space::unresolved) {
+    expr::Node node;
+    node.kind = expr::Node::Kind::path;
+    node.text = path;
+    node.ref = ref;
+    expr::ValueStore keep;
+    const std::optional<expr::ValueRef> value = lookup_path(node, keep);
     if (!value) return std::nullopt;
-    return to_value(value->value);
-  }
-  if (path.starts_with("options.")) {
-    // A rule has a handful of options: scanning them by string_view costs less than building
-    // a std::string key for map::find on every read.
-    const std::string_view name = path.substr(8);
-    for (const auto& [key, value] : options_)
-      if (key == name) return value;
-    return std::nullopt;
+    return expr::value_of(*value);
   }
   // Config's [tolerances] stand in for the plan's defaults (the plan's own values win).
   if (path.starts_with("tolerances.")) {
@@ -147,6 +119,8 @@ std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const 
         if (tier == path.substr(11))
           return expr::Value{units::Quantity{tolerance, units::dims::none}};
   }
+  // An est. name that is no metric, or a key of no section: absent, as plan_value says.
+  if (path.starts_with("est.")) return std::nullopt;
   return plan_value(path);
 }
 

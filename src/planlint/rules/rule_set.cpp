@@ -21,29 +21,15 @@ namespace planlint {
 
 namespace {
 
-/// Where a rule file sets its `id`: the key of the first top-level `id = ...` line (before any
-/// table header), else 1:1.
+/// Where a rule file sets its `id`: the key's place, as toml++ reads it (1:1 when the file has
+/// none or does not parse).
 Span id_span(const SourceFile* file) {
-  if (!file) return Span{{1, 1}, {1, 2}};
-  const std::string_view text = file->text();
-  std::size_t line = 1;
-  for (std::size_t start = 0; start < text.size(); ++line) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view row = text.substr(start, end - start);
-    const std::size_t first = row.find_first_not_of(" \t");
-    if (first != std::string_view::npos) {
-      if (row[first] == '[') break;
-      const std::string_view rest = row.substr(first);
-      if (rest.starts_with("id") && rest.substr(2).find_first_not_of(" \t") != std::string_view::npos &&
-          rest[2 + rest.substr(2).find_first_not_of(" \t")] == '=') {
-        const auto row_number = static_cast<std::uint32_t>(line);
-        const auto column = static_cast<std::uint32_t>(first + 1);
-        return Span{{row_number, column}, {row_number, column + 2}};
-      }
+  if (file) try {
+      const toml::table table = toml::parse(file->text(), file->path());
+      for (auto&& [key, node] : table)
+        if (key.str() == "id") return detail::to_span(key.source(), *file);
+    } catch (const toml::parse_error&) {
     }
-    start = end + 1;
-  }
   return Span{{1, 1}, {1, 2}};
 }
 

@@ -97,7 +97,7 @@ void check_option_dimension(const Settings& settings, const ConfigName& entry, s
     // "120%" takes 1.3, not 130); a negative one is no fraction at all.
     const bool percent_default = expected->percent && value.dim.dimensionless() && !value.percent;
     const double slip_above = expected->value <= 1 ? 1 : 10 * expected->value;
-    auto percent_text = [](double fraction) { return fmt::format("{:g}%", fraction * 100); };
+    auto percent_text = [](double fraction) { return units::format_in(fraction, units::dims::none, "%"); };
     if (percent_default && value.value > slip_above) {
       errors.push_back(fmt::format(
           "{}:{}:{}: error: lint.options.{} = {:g} is {}, but rule {} reads a fraction (its default is \"{}\"): "

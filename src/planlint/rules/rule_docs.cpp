@@ -24,7 +24,7 @@ std::string rule_markdown(const CompiledRule& rule) {
   for (const auto& [name, value] : rule.options) {
     const units::Quantity* q = value.quantity();
     // A default written as a percentage reads as one, as it is written in the rule file.
-    const std::string shown = q && q->percent && q->dim.dimensionless() ? fmt::format("{:g}%", q->value * 100)
+    const std::string shown = q && q->percent && q->dim.dimensionless() ? units::format_in(q->value, q->dim, "%")
                                                                        : expr::format_value(value);
     out += fmt::format("| `{}` | {} |\n", name, shown);
   }

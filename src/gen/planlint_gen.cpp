@@ -152,6 +152,7 @@ struct GpuRow {
   double hbm, hbm_bandwidth;
   bool has_link;
   double link_bandwidth;
+  std::uint8_t scale_out;
   std::uint32_t sources_first, sources_count;
   std::string_view notes, file;
   std::uint32_t begin_line, begin_column, end_line, end_column;
@@ -263,6 +264,7 @@ std::vector<GpuSpec> gpus() {
     gpu.hbm_bytes = row.hbm;
     gpu.hbm_bandwidth_bytes_per_s = row.hbm_bandwidth;
     if (row.has_link) gpu.link_bandwidth_bytes_per_s = row.link_bandwidth;
+    gpu.scale_out = static_cast<ScaleOut>(row.scale_out);
     gpu.sources = string_list(row.sources_first, row.sources_count);
     gpu.notes = str(row.notes);
     gpu.location.file = str(row.file);
@@ -371,11 +373,12 @@ std::vector<GpuSpec> gpus() {
     const Range dense = peak_rows(gpu.dense_peak_flops), sparse = peak_rows(gpu.sparse_peak_flops);
     const Range sources = string_rows(gpu.sources);
     const Span& span = gpu.location.span;
-    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{}}}",
+    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{}}}",
                                 literal(gpu.id), literal(gpu.name), dense.text(), sparse.text(),
                                 number(gpu.hbm_bytes), number(gpu.hbm_bandwidth_bytes_per_s),
                                 gpu.link_bandwidth_bytes_per_s.has_value(),
-                                number(gpu.link_bandwidth_bytes_per_s.value_or(0)), sources.text(),
+                                number(gpu.link_bandwidth_bytes_per_s.value_or(0)),
+                                static_cast<unsigned>(gpu.scale_out), sources.text(),
                                 literal(gpu.notes), literal(gpu.location.file), span.begin.line,
                                 span.begin.column, span.end.line, span.end.column));
   }

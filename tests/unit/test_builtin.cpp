@@ -152,6 +152,7 @@ TEST_CASE("the generated built-in catalog equals gpus.toml loaded at run time",
     REQUIRE(a.link_bandwidth_bytes_per_s.has_value() == b.link_bandwidth_bytes_per_s.has_value());
     if (b.link_bandwidth_bytes_per_s)
       CHECK(same_double(*a.link_bandwidth_bytes_per_s, *b.link_bandwidth_bytes_per_s));
+    CHECK(a.scale_out == b.scale_out);
     CHECK(a.sources == b.sources);
     CHECK(a.notes == b.notes);
     CHECK(a.location.file == b.location.file);

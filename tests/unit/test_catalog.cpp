@@ -192,6 +192,9 @@ TEST_CASE("every builtin entry cites a source and lists sparse peaks only where 
   }
   for (const char* id : {"v100-sxm2", "tpu-v5e", "tpu-v5p"})
     CHECK(builtin(id).sparse_peak_flops.empty());
+  // Only the TPUs connect their chips without network cards.
+  for (const GpuSpec& gpu : Catalog::builtin().gpus())
+    CHECK(gpu.scale_out == (gpu.id.starts_with("tpu-") ? planlint::ScaleOut::ici : planlint::ScaleOut::nic));
   for (const char* id : {"a100-sxm", "h100-sxm", "b200", "mi300x", "l40s", "rtx-4090"})
     CHECK_FALSE(builtin(id).sparse_peak_flops.empty());
 }
@@ -313,6 +316,31 @@ TEST_CASE("a malformed catalog is reported at the line and column of the offendi
     const Diagnostic& d = only_error(load_errors(valid_entry + "fp32 = true\n"));
     at(d, 9, 8);
     CHECK_THAT(d.message, Catch::Contains("boolean"));
+  }
+  SECTION("scale_out is nic unless the entry says ici") {
+    Catalog catalog;
+    CHECK(load_errors(valid_entry, &catalog).empty());
+    CHECK(catalog.find("test-gpu")->scale_out == planlint::ScaleOut::nic);
+    std::string text = valid_entry;
+    text.insert(text.find("sources"), "scale_out = \"ici\"\n");
+    CHECK(load_errors(text, &catalog).empty());
+    CHECK(catalog.find("test-gpu")->scale_out == planlint::ScaleOut::ici);
+  }
+  SECTION("an unknown scale_out names the two it may be") {
+    std::string text = valid_entry;
+    text.insert(text.find("sources"), "scale_out = \"infiniband\"\n");
+    const Diagnostic& d = only_error(load_errors(text));
+    at(d, 6, 13);
+    CHECK_THAT(d.message, Catch::Contains("unknown scale_out 'infiniband'") && Catch::Contains("\"nic\"") &&
+                              Catch::Contains("\"ici\""));
+    CHECK(d.key_path == "gpu[0].scale_out");
+  }
+  SECTION("a scale_out that is not a string") {
+    std::string text = valid_entry;
+    text.insert(text.find("sources"), "scale_out = true\n");
+    const Diagnostic& d = only_error(load_errors(text));
+    at(d, 6, 13);
+    CHECK_THAT(d.message, Catch::Contains("found a boolean"));
   }
   SECTION("an unknown precision lists the valid ones") {
     const Diagnostic& d = only_error(load_errors(valid_entry + "  fp64 = \"34 TFLOPS\"\n"));

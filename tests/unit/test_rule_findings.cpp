@@ -150,6 +150,35 @@ TEST_CASE("a TPU slice's ICI figure is neither a node's NICs added up nor bits w
   CHECK_THAT(rules_for("h100-sxm", "600 GB/s"), VectorContains(std::string("bits-for-bytes")));
 }
 
+TEST_CASE("a team's own TPU entry is left to its ICI when the catalog says scale_out = \"ici\"",
+          "[rules][network][catalog]") {
+  // Audit 2026-12-02: the network-card rules named the two built-in TPU ids, so a team's own
+  // entry (a v6e) drew bandwidth-per-node and bits-for-bytes on its ICI figure.
+  auto rules_for = [](const std::string& scale_out, const std::string& bandwidth) {
+    test::Scratch dir;
+    dir.write("hw.toml", "[[gpu]]\nid = \"tpu-v6e\"\nname = \"Google Cloud TPU v6e\"\nhbm = \"32 GB\"\n"
+                         "hbm_bandwidth = \"1.64 TB/s\"\n" + scale_out +
+                         "sources = [\"Google Cloud TPU documentation, TPU v6e\"]\n"
+                         "[gpu.dense]\nbf16 = \"918 TFLOPS\"\n");
+    dir.write(".planlint.toml", "[lint]\ncatalog = \"hw.toml\"\n");
+    RunOptions options;
+    options.paths = {dir.write("plan.toml", training_plan("params = \"7B\"\n", "",
+                                                          "gpu = \"tpu-v6e\"\ncount = 256\ngpus_per_node = 4\n"
+                                                          "inter_node_bandwidth = \"" + bandwidth + "\"\n"))
+                         .string()};
+    options.today = Date{2026, 11, 30};
+    RunResult result = run_lint(options);
+    REQUIRE(result.errors.empty());
+    return test::rules_of(result.report.diagnostics);
+  };
+  CHECK_THAT(rules_for("scale_out = \"ici\"\n", "3584 Gbps"), !VectorContains(std::string("bandwidth-per-node")));
+  CHECK_THAT(rules_for("scale_out = \"ici\"\n", "448 GB/s"), !VectorContains(std::string("bits-for-bytes")));
+  // An entry that says nothing connects by network cards, as a GPU does.
+  CHECK_THAT(rules_for("", "3584 Gbps"), VectorContains(std::string("bandwidth-per-node")));
+  CHECK_THAT(rules_for("scale_out = \"nic\"\n", "448 GB/s"), VectorContains(std::string("bits-for-bytes")));
+  CHECK_THAT(rules_for("", "448 GB/s"), !VectorContains(std::string("unknown-gpu")));
+}
+
 TEST_CASE("a target's finding points at the bound it has", "[rules][targets]") {
   // Audit 2026-12-01 evening: a `min` target's finding pointed at the [[targets]] header.
   const std::string plan = training_plan("params = \"7B\"\n", "",

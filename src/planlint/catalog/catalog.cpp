@@ -28,6 +28,14 @@ std::string_view to_string(Precision precision) {
   return "?";
 }
 
+std::optional<ScaleOut> parse_scale_out(std::string_view text) {
+  if (text == "nic") return ScaleOut::nic;
+  if (text == "ici") return ScaleOut::ici;
+  return std::nullopt;
+}
+
+std::string_view to_string(ScaleOut scale_out) { return scale_out == ScaleOut::ici ? "ici" : "nic"; }
+
 namespace {
 std::optional<double> peak_in(const std::map<Precision, double>& peaks, Precision precision) {
   if (auto it = peaks.find(precision); it != peaks.end()) return it->second;

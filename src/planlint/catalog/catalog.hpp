@@ -24,6 +24,14 @@ inline constexpr Precision all_precisions[] = {Precision::fp32, Precision::tf32,
                                                Precision::fp16, Precision::fp8,  Precision::int8,
                                                Precision::fp4};
 
+/// How the accelerators of different hosts reach each other: through network cards (InfiniBand,
+/// RoCE, Ethernet; what the inter-node network rules reason about), or by chip-to-chip links
+/// with no network card in the path (a TPU slice's ICI).
+enum class ScaleOut { nic, ici };
+
+std::optional<ScaleOut> parse_scale_out(std::string_view text);  // "ici" → ici
+std::string_view to_string(ScaleOut scale_out);
+
 struct GpuSpec {
   std::string id;    ///< catalog id, e.g. "h100-sxm"
   std::string name;  ///< marketing name, e.g. "NVIDIA H100 SXM5 80GB"
@@ -35,6 +43,7 @@ struct GpuSpec {
   double hbm_bytes = 0;                   ///< memory per GPU as marketed (10^9-byte GB)
   double hbm_bandwidth_bytes_per_s = 0;
   std::optional<double> link_bandwidth_bytes_per_s;  ///< NVLink-class per GPU, both directions
+  ScaleOut scale_out = ScaleOut::nic;  ///< `scale_out` in the entry; network cards unless it says "ici"
   std::vector<std::string> sources;
   std::string notes;  ///< traps and disagreements between sources, for explanations; may be empty
   Location location;  ///< where the entry is defined (for diagnostics about the catalog)

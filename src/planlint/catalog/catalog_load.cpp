@@ -20,8 +20,9 @@ namespace {
 
 constexpr std::string_view rule_id = "invalid-catalog";
 constexpr std::array<std::string_view, 1> root_keys = {"gpu"};
-constexpr std::array<std::string_view, 9> entry_keys = {
-    "id", "name", "hbm", "hbm_bandwidth", "link_bandwidth", "notes", "sources", "dense", "sparse"};
+constexpr std::array<std::string_view, 10> entry_keys = {
+    "id",      "name",    "hbm",   "hbm_bandwidth", "link_bandwidth",
+    "scale_out", "notes", "sources", "dense",      "sparse"};
 
 /// The node's TOML type with its article: "an integer", "a table".
 std::string_view type_name(const toml::node& node) {
@@ -164,6 +165,18 @@ class Loader {
     if (const toml::node* link = table.get("link_bandwidth"))
       gpu.link_bandwidth_bytes_per_s = quantity(*link, path + ".link_bandwidth",
                                                 units::dims::bytes_per_second, "900 GB/s");
+    if (const toml::node* scale_out = table.get("scale_out")) {
+      const auto* text = scale_out->as_string();
+      if (auto parsed = text ? parse_scale_out(text->get()) : std::nullopt)
+        gpu.scale_out = *parsed;
+      else
+        report(*scale_out, path + ".scale_out",
+               text ? fmt::format("unknown scale_out '{}': expected \"nic\" (network cards, the "
+                                  "default) or \"ici\" (chip-to-chip links, as a TPU slice's)",
+                                  text->get())
+                    : fmt::format("expected scale_out to be \"nic\" or \"ici\", found {}",
+                                  type_name(*scale_out)));
+    }
     if (const toml::node* dense = table.get("dense"))
       gpu.dense_peak_flops = peaks(*dense, path + ".dense");
     else

@@ -287,10 +287,12 @@ class Checker {
         for (std::size_t i = 0; i < node.children.size(); ++i) text(i);
         const Node& field = *node.children[1];
         if (field.kind == Node::Kind::string) {
+          // The one text field: how the GPU's hosts connect, "nic" or "ici".
+          if (field.text == "scale_out") return Type::of(Kind::string);
           auto dim = catalog_field_dimension(field.text);
           if (!dim)
             fail(field, fmt::format("catalog() has no field '{}': use dense_peak, sparse_peak, hbm, "
-                                    "hbm_bandwidth or link_bandwidth", field.text));
+                                    "hbm_bandwidth, link_bandwidth or scale_out", field.text));
           if ((field.text == "dense_peak" || field.text == "sparse_peak") && node.children.size() < 3)
             fail(node, "catalog() needs a precision for a peak: catalog(gpu, 'dense_peak', 'bf16')");
           return Type::number(*dim);

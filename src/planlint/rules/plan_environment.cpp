@@ -198,6 +198,7 @@ std::optional<expr::Value> PlanEnvironment::catalog(std::string_view gpu, std::s
                                                     std::string_view precision) const {
   const GpuSpec* spec = inputs_.catalog.find(gpu);
   if (!spec) return std::nullopt;
+  if (field == "scale_out") return expr::Value{std::string(to_string(spec->scale_out))};
   auto dim = expr::catalog_field_dimension(field);
   if (!dim) return std::nullopt;
   std::optional<double> value;

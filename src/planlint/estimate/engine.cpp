@@ -58,7 +58,7 @@ const std::string& EstimateContext::catalog_note(std::string_view path) {
   if (!note) {
     note.emplace();
     if (auto gpu = plan_.text("cluster.gpu"))
-      *note = path == "cluster.peak" ? fmt::format("catalog {} dense {} peak", *gpu, compute_precision(plan_))
+      *note = path == "cluster.peak" ? fmt::format("catalog {} dense {} peak", *gpu, compute_precision(plan_, catalog_))
                                      : fmt::format("catalog {}", *gpu);
   }
   return *note;
@@ -88,7 +88,7 @@ std::string EstimateContext::missing_name(std::string_view path) const {
   const GpuSpec* gpu = catalog_.find(*gpu_id);
   if (!gpu) return fmt::format("{} (cluster.gpu \"{}\" is not in the catalog)", key, *gpu_id);
   if (path == "cluster.peak")
-    return fmt::format("{} (the catalog has no {} peak for {})", key, compute_precision(plan_),
+    return fmt::format("{} (the catalog has no {} peak for {})", key, compute_precision(plan_, catalog_),
                        gpu->id);
   if (path == "cluster.intra_node_bandwidth")
     return fmt::format("{} (the catalog has no NVLink-class figure for {})", key, gpu->id);

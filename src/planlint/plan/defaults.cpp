@@ -42,9 +42,15 @@ class Defaulter {
 
 }  // namespace
 
-std::string compute_precision(const Plan& plan) {
+std::string compute_precision(const Plan& plan, const Catalog& catalog) {
   if (plan.is_training()) return plan.text("training.precision").value_or("bf16");
-  return plan.text("inference.weights") == "fp8" ? "fp8" : "bf16";
+  if (plan.text("inference.weights") != "fp8") return "bf16";
+  // Serving engines run FP8 weights on GPUs without FP8 tensor cores by dequantising them to
+  // 16 bits in the matmul kernel (vLLM's FP8 Marlin on Ampere): the weights are read in 8 bits
+  // and the arithmetic is BF16's. A GPU the catalog does not know is taken at its word.
+  if (auto gpu = plan.text("cluster.gpu"))
+    if (const GpuSpec* spec = catalog.find(*gpu); spec && !spec->dense_peak(Precision::fp8)) return "bf16";
+  return "fp8";
 }
 
 void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings) {
@@ -72,7 +78,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
       if (gpu->link_bandwidth_bytes_per_s)
         d.set_quantity("cluster", "intra_node_bandwidth", *gpu->link_bandwidth_bytes_per_s,
                        bytes_per_second, Origin::catalog, at);
-      if (auto precision = parse_precision(compute_precision(plan)))
+      if (auto precision = parse_precision(compute_precision(plan, catalog)))
         if (auto peak = gpu->dense_peak(*precision))
           d.set_quantity("cluster", "peak", *peak, flop_per_second, Origin::catalog, at);
     }

@@ -218,7 +218,7 @@ std::optional<expr::Value> PlanEnvironment::catalog(std::string_view gpu, std::s
 }
 
 std::optional<expr::Value> PlanEnvironment::compute_precision() const {
-  return expr::Value{planlint::compute_precision(inputs_.plan)};
+  return expr::Value{planlint::compute_precision(inputs_.plan, inputs_.catalog)};
 }
 
 double PlanEnvironment::seconds_since(const Date& date) const {

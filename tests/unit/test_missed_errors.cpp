@@ -1,0 +1,90 @@
+// Errors the fifth audit (2026-12-02; docs/hardening.md) found planlint passed in silence: a
+// precision the GPU has no tensor cores for, and memory that does not fit where a part of the
+// total is unknown. Each case is a small plan linted as `planlint check` lints it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "integration_support.hpp"
+#include "planlint/lint/run.hpp"
+#include "support.hpp"
+#include "test_estimates_support.hpp"
+
+using namespace planlint;
+using Catch::VectorContains;
+
+namespace {
+
+std::vector<Diagnostic> lint_plan(const std::string& plan) {
+  test::Scratch dir;
+  RunOptions options;
+  options.paths = {dir.write("plan.toml", plan).string()};
+  options.discover_config = false;
+  options.today = Date{2026, 12, 2};
+  RunResult result = run_lint(options);
+  INFO(test::render(result.report.diagnostics));
+  REQUIRE(result.errors.empty());
+  return result.report.diagnostics;
+}
+
+std::optional<Diagnostic> finding(const std::vector<Diagnostic>& diagnostics, std::string_view rule) {
+  for (const Diagnostic& d : diagnostics)
+    if (d.rule == rule) return d;
+  return std::nullopt;
+}
+
+std::string training(const std::string& precision, const std::string& gpu, const std::string& peak) {
+  return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
+         "[training]\ntokens = \"1T\"\nprecision = \"" + precision + "\"\n[cluster]\ngpu = \"" + gpu +
+         "\"\ncount = 128\n" + (peak.empty() ? "" : "peak = \"" + peak + "\"\n") +
+         "[estimates]\n\"train.flops\" = \"4.2e22 FLOP\"\n";
+}
+
+std::string inference(const std::string& gpu, const std::string& peak) {
+  return "[plan]\nname = \"x\"\nkind = \"inference\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
+         "layers = 80\nhidden = 8192\nheads = 64\nkv_heads = 8\n[inference]\nweights = \"fp8\"\n"
+         "context = \"8192 tokens\"\nprompt_tokens = \"2048 tokens\"\nconcurrency = \"8 seq\"\ntp = 4\n[cluster]\ngpu = \"" +
+         gpu + "\"\ncount = 4\n" + (peak.empty() ? "" : "peak = \"" + peak + "\"\n");
+}
+
+}  // namespace
+
+TEST_CASE("a training precision the GPU has no tensor cores for is an error", "[rules][peak]") {
+  // Audit 2026-12-02: FP8 training on an A100 with its BF16-with-sparsity 624 TFLOPS as the
+  // peak, and FP4 on an H100 with its FP8-with-sparsity 3958, passed with "no problems": the
+  // peak rules compare only with the catalog's figures at the plan's precision, and there are none.
+  const auto a100 = lint_plan(training("fp8", "a100-sxm", "624 TFLOPS"));
+  const std::optional<Diagnostic> d = finding(a100, "precision-unsupported");
+  REQUIRE(d);
+  CHECK(d->severity == Severity::error);
+  CHECK(d->key_path == "training.precision");
+  CHECK_THAT(d->message, Catch::Contains("a100-sxm has no fp8 tensor cores"));
+  CHECK(finding(lint_plan(training("fp4", "h100-sxm", "3958 TFLOPS")), "precision-unsupported"));
+  CHECK(finding(lint_plan(training("fp8", "a100-sxm", "")), "precision-unsupported"));
+  // Precisions the GPU has, and a GPU the catalog does not know (unknown-gpu's), are not reported.
+  CHECK_FALSE(finding(lint_plan(training("fp8", "h100-sxm", "")), "precision-unsupported"));
+  CHECK_FALSE(finding(lint_plan(training("bf16", "a100-sxm", "")), "precision-unsupported"));
+  CHECK_FALSE(finding(lint_plan(training("fp8", "a100-sxm-80", "")), "precision-unsupported"));
+  // Once the precision is one the GPU has, the stated peak is checked: 624 is BF16 with sparsity.
+  CHECK(finding(lint_plan(training("bf16", "a100-sxm", "624 TFLOPS")), "sparse-peak"));
+}
+
+TEST_CASE("fp8 weights on a GPU without FP8 tensor cores compute in BF16", "[rules][peak][estimate]") {
+  // Audit 2026-12-02: an fp8 70B on four A100s with peak 624 TFLOPS (BF16 with sparsity)
+  // passed, its TTFT computed at FP8 from that figure (half the real time), and the help said
+  // "already at the FP8 peak". FP8 weights there are weight-only quantization (plan-format.md).
+  const auto stated = lint_plan(inference("a100-sxm", "624 TFLOPS"));
+  const std::optional<Diagnostic> sparse = finding(stated, "sparse-peak");
+  REQUIRE(sparse);
+  CHECK_THAT(sparse->message, Catch::Contains("bf16 peak with 2:4 sparsity") && Catch::Contains("312 TFLOPS"));
+  // Without a stated peak the catalog's dense BF16 peak applies, and the TTFT is computed with it.
+  const test::Estimated by_catalog = test::estimate_text(inference("a100-sxm", ""));
+  const test::Estimated by_bf16_peak = test::estimate_text(inference("a100-sxm", "312 TFLOPS"));
+  REQUIRE(by_catalog.estimates.find("infer.ttft") != nullptr);
+  REQUIRE(by_bf16_peak.estimates.find("infer.ttft") != nullptr);
+  CHECK(by_catalog.estimates.find("infer.ttft")->value == by_bf16_peak.estimates.find("infer.ttft")->value);
+  // On a GPU with FP8 tensor cores, fp8 weights compute in FP8: its dense FP8 peak is the default.
+  CHECK(finding(lint_plan(inference("h100-sxm", "989 TFLOPS")), "precision-peak"));
+}

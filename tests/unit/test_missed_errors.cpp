@@ -85,6 +85,37 @@ TEST_CASE("fp8 weights on a GPU without FP8 tensor cores compute in BF16", "[rul
   REQUIRE(by_catalog.estimates.find("infer.ttft") != nullptr);
   REQUIRE(by_bf16_peak.estimates.find("infer.ttft") != nullptr);
   CHECK(by_catalog.estimates.find("infer.ttft")->value == by_bf16_peak.estimates.find("infer.ttft")->value);
+  // A V100 has no BF16 tensor cores: it serves in FP16, at its 125 TFLOPS.
+  const test::Estimated v100 = test::estimate_text(inference("v100-sxm2", ""));
+  const test::Estimated v100_fp16 = test::estimate_text(inference("v100-sxm2", "125 TFLOPS"));
+  REQUIRE(v100.estimates.find("infer.ttft") != nullptr);
+  CHECK(v100.estimates.find("infer.ttft")->value == v100_fp16.estimates.find("infer.ttft")->value);
   // On a GPU with FP8 tensor cores, fp8 weights compute in FP8: its dense FP8 peak is the default.
   CHECK(finding(lint_plan(inference("h100-sxm", "989 TFLOPS")), "precision-peak"));
+}
+
+TEST_CASE("memory-fit reports states that alone exceed the HBM when the activations are unknown",
+          "[rules][memory]") {
+  // Audit 2026-12-02: a 70B model on eight H100s, without model.layers, hidden or seq_len,
+  // passed: train.memory.total needs the activations, though its states cannot fit.
+  auto plan = [](const std::string& params, const std::string& zero) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"" + params +
+           "\"\n[training]\ntokens = \"1.4T\"\nmfu = \"40%\"\n" + zero + "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n";
+  };
+  // With no training.zero stated, the bound is what ZeRO-3 leaves: 16 B × 70B / 8 = 140 GB.
+  const std::optional<Diagnostic> d = finding(lint_plan(plan("70B", "")), "memory-fit");
+  REQUIRE(d);
+  CHECK_THAT(d->message, Catch::StartsWith("needs 154 GB or more per GPU but h100-sxm has 80 GB: states 140 GB "
+                                           "(with ZeRO-3 over dp · cp"));
+  CHECK_THAT(d->message, Catch::Contains("+ reserve 14 GB, before any activations") && !Catch::Contains("?"));
+  REQUIRE(d->help);
+  CHECK_THAT(*d->help, Catch::Contains("spread the run over more GPUs") && !Catch::Contains("?"));
+  // A stated ZeRO stage is taken at its word: ZeRO-1 keeps 4 bytes a parameter unsharded,
+  // (4 + 12 / 8) × 70B = 385 GB.
+  const std::optional<Diagnostic> zero1 = finding(lint_plan(plan("70B", "zero = 1\n")), "memory-fit");
+  REQUIRE(zero1);
+  CHECK_THAT(zero1->message, Catch::StartsWith("needs 423.5 GB or more per GPU") && Catch::Contains("states 385 GB + reserve"));
+  // A cost-only plan whose states ZeRO-3 would fit is no finding: 7B is 14 GB a GPU sharded.
+  CHECK_FALSE(finding(lint_plan(plan("7B", "")), "memory-fit"));
+  CHECK(finding(lint_plan(plan("7B", "zero = 0\n")), "memory-fit"));
 }

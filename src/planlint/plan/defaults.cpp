@@ -44,13 +44,16 @@ class Defaulter {
 
 std::string compute_precision(const Plan& plan, const Catalog& catalog) {
   if (plan.is_training()) return plan.text("training.precision").value_or("bf16");
-  if (plan.text("inference.weights") != "fp8") return "bf16";
   // Serving engines run FP8 weights on GPUs without FP8 tensor cores by dequantising them to
   // 16 bits in the matmul kernel (vLLM's FP8 Marlin on Ampere): the weights are read in 8 bits
-  // and the arithmetic is BF16's. A GPU the catalog does not know is taken at its word.
-  if (auto gpu = plan.text("cluster.gpu"))
-    if (const GpuSpec* spec = catalog.find(*gpu); spec && !spec->dense_peak(Precision::fp8)) return "bf16";
-  return "fp8";
+  // and the arithmetic is 16-bit. The 16 bits are BF16, or FP16 on a GPU without BF16 (Volta).
+  // A GPU the catalog does not know is taken at its word.
+  const std::optional<std::string> gpu = plan.text("cluster.gpu");
+  const GpuSpec* spec = gpu ? catalog.find(*gpu) : nullptr;
+  const bool fp8 = plan.text("inference.weights") == "fp8";
+  if (fp8 && (!spec || spec->dense_peak(Precision::fp8))) return "fp8";
+  if (spec && !spec->dense_peak(Precision::bf16) && spec->dense_peak(Precision::fp16)) return "fp16";
+  return "bf16";
 }
 
 void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings) {

@@ -8,9 +8,9 @@
 namespace planlint {
 
 /// The compute precision whose catalog peak applies: training.precision (default bf16); for
-/// inference fp8 when the weights are fp8 and the GPU has FP8 tensor cores, else bf16 (int8/int4
-/// weights, and fp8 weights on a GPU without an FP8 peak, as an A100, are weight-only
-/// quantization that computes in 16 bits).
+/// inference fp8 when the weights are fp8 and the GPU has FP8 tensor cores, else bf16, or fp16
+/// on a GPU without BF16 (a V100) (int8/int4 weights, and fp8 weights on a GPU without an FP8
+/// peak, as an A100, are weight-only quantization that computes in 16 bits).
 std::string compute_precision(const Plan& plan, const Catalog& catalog);
 
 /// Adds every default the plan does not state. Reports a cluster.count that does not divide

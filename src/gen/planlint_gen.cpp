@@ -113,6 +113,7 @@ struct PartRow {
   std::string_view literal;
   std::int32_t expression;
   std::string_view unit;
+  std::uint8_t rounding;
 };
 // A rule option's default: kind 0 quantity, 1 string, 2 boolean.
 struct OptionRow {
@@ -201,7 +202,8 @@ MessageTemplate make_template(std::uint32_t first, std::uint32_t count) {
   MessageTemplate result;
   result.parts.reserve(count);
   for (std::uint32_t i = first; i < first + count; ++i)
-    result.parts.push_back({parts[i].literal, node(parts[i].expression), parts[i].unit});
+    result.parts.push_back({parts[i].literal, node(parts[i].expression), parts[i].unit,
+                            static_cast<Rounding>(parts[i].rounding)});
   return result;
 }
 
@@ -316,8 +318,8 @@ std::vector<GpuSpec> gpus() {
   Range template_rows(const MessageTemplate& message) {
     std::vector<std::string> rows;
     for (const MessageTemplate::Part& part : message.parts)
-      rows.push_back(fmt::format("{{{},{},{}}}", literal(part.literal), node_row(part.expression.get()),
-                                 literal(part.unit)));
+      rows.push_back(fmt::format("{{{},{},{},{}}}", literal(part.literal), node_row(part.expression.get()),
+                                 literal(part.unit), static_cast<unsigned>(part.rounding)));
     const Range range{parts_.size(), rows.size()};
     parts_.insert(parts_.end(), rows.begin(), rows.end());
     return range;

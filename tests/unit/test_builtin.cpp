@@ -54,6 +54,7 @@ void compare(const MessageTemplate& generated, const MessageTemplate& parsed,
   for (std::size_t i = 0; i < parsed.parts.size(); ++i) {
     CHECK(generated.parts[i].literal == parsed.parts[i].literal);
     CHECK(generated.parts[i].unit == parsed.parts[i].unit);
+    CHECK(generated.parts[i].rounding == parsed.parts[i].rounding);
     compare(generated.parts[i].expression.get(), parsed.parts[i].expression.get(),
             fmt::format("{}.parts[{}]", where, i));
   }

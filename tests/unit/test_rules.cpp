@@ -457,6 +457,91 @@ docs = "d"
   CHECK_THAT(errors[0].message, Catch::Contains("unit 'TFLOPS' does not fit bytes"));
 }
 
+TEST_CASE("a placeholder rounds up or down to the figures it shows", "[rules][load][template]") {
+  // Audit 2026-12-02: a help's "claim at most 187.9 tokens/s" was above the bound, 187.87, and
+  // "a 1.67× larger global batch" under the 1.6747 it takes: rounded to the nearest, a
+  // suggested bound lands on the wrong side of it half the time.
+  planlint::test::Scratch dir;
+  const std::string pack = dir.write("round.toml", R"(id = "round"
+group = "g"
+severity = "note"
+summary = "s"
+check = "false"
+message = "{187.87 tokens/s:tokens/s down} {187.87 tokens/s:tokens/s up} {187.87 tokens/s} {1.6747:up} {1.6747:down} {0.10027:% up} {0.10027:%} {-2.3456 GB:GB up} {154.3 GB:GB up} {2 GB:GB down}"
+help = "{0.999994 GB:GB up} {1.6747 * 1 s:s down}"
+docs = "d"
+)").string();
+  const std::string plan = dir.write("plan.toml", "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n"
+                                                  "[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
+                                                  "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n").string();
+  RunOptions options;
+  options.paths = {plan};
+  options.discover_config = false;
+  options.today = Date{2026, 12, 2};
+  options.rules = {pack};
+  const RunResult result = run_lint(options);
+  REQUIRE(result.errors.empty());
+  const Diagnostic* found = nullptr;
+  for (const Diagnostic& d : result.report.diagnostics)
+    if (d.rule == "round") found = &d;
+  REQUIRE(found);
+  CHECK(found->message == "187.8 tokens/s 187.9 tokens/s 187.9 tokens/s 1.68 1.67 10.1% 10% -2.345 GB 154.3 GB 2 GB");
+  REQUIRE(found->help);
+  CHECK(*found->help == "1 GB 1.674 s");
+
+  // Only a number rounds, and the word is the last after the colon.
+  const std::vector<Diagnostic> errors = refused_rule_errors("bad-round.toml", R"(id = "x"
+group = "g"
+severity = "note"
+summary = "s"
+check = "true"
+message = "{plan.name:up}"
+docs = "d"
+)");
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0].message, Catch::Contains("'up' rounds a number, not a string"));
+}
+
+TEST_CASE("interconnect-bottleneck's suggested global batch clears it and splits evenly", "[rules][network]") {
+  // Audit 2026-12-02: the help's "1.25× larger" batch, rounded to the nearest, was 10.02% of
+  // the step (still a finding) and 10 sequences over dp 8, which global-batch-split refuses.
+  auto plan = [](const std::string& global_batch) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
+           "[training]\ntokens = \"1T\"\nseq_len = 4096\nmicro_batch = 1\nglobal_batch = " + global_batch +
+           "\nmfu = \"40%\"\nzero = 1\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\ninter_node_bandwidth = \"400 Gbps\"\n";
+  };
+  planlint::test::Scratch dir;
+  auto lint = [&](const std::string& text) {
+    RunOptions options;
+    options.paths = {dir.write("plan.toml", text).string()};
+    options.discover_config = false;
+    options.today = Date{2026, 12, 2};
+    const RunResult result = run_lint(options);
+    REQUIRE(result.errors.empty());
+    return result.report.diagnostics;
+  };
+  const std::vector<Diagnostic> before = lint(plan("8"));
+  const Diagnostic* bottleneck = nullptr;
+  for (const Diagnostic& d : before)
+    if (d.rule == "interconnect-bottleneck") bottleneck = &d;
+  REQUIRE(bottleneck);
+  REQUIRE(bottleneck->help);
+  const std::smatch suggested = [&] {
+    std::smatch match;
+    const std::regex batch("global_batch = ([0-9]+) sequences");
+    REQUIRE(std::regex_search(*bottleneck->help, match, batch));
+    return match;
+  }();
+  CHECK_THAT(*bottleneck->help, Catch::Contains("a 1.26× larger training.global_batch"));
+  const std::string batch = suggested[1].str();
+  CHECK(std::stoi(batch) % 8 == 0);
+  for (const Diagnostic& d : lint(plan(batch))) {
+    INFO(d.message);
+    CHECK(d.rule != "interconnect-bottleneck");
+    CHECK(d.rule != "global-batch-split");
+  }
+}
+
 TEST_CASE("rule ids are kebab-case", "[rules][load]") {
   for (std::string_view id : {"x", "memory-fit", "a1", "mfu-out-of-range", "tp-across-nodes",
                               "a-1", "a-b-c", "x9-9x"}) {

@@ -14,12 +14,18 @@
 
 namespace planlint {
 
-/// A message with `{expr}` and `{expr:UNIT}` placeholders, compiled.
+/// Which way a placeholder's number is rounded to the figures it is shown with: to the
+/// nearest (the default), or `up` / `down` (`{expr:UNIT up}`, `{expr:down}`), so that a bound a
+/// help suggests, or a figure a message compares with a limit, stays on its side of it.
+enum class Rounding : std::uint8_t { nearest, up, down };
+
+/// A message with `{expr}`, `{expr:UNIT}` and `{expr:UNIT up|down}` placeholders, compiled.
 struct MessageTemplate {
   struct Part {
     std::string_view literal;  ///< text before the placeholder (or the whole tail)
     expr::NodePtr expression;  ///< null for the tail
     std::string_view unit;     ///< "" (readable default), "GB", "%", ...
+    Rounding rounding = Rounding::nearest;
   };
   std::vector<Part> parts;
   /// The texts the parts of a template compiled from a rule file view (shared by the

@@ -456,9 +456,17 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
     if (close == std::string_view::npos) return TemplateError{i, "'{' without a closing '}'"};
     std::string_view inside = text.substr(i + 1, close - i - 1);
     std::string unit;
+    Rounding rounding = Rounding::nearest;
     if (colon != std::string_view::npos) {
       unit = std::string(inside.substr(colon + 1));
       inside = inside.substr(0, colon);
+      // "GB up", "up": the rounding is the last word after the colon.
+      const std::size_t space = unit.rfind(' ');
+      const std::string last = space == std::string::npos ? unit : unit.substr(space + 1);
+      if (last == "up" || last == "down") {
+        rounding = last == "up" ? Rounding::up : Rounding::down;
+        unit = space == std::string::npos ? std::string() : unit.substr(0, unit.find_last_not_of(' ', space) + 1);
+      }
     }
     expr::ParseResult parsed = expr::parse_expression(inside, resolve_path);
     if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed))
@@ -468,6 +476,10 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
     if (auto* problem = std::get_if<expr::CheckError>(&checked))
       return TemplateError{i + 1 + problem->offset, problem->message};
     const expr::Type& type = std::get<expr::Type>(checked);
+    if (rounding != Rounding::nearest && type.kind != expr::Type::Kind::number &&
+        type.kind != expr::Type::Kind::any)
+      return TemplateError{i + 1, fmt::format("'{}' rounds a number, not {}",
+                                              rounding == Rounding::up ? "up" : "down", expr::describe(type))};
     if (!unit.empty()) {
       if (type.kind != expr::Type::Kind::number && type.kind != expr::Type::Kind::any)
         return TemplateError{i + 1, fmt::format("':{}' formats a number, not {}", unit, expr::describe(type))};
@@ -479,7 +491,7 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
                                fmt::format("unit '{}' does not fit {}", unit, expr::describe(type))};
       }
     }
-    result.parts.push_back({keep(std::move(literal)), tree, keep(std::move(unit))});
+    result.parts.push_back({keep(std::move(literal)), tree, keep(std::move(unit)), rounding});
     literal.clear();
     i = close;
   }

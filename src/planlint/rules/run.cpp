@@ -35,6 +35,29 @@ std::string format_percent(double fraction) {
   return out;
 }
 
+/// `show(q.value)`, moved by as little as the shown figures allow so that the number the text
+/// reads as is not below (`up`) or above (`down`) the value: "claim at most 187.8 tokens/s" for
+/// a bound of 187.87, where the nearest figures, 187.9, would be above it. The text is read
+/// back with the plan's quantity syntax, which every format writes (a fix is such a text); one
+/// that does not read back is left as it is.
+template <typename Show>
+std::string rounded(const units::Quantity& q, Rounding rounding, Show show) {
+  std::string text = show(q.value);
+  if (rounding == Rounding::nearest || !std::isfinite(q.value)) return text;
+  const bool up = rounding == Rounding::up;
+  double step = 0;
+  // Each try moves the value twice as far as the last: a few tries reach the next figure.
+  for (int attempt = 0; attempt < 32; ++attempt) {
+    const units::QuantityResult back = units::parse_quantity(text);
+    const units::Quantity* read = std::get_if<units::Quantity>(&back);
+    if (!read || !std::isfinite(read->value)) return text;
+    if (up ? read->value >= q.value : read->value <= q.value) return text;
+    step = step == 0 ? std::fabs(q.value - read->value) : step * 2;
+    text = show(up ? q.value + step : q.value - step);
+  }
+  return text;
+}
+
 /// Where the rule's finding is and what key it names.
 struct Place {
   Span span;
@@ -231,11 +254,19 @@ std::optional<std::string> render_parts(const MessageTemplate& message, const ex
       continue;
     }
     const units::Quantity* q = value->quantity();
-    if (q && (part.unit == "%" || (part.unit.empty() && !for_fix && q->percent && q->dim.dimensionless())))
-      out += format_percent(q->value);
-    else if (q && !part.unit.empty()) {
-      std::string formatted = units::format_in(q->value, q->dim, part.unit);
-      out += formatted.empty() ? expr::format_value(*value) : formatted;
+    if (q && (part.unit == "%" || (part.unit.empty() && !for_fix && q->percent && q->dim.dimensionless()))) {
+      out += rounded(*q, part.rounding, [](double x) { return format_percent(x); });
+    } else if (std::string formatted = q && !part.unit.empty() ? units::format_in(q->value, q->dim, part.unit) : "";
+               !formatted.empty()) {
+      out += part.rounding == Rounding::nearest
+                 ? formatted
+                 : rounded(*q, part.rounding, [&](double x) { return units::format_in(x, q->dim, part.unit); });
+    } else if (q) {
+      out += rounded(*q, part.rounding, [&](double x) {
+        units::Quantity shown = *q;
+        shown.value = x;
+        return expr::format_value(expr::Value{shown});
+      });
     } else {
       out += expr::format_value(*value);
     }

@@ -486,3 +486,56 @@ TEST_CASE("a claim against a computed 0 says there is no ratio, not '+?'", "[rul
   CHECK(mismatch->message == "claims 4 sequences for infer.max_concurrency but planlint computes 0 sequences (no finite "
                              "ratio; capacity tolerance 15%)");
 }
+
+TEST_CASE("decode-bound and batch-decode-bound print the MoE weights the bound reads", "[rules][inference]") {
+  // Audit 2026-12-02: of Mixtral (46.7B, 12.9B active) the messages printed all 93.4 GB of
+  // weights as read a step, while the bound reads the routed experts' share (25.8 GB), so the
+  // printed figures did not divide to the printed bound.
+  auto plan = [](const std::string& inference, const std::string& gpu) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"46.7B\"\nactive_params = \"12.9B\"\n"
+           "architecture = \"moe\"\nlayers = 32\nhidden = 4096\nheads = 32\nkv_heads = 8\n[inference]\n" + inference +
+           "tp = 1\ntokens_per_s = \"200 tokens/s\"\n[cluster]\ngpu = \"" + gpu + "\"\ncount = 1\n";
+  };
+  const std::optional<Diagnostic> one = finding(
+      plan("weights = \"bf16\"\ncontext = \"4096 tokens\"\nconcurrency = \"8 seq\"\n", "h100-sxm"), "decode-bound");
+  REQUIRE(one);
+  // 3.35 TB/s / (93.4 GB × 12.9 / 46.7 + 0.5369 GB) = 127.2 tokens/s
+  CHECK_THAT(one->message, Catch::Contains("each token reads 25.8 GB of weights (the experts its tokens are routed to: "
+                                           "27.6% of all 93.4 GB) and 0.5369 GB of KV cache from 3.35 TB/s of HBM "
+                                           "bandwidth (tp 1): at most 127.2 tokens/s"));
+  const std::optional<Diagnostic> batch = finding(
+      plan("weights = \"fp8\"\ncontext = \"32768 tokens\"\nconcurrency = \"2 seq\"\n", "h200-sxm"), "batch-decode-bound");
+  REQUIRE(batch);
+  // 46.7 GB × (1 − (1 − 12.9 / 46.7)^2) = 22.24 GB; (22.24 + 8.59) GB / 4.8 TB/s = 6.42 ms
+  CHECK_THAT(batch->message, Catch::Contains("each decode step reads 22.24 GB of weights (the experts its sequences are "
+                                             "routed to: 47.6% of all 46.7 GB) and 8.59 GB of KV cache from 4.8 TB/s of "
+                                             "HBM bandwidth: 6.42 ms a token"));
+}
+
+TEST_CASE("a tp that does not divide kv_heads shows the KV divisor and the KV bytes the bounds use", "[rules][inference][memory]") {
+  // Audit 2026-12-02: at tp 6 and 8 KV heads each GPU holds ⌈8 / 6⌉ = 2 heads. inference-memory-fit
+  // printed "KV cache 375.8 GB / 6" (the total used / 4) and decode-bound "42.95 GB of KV cache
+  // from 20.1 TB/s" (the bound reads it 6 × 2 / 8 = 1.5 times), with the caveat only at tp > kv_heads.
+  auto plan = [](const std::string& inference) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
+           "heads = 64\nkv_heads = 8\n[inference]\nweights = \"bf16\"\ntp = 6\n" + inference +
+           "[cluster]\ngpu = \"h100-sxm\"\ncount = 6\n";
+  };
+  const std::optional<Diagnostic> fit =
+      finding(plan("context = \"8192 tokens\"\nconcurrency = \"140 seq\"\n"), "inference-memory-fit");
+  REQUIRE(fit);
+  // (140 / 6 + 375.8 / 4) GB × 1.1 = 129 GB
+  CHECK(fit->message ==
+        "needs 129 GB per GPU but h100-sxm has 80 GB: weights 140 GB / tp 6 + KV cache 375.8 GB / 4 (a KV head is not "
+        "split across GPUs: each GPU holds ⌈kv_heads / tp⌉ = 2 of the 8 heads, so the cache divides by kv_heads / "
+        "⌈kv_heads / tp⌉, not by tp) + reserve 11.73 GB");
+  const std::optional<Diagnostic> bound = finding(
+      plan("context = \"131072 tokens\"\nconcurrency = \"4 seq\"\ntokens_per_s = \"100 tokens/s\"\n"), "decode-bound");
+  REQUIRE(bound);
+  // 20.1 TB/s / (140 GB + 42.95 GB × 1.5) = 98.3 tokens/s
+  CHECK_THAT(bound->message,
+             Catch::Contains("each token reads 140 GB of weights and 64.42 GB of KV cache (a KV head is not split across "
+                             "GPUs: each of the 6 GPUs holds 2 of the 8 KV heads and reads their whole cache, so the "
+                             "42.95 GB cache counts 6 × 2 / 8 = 1.5 times) from 20.1 TB/s of HBM bandwidth (tp 6): at "
+                             "most 98.3 tokens/s"));
+}

@@ -512,6 +512,19 @@ TEST_CASE("decode-bound and batch-decode-bound print the MoE weights the bound r
                                              "HBM bandwidth: 6.42 ms a token"));
 }
 
+TEST_CASE("chinchilla-ratio counts an MoE plan's compute with its active parameters", "[rules][compute]") {
+  // Audit 2026-12-02: 400B (20B active) on 4T tokens printed "the same 6 · N · D = 9.6e24 FLOP
+  // would train a dense 282.8B-parameter model", with the total parameters; the plan computes
+  // train.flops = 6 · N_a · D = 4.8e23, whose compute-optimal model is √(4.8e23 / 120) = 63.2B.
+  const std::optional<Diagnostic> note = finding(
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"400B\"\nactive_params = \"20B\"\n"
+      "architecture = \"moe\"\n[training]\ntokens = \"4T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 1024\n",
+      "chinchilla-ratio");
+  REQUIRE(note);
+  CHECK_THAT(note->message, Catch::EndsWith("the same compute, 6 · N_a · D = 4.8e23 FLOP, would train a dense "
+                                            "63.2B-parameter model on 1.26T tokens to a lower loss"));
+}
+
 TEST_CASE("a tp that does not divide kv_heads shows the KV divisor and the KV bytes the bounds use", "[rules][inference][memory]") {
   // Audit 2026-12-02: at tp 6 and 8 KV heads each GPU holds ⌈8 / 6⌉ = 2 heads. inference-memory-fit
   // printed "KV cache 375.8 GB / 6" (the total used / 4) and decode-bound "42.95 GB of KV cache

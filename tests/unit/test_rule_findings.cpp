@@ -3,6 +3,7 @@
 // show numbers (percentages in text, numbers in fixes, no exponents).
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -523,6 +524,25 @@ TEST_CASE("chinchilla-ratio counts an MoE plan's compute with its active paramet
   REQUIRE(note);
   CHECK_THAT(note->message, Catch::EndsWith("the same compute, 6 · N_a · D = 4.8e23 FLOP, would train a dense "
                                             "63.2B-parameter model on 1.26T tokens to a lower loss"));
+}
+
+TEST_CASE("mfu-out-of-range's help says above for an fp8 or fp4 MFU above the scaled range", "[rules][compute]") {
+  // Audit 2026-12-02: fp8 at 26% (range 17.5–25%, scaled to the fp8 peak) read "above" in the
+  // message, but the help tested the unscaled 50% and said "an MFU below the range is pessimistic".
+  auto plan = [](const std::string& precision, const std::string& mfu, const std::string& gpu) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
+           "heads = 64\nkv_heads = 8\n[training]\nmfu = \"" + mfu + "\"\nprecision = \"" + precision +
+           "\"\ntokens = \"15T\"\nseq_len = 8192\nmicro_batch = 1\nglobal_batch = 2048\ntp = 8\npp = 4\nzero = 1\n"
+           "[cluster]\ngpu = \"" + gpu + "\"\ncount = 2048\ninter_node_bandwidth = \"400 Gbps\"\n";
+  };
+  for (const auto& [precision, mfu, gpu] : {std::tuple<std::string, std::string, std::string>{"fp8", "26%", "h100-sxm"},
+                                            {"fp4", "14%", "b200"}}) {
+    INFO(precision);
+    const std::optional<Diagnostic> above = finding(plan(precision, mfu, gpu), "mfu-out-of-range");
+    REQUIRE(above);
+    CHECK_THAT(above->message, Catch::Contains(" is above the "));
+    CHECK_THAT(above->help.value_or(""), Catch::StartsWith("an MFU above the range needs a measurement"));
+  }
 }
 
 TEST_CASE("a tp that does not divide kv_heads shows the KV divisor and the KV bytes the bounds use", "[rules][inference][memory]") {

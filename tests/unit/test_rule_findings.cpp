@@ -572,3 +572,16 @@ TEST_CASE("a tp that does not divide kv_heads shows the KV divisor and the KV by
                              "42.95 GB cache counts 6 × 2 / 8 = 1.5 times) from 20.1 TB/s of HBM bandwidth (tp 6): at "
                              "most 98.3 tokens/s"));
 }
+
+TEST_CASE("idle-gpus does not suggest the replicas already stated", "[rules][parallelism]") {
+  // Audit 2026-12-02: tp 8, count 36, replicas = 4 drew "state the replicas the GPUs hold
+  // (replicas = 4), or book the 32 GPUs": the plan already says replicas = 4.
+  const std::optional<Diagnostic> idle = finding(
+      "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\nheads = 64\n"
+      "kv_heads = 8\n[inference]\nreplicas = 4\ncontext = \"8192 tokens\"\nconcurrency = \"8 seq\"\ntp = 8\n[cluster]\n"
+      "gpu = \"h100-sxm\"\ncount = 36\n",
+      "idle-gpus");
+  REQUIRE(idle);
+  CHECK_THAT(idle->help.value_or(""), Catch::StartsWith("book the 32 GPUs the replicas use, or use the idle ones: "
+                                                        "replicas = 5 needs 40 GPUs;"));
+}

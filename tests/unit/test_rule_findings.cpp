@@ -585,3 +585,26 @@ TEST_CASE("idle-gpus does not suggest the replicas already stated", "[rules][par
   CHECK_THAT(idle->help.value_or(""), Catch::StartsWith("book the 32 GPUs the replicas use, or use the idle ones: "
                                                         "replicas = 5 needs 40 GPUs;"));
 }
+
+TEST_CASE("a GPU count that tp · pp · cp does not divide is not told to state a dp", "[rules][parallelism]") {
+  // Audit 2026-12-02: count 2000 at tp 8 × pp 4 drew bad-value's "or state training.dp", and a
+  // stated dp = 62 parallelism-mismatch's "dp = count / (tp · pp · cp) = 62.5 … leave dp out":
+  // no whole dp exists, so the user went in a circle. Both now name the counts that divide.
+  auto plan = [](const std::string& dp) {
+    return training_plan("params = \"70B\"\nlayers = 80\nhidden = 8192\nheads = 64\nkv_heads = 8\n",
+                         dp + "seq_len = 8192\nmicro_batch = 1\nglobal_batch = 2048\ntp = 8\npp = 4\nzero = 1\n",
+                         "gpu = \"h100-sxm\"\ncount = 2000\ninter_node_bandwidth = \"400 Gbps\"\n");
+  };
+  const std::optional<Diagnostic> derived = finding(plan(""), "bad-value");
+  REQUIRE(derived);
+  CHECK(derived->help == "make the GPU count a multiple of tp · pp · cp = 32 (1984 or 2016 GPUs), or choose a "
+                         "tp · pp · cp that divides 2000");
+  const std::optional<Diagnostic> stated = finding(plan("dp = 62\n"), "parallelism-mismatch");
+  REQUIRE(stated);
+  CHECK(stated->help == "no whole dp multiplies with tp · pp · cp = 32 to 2000 GPUs: book 1984 GPUs (dp = 62) or "
+                        "2016 GPUs (dp = 63), or choose a tp · pp · cp that divides 2000 GPUs");
+  const std::optional<Diagnostic> small = finding(
+      training_plan("params = \"7B\"\n", "tp = 8\npp = 4\n", "gpu = \"h100-sxm\"\ncount = 16\n"), "bad-value");
+  REQUIRE(small);
+  CHECK(small->help == "book at least tp · pp · cp = 32 GPUs, or choose a tp · pp · cp that divides 16");
+}

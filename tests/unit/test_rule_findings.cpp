@@ -676,3 +676,14 @@ TEST_CASE("interconnect-bottleneck's docs example fires and its 'Use instead' pa
   INFO(overlay_toml(plan, instead.front()));
   CHECK_FALSE(finding(overlay_toml(plan, instead.front()), "interconnect-bottleneck"));
 }
+
+TEST_CASE("estimate-mismatch's docs say which rule compares the ends of a range claim", "[rules][docs]") {
+  // Audit 2026-12-02: the docs said the ends "are not [compared] … missing-range and the
+  // assumption rules look after those", but estimate-range-mismatch compares them.
+  std::optional<RuleDescriptor> rule;
+  for (const RuleDescriptor& d : RuleSet::builtin().descriptors())
+    if (d.id == "estimate-mismatch") rule = d;
+  REQUIRE(rule);
+  CHECK_THAT(std::string(rule->docs.view()), Catch::Contains("ends are compared by `estimate-range-mismatch`"));
+  CHECK_THAT(std::string(rule->docs.view()), !Catch::Contains("look after those"));
+}

@@ -687,3 +687,33 @@ TEST_CASE("estimate-mismatch's docs say which rule compares the ends of a range 
   CHECK_THAT(std::string(rule->docs.view()), Catch::Contains("ends are compared by `estimate-range-mismatch`"));
   CHECK_THAT(std::string(rule->docs.view()), !Catch::Contains("look after those"));
 }
+
+TEST_CASE("estimate-range-invalid names every fault of a range claim", "[rules][claims]") {
+  // Audit 2026-12-02: { value = "9.6 d", low = "7.7 d", high = "7.7 d" } was reported only as
+  // "low equal to high"; the value is above high too.
+  auto plan = [](const std::string& claim) {
+    return training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
+                         "gpu = \"h100-sxm\"\ncount = 128\n[[assumptions]]\nid = \"mfu\"\nkey = \"training.mfu\"\n"
+                         "value = \"40%\"\nlow = \"30%\"\nhigh = \"50%\"\nsource = \"trial\"\nupdated = 2026-09-15\n"
+                         "[estimates]\n\"train.days\" = " + claim + "\n");
+  };
+  const std::optional<Diagnostic> both =
+      finding(plan("{ value = \"9.6 d\", low = \"7.7 d\", high = \"7.7 d\" }"), "estimate-range-invalid");
+  REQUIRE(both);
+  CHECK_THAT(both->message, Catch::StartsWith("the claim of train.days has low equal to high: a point estimate written "
+                                              "as a range, and the value above high (7.7 d – 9.6 d – 7.7 d)"));
+  const std::optional<Diagnostic> point =
+      finding(plan("{ value = \"9.6 d\", low = \"9.6 d\", high = \"9.6 d\" }"), "estimate-range-invalid");
+  REQUIRE(point);
+  CHECK_THAT(point->message, Catch::StartsWith("the claim of train.days has low equal to high: a point estimate written "
+                                               "as a range (9.6 d – 9.6 d – 9.6 d)"));
+  const std::optional<Diagnostic> inverted =
+      finding(plan("{ value = \"20 d\", low = \"16 d\", high = \"9 d\" }"), "estimate-range-invalid");
+  REQUIRE(inverted);
+  CHECK_THAT(inverted->message, Catch::StartsWith("the claim of train.days has low above high, and the value outside both "
+                                                  "ends (16 d – 20 d – 9 d)"));
+  const std::optional<Diagnostic> above =
+      finding(plan("{ value = \"20 d\", low = \"7.7 d\", high = \"12.8 d\" }"), "estimate-range-invalid");
+  REQUIRE(above);
+  CHECK_THAT(above->message, Catch::StartsWith("the claim of train.days has the value above high (7.7 d – 20 d – 12.8 d)"));
+}

@@ -717,3 +717,39 @@ TEST_CASE("estimate-range-invalid names every fault of a range claim", "[rules][
   REQUIRE(above);
   CHECK_THAT(above->message, Catch::StartsWith("the claim of train.days has the value above high (7.7 d – 20 d – 12.8 d)"));
 }
+
+TEST_CASE("helps do not suggest quantising int4 weights, and name the inputs of the plan's kind", "[rules][inference][claims]") {
+  // Audit 2026-12-02: decode-bound, sla-unreachable and batch-decode-bound told an int4 plan to
+  // quantise its weights; target-unmeasurable listed only training keys for an inference target;
+  // missing-range said "the assumptions … state no low and high" of a plan with no [[assumptions]].
+  auto plan = [](const std::string& inference, const std::string& gpu) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
+           "heads = 64\nkv_heads = 8\n[inference]\nweights = \"int4\"\ncontext = \"8192 tokens\"\n"
+           "concurrency = \"32 seq\"\n" + inference + "[cluster]\ngpu = \"" + gpu + "\"\ncount = 2\n"
+           "[[targets]]\nname = \"first token\"\nmetric = \"infer.ttft\"\nmax = \"1 s\"\n";
+  };
+  const std::vector<Diagnostic> alone =
+      lint_plan(plan("tp = 1\ntokens_per_s = \"200 tokens/s\"\nsla_itl = \"5 ms\"\n", "h100-sxm"));
+  for (const char* rule : {"decode-bound", "sla-unreachable"}) {
+    INFO(rule);
+    const std::vector<Diagnostic> found = of_rule(alone, rule);
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found.front().help.value_or(""), !Catch::Contains("quantise"));
+  }
+  const std::vector<Diagnostic> unmeasurable = of_rule(alone, "target-unmeasurable");
+  REQUIRE(unmeasurable.size() == 1);
+  CHECK_THAT(unmeasurable.front().help.value_or(""),
+             Catch::Contains("(inference.context, inference.concurrency, inference.prompt_tokens, model.layers, "
+                             "model.heads and model.hidden have no default)"));
+  const std::optional<Diagnostic> batch = finding(plan("tp = 2\nsla_itl = \"30 ms\"\n", "l40s"), "batch-decode-bound");
+  REQUIRE(batch);
+  CHECK_THAT(batch->help.value_or(""), Catch::Contains("more replicas), quantise the KV cache (kv_precision = \"fp8\"), "
+                                                       "or raise inference.tp"));
+  const std::optional<Diagnostic> point = finding(
+      training_plan("params = \"7B\"\n", "mfu = \"40%\"\n", "gpu = \"h100-sxm\"\ncount = 128\n[estimates]\n"
+                                                           "\"train.days\" = \"9.6 d\"\n"),
+      "missing-range");
+  REQUIRE(point);
+  CHECK_THAT(point->message, Catch::EndsWith("but the inputs it rests on (MFU) have no [[assumptions]] entry, so it has no "
+                                             "range yet: add entries with a low and a high, then claim the range they imply"));
+}

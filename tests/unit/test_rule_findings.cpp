@@ -1,14 +1,18 @@
 // What the built-in rules say about small plans written for one question each: the defects
 // found by the audit of realistic plans (2026-12-01; docs/hardening.md) and the way findings
 // show numbers (percentages in text, numbers in fixes, no exponents).
+#include <algorithm>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "integration_support.hpp"
 #include "planlint/lint/run.hpp"
+#include "planlint/rules/rule_set.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
@@ -485,4 +489,267 @@ TEST_CASE("a claim against a computed 0 says there is no ratio, not '+?'", "[rul
   REQUIRE(mismatch);
   CHECK(mismatch->message == "claims 4 sequences for infer.max_concurrency but planlint computes 0 sequences (no finite "
                              "ratio; capacity tolerance 15%)");
+}
+
+TEST_CASE("decode-bound and batch-decode-bound print the MoE weights the bound reads", "[rules][inference]") {
+  // Audit 2026-12-02: of Mixtral (46.7B, 12.9B active) the messages printed all 93.4 GB of
+  // weights as read a step, while the bound reads the routed experts' share (25.8 GB), so the
+  // printed figures did not divide to the printed bound.
+  auto plan = [](const std::string& inference, const std::string& gpu) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"46.7B\"\nactive_params = \"12.9B\"\n"
+           "architecture = \"moe\"\nlayers = 32\nhidden = 4096\nheads = 32\nkv_heads = 8\n[inference]\n" + inference +
+           "tp = 1\ntokens_per_s = \"200 tokens/s\"\n[cluster]\ngpu = \"" + gpu + "\"\ncount = 1\n";
+  };
+  const std::optional<Diagnostic> one = finding(
+      plan("weights = \"bf16\"\ncontext = \"4096 tokens\"\nconcurrency = \"8 seq\"\n", "h100-sxm"), "decode-bound");
+  REQUIRE(one);
+  // 3.35 TB/s / (93.4 GB × 12.9 / 46.7 + 0.5369 GB) = 127.2 tokens/s
+  CHECK_THAT(one->message, Catch::Contains("each token reads 25.8 GB of weights (the experts its tokens are routed to: "
+                                           "27.6% of all 93.4 GB) and 0.5369 GB of KV cache from 3.35 TB/s of HBM "
+                                           "bandwidth (tp 1): at most 127.2 tokens/s"));
+  const std::optional<Diagnostic> batch = finding(
+      plan("weights = \"fp8\"\ncontext = \"32768 tokens\"\nconcurrency = \"2 seq\"\n", "h200-sxm"), "batch-decode-bound");
+  REQUIRE(batch);
+  // 46.7 GB × (1 − (1 − 12.9 / 46.7)^2) = 22.24 GB; (22.24 + 8.59) GB / 4.8 TB/s = 6.42 ms
+  CHECK_THAT(batch->message, Catch::Contains("each decode step reads 22.24 GB of weights (the experts its sequences are "
+                                             "routed to: 47.6% of all 46.7 GB) and 8.59 GB of KV cache from 4.8 TB/s of "
+                                             "HBM bandwidth: 6.42 ms a token"));
+}
+
+TEST_CASE("chinchilla-ratio counts an MoE plan's compute with its active parameters", "[rules][compute]") {
+  // Audit 2026-12-02: 400B (20B active) on 4T tokens printed "the same 6 · N · D = 9.6e24 FLOP
+  // would train a dense 282.8B-parameter model", with the total parameters; the plan computes
+  // train.flops = 6 · N_a · D = 4.8e23, whose compute-optimal model is √(4.8e23 / 120) = 63.2B.
+  const std::optional<Diagnostic> note = finding(
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"400B\"\nactive_params = \"20B\"\n"
+      "architecture = \"moe\"\n[training]\ntokens = \"4T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 1024\n",
+      "chinchilla-ratio");
+  REQUIRE(note);
+  CHECK_THAT(note->message, Catch::EndsWith("the same compute, 6 · N_a · D = 4.8e23 FLOP, would train a dense "
+                                            "63.2B-parameter model on 1.26T tokens to a lower loss"));
+}
+
+TEST_CASE("mfu-out-of-range's help says above for an fp8 or fp4 MFU above the scaled range", "[rules][compute]") {
+  // Audit 2026-12-02: fp8 at 26% (range 17.5–25%, scaled to the fp8 peak) read "above" in the
+  // message, but the help tested the unscaled 50% and said "an MFU below the range is pessimistic".
+  auto plan = [](const std::string& precision, const std::string& mfu, const std::string& gpu) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
+           "heads = 64\nkv_heads = 8\n[training]\nmfu = \"" + mfu + "\"\nprecision = \"" + precision +
+           "\"\ntokens = \"15T\"\nseq_len = 8192\nmicro_batch = 1\nglobal_batch = 2048\ntp = 8\npp = 4\nzero = 1\n"
+           "[cluster]\ngpu = \"" + gpu + "\"\ncount = 2048\ninter_node_bandwidth = \"400 Gbps\"\n";
+  };
+  for (const auto& [precision, mfu, gpu] : {std::tuple<std::string, std::string, std::string>{"fp8", "26%", "h100-sxm"},
+                                            {"fp4", "14%", "b200"}}) {
+    INFO(precision);
+    const std::optional<Diagnostic> above = finding(plan(precision, mfu, gpu), "mfu-out-of-range");
+    REQUIRE(above);
+    CHECK_THAT(above->message, Catch::Contains(" is above the "));
+    CHECK_THAT(above->help.value_or(""), Catch::StartsWith("an MFU above the range needs a measurement"));
+  }
+}
+
+TEST_CASE("a tp that does not divide kv_heads shows the KV divisor and the KV bytes the bounds use", "[rules][inference][memory]") {
+  // Audit 2026-12-02: at tp 6 and 8 KV heads each GPU holds ⌈8 / 6⌉ = 2 heads. inference-memory-fit
+  // printed "KV cache 375.8 GB / 6" (the total used / 4) and decode-bound "42.95 GB of KV cache
+  // from 20.1 TB/s" (the bound reads it 6 × 2 / 8 = 1.5 times), with the caveat only at tp > kv_heads.
+  auto plan = [](const std::string& inference) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
+           "heads = 64\nkv_heads = 8\n[inference]\nweights = \"bf16\"\ntp = 6\n" + inference +
+           "[cluster]\ngpu = \"h100-sxm\"\ncount = 6\n";
+  };
+  const std::optional<Diagnostic> fit =
+      finding(plan("context = \"8192 tokens\"\nconcurrency = \"140 seq\"\n"), "inference-memory-fit");
+  REQUIRE(fit);
+  // (140 / 6 + 375.8 / 4) GB × 1.1 = 129 GB
+  CHECK(fit->message ==
+        "needs 129 GB per GPU but h100-sxm has 80 GB: weights 140 GB / tp 6 + KV cache 375.8 GB / 4 (a KV head is not "
+        "split across GPUs: each GPU holds ⌈kv_heads / tp⌉ = 2 of the 8 heads, so the cache divides by kv_heads / "
+        "⌈kv_heads / tp⌉, not by tp) + reserve 11.73 GB");
+  const std::optional<Diagnostic> bound = finding(
+      plan("context = \"131072 tokens\"\nconcurrency = \"4 seq\"\ntokens_per_s = \"100 tokens/s\"\n"), "decode-bound");
+  REQUIRE(bound);
+  // 20.1 TB/s / (140 GB + 42.95 GB × 1.5) = 98.3 tokens/s
+  CHECK_THAT(bound->message,
+             Catch::Contains("each token reads 140 GB of weights and 64.42 GB of KV cache (a KV head is not split across "
+                             "GPUs: each of the 6 GPUs holds 2 of the 8 KV heads and reads their whole cache, so the "
+                             "42.95 GB cache counts 6 × 2 / 8 = 1.5 times) from 20.1 TB/s of HBM bandwidth (tp 6): at "
+                             "most 98.3 tokens/s"));
+}
+
+TEST_CASE("idle-gpus does not suggest the replicas already stated", "[rules][parallelism]") {
+  // Audit 2026-12-02: tp 8, count 36, replicas = 4 drew "state the replicas the GPUs hold
+  // (replicas = 4), or book the 32 GPUs": the plan already says replicas = 4.
+  const std::optional<Diagnostic> idle = finding(
+      "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\nheads = 64\n"
+      "kv_heads = 8\n[inference]\nreplicas = 4\ncontext = \"8192 tokens\"\nconcurrency = \"8 seq\"\ntp = 8\n[cluster]\n"
+      "gpu = \"h100-sxm\"\ncount = 36\n",
+      "idle-gpus");
+  REQUIRE(idle);
+  CHECK_THAT(idle->help.value_or(""), Catch::StartsWith("book the 32 GPUs the replicas use, or use the idle ones: "
+                                                        "replicas = 5 needs 40 GPUs;"));
+}
+
+TEST_CASE("a GPU count that tp · pp · cp does not divide is not told to state a dp", "[rules][parallelism]") {
+  // Audit 2026-12-02: count 2000 at tp 8 × pp 4 drew bad-value's "or state training.dp", and a
+  // stated dp = 62 parallelism-mismatch's "dp = count / (tp · pp · cp) = 62.5 … leave dp out":
+  // no whole dp exists, so the user went in a circle. Both now name the counts that divide.
+  auto plan = [](const std::string& dp) {
+    return training_plan("params = \"70B\"\nlayers = 80\nhidden = 8192\nheads = 64\nkv_heads = 8\n",
+                         dp + "seq_len = 8192\nmicro_batch = 1\nglobal_batch = 2048\ntp = 8\npp = 4\nzero = 1\n",
+                         "gpu = \"h100-sxm\"\ncount = 2000\ninter_node_bandwidth = \"400 Gbps\"\n");
+  };
+  const std::optional<Diagnostic> derived = finding(plan(""), "bad-value");
+  REQUIRE(derived);
+  CHECK(derived->help == "make the GPU count a multiple of tp · pp · cp = 32 (1984 or 2016 GPUs), or choose a "
+                         "tp · pp · cp that divides 2000");
+  const std::optional<Diagnostic> stated = finding(plan("dp = 62\n"), "parallelism-mismatch");
+  REQUIRE(stated);
+  CHECK(stated->help == "no whole dp multiplies with tp · pp · cp = 32 to 2000 GPUs: book 1984 GPUs (dp = 62) or "
+                        "2016 GPUs (dp = 63), or choose a tp · pp · cp that divides 2000 GPUs");
+  const std::optional<Diagnostic> small = finding(
+      training_plan("params = \"7B\"\n", "tp = 8\npp = 4\n", "gpu = \"h100-sxm\"\ncount = 16\n"), "bad-value");
+  REQUIRE(small);
+  CHECK(small->help == "book at least tp · pp · cp = 32 GPUs, or choose a tp · pp · cp that divides 16");
+}
+
+namespace {
+
+/// The ```toml blocks of a rule's docs under `heading` (up to the next "## ").
+std::vector<std::string> docs_toml_blocks(std::string_view docs, std::string_view heading) {
+  std::vector<std::string> blocks;
+  const std::size_t start = docs.find(heading);
+  if (start == std::string_view::npos) return blocks;
+  const std::size_t end = docs.find("\n## ", start + heading.size());
+  const std::string_view section = docs.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+  for (std::size_t at = section.find("```toml\n"); at != std::string_view::npos; at = section.find("```toml\n", at)) {
+    const std::size_t body = at + 8, close = section.find("```", body);
+    blocks.emplace_back(section.substr(body, close - body));
+    at = close + 3;
+  }
+  return blocks;
+}
+
+/// `base` with the keys of `overlay` put in (a key of the same table replaced, a new one added):
+/// a docs page's "Use instead" shows only what changes from its "Example".
+std::string overlay_toml(const std::string& base, const std::string& overlay) {
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> tables;
+  auto read = [&](const std::string& text) {
+    std::istringstream in(text);
+    std::string line, table;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      if (line[0] == '[') table = line;
+      auto it = std::find_if(tables.begin(), tables.end(), [&](const auto& t) { return t.first == table; });
+      if (it == tables.end()) it = tables.insert(tables.end(), {table, {}});
+      if (line[0] == '[') continue;
+      const std::string key = line.substr(0, line.find('='));
+      auto entry = std::find_if(it->second.begin(), it->second.end(), [&](const auto& e) { return e.first == key; });
+      if (entry == it->second.end()) it->second.emplace_back(key, line);
+      else entry->second = line;
+    }
+  };
+  read(base);
+  read(overlay);
+  std::string out;
+  for (const auto& [table, entries] : tables) {
+    out += table + "\n";
+    for (const auto& entry : entries) out += entry.second + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("interconnect-bottleneck's docs example fires and its 'Use instead' passes", "[rules][docs]") {
+  // Audit 2026-12-02: the "Use instead" (4M-token batch, tp 2, 400 Gbps) still put the
+  // all-reduce at 16.7% of a step, above the 10% the rule allows.
+  std::optional<RuleDescriptor> rule;
+  for (const RuleDescriptor& d : RuleSet::builtin().descriptors())
+    if (d.id == "interconnect-bottleneck") rule = d;
+  REQUIRE(rule);
+  const std::vector<std::string> example = docs_toml_blocks(rule->docs.view(), "## Example");
+  const std::vector<std::string> instead = docs_toml_blocks(rule->docs.view(), "## Use instead");
+  REQUIRE(example.size() == 1);
+  REQUIRE(instead.size() == 1);
+  const std::string plan = "[plan]\nname = \"x\"\nkind = \"training\"\n" + example.front();
+  CHECK(finding(plan, "interconnect-bottleneck"));
+  INFO(overlay_toml(plan, instead.front()));
+  CHECK_FALSE(finding(overlay_toml(plan, instead.front()), "interconnect-bottleneck"));
+}
+
+TEST_CASE("estimate-mismatch's docs say which rule compares the ends of a range claim", "[rules][docs]") {
+  // Audit 2026-12-02: the docs said the ends "are not [compared] … missing-range and the
+  // assumption rules look after those", but estimate-range-mismatch compares them.
+  std::optional<RuleDescriptor> rule;
+  for (const RuleDescriptor& d : RuleSet::builtin().descriptors())
+    if (d.id == "estimate-mismatch") rule = d;
+  REQUIRE(rule);
+  CHECK_THAT(std::string(rule->docs.view()), Catch::Contains("ends are compared by `estimate-range-mismatch`"));
+  CHECK_THAT(std::string(rule->docs.view()), !Catch::Contains("look after those"));
+}
+
+TEST_CASE("estimate-range-invalid names every fault of a range claim", "[rules][claims]") {
+  // Audit 2026-12-02: { value = "9.6 d", low = "7.7 d", high = "7.7 d" } was reported only as
+  // "low equal to high"; the value is above high too.
+  auto plan = [](const std::string& claim) {
+    return training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
+                         "gpu = \"h100-sxm\"\ncount = 128\n[[assumptions]]\nid = \"mfu\"\nkey = \"training.mfu\"\n"
+                         "value = \"40%\"\nlow = \"30%\"\nhigh = \"50%\"\nsource = \"trial\"\nupdated = 2026-09-15\n"
+                         "[estimates]\n\"train.days\" = " + claim + "\n");
+  };
+  const std::optional<Diagnostic> both =
+      finding(plan("{ value = \"9.6 d\", low = \"7.7 d\", high = \"7.7 d\" }"), "estimate-range-invalid");
+  REQUIRE(both);
+  CHECK_THAT(both->message, Catch::StartsWith("the claim of train.days has low equal to high: a point estimate written "
+                                              "as a range, and the value above high (7.7 d – 9.6 d – 7.7 d)"));
+  const std::optional<Diagnostic> point =
+      finding(plan("{ value = \"9.6 d\", low = \"9.6 d\", high = \"9.6 d\" }"), "estimate-range-invalid");
+  REQUIRE(point);
+  CHECK_THAT(point->message, Catch::StartsWith("the claim of train.days has low equal to high: a point estimate written "
+                                               "as a range (9.6 d – 9.6 d – 9.6 d)"));
+  const std::optional<Diagnostic> inverted =
+      finding(plan("{ value = \"20 d\", low = \"16 d\", high = \"9 d\" }"), "estimate-range-invalid");
+  REQUIRE(inverted);
+  CHECK_THAT(inverted->message, Catch::StartsWith("the claim of train.days has low above high, and the value outside both "
+                                                  "ends (16 d – 20 d – 9 d)"));
+  const std::optional<Diagnostic> above =
+      finding(plan("{ value = \"20 d\", low = \"7.7 d\", high = \"12.8 d\" }"), "estimate-range-invalid");
+  REQUIRE(above);
+  CHECK_THAT(above->message, Catch::StartsWith("the claim of train.days has the value above high (7.7 d – 20 d – 12.8 d)"));
+}
+
+TEST_CASE("helps do not suggest quantising int4 weights, and name the inputs of the plan's kind", "[rules][inference][claims]") {
+  // Audit 2026-12-02: decode-bound, sla-unreachable and batch-decode-bound told an int4 plan to
+  // quantise its weights; target-unmeasurable listed only training keys for an inference target;
+  // missing-range said "the assumptions … state no low and high" of a plan with no [[assumptions]].
+  auto plan = [](const std::string& inference, const std::string& gpu) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
+           "heads = 64\nkv_heads = 8\n[inference]\nweights = \"int4\"\ncontext = \"8192 tokens\"\n"
+           "concurrency = \"32 seq\"\n" + inference + "[cluster]\ngpu = \"" + gpu + "\"\ncount = 2\n"
+           "[[targets]]\nname = \"first token\"\nmetric = \"infer.ttft\"\nmax = \"1 s\"\n";
+  };
+  const std::vector<Diagnostic> alone =
+      lint_plan(plan("tp = 1\ntokens_per_s = \"200 tokens/s\"\nsla_itl = \"5 ms\"\n", "h100-sxm"));
+  for (const char* rule : {"decode-bound", "sla-unreachable"}) {
+    INFO(rule);
+    const std::vector<Diagnostic> found = of_rule(alone, rule);
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found.front().help.value_or(""), !Catch::Contains("quantise"));
+  }
+  const std::vector<Diagnostic> unmeasurable = of_rule(alone, "target-unmeasurable");
+  REQUIRE(unmeasurable.size() == 1);
+  CHECK_THAT(unmeasurable.front().help.value_or(""),
+             Catch::Contains("(inference.context, inference.concurrency, inference.prompt_tokens, model.layers, "
+                             "model.heads and model.hidden have no default)"));
+  const std::optional<Diagnostic> batch = finding(plan("tp = 2\nsla_itl = \"30 ms\"\n", "l40s"), "batch-decode-bound");
+  REQUIRE(batch);
+  CHECK_THAT(batch->help.value_or(""), Catch::Contains("more replicas), quantise the KV cache (kv_precision = \"fp8\"), "
+                                                       "or raise inference.tp"));
+  const std::optional<Diagnostic> point = finding(
+      training_plan("params = \"7B\"\n", "mfu = \"40%\"\n", "gpu = \"h100-sxm\"\ncount = 128\n[estimates]\n"
+                                                           "\"train.days\" = \"9.6 d\"\n"),
+      "missing-range");
+  REQUIRE(point);
+  CHECK_THAT(point->message, Catch::EndsWith("but the inputs it rests on (MFU) have no [[assumptions]] entry, so it has no "
+                                             "range yet: add entries with a low and a high, then claim the range they imply"));
 }

@@ -110,7 +110,15 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
             fmt::format("cluster.count = {:g} GPUs does not divide into tp · pp · cp = {:g}: no "
                         "data-parallel degree follows",
                         *count, model_parallel));
-        diag.help = "make the GPU count a multiple of tp · pp · cp, or state training.dp";
+        // No stated dp can help (parallelism-mismatch would report it): name the counts that divide.
+        const double below = std::floor(dp) * model_parallel, above = std::ceil(dp) * model_parallel;
+        diag.help = below >= model_parallel
+                        ? fmt::format("make the GPU count a multiple of tp · pp · cp = {:g} ({:g} or {:g} GPUs), or "
+                                      "choose a tp · pp · cp that divides {:g}",
+                                      model_parallel, below, above, *count)
+                        : fmt::format("book at least tp · pp · cp = {:g} GPUs, or choose a tp · pp · cp that "
+                                      "divides {:g}",
+                                      model_parallel, *count);
       }
     }
   }

@@ -119,3 +119,35 @@ TEST_CASE("memory-fit reports states that alone exceed the HBM when the activati
   CHECK_FALSE(finding(lint_plan(plan("7B", "")), "memory-fit"));
   CHECK(finding(lint_plan(plan("7B", "zero = 0\n")), "memory-fit"));
 }
+
+TEST_CASE("inference-memory-fit reports weights that alone exceed the HBM when no concurrency is stated",
+          "[rules][memory]") {
+  // Audit 2026-12-02: 70B in bf16 on one H100 without inference.concurrency passed: the memory
+  // total needs the KV cache, which needs the concurrency; 140 GB of weights never fit 80 GB.
+  auto plan = [](const std::string& weights, const std::string& tp) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
+           "layers = 80\nhidden = 8192\nheads = 64\nkv_heads = 8\n[inference]\nweights = \"" + weights +
+           "\"\ncontext = \"8192 tokens\"\ntp = " + tp + "\n[cluster]\ngpu = \"h100-sxm\"\ncount = " + tp + "\n";
+  };
+  const std::optional<Diagnostic> d = finding(lint_plan(plan("bf16", "1")), "inference-memory-fit");
+  REQUIRE(d);
+  CHECK(d->message == "the weights alone need 154 GB per GPU but h100-sxm has 80 GB: weights 140 GB / tp 1 + reserve "
+                      "14 GB, before any KV cache (the plan states no inference.concurrency to size it for)");
+  // Weights that fit are no finding without a concurrency: 140 GB over tp 2, 77 GB a GPU.
+  CHECK_FALSE(finding(lint_plan(plan("bf16", "2")), "inference-memory-fit"));
+  CHECK_FALSE(finding(lint_plan(plan("fp8", "1")), "inference-memory-fit"));
+  // Without a stated tp either, the plan is held to the largest tp a node gives: a 70B sketch
+  // on 16 H100s fits at tp 8; a 405B one does not (810 GB / 8 = 101 GB).
+  auto sketch = [](const std::string& params) {
+    return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"" + params +
+           "\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 16\n";
+  };
+  CHECK_FALSE(finding(lint_plan(sketch("70B")), "inference-memory-fit"));
+  const std::optional<Diagnostic> big = finding(lint_plan(sketch("405B")), "inference-memory-fit");
+  REQUIRE(big);
+  CHECK(big->message == "the weights alone need 111.4 GB per GPU but h100-sxm has 80 GB: weights 810 GB / tp 8 (the "
+                        "plan states no inference.tp: the most one node gives) + reserve 10.12 GB, before any KV cache "
+                        "(the plan states no inference.concurrency to size it for)");
+  REQUIRE(big->help);
+  CHECK_THAT(*big->help, Catch::StartsWith("raise inference.tp until the weights fit") && !Catch::Contains("?"));
+}

@@ -542,6 +542,37 @@ TEST_CASE("interconnect-bottleneck's suggested global batch clears it and splits
   }
 }
 
+TEST_CASE("a figure next to the limit it breaks does not read as the limit", "[rules][template]") {
+  // Audit 2026-12-02: "2048 sequences is 33 micro-batches ... not a whole number" (33.03),
+  // "19.99 ... is 20 tokens per parameter, below the compute-optimal 20".
+  planlint::test::Scratch dir;
+  auto message_of = [&](const std::string& plan, const std::string& rule) -> std::string {
+    RunOptions options;
+    options.paths = {dir.write("plan.toml", plan).string()};
+    options.discover_config = false;
+    options.today = Date{2026, 12, 2};
+    const RunResult result = run_lint(options);
+    REQUIRE(result.errors.empty());
+    for (const Diagnostic& d : result.report.diagnostics)
+      if (d.rule == rule) return d.message;
+    FAIL("no " << rule << " finding");
+    return "";
+  };
+  const std::string training = "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
+                               "[training]\nmicro_batch = 1\nzero = 1\n";
+  CHECK_THAT(message_of(training + "tokens = \"15T\"\nglobal_batch = 2048\n[cluster]\ngpu = \"h100-sxm\"\ncount = 62\n",
+                        "global-batch-split"),
+             Catch::Contains("is 33.1 micro-batches"));
+  CHECK_THAT(message_of(training + "tokens = \"15T\"\nglobal_batch = 2044\n[cluster]\ngpu = \"h100-sxm\"\ncount = 62\n",
+                        "global-batch-split"),
+             Catch::Contains("is 32.9 micro-batches"));  // 32.97
+  CHECK_THAT(message_of(training + "tokens = \"1399B\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 64\n", "chinchilla-ratio"),
+             Catch::Contains("is 19.9 tokens per parameter, below the compute-optimal 20"));
+  // Away from the limit the figure is the nearest: 1T / 70B = 14.29.
+  CHECK_THAT(message_of(training + "tokens = \"1T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 64\n", "chinchilla-ratio"),
+             Catch::Contains("is 14.3 tokens per parameter"));
+}
+
 TEST_CASE("rule ids are kebab-case", "[rules][load]") {
   for (std::string_view id : {"x", "memory-fit", "a1", "mfu-out-of-range", "tp-across-nodes",
                               "a-1", "a-b-c", "x9-9x"}) {

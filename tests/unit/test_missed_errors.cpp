@@ -151,3 +151,35 @@ TEST_CASE("inference-memory-fit reports weights that alone exceed the HBM when n
   REQUIRE(big->help);
   CHECK_THAT(*big->help, Catch::StartsWith("raise inference.tp until the weights fit") && !Catch::Contains("?"));
 }
+
+TEST_CASE("a plan says which basis its MFU is on, and the time, attention-flops and mfu-out-of-range follow it",
+          "[rules][compute][estimate]") {
+  // Audit 2026-12-02: attention-flops' "Use instead" (the MFU rescaled to the 6 · N · D
+  // basis) did not clear it, and the rescaled MFU then drew mfu-out-of-range, whose ranges
+  // count the attention FLOPs: only a suppression could answer the question the rule asks.
+  auto plan = [](const std::string& mfu, const std::string& basis) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"8B\"\n"
+           "layers = 32\nhidden = 4096\nheads = 32\n[training]\ntokens = \"1T\"\nseq_len = 131072\nmicro_batch = 1\n"
+           "cp = 16\ntp = 8\nzero = 1\nmfu = \"" + mfu + "\"\n" + basis + "[cluster]\ngpu = \"h100-sxm\"\ncount = 1024\n";
+  };
+  auto rules = [&](const std::string& text) { return test::rules_of(lint_plan(text)); };
+  CHECK_THAT(rules(plan("35%", "")), VectorContains(std::string("attention-flops")));
+  CHECK_THAT(rules(plan("35%", "mfu_counts_attention = true\n")), !VectorContains(std::string("attention-flops")));
+  CHECK_THAT(rules(plan("35%", "mfu_counts_attention = true\n")), !VectorContains(std::string("mfu-out-of-range")));
+  CHECK_THAT(rules(plan("6.7%", "mfu_counts_attention = false\n")), !VectorContains(std::string("attention-flops")));
+  CHECK_THAT(rules(plan("6.7%", "mfu_counts_attention = false\n")), !VectorContains(std::string("mfu-out-of-range")));
+  CHECK_THAT(rules(plan("6.7%", "")), VectorContains(std::string("mfu-out-of-range")));
+  const std::optional<Diagnostic> low = finding(lint_plan(plan("3%", "mfu_counts_attention = false\n")), "mfu-out-of-range");
+  REQUIRE(low);
+  CHECK_THAT(low->message, Catch::StartsWith("training.mfu 3% (15.9% counting the attention FLOPs") && Catch::Contains("is below"));
+
+  // With the attention counted, the GPU time divides (6 · N + 12 · L · h · S) · D by the MFU:
+  // 5.29× the 6 · N · D time at 128K tokens.
+  const test::Estimated plain = test::estimate_text(plan("35%", "mfu_counts_attention = false\n"));
+  const test::Estimated counted = test::estimate_text(plan("35%", "mfu_counts_attention = true\n"));
+  REQUIRE(plain.estimates.find("train.gpu_hours") != nullptr);
+  REQUIRE(counted.estimates.find("train.gpu_hours") != nullptr);
+  CHECK(counted.estimates.find("train.gpu_hours")->value ==
+        Approx(plain.estimates.find("train.gpu_hours")->value * (1 + 12.0 * 32 * 4096 * 131072 / (6 * 8e9))));
+  CHECK(counted.estimates.find("train.gpu_hours")->arithmetic.str().starts_with("(4.8e22 FLOP + 12 × 32 × 4096 × 131.1K tokens × 1T tokens)"));
+}

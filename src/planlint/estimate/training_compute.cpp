@@ -11,7 +11,8 @@ namespace {
 
 // 6 FLOPs per parameter per token: 2 in the forward pass (one multiply-add per weight), 4 in
 // the backward pass (gradients with respect to activations and to weights). Kaplan et al. 2020
-// eq. 2.1; PaLM appendix B counts MFU against the same 6·N·D (attention FLOPs excluded).
+// eq. 2.1. The attention over the sequence, 12 · L · h · S a token, is left out (gpu_time adds
+// it when the plan's MFU counts it).
 void train_flops(EstimateContext& context) {
   MetricBuilder m(context, "train.flops");
   const Term n = m.plan("model.active_params");
@@ -32,11 +33,24 @@ void tokens_per_param(EstimateContext& context) {
 }
 
 // GPU time at the assumed utilisation: MFU is model FLOPs / (time · peak), PaLM appendix B.
-void gpu_time(EstimateContext& context, std::string_view name, std::string_view formula) {
+// An MFU that counts the attention FLOPs (PaLM's model FLOPs, 6 · N + 12 · L · H · Q · T a
+// token; Megatron-LM's) divides them too: training.mfu_counts_attention = true.
+void gpu_time(EstimateContext& context, std::string_view name, std::string_view formula,
+              std::string_view formula_with_attention) {
   MetricBuilder m(context, name);
   const Term flops = m.metric("train.flops");
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
+  if (context.plan().find("training.mfu_counts_attention") &&
+      m.choice("training.mfu_counts_attention") == "true") {
+    const Term layers = m.plan("model.layers"), hidden = m.plan("model.hidden");
+    const Term seq = m.plan("training.seq_len"), tokens = m.plan("training.tokens");
+    const double attention = 12 * layers.value * hidden.value * seq.value * tokens.value;
+    return m.finish((flops.value + attention) / (peak.value * mfu.value), formula_with_attention, [=] {
+      return fmt::format("({} + 12 × {} × {} × {} × {}) / ({} × {})", flops.text, layers.text, hidden.text,
+                         seq.text, tokens.text, peak.text, mfu.text);
+    });
+  }
   m.finish(flops.value / (peak.value * mfu.value), formula,
            [=] { return fmt::format("{} / ({} × {})", flops.text, peak.text, mfu.text); });
 }
@@ -88,8 +102,10 @@ void cost_total(EstimateContext& context) {
 void estimate_training_compute(EstimateContext& context) {
   train_flops(context);
   tokens_per_param(context);
-  gpu_time(context, "train.gpu_seconds", "train.flops / (P · MFU)");
-  gpu_time(context, "train.gpu_hours", "train.flops / (P · MFU) / 3600");
+  gpu_time(context, "train.gpu_seconds", "train.flops / (P · MFU)",
+           "(train.flops + 12 · L · h · S · D) / (P · MFU)");
+  gpu_time(context, "train.gpu_hours", "train.flops / (P · MFU) / 3600",
+           "(train.flops + 12 · L · h · S · D) / (P · MFU) / 3600");
   train_days(context);
   wall_days(context);
   schedule_days(context);

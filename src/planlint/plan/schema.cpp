@@ -104,6 +104,9 @@ std::vector<KeySpec> make_keys() {
       flag("training", "flash_attention", "attention scores are not stored; default true"),
       amount("training", "activation_memory", "measured activation memory per GPU", {bytes}, "bytes"),
       fraction("training", "mfu", "model FLOPs utilisation assumed"),
+      flag("training", "mfu_counts_attention",
+           "training.mfu counts the attention FLOPs (PaLM's and Megatron-LM's MFU do): time and cost "
+           "divide (6 · N_a + 12 · L · h · S) · D by it; false: it was measured against 6 · N_a · D"),
       fraction("training", "goodput", "useful fraction of wall time"),
       KeySpec{"training", "schedule_margin", K::quantity,
               "multiplier from wall time to the committed schedule (1.2–1.3 typical)", {none},

@@ -183,3 +183,20 @@ TEST_CASE("a plan says which basis its MFU is on, and the time, attention-flops 
         Approx(plain.estimates.find("train.gpu_hours")->value * (1 + 12.0 * 32 * 4096 * 131072 / (6 * 8e9))));
   CHECK(counted.estimates.find("train.gpu_hours")->arithmetic.str().starts_with("(4.8e22 FLOP + 12 × 32 × 4096 × 131.1K tokens × 1T tokens)"));
 }
+
+TEST_CASE("an assumption with one end ranges from its value to that end", "[rules][assumptions]") {
+  // Audit 2026-12-02: an mfu entry with value 40% and high 50% (no low) flagged the plan's 45%
+  // as "off the value of its assumption (40% – 40%)", while the cost ranges used 45%–50%.
+  auto plan = [](const std::string& mfu) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
+           "[training]\ntokens = \"1T\"\nmfu = \"" + mfu + "\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 64\n"
+           "[[assumptions]]\nid = \"mfu\"\nkey = \"training.mfu\"\nvalue = \"40%\"\nhigh = \"50%\"\n"
+           "source = \"bench\"\nupdated = 2026-11-01\n";
+  };
+  CHECK_FALSE(finding(lint_plan(plan("45%")), "assumption-value-mismatch"));
+  const std::optional<Diagnostic> below = finding(lint_plan(plan("35%")), "assumption-value-mismatch");
+  REQUIRE(below);
+  CHECK_THAT(below->message, Catch::Contains("outside the range of its assumption 'mfu' (40% – 50%, its value standing "
+                                             "for the end it leaves out)"));
+  CHECK(finding(lint_plan(plan("55%")), "assumption-value-mismatch"));
+}

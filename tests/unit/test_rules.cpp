@@ -63,6 +63,20 @@ bool fires(const std::string& output, const std::string& rule) {
   return output.find("[" + rule + "]\n") != std::string::npos;
 }
 
+/// The findings of `plan`, written to plan.toml in `dir` and linted as `planlint check --today
+/// 2026-12-02 [--rules PACK]` lints it (no config discovery).
+std::vector<Diagnostic> lint_in(planlint::test::Scratch& dir, const std::string& plan,
+                                std::vector<std::string> packs = {}) {
+  RunOptions options;
+  options.paths = {dir.write("plan.toml", plan).string()};
+  options.discover_config = false;
+  options.today = Date{2026, 12, 2};
+  options.rules = std::move(packs);
+  RunResult result = run_lint(options);
+  REQUIRE(result.errors.empty());
+  return std::move(result.report.diagnostics);
+}
+
 /// Loads one rule file into an empty rule set, expecting it to be refused; returns the errors.
 std::vector<Diagnostic> refused_rule_errors(std::string name, std::string text) {
   RuleSet rules;
@@ -471,18 +485,12 @@ message = "{187.87 tokens/s:tokens/s down} {187.87 tokens/s:tokens/s up} {187.87
 help = "{0.999994 GB:GB up} {1.6747 * 1 s:s down}"
 docs = "d"
 )").string();
-  const std::string plan = dir.write("plan.toml", "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n"
-                                                  "[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
-                                                  "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n").string();
-  RunOptions options;
-  options.paths = {plan};
-  options.discover_config = false;
-  options.today = Date{2026, 12, 2};
-  options.rules = {pack};
-  const RunResult result = run_lint(options);
-  REQUIRE(result.errors.empty());
+  const std::vector<Diagnostic> diagnostics =
+      lint_in(dir, "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
+                   "[training]\ntokens = \"1T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n",
+              {pack});
   const Diagnostic* found = nullptr;
-  for (const Diagnostic& d : result.report.diagnostics)
+  for (const Diagnostic& d : diagnostics)
     if (d.rule == "round") found = &d;
   REQUIRE(found);
   CHECK(found->message == "187.8 tokens/s 187.9 tokens/s 187.9 tokens/s 1.68 1.67 10.1% 10% -2.345 GB 154.3 GB 2 GB");
@@ -511,15 +519,7 @@ TEST_CASE("interconnect-bottleneck's suggested global batch clears it and splits
            "\nmfu = \"40%\"\nzero = 1\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\ninter_node_bandwidth = \"400 Gbps\"\n";
   };
   planlint::test::Scratch dir;
-  auto lint = [&](const std::string& text) {
-    RunOptions options;
-    options.paths = {dir.write("plan.toml", text).string()};
-    options.discover_config = false;
-    options.today = Date{2026, 12, 2};
-    const RunResult result = run_lint(options);
-    REQUIRE(result.errors.empty());
-    return result.report.diagnostics;
-  };
+  auto lint = [&](const std::string& text) { return lint_in(dir, text); };
   const std::vector<Diagnostic> before = lint(plan("8"));
   const Diagnostic* bottleneck = nullptr;
   for (const Diagnostic& d : before)
@@ -547,13 +547,7 @@ TEST_CASE("a figure next to the limit it breaks does not read as the limit", "[r
   // "19.99 ... is 20 tokens per parameter, below the compute-optimal 20".
   planlint::test::Scratch dir;
   auto message_of = [&](const std::string& plan, const std::string& rule) -> std::string {
-    RunOptions options;
-    options.paths = {dir.write("plan.toml", plan).string()};
-    options.discover_config = false;
-    options.today = Date{2026, 12, 2};
-    const RunResult result = run_lint(options);
-    REQUIRE(result.errors.empty());
-    for (const Diagnostic& d : result.report.diagnostics)
+    for (const Diagnostic& d : lint_in(dir, plan))
       if (d.rule == rule) return d.message;
     FAIL("no " << rule << " finding");
     return "";

@@ -200,3 +200,23 @@ TEST_CASE("an assumption with one end ranges from its value to that end", "[rule
                                              "for the end it leaves out)"));
   CHECK(finding(lint_plan(plan("55%")), "assumption-value-mismatch"));
 }
+
+TEST_CASE("a LoRA fine-tune's states are its frozen base's weights", "[rules][memory][estimate]") {
+  // Audit 2026-12-02 (of the day's changes): a QLoRA 70B fine-tune on eight H100s drew
+  // memory-fit, its states taken at 16 B a parameter as if every weight trained with AdamW;
+  // a 4-bit frozen base is 0.5 B a parameter, 35 GB in all.
+  auto plan = [](const std::string& base) {
+    return "[plan]\nname = \"x\"\nkind = \"finetune\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
+           "[training]\ntokens = \"400M\"\nlora_rank = 16\n" + base + "mfu = \"25%\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n";
+  };
+  const test::Estimated qlora = test::estimate_text(plan("quantized_base = \"int4\"\n"));
+  REQUIRE(qlora.estimates.find("train.memory.states") != nullptr);
+  CHECK(qlora.estimates.find("train.memory.states")->value == Approx(0.5 * 70e9));
+  const test::Estimated lora = test::estimate_text(plan(""));
+  REQUIRE(lora.estimates.find("train.memory.states") != nullptr);
+  CHECK(lora.estimates.find("train.memory.states")->value == Approx(2 * 70e9));
+  CHECK_FALSE(finding(lint_plan(plan("quantized_base = \"int4\"\n")), "memory-fit"));
+  // A stated bytes_per_param is taken at its word, as before.
+  CHECK(test::estimate_text(plan("quantized_base = \"int4\"\nbytes_per_param = \"0.6 B\"\n"))
+            .estimates.find("train.memory.states")->value == Approx(0.6 * 70e9));
+}

@@ -58,8 +58,22 @@ void memory_states(EstimateContext& context) {
   // Memory holds every parameter, active or not (MoE: model.params, not active_params).
   const Term n = m.plan("model.params");
   StateBytes k;
+  const bool lora = context.plan().find("training.lora_rank") != nullptr;
   if (auto stated = m.optional_plan("training.bytes_per_param")) {
     k = split_override(stated->value);
+  } else if (context.plan().is_training() && context.plan().text("plan.kind") == "finetune" && lora) {
+    // LoRA (Hu et al. 2021) trains small adapters beside a frozen base: the base holds its
+    // weights only, at quantized_base's precision (QLoRA: 4 bits, Dettmers et al. 2023), else
+    // the training precision's; no gradients or optimizer states for it.
+    const std::string base = context.plan().text("training.quantized_base")
+                                 .value_or(context.plan().text("training.precision").value_or("bf16"));
+    const double base_bytes = base == "int4" ? 0.5 : base == "int8" || base == "fp8" ? 1 : base == "fp32" ? 4 : 2;
+    k = StateBytes{base_bytes, 0, 0};
+    m.plan("training.lora_rank");
+    m.note(fmt::format("LoRA: the frozen base holds its weights only, {} a parameter ({}); the adapters' "
+                         "weights, gradients and optimizer states are left out (16 B for each of their 2 · r · (d_in "
+                         "+ d_out) parameters per adapted matrix; training.bytes_per_param counts them)",
+                         bytes_text(base_bytes), base));
   } else {
     std::string note;
     const PlanValue* optimizer = context.plan().find("training.optimizer");

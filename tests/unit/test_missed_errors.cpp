@@ -220,3 +220,24 @@ TEST_CASE("a LoRA fine-tune's states are its frozen base's weights", "[rules][me
   CHECK(test::estimate_text(plan("quantized_base = \"int4\"\nbytes_per_param = \"0.6 B\"\n"))
             .estimates.find("train.memory.states")->value == Approx(0.6 * 70e9));
 }
+
+TEST_CASE("with the attention counted, the step time divides the same FLOPs as the GPU time", "[estimate]") {
+  // Audit 2026-12-02 (of the day's changes): with mfu_counts_attention = true the GPU-hours
+  // counted the attention and the step time did not (3.48 s against 4.01 s), so the steps did
+  // not add up to the days, and the all-reduce's share of a step was overstated.
+  auto estimates_of = [](const std::string& basis) {
+    return test::estimate_text(
+        "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\nlayers = 32\n"
+        "hidden = 4096\nheads = 32\n[training]\ntokens = \"1T\"\nseq_len = 4096\nmicro_batch = 1\nglobal_batch = 512\n"
+        "zero = 1\nmfu = \"40%\"\n" + basis + "[cluster]\ngpu = \"h100-sxm\"\ncount = 64\n");
+  };
+  const test::Estimated counted = estimates_of("mfu_counts_attention = true\n");
+  const test::Estimated plain = estimates_of("");
+  const MetricValue* step = counted.estimates.find("train.step_seconds");
+  const MetricValue* days = counted.estimates.find("train.days");
+  REQUIRE(step != nullptr);
+  REQUIRE(days != nullptr);
+  CHECK(step->value == Approx(plain.estimates.find("train.step_seconds")->value * (1 + 12.0 * 32 * 4096 * 4096 / (6 * 7e9))));
+  // 1T tokens in steps of 512 × 4096 tokens, each step_seconds long, take train.days.
+  CHECK(step->value * 1e12 / (512 * 4096) == Approx(days->value));
+}

@@ -482,7 +482,7 @@ severity = "note"
 summary = "s"
 check = "false"
 message = "{187.87 tokens/s:tokens/s down} {187.87 tokens/s:tokens/s up} {187.87 tokens/s} {1.6747:up} {1.6747:down} {0.10027:% up} {0.10027:%} {-2.3456 GB:GB up} {154.3 GB:GB up} {2 GB:GB down}"
-help = "{0.999994 GB:GB up} {1.6747 * 1 s:s down}"
+help = "{0.999994 GB:GB up} {1.6747 * 1 s:s down} {7.0001e9:B up} {6.99999e9:B down} {4096.5 tokens:tokens down} {4096.5 tokens:tokens up}"
 docs = "d"
 )").string();
   const std::vector<Diagnostic> diagnostics =
@@ -495,7 +495,8 @@ docs = "d"
   REQUIRE(found);
   CHECK(found->message == "187.8 tokens/s 187.9 tokens/s 187.9 tokens/s 1.68 1.67 10.1% 10% -2.345 GB 154.3 GB 2 GB");
   REQUIRE(found->help);
-  CHECK(*found->help == "1 GB 1.674 s");
+  // A count reads back with its suffix; the nearest text on the side, not the first found.
+  CHECK(*found->help == "1 GB 1.674 s 7.001B 6.999B 4096 tokens 4097 tokens");
 
   // Only a number rounds, and the word is the last after the colon.
   const std::vector<Diagnostic> errors = refused_rule_errors("bad-round.toml", R"(id = "x"

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -35,27 +36,70 @@ std::string format_percent(double fraction) {
   return out;
 }
 
-/// `show(q.value)`, moved by as little as the shown figures allow so that the number the text
-/// reads as is not below (`up`) or above (`down`) the value: "claim at most 187.8 tokens/s" for
-/// a bound of 187.87, where the nearest figures, 187.9, would be above it. The text is read
-/// back with the plan's quantity syntax, which every format writes (a fix is such a text); one
-/// that does not read back is left as it is.
+/// The number a shown text reads as, in base units of `dim`: the plan's quantity syntax, or for
+/// a count a number with a count suffix ("7.001B" parameters, which the syntax reads as bytes);
+/// nullopt when it reads as neither.
+std::optional<double> read_back(const std::string& shown, units::Dimension dim) {
+  const units::QuantityResult back = units::parse_quantity(shown);
+  if (const units::Quantity* read = std::get_if<units::Quantity>(&back); read && read->dim == dim)
+    return std::isfinite(read->value) ? std::optional<double>(read->value) : std::nullopt;
+  if (!dim.dimensionless()) return std::nullopt;
+  double number = 0;
+  const char* end = shown.data() + shown.size();
+  const auto [rest, error] = std::from_chars(shown.data(), end, number);
+  if (error != std::errc() || !std::isfinite(number)) return std::nullopt;
+  const std::string_view suffix(rest, static_cast<std::size_t>(end - rest));
+  for (const auto& [symbol, scale] : {std::pair{"K", 1e3}, std::pair{"M", 1e6}, std::pair{"B", 1e9}, std::pair{"T", 1e12}})
+    if (suffix == symbol) return number * scale;
+  return std::nullopt;
+}
+
+/// `show(q.value)`, or, when that reads as a number on the wrong side of the value, the text
+/// nearest to it that reads as one on its side: not below it (`up`) or not above it (`down`):
+/// "claim at most 187.8 tokens/s" for a bound of 187.87, where the nearest figures, 187.9,
+/// would be above it. The text is read back with the plan's quantity syntax, which the formats
+/// write (a fix is such a text), or as a count with its suffix; a text that reads back as
+/// neither (a unit with an exponent, "USD·token⁻¹") is left to the nearest.
 template <typename Show>
 std::string rounded(const units::Quantity& q, Rounding rounding, Show show) {
   std::string text = show(q.value);
   if (rounding == Rounding::nearest || !std::isfinite(q.value)) return text;
   const bool up = rounding == Rounding::up;
-  double step = 0;
-  // Each try moves the value twice as far as the last: a few tries reach the next figure.
-  for (int attempt = 0; attempt < 32; ++attempt) {
-    const units::QuantityResult back = units::parse_quantity(text);
-    const units::Quantity* read = std::get_if<units::Quantity>(&back);
-    if (!read || !std::isfinite(read->value)) return text;
-    if (up ? read->value >= q.value : read->value <= q.value) return text;
-    step = step == 0 ? std::fabs(q.value - read->value) : step * 2;
-    text = show(up ? q.value + step : q.value - step);
+  // Whether `shown` reads as a number on the value's side; nullopt when it does not read back.
+  auto on_side = [&](const std::string& shown) -> std::optional<bool> {
+    std::optional<double> value = read_back(shown, q.dim);
+    if (!value) return std::nullopt;
+    return up ? *value >= q.value : *value <= q.value;
+  };
+  const std::optional<bool> nearest_ok = on_side(text);
+  if (!nearest_ok || *nearest_ok) return text;
+  auto shown_at = [&](double step) { return show(up ? q.value + step : q.value - step); };
+  // A step that reaches the side (doubling from the smallest the value can take), then the
+  // least such step by bisection: the nearest text on the side.
+  double far = std::max(std::fabs(q.value) * 1e-15, std::numeric_limits<double>::min());
+  std::string best;
+  for (int attempt = 0; attempt < 1100 && best.empty(); ++attempt, far *= 2) {
+    const std::string candidate = shown_at(far);
+    const std::optional<bool> ok = on_side(candidate);
+    if (!ok || !std::isfinite(far)) return text;
+    if (*ok) best = candidate;
   }
-  return text;
+  if (best.empty()) return text;
+  far /= 2;  // the loop doubled once more after the step that reached the side
+  double near = 0;
+  for (int halving = 0; halving < 60; ++halving) {
+    const double middle = (near + far) / 2;
+    const std::string candidate = shown_at(middle);
+    const std::optional<bool> ok = on_side(candidate);
+    if (!ok) break;
+    if (*ok) {
+      far = middle;
+      best = candidate;
+    } else {
+      near = middle;
+    }
+  }
+  return best;
 }
 
 /// Where the rule's finding is and what key it names.

@@ -118,6 +118,15 @@ TEST_CASE("memory-fit reports states that alone exceed the HBM when the activati
   // A cost-only plan whose states ZeRO-3 would fit is no finding: 7B is 14 GB a GPU sharded.
   CHECK_FALSE(finding(lint_plan(plan("7B", "")), "memory-fit"));
   CHECK(finding(lint_plan(plan("7B", "zero = 0\n")), "memory-fit"));
+  // An MoE plan's ep ranks are ranks of dp: ZeRO-3's states are not split by ep again
+  // (1T parameters over 64 GPUs is 250 GB a GPU however they shard; audit of the day's changes).
+  const std::string moe =
+      "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"1T\"\n"
+      "active_params = \"50B\"\narchitecture = \"moe\"\n[training]\ntokens = \"1T\"\nep = 8\nmfu = \"30%\"\n"
+      "[cluster]\ngpu = \"h100-sxm\"\ncount = 64\n";
+  const std::optional<Diagnostic> experts = finding(lint_plan(moe), "memory-fit");
+  REQUIRE(experts);
+  CHECK_THAT(experts->message, Catch::StartsWith("needs 275 GB or more per GPU"));
 }
 
 TEST_CASE("inference-memory-fit reports weights that alone exceed the HBM when no concurrency is stated",

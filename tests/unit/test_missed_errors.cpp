@@ -158,7 +158,15 @@ TEST_CASE("inference-memory-fit reports weights that alone exceed the HBM when n
                         "plan states no inference.tp: the most one node gives) + reserve 10.12 GB, before any KV cache "
                         "(the plan states no inference.concurrency to size it for)");
   REQUIRE(big->help);
-  CHECK_THAT(*big->help, Catch::StartsWith("raise inference.tp until the weights fit") && !Catch::Contains("?"));
+  CHECK_THAT(*big->help, Catch::StartsWith("state an inference.tp at which the weights fit") && !Catch::Contains("?"));
+  // Stated replicas bound the tp: 16 replicas of 16 GPUs have one GPU each, and 70B does not
+  // fit one (audit of the day's changes: idle-gpus' help led there, and it passed).
+  const std::string replicas = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\n"
+                               "[inference]\nreplicas = 16\n[cluster]\ngpu = \"h100-sxm\"\ncount = 16\n";
+  const std::optional<Diagnostic> one_each = finding(lint_plan(replicas), "inference-memory-fit");
+  REQUIRE(one_each);
+  CHECK_THAT(one_each->message, Catch::Contains("weights 140 GB / tp 1 (the plan states no inference.tp: the GPUs of one "
+                                                "of its replicas)"));
 }
 
 TEST_CASE("a plan says which basis its MFU is on, and the time, attention-flops and mfu-out-of-range follow it",

@@ -220,6 +220,9 @@ TEST_CASE("an assumption with one end ranges from its value to that end", "[rule
   CHECK_THAT(below->message, Catch::Contains("outside the range of its assumption 'mfu' (40% – 50%, its value standing "
                                              "for the end it leaves out)"));
   CHECK(finding(lint_plan(plan("55%")), "assumption-value-mismatch"));
+  // The value end keeps the tolerance a value has (1%): 39.99% is the assumption's 40%.
+  CHECK_FALSE(finding(lint_plan(plan("39.99%")), "assumption-value-mismatch"));
+  CHECK(finding(lint_plan(plan("39.5%")), "assumption-value-mismatch"));
 }
 
 TEST_CASE("a LoRA fine-tune's states are its frozen base's weights", "[rules][memory][estimate]") {

@@ -265,3 +265,14 @@ TEST_CASE("with the attention counted, the step time divides the same FLOPs as t
   // 1T tokens in steps of 512 × 4096 tokens, each step_seconds long, take train.days.
   CHECK(step->value * 1e12 / (512 * 4096) == Approx(days->value));
 }
+
+TEST_CASE("a V100 plan that states no precision trains in FP16", "[rules][peak]") {
+  // Audit 2026-12-02 (of the day's changes): a V100 plan without training.precision drew
+  // precision-unsupported for "bf16", a default it never stated; Volta trains in FP16.
+  const std::string plan = "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"1B\"\n"
+                           "[training]\ntokens = \"20B\"\nzero = 1\nmfu = \"40%\"\n[cluster]\ngpu = \"v100-sxm2\"\ncount = 8\n";
+  CHECK_FALSE(finding(lint_plan(plan), "precision-unsupported"));
+  const test::Estimated e = test::estimate_text(plan);
+  REQUIRE(e.estimates.find("train.gpu_hours") != nullptr);  // at the FP16 peak, 125 TFLOPS
+  CHECK(e.estimates.find("train.gpu_hours")->value == Approx(6 * 1e9 * 20e9 / (125e12 * 0.4)));
+}

@@ -42,8 +42,23 @@ class Defaulter {
 
 }  // namespace
 
+namespace {
+
+/// A plan's training precision when it states none: bf16, or fp16 on a GPU whose tensor cores
+/// have no BF16 (Volta: a V100 trains in FP16 mixed precision).
+std::string default_training_precision(const Plan& plan, const Catalog& catalog) {
+  if (auto gpu = plan.text("cluster.gpu"))
+    if (const GpuSpec* spec = catalog.find(*gpu);
+        spec && !spec->dense_peak(Precision::bf16) && spec->dense_peak(Precision::fp16))
+      return "fp16";
+  return "bf16";
+}
+
+}  // namespace
+
 std::string compute_precision(const Plan& plan, const Catalog& catalog) {
-  if (plan.is_training()) return plan.text("training.precision").value_or("bf16");
+  if (plan.is_training())
+    return plan.text("training.precision").value_or(default_training_precision(plan, catalog));
   // Serving engines run FP8 weights on GPUs without FP8 tensor cores by dequantising them to
   // 16 bits in the matmul kernel (vLLM's FP8 Marlin on Ampere): the weights are read in 8 bits
   // and the arithmetic is 16-bit. The 16 bits are BF16, or FP16 on a GPU without BF16 (Volta).
@@ -89,7 +104,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
 
   // [training]
   if (plan.is_training() && plan.section("training").present) {
-    d.set("training", "precision", std::string("bf16"));
+    d.set("training", "precision", default_training_precision(plan, catalog));
     d.set("training", "optimizer", std::string("adamw"));
     for (const char* degree : {"tp", "pp", "cp", "ep"}) d.set_quantity("training", degree, 1, none);
     const double tp = d.number_or("training.tp", 1);

@@ -254,6 +254,34 @@ dense = { bf16 = "2.5 PFLOPS", fp16 = 2.5e15 }
   CHECK(mi355x->hbm_bandwidth_bytes_per_s == exactly(8e12));
   CHECK_FALSE(mi355x->link_bandwidth_bytes_per_s.has_value());
 
+  // A replacement that does not say how its hosts connect keeps the entry's scale_out.
+  {
+    Catalog tpus = Catalog::builtin();
+    std::vector<Diagnostic> tpu_errors;
+    const std::string corrected = R"toml([[gpu]]
+id = "tpu-v5p"
+name = "TPU v5p (our measurement)"
+hbm = "95 GB"
+hbm_bandwidth = "2.6 TB/s"
+sources = ["our benchmark"]
+[gpu.dense]
+bf16 = "459 TFLOPS"
+[[gpu]]
+id = "tpu-v5e"
+name = "TPU v5e behind NICs"
+hbm = "16 GB"
+hbm_bandwidth = "0.82 TB/s"
+scale_out = "nic"
+sources = ["our lab"]
+[gpu.dense]
+bf16 = "197 TFLOPS"
+)toml";
+    CHECK(tpus.load(SourceFile("tpus.toml", corrected), tpu_errors));
+    CHECK(tpus.find("tpu-v5p")->scale_out == planlint::ScaleOut::ici);
+    CHECK(tpus.find("tpu-v5p")->hbm_bandwidth_bytes_per_s == exactly(2.6e12));
+    CHECK(tpus.find("tpu-v5e")->scale_out == planlint::ScaleOut::nic);
+  }
+
   // The builtin catalog itself is untouched.
   CHECK(*Catalog::builtin().find("h800-sxm")->link_bandwidth_bytes_per_s == exactly(400 * giga));
   CHECK(Catalog::builtin().find("mi355x") == nullptr);

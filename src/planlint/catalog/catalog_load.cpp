@@ -83,6 +83,11 @@ class Loader {
  public:
   Loader(const SourceFile& file, std::vector<Diagnostic>& errors) : file_(file), errors_(errors) {}
 
+  /// Whether the entry `id` of the file states its scale_out (entries() read it).
+  bool states_scale_out(std::string_view id) const {
+    return std::find(scale_out_stated_.begin(), scale_out_stated_.end(), id) != scale_out_stated_.end();
+  }
+
   /// The entries of the file that are valid; reports the others.
   std::vector<GpuSpec> entries(const toml::table& root) {
     std::vector<GpuSpec> result;
@@ -166,6 +171,7 @@ class Loader {
       gpu.link_bandwidth_bytes_per_s = quantity(*link, path + ".link_bandwidth",
                                                 units::dims::bytes_per_second, "900 GB/s");
     if (const toml::node* scale_out = table.get("scale_out")) {
+      scale_out_stated_.push_back(gpu.id);
       const auto* text = scale_out->as_string();
       if (auto parsed = text ? parse_scale_out(text->get()) : std::nullopt)
         gpu.scale_out = *parsed;
@@ -368,6 +374,7 @@ class Loader {
 
   const SourceFile& file_;
   std::vector<Diagnostic>& errors_;
+  std::vector<std::string> scale_out_stated_;  ///< ids of the entries that state scale_out
 };
 
 }  // namespace
@@ -385,9 +392,12 @@ bool Catalog::load(const SourceFile& file, std::vector<Diagnostic>& errors) {
   for (GpuSpec& gpu : loader.entries(root)) {
     // A later file overrides an entry of the same id in place, so listings keep their order.
     auto same_id = [&](const GpuSpec& g) { return g.id == gpu.id; };
-    if (auto existing = std::find_if(gpus_.begin(), gpus_.end(), same_id); existing != gpus_.end())
+    if (auto existing = std::find_if(gpus_.begin(), gpus_.end(), same_id); existing != gpus_.end()) {
+      // A correction of an entry's figures that says nothing of how its hosts connect keeps
+      // the entry's (a team's tpu-v5p with its measured bandwidth is still ICI).
+      if (!loader.states_scale_out(gpu.id)) gpu.scale_out = existing->scale_out;
       *existing = std::move(gpu);
-    else
+    } else
       gpus_.push_back(std::move(gpu));
   }
   return errors.size() == errors_before;

@@ -1,5 +1,6 @@
 #include "planlint/rules/run.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -54,6 +55,24 @@ std::optional<double> read_back(const std::string& shown, units::Dimension dim) 
   return std::nullopt;
 }
 
+/// The steps to the next figure of `shown` at four and at three significant figures, in base
+/// units, given the value `read` it reads as: 0.1 and 1 tokens/s for "187.9 tokens/s", 0.001B
+/// and 0.01B for "7B" (a text drops its trailing zeros, so its digits do not tell the figures
+/// it was rounded to); none for a number in exponent notation or a zero.
+std::vector<double> next_figure_steps(const std::string& shown, double read) {
+  const std::size_t first = shown.find_first_of("0123456789");
+  if (first == std::string::npos) return {};
+  std::size_t end = first;
+  while (end < shown.size() && (std::isdigit(static_cast<unsigned char>(shown[end])) || shown[end] == '.')) ++end;
+  if (end < shown.size() && (shown[end] == 'e' || shown[end] == 'E')) return {};
+  double number = 0;
+  if (std::from_chars(shown.data() + first, shown.data() + end, number).ec != std::errc() || number == 0)
+    return {};
+  const double scale = std::fabs(read / number);
+  const double exponent = std::floor(std::log10(number));
+  return {scale * std::pow(10.0, exponent - 3), scale * std::pow(10.0, exponent - 2)};
+}
+
 /// `show(q.value)`, or, when that reads as a number on the wrong side of the value, the text
 /// nearest to it that reads as one on its side: not below it (`up`) or not above it (`down`):
 /// "claim at most 187.8 tokens/s" for a bound of 187.87, where the nearest figures, 187.9,
@@ -73,6 +92,14 @@ std::string rounded(const units::Quantity& q, Rounding rounding, Show show) {
   };
   const std::optional<bool> nearest_ok = on_side(text);
   if (!nearest_ok || *nearest_ok) return text;
+  // Usually the next figure does it, at the four or three significant figures the formats
+  // show ("187.9 tokens/s" → 187.8, "10%" → 10.1%); a text whose figures change length there
+  // (9.99 → 10) or that shows an exponent is left to the search below.
+  const double read = *read_back(text, q.dim);
+  for (const double step : next_figure_steps(text, read)) {
+    std::string next = show(up ? read + step : read - step);
+    if (on_side(next) == true) return next;
+  }
   auto shown_at = [&](double step) { return show(up ? q.value + step : q.value - step); };
   // A step that reaches the side (doubling from the smallest the value can take), then the
   // least such step by bisection: the nearest text on the side.

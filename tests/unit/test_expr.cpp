@@ -260,6 +260,13 @@ TEST_CASE("dimensions are checked when a rule loads", "[expr][check]") {
   CHECK(check_error("catalog(cluster.gpu, 'peak')").message.find("no field 'peak'") != std::string::npos);
   CHECK(check_error("exists(1)").message.find("takes a name") != std::string::npos);
   CHECK(check_error("est.train.dayz > 1 d").message.find("did you mean 'est.train.days'") != std::string::npos);
+  // A unit's power is a small whole number: the checker read a huge literal through an int
+  // cast, which is undefined (fuzz_expression, 2026-12-02: "cluster.hbm ^ 3444...4").
+  CHECK(type_of_text("cluster.hbm ^ 2 > 0 GB * 1 GB").kind == Type::Kind::boolean);
+  CHECK(check_error("cluster.hbm ^ 34444444444444444444444444444444444444444444444444444444444444444444444444444444444")
+            .message.find("whole-number literal of at most 16") != std::string::npos);
+  CHECK(check_error("cluster.hbm ^ 2.5").message.find("whole-number literal") != std::string::npos);
+  CHECK(check_error("cluster.hbm ^ 1e300").message.find("at most 16") != std::string::npos);
 }
 
 TEST_CASE("hostile expressions are rejected without a crash", "[expr][bounds]") {

@@ -1,5 +1,7 @@
 #include "planlint/expr/check.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "planlint/diag/suggest.hpp"
@@ -171,9 +173,12 @@ class Checker {
         if (exponent.dim && !exponent.dim->dimensionless())
           fail(right, fmt::format("the exponent of ^ must be dimensionless, not {}", describe(exponent)));
         if (!base.dim || base.dim->dimensionless()) return base;
-        // A dimensioned base needs a whole-number literal exponent: GB^2, not GB^x.
-        if (right.kind != Node::Kind::quantity || right.quantity.value != static_cast<int>(right.quantity.value))
-          fail(right, "a quantity with a unit can only be raised to a whole-number literal");
+        // A dimensioned base needs a small whole-number literal exponent: GB^2, not GB^x. The
+        // bound is the evaluator's (a dimension's exponents are small integers), and comes before
+        // the cast: a cast of 3.4e82 to int is undefined (found by fuzz_expression).
+        if (right.kind != Node::Kind::quantity || !(std::fabs(right.quantity.value) <= 16) ||
+            right.quantity.value != std::trunc(right.quantity.value))
+          fail(right, "a quantity with a unit can only be raised to a whole-number literal of at most 16");
         return Type::number(base.dim->pow(static_cast<int>(right.quantity.value)));
       }
       default: break;

@@ -95,6 +95,16 @@ std::string EstimateContext::missing_name(std::string_view path) const {
   return key;
 }
 
+std::string CountedAttention::text() const {
+  return fmt::format("12 × {} × {} × {}", layers.text, hidden.text, seq.text);
+}
+
+std::optional<CountedAttention> counted_attention(EstimateContext& context, MetricBuilder& m) {
+  if (!context.plan().find("training.mfu_counts_attention") || m.choice("training.mfu_counts_attention") != "true")
+    return std::nullopt;
+  return CountedAttention{m.plan("model.layers"), m.plan("model.hidden"), m.plan("training.seq_len")};
+}
+
 MetricBuilder::MetricBuilder(EstimateContext& context, std::string_view name)
     : context_(context), name_(name) {
   value_.name = std::string(name);

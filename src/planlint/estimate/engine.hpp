@@ -196,6 +196,17 @@ class MetricBuilder {
 };
 
 
+/// The attention FLOPs a token, 12 · L · h · S (PaLM appendix B), when the plan's MFU counts
+/// them (training.mfu_counts_attention = true): the GPU time and the step time divide them by
+/// the MFU too. Its inputs are recorded on `m`; nullopt when the MFU does not count them.
+struct CountedAttention {
+  Term layers, hidden, seq;
+  double per_token() const { return 12 * layers.value * hidden.value * seq.value; }
+  /// "12 × 32 × 4096 × 4096 tokens"
+  std::string text() const;
+};
+std::optional<CountedAttention> counted_attention(EstimateContext& context, MetricBuilder& m);
+
 /// The metric groups, each a function that adds its metrics to the context.
 void estimate_training_compute(EstimateContext& context);
 void estimate_training_memory(EstimateContext& context);

@@ -46,16 +46,13 @@ void step_seconds(EstimateContext& context) {
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
   // An MFU that counts the attention FLOPs divides them too, as the GPU time does
-  // (training_compute.cpp, gpu_time).
-  if (context.plan().find("training.mfu_counts_attention") &&
-      m.choice("training.mfu_counts_attention") == "true") {
-    const Term layers = m.plan("model.layers"), hidden = m.plan("model.hidden"), seq = m.plan("training.seq_len");
-    const double per_token = 6 * n_active.value + 12 * layers.value * hidden.value * seq.value;
+  // (counted_attention, engine.hpp).
+  if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
+    const double per_token = 6 * n_active.value + attention->per_token();
     return m.finish(per_token * tokens.value / (count.value * peak.value * mfu.value),
                     "(6 · N_a + 12 · L · h · S) · tokens_per_step / (n · P · MFU)", [=] {
-                      return fmt::format("(6 × {} + 12 × {} × {} × {}) × {} / ({} × {} × {})", n_active.text,
-                                         layers.text, hidden.text, seq.text, tokens.text, count.text, peak.text,
-                                         mfu.text);
+                      return fmt::format("(6 × {} + {}) × {} / ({} × {} × {})", n_active.text, attention->text(),
+                                         tokens.text, count.text, peak.text, mfu.text);
                     });
   }
   m.finish(6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),

@@ -41,15 +41,13 @@ void gpu_time(EstimateContext& context, std::string_view name, std::string_view 
   const Term flops = m.metric("train.flops");
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
-  if (context.plan().find("training.mfu_counts_attention") &&
-      m.choice("training.mfu_counts_attention") == "true") {
-    const Term layers = m.plan("model.layers"), hidden = m.plan("model.hidden");
-    const Term seq = m.plan("training.seq_len"), tokens = m.plan("training.tokens");
-    const double attention = 12 * layers.value * hidden.value * seq.value * tokens.value;
-    return m.finish((flops.value + attention) / (peak.value * mfu.value), formula_with_attention, [=] {
-      return fmt::format("({} + 12 × {} × {} × {} × {}) / ({} × {})", flops.text, layers.text, hidden.text,
-                         seq.text, tokens.text, peak.text, mfu.text);
-    });
+  if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
+    const Term tokens = m.plan("training.tokens");
+    return m.finish((flops.value + attention->per_token() * tokens.value) / (peak.value * mfu.value),
+                    formula_with_attention, [=] {
+                      return fmt::format("({} + {} × {}) / ({} × {})", flops.text, attention->text(), tokens.text,
+                                         peak.text, mfu.text);
+                    });
   }
   m.finish(flops.value / (peak.value * mfu.value), formula,
            [=] { return fmt::format("{} / ({} × {})", flops.text, peak.text, mfu.text); });

@@ -37,22 +37,16 @@ std::string format_percent(double fraction) {
   return out;
 }
 
-/// The number a shown text reads as, in base units of `dim`: the plan's quantity syntax, or for
-/// a count a number with a count suffix ("7.001B" parameters, which the syntax reads as bytes);
-/// nullopt when it reads as neither.
+/// The number a shown text reads as, in base units of `dim`, as a plan key of that dimension
+/// reads it (units::resolve: "7.001B" is billions for a count); nullopt when it does not read
+/// as one.
 std::optional<double> read_back(const std::string& shown, units::Dimension dim) {
   const units::QuantityResult back = units::parse_quantity(shown);
-  if (const units::Quantity* read = std::get_if<units::Quantity>(&back); read && read->dim == dim)
-    return std::isfinite(read->value) ? std::optional<double>(read->value) : std::nullopt;
-  if (!dim.dimensionless()) return std::nullopt;
-  double number = 0;
-  const char* end = shown.data() + shown.size();
-  const auto [rest, error] = std::from_chars(shown.data(), end, number);
-  if (error != std::errc() || !std::isfinite(number)) return std::nullopt;
-  const std::string_view suffix(rest, static_cast<std::size_t>(end - rest));
-  for (const auto& [symbol, scale] : {std::pair{"K", 1e3}, std::pair{"M", 1e6}, std::pair{"B", 1e9}, std::pair{"T", 1e12}})
-    if (suffix == symbol) return number * scale;
-  return std::nullopt;
+  const units::Quantity* read = std::get_if<units::Quantity>(&back);
+  if (!read) return std::nullopt;
+  const units::Quantity resolved = units::resolve(*read, dim);
+  if (resolved.dim != dim || !std::isfinite(resolved.value)) return std::nullopt;
+  return resolved.value;
 }
 
 /// The steps to the next figure of `shown` at four and at three significant figures, in base
@@ -77,8 +71,8 @@ std::vector<double> next_figure_steps(const std::string& shown, double read) {
 /// nearest to it that reads as one on its side: not below it (`up`) or not above it (`down`):
 /// "claim at most 187.8 tokens/s" for a bound of 187.87, where the nearest figures, 187.9,
 /// would be above it. The text is read back with the plan's quantity syntax, which the formats
-/// write (a fix is such a text), or as a count with its suffix; a text that reads back as
-/// neither (a unit with an exponent, "USD·token⁻¹") is left to the nearest.
+/// write (a fix is such a text), read as a key of the value's dimension reads it; a text that
+/// does not read back (a unit with an exponent, "USD·token⁻¹") is left to the nearest.
 template <typename Show>
 std::string rounded(const units::Quantity& q, Rounding rounding, Show show) {
   std::string text = show(q.value);

@@ -12,6 +12,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "planlint/lint/run.hpp"
+#include "support.hpp"
+
 namespace planlint::test {
 
 namespace fs = std::filesystem;
@@ -62,6 +65,22 @@ struct InDirectory {
   }
   InDirectory(const InDirectory&) = delete;
 };
+
+/// The findings of `plan`, written to plan.toml in a fresh folder and linted as `planlint check
+/// --today TODAY [--rules PACK...]` lints it (no config discovery).
+inline std::vector<Diagnostic> lint_plan_text(const std::string& plan, Date today,
+                                              std::vector<std::string> packs = {}) {
+  Scratch dir;
+  RunOptions options;
+  options.paths = {dir.write("plan.toml", plan).string()};
+  options.discover_config = false;
+  options.today = today;
+  options.rules = std::move(packs);
+  RunResult result = run_lint(options);
+  INFO(render(result.report.diagnostics));
+  REQUIRE(result.errors.empty());
+  return std::move(result.report.diagnostics);
+}
 
 /// Runs a shell command; returns its exit status, with stdout and stderr in `output`.
 inline int run_command(const std::string& command, std::string& output) {

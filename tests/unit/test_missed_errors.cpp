@@ -17,17 +17,7 @@ using Catch::VectorContains;
 
 namespace {
 
-std::vector<Diagnostic> lint_plan(const std::string& plan) {
-  test::Scratch dir;
-  RunOptions options;
-  options.paths = {dir.write("plan.toml", plan).string()};
-  options.discover_config = false;
-  options.today = Date{2026, 12, 2};
-  RunResult result = run_lint(options);
-  INFO(test::render(result.report.diagnostics));
-  REQUIRE(result.errors.empty());
-  return result.report.diagnostics;
-}
+std::vector<Diagnostic> lint_plan(const std::string& plan) { return test::lint_plan_text(plan, Date{2026, 12, 2}); }
 
 std::optional<Diagnostic> finding(const std::vector<Diagnostic>& diagnostics, std::string_view rule) {
   for (const Diagnostic& d : diagnostics)

@@ -24,16 +24,7 @@ namespace {
 /// The findings of `plan`, linted as plan.toml in a fresh folder the way `planlint check
 /// --today 2026-11-30 [--rules PACK]` lints it.
 std::vector<Diagnostic> lint_plan(const std::string& plan, std::vector<std::string> packs = {}) {
-  test::Scratch dir;
-  RunOptions options;
-  options.paths = {dir.write("plan.toml", plan).string()};
-  options.discover_config = false;
-  options.today = Date{2026, 11, 30};
-  options.rules = std::move(packs);
-  RunResult result = run_lint(options);
-  INFO(test::render(result.report.diagnostics));
-  REQUIRE(result.errors.empty());
-  return result.report.diagnostics;
+  return test::lint_plan_text(plan, Date{2026, 11, 30}, std::move(packs));
 }
 
 /// The findings of `rule` among `diagnostics`.

@@ -63,20 +63,6 @@ bool fires(const std::string& output, const std::string& rule) {
   return output.find("[" + rule + "]\n") != std::string::npos;
 }
 
-/// The findings of `plan`, written to plan.toml in `dir` and linted as `planlint check --today
-/// 2026-12-02 [--rules PACK]` lints it (no config discovery).
-std::vector<Diagnostic> lint_in(planlint::test::Scratch& dir, const std::string& plan,
-                                std::vector<std::string> packs = {}) {
-  RunOptions options;
-  options.paths = {dir.write("plan.toml", plan).string()};
-  options.discover_config = false;
-  options.today = Date{2026, 12, 2};
-  options.rules = std::move(packs);
-  RunResult result = run_lint(options);
-  REQUIRE(result.errors.empty());
-  return std::move(result.report.diagnostics);
-}
-
 /// Loads one rule file into an empty rule set, expecting it to be refused; returns the errors.
 std::vector<Diagnostic> refused_rule_errors(std::string name, std::string text) {
   RuleSet rules;
@@ -486,9 +472,9 @@ help = "{0.999994 GB:GB up} {1.6747 * 1 s:s down} {7.0001e9:B up} {6.99999e9:B d
 docs = "d"
 )").string();
   const std::vector<Diagnostic> diagnostics =
-      lint_in(dir, "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
+      planlint::test::lint_plan_text("[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
                    "[training]\ntokens = \"1T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n",
-              {pack});
+              Date{2026, 12, 2}, {pack});
   const Diagnostic* found = nullptr;
   for (const Diagnostic& d : diagnostics)
     if (d.rule == "round") found = &d;
@@ -519,8 +505,7 @@ TEST_CASE("interconnect-bottleneck's suggested global batch clears it and splits
            "[training]\ntokens = \"1T\"\nseq_len = 4096\nmicro_batch = 1\nglobal_batch = " + global_batch +
            "\nmfu = \"40%\"\nzero = 1\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\ninter_node_bandwidth = \"400 Gbps\"\n";
   };
-  planlint::test::Scratch dir;
-  auto lint = [&](const std::string& text) { return lint_in(dir, text); };
+  auto lint = [](const std::string& text) { return planlint::test::lint_plan_text(text, Date{2026, 12, 2}); };
   const std::vector<Diagnostic> before = lint(plan("8"));
   const Diagnostic* bottleneck = nullptr;
   for (const Diagnostic& d : before)
@@ -546,9 +531,8 @@ TEST_CASE("interconnect-bottleneck's suggested global batch clears it and splits
 TEST_CASE("a figure next to the limit it breaks does not read as the limit", "[rules][template]") {
   // Audit 2026-12-02: "2048 sequences is 33 micro-batches ... not a whole number" (33.03),
   // "19.99 ... is 20 tokens per parameter, below the compute-optimal 20".
-  planlint::test::Scratch dir;
-  auto message_of = [&](const std::string& plan, const std::string& rule) -> std::string {
-    for (const Diagnostic& d : lint_in(dir, plan))
+  auto message_of = [](const std::string& plan, const std::string& rule) -> std::string {
+    for (const Diagnostic& d : planlint::test::lint_plan_text(plan, Date{2026, 12, 2}))
       if (d.rule == rule) return d.message;
     FAIL("no " << rule << " finding");
     return "";

@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "planlint/diag/suggest.hpp"
+#include "planlint/expr/bindings.hpp"
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/columns.hpp"
@@ -22,7 +23,7 @@ using detail::to_span;
 
 const std::vector<std::string_view> rule_keys = {
     "id", "group", "severity", "summary", "applies", "check", "at", "related", "message",
-    "help", "docs", "each", "options", "fix", "native"};
+    "help", "docs", "each", "options", "fix", "native", "let"};
 
 /// Appends the UTF-8 encoding of `code` to `out`.
 void append_utf8(std::string& out, std::uint32_t code) {
@@ -176,6 +177,7 @@ class RuleLoader {
     read_options(table, rule);
 
     RuleTypeEnvironment names(rule.each, rule.options);
+    read_lets(table, names);
     if (const toml::node* applies = table.get("applies"))
       rule.applies = expression(*applies, "applies", names, /*boolean=*/true, rule);
     if (const toml::node* check = table.get("check"))
@@ -238,10 +240,13 @@ class RuleLoader {
   /// rule file with `[options]` first has its own keys there: those are noted for one error
   /// (report_swallowed) rather than one "missing" each.
   void missing(const toml::table& table, std::string_view key, std::string_view what = {}) {
-    if (const toml::table* options = table["options"].as_table()) {
-      for (auto&& [name, node] : *options) {
+    for (std::string_view header : {"options", "let"}) {
+      const toml::table* swallowing = table[header].as_table();
+      if (!swallowing) continue;
+      for (auto&& [name, node] : *swallowing) {
         if (name.str() != key) continue;
         swallowed_.emplace_back(to_span(name.source(), *file_), std::string(key));
+        swallowing_header_ = std::string(header);
         failed_ = true;
         return;
       }
@@ -258,9 +263,9 @@ class RuleLoader {
     for (std::size_t i = 1; i < swallowed_.size(); ++i)
       others += fmt::format("{}'{}'", i == 1 ? ", and so are " : i + 1 == swallowed_.size() ? " and " : ", ",
                             swallowed_[i].second);
-    error(at, fmt::format("key '{}' is inside [options] (line {}){}: the rule's own keys must come before "
-                          "[options], since every key after a table header belongs to that table",
-                          key, at.begin.line, others));
+    error(at, fmt::format("key '{}' is inside [{}] (line {}){}: the rule's own keys must come before "
+                          "[{}], since every key after a table header belongs to that table",
+                          key, swallowing_header_, at.begin.line, others, swallowing_header_));
   }
 
   std::string required_string(const toml::table& table, std::string_view key) {
@@ -317,6 +322,117 @@ class RuleLoader {
     }
   }
 
+  /// `[let]`: names for sub-expressions, in file order; each may use the names above it.
+  void read_lets(const toml::table& table, const expr::TypeEnvironment& names) {
+    const toml::node* let = table.get("let");
+    if (!let) return;
+    if (!let->is_table()) {
+      error(to_span(let->source(), *file_), "let must be a table: [let] name = \"expression\"");
+      return;
+    }
+    std::vector<std::pair<const toml::key*, const toml::node*>> entries;
+    for (auto&& [key, node] : *let->as_table()) entries.emplace_back(&key, &node);
+    // toml++ keeps a table's keys sorted by name; the file's order is the order of definition.
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+      const toml::source_position x = a.first->source().begin, y = b.first->source().begin;
+      return x.line != y.line ? x.line < y.line : x.column < y.column;
+    });
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const auto& [key, node] = entries[i];
+      const std::string name(key->str());
+      const Span key_span = to_span(key->source(), *file_);
+      if (std::find(rule_keys.begin(), rule_keys.end(), name) != rule_keys.end()) {
+        // A required key after [let] is reported once, with the others, by report_swallowed.
+        const bool required = name == "id" || name == "group" || name == "severity" || name == "summary" ||
+                              name == "check" || name == "message" || name == "docs";
+        if (!required)
+          error(key_span, fmt::format("let '{}': that is a key of the rule file, which belongs before [let] "
+                                      "(every key after a table header belongs to that table)",
+                                      name));
+        lets_.push_back({name, nullptr});
+        continue;
+      }
+      if (std::string problem = let_name_problem(name, names); !problem.empty()) {
+        error(key_span, fmt::format("let '{}': {}", name, problem));
+        lets_.push_back({name, nullptr});
+        continue;
+      }
+      if (!node->is_string()) {
+        error(to_span(node->source(), *file_), fmt::format("let '{}' must be an expression in a string", name));
+        lets_.push_back({name, nullptr});
+        continue;
+      }
+      const std::string& text = node->as_string()->get();
+      const Span span = to_span(node->source(), *file_);
+      expr::ParseResult parsed = expr::parse_expression(text, resolve_path);
+      if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed)) {
+        error(position_in_string(*file_, span, text, syntax->offset), fmt::format("in let '{}': {}", name, syntax->message));
+        lets_.push_back({name, nullptr});
+        continue;
+      }
+      const expr::Node& own = *std::get<expr::NodePtr>(parsed);
+      bool later = false;
+      for (std::size_t j = i; j < entries.size() && !later; ++j) {
+        const std::string other(entries[j].first->str());
+        if (const expr::Node* use = expr::find_name(own, other)) {
+          later = true;
+          error(position_in_string(*file_, span, text, use->begin),
+                j == i ? fmt::format("let '{}' uses itself", name)
+                       : fmt::format("let '{}' uses '{}', which is defined below it (line {}): a let may use only "
+                                     "the names above it",
+                                     name, other, entries[j].first->source().begin.line));
+        }
+      }
+      if (later) {
+        lets_.push_back({name, nullptr});
+        continue;
+      }
+      auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets_);
+      if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted)) {
+        report_substitution(span, text, fmt::format("let '{}'", name), *problem);
+        lets_.push_back({name, nullptr});
+        continue;
+      }
+      expr::NodePtr tree = std::get<expr::NodePtr>(substituted);
+      // A let is checked as a placeholder is (it may pair a value with ''); where it is used,
+      // the expression around it is checked again with its contents written out.
+      auto checked = expr::check_placeholder(*tree, names);
+      if (auto* problem = std::get_if<expr::CheckError>(&checked)) {
+        error(position_in_string(*file_, span, text, problem->offset), fmt::format("in let '{}': {}", name, problem->message));
+        lets_.push_back({name, nullptr});
+        continue;
+      }
+      lets_.push_back({name, std::move(tree)});
+    }
+  }
+
+  /// A substitution's error, unless it is the use of a let whose own error is reported already.
+  void report_substitution(Span span, const std::string& text, std::string_view where,
+                           const expr::SubstitutionError& problem) {
+    if (problem.message.empty()) failed_ = true;
+    else error(position_in_string(*file_, span, text, problem.offset), fmt::format("in {}: {}", where, problem.message));
+  }
+
+  /// Why `name` cannot be a let's name, or "".
+  static std::string let_name_problem(const std::string& name, const expr::TypeEnvironment& names) {
+    auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+    auto name_char = [&](char c) { return lower(c) || (c >= '0' && c <= '9') || c == '_'; };
+    if (name.empty() || !lower(name.front()) || !std::all_of(name.begin(), name.end(), name_char))
+      return "a let's name is lower case letters, digits and '_', starting with a letter (weights_per_gpu)";
+    for (std::string_view word : {"and", "or", "not", "in", "if", "then", "else", "true", "false"})
+      if (name == word) return "that is a keyword of the expression language";
+    const auto& functions = expr::function_names();
+    if (std::find(functions.begin(), functions.end(), name) != functions.end())
+      return "that is the name of a function";
+    std::string ignored;
+    if (names.path_type(name, ignored)) return "that name already means something in an expression";
+    for (std::string_view root : {"est", "it", "options", "plan"})
+      if (name == root) return "that name begins the paths of the plan and its estimates";
+    for (const SectionSpec& section : plan_sections())
+      if (name == section.name) return "that name begins the paths of the plan and its estimates";
+    return {};
+  }
+
   void note_metrics(const expr::Node& node, CompiledRule& rule) {
     if (node.kind == expr::Node::Kind::path && node.text.starts_with("est.")) {
       std::string name(node.text.substr(4));
@@ -345,7 +461,12 @@ class RuleLoader {
             fmt::format("in {}: {}", key, syntax->message));
       return nullptr;
     }
-    expr::NodePtr tree = std::get<expr::NodePtr>(parsed);
+    auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets_);
+    if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted)) {
+      report_substitution(span, text, key, *problem);
+      return nullptr;
+    }
+    expr::NodePtr tree = std::get<expr::NodePtr>(substituted);
     auto checked = expr::check(*tree, names);
     if (auto* problem = std::get_if<expr::CheckError>(&checked)) {
       error(position_in_string(*file_, span, text, problem->offset),
@@ -368,7 +489,11 @@ class RuleLoader {
       return {};
     }
     const std::string& text = node.as_string()->get();
-    auto compiled = compile_template(text, names);
+    auto compiled = compile_template(text, names, lets_);
+    if (auto* problem = std::get_if<TemplateError>(&compiled); problem && problem->message.empty()) {
+      failed_ = true;  // the use of a let whose own error is reported already
+      return {};
+    }
     if (auto* problem = std::get_if<TemplateError>(&compiled)) {
       error(position_in_string(*file_, to_span(node.source(), *file_), text, problem->offset),
             fmt::format("in {}: {}", key, problem->message));
@@ -394,7 +519,9 @@ class RuleLoader {
   std::shared_ptr<const SourceFile> file_;
   std::vector<Diagnostic>& errors_;
   bool failed_ = false;
-  std::vector<std::pair<Span, std::string>> swallowed_;  ///< required keys found inside [options]
+  std::vector<std::pair<Span, std::string>> swallowed_;  ///< required keys found inside [options] or [let]
+  std::string swallowing_header_ = "options";
+  std::vector<expr::Binding> lets_;  ///< the [let] names, in file order
 };
 
 }  // namespace
@@ -415,7 +542,8 @@ bool is_rule_id(std::string_view id) {
 }
 
 std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
-                                                               const expr::TypeEnvironment& names) {
+                                                               const expr::TypeEnvironment& names,
+                                                               std::span<const expr::Binding> lets) {
   MessageTemplate result;
   auto texts = std::make_shared<std::deque<std::string>>();  // a deque never moves its strings
   auto keep = [&texts](std::string text) -> std::string_view { return texts->emplace_back(std::move(text)); };
@@ -471,7 +599,10 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
     expr::ParseResult parsed = expr::parse_expression(inside, resolve_path);
     if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed))
       return TemplateError{i + 1 + syntax->offset, syntax->message};
-    expr::NodePtr tree = std::get<expr::NodePtr>(parsed);
+    auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets);
+    if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted))
+      return TemplateError{i + 1 + problem->offset, problem->message};
+    expr::NodePtr tree = std::get<expr::NodePtr>(substituted);
     auto checked = expr::check_placeholder(*tree, names);
     if (auto* problem = std::get_if<expr::CheckError>(&checked))
       return TemplateError{i + 1 + problem->offset, problem->message};

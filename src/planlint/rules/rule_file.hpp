@@ -3,11 +3,13 @@
 /// expressions parsed and dimension-checked, errors at the rule file's line and column.
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <variant>
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/expr/bindings.hpp"
 #include "planlint/expr/environment.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 
@@ -26,7 +28,9 @@ struct TemplateError {
   std::size_t offset = 0;
   std::string message;
 };
+/// `lets` are the rule's `[let]` names, written out where the placeholders use them.
 std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
-                                                               const expr::TypeEnvironment& names);
+                                                               const expr::TypeEnvironment& names,
+                                                               std::span<const expr::Binding> lets = {});
 
 }  // namespace planlint

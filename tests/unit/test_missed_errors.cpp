@@ -134,7 +134,26 @@ TEST_CASE("inference-memory-fit reports weights that alone exceed the HBM when n
                       "14 GB, before any KV cache (the plan states no inference.concurrency to size it for)");
   // Weights that fit are no finding without a concurrency: 140 GB over tp 2, 77 GB a GPU.
   CHECK_FALSE(finding(lint_plan(plan("bf16", "2")), "inference-memory-fit"));
+  // 70 GB of fp8 weights and one 8K sequence's 2.68 GB of KV cache fit one H100 with their
+  // reserve, 79.95 GB; one 32K sequence's 10.74 GB does not (2 · 80 · 8 · 128 · 2 B = 327.7 kB
+  // a token): no concurrency could be served (audit of 2026-12-02, left open that day).
   CHECK_FALSE(finding(lint_plan(plan("fp8", "1")), "inference-memory-fit"));
+  std::string long_context = plan("fp8", "1");
+  long_context.replace(long_context.find("8192 tokens"), 11, "32768 tokens");
+  const std::optional<Diagnostic> sequence = finding(lint_plan(long_context), "inference-memory-fit");
+  REQUIRE(sequence);
+  CHECK(sequence->message == "one sequence of 32.8K tokens needs 88.82 GB per GPU but h100-sxm has 80 GB: weights 70 GB "
+                             "/ tp 1 + KV cache 10.74 GB of the one sequence + reserve 8.074 GB: no sequence fits, "
+                             "whatever the concurrency (the plan states no inference.concurrency)");
+  REQUIRE(sequence->help);
+  CHECK(*sequence->help == "raise inference.tp (each GPU holds weights / tp and its share of the KV heads), store the "
+                           "KV cache in fp8, shorten inference.context, or use a GPU with more HBM; then state "
+                           "inference.concurrency, so that the KV cache is checked at the load it must hold");
+  // Over tp 2 the sequence fits: (35 + 10.74 / 2) GB × 1.1 = 44.4 GB.
+  std::string wider = long_context;
+  wider.replace(wider.find("tp = 1"), 6, "tp = 2");
+  wider.replace(wider.find("count = 1"), 9, "count = 2");
+  CHECK_FALSE(finding(lint_plan(wider), "inference-memory-fit"));
   // Without a stated tp either, the plan is held to the largest tp a node gives: a 70B sketch
   // on 16 H100s fits at tp 8; a 405B one does not (810 GB / 8 = 101 GB).
   auto sketch = [](const std::string& params) {

@@ -285,3 +285,34 @@ TEST_CASE("a V100 plan that states no precision trains in FP16", "[rules][peak]"
   REQUIRE(e.estimates.find("train.gpu_hours") != nullptr);  // at the FP16 peak, 125 TFLOPS
   CHECK(e.estimates.find("train.gpu_hours")->value == Approx(6 * 1e9 * 20e9 / (125e12 * 0.4)));
 }
+
+TEST_CASE("a node's HBM or HBM bandwidth written per GPU is an error, and HBM in GiB is no mismatch",
+          "[rules][peak]") {
+  // Audit 7 (published runs): `hbm = "640 GB"`, a DGX H100's total, turned off memory-fit on
+  // a 70B run that needs 192 GB a GPU, with only peak-mismatch's "check the variant" left.
+  auto plan = [](const std::string& cluster) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
+           "layers = 80\nhidden = 8192\nheads = 64\n[training]\ntokens = \"1T\"\nseq_len = 8192\n"
+           "micro_batch = 1\nglobal_batch = 64\ntp = 2\npp = 2\nzero = 1\n[cluster]\ngpu = \"h100-sxm\"\n"
+           "count = 64\n" + cluster;
+  };
+  const std::vector<Diagnostic> node_hbm = lint_plan(plan("hbm = \"640 GB\"\n"));
+  const std::optional<Diagnostic> d = finding(node_hbm, "per-node-figure");
+  REQUIRE(d);
+  CHECK(d->severity == Severity::error);
+  CHECK_THAT(d->message, Catch::StartsWith("hbm 640 GB is 8 × the 80 GB of one h100-sxm: the node's total"));
+  REQUIRE(d->help);
+  CHECK_THAT(*d->help, Catch::Contains("write hbm = \"80 GB\""));
+  CHECK_FALSE(finding(node_hbm, "peak-mismatch"));  // one finding that says what the number is
+  // The same run with the HBM left to the catalog is memory-fit's error.
+  CHECK(finding(lint_plan(plan("")), "memory-fit"));
+  const std::optional<Diagnostic> bandwidth = finding(lint_plan(plan("hbm_bandwidth = \"26.8 TB/s\"\n")), "per-node-figure");
+  REQUIRE(bandwidth);
+  CHECK_THAT(bandwidth->message, Catch::StartsWith("hbm_bandwidth 26.8 TB/s is 8 × the 3.35 TB/s"));
+  // 80 GiB (85.9 GB) is an H100's HBM as nvidia-smi shows it: no peak-mismatch, no per-node figure.
+  const std::vector<Diagnostic> gib = lint_plan(plan("hbm = \"80 GiB\"\n"));
+  CHECK_FALSE(finding(gib, "peak-mismatch"));
+  CHECK_FALSE(finding(gib, "per-node-figure"));
+  // A figure that is neither is still peak-mismatch's: the PCIe card's 2 TB/s on an SXM plan.
+  CHECK(finding(lint_plan(plan("hbm_bandwidth = \"2 TB/s\"\n")), "peak-mismatch"));
+}

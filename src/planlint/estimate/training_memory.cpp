@@ -71,7 +71,7 @@ void memory_states(EstimateContext& context) {
     k = StateBytes{base_bytes, 0, 0};
     m.plan("training.lora_rank");
     m.note(fmt::format("LoRA: the frozen base holds its weights only, {} a parameter ({}); the adapters' "
-                         "weights, gradients and optimizer states are left out (16 B for each of their 2 · r · (d_in "
+                         "weights, gradients and optimizer states are left out (16 B for each of their r · (d_in "
                          "+ d_out) parameters per adapted matrix; training.bytes_per_param counts them)",
                          bytes_text(base_bytes), base));
   } else {

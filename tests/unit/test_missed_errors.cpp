@@ -316,3 +316,37 @@ TEST_CASE("a node's HBM or HBM bandwidth written per GPU is an error, and HBM in
   // A figure that is neither is still peak-mismatch's: the PCIe card's 2 TB/s on an SXM plan.
   CHECK(finding(lint_plan(plan("hbm_bandwidth = \"2 TB/s\"\n")), "peak-mismatch"));
 }
+
+TEST_CASE("a wall-clock or cost claim worked out without the plan's goodput is an error", "[rules][claims]") {
+  // Audit 7 (published runs): goodput = 85% stated, and the claims booked the ideal 90 days and
+  // $13.3M; 15% short, inside a cost claim's 30% tolerance: "no problems".
+  auto plan = [](const std::string& goodput, const std::string& estimates) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
+           "[training]\ntokens = \"15T\"\nmfu = \"40%\"\n" + goodput + "[cluster]\ngpu = \"h100-sxm\"\n"
+           "count = 2048\nprice = \"$3/GPU/h\"\n[estimates]\n" + estimates;
+  };
+  const std::vector<Diagnostic> ideal =
+      lint_plan(plan("goodput = \"85%\"\n", "\"train.wall_days\" = \"90 d\"\n\"cost.total\" = \"$13.3M\"\n"));
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : ideal) {
+    if (d.rule == "goodput-not-applied") messages.push_back(d.message);
+    CHECK(d.rule != "estimate-mismatch");  // one finding per claim, the one that names the cause
+  }
+  REQUIRE(messages.size() == 2);
+  // 6 · 7e10 · 1.5e13 / (989 TFLOPS · 40%) / 2048 GPUs = 90.0 d; / 85% = 105.9 d; × 2048 × 24 × $3.
+  CHECK(messages[0] == "claims 90 d for train.wall_days, which is what planlint computes at 100% goodput, 90 d: the "
+                       "plan's training.goodput of 85% is not applied, and the claim is 15% short; with it, "
+                       "train.wall_days is 105.9 d (90 d / 85%)");
+  CHECK_THAT(messages[1], Catch::StartsWith("claims $13.3M for cost.total") && Catch::Contains("cost.total is $15.6M"));
+  // The claims with the goodput applied are no finding.
+  const std::vector<Diagnostic> applied =
+      lint_plan(plan("goodput = \"85%\"\n", "\"train.wall_days\" = \"106 d\"\n\"cost.total\" = \"$15.6M\"\n"));
+  CHECK_FALSE(finding(applied, "goodput-not-applied"));
+  CHECK_FALSE(finding(applied, "estimate-mismatch"));
+  // A goodput of 98% leaves nothing to tell apart; a claim off by more is estimate-mismatch's.
+  CHECK_FALSE(finding(lint_plan(plan("goodput = \"98%\"\n", "\"train.wall_days\" = \"90 d\"\n")), "goodput-not-applied"));
+  // Without a goodput, estimate-mismatch still checks the claims it always did.
+  const std::vector<Diagnostic> no_goodput = lint_plan(plan("", "\"train.days\" = \"60 d\"\n"));
+  CHECK(finding(no_goodput, "estimate-mismatch"));
+  CHECK_FALSE(finding(no_goodput, "goodput-not-applied"));
+}

@@ -350,3 +350,32 @@ TEST_CASE("a wall-clock or cost claim worked out without the plan's goodput is a
   CHECK(finding(no_goodput, "estimate-mismatch"));
   CHECK_FALSE(finding(no_goodput, "goodput-not-applied"));
 }
+
+TEST_CASE("an MFU that counts full recomputation is asked about, and divides 4/3 of the FLOPs when stated",
+          "[rules][compute]") {
+  // Audit 7 (published runs): GPT-3 175B on 1024 A100 at "44.9% of peak" with full
+  // recomputation (Narayanan et al. 2021 §5.1, 140 TFLOPS a GPU) gave 25.4 days, where the
+  // paper's own estimate, 8 · T · P / (n · X), is 34: the figure counts the second forward pass.
+  auto plan = [](const std::string& training) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"175B\"\n"
+           "[training]\ntokens = \"300B\"\nmfu = \"44.9%\"\n" + training + "[cluster]\ngpu = \"a100-sxm\"\ncount = 1024\n"
+           "[estimates]\n\"train.days\" = \"34 d\"\n";
+  };
+  const std::vector<Diagnostic> unstated = lint_plan(plan("recompute = \"full\"\n"));
+  const std::optional<Diagnostic> asked = finding(unstated, "recompute-flops");
+  REQUIRE(asked);
+  // 6 · 175e9 · 300e9 / (312 TFLOPS · 44.9%) = 624.6K GPU-hours; 4/3 of it 832.8K.
+  CHECK_THAT(asked->message, Catch::Contains("the GPU time is 832.8K GPU·h, not 624.6K GPU·h"));
+  CHECK(finding(unstated, "estimate-mismatch"));  // 34 d against 25.4 d
+  // Stated: the GPU time divides 8 · N · D by it, 33.9 days, and the paper's 34 holds.
+  const std::vector<Diagnostic> counted = lint_plan(plan("recompute = \"full\"\nmfu_counts_recompute = true\n"));
+  CHECK_FALSE(finding(counted, "recompute-flops"));
+  CHECK_FALSE(finding(counted, "estimate-mismatch"));
+  // With selective recomputation the flag changes nothing (the attention core is a few percent)
+  // and nothing is asked.
+  const std::vector<Diagnostic> selective =
+      lint_plan(plan("recompute = \"selective\"\nmfu_counts_recompute = true\n"));
+  CHECK_FALSE(finding(selective, "recompute-flops"));
+  CHECK(finding(selective, "estimate-mismatch"));
+  CHECK_FALSE(finding(lint_plan(plan("recompute = \"full\"\nmfu_counts_recompute = false\n")), "recompute-flops"));
+}

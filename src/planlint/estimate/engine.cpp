@@ -105,6 +105,13 @@ std::optional<CountedAttention> counted_attention(EstimateContext& context, Metr
   return CountedAttention{m.plan("model.layers"), m.plan("model.hidden"), m.plan("training.seq_len")};
 }
 
+std::optional<double> counted_recompute(EstimateContext& context, MetricBuilder& m) {
+  if (!context.plan().find("training.mfu_counts_recompute") || m.choice("training.mfu_counts_recompute") != "true")
+    return std::nullopt;
+  if (m.choice("training.recompute") != "full") return std::nullopt;
+  return 4.0 / 3.0;
+}
+
 MetricBuilder::MetricBuilder(EstimateContext& context, std::string_view name)
     : context_(context), name_(name) {
   value_.name = std::string(name);

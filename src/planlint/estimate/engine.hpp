@@ -207,6 +207,15 @@ struct CountedAttention {
 };
 std::optional<CountedAttention> counted_attention(EstimateContext& context, MetricBuilder& m);
 
+/// 4/3 when the plan's MFU counts full recomputation's second forward pass (a hardware FLOPs
+/// utilisation: training.mfu_counts_recompute = true with training.recompute = "full"): the
+/// hardware runs 8 · N a token where the model FLOPs count 6 · N, so the GPU time and the step
+/// time divide 4/3 of the model FLOPs by it (Narayanan et al. 2021 §5.1: 8 · T · P / (n · X);
+/// Chowdhery et al. 2022 appendix B, HFU). Selective recomputation redoes the attention core
+/// only, a few percent (Korthikanti et al. 2022), and counts as 1. Its inputs are recorded on
+/// `m`; nullopt when the MFU does not count a recomputation.
+std::optional<double> counted_recompute(EstimateContext& context, MetricBuilder& m);
+
 /// The metric groups, each a function that adds its metrics to the context.
 void estimate_training_compute(EstimateContext& context);
 void estimate_training_memory(EstimateContext& context);

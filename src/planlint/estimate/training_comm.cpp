@@ -45,20 +45,24 @@ void step_seconds(EstimateContext& context) {
   const Term count = m.plan("cluster.count");
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
-  // An MFU that counts the attention FLOPs divides them too, as the GPU time does
-  // (counted_attention, engine.hpp).
+  // An MFU that counts the attention FLOPs, or full recomputation's second forward pass,
+  // divides them too, as the GPU time does (counted_attention, counted_recompute, engine.hpp).
+  const std::optional<double> recompute = counted_recompute(context, m);
+  const double factor = recompute.value_or(1);
+  const std::string recompute_formula = recompute ? "4/3 · " : "";
+  const std::string_view recompute_text = recompute ? "4/3 × " : "";
   if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
     const double per_token = 6 * n_active.value + attention->per_token();
-    return m.finish(per_token * tokens.value / (count.value * peak.value * mfu.value),
-                    "(6 · N_a + 12 · L · h · S) · tokens_per_step / (n · P · MFU)", [=] {
-                      return fmt::format("(6 × {} + {}) × {} / ({} × {} × {})", n_active.text, attention->text(),
-                                         tokens.text, count.text, peak.text, mfu.text);
+    return m.finish(factor * per_token * tokens.value / (count.value * peak.value * mfu.value),
+                    recompute_formula + "(6 · N_a + 12 · L · h · S) · tokens_per_step / (n · P · MFU)", [=] {
+                      return fmt::format("{}(6 × {} + {}) × {} / ({} × {} × {})", recompute_text, n_active.text,
+                                         attention->text(), tokens.text, count.text, peak.text, mfu.text);
                     });
   }
-  m.finish(6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),
-           "6 · N_a · tokens_per_step / (n · P · MFU)",
-           [=] { return fmt::format("6 × {} × {} / ({} × {} × {})", n_active.text, tokens.text, count.text,
-                       peak.text, mfu.text); });
+  m.finish(factor * 6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),
+           recompute_formula + "6 · N_a · tokens_per_step / (n · P · MFU)",
+           [=] { return fmt::format("{}6 × {} × {} / ({} × {} × {})", recompute_text, n_active.text, tokens.text,
+                                    count.text, peak.text, mfu.text); });
 }
 
 // A ring all-reduce sends (and receives) 2·(g − 1)/g times the buffer per GPU over a group of g

@@ -34,23 +34,29 @@ void tokens_per_param(EstimateContext& context) {
 
 // GPU time at the assumed utilisation: MFU is model FLOPs / (time · peak), PaLM appendix B.
 // An MFU that counts the attention FLOPs (PaLM's model FLOPs, 6 · N + 12 · L · H · Q · T a
-// token; Megatron-LM's) divides them too: training.mfu_counts_attention = true.
+// token; Megatron-LM's) divides them too: training.mfu_counts_attention = true. One that counts
+// full recomputation's second forward pass (a hardware FLOPs utilisation) divides 4/3 of them:
+// training.mfu_counts_recompute = true (counted_recompute, engine.hpp).
 void gpu_time(EstimateContext& context, std::string_view name, std::string_view formula,
               std::string_view formula_with_attention) {
   MetricBuilder m(context, name);
   const Term flops = m.metric("train.flops");
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
+  const std::optional<double> recompute = counted_recompute(context, m);
+  const double factor = recompute.value_or(1);
+  const std::string_view recompute_formula = recompute ? "4/3 · " : "";
+  const std::string_view recompute_text = recompute ? "4/3 × " : "";
   if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
     const Term tokens = m.plan("training.tokens");
-    return m.finish((flops.value + attention->per_token() * tokens.value) / (peak.value * mfu.value),
-                    formula_with_attention, [=] {
-                      return fmt::format("({} + {} × {}) / ({} × {})", flops.text, attention->text(), tokens.text,
-                                         peak.text, mfu.text);
+    return m.finish(factor * (flops.value + attention->per_token() * tokens.value) / (peak.value * mfu.value),
+                    std::string(recompute_formula) + std::string(formula_with_attention), [=] {
+                      return fmt::format("{}({} + {} × {}) / ({} × {})", recompute_text, flops.text, attention->text(),
+                                         tokens.text, peak.text, mfu.text);
                     });
   }
-  m.finish(flops.value / (peak.value * mfu.value), formula,
-           [=] { return fmt::format("{} / ({} × {})", flops.text, peak.text, mfu.text); });
+  m.finish(factor * flops.value / (peak.value * mfu.value), std::string(recompute_formula) + std::string(formula),
+           [=] { return fmt::format("{}{} / ({} × {})", recompute_text, flops.text, peak.text, mfu.text); });
 }
 
 // Ideal: no failures, restarts or checkpoint stalls (train.wall_days adds them).

@@ -107,6 +107,10 @@ std::vector<KeySpec> make_keys() {
       flag("training", "mfu_counts_attention",
            "training.mfu counts the attention FLOPs (PaLM's and Megatron-LM's MFU do): time and cost "
            "divide (6 · N_a + 12 · L · h · S) · D by it; false: it was measured against 6 · N_a · D"),
+      flag("training", "mfu_counts_recompute",
+           "training.mfu counts full recomputation's second forward pass (a hardware FLOPs utilisation, "
+           "8 · N a token): with recompute = \"full\", time and cost divide 4/3 of the model FLOPs by it; "
+           "false: it is model FLOPs utilisation"),
       fraction("training", "goodput", "useful fraction of wall time"),
       KeySpec{"training", "schedule_margin", K::quantity,
               "multiplier from wall time to the committed schedule (1.2–1.3 typical)", {none},

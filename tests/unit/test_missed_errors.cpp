@@ -379,3 +379,20 @@ TEST_CASE("an MFU that counts full recomputation is asked about, and divides 4/3
   CHECK(finding(selective, "estimate-mismatch"));
   CHECK_FALSE(finding(lint_plan(plan("recompute = \"full\"\nmfu_counts_recompute = false\n")), "recompute-flops"));
 }
+
+TEST_CASE("mfu-out-of-range compares a hardware FLOPs utilisation at 3/4", "[rules][compute]") {
+  // Megatron-LM's 52% of peak for 1T on 3072 A100 counts the recomputed forward pass: 39% of
+  // model FLOPs, inside the 35–50% of thousand-GPU runs (audit 7).
+  auto plan = [](const std::string& mfu, const std::string& basis) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"1T\"\n"
+           "[training]\ntokens = \"450B\"\nrecompute = \"full\"\nmfu = \"" + mfu + "\"\n" + basis +
+           "[cluster]\ngpu = \"a100-sxm\"\ncount = 3072\n";
+  };
+  CHECK(finding(lint_plan(plan("52%", "")), "mfu-out-of-range"));
+  CHECK_FALSE(finding(lint_plan(plan("52%", "mfu_counts_recompute = true\n")), "mfu-out-of-range"));
+  const std::optional<Diagnostic> high = finding(lint_plan(plan("80%", "mfu_counts_recompute = true\n")), "mfu-out-of-range");
+  REQUIRE(high);
+  CHECK(high->message == "training.mfu 80% (60% as model FLOPs utilisation, as the ranges are: it counts the recomputed "
+                         "forward pass, 8 · N a token) is above the 35%–50% measured for dense runs on 1000 GPUs or "
+                         "more (3072 GPUs here)");
+}

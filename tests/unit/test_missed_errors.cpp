@@ -396,3 +396,28 @@ TEST_CASE("mfu-out-of-range compares a hardware FLOPs utilisation at 3/4", "[rul
                          "forward pass, 8 · N a token) is above the 35%–50% measured for dense runs on 1000 GPUs or "
                          "more (3072 GPUs here)");
 }
+
+TEST_CASE("a goodput above what the plan's own node failures allow is a warning", "[rules][governance]") {
+  // Audit 7 (published runs): goodput = 100% on 2,048 H100 nodes with node_mtbf = 6300 h (a
+  // failure every 3.1 hours) passed; Llama 3 reports higher than 90% at this scale.
+  auto plan = [](const std::string& goodput, const std::string& extra) {
+    return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"405B\"\n"
+           "[training]\ntokens = \"15.6T\"\nmfu = \"40%\"\ngoodput = \"" + goodput + "\"\n" + extra +
+           "[cluster]\ngpu = \"h100-sxm\"\ncount = 16384\nnode_mtbf = \"6300 h\"\n";
+  };
+  const std::optional<Diagnostic> d = finding(lint_plan(plan("100%", "")), "goodput-implausible");
+  REQUIRE(d);
+  // 6 · 405e9 · 15.6e12 / (989 TFLOPS · 40% · 16384) = 67.7 d; 2048 · 67.7 d / 6300 h = 528
+  // failures × 10 min = 3.67 d lost: at most 94.5%.
+  CHECK_THAT(d->message, Catch::StartsWith("training.goodput 100% is more than the 94.5% the plan's own failures allow: "
+                                           "2048 nodes with a node MTBF of 6300 h fail about every 3.08 h, about 528 "
+                                           "times in the 67.7 d of the run"));
+  CHECK_FALSE(finding(lint_plan(plan("90%", "")), "goodput-implausible"));
+  // Checkpointing every 2 hours loses an hour of work a failure on average: at 90% the run's
+  // 75.2 d see 587 failures of 70 min each, and the bound falls to 62%.
+  CHECK(finding(lint_plan(plan("90%", "checkpoint_interval = \"2 h\"\n")), "goodput-implausible"));
+  // Without a node MTBF there is nothing to bound it with.
+  std::string no_mtbf = plan("100%", "");
+  no_mtbf.erase(no_mtbf.find("node_mtbf"));
+  CHECK_FALSE(finding(lint_plan(no_mtbf), "goodput-implausible"));
+}

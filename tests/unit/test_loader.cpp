@@ -295,6 +295,16 @@ count = 8
     CHECK(rules_of(plan_with(line).diagnostics) == std::vector<std::string>{"bad-quantity"});
   }
   CHECK(rules_of(plan_with("mfu = \"100%\"").diagnostics).empty());
+  // A batch counts whole sequences (1023.5 printed as "1.02K sequences"; audit of 2026-12-02);
+  // in tokens it need not be whole sequences, and "4M tokens" is whole anyway.
+  for (std::string_view line : {"global_batch = 1023.5", "global_batch = \"2.5 seq\"", "micro_batch = 1.5"}) {
+    INFO(line);
+    const LoadResult result = plan_with(line);
+    REQUIRE(rules_of(result.diagnostics) == std::vector<std::string>{"bad-quantity"});
+    CHECK_THAT(result.diagnostics[0].message, Catch::EndsWith("must be a whole number of sequences"));
+  }
+  CHECK(rules_of(plan_with("global_batch = \"4M tokens\"").diagnostics).empty());
+  CHECK(rules_of(plan_with("global_batch = 1024").diagnostics).empty());
   CHECK(rules_of(plan_with("mfu = nan").diagnostics) == std::vector<std::string>{"bad-quantity"});
   CHECK(rules_of(plan_with("tokens2 = 1").diagnostics) == std::vector<std::string>{"unknown-key"});
 }

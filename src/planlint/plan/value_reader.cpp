@@ -277,6 +277,15 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
                     fmt::format("{} = {} must be a whole number", path, source_text(source, out.span)));
       return std::nullopt;
     }
+    // A batch or a concurrency counts whole sequences ("1023.5 sequences" would print as
+    // "1.02K sequences" and divide into micro-batches that do not exist); a mean over time
+    // need not be whole.
+    if (quantity.dim == units::dims::sequences && spec->key != "mean_concurrency" &&
+        std::abs(quantity.value - nearest) > 1e-9 * std::max(1.0, std::abs(nearest))) {
+      findings_.add("bad-quantity", out.span, path.str(),
+                    fmt::format("{} = {} must be a whole number of sequences", path, source_text(source, out.span)));
+      return std::nullopt;
+    }
   }
   // A fraction (mfu, goodput, a claim of train.comm.fraction) is shown as a percentage in
   // findings, however it was written: "75%", not "0.75" (render in rules/run.cpp).

@@ -154,3 +154,24 @@ TEST_CASE("lets that use each other twice over cannot grow a tree without bound"
   auto errors = load_errors(rule_with_lets("org-x", "n20 > 0", "m", lets));
   CHECK_THAT(errors[0].message, Catch::Contains("grows past 16384 nodes once its lets are written out"));
 }
+
+TEST_CASE("a rule's placeholders that each name a large let cannot together grow without bound",
+          "[rules][let][limits]") {
+  // n13 is 16,383 nodes written out, just inside one expression's bound; twenty placeholders
+  // of it would be 327,660 nodes: past the rule's 262,144.
+  std::string lets = "n0 = \"inference.tp\"\n";
+  for (int i = 1; i <= 13; ++i) lets += fmt::format("n{} = \"n{} + n{}\"\n", i, i - 1, i - 1);
+  std::string message;
+  for (int i = 0; i < 20; ++i) message += "{n13} ";
+  auto errors = load_errors(rule_with_lets("org-x", "true", message, lets));
+  CHECK_THAT(errors[0].message,
+             Catch::Contains("in message: the rule's expressions grow past 262144 nodes together once their lets"));
+  // Ten of them load.
+  std::string ten;
+  for (int i = 0; i < 10; ++i) ten += "{n13} ";
+  std::vector<Diagnostic> none;
+  RuleSet rules;
+  CHECK(rules.load(std::make_shared<const planlint::SourceFile>("let.toml", rule_with_lets("org-x", "true", ten, lets)),
+                   none));
+  CHECK(none.empty());
+}

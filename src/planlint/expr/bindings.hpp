@@ -34,11 +34,16 @@ struct SubstitutionError {
 /// chain of lets a rule may reasonably write.
 inline constexpr std::size_t max_substituted_depth = 4 * max_expression_depth;
 inline constexpr std::size_t max_substituted_nodes = 16384;
+/// The nodes all of one rule's substituted expressions may copy together: without it, a rule
+/// file of many short placeholders that each name a large let would grow without bound.
+inline constexpr std::size_t max_substituted_rule_nodes = 262144;
 
 /// `tree` with every path that names one of `bindings` replaced by that binding's tree (its
 /// nodes placed at the name's offsets, so that a checker error inside it points at the use).
-/// Returns `tree` itself when it uses none.
-std::variant<NodePtr, SubstitutionError> substitute(const NodePtr& tree, std::span<const Binding> bindings);
+/// Returns `tree` itself when it uses none. `rule_budget`, when given, is what is left of the
+/// rule's max_substituted_rule_nodes; the nodes copied are taken from it.
+std::variant<NodePtr, SubstitutionError> substitute(const NodePtr& tree, std::span<const Binding> bindings,
+                                                    std::size_t* rule_budget = nullptr);
 
 /// The first path in `tree` whose text is `name`, or null.
 const Node* find_name(const Node& tree, std::string_view name);

@@ -387,7 +387,7 @@ class RuleLoader {
         lets_.push_back({name, nullptr});
         continue;
       }
-      auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets_);
+      auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets_, &let_budget_);
       if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted)) {
         report_substitution(span, text, fmt::format("let '{}'", name), *problem);
         lets_.push_back({name, nullptr});
@@ -461,7 +461,7 @@ class RuleLoader {
             fmt::format("in {}: {}", key, syntax->message));
       return nullptr;
     }
-    auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets_);
+    auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets_, &let_budget_);
     if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted)) {
       report_substitution(span, text, key, *problem);
       return nullptr;
@@ -489,7 +489,7 @@ class RuleLoader {
       return {};
     }
     const std::string& text = node.as_string()->get();
-    auto compiled = compile_template(text, names, lets_);
+    auto compiled = compile_template(text, names, lets_, &let_budget_);
     if (auto* problem = std::get_if<TemplateError>(&compiled); problem && problem->message.empty()) {
       failed_ = true;  // the use of a let whose own error is reported already
       return {};
@@ -522,6 +522,7 @@ class RuleLoader {
   std::vector<std::pair<Span, std::string>> swallowed_;  ///< required keys found inside [options] or [let]
   std::string swallowing_header_ = "options";
   std::vector<expr::Binding> lets_;  ///< the [let] names, in file order
+  std::size_t let_budget_ = expr::max_substituted_rule_nodes;  ///< nodes the rule's lets may still copy
 };
 
 }  // namespace
@@ -543,7 +544,8 @@ bool is_rule_id(std::string_view id) {
 
 std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
                                                                const expr::TypeEnvironment& names,
-                                                               std::span<const expr::Binding> lets) {
+                                                               std::span<const expr::Binding> lets,
+                                                               std::size_t* let_budget) {
   MessageTemplate result;
   auto texts = std::make_shared<std::deque<std::string>>();  // a deque never moves its strings
   auto keep = [&texts](std::string text) -> std::string_view { return texts->emplace_back(std::move(text)); };
@@ -599,7 +601,7 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
     expr::ParseResult parsed = expr::parse_expression(inside, resolve_path);
     if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed))
       return TemplateError{i + 1 + syntax->offset, syntax->message};
-    auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets);
+    auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets, let_budget);
     if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted))
       return TemplateError{i + 1 + problem->offset, problem->message};
     expr::NodePtr tree = std::get<expr::NodePtr>(substituted);

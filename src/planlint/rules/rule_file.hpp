@@ -28,9 +28,11 @@ struct TemplateError {
   std::size_t offset = 0;
   std::string message;
 };
-/// `lets` are the rule's `[let]` names, written out where the placeholders use them.
+/// `lets` are the rule's `[let]` names, written out where the placeholders use them; the nodes
+/// copied are taken from `let_budget` (expr::substitute) when it is given.
 std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
                                                                const expr::TypeEnvironment& names,
-                                                               std::span<const expr::Binding> lets = {});
+                                                               std::span<const expr::Binding> lets = {},
+                                                               std::size_t* let_budget = nullptr);
 
 }  // namespace planlint

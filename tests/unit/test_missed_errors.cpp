@@ -285,3 +285,55 @@ TEST_CASE("a V100 plan that states no precision trains in FP16", "[rules][peak]"
   REQUIRE(e.estimates.find("train.gpu_hours") != nullptr);  // at the FP16 peak, 125 TFLOPS
   CHECK(e.estimates.find("train.gpu_hours")->value == Approx(6 * 1e9 * 20e9 / (125e12 * 0.4)));
 }
+
+namespace {
+
+/// The seventh audit's 70B run on 2048 H100 (/tmp/audit7/min-tokens-1000x.toml): every claim is
+/// right for 15T tokens; `tokens` is what the plan says.
+std::string tokens_plan(const std::string& tokens, const std::string& estimates) {
+  return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
+         "[training]\ntokens = \"" + tokens + "\"\nmfu = \"40%\"\ngoodput = \"85%\"\n[cluster]\n"
+         "gpu = \"h100-sxm\"\ncount = 2048\nprice = \"$3/GPU/h\"\n[estimates]\n" + estimates;
+}
+
+const std::string right_for_15t =
+    "\"train.flops\" = \"6.3e24 FLOP\"\n\"train.days\" = \"90 d\"\n\"cost.total\" = \"$15.6M\"\n";
+
+std::vector<Diagnostic> findings_of(const std::vector<Diagnostic>& diagnostics, std::string_view rule) {
+  std::vector<Diagnostic> found;
+  for (const Diagnostic& d : diagnostics)
+    if (d.rule == rule) found.push_back(d);
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("claims off by one factor point at the inputs they share, not at each claim", "[rules][claims]") {
+  // Audit 2026-12-02: training.tokens = "15B" for 15T made every claim 1000× too large, and
+  // unit-slip told each claim to take planlint's figure: a $15.6M budget became $15.6K.
+  const std::vector<Diagnostic> slips = findings_of(lint_plan(tokens_plan("15B", right_for_15t)), "unit-slip");
+  REQUIRE(slips.size() == 3);
+  for (const Diagnostic& d : slips) {
+    INFO(d.message);
+    CHECK_THAT(d.message, Catch::Contains("3 claims of this plan are off by this same factor, so the slip is "
+                                          "most likely in an input they share (model.params, training.tokens), "
+                                          "not in each claim"));
+    CHECK_THAT(d.help.value_or(""), Catch::StartsWith("the claims agree with one another: check model.params, training.tokens "
+                                         "against the sources they came from"));
+    CHECK_THAT(d.help.value_or(""), !Catch::Contains("correct every figure derived from this one"));
+  }
+  // A time has no SI prefix to slip.
+  CHECK_THAT(slips[1].message, Catch::Contains("90 d for train.days"));
+  CHECK_THAT(slips[1].message, !Catch::Contains("an SI prefix slip"));
+  CHECK_THAT(slips[1].message, Catch::Contains("1000× too large: no two of d, h, min and s are 1000 apart"));
+  // With the input corrected, the claims are right.
+  CHECK(findings_of(lint_plan(tokens_plan("15T", right_for_15t)), "unit-slip").empty());
+  // One claim off, the others right: the slip is that claim's, as before.
+  const std::vector<Diagnostic> one = findings_of(
+      lint_plan(tokens_plan("15T", "\"train.flops\" = \"6.3e27 FLOP\"\n\"train.days\" = \"90 d\"\n"
+                                   "\"cost.total\" = \"$15.6M\"\n")),
+      "unit-slip");
+  REQUIRE(one.size() == 1);
+  CHECK_THAT(one[0].message, Catch::EndsWith("1000× too large: an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)"));
+  CHECK_THAT(one[0].help.value_or(""), Catch::StartsWith("redo the unit conversion"));
+}

@@ -162,4 +162,22 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
     if (!target.values.find(hard)) target.values.emplace(hard, PlanValue{true, target.header, {}, Origin::default_});
 }
 
+std::span<const std::string_view> default_sources(std::string_view key) {
+  // The derived defaults of apply_defaults(), above: keep the two in step.
+  using Keys = std::span<const std::string_view>;
+  static constexpr std::string_view params[] = {"model.params"};
+  static constexpr std::string_view heads[] = {"model.heads"};
+  static constexpr std::string_view head_dim[] = {"model.hidden", "model.heads"};
+  static constexpr std::string_view tp[] = {"training.tp"};
+  static constexpr std::string_view dp[] = {"cluster.count", "training.tp", "training.pp", "training.cp"};
+  static constexpr std::string_view replicas[] = {"cluster.count", "inference.tp"};
+  if (key == "model.active_params") return Keys(params);
+  if (key == "model.kv_heads") return Keys(heads);
+  if (key == "model.head_dim") return Keys(head_dim);
+  if (key == "training.sequence_parallel") return Keys(tp);
+  if (key == "training.dp") return Keys(dp);
+  if (key == "inference.replicas") return Keys(replicas);
+  return {};
+}
+
 }  // namespace planlint

@@ -337,3 +337,41 @@ TEST_CASE("claims off by one factor point at the inputs they share, not at each 
   CHECK_THAT(one[0].message, Catch::EndsWith("1000× too large: an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)"));
   CHECK_THAT(one[0].help.value_or(""), Catch::StartsWith("redo the unit conversion"));
 }
+
+namespace {
+
+/// Llama 3.1 405B's published layout (/tmp/audit7/bubble-bench.toml, trimmed): pp 16, dp 128,
+/// 16 sequences per data-parallel rank; `extra` adds [training] keys, `tail` sections after,
+/// `batch` is the global batch in sequences.
+std::string llama405(const std::string& extra, const std::string& tail = "", const std::string& batch = "2048") {
+  return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"405B\"\n"
+         "layers = 126\nhidden = 16384\nheads = 128\nkv_heads = 8\n[training]\ntokens = \"15.6T\"\n"
+         "seq_len = 8192\nmicro_batch = 1\nglobal_batch = " + batch + "\ntp = 8\npp = 16\ndp = 128\nzero = 2\n"
+         "recompute = \"full\"\nmfu = \"40%\"\n" + extra + "[cluster]\ngpu = \"h100-sxm\"\ncount = 16384\n" + tail;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline-bubble offers only what clears it: virtual stages, a measured step time", "[rules][parallelism]") {
+  // Audit 2026-12-02: on Llama 3.1 405B's configuration the help asked for 75 micro-batches
+  // (9,600 sequences, 5× its batch) or an interleaved schedule "stated as a benchmark", which
+  // the check never read.
+  const std::optional<Diagnostic> d = finding(lint_plan(llama405("")), "pipeline-bubble");
+  REQUIRE(d);
+  CHECK_THAT(d->message, Catch::Contains("(16 − 1) / 16 = 93.8%"));
+  CHECK_THAT(d->help.value_or(""), Catch::Contains("state training.virtual_stages = 5 or more"));
+  CHECK_THAT(d->help.value_or(""), Catch::Contains("training.global_batch = 9600 sequences or more"));
+  CHECK_THAT(d->help.value_or(""), !Catch::Contains("training.micro_batch ="));  // 1 sequence is the least
+  CHECK_THAT(d->help.value_or(""), Catch::Contains("training.pp = 1 (no pipeline)"));
+  // Each option clears it: the virtual stages, and a measured step time.
+  CHECK_FALSE(finding(lint_plan(llama405("virtual_stages = 5\n")), "pipeline-bubble"));
+  const std::optional<Diagnostic> four = finding(lint_plan(llama405("virtual_stages = 4\n")), "pipeline-bubble");
+  REQUIRE(four);
+  CHECK_THAT(four->message, Catch::Contains("4 virtual stages per GPU (an interleaved schedule)"));
+  CHECK_THAT(four->message, Catch::Contains("(16 − 1) / (4 × 16) = 23.4%"));
+  CHECK_FALSE(finding(lint_plan(llama405("", "", "9600")),
+                      "pipeline-bubble"));
+  CHECK_FALSE(finding(lint_plan(llama405("", "[[benchmarks]]\nmetric = \"train.step_seconds\"\nvalue = \"6.2 s\"\n"
+                                             "date = 2026-11-30\nsource = \"Llama 3 paper Table 4\"\n")),
+                      "pipeline-bubble"));
+}

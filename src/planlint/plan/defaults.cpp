@@ -106,7 +106,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   if (plan.is_training() && plan.section("training").present) {
     d.set("training", "precision", default_training_precision(plan, catalog));
     d.set("training", "optimizer", std::string("adamw"));
-    for (const char* degree : {"tp", "pp", "cp", "ep"}) d.set_quantity("training", degree, 1, none);
+    for (const char* degree : {"tp", "pp", "virtual_stages", "cp", "ep"}) d.set_quantity("training", degree, 1, none);
     const double tp = d.number_or("training.tp", 1);
     d.set("training", "sequence_parallel", tp > 1);
     d.set_quantity("training", "zero", 0, none);

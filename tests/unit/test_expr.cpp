@@ -1,6 +1,8 @@
 // The rule expression language: parsing (precedence, positions, errors), static checking
 // (names, functions, dimensions) and evaluation (absent values, bounded depth).
+#include <cmath>
 #include <map>
+#include <utility>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -44,6 +46,19 @@ class FakeEnvironment : public Environment {
   bool assumed(std::string_view key) const override { return key == "training.mfu"; }
   bool claimed(std::string_view metric) const override { return metric == "train.days"; }
   bool computed(std::string_view metric) const override { return metric == "train.memory.total"; }
+  bool benchmarked(std::string_view metric) const override { return metric == "train.step_seconds"; }
+  /// Two claims 1000× their metric (train.flops, train.days), one 3.6× (train.gpu_hours).
+  std::vector<std::string> claims_with_ratio(double ratio, double tolerance) const override {
+    std::vector<std::string> found;
+    for (const auto& [metric, r] : {std::pair<const char*, double>{"train.flops", 1000},
+                                    {"train.days", 1010}, {"train.gpu_hours", 3.6}})
+      if (std::abs(r - ratio) <= tolerance * ratio) found.emplace_back(metric);
+    return found;
+  }
+  std::vector<std::string> shared_inputs(const std::vector<std::string>& metrics) const override {
+    if (metrics.size() == 1 && metrics[0] == "train.gpu_hours") return {"training.tokens", "cluster.count"};
+    return {"model.params", "training.tokens"};
+  }
   std::optional<double> tolerance(std::string_view) const override { return 0.3; }
   std::optional<Value> catalog(std::string_view, std::string_view field,
                                std::string_view) const override {
@@ -195,6 +210,20 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(eval("slip(849 d, 35.4 d)")->text()->starts_with("24× too large: hours given as days"));
   CHECK(eval("slip(1 d, 24 d)")->text()->starts_with("24× too small"));
   CHECK(eval("slip(24 GB, 1 GB)")->text()->empty());
+  // A time has no SI prefix to slip: the 1000 is in a figure it was computed from (audit
+  // 2026-12-02: "90 d" for 2.16 h was called "an SI prefix slip").
+  CHECK(*eval("slip(90 d, 2.16 h)")->text() ==
+        "1000× too large: no two of d, h, min and s are 1000 apart, so an SI prefix (k/M/G/T/P/E/Z "
+        "differ by 1000) slipped in a figure it was computed from");
+  CHECK(eval("slip(6.3e24 FLOP, 6.3e21 FLOP)")->text()->ends_with(": an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)"));
+  // Claims off by the same factor, and the inputs they share (claims_with_ratio, shared_inputs).
+  CHECK(number("claims_with_ratio(1000, 6%)") == 2);
+  CHECK(number("claims_with_ratio(ratio(2 d, 1 d), 6%)") == 0);
+  CHECK(*eval("shared_inputs(1000, 6%)")->text() == "model.params, training.tokens");
+  CHECK(*eval("shared_inputs(3.6, 3%)")->text() == "training.tokens, cluster.count");
+  CHECK(eval("shared_inputs(2, 3%)")->text()->empty());
+  CHECK(truth("benchmarked('train.step_seconds')"));
+  CHECK_FALSE(truth("benchmarked('train.days')"));
   CHECK(number("if cluster.gpu in ['h100-sxm', 'h200-sxm'] then 1 else 2") == 1);
   CHECK(truth("plan.kind not in ['inference']"));
 }
@@ -258,6 +287,11 @@ TEST_CASE("dimensions are checked when a rule loads", "[expr][check]") {
   CHECK(check_error("it.max > 0").message.find("each") != std::string::npos);
   CHECK(check_error("it.maxx > 0", "targets").message.find("did you mean 'it.max'") != std::string::npos);
   CHECK(check_error("catalog(cluster.gpu, 'peak')").message.find("no field 'peak'") != std::string::npos);
+  CHECK(check_error("claims_with_ratio(cluster.hbm, 3%)").message.find("dimensionless") != std::string::npos);
+  CHECK(check_error("shared_inputs(1000, 1 GB)").message.find("fraction") != std::string::npos);
+  CHECK(check_error("claims_with_ratio(1000)").message == "claims_with_ratio() takes 2 arguments");
+  CHECK(type_of_text("shared_inputs(1000, 3%)").kind == Type::Kind::string);
+  CHECK(type_of_text("claims_with_ratio(1000, 3%) >= 2").kind == Type::Kind::boolean);
   CHECK(check_error("exists(1)").message.find("takes a name") != std::string::npos);
   CHECK(check_error("est.train.dayz > 1 d").message.find("did you mean 'est.train.days'") != std::string::npos);
   // A unit's power is a small whole number: the checker read a huge literal through an int

@@ -421,3 +421,93 @@ TEST_CASE("a goodput above what the plan's own node failures allow is a warning"
   no_mtbf.erase(no_mtbf.find("node_mtbf"));
   CHECK_FALSE(finding(lint_plan(no_mtbf), "goodput-implausible"));
 }
+
+namespace {
+
+/// The seventh audit's 70B run on 2048 H100 (/tmp/audit7/min-tokens-1000x.toml): every claim is
+/// right for 15T tokens; `tokens` is what the plan says.
+std::string tokens_plan(const std::string& tokens, const std::string& estimates) {
+  return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
+         "[training]\ntokens = \"" + tokens + "\"\nmfu = \"40%\"\ngoodput = \"85%\"\n[cluster]\n"
+         "gpu = \"h100-sxm\"\ncount = 2048\nprice = \"$3/GPU/h\"\n[estimates]\n" + estimates;
+}
+
+const std::string right_for_15t =
+    "\"train.flops\" = \"6.3e24 FLOP\"\n\"train.days\" = \"90 d\"\n\"cost.total\" = \"$15.6M\"\n";
+
+std::vector<Diagnostic> findings_of(const std::vector<Diagnostic>& diagnostics, std::string_view rule) {
+  std::vector<Diagnostic> found;
+  for (const Diagnostic& d : diagnostics)
+    if (d.rule == rule) found.push_back(d);
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("claims off by one factor point at the inputs they share, not at each claim", "[rules][claims]") {
+  // Audit 2026-12-02: training.tokens = "15B" for 15T made every claim 1000× too large, and
+  // unit-slip told each claim to take planlint's figure: a $15.6M budget became $15.6K.
+  const std::vector<Diagnostic> slips = findings_of(lint_plan(tokens_plan("15B", right_for_15t)), "unit-slip");
+  REQUIRE(slips.size() == 3);
+  for (const Diagnostic& d : slips) {
+    INFO(d.message);
+    CHECK_THAT(d.message, Catch::Contains("3 claims of this plan are off by this same factor, so the slip is "
+                                          "most likely in an input they share (model.params, training.tokens), "
+                                          "not in each claim"));
+    CHECK_THAT(d.help.value_or(""), Catch::StartsWith("the claims agree with one another: check model.params, training.tokens "
+                                         "against the sources they came from"));
+    CHECK_THAT(d.help.value_or(""), !Catch::Contains("correct every figure derived from this one"));
+  }
+  // A time has no SI prefix to slip.
+  CHECK_THAT(slips[1].message, Catch::Contains("90 d for train.days"));
+  CHECK_THAT(slips[1].message, !Catch::Contains("an SI prefix slip"));
+  CHECK_THAT(slips[1].message, Catch::Contains("1000× too large: no two of d, h, min and s are 1000 apart"));
+  // With the input corrected, the claims are right.
+  CHECK(findings_of(lint_plan(tokens_plan("15T", right_for_15t)), "unit-slip").empty());
+  // One claim off, the others right: the slip is that claim's, as before.
+  const std::vector<Diagnostic> one = findings_of(
+      lint_plan(tokens_plan("15T", "\"train.flops\" = \"6.3e27 FLOP\"\n\"train.days\" = \"90 d\"\n"
+                                   "\"cost.total\" = \"$15.6M\"\n")),
+      "unit-slip");
+  REQUIRE(one.size() == 1);
+  CHECK_THAT(one[0].message, Catch::EndsWith("1000× too large: an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)"));
+  CHECK_THAT(one[0].help.value_or(""), Catch::StartsWith("redo the unit conversion"));
+}
+
+namespace {
+
+/// Llama 3.1 405B's published layout (/tmp/audit7/bubble-bench.toml, trimmed): pp 16, dp 128,
+/// 16 sequences per data-parallel rank; `extra` adds [training] keys, `tail` sections after,
+/// `batch` is the global batch in sequences.
+std::string llama405(const std::string& extra, const std::string& tail = "", const std::string& batch = "2048") {
+  return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"405B\"\n"
+         "layers = 126\nhidden = 16384\nheads = 128\nkv_heads = 8\n[training]\ntokens = \"15.6T\"\n"
+         "seq_len = 8192\nmicro_batch = 1\nglobal_batch = " + batch + "\ntp = 8\npp = 16\ndp = 128\nzero = 2\n"
+         "recompute = \"full\"\nmfu = \"40%\"\n" + extra + "[cluster]\ngpu = \"h100-sxm\"\ncount = 16384\n" + tail;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline-bubble offers only what clears it: virtual stages, a measured step time", "[rules][parallelism]") {
+  // Audit 2026-12-02: on Llama 3.1 405B's configuration the help asked for 75 micro-batches
+  // (9,600 sequences, 5× its batch) or an interleaved schedule "stated as a benchmark", which
+  // the check never read.
+  const std::optional<Diagnostic> d = finding(lint_plan(llama405("")), "pipeline-bubble");
+  REQUIRE(d);
+  CHECK_THAT(d->message, Catch::Contains("(16 − 1) / 16 = 93.8%"));
+  CHECK_THAT(d->help.value_or(""), Catch::Contains("state training.virtual_stages = 5 or more"));
+  CHECK_THAT(d->help.value_or(""), Catch::Contains("training.global_batch = 9600 sequences or more"));
+  CHECK_THAT(d->help.value_or(""), !Catch::Contains("training.micro_batch ="));  // 1 sequence is the least
+  CHECK_THAT(d->help.value_or(""), Catch::Contains("training.pp = 1 (no pipeline)"));
+  // Each option clears it: the virtual stages, and a measured step time.
+  CHECK_FALSE(finding(lint_plan(llama405("virtual_stages = 5\n")), "pipeline-bubble"));
+  const std::optional<Diagnostic> four = finding(lint_plan(llama405("virtual_stages = 4\n")), "pipeline-bubble");
+  REQUIRE(four);
+  CHECK_THAT(four->message, Catch::Contains("4 virtual stages per GPU (an interleaved schedule)"));
+  CHECK_THAT(four->message, Catch::Contains("(16 − 1) / (4 × 16) = 23.4%"));
+  CHECK_FALSE(finding(lint_plan(llama405("", "", "9600")),
+                      "pipeline-bubble"));
+  CHECK_FALSE(finding(lint_plan(llama405("", "[[benchmarks]]\nmetric = \"train.step_seconds\"\nvalue = \"6.2 s\"\n"
+                                             "date = 2026-11-30\nsource = \"Llama 3 paper Table 4\"\n")),
+                      "pipeline-bubble"));
+}

@@ -152,7 +152,9 @@ void micro_batches(EstimateContext& context) {
            [=] { return fmt::format("{} / ({} × {})", sequences.text, show_count(dp.value), show_count(micro.value)); });
 }
 
-// 1F1B pipeline schedule (Narayanan et al. 2021): (p − 1) idle slots per m micro-batches.
+// 1F1B pipeline schedule (Narayanan et al. 2021, §2.2.1): (p − 1) idle slots per m
+// micro-batches. The interleaved schedule (§2.2.2) gives each GPU v model chunks of L / (p · v)
+// layers, so a slot is 1/v as long: (p − 1) / (v · m).
 void pipeline_bubble(EstimateContext& context) {
   MetricBuilder m(context, "train.pipeline_bubble");
   const Term p = m.plan("training.pp");
@@ -160,11 +162,26 @@ void pipeline_bubble(EstimateContext& context) {
     m.finish(0, "(p − 1) / m", "(1 − 1) / m");
     return;
   }
+  const std::optional<Term> v = m.degree_above_one("training.virtual_stages");
   // m as train.micro_batches computes it, written out so that the note shows its arithmetic.
   const Term sequences = sequences_per_step(context, m);
   const Term dp = m.plan("training.dp");
   const Term micro = m.plan("training.micro_batch");
   const double micro_batches = sequences.value / (dp.value * micro.value);
+  if (v) {
+    if (m.complete() && std::fmod(micro_batches, p.value) != 0)
+      m.note(fmt::format("the interleaved schedule of Narayanan et al. 2021 runs m in groups of p: m = {} is "
+                         "not a multiple of p = {}",
+                         show_count(micro_batches), show_count(p.value)));
+    return m.finish((p.value - 1) / (v->value * micro_batches),
+                    "(p − 1) / (v · m), v = virtual_stages, m = global_batch / (dp · b) micro-batches per "
+                    "step per pipeline",
+                    [=] {
+                      return fmt::format("({} − 1) / ({} × {} / ({} × {}))", show_count(p.value),
+                                         show_count(v->value), sequences.text, show_count(dp.value),
+                                         show_count(micro.value));
+                    });
+  }
   m.finish((p.value - 1) / micro_batches,
            "(p − 1) / m, m = global_batch / (dp · b) micro-batches per step per pipeline",
            [=] { return fmt::format("({} − 1) / ({} / ({} × {}))", show_count(p.value), sequences.text,

@@ -284,9 +284,21 @@ class Checker {
       case Function::assumed:
       case Function::claimed:
       case Function::computed:
+      case Function::benchmarked:
         arity(node, 1, 1);
         text(0);
         return Type::of(Kind::boolean);
+      case Function::claims_with_ratio:
+      case Function::shared_inputs: {
+        arity(node, 2, 2);
+        Type r = numbers(0), tol = numbers(1);
+        if (r.dim && !r.dim->dimensionless())
+          fail(*node.children[0], fmt::format("the ratio of {}() is dimensionless (ratio(a, b)), not {}", f, describe(r)));
+        if (tol.dim && !tol.dim->dimensionless())
+          fail(*node.children[1], fmt::format("the tolerance of {}() is a fraction, not {}", f, describe(tol)));
+        return node.function == Function::claims_with_ratio ? Type::number(units::dims::none)
+                                                            : Type::of(Kind::string);
+      }
       case Function::catalog: {
         arity(node, 2, 3);
         for (std::size_t i = 0; i < node.children.size(); ++i) text(i);

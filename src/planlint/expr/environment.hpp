@@ -48,6 +48,16 @@ class Environment {
   virtual std::optional<Value> plan_value(std::string_view key) const = 0;
   /// Whether the plan claims the metric: an [estimates] entry or a [[targets]] bound on it.
   virtual bool claimed(std::string_view metric) const = 0;
+  /// Whether a [[benchmarks]] entry of the plan measures the metric.
+  virtual bool benchmarked(std::string_view metric) const = 0;
+  /// The [estimates] claims whose value (a range's `value`) is `ratio` times the metric
+  /// planlint computes, within `tolerance` of `ratio`: their metric names, in plan order.
+  /// Claims of a metric planlint does not compute are not among them.
+  virtual std::vector<std::string> claims_with_ratio(double ratio, double tolerance) const = 0;
+  /// The plan keys the file states, as quantities, that every one of `metrics` is computed
+  /// from: directly, through the metrics it reads, or through a default derived from them
+  /// (model.active_params from model.params); in the plan format's key order.
+  virtual std::vector<std::string> shared_inputs(const std::vector<std::string>& metrics) const = 0;
   /// Whether planlint could compute the metric from the plan.
   virtual bool computed(std::string_view metric) const = 0;
   /// Whether an [[assumptions]] entry justifies the plan key.

@@ -321,7 +321,8 @@ class Evaluator {
       case Function::value:
       case Function::assumed:
       case Function::claimed:
-      case Function::computed: {
+      case Function::computed:
+      case Function::benchmarked: {
         auto name = text(*args[0]);
         if (!name) return std::nullopt;
         if (f == Function::metric) return kept(environment_.metric(*name));
@@ -331,12 +332,28 @@ class Evaluator {
         if (f == Function::assumed) return ValueRef::of(environment_.assumed(*name));
         if (f == Function::claimed) return ValueRef::of(environment_.claimed(*name));
         if (f == Function::computed) return ValueRef::of(environment_.computed(*name));
+        if (f == Function::benchmarked) return ValueRef::of(environment_.benchmarked(*name));
         if (f == Function::tolerance) {
           auto tolerance = environment_.tolerance(*name);
           if (!tolerance) return std::nullopt;
           return number(*tolerance, units::dims::none);
         }
         return tier_name(*name);
+      }
+      case Function::claims_with_ratio:
+      case Function::shared_inputs: {
+        auto r = quantity(*args[0]), tolerance = quantity(*args[1]);
+        if (!r || !tolerance || !r->dim.dimensionless() || !tolerance->dim.dimensionless()) return std::nullopt;
+        const std::vector<std::string> claims = environment_.claims_with_ratio(r->value, tolerance->value);
+        if (f == Function::claims_with_ratio)
+          return number(static_cast<double>(claims.size()), units::dims::none);
+        std::string joined;
+        if (!claims.empty())
+          for (const std::string& key : environment_.shared_inputs(claims)) {
+            if (!joined.empty()) joined += ", ";
+            joined += key;
+          }
+        return kept_text(std::move(joined));
       }
       case Function::catalog: {
         auto gpu = text(*args[0]), field = text(*args[1]);
@@ -402,13 +419,19 @@ std::string describe_slip(double claimed, double computed, units::Dimension dim)
     if (near(24)) return "24× too large: hours given as days";
     if (near(1 / 24.0)) return "24× too small: days given as hours";
   }
+  // A time (days, hours, seconds) is written without an SI prefix, and no two of d, h, min
+  // and s are 1000 apart: the 1000 slipped in a figure it was computed from, not in its unit
+  // (audit 2026-12-02: "90 d" right for 15T tokens, computed from "15B").
+  const bool plain_time = dim == units::dims::seconds;
+  const std::string_view cause =
+      plain_time ? "no two of d, h, min and s are 1000 apart, so an SI prefix (k/M/G/T/P/E/Z "
+                   "differ by 1000) slipped in a figure it was computed from"
+                 : "an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)";
   for (int k = 1; k <= 4; ++k) {
     const double factor = std::pow(1000.0, k);
     const std::string prefix = k == 1 ? "1000×" : fmt::format("1000^{}×", k);
-    if (near(factor))
-      return fmt::format("{} too large: an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)", prefix);
-    if (near(1 / factor))
-      return fmt::format("{} too small: an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)", prefix);
+    if (near(factor)) return fmt::format("{} too large: {}", prefix, cause);
+    if (near(1 / factor)) return fmt::format("{} too small: {}", prefix, cause);
   }
   return {};
 }

@@ -16,7 +16,8 @@ enum class Function : std::uint8_t {
   exists, given, in_bits, known, compute_precision, has_invalid_values,
   min, max, abs, floor, ceil, sqrt, log10,
   within, ratio, slip, days_since,
-  tier, tolerance, metric, metric_low, metric_high, value, assumed, claimed, computed, catalog,
+  tier, tolerance, metric, metric_low, metric_high, value, assumed, claimed, computed, benchmarked,
+  claims_with_ratio, shared_inputs, catalog,
 };
 
 struct FunctionName {
@@ -24,7 +25,7 @@ struct FunctionName {
   Function function;
 };
 
-inline constexpr std::array<FunctionName, 27> function_table{{
+inline constexpr std::array<FunctionName, 30> function_table{{
     {"exists", Function::exists},
     {"given", Function::given},
     {"in_bits", Function::in_bits},
@@ -51,6 +52,9 @@ inline constexpr std::array<FunctionName, 27> function_table{{
     {"assumed", Function::assumed},
     {"claimed", Function::claimed},
     {"computed", Function::computed},
+    {"benchmarked", Function::benchmarked},
+    {"claims_with_ratio", Function::claims_with_ratio},
+    {"shared_inputs", Function::shared_inputs},
     {"catalog", Function::catalog},
 }};
 

@@ -84,8 +84,11 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
     };
     const PlanRanges ranges(*result.plan, *options.catalog, *result.estimates,
                             estimates_with_ranges(options, rules));
+    const PlanProvenance provenance(*result.plan, *options.catalog, *result.estimates,
+                                    options.full_estimates || estimates_with_ranges(options, rules));
     RuleRun run{RuleInputs{*result.plan, *result.estimates, *options.catalog,
-                           options.today.value_or(real_today()), options.tolerances, &ranges},
+                           options.today.value_or(real_today()), options.tolerances, &ranges,
+                           &provenance},
                 options.rule_options, selected};
     for (Diagnostic& d : run_rules(rules, run)) result.diagnostics.push_back(std::move(d));
   }

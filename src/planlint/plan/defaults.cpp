@@ -106,7 +106,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   if (plan.is_training() && plan.section("training").present) {
     d.set("training", "precision", default_training_precision(plan, catalog));
     d.set("training", "optimizer", std::string("adamw"));
-    for (const char* degree : {"tp", "pp", "cp", "ep"}) d.set_quantity("training", degree, 1, none);
+    for (const char* degree : {"tp", "pp", "virtual_stages", "cp", "ep"}) d.set_quantity("training", degree, 1, none);
     const double tp = d.number_or("training.tp", 1);
     d.set("training", "sequence_parallel", tp > 1);
     d.set_quantity("training", "zero", 0, none);
@@ -160,6 +160,24 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   const KeySpec& hard = *find_key("targets", "hard");
   for (PlanTable& target : plan.targets)
     if (!target.values.find(hard)) target.values.emplace(hard, PlanValue{true, target.header, {}, Origin::default_});
+}
+
+std::span<const std::string_view> default_sources(std::string_view key) {
+  // The derived defaults of apply_defaults(), above: keep the two in step.
+  using Keys = std::span<const std::string_view>;
+  static constexpr std::string_view params[] = {"model.params"};
+  static constexpr std::string_view heads[] = {"model.heads"};
+  static constexpr std::string_view head_dim[] = {"model.hidden", "model.heads"};
+  static constexpr std::string_view tp[] = {"training.tp"};
+  static constexpr std::string_view dp[] = {"cluster.count", "training.tp", "training.pp", "training.cp"};
+  static constexpr std::string_view replicas[] = {"cluster.count", "inference.tp"};
+  if (key == "model.active_params") return Keys(params);
+  if (key == "model.kv_heads") return Keys(heads);
+  if (key == "model.head_dim") return Keys(head_dim);
+  if (key == "training.sequence_parallel") return Keys(tp);
+  if (key == "training.dp") return Keys(dp);
+  if (key == "inference.replicas") return Keys(replicas);
+  return {};
 }
 
 }  // namespace planlint

@@ -1,6 +1,9 @@
 #pragma once
 /// The defaults of plan-format.md, added to a loaded plan as values with Origin::default_ or
 /// Origin::catalog (never with a plan span), so estimates and rules see one resolved plan.
+#include <span>
+#include <string_view>
+
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/plan/value_reader.hpp"
@@ -16,5 +19,11 @@ std::string compute_precision(const Plan& plan, const Catalog& catalog);
 /// Adds every default the plan does not state. Reports a cluster.count that does not divide
 /// into tp · pp · cp (no data-parallel degree can be derived then).
 void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings);
+
+/// The plan keys apply_defaults() computes the default of `key` from (model.active_params:
+/// model.params; training.dp: cluster.count, training.tp, training.pp, training.cp); empty
+/// for a fixed default or a catalog figure. What a value a plan does not state rests on, so
+/// that a slip in model.params is found behind a metric that reads model.active_params.
+std::span<const std::string_view> default_sources(std::string_view key);
 
 }  // namespace planlint

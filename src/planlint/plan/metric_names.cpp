@@ -32,7 +32,7 @@ constexpr MetricName all_metrics[] = {
     {"train.comm.fraction", none, Tier::capacity, "all-reduce time / step time"},
     {"train.micro_batches", none, Tier::capacity,
      "micro-batches per data-parallel replica per step, m = global_batch / (dp · b)"},
-    {"train.pipeline_bubble", none, Tier::capacity, "pipeline bubble fraction, (p − 1) / m"},
+    {"train.pipeline_bubble", none, Tier::capacity, "pipeline bubble fraction, (p − 1) / (v · m)"},
     {"train.checkpoint.optimal_interval", seconds, Tier::capacity, "Young/Daly checkpoint interval"},
     {"infer.weights", bytes, Tier::capacity, "weight bytes of one model copy"},
     {"infer.kv_per_token", bytes / tokens, Tier::capacity, "KV cache bytes per token"},

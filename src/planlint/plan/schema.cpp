@@ -93,6 +93,9 @@ std::vector<KeySpec> make_keys() {
              {sequences, tokens}, "sequences"),
       degree("training", "tp", "tensor parallel degree; default 1"),
       degree("training", "pp", "pipeline parallel degree; default 1"),
+      degree("training", "virtual_stages",
+             "model chunks per GPU of an interleaved pipeline schedule (Megatron-LM's virtual "
+             "pipeline stages, v); the bubble is (pp − 1) / (v · m); default 1"),
       degree("training", "dp", "data parallel degree; default cluster.count / (tp · pp · cp)"),
       degree("training", "cp", "context parallel degree; default 1"),
       degree("training", "ep", "expert parallel degree; default 1"),

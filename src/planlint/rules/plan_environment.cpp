@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/defaults.hpp"
@@ -180,6 +184,78 @@ bool PlanEnvironment::claimed(std::string_view metric) const {
 
 bool PlanEnvironment::computed(std::string_view metric) const {
   return inputs_.estimates.find(metric) != nullptr;
+}
+
+bool PlanEnvironment::benchmarked(std::string_view metric) const {
+  for (const PlanTable& benchmark : inputs_.plan.benchmarks)
+    if (const PlanValue* m = benchmark.find("metric"); m && m->text() && *m->text() == metric) return true;
+  return false;
+}
+
+std::vector<std::string> PlanEnvironment::claims_with_ratio(double ratio, double tolerance) const {
+  std::vector<std::string> found;
+  for (const Claim& claim : inputs_.plan.estimates) {
+    if (!claim.value || !claim.value->quantity()) continue;
+    const MetricValue* m = inputs_.estimates.find(claim.metric);
+    const units::Quantity& claimed = *claim.value->quantity();
+    if (!m || m->value == 0 || claimed.dim != m->dim) continue;
+    if (std::abs(claimed.value / m->value - ratio) <= tolerance * std::abs(ratio)) found.push_back(claim.metric);
+  }
+  return found;
+}
+
+namespace {
+
+/// Adds to `out` the stated quantity keys that `key` is or rests on (a default's sources).
+void add_stated_key(const Plan& plan, std::string_view key, std::set<std::string, std::less<>>& out) {
+  const PlanValue* value = plan.find(key);
+  if (!value) return;
+  if (value->origin == Origin::plan) {
+    if (value->quantity()) out.emplace(key);
+    return;
+  }
+  if (value->origin == Origin::default_)
+    for (std::string_view source : default_sources(key)) add_stated_key(plan, source, out);
+}
+
+/// The stated quantity keys `metric` is computed from, through the metrics it reads.
+void add_stated_inputs(const Plan& plan, const Estimates& estimates, const MetricValue& metric,
+                       std::set<std::string, std::less<>>& out) {
+  for (const MetricInput& input : metric.inputs) {
+    if (!input.is_metric) add_stated_key(plan, input.name, out);
+    else if (const MetricValue* used = estimates.find(input.name)) add_stated_inputs(plan, estimates, *used, out);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> PlanEnvironment::shared_inputs(const std::vector<std::string>& metrics) const {
+  if (metrics.empty()) return {};
+  const Estimates* with_inputs = nullptr;
+  if (inputs_.provenance) {
+    with_inputs = &inputs_.provenance->estimates();
+  } else {
+    if (!own_provenance_) own_provenance_.emplace(inputs_.plan, inputs_.catalog, inputs_.estimates, false);
+    with_inputs = &own_provenance_->estimates();
+  }
+  std::optional<std::set<std::string, std::less<>>> shared;
+  for (const std::string& name : metrics) {
+    const MetricValue* metric = with_inputs->find(name);
+    if (!metric) return {};
+    std::set<std::string, std::less<>> keys;
+    add_stated_inputs(inputs_.plan, *with_inputs, *metric, keys);
+    if (!shared) {
+      shared = std::move(keys);
+    } else {
+      std::erase_if(*shared, [&](const std::string& key) { return !keys.contains(key); });
+    }
+  }
+  std::vector<std::string> ordered;
+  for (const KeySpec& key : plan_keys()) {
+    std::string path = fmt::format("{}.{}", key.section, key.key);
+    if (shared->contains(path)) ordered.push_back(std::move(path));
+  }
+  return ordered;
 }
 
 std::optional<double> PlanEnvironment::tolerance(std::string_view metric) const {

@@ -43,6 +43,29 @@ class PlanRanges {
   mutable std::optional<std::map<std::string, MetricRange, std::less<>>> ranges_;
 };
 
+/// The plan's estimates with their provenance (which inputs each metric reads), computed on
+/// first use when the check's estimates were made without it (EstimateScope::provenance):
+/// shared_inputs() needs it only for the plans whose claims slip together.
+class PlanProvenance {
+ public:
+  /// `estimates` are the plan's; `with_provenance` says whether they record their inputs.
+  PlanProvenance(const Plan& plan, const Catalog& catalog, const Estimates& estimates, bool with_provenance)
+      : plan_(plan), catalog_(catalog), estimates_(estimates), with_provenance_(with_provenance) {}
+
+  const Estimates& estimates() const {
+    if (with_provenance_) return estimates_;
+    if (!own_) own_ = estimate(plan_, catalog_, EstimateScope{true, false});
+    return *own_;
+  }
+
+ private:
+  const Plan& plan_;
+  const Catalog& catalog_;
+  const Estimates& estimates_;
+  bool with_provenance_;
+  mutable std::optional<Estimates> own_;
+};
+
 struct RuleInputs {
   const Plan& plan;
   const Estimates& estimates;
@@ -53,6 +76,8 @@ struct RuleInputs {
   /// The ranges of the plan's metrics, for metric_low() and metric_high(); without it, the
   /// ranges `estimates` holds (none unless they were computed).
   const PlanRanges* ranges = nullptr;
+  /// The estimates with their inputs, for shared_inputs(); without it, computed on first use.
+  const PlanProvenance* provenance = nullptr;
 };
 
 class PlanEnvironment : public expr::Environment {
@@ -78,6 +103,9 @@ class PlanEnvironment : public expr::Environment {
   bool assumed(std::string_view key) const override;
   bool claimed(std::string_view metric) const override;
   bool computed(std::string_view metric) const override;
+  bool benchmarked(std::string_view metric) const override;
+  std::vector<std::string> claims_with_ratio(double ratio, double tolerance) const override;
+  std::vector<std::string> shared_inputs(const std::vector<std::string>& metrics) const override;
   std::optional<double> tolerance(std::string_view metric) const override;
   std::optional<expr::Value> catalog(std::string_view gpu, std::string_view field,
                                      std::string_view precision) const override;
@@ -94,6 +122,8 @@ class PlanEnvironment : public expr::Environment {
   const PlanTable* element_ = nullptr;
   const Claim* claim_ = nullptr;
   mutable std::vector<std::string> metrics_read_;
+  /// The provenance when RuleInputs has none.
+  mutable std::optional<PlanProvenance> own_provenance_;
 };
 
 /// The plan value as an expression value.

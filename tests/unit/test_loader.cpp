@@ -305,6 +305,11 @@ count = 8
   }
   CHECK(rules_of(plan_with("global_batch = \"4M tokens\"").diagnostics).empty());
   CHECK(rules_of(plan_with("global_batch = 1024").diagnostics).empty());
+  // An assumption's plausible range for the key need not be whole (audit of this round).
+  CHECK(rules_of(plan_with("global_batch = 1024\n[[assumptions]]\nid = \"b\"\nkey = \"training.global_batch\"\n"
+                           "value = 1024\nlow = 1000.5\nhigh = 2048\nsource = \"s\"\nupdated = 2026-11-01")
+                    .diagnostics)
+            .empty());
   CHECK(rules_of(plan_with("mfu = nan").diagnostics) == std::vector<std::string>{"bad-quantity"});
   CHECK(rules_of(plan_with("tokens2 = 1").diagnostics) == std::vector<std::string>{"unknown-key"});
 }

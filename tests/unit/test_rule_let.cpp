@@ -116,8 +116,15 @@ TEST_CASE("a let is defined once, before its uses, with a name that means nothin
   }
   SECTION("an optional key of the rule after [let]") {
     auto errors = load_errors(rule_with_lets("org-x", "true", "m", "help = \"'h'\"\n"));
-    CHECK(errors[0].message == "let 'help': that is a key of the rule file, which belongs before [let] (every "
-                               "key after a table header belongs to that table)");
+    CHECK(errors[0].message == "let 'help': that is the name of a key of the rule file; a let cannot take it, and "
+                               "the rule's own keys belong before [let] (every key after a table header belongs "
+                               "to that table)");
+  }
+  SECTION("a required key's name, when the rule has that key") {
+    auto errors = load_errors(rule_with_lets("org-x", "true", "m", "group = \"'x'\"\n"));
+    CHECK(errors[0].message == "let 'group': that is the name of a key of the rule file; a let cannot take it, and "
+                               "the rule's own keys belong before [let] (every key after a table header belongs "
+                               "to that table)");
   }
   SECTION("a let that is not a string") {
     auto errors = load_errors(rule_with_lets("org-x", "true", "m", "a = 2\n"));
@@ -174,4 +181,27 @@ TEST_CASE("a rule's placeholders that each name a large let cannot together grow
   CHECK(rules.load(std::make_shared<const planlint::SourceFile>("let.toml", rule_with_lets("org-x", "true", ten, lets)),
                    none));
   CHECK(none.empty());
+}
+
+TEST_CASE("the rules of a run's packs cannot together grow without bound through their lets",
+          "[rules][let][limits]") {
+  // Each rule writes out eight n13 (131,064 nodes) and its lets n1 … n13 (32,752), 163,816 in
+  // all, inside its own 262,144; three of them are 491,448, four past the packs' 524,288 in all
+  // (audit 8: 100 such files took 12.5 s and 3 GB to load).
+  std::string lets = "n0 = \"inference.tp\"\n";
+  for (int i = 1; i <= 13; ++i) lets += fmt::format("n{} = \"n{} + n{}\"\n", i, i - 1, i - 1);
+  std::string eight;
+  for (int i = 0; i < 8; ++i) eight += "{n13} ";
+  RuleSet rules;
+  std::vector<Diagnostic> errors;
+  for (int i = 0; i < 3; ++i)
+    CHECK(rules.load(std::make_shared<const planlint::SourceFile>(
+                         fmt::format("r{}.toml", i), rule_with_lets(fmt::format("org-r{}", i), "true", eight, lets)),
+                     errors));
+  CHECK(errors.empty());
+  CHECK_FALSE(rules.load(
+      std::make_shared<const planlint::SourceFile>("r3.toml", rule_with_lets("org-r3", "true", eight, lets)), errors));
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0].message,
+             Catch::Contains("the rules loaded together grow past 524288 nodes once their lets are written out"));
 }

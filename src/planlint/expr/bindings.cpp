@@ -40,8 +40,8 @@ struct too_large {
 
 class Copier {
  public:
-  Copier(SubstitutedTree& tree, std::span<const Binding> bindings, std::size_t* rule_budget)
-      : tree_(tree), bindings_(bindings), rule_budget_(rule_budget) {}
+  Copier(SubstitutedTree& tree, std::span<const Binding> bindings, NodeBudget* budget)
+      : tree_(tree), bindings_(bindings), budget_(budget) {}
 
   /// Copies `node` at `depth`; inside a substituted binding, `at` is the use's node, whose
   /// offsets every copied node takes.
@@ -55,16 +55,12 @@ class Copier {
                       fmt::format("the expression grows past {} nodes once its lets are written out "
                                   "(a let that uses another twice doubles it)",
                                   max_substituted_nodes)};
-    if (rule_budget_) {
-      if (*rule_budget_ == 0)
-        throw too_large{(at ? *at : node).begin,
-                        fmt::format("the rule's expressions grow past {} nodes together once their lets are "
-                                    "written out",
-                                    max_substituted_rule_nodes)};
-      --*rule_budget_;
+    if (budget_) {
+      if (budget_->left == 0) throw too_large{(at ? *at : node).begin, budget_->exhausted};
+      --budget_->left;
     }
     if (const Binding* binding = bound(node, bindings_)) {
-      if (rule_budget_) ++*rule_budget_;  // the name itself is replaced, not kept
+      if (budget_) ++budget_->left;  // the name itself is replaced, not kept
       if (!binding->tree) throw too_large{node.begin, ""};
       --count_;  // the name itself is replaced, not kept
       return copy(*binding->tree, depth, at ? at : &node);
@@ -86,21 +82,21 @@ class Copier {
  private:
   SubstitutedTree& tree_;
   std::span<const Binding> bindings_;
-  std::size_t* rule_budget_;
+  NodeBudget* budget_;
   std::size_t count_ = 0;
 };
 
 }  // namespace
 
 std::variant<NodePtr, SubstitutionError> substitute(const NodePtr& tree, std::span<const Binding> bindings,
-                                                    std::size_t* rule_budget) {
+                                                    NodeBudget* budget) {
   if (!tree || bindings.empty() || !uses_any(*tree, bindings)) return tree;
   auto substituted = std::make_shared<SubstitutedTree>();
   substituted->kept.push_back(tree);
   for (const Binding& binding : bindings)
     if (binding.tree) substituted->kept.push_back(binding.tree);
   try {
-    const Node* root = Copier(*substituted, bindings, rule_budget).copy(*tree, 1, nullptr);
+    const Node* root = Copier(*substituted, bindings, budget).copy(*tree, 1, nullptr);
     return NodePtr(std::move(substituted), root);
   } catch (const too_large& error) {
     return SubstitutionError{error.offset, error.message};

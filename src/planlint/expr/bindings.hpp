@@ -35,15 +35,24 @@ struct SubstitutionError {
 inline constexpr std::size_t max_substituted_depth = 4 * max_expression_depth;
 inline constexpr std::size_t max_substituted_nodes = 16384;
 /// The nodes all of one rule's substituted expressions may copy together: without it, a rule
-/// file of many short placeholders that each name a large let would grow without bound.
+/// file of many short placeholders that each name a large let would grow without bound. And
+/// all the rules one RuleSet loads: a pack of many such files would (each node ~120 bytes;
+/// the built-in rules copy about 5,000).
 inline constexpr std::size_t max_substituted_rule_nodes = 262144;
+inline constexpr std::size_t max_substituted_pack_nodes = 524288;
+
+/// Nodes a substitution may still copy, and the error when it runs out.
+struct NodeBudget {
+  std::size_t left = 0;
+  std::string exhausted;
+};
 
 /// `tree` with every path that names one of `bindings` replaced by that binding's tree (its
 /// nodes placed at the name's offsets, so that a checker error inside it points at the use).
-/// Returns `tree` itself when it uses none. `rule_budget`, when given, is what is left of the
-/// rule's max_substituted_rule_nodes; the nodes copied are taken from it.
+/// Returns `tree` itself when it uses none. The nodes copied are taken from `budget` when it
+/// is given (what is left of the rule's and its pack's bounds).
 std::variant<NodePtr, SubstitutionError> substitute(const NodePtr& tree, std::span<const Binding> bindings,
-                                                    std::size_t* rule_budget = nullptr);
+                                                    NodeBudget* budget = nullptr);
 
 /// The first path in `tree` whose text is `name`, or null.
 const Node* find_name(const Node& tree, std::string_view name);

@@ -123,12 +123,27 @@ Span position_in_string(const SourceFile& file, Span value_span, std::string_vie
 
 class RuleLoader {
  public:
-  RuleLoader(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors)
-      : file_(std::move(file)), errors_(errors) {}
+  RuleLoader(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors, std::size_t* pack_nodes_left)
+      : file_(std::move(file)), errors_(errors), pack_nodes_left_(pack_nodes_left) {
+    if (pack_nodes_left_ && *pack_nodes_left_ < expr::max_substituted_rule_nodes) {
+      let_budget_.left = *pack_nodes_left_;
+      let_budget_.exhausted = fmt::format(
+          "the rules loaded together grow past {} nodes once their lets are written out (no more than that "
+          "in all the packs of a run)",
+          expr::max_substituted_pack_nodes);
+    } else {
+      let_budget_.left = expr::max_substituted_rule_nodes;
+      let_budget_.exhausted = fmt::format(
+          "the rule's expressions grow past {} nodes together once their lets are written out",
+          expr::max_substituted_rule_nodes);
+    }
+  }
 
   std::optional<CompiledRule> run() {
+    const std::size_t budget = let_budget_.left;
     std::optional<CompiledRule> rule = compile();
     report_swallowed();
+    if (pack_nodes_left_) *pack_nodes_left_ -= budget - let_budget_.left;
     if (failed_) return std::nullopt;
     return rule;
   }
@@ -342,12 +357,14 @@ class RuleLoader {
       const std::string name(key->str());
       const Span key_span = to_span(key->source(), *file_);
       if (std::find(rule_keys.begin(), rule_keys.end(), name) != rule_keys.end()) {
-        // A required key after [let] is reported once, with the others, by report_swallowed.
+        // A required key after [let], missing from the rule's own keys, is reported once with
+        // the others by report_swallowed; any other rule key is a let's name that cannot be.
         const bool required = name == "id" || name == "group" || name == "severity" || name == "summary" ||
                               name == "check" || name == "message" || name == "docs";
-        if (!required)
-          error(key_span, fmt::format("let '{}': that is a key of the rule file, which belongs before [let] "
-                                      "(every key after a table header belongs to that table)",
+        if (!required || table.get(name))
+          error(key_span, fmt::format("let '{}': that is the name of a key of the rule file; a let cannot "
+                                      "take it, and the rule's own keys belong before [let] (every key after "
+                                      "a table header belongs to that table)",
                                       name));
         lets_.push_back({name, nullptr});
         continue;
@@ -522,7 +539,8 @@ class RuleLoader {
   std::vector<std::pair<Span, std::string>> swallowed_;  ///< required keys found inside [options] or [let]
   std::string swallowing_header_ = "options";
   std::vector<expr::Binding> lets_;  ///< the [let] names, in file order
-  std::size_t let_budget_ = expr::max_substituted_rule_nodes;  ///< nodes the rule's lets may still copy
+  std::size_t* pack_nodes_left_;  ///< what the rules loaded before left of max_substituted_pack_nodes
+  expr::NodeBudget let_budget_;   ///< nodes the rule's lets may still copy
 };
 
 }  // namespace
@@ -545,7 +563,7 @@ bool is_rule_id(std::string_view id) {
 std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
                                                                const expr::TypeEnvironment& names,
                                                                std::span<const expr::Binding> lets,
-                                                               std::size_t* let_budget) {
+                                                               expr::NodeBudget* let_budget) {
   MessageTemplate result;
   auto texts = std::make_shared<std::deque<std::string>>();  // a deque never moves its strings
   auto keep = [&texts](std::string text) -> std::string_view { return texts->emplace_back(std::move(text)); };
@@ -634,8 +652,8 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
 }
 
 std::optional<CompiledRule> load_rule_file(std::shared_ptr<const SourceFile> file,
-                                           std::vector<Diagnostic>& errors) {
-  return RuleLoader(std::move(file), errors).run();
+                                           std::vector<Diagnostic>& errors, std::size_t* pack_nodes_left) {
+  return RuleLoader(std::move(file), errors, pack_nodes_left).run();
 }
 
 }  // namespace planlint

@@ -15,9 +15,12 @@
 
 namespace planlint {
 
-/// Nullopt after appending the problems to `errors` (rule "invalid-rule").
+/// Nullopt after appending the problems to `errors` (rule "invalid-rule"). `pack_nodes_left`,
+/// when given, is what the rules loaded before have left of expr::max_substituted_pack_nodes:
+/// the nodes this rule's lets copy are taken from it.
 std::optional<CompiledRule> load_rule_file(std::shared_ptr<const SourceFile> file,
-                                           std::vector<Diagnostic>& errors);
+                                           std::vector<Diagnostic>& errors,
+                                           std::size_t* pack_nodes_left = nullptr);
 
 /// Whether `id` is a valid rule id: kebab-case, `[a-z][a-z0-9]*(-[a-z0-9]+)*` ("memory-fit").
 bool is_rule_id(std::string_view id);
@@ -33,6 +36,6 @@ struct TemplateError {
 std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
                                                                const expr::TypeEnvironment& names,
                                                                std::span<const expr::Binding> lets = {},
-                                                               std::size_t* let_budget = nullptr);
+                                                               expr::NodeBudget* let_budget = nullptr);
 
 }  // namespace planlint

@@ -116,7 +116,7 @@ bool same_kind(const expr::Value& a, const expr::Value& b) {
 }  // namespace
 
 bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors) {
-  std::optional<CompiledRule> rule = load_rule_file(file, errors);
+  std::optional<CompiledRule> rule = load_rule_file(file, errors, &let_nodes_left_);
   if (!rule) return false;
   for (const auto& existing : rules_) {
     if (existing->descriptor.id != rule->descriptor.id) continue;

@@ -11,6 +11,7 @@
 
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
+#include "planlint/expr/bindings.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace planlint {
@@ -57,6 +58,8 @@ class RuleSet {
 
  private:
   std::vector<std::shared_ptr<const CompiledRule>> rules_;
+  /// What the rules loaded so far leave of the nodes their lets may copy (bindings.hpp).
+  std::size_t let_nodes_left_ = expr::max_substituted_pack_nodes;
   std::set<std::pair<std::uint64_t, std::uint64_t>> loaded_files_;  ///< (device, inode) of load_path's files
 };
 

@@ -250,8 +250,23 @@ std::vector<std::string> PlanEnvironment::shared_inputs(const std::vector<std::s
       std::erase_if(*shared, [&](const std::string& key) { return !keys.contains(key); });
     }
   }
+  // An input that a claim which agrees with planlint (within 3%) also rests on is cleared by
+  // it: 6 · N · D matching train.flops says params and tokens are right, whatever else slipped
+  // (audit of 2026-12-02). A fraction (an MFU, a goodput) cannot be 1000× off and stay in range.
+  for (const Claim& claim : inputs_.plan.estimates) {
+    if (std::find(metrics.begin(), metrics.end(), claim.metric) != metrics.end()) continue;
+    if (!claim.value || !claim.value->quantity()) continue;
+    const MetricValue* computed = with_inputs->find(claim.metric);
+    const units::Quantity& claimed = *claim.value->quantity();
+    if (!computed || computed->value == 0 || claimed.dim != computed->dim) continue;
+    if (std::abs(claimed.value / computed->value - 1) > 0.03) continue;
+    std::set<std::string, std::less<>> cleared;
+    add_stated_inputs(inputs_.plan, *with_inputs, *computed, cleared);
+    std::erase_if(*shared, [&](const std::string& key) { return cleared.contains(key); });
+  }
   std::vector<std::string> ordered;
   for (const KeySpec& key : plan_keys()) {
+    if (key.base_unit == "fraction") continue;
     std::string path = fmt::format("{}.{}", key.section, key.key);
     if (shared->contains(path)) ordered.push_back(std::move(path));
   }

@@ -36,6 +36,13 @@ std::vector<Diagnostic> load_errors(const std::string& text) {
   return errors;
 }
 
+/// Lets n0 … n`last`, each the one above twice over: n13 is 16,383 nodes written out.
+std::string doubling_lets(int last) {
+  std::string lets = "n0 = \"inference.tp\"\n";
+  for (int i = 1; i <= last; ++i) lets += fmt::format("n{} = \"n{} + n{}\"\n", i, i - 1, i - 1);
+  return lets;
+}
+
 const std::string tp_lets =
     "tp_bound = \"if given(inference.tp) then inference.tp else cluster.gpus_per_node / 1 GPU\"\n"
     "weights_per_gpu = \"est.infer.weights / tp_bound\"\n";
@@ -156,9 +163,7 @@ TEST_CASE("a let is defined once, before its uses, with a name that means nothin
 
 TEST_CASE("lets that use each other twice over cannot grow a tree without bound", "[rules][let][limits]") {
   // Each name doubles the one above it: the twentieth would be a million nodes.
-  std::string lets = "n0 = \"inference.tp\"\n";
-  for (int i = 1; i <= 20; ++i) lets += fmt::format("n{} = \"n{} + n{}\"\n", i, i - 1, i - 1);
-  auto errors = load_errors(rule_with_lets("org-x", "n20 > 0", "m", lets));
+  auto errors = load_errors(rule_with_lets("org-x", "n20 > 0", "m", doubling_lets(20)));
   CHECK_THAT(errors[0].message, Catch::Contains("grows past 16384 nodes once its lets are written out"));
 }
 
@@ -166,8 +171,7 @@ TEST_CASE("a rule's placeholders that each name a large let cannot together grow
           "[rules][let][limits]") {
   // n13 is 16,383 nodes written out, just inside one expression's bound; twenty placeholders
   // of it would be 327,660 nodes: past the rule's 262,144.
-  std::string lets = "n0 = \"inference.tp\"\n";
-  for (int i = 1; i <= 13; ++i) lets += fmt::format("n{} = \"n{} + n{}\"\n", i, i - 1, i - 1);
+  const std::string lets = doubling_lets(13);
   std::string message;
   for (int i = 0; i < 20; ++i) message += "{n13} ";
   auto errors = load_errors(rule_with_lets("org-x", "true", message, lets));
@@ -188,8 +192,7 @@ TEST_CASE("the rules of a run's packs cannot together grow without bound through
   // Each rule writes out eight n13 (131,064 nodes) and its lets n1 … n13 (32,752), 163,816 in
   // all, inside its own 262,144; three of them are 491,448, four past the packs' 524,288 in all
   // (audit 8: 100 such files took 12.5 s and 3 GB to load).
-  std::string lets = "n0 = \"inference.tp\"\n";
-  for (int i = 1; i <= 13; ++i) lets += fmt::format("n{} = \"n{} + n{}\"\n", i, i - 1, i - 1);
+  const std::string lets = doubling_lets(13);
   std::string eight;
   for (int i = 0; i < 8; ++i) eight += "{n13} ";
   RuleSet rules;

@@ -105,11 +105,11 @@ std::optional<CountedAttention> counted_attention(EstimateContext& context, Metr
   return CountedAttention{m.plan("model.layers"), m.plan("model.hidden"), m.plan("training.seq_len")};
 }
 
-std::optional<double> counted_recompute(EstimateContext& context, MetricBuilder& m) {
+CountedRecompute counted_recompute(EstimateContext& context, MetricBuilder& m) {
   if (!context.plan().find("training.mfu_counts_recompute") || m.choice("training.mfu_counts_recompute") != "true")
-    return std::nullopt;
-  if (m.choice("training.recompute") != "full") return std::nullopt;
-  return 4.0 / 3.0;
+    return {};
+  if (m.choice("training.recompute") != "full") return {};
+  return {4.0 / 3.0, "4/3 · ", "4/3 × "};
 }
 
 MetricBuilder::MetricBuilder(EstimateContext& context, std::string_view name)

@@ -213,8 +213,13 @@ std::optional<CountedAttention> counted_attention(EstimateContext& context, Metr
 /// time divide 4/3 of the model FLOPs by it (Narayanan et al. 2021 §5.1: 8 · T · P / (n · X);
 /// Chowdhery et al. 2022 appendix B, HFU). Selective recomputation redoes the attention core
 /// only, a few percent (Korthikanti et al. 2022), and counts as 1. Its inputs are recorded on
-/// `m`; nullopt when the MFU does not count a recomputation.
-std::optional<double> counted_recompute(EstimateContext& context, MetricBuilder& m);
+/// `m`. The factor is 1, with empty texts, when the MFU does not count a recomputation.
+struct CountedRecompute {
+  double factor = 1;
+  std::string_view formula;  ///< "4/3 · ", put before the GPU time's formula, or ""
+  std::string_view text;     ///< "4/3 × ", put before its arithmetic, or ""
+};
+CountedRecompute counted_recompute(EstimateContext& context, MetricBuilder& m);
 
 /// The metric groups, each a function that adds its metrics to the context.
 void estimate_training_compute(EstimateContext& context);

@@ -47,21 +47,19 @@ void step_seconds(EstimateContext& context) {
   const Term mfu = m.plan("training.mfu");
   // An MFU that counts the attention FLOPs, or full recomputation's second forward pass,
   // divides them too, as the GPU time does (counted_attention, counted_recompute, engine.hpp).
-  const std::optional<double> recompute = counted_recompute(context, m);
-  const double factor = recompute.value_or(1);
-  const std::string recompute_formula = recompute ? "4/3 · " : "";
-  const std::string_view recompute_text = recompute ? "4/3 × " : "";
+  const CountedRecompute recompute = counted_recompute(context, m);
   if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
     const double per_token = 6 * n_active.value + attention->per_token();
-    return m.finish(factor * per_token * tokens.value / (count.value * peak.value * mfu.value),
-                    recompute_formula + "(6 · N_a + 12 · L · h · S) · tokens_per_step / (n · P · MFU)", [=] {
-                      return fmt::format("{}(6 × {} + {}) × {} / ({} × {} × {})", recompute_text, n_active.text,
+    return m.finish(recompute.factor * per_token * tokens.value / (count.value * peak.value * mfu.value),
+                    fmt::format("{}(6 · N_a + 12 · L · h · S) · tokens_per_step / (n · P · MFU)", recompute.formula),
+                    [=] {
+                      return fmt::format("{}(6 × {} + {}) × {} / ({} × {} × {})", recompute.text, n_active.text,
                                          attention->text(), tokens.text, count.text, peak.text, mfu.text);
                     });
   }
-  m.finish(factor * 6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),
-           recompute_formula + "6 · N_a · tokens_per_step / (n · P · MFU)",
-           [=] { return fmt::format("{}6 × {} × {} / ({} × {} × {})", recompute_text, n_active.text, tokens.text,
+  m.finish(recompute.factor * 6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),
+           fmt::format("{}6 · N_a · tokens_per_step / (n · P · MFU)", recompute.formula),
+           [=] { return fmt::format("{}6 × {} × {} / ({} × {} × {})", recompute.text, n_active.text, tokens.text,
                                     count.text, peak.text, mfu.text); });
 }
 

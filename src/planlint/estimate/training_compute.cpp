@@ -43,20 +43,17 @@ void gpu_time(EstimateContext& context, std::string_view name, std::string_view 
   const Term flops = m.metric("train.flops");
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
-  const std::optional<double> recompute = counted_recompute(context, m);
-  const double factor = recompute.value_or(1);
-  const std::string_view recompute_formula = recompute ? "4/3 · " : "";
-  const std::string_view recompute_text = recompute ? "4/3 × " : "";
+  const CountedRecompute recompute = counted_recompute(context, m);
   if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
     const Term tokens = m.plan("training.tokens");
-    return m.finish(factor * (flops.value + attention->per_token() * tokens.value) / (peak.value * mfu.value),
-                    std::string(recompute_formula) + std::string(formula_with_attention), [=] {
-                      return fmt::format("{}({} + {} × {}) / ({} × {})", recompute_text, flops.text, attention->text(),
+    return m.finish(recompute.factor * (flops.value + attention->per_token() * tokens.value) / (peak.value * mfu.value),
+                    fmt::format("{}{}", recompute.formula, formula_with_attention), [=] {
+                      return fmt::format("{}({} + {} × {}) / ({} × {})", recompute.text, flops.text, attention->text(),
                                          tokens.text, peak.text, mfu.text);
                     });
   }
-  m.finish(factor * flops.value / (peak.value * mfu.value), std::string(recompute_formula) + std::string(formula),
-           [=] { return fmt::format("{}{} / ({} × {})", recompute_text, flops.text, peak.text, mfu.text); });
+  m.finish(recompute.factor * flops.value / (peak.value * mfu.value), fmt::format("{}{}", recompute.formula, formula),
+           [=] { return fmt::format("{}{} / ({} × {})", recompute.text, flops.text, peak.text, mfu.text); });
 }
 
 // Ideal: no failures, restarts or checkpoint stalls (train.wall_days adds them).

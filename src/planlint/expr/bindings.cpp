@@ -46,24 +46,22 @@ class Copier {
   /// Copies `node` at `depth`; inside a substituted binding, `at` is the use's node, whose
   /// offsets every copied node takes.
   const Node* copy(const Node& node, std::size_t depth, const Node* at) {
+    const std::size_t where = (at ? *at : node).begin;
     if (depth > max_substituted_depth)
-      throw too_large{(at ? *at : node).begin,
-                      fmt::format("the expression nests deeper than {} once its lets are written out",
-                                  max_substituted_depth)};
-    if (++count_ > max_substituted_nodes)
-      throw too_large{(at ? *at : node).begin,
-                      fmt::format("the expression grows past {} nodes once its lets are written out "
-                                  "(a let that uses another twice doubles it)",
-                                  max_substituted_nodes)};
-    if (budget_) {
-      if (budget_->left == 0) throw too_large{(at ? *at : node).begin, budget_->exhausted};
-      --budget_->left;
-    }
+      throw too_large{where, fmt::format("the expression nests deeper than {} once its lets are written out",
+                                         max_substituted_depth)};
+    // A name is replaced by its binding's tree: it is not a node of the copy.
     if (const Binding* binding = bound(node, bindings_)) {
-      if (budget_) ++budget_->left;  // the name itself is replaced, not kept
       if (!binding->tree) throw too_large{node.begin, ""};
-      --count_;  // the name itself is replaced, not kept
       return copy(*binding->tree, depth, at ? at : &node);
+    }
+    if (++count_ > max_substituted_nodes)
+      throw too_large{where, fmt::format("the expression grows past {} nodes once its lets are written out "
+                                         "(a let that uses another twice doubles it)",
+                                         max_substituted_nodes)};
+    if (budget_) {
+      if (budget_->left == 0) throw too_large{where, budget_->exhausted};
+      --budget_->left;
     }
     Node& out = tree_.nodes.emplace_back(node);
     if (at) {

@@ -44,6 +44,11 @@ std::vector<KeySpec> make_keys() {
                    std::vector<units::Dimension> dims, std::string_view unit, bool req = false) {
     return KeySpec{s, k, K::quantity, d, std::move(dims), unit, 1, {}, req, 0, huge, true};
   };
+  // A batch or a concurrency: whole sequences (value_reader.cpp).
+  auto batch = [](KeySpec spec) {
+    spec.whole_sequences = true;
+    return spec;
+  };
   auto choice = [](std::string_view s, std::string_view k, std::string_view d,
                    std::vector<std::string_view> choices, bool req = false) {
     return KeySpec{s, k, K::choice, d, {}, {}, 1, std::move(choices), req};
@@ -88,9 +93,9 @@ std::vector<KeySpec> make_keys() {
       amount("training", "bytes_per_param", "model-state bytes per parameter (overrides optimizer)",
              {bytes}, "bytes"),
       amount("training", "seq_len", "sequence length S", {tokens}, "tokens"),
-      amount("training", "micro_batch", "micro-batch size b per GPU", {sequences}, "sequences"),
-      amount("training", "global_batch", "global batch per optimizer step, in sequences or tokens",
-             {sequences, tokens}, "sequences"),
+      batch(amount("training", "micro_batch", "micro-batch size b per GPU", {sequences}, "sequences")),
+      batch(amount("training", "global_batch", "global batch per optimizer step, in sequences or tokens",
+                   {sequences, tokens}, "sequences")),
       degree("training", "tp", "tensor parallel degree; default 1"),
       degree("training", "pp", "pipeline parallel degree; default 1"),
       degree("training", "virtual_stages",
@@ -129,8 +134,8 @@ std::vector<KeySpec> make_keys() {
       amount("inference", "context", "tokens per sequence held in the KV cache", {tokens}, "tokens"),
       amount("inference", "prompt_tokens", "prompt tokens per request", {tokens}, "tokens"),
       amount("inference", "output_tokens", "generated tokens per request", {tokens}, "tokens"),
-      amount("inference", "concurrency", "concurrent sequences one replica must hold", {sequences},
-             "sequences"),
+      batch(amount("inference", "concurrency", "concurrent sequences one replica must hold", {sequences},
+                   "sequences")),
       amount("inference", "mean_concurrency", "mean concurrent sequences of the demand", {sequences},
              "sequences"),
       KeySpec{"inference", "peak_factor", K::quantity, "peak demand / mean demand (3–5 typical)",

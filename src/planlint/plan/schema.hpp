@@ -42,6 +42,8 @@ struct KeySpec {
   /// compared by name again.
   std::uint8_t section_index = 0;
   std::uint8_t index_in_section = 0;
+  /// A value in sequences counts whole ones (a batch, a concurrency; not a mean over time).
+  bool whole_sequences = false;
 };
 
 /// The plan format's sections (plan_sections().size()), and the most keys a section may

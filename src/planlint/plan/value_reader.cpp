@@ -278,10 +278,10 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
       return std::nullopt;
     }
     // A batch or a concurrency counts whole sequences ("1023.5 sequences" would print as
-    // "1.02K sequences" and divide into micro-batches that do not exist); a mean over time
-    // need not be whole, nor the plausible range an [[assumptions]] entry gives the key.
-    if (quantity.dim == units::dims::sequences && spec->key != "mean_concurrency" &&
-        path.prefix == spec->section && path.key == spec->key &&
+    // "1.02K sequences" and divide into micro-batches that do not exist); the plausible range
+    // an [[assumptions]] entry gives the key need not be whole.
+    if (spec->whole_sequences && quantity.dim == units::dims::sequences && path.prefix == spec->section &&
+        path.key == spec->key &&
         std::abs(quantity.value - nearest) > 1e-9 * std::max(1.0, std::abs(nearest))) {
       findings_.add("bad-quantity", out.span, path.str(),
                     fmt::format("{} = {} must be a whole number of sequences", path, source_text(source, out.span)));

@@ -192,14 +192,25 @@ bool PlanEnvironment::benchmarked(std::string_view metric) const {
   return false;
 }
 
+namespace {
+
+/// The claim's value (a range's `value`) over the metric planlint computes; nullopt when either
+/// is missing, the metric is 0 or the dimensions differ.
+std::optional<double> claim_ratio(const Claim& claim, const Estimates& estimates) {
+  if (!claim.value || !claim.value->quantity()) return std::nullopt;
+  const MetricValue* computed = estimates.find(claim.metric);
+  const units::Quantity& claimed = *claim.value->quantity();
+  if (!computed || computed->value == 0 || claimed.dim != computed->dim) return std::nullopt;
+  return claimed.value / computed->value;
+}
+
+}  // namespace
+
 std::vector<std::string> PlanEnvironment::claims_with_ratio(double ratio, double tolerance) const {
   std::vector<std::string> found;
   for (const Claim& claim : inputs_.plan.estimates) {
-    if (!claim.value || !claim.value->quantity()) continue;
-    const MetricValue* m = inputs_.estimates.find(claim.metric);
-    const units::Quantity& claimed = *claim.value->quantity();
-    if (!m || m->value == 0 || claimed.dim != m->dim) continue;
-    if (std::abs(claimed.value / m->value - ratio) <= tolerance * std::abs(ratio)) found.push_back(claim.metric);
+    const std::optional<double> off = claim_ratio(claim, inputs_.estimates);
+    if (off && std::abs(*off - ratio) <= tolerance * std::abs(ratio)) found.push_back(claim.metric);
   }
   return found;
 }
@@ -255,13 +266,10 @@ std::vector<std::string> PlanEnvironment::shared_inputs(const std::vector<std::s
   // (audit of 2026-12-02). A fraction (an MFU, a goodput) cannot be 1000× off and stay in range.
   for (const Claim& claim : inputs_.plan.estimates) {
     if (std::find(metrics.begin(), metrics.end(), claim.metric) != metrics.end()) continue;
-    if (!claim.value || !claim.value->quantity()) continue;
-    const MetricValue* computed = with_inputs->find(claim.metric);
-    const units::Quantity& claimed = *claim.value->quantity();
-    if (!computed || computed->value == 0 || claimed.dim != computed->dim) continue;
-    if (std::abs(claimed.value / computed->value - 1) > 0.03) continue;
+    const std::optional<double> off = claim_ratio(claim, *with_inputs);
+    if (!off || std::abs(*off - 1) > 0.03) continue;
     std::set<std::string, std::less<>> cleared;
-    add_stated_inputs(inputs_.plan, *with_inputs, *computed, cleared);
+    add_stated_inputs(inputs_.plan, *with_inputs, *with_inputs->find(claim.metric), cleared);
     std::erase_if(*shared, [&](const std::string& key) { return cleared.contains(key); });
   }
   std::vector<std::string> ordered;

@@ -352,75 +352,71 @@ class RuleLoader {
       const toml::source_position x = a.first->source().begin, y = b.first->source().begin;
       return x.line != y.line ? x.line < y.line : x.column < y.column;
     });
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      const auto& [key, node] = entries[i];
-      const std::string name(key->str());
-      const Span key_span = to_span(key->source(), *file_);
-      if (std::find(rule_keys.begin(), rule_keys.end(), name) != rule_keys.end()) {
-        // A required key after [let], missing from the rule's own keys, is reported once with
-        // the others by report_swallowed; any other rule key is a let's name that cannot be.
-        const bool required = name == "id" || name == "group" || name == "severity" || name == "summary" ||
-                              name == "check" || name == "message" || name == "docs";
-        if (!required || table.get(name))
-          error(key_span, fmt::format("let '{}': that is the name of a key of the rule file; a let cannot "
-                                      "take it, and the rule's own keys belong before [let] (every key after "
-                                      "a table header belongs to that table)",
-                                      name));
-        lets_.push_back({name, nullptr});
-        continue;
-      }
-      if (std::string problem = let_name_problem(name, names); !problem.empty()) {
-        error(key_span, fmt::format("let '{}': {}", name, problem));
-        lets_.push_back({name, nullptr});
-        continue;
-      }
-      if (!node->is_string()) {
-        error(to_span(node->source(), *file_), fmt::format("let '{}' must be an expression in a string", name));
-        lets_.push_back({name, nullptr});
-        continue;
-      }
-      const std::string& text = node->as_string()->get();
-      const Span span = to_span(node->source(), *file_);
-      expr::ParseResult parsed = expr::parse_expression(text, resolve_path);
-      if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed)) {
-        error(position_in_string(*file_, span, text, syntax->offset), fmt::format("in let '{}': {}", name, syntax->message));
-        lets_.push_back({name, nullptr});
-        continue;
-      }
-      const expr::Node& own = *std::get<expr::NodePtr>(parsed);
-      bool later = false;
-      for (std::size_t j = i; j < entries.size() && !later; ++j) {
-        const std::string other(entries[j].first->str());
-        if (const expr::Node* use = expr::find_name(own, other)) {
-          later = true;
-          error(position_in_string(*file_, span, text, use->begin),
-                j == i ? fmt::format("let '{}' uses itself", name)
-                       : fmt::format("let '{}' uses '{}', which is defined below it (line {}): a let may use only "
-                                     "the names above it",
-                                     name, other, entries[j].first->source().begin.line));
-        }
-      }
-      if (later) {
-        lets_.push_back({name, nullptr});
-        continue;
-      }
-      auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets_, &let_budget_);
-      if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted)) {
-        report_substitution(span, text, fmt::format("let '{}'", name), *problem);
-        lets_.push_back({name, nullptr});
-        continue;
-      }
-      expr::NodePtr tree = std::get<expr::NodePtr>(substituted);
-      // A let is checked as a placeholder is (it may pair a value with ''); where it is used,
-      // the expression around it is checked again with its contents written out.
-      auto checked = expr::check_placeholder(*tree, names);
-      if (auto* problem = std::get_if<expr::CheckError>(&checked)) {
-        error(position_in_string(*file_, span, text, problem->offset), fmt::format("in let '{}': {}", name, problem->message));
-        lets_.push_back({name, nullptr});
-        continue;
-      }
-      lets_.push_back({name, std::move(tree)});
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      lets_.push_back({std::string(entries[i].first->str()), compile_let(table, entries, i, names)});
+  }
+
+  /// The tree of the let `entries[i]`, its lets written out; null after reporting why it has
+  /// none (its uses then fail without a second error).
+  expr::NodePtr compile_let(const toml::table& table,
+                            const std::vector<std::pair<const toml::key*, const toml::node*>>& entries,
+                            std::size_t i, const expr::TypeEnvironment& names) {
+    const auto& [key, node] = entries[i];
+    const std::string name(key->str());
+    const Span key_span = to_span(key->source(), *file_);
+    if (std::find(rule_keys.begin(), rule_keys.end(), name) != rule_keys.end()) {
+      // A required key after [let], missing from the rule's own keys, is reported once with
+      // the others by report_swallowed; any other rule key is a let's name that cannot be.
+      const bool required = name == "id" || name == "group" || name == "severity" || name == "summary" ||
+                            name == "check" || name == "message" || name == "docs";
+      if (!required || table.get(name))
+        error(key_span, fmt::format("let '{}': that is the name of a key of the rule file; a let cannot "
+                                    "take it, and the rule's own keys belong before [let] (every key after "
+                                    "a table header belongs to that table)",
+                                    name));
+      return nullptr;
     }
+    if (std::string problem = let_name_problem(name, names); !problem.empty()) {
+      error(key_span, fmt::format("let '{}': {}", name, problem));
+      return nullptr;
+    }
+    if (!node->is_string()) {
+      error(to_span(node->source(), *file_), fmt::format("let '{}' must be an expression in a string", name));
+      return nullptr;
+    }
+    const std::string& text = node->as_string()->get();
+    const Span span = to_span(node->source(), *file_);
+    expr::ParseResult parsed = expr::parse_expression(text, resolve_path);
+    if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed)) {
+      error(position_in_string(*file_, span, text, syntax->offset), fmt::format("in let '{}': {}", name, syntax->message));
+      return nullptr;
+    }
+    const expr::Node& own = *std::get<expr::NodePtr>(parsed);
+    for (std::size_t j = i; j < entries.size(); ++j) {
+      const std::string other(entries[j].first->str());
+      const expr::Node* use = expr::find_name(own, other);
+      if (!use) continue;
+      error(position_in_string(*file_, span, text, use->begin),
+            j == i ? fmt::format("let '{}' uses itself", name)
+                   : fmt::format("let '{}' uses '{}', which is defined below it (line {}): a let may use only "
+                                 "the names above it",
+                                 name, other, entries[j].first->source().begin.line));
+      return nullptr;
+    }
+    auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets_, &let_budget_);
+    if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted)) {
+      report_substitution(span, text, fmt::format("let '{}'", name), *problem);
+      return nullptr;
+    }
+    expr::NodePtr tree = std::get<expr::NodePtr>(substituted);
+    // A let is checked as a placeholder is (it may pair a value with ''); where it is used,
+    // the expression around it is checked again with its contents written out.
+    auto checked = expr::check_placeholder(*tree, names);
+    if (auto* problem = std::get_if<expr::CheckError>(&checked)) {
+      error(position_in_string(*file_, span, text, problem->offset), fmt::format("in let '{}': {}", name, problem->message));
+      return nullptr;
+    }
+    return tree;
   }
 
   /// A substitution's error, unless it is the use of a let whose own error is reported already.

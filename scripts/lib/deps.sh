@@ -5,6 +5,11 @@ PLANLINT_BUILD_PACKAGES=(
   libtomlplusplus-dev libboost-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev
 )
 
+# What the integration tests run besides the npm tools (tests/unit/test_integrations.cpp), as
+# command=package: node (VS Code's regular expressions), jq (the GitLab job), git and pre-commit
+# (the hooks). A command already on PATH, from a package or not, is used as it is.
+PLANLINT_TEST_COMMANDS=(node=nodejs jq=jq git=git pre-commit=pre-commit)
+
 planlint_missing_packages() {
   local missing=() package
   for package in "$@"; do
@@ -28,6 +33,15 @@ planlint_install_packages() {
   echo "Installing $missing" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2 && apt-get install -y -qq $missing >&2
+}
+
+# planlint_install_commands COMMAND=PACKAGE...: installs the package of each missing command.
+planlint_install_commands() {
+  local packages=() pair
+  for pair in "$@"; do
+    command -v "${pair%%=*}" >/dev/null 2>&1 || packages+=("${pair#*=}")
+  done
+  [ ${#packages[@]} -eq 0 ] || planlint_install_packages "${packages[@]}"
 }
 
 # planlint_install_npm_tools: installs the validators the tests run (the SARIF validator

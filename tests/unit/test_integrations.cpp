@@ -1,0 +1,272 @@
+// The integrations docs/integrations.md gives, run with the real tools: the VS Code problem
+// matcher (its regexp, read from the docs, applied with node's RegExp as VS Code applies it), the
+// GitLab job's jq program (read from the docs, run with jq, its report checked against what GitLab
+// requires), and the pre-commit hooks (the shipped .pre-commit-hooks.yaml through `pre-commit
+// try-repo`, and the docs' `repo: local` snippet installed as a git hook and run by `git
+// commit`). Each runs the built binary, as a user's tools do.
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "integration_support.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using planlint::test::quote;
+using planlint::test::read_text;
+using planlint::test::run_command;
+using planlint::test::Scratch;
+
+namespace {
+
+const fs::path source_dir = PLANLINT_SOURCE_DIR;
+
+/// A program the integration needs, from PATH; the test FAILS when it is missing.
+std::string system_tool(const std::string& name, const std::string& package) {
+  std::string output;
+  if (run_command("command -v " + quote(name), output) != 0)
+    FAIL("missing test tool " << name << ": install the Debian package " << package
+                              << " (scripts/test installs it)");
+  return name;
+}
+
+/// The body of the first fenced block of docs/integrations.md whose text contains `marker`.
+std::string docs_block(const std::string& marker) {
+  const std::string docs = read_text(source_dir / "docs/integrations.md");
+  std::size_t at = 0;
+  while ((at = docs.find("\n```", at)) != std::string::npos) {
+    const std::size_t body = docs.find('\n', at + 1) + 1;
+    const std::size_t end = docs.find("\n```", body);
+    REQUIRE(end != std::string::npos);
+    const std::string block = docs.substr(body, end + 1 - body);
+    if (block.find(marker) != std::string::npos) return block;
+    at = end + 4;
+  }
+  FAIL("docs/integrations.md has no fenced block with " << marker);
+  return {};
+}
+
+const std::string non_ascii_plan =
+    "model = { params = \"7B\", \"\xE6\x95\xB0\xE6\x8D\xAE\xC3\x97\" = 1, layrs = 32 }\n"
+    "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-27\n[training]\ntokens = \"1T\"\n"
+    "[cluster]\ngpu = \"h100-sxm\"\ncount = 64\n";
+
+/// A repository of plans with findings of every level: the golden cases (errors, warnings,
+/// suppressed findings, syntax errors), each rule's fixture that fires, the Markdown fixtures, a plan whose file name has
+/// a space, a finding after non-ASCII text on its line, and TOML and Markdown files that hold
+/// no plan.
+struct PlanRepository {
+  Scratch dir;
+  PlanRepository() {
+    for (const auto& entry : fs::directory_iterator(source_dir / "tests/golden"))
+      if (entry.path().extension() == ".toml")
+        dir.write("plans/" + entry.path().filename().string(), read_text(entry.path()));
+    for (const auto& entry : fs::directory_iterator(source_dir / "tests/data/markdown"))
+      if (entry.path().extension() == ".md")
+        dir.write("docs/" + entry.path().filename().string(), read_text(entry.path()));
+    // Every built-in rule's findings, each message as its rule writes it.
+    for (const auto& entry : fs::directory_iterator(source_dir / "tests/rules"))
+      if (fs::exists(entry.path() / "fires.toml"))
+        dir.write("plans/rules/" + entry.path().filename().string() + ".toml",
+                  read_text(entry.path() / "fires.toml"));
+    dir.write("plans/llama 7b serving.toml", planlint::test::inference_plan_with("hmb = 1\n"));
+    dir.write("plans/non-ascii.toml", non_ascii_plan);
+    dir.write("pyproject.toml", "[project]\nname = \"capacity\"\n");
+    dir.write("README.md", "# Capacity\n\n```toml\n[tool]\nx = 1\n```\n");
+  }
+  fs::path path() const { return dir.path; }
+};
+
+struct Lint {
+  int status = -1;
+  std::string output;
+};
+
+Lint planlint_binary(const fs::path& cwd, const std::string& arguments) {
+  Lint run;
+  run.status = run_command("cd " + quote(cwd.string()) + " && " + quote(PLANLINT_BINARY) + " " + arguments, run.output);
+  return run;
+}
+
+/// The 1-based character column of a 1-based byte column in `line` of `file`.
+long character_column(const fs::path& file, long line, long byte_column) {
+  const std::string text = read_text(file);
+  std::size_t start = 0;
+  for (long l = 1; l < line; ++l) start = text.find('\n', start) + 1;
+  long characters = 1;
+  for (std::size_t i = start; i < start + static_cast<std::size_t>(byte_column - 1); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++characters;
+  return characters;
+}
+
+}  // namespace
+
+TEST_CASE("the docs' VS Code problem matcher reads every finding of the text output, and nothing else",
+          "[integrations][vscode]") {
+  const std::string node = system_tool("node", "nodejs");
+  PlanRepository repo;
+  // As the docs' task runs it: ${workspaceFolder}/plans, an absolute path.
+  const std::string folders = quote((repo.path() / "plans").string()) + " " + quote((repo.path() / "docs").string());
+  const Lint text = planlint_binary(repo.path(), "check --no-color --today 2026-12-01 " + folders);
+  REQUIRE(text.status == 1);
+  const Lint report = planlint_binary(repo.path(), "check --format json --today 2026-12-01 " + folders);
+  REQUIRE(report.status == 1);
+
+  const fs::path output = repo.dir.write("output.txt", text.output);
+  std::string matched;
+  REQUIRE(run_command(quote(node) + " " + quote((source_dir / "tests/integrations/problem_matcher.mjs").string()) +
+                          " " + quote((source_dir / "docs/integrations.md").string()) + " < " + quote(output.string()),
+                      matched) == 0);
+  INFO(matched);
+  const json problems = json::parse(matched)["problems"];
+
+  const json diagnostics = json::parse(report.output)["diagnostics"];
+  std::vector<json> findings;
+  for (const json& d : diagnostics)
+    if (!d["suppressed"].get<bool>()) findings.push_back(d);
+  std::set<std::string> levels;
+  for (const json& d : findings) levels.insert(d["level"].get<std::string>());
+  REQUIRE(levels == std::set<std::string>{"error", "warning", "note"});
+  REQUIRE(findings.size() > 100);
+
+  // One problem a finding, in the same order (text and JSON sort alike), with its file, line,
+  // character column, severity, message and rule; so no note, help, excerpt or summary line
+  // matched.
+  REQUIRE(problems.size() == findings.size());
+  bool saw_non_ascii = false;
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const json& d = findings[i];
+    const json& p = problems[i];
+    INFO(d.dump());
+    INFO(p.dump());
+    CHECK(p["file"] == d["file"]);
+    CHECK(p["line"] == d["line"]);
+    const long column = character_column(d["file"].get<std::string>(), d["line"], d["column"]);
+    CHECK(p["column"] == column);
+    saw_non_ascii = saw_non_ascii || column != d["column"].get<long>();
+    CHECK(p["severity"] == d["level"]);
+    CHECK(p["message"] == d["message"]);
+    CHECK(p["code"] == d["rule"]);
+  }
+  CHECK(saw_non_ascii);
+}
+
+TEST_CASE("the docs' GitLab job turns the JSON output into a Code Quality report GitLab accepts",
+          "[integrations][gitlab]") {
+  const std::string jq = system_tool("jq", "jq");
+  PlanRepository repo;
+  // The job's two commands, as the docs write them (the jq program read from the docs).
+  const std::string job = docs_block(".gitlab-ci.yml");
+  const std::size_t begin = job.find("jq '");
+  const std::size_t end = job.find("' planlint.json > gl-code-quality-report.json");
+  REQUIRE(begin != std::string::npos);
+  REQUIRE(end != std::string::npos);
+  const std::string program = job.substr(begin + 4, end - begin - 4);
+  const Lint lint = planlint_binary(repo.path(), "check --today 2026-12-01 --format json -o planlint.json plans/ docs/");
+  INFO(lint.output);
+  REQUIRE(lint.status == 1);
+  std::string output;
+  REQUIRE(run_command("cd " + quote(repo.path().string()) + " && " + quote(jq) + " " + quote(program) +
+                          " planlint.json > gl-code-quality-report.json",
+                      output) == 0);
+
+  // What GitLab requires of the artifact (tests/integrations/gitlab-code-quality.schema.json).
+  const std::string command = quote(planlint::test::ajv()) + " validate --spec=draft7 --strict=false -s " +
+                              quote((source_dir / "tests/integrations/gitlab-code-quality.schema.json").string()) +
+                              " -d " + quote((repo.path() / "gl-code-quality-report.json").string());
+  INFO(command);
+  CHECK(run_command(command, output) == 0);
+  INFO(output);
+
+  const json report = json::parse(read_text(repo.path() / "planlint.json"));
+  const json quality = json::parse(read_text(repo.path() / "gl-code-quality-report.json"));
+  std::size_t unsuppressed = 0;
+  for (const json& d : report["diagnostics"]) unsuppressed += d["suppressed"].get<bool>() ? 0 : 1;
+  CHECK(quality.size() == unsuppressed);
+  // GitLab tells findings apart by fingerprint: two with one fingerprint show as one.
+  std::set<std::string> fingerprints;
+  for (const json& issue : quality) {
+    INFO(issue.dump());
+    CHECK(fingerprints.insert(issue["fingerprint"].get<std::string>()).second);
+    // Repository-relative paths: GitLab links them to the merge request's files.
+    CHECK(fs::exists(repo.path() / issue["location"]["path"].get<std::string>()));
+  }
+}
+
+namespace {
+
+/// A git repository of plans with pre-commit's cache inside it, and the built planlint first on
+/// PATH, as the hook's users have it.
+struct HookRepository {
+  PlanRepository plans;
+  std::string prefix;  ///< cd and the environment, before each command
+  HookRepository() {
+    fs::remove_all(plans.path() / ".git");
+    prefix = "cd " + quote(plans.path().string()) + " && PATH=" +
+             quote(fs::path(PLANLINT_BINARY).parent_path().string()) + ":\"$PATH\" PRE_COMMIT_HOME=" +
+             quote((plans.path() / ".pre-commit-home").string()) +
+             " GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t"
+             " GIT_COMMITTER_EMAIL=t@example.com GIT_CONFIG_NOSYSTEM=1 HOME=" +
+             quote(plans.path().string()) + " ";
+    std::string output;
+    REQUIRE(run("git init -q && git add -A", output) == 0);
+  }
+  int run(const std::string& command, std::string& output) const {
+    return run_command(prefix + "sh -c " + quote(command), output);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the shipped pre-commit hook lints the plans and Markdown docs and passes over other files",
+          "[integrations][pre-commit]") {
+  system_tool("git", "git");
+  const std::string pre_commit = system_tool("pre-commit", "pre-commit");
+  HookRepository repo;
+  std::string output;
+  // try-repo runs the hook of this checkout's .pre-commit-hooks.yaml, as `repo:` does for users.
+  const int status = repo.run(pre_commit + " try-repo " + quote(source_dir.string()) + " planlint --all-files", output);
+  INFO(output);
+  CHECK(status == 1);
+  CHECK_THAT(output, Catch::Contains("planlint....") && Catch::Contains("Failed"));
+  CHECK_THAT(output, Catch::Contains("plans/llama 7b serving.toml:9:1: error: unknown key 'hmb' in [cluster]"));
+  CHECK_THAT(output, Catch::Contains("docs/"));
+  // The TOML and Markdown files without a plan are passed over (--skip-non-plans).
+  CHECK_THAT(output, !Catch::Contains("pyproject.toml") && !Catch::Contains("README.md"));
+}
+
+TEST_CASE("the docs' local pre-commit hook refuses a commit of a plan with an error and lets its fix through",
+          "[integrations][pre-commit]") {
+  system_tool("git", "git");
+  const std::string pre_commit = system_tool("pre-commit", "pre-commit");
+  HookRepository repo;
+  repo.plans.dir.write(".pre-commit-config.yaml", docs_block("repo: local"));
+  std::string output;
+  REQUIRE(repo.run("git rm -q -r --cached . && git add .pre-commit-config.yaml pyproject.toml README.md && " +
+                       pre_commit + " install && git commit -q -m start",
+                   output) == 0);
+  INFO(output);
+
+  // A plan with an error: the commit is refused, with the finding.
+  const std::string plan = "plans/llama 7b serving.toml";
+  int status = repo.run("git add " + quote(plan) + " && git commit -m plan", output);
+  INFO(output);
+  CHECK(status != 0);
+  CHECK_THAT(output, Catch::Contains(plan + ":9:1: error: unknown key 'hmb' in [cluster]"));
+  std::string log;
+  repo.run("git log --oneline", log);
+  CHECK_THAT(log, !Catch::Contains("plan"));
+
+  // The fix goes through; so does a change to a TOML file that holds no plan.
+  repo.plans.dir.write(plan, planlint::test::inference_plan_with(""));
+  repo.plans.dir.write("pyproject.toml", "[project]\nname = \"capacity-plans\"\n");
+  status = repo.run("git add " + quote(plan) + " pyproject.toml && git commit -m plan", output);
+  INFO(output);
+  CHECK(status == 0);
+  CHECK_THAT(output, Catch::Contains("planlint....") && Catch::Contains("Passed"));
+}

@@ -745,3 +745,37 @@ TEST_CASE("helps do not suggest quantising int4 weights, and name the inputs of 
   CHECK_THAT(point->message, Catch::EndsWith("but the inputs it rests on (MFU) have no [[assumptions]] entry, so it has no "
                                              "range yet: add entries with a low and a high, then claim the range they imply"));
 }
+
+TEST_CASE("tp-heads-indivisible: training splits the KV heads by tp, serving may also copy them",
+          "[rules][parallelism]") {
+  const std::string model = "params = \"70B\"\nheads = 64\nkv_heads = 8\n";
+  const std::string cluster = "gpu = \"h100-sxm\"\ncount = 256\ngpus_per_node = 16\n";
+  // Megatron-LM splits the 8 query groups over tp: 16 would give each GPU half of one.
+  const auto training = finding(training_plan(model, "tp = 16\n", cluster), "tp-heads-indivisible");
+  REQUIRE(training);
+  CHECK(training->message ==
+        "tp = 16 does not divide the model's 8 KV heads (8 / 16 = 0.5): each GPU of a tensor-parallel group "
+        "must hold whole heads, and Megatron-LM refuses the layout; the memory and time figures are of a "
+        "layout that cannot run");
+  CHECK_THAT(*training->help, Catch::StartsWith("use a tp that divides model.heads and model.kv_heads: 8 is the "
+                                               "largest power of two up to 16 that does"));
+  CHECK_FALSE(finding(training_plan(model, "tp = 8\n", cluster), "tp-heads-indivisible"));
+  // Without kv_heads the KV heads are the heads: 40 of them at tp 8 is 5 a GPU.
+  CHECK_FALSE(finding(training_plan("params = \"13B\"\nheads = 40\n", "tp = 8\n", cluster), "tp-heads-indivisible"));
+  const auto thirds = finding(training_plan("params = \"13B\"\nheads = 40\n", "tp = 6\n", cluster),
+                              "tp-heads-indivisible");
+  REQUIRE(thirds);
+  CHECK_THAT(thirds->message, Catch::StartsWith("tp = 6 does not divide the model's 40 attention heads (40 / 6 = 6.67)"));
+  CHECK_THAT(*thirds->help, Catch::Contains(": 4 is the largest power of two up to 6 that does"));
+
+  // vLLM copies each of 8 KV heads to two GPUs at tp 16; 12 KV heads at tp 8 neither divide
+  // nor are divided.
+  const std::string serving = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nheads = 96\n";
+  const std::string serving_cluster = "[cluster]\ngpu = \"h100-sxm\"\ncount = 16\ngpus_per_node = 16\n";
+  CHECK_FALSE(finding(serving + "kv_heads = 8\n[inference]\ntp = 16\n" + serving_cluster, "tp-heads-indivisible"));
+  const auto copies = finding(serving + "kv_heads = 12\n[inference]\ntp = 8\n" + serving_cluster, "tp-heads-indivisible");
+  REQUIRE(copies);
+  CHECK_THAT(copies->message, Catch::StartsWith("tp = 8 does not divide the model's 12 KV heads (12 / 8 = 1.5), "
+                                                "nor do they divide it: each GPU"));
+  CHECK_THAT(*copies->help, Catch::Contains(": 4 is the largest power of two up to 8 that does"));
+}

@@ -779,3 +779,24 @@ TEST_CASE("tp-heads-indivisible: training splits the KV heads by tp, serving may
                                                 "nor do they divide it: each GPU"));
   CHECK_THAT(*copies->help, Catch::Contains(": 4 is the largest power of two up to 8 that does"));
 }
+
+TEST_CASE("a price per hour without the GPU gets both readings as help: one GPU's rate or a node's",
+          "[rules][cost]") {
+  const std::string plan = training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
+                                         "gpu = \"h100-sxm\"\ncount = 64\nprice = \"$98.32/h\"\n");
+  const auto bad = finding(plan, "bad-quantity");
+  REQUIRE(bad);
+  REQUIRE(bad->help);
+  CHECK(*bad->help == "a price per GPU-hour names the GPU: if \"$98.32/h\" is one GPU's rate, write "
+                      "\"$98.32/GPU/h\"; if it is a node's, divide it by the node's GPUs (a node of 8 at "
+                      "\"$98.32/h\" is \"$12.29/GPU/h\")");
+  // Both suggestions read back as prices, and the node's is under price-per-node's limit.
+  CHECK_FALSE(finding(training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
+                                    "gpu = \"h100-sxm\"\ncount = 64\nprice = \"$12.29/GPU/h\"\n"),
+                      "bad-quantity"));
+  const auto node = finding(training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
+                                          "gpu = \"h100-sxm\"\ncount = 64\nprice = \"$98.32/GPU/h\"\n"),
+                            "price-per-node");
+  REQUIRE(node);
+  CHECK_THAT(*node->help, Catch::StartsWith("if it is a node's hourly price, write price = \"12.29 USD/GPU/h\""));
+}

@@ -247,6 +247,14 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
                            "\"{} GPU-s\" ({}); a run's duration is train.days",
                            source_text(source, out.span), units::format(quantity.value, units::dims::none),
                            units::format(quantity.value, units::dims::gpu_seconds));
+    else if (quantity.dim == units::dims::usd * units::dims::per_second &&
+             base == units::dims::usd_per_gpu_second)
+      // Cloud price lists quote instances: "$98.32/h" is an 8-GPU node's hour as often as
+      // one GPU's. Which it is, only the writer knows; show both readings.
+      d.help = fmt::format("a price per GPU-hour names the GPU: if {0} is one GPU's rate, write "
+                           "\"${1:.4g}/GPU/h\"; if it is a node's, divide it by the node's GPUs (a node "
+                           "of 8 at {0} is \"${2:.4g}/GPU/h\")",
+                           source_text(source, out.span), quantity.value * 3600, quantity.value * 3600 / 8);
     else
       d.help = how_to_write(path, context);
     return std::nullopt;

@@ -405,11 +405,51 @@ TEST_CASE("the plans of one Markdown doc keep their baseline entries apart", "[b
   CHECK(run.err ==
         "planlint: note: baseline entry no longer matches: doc.md [assumption-stale] at "
         "plans[name=plan-a].assumptions[id=mfu].updated (baseline.json)\n");
-  // One plan in a doc: its keys are the plan's own, as in a plan file.
-  dir.write("one.md", "```toml\n" + plan_with_assumptions({stale_mfu}) + "```\n");
-  REQUIRE(check_stale({"--write-baseline", "one.json", "one.md"}).status == 0);
-  CHECK(nlohmann::json::parse(planlint::test::read_text(dir.path / "one.json"))["entries"][0]["key"] ==
-        "assumptions[id=mfu].updated");
+}
+
+TEST_CASE("a plan's baseline entries and fingerprints stay when its Markdown doc gains or loses a plan",
+          "[baseline][cli][sarif]") {
+  // Audit 9, D1: a doc of one plan keyed as a plan file does, so adding a second plan re-keyed
+  // the first: its accepted findings came back with stale notes, and its SARIF fingerprints
+  // changed (code scanning closed and reopened its alerts).
+  auto block = [](const std::string& name) {
+    std::string plan = plan_with_assumptions({stale_mfu});
+    plan.replace(plan.find("name = \"x\""), std::string("name = \"x\"").size(), "name = \"" + name + "\"");
+    return "```toml\n" + plan + "```\n\n";
+  };
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("doc.md", "# Capacity\n\n" + block("plan-a"));
+  REQUIRE(check_stale({"--write-baseline", "baseline.json", "doc.md"}).status == 0);
+  auto baseline = nlohmann::json::parse(planlint::test::read_text(dir.path / "baseline.json"));
+  REQUIRE(baseline["entries"].size() == 1);
+  CHECK(baseline["entries"][0]["key"] == "plans[name=plan-a].assumptions[id=mfu].updated");
+  auto fingerprints = [&] {
+    auto log = nlohmann::json::parse(check_stale({"--format", "sarif", "doc.md"}).out);
+    std::vector<std::string> out;
+    for (const auto& result : log["runs"][0]["results"]) out.push_back(result["partialFingerprints"].dump());
+    return out;
+  };
+  const std::vector<std::string> alone = fingerprints();
+  REQUIRE(alone.size() == 1);
+
+  // Plan B added below: plan A's finding stays accepted and keeps its fingerprint; plan B's is new.
+  dir.write("doc.md", "# Capacity\n\n" + block("plan-a") + "Plan B, the fallback.\n\n" + block("plan-b"));
+  auto run = check_stale({"--fail-on", "warning", "--baseline", "baseline.json", "doc.md"});
+  CHECK(run.status == 1);
+  CHECK(run.err.empty());
+  CHECK_THAT(run.out, Catch::Contains("1 warning in 1 file (1 suppressed)"));
+  const std::vector<std::string> with_b = fingerprints();
+  REQUIRE(with_b.size() == 2);
+  CHECK(with_b.front() == alone.front());
+
+  // A baseline written when a doc of one plan keyed as a plan file still accepts its findings.
+  baseline["entries"][0]["key"] = "assumptions[id=mfu].updated";
+  dir.write("old.json", baseline.dump(2));
+  dir.write("doc.md", "# Capacity\n\n" + block("plan-a"));
+  run = check_stale({"--fail-on", "warning", "--baseline", "old.json", "doc.md"});
+  CHECK(run.status == 0);
+  CHECK(run.err.empty());
 }
 
 TEST_CASE("a second benchmark of a metric added after the first leaves the first's key", "[baseline]") {

@@ -129,7 +129,8 @@ void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
     if (it != by_file_.end()) entries_of[i] = &it->second;
   }
   // Pass 1: the same rule and digest, and the same key, or the key an older planlint gave the
-  // finding (an older baseline's "assumptions[0].updated" matches the element at that index).
+  // finding (an older baseline's "assumptions[0].updated" matches the element at that index,
+  // its "cluster.hbm" the finding of a Markdown doc's only plan at "plans[name=a].cluster.hbm").
   // Pass 2: the same rule and key alone, for
   // a key that says which value it is (so a message whose numbers changed stays accepted); an
   // empty key, or one with an index, would accept whatever finding took its place.
@@ -143,9 +144,9 @@ void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
         if (entry.count == 0 || entry.rule != d.rule) continue;
         if (pass == 0) {
           if (entry.digest != digest) continue;
-          if (entry.key != d.key_path && entry.key != d.legacy_key_path)
+          if (entry.key != d.key_path && entry.key != d.legacy_key_path && entry.key != d.unprefixed_key_path)
             continue;
-        } else if (!by_key_alone_[index] || entry.key != d.key_path) {
+        } else if (!by_key_alone_[index] || (entry.key != d.key_path && entry.key != d.unprefixed_key_path)) {
           continue;
         }
         --entry.count;

@@ -333,8 +333,9 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const RunOptions& 
     if (blocks[t].empty()) continue;
     const std::string& doc = outputs[t].source->text();
     try {
-      // A doc of several plans keys each plan's findings by the plan (its name, else its
-      // place), so that a baseline keeps their findings apart.
+      // A doc keys each plan's findings by the plan (its name, else its place), so that a
+      // baseline keeps their findings apart, and a plan's keys (and SARIF fingerprints) stay
+      // what they were when another plan is added to its doc or removed from it.
       std::vector<std::string> texts;
       std::vector<PlanText> plans;
       for (const PlanBlock& block : blocks[t]) texts.push_back(blank_outside(doc, block));
@@ -342,13 +343,11 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const RunOptions& 
         plans.push_back(PlanText{outputs[t].source, texts[b], blocks[t][b].first_line, &tasks[t].settings->lint});
       std::vector<FileResult> results;
       for (const PlanText& plan : plans) results.push_back(std::move(lint_texts(std::span(&plan, 1)).front()));
-      if (results.size() > 1) {
-        std::vector<std::string> names;
-        for (const FileResult& result : results)
-          names.push_back(result.plan ? result.plan->text("plan.name").value_or("") : "");
-        for (std::size_t b = 0; b < results.size(); ++b)
-          prefix_key_paths(results[b].diagnostics, plan_block_key(names, b));
-      }
+      std::vector<std::string> names;
+      for (const FileResult& result : results)
+        names.push_back(result.plan ? result.plan->text("plan.name").value_or("") : "");
+      for (std::size_t b = 0; b < results.size(); ++b)
+        prefix_key_paths(results[b].diagnostics, plan_block_key(names, b), results.size() == 1);
       for (std::size_t b = 0; b < results.size(); ++b) finish(plans[b], t, results[b]);
     } catch (const std::exception& error) {
       failed(t, error);

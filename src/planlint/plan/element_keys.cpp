@@ -137,8 +137,9 @@ std::string plan_block_key(const std::vector<std::string>& names, std::size_t in
   return "plans[name=" + name_text(name) + (seen > 1 ? fmt::format(",n={}", seen) : "") + "]";
 }
 
-void prefix_key_paths(std::vector<Diagnostic>& diagnostics, const std::string& block_key) {
+void prefix_key_paths(std::vector<Diagnostic>& diagnostics, const std::string& block_key, bool only_plan) {
   for (Diagnostic& d : diagnostics) {
+    if (only_plan) d.unprefixed_key_path = d.key_path;
     if (d.key_path.empty()) {
       d.key_path = block_key;
     } else {

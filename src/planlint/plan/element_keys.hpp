@@ -30,8 +30,10 @@ std::string plan_block_key(const std::vector<std::string>& names, std::size_t in
 
 /// Prefixes each finding's key path with `block_key` ("plans[name=a].cluster.hbm"; the block
 /// key alone for a finding without one), so that the findings of a doc's plans keep apart in
-/// a baseline. The positional form (legacy_key_path) is left as it was.
-void prefix_key_paths(std::vector<Diagnostic>& diagnostics, const std::string& block_key);
+/// a baseline, and a plan's keys stay the same when the doc gains or loses another plan. The
+/// positional form (legacy_key_path) is left as it was; with `only_plan` (the doc has one
+/// plan), the key as it was is kept in unprefixed_key_path, which older baselines recorded.
+void prefix_key_paths(std::vector<Diagnostic>& diagnostics, const std::string& block_key, bool only_plan);
 
 /// Whether `key_path` names an array element by index ("benchmarks[2].value"), outside the
 /// quoted names of the identity form.

@@ -131,3 +131,30 @@ TEST_CASE("a subnormal value formats without undefined behaviour or an exception
   CHECK_THAT(shown, Catch::Contains("e-324"));
 }
 
+
+TEST_CASE("a value quoted in a note is cut at a character boundary and says it was cut", "[regressions][text]") {
+  // Audit 9, D3: a related note cut a value at 60 bytes, inside a character: text and
+  // --format github output was invalid UTF-8, and "… 8 × H1" read as another GPU.
+  const std::string source = "Vendor quote (Nebius) for 1-year reserved H100: 2.10 \xE2\x82\xAC \xE2\x89\x88 $2.30 per GPU-hour";
+  const SourceFile file("p.toml", "source = \"" + source + "\"\nshort = \"80 GB\"\nmulti = [1,\n  2]\n");
+  auto span_of = [&](std::uint32_t line, std::uint32_t column, std::uint32_t end_line, std::uint32_t end_column) {
+    return Span{{line, column}, {end_line, end_column}};
+  };
+  const std::string cut = value_excerpt(file, span_of(1, 10, 1, static_cast<std::uint32_t>(12 + source.size())));
+  CHECK(cut == "\"Vendor quote (Nebius) for 1-year reserved H100: 2.10 \xE2\x82\xAC\xE2\x80\xA6\"");
+  for (std::size_t limit = 1; limit < source.size() + 2; ++limit) {
+    const std::string text = value_excerpt(file, span_of(1, 10, 1, static_cast<std::uint32_t>(12 + source.size())), limit);
+    INFO(limit << ": " << text);
+    // Whole characters: no continuation byte right after a character's start was dropped.
+    std::size_t i = 0;
+    while (i < text.size()) {
+      const auto lead = static_cast<unsigned char>(text[i]);
+      const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+      REQUIRE(i + length <= text.size());
+      for (std::size_t k = 1; k < length; ++k) REQUIRE((static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80);
+      i += length;
+    }
+  }
+  CHECK(value_excerpt(file, span_of(2, 9, 2, 16)) == "\"80 GB\"");
+  CHECK(value_excerpt(file, span_of(3, 9, 4, 5)) == "[1,\xE2\x80\xA6");
+}

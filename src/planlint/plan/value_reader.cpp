@@ -48,13 +48,7 @@ Span span_inside_string(const SourceFile& source, Span value_span, std::size_t t
   return Span{{value_span.begin.line, at}, {value_span.begin.line, after_character(line, at)}};
 }
 
-std::string source_text(const SourceFile& source, Span span) {
-  std::size_t begin = source.offset(span.begin), end = source.offset(span.end);
-  if (end <= begin) return {};
-  std::string text = source.text().substr(begin, std::min<std::size_t>(end - begin, 80));
-  if (auto newline = text.find('\n'); newline != std::string::npos) text.resize(newline);
-  return text;
-}
+std::string source_text(const SourceFile& source, Span span) { return value_excerpt(source, span, 80); }
 
 namespace {
 

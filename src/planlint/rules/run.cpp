@@ -9,19 +9,12 @@
 
 #include "planlint/expr/eval.hpp"
 #include "planlint/rules/compiled_rule.hpp"
+#include "planlint/source/source_file.hpp"
 #include "planlint/source/toml_value.hpp"
 
 namespace planlint {
 
 namespace {
-
-std::string source_text(const SourceFile& file, Span span) {
-  const std::size_t begin = file.offset(span.begin), end = file.offset(span.end);
-  if (end <= begin) return {};
-  std::string text = file.text().substr(begin, std::min<std::size_t>(end - begin, 60));
-  if (auto newline = text.find('\n'); newline != std::string::npos) text.resize(newline);
-  return text;
-}
 
 /// Three significant figures ("22.7%", "0.5%"), but a percentage of 1000 or more in whole
 /// numbers: "1200%", where {:.3g} writes "1.2e+03%".
@@ -252,7 +245,7 @@ class RuleRunner {
       if (where.value) {
         std::string note = where.key_path;  // "training.tp = 8"
         note += " = ";
-        note += source_text(file, where.span);
+        note += value_excerpt(file, where.span);
         d.related.push_back({Location{file.path(), where.span}, std::move(note)});
       } else if (const PlanValue* value = related.starts_with("it") ? nullptr : run_.inputs.plan.find(related)) {
         const std::string shown = to_value_text(*value);

@@ -33,6 +33,23 @@ SourceFile::SourceFile(std::string display_path, std::string text)
   }
 }
 
+std::string value_excerpt(const SourceFile& file, Span span, std::size_t max_bytes) {
+  const std::size_t begin = file.offset(span.begin), end = file.offset(span.end);
+  if (end <= begin) return {};
+  std::string_view text = std::string_view(file.text()).substr(begin, end - begin);
+  std::size_t keep = std::min(text.find('\n'), std::min(text.size(), max_bytes));
+  if (keep == text.size()) return std::string(text);
+  // Back to the first byte of a character: a cut inside one would make the output invalid
+  // UTF-8 (the notes go to terminals, GitHub annotations and JSON).
+  while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+  std::string_view kept = text.substr(0, keep);
+  while (!kept.empty() && (kept.back() == '\r' || kept.back() == ' ')) kept.remove_suffix(1);
+  std::string out(kept);
+  out += "\u2026";
+  if (!text.empty() && (text.front() == '"' || text.front() == '\'')) out += text.front();
+  return out;
+}
+
 std::string_view SourceFile::line(std::uint32_t line) const {
   if (line == 0 || line > line_starts_.size()) return {};
   std::size_t begin = line_starts_[line - 1];

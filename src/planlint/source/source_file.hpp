@@ -40,6 +40,11 @@ class SourceFile {
   std::vector<std::size_t> line_starts_;
 };
 
+/// The source text of `span` as a message quotes a value ("\"80 GB\"", "[1, 2]"): up to its first
+/// line break and at most `max_bytes`, cut at a character boundary. A cut text ends with "…"
+/// and, when it opened with a quote, that quote: "\"Vendor quote (Nebius) for 1-year…\"".
+std::string value_excerpt(const SourceFile& file, Span span, std::size_t max_bytes = 60);
+
 /// Reads a whole file; nullopt with `error` set when it cannot be read, or when it holds more
 /// than `max_bytes`: "file of 20 MiB is over the 16 MiB size limit (raise it with
 /// --max-file-size)". Reads at most max_bytes + 1 bytes of a device or pipe.

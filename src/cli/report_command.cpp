@@ -1,6 +1,9 @@
 /// `planlint report PLAN [--format text|markdown|json]`: the plan's estimates with their
 /// arithmetic and ranges (cli.md). Loads through the library like `check`, runs no rules, and
-/// prints the plan's own errors (which leave values out of the estimates) on stderr.
+/// prints the plan's own errors (which leave values out of the estimates) on stderr, with the
+/// config's selection and the plan's inline suppressions applied as `check` applies them.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -13,6 +16,7 @@
 #include "planlint/lint/lint.hpp"
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/rules/rule_set.hpp"
+#include "planlint/suppress/suppress.hpp"
 
 namespace planlint::cli {
 
@@ -54,9 +58,10 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   if (!options.config.empty()) config_path = options.config;
   else config_path = discover_config(options.path);
   Catalog catalog = Catalog::builtin();
+  std::optional<Config> config;
   if (config_path) {
     std::vector<Diagnostic> errors;
-    std::optional<Config> config = load_config(*config_path, errors);
+    config = load_config(*config_path, errors);
     if (config) catalog.load_files(config->catalogs, errors);
     if (!errors.empty()) {
       for (const Diagnostic& d : errors) err << error_line(d) << '\n';
@@ -99,9 +104,38 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   LintOptions lint_options;
   lint_options.rules = &no_rules;
   lint_options.catalog = &catalog;
-  const FileResult result = lint_text(source, toml_text, lint_options, first_line);
+  // The plan's errors as `check` shows them: with the config's selection (an ignored or
+  // lowered rule) and the plan's inline suppressions, so that a plan `check` passes does not
+  // fail here (audit 9, D4). The suppressions' own findings (unused, without a reason) are
+  // `check`'s: with no rules run, every suppression of a rule's finding would look unused.
+  FileResult result = lint_text(source, toml_text, lint_options, first_line);
+  SuppressionRules suppression_rules;
+  for (const RuleDescriptor& rule : RuleSet::builtin().descriptors())
+    suppression_rules.group_of.emplace(rule.id, rule.group);
+  if (config) {
+    // Applied here, not by lint_text: with no rules loaded it would not know the groups.
+    RuleSelection selection;
+    if (config->select) selection.select = *config->select;
+    if (config->ignore) selection.ignore = *config->ignore;
+    selection.severity = config->severity;
+    std::vector<Diagnostic> kept;
+    for (Diagnostic& d : result.diagnostics) {
+      const auto group = suppression_rules.group_of.find(d.rule);
+      const std::string_view group_name = group == suppression_rules.group_of.end() ? "" : group->second;
+      if (auto level = effective_severity(selection, d.rule, group_name, d.severity)) {
+        d.severity = *level;
+        kept.push_back(std::move(d));
+      }
+    }
+    result.diagnostics = std::move(kept);
+  }
+  suppression_rules.level = [](std::string_view, Severity) { return std::optional<Severity>(); };
+  suppression_rules.enabled = [](std::string_view, std::string_view) { return true; };
+  apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text), suppression_rules, source->path());
 
-  if (!result.diagnostics.empty()) {
+  const bool any_shown = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                                     [](const Diagnostic& d) { return !d.suppression; });
+  if (any_shown) {
     Report diagnostics;
     diagnostics.files.push_back(source);
     diagnostics.diagnostics = result.diagnostics;

@@ -180,6 +180,32 @@ TEST_CASE("report prints a plan's errors on stderr, still reports, and exits 1",
   CHECK_THAT(run.out, Catch::Contains("needs training.mfu"));
 }
 
+TEST_CASE("report leaves out the errors check leaves out: inline suppressions and the config's selection",
+          "[report][suppress][config]") {
+  // Audit 9, D4: report printed a suppressed (or ignored) error and exited 1 where check
+  // exited 0, so a CI step that posts the report failed on plans check accepts.
+  planlint::test::Scratch dir;
+  const std::string plan = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
+                           "gpu = \"h100-sxm\"\ncount = 8\ngpus_per_nod = 8";
+  const fs::path suppressed =
+      dir.write("a/plan.toml", plan + "  # planlint: allow unknown-key -- read by our scheduler\n");
+  CliRun run = run_cli({"report", suppressed.string()});
+  CHECK(run.status == 0);
+  CHECK(run.err.empty());
+  CHECK(run_cli({"check", suppressed.string()}).status == 0);
+
+  const fs::path ignored = dir.write("b/plan.toml", plan + "\n");
+  CHECK(run_cli({"report", ignored.string()}).status == 1);
+  dir.write("b/.planlint.toml", "[lint]\nignore = [\"structure\"]\n");
+  run = run_cli({"report", ignored.string()});
+  CHECK(run.status == 0);
+  CHECK(run.err.empty());
+  dir.write("b/.planlint.toml", "[lint.severity]\nunknown-key = \"warning\"\n");
+  run = run_cli({"report", "--no-color", ignored.string()});
+  CHECK(run.status == 0);
+  CHECK_THAT(run.err, Catch::Contains("warning: unknown key 'gpus_per_nod' in [cluster] [unknown-key]"));
+}
+
 TEST_CASE("report exits 2 on an unreadable file or a bad option", "[report]") {
   CliRun missing = run_cli({"report", "no/such/plan.toml"});
   CHECK(missing.status == 2);

@@ -76,6 +76,10 @@ struct PlanRepository {
                   read_text(entry.path() / "fires.toml"));
     dir.write("plans/llama 7b serving.toml", planlint::test::inference_plan_with("hmb = 1\n"));
     dir.write("plans/non-ascii.toml", non_ascii_plan);
+    // Names a folder search lints whatever their case, and the other Markdown extension.
+    dir.write("plans/SERVING.TOML", planlint::test::inference_plan_with("gpu_count = 8\n"));
+    dir.write("docs/fallback.markdown",
+              "# Fallback\n\n```toml\n" + planlint::test::inference_plan_with("gpu_typ = 1\n") + "```\n");
     dir.write("pyproject.toml", "[project]\nname = \"capacity\"\n");
     dir.write("README.md", "# Capacity\n\n```toml\n[tool]\nx = 1\n```\n");
   }
@@ -236,6 +240,8 @@ TEST_CASE("the shipped pre-commit hook lints the plans and Markdown docs and pas
   CHECK_THAT(output, Catch::Contains("planlint....") && Catch::Contains("Failed"));
   CHECK_THAT(output, Catch::Contains("plans/llama 7b serving.toml:9:1: error: unknown key 'hmb' in [cluster]"));
   CHECK_THAT(output, Catch::Contains("docs/"));
+  CHECK_THAT(output, Catch::Contains("plans/SERVING.TOML:9:1: error: unknown key 'gpu_count'"));
+  CHECK_THAT(output, Catch::Contains("docs/fallback.markdown:12:1: error: unknown key 'gpu_typ'"));
   // The TOML and Markdown files without a plan are passed over (--skip-non-plans).
   CHECK_THAT(output, !Catch::Contains("pyproject.toml") && !Catch::Contains("README.md"));
 }
@@ -269,4 +275,11 @@ TEST_CASE("the docs' local pre-commit hook refuses a commit of a plan with an er
   INFO(output);
   CHECK(status == 0);
   CHECK_THAT(output, Catch::Contains("planlint....") && Catch::Contains("Passed"));
+
+  // A doc with the other Markdown extension, and a plan in capitals, are linted too.
+  status = repo.run("git add docs/fallback.markdown plans/SERVING.TOML && git commit -m more", output);
+  INFO(output);
+  CHECK(status != 0);
+  CHECK_THAT(output, Catch::Contains("docs/fallback.markdown:12:1: error: unknown key 'gpu_typ'"));
+  CHECK_THAT(output, Catch::Contains("plans/SERVING.TOML:9:1: error: unknown key 'gpu_count'"));
 }

@@ -306,3 +306,21 @@ TEST_CASE("a folder search skips a dangling symbolic link and reports a link loo
   CHECK(loop.err == "planlint: error: cannot read '" + plans + "/loop.toml': Too many levels of symbolic links\n");
   CHECK(loop.out.empty());
 }
+
+TEST_CASE("one file named twice, by a relative and an absolute path or a hard link, is linted once",
+          "[inputs][cli]") {
+  // Audit 9, D10: `check plans/a.toml $PWD/plans/a.toml` linted it twice: its findings and
+  // SARIF results doubled, with fingerprints of two names.
+  planlint::test::Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("plans/a.toml", planlint::test::inference_plan_with("hmb = 1\n"));
+  fs::create_hard_link(dir.path / "plans/a.toml", dir.path / "plans/b.toml");
+  const std::string absolute = (dir.path / "plans/a.toml").string();
+  auto run = planlint::test::run_cli({"check", "--no-color", "plans/a.toml", absolute, "./plans/a.toml", "plans"});
+  CHECK(run.status == 1);
+  CHECK_THAT(run.out, Catch::EndsWith("1 error in 1 file\n"));
+  CHECK_THAT(run.out, Catch::StartsWith("plans/a.toml:9:1: error: unknown key 'hmb'"));
+  // Two files with the same text are two files.
+  dir.write("plans/c.toml", planlint::test::inference_plan_with("hmb = 1\n"));
+  CHECK_THAT(planlint::test::run_cli({"check", "--no-color", "plans"}).out, Catch::EndsWith("2 errors in 2 files\n"));
+}

@@ -1,5 +1,7 @@
 #include "planlint/lint/inputs.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -295,10 +297,19 @@ std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
       }
     }
   }
+  // One file named twice (`plans/a.toml` and its absolute path, `./a.toml`, a folder and a
+  // file in it, a hard link) is linted once, under the first name: twice, its findings and
+  // SARIF results were doubled, with fingerprints of two names (audit 9, D10).
   std::vector<Input> unique;
-  std::set<std::string> seen;
-  for (Input& file : files)
-    if (seen.insert(fs::path(file.path).lexically_normal().string()).second) unique.push_back(std::move(file));
+  std::set<std::string> seen_names;
+  std::set<std::pair<dev_t, ino_t>> seen_files;
+  for (Input& file : files) {
+    struct stat status {};
+    const bool first = ::stat(file.path.c_str(), &status) == 0 && S_ISREG(status.st_mode)
+                           ? seen_files.emplace(status.st_dev, status.st_ino).second
+                           : seen_names.insert(fs::path(file.path).lexically_normal().string()).second;
+    if (first) unique.push_back(std::move(file));
+  }
   return unique;
 }
 

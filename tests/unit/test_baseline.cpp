@@ -81,6 +81,27 @@ TEST_CASE("baseline entries that no longer match are reported on stderr", "[base
   CHECK(run.err == "planlint: note: baseline entry no longer matches: plan.toml [unknown-key] at cluster.hbmm (baseline.json)\n");
 }
 
+TEST_CASE("an entry of two findings that now accepts one says one is gone, not that it matches nothing",
+          "[baseline][cli]") {
+  // Audit 9, D9: two identical unused allow-file comments are one entry of count 2; with one
+  // deleted, the entry still accepted the other and was reported as no longer matching.
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  const std::string comment = "# planlint: allow-file chinchilla-ratio -- deliberate\n";
+  dir.write("plan.toml", comment + comment + plan);
+  REQUIRE(run_cli({"--write-baseline", "baseline.json", "plan.toml"}).status == 0);
+  auto entries = nlohmann::json::parse(planlint::test::read_text(dir.path / "baseline.json"))["entries"];
+  bool two = false;
+  for (const auto& entry : entries) two = two || (entry["rule"] == "unused-suppression" && entry["count"] == 2);
+  REQUIRE(two);
+  dir.write("plan.toml", comment + plan);
+  auto run = run_cli({"--no-color", "--baseline", "baseline.json", "plan.toml"});
+  CHECK(run.status == 0);
+  CHECK(run.err ==
+        "planlint: note: baseline entry matches fewer findings: plan.toml [unused-suppression] at "
+        "#allow-file(chinchilla-ratio): 1 of its 2 no longer found (baseline.json)\n");
+}
+
 TEST_CASE("findings sharing file, rule and key are told apart by the message digest", "[baseline]") {
   auto make = [](std::string message) {
     planlint::Diagnostic d;

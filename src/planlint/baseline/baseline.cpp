@@ -150,6 +150,7 @@ void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
           continue;
         }
         --entry.count;
+        ++entry.matched;
         d.suppression = accepted_;
         break;
       }

@@ -37,6 +37,8 @@ struct BaselineEntry {
   std::string digest;
   std::size_t count = 1;
   std::string message;
+  /// The findings it accepted in this run (BaselineMatcher::apply); count is then what is left.
+  std::size_t matched = 0;
 };
 
 struct Baseline {

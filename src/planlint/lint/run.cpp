@@ -671,11 +671,19 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   if (!result.errors.empty()) return result;
 
   if (baseline) {
-    for (const BaselineEntry& entry : baseline->stale())
-      result.messages.push_back(fmt::format(
-          "planlint: note: baseline entry no longer matches: {} [{}]{}{}{} ({})", entry.file, entry.rule,
-          entry.key.empty() ? "" : " at ", entry.key,
-          entry.count > 1 ? fmt::format(", {} findings", entry.count) : "", *options.baseline));
+    for (const BaselineEntry& entry : baseline->stale()) {
+      const std::string where = fmt::format("{} [{}]{}{}", entry.file, entry.rule, entry.key.empty() ? "" : " at ", entry.key);
+      // An entry of several findings that still accepts some: say how many went, not that the
+      // entry matches nothing (audit 9, D9).
+      if (entry.matched > 0)
+        result.messages.push_back(fmt::format(
+            "planlint: note: baseline entry matches fewer findings: {}: {} of its {} no longer found ({})", where,
+            entry.count, entry.count + entry.matched, *options.baseline));
+      else
+        result.messages.push_back(fmt::format("planlint: note: baseline entry no longer matches: {}{} ({})", where,
+                                              entry.count > 1 ? fmt::format(", {} findings", entry.count) : "",
+                                              *options.baseline));
+    }
   }
   if (options.write_baseline) {
     if (!write_baseline(*options.write_baseline, held, result)) return result;

@@ -42,3 +42,24 @@ TEST_CASE("ConfigDiscovery answers as discover_config does, for every file of a 
   }
   CHECK(relative.find("other/plan.toml") == std::optional<std::string>(".planlint.toml"));
 }
+
+TEST_CASE("config discovery stops at the root of any version-controlled tree, not only git's",
+          "[config][discovery]") {
+  // Audit 9: in a Mercurial checkout, a .planlint.toml above it applied and turned rules off.
+  planlint::test::Scratch dir;  // a git root, with a config
+  dir.write(".planlint.toml", "[lint]\nignore = [\"all\"]\n");
+  for (const char* marker : {".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul"}) {
+    INFO(marker);
+    const std::string checkout = std::string("checkout") + marker;
+    fs::create_directories(dir.path / checkout / marker);
+    const fs::path plan = dir.write(checkout + "/plans/a.toml", "[plan]\n");
+    CHECK(planlint::discover_config(plan.string()) == std::nullopt);
+    CHECK(planlint::ConfigDiscovery().find(plan.string()) == std::nullopt);
+    CHECK(planlint::is_repository_root((dir.path / checkout).string()));
+  }
+  // A git worktree or submodule has a .git file, not a folder.
+  dir.write("worktree/.git", "gitdir: /elsewhere\n");
+  CHECK(planlint::discover_config(dir.write("worktree/a.toml", "[plan]\n").string()) == std::nullopt);
+  CHECK(planlint::discover_config(dir.write("plain/a.toml", "[plan]\n").string()) ==
+        (dir.path / ".planlint.toml").string());
+}

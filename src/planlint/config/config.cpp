@@ -256,6 +256,16 @@ std::optional<std::string> discover_folder_config(const std::string& folder) {
   return ConfigDiscovery().find((fs::path(folder) / config_file_name).string());
 }
 
+bool is_repository_root(const std::string& folder) {
+  // The spec says config discovery stops "at a VCS root": git's is not the only one. A
+  // config above a Mercurial or Jujutsu checkout would otherwise apply to it (audit 9).
+  static constexpr std::string_view markers[] = {".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul"};
+  std::error_code ec;
+  for (std::string_view marker : markers)
+    if (fs::exists(fs::path(folder) / marker, ec)) return true;
+  return false;
+}
+
 const std::string& ConfigDiscovery::governing(const std::string& folder) {
   if (auto it = by_folder_.find(folder); it != by_folder_.end()) return it->second;
   std::error_code ec;
@@ -263,7 +273,7 @@ const std::string& ConfigDiscovery::governing(const std::string& folder) {
   std::string found;
   if (fs::path candidate = path / config_file_name; fs::is_regular_file(candidate, ec)) {
     found = candidate.string();
-  } else if (!fs::exists(path / ".git", ec) && path.has_parent_path() && path.parent_path() != path) {
+  } else if (!is_repository_root(folder) && path.has_parent_path() && path.parent_path() != path) {
     found = governing(path.parent_path().string());  // not a repository root: look further up
   }
   return by_folder_.emplace(folder, std::move(found)).first->second;

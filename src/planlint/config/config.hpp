@@ -66,8 +66,13 @@ std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnosti
 /// Reads and parses a config file; an unreadable file is one error without a position.
 std::optional<Config> load_config(const std::string& path, std::vector<Diagnostic>& errors);
 
+/// Whether `folder` is the root of a version-controlled working tree: it holds `.git` (the
+/// folder, or the file of a git worktree or submodule), `.hg`, `.svn`, `.jj`, `.bzr`, `_darcs`
+/// or `.pijul`. Config discovery stops there, and SARIF's `%SRCROOT%` is there.
+bool is_repository_root(const std::string& folder);
+
 /// The nearest `.planlint.toml` in the folder of `linted_file` or above, stopping after the
-/// first folder that holds `.git` (a repository root); nullopt when there is none.
+/// first repository root (is_repository_root); nullopt when there is none.
 std::optional<std::string> discover_config(const std::string& linted_file);
 
 /// The config that governs `folder` (`planlint rules` and `explain` ask for the working folder's):
@@ -75,7 +80,7 @@ std::optional<std::string> discover_config(const std::string& linted_file);
 std::optional<std::string> discover_folder_config(const std::string& folder);
 
 /// discover_config() for the many files of one run: each folder's answer is looked up once
-/// (two `stat`s per folder level) and shared by the files in it and below it. The answers are
+/// (a `stat` for the config and one for each repository marker per folder level) and shared by the files in it and below it. The answers are
 /// those of the moment each folder was first asked about: use one per run.
 ///
 ///     ConfigDiscovery discovery;

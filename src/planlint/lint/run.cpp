@@ -548,7 +548,7 @@ std::string repository_root(const std::string& folder) {
   std::error_code ec;
   fs::path start = fs::absolute(folder, ec).lexically_normal();
   for (fs::path at = start;; at = at.parent_path()) {
-    if (fs::exists(at / ".git", ec)) return at.string();
+    if (is_repository_root(at.string())) return at.string();
     if (!at.has_parent_path() || at.parent_path() == at) break;
   }
   return start.string();

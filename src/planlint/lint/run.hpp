@@ -88,7 +88,7 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink);
 /// Parses "2026-11-01" (--today, PLANLINT_TODAY).
 std::optional<Date> parse_date(std::string_view text);
 
-/// The nearest folder at or above `folder` that holds `.git`, or `folder` itself when there is
+/// The nearest repository root (is_repository_root) at or above `folder`, or `folder` itself when there is
 /// none: what SARIF's %SRCROOT% stands for. Absolute.
 std::string repository_root(const std::string& folder);
 

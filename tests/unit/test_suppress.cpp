@@ -115,6 +115,32 @@ TEST_CASE("unused suppressions and missing reasons are findings of their own", "
   CHECK(diagnostics[4].message == "unknown suppression directive 'alow'");
 }
 
+TEST_CASE("a directive in capitals is a directive, and a reason after a colon is named for what it is",
+          "[suppress]") {
+  // Audit 9: `# PLANLINT: allow ...` was passed over in silence (not applied, not reported);
+  // `allow memory-fit: offloaded` reported 'memory-fit:' and each word of the reason as
+  // unknown rules, with no word of the `--`.
+  std::vector<Diagnostic> diagnostics = {finding("memory-fit", 1), finding("peak-mismatch", 2)};
+  auto suppressions = find(
+      "a = 1  # PLANLINT: ALLOW memory-fit -- offloaded\n"
+      "b = 2  # planlint: allow peak-mismatch: vendor quote for our SKU\n");
+  REQUIRE(suppressions.size() == 2);
+  CHECK(suppressions[0].directive == "allow");
+  REQUIRE(suppressions[1].names.size() == 1);  // the reason's words are not names
+  planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
+  REQUIRE(diagnostics.size() == 4);
+  CHECK(diagnostics[0].suppression);
+  CHECK_FALSE(diagnostics[1].suppression);
+  CHECK(diagnostics[2].rule == "suppression-without-reason");
+  CHECK(diagnostics[2].help == "say why after `--`: # planlint: allow peak-mismatch -- <why the finding does not apply>");
+  CHECK(diagnostics[3].message == "'peak-mismatch:' is not a rule or group planlint knows");
+  CHECK(diagnostics[3].help ==
+        "the reason follows `--`, not a colon: # planlint: allow peak-mismatch -- <why the finding does not apply>");
+  // Any mix of cases is found; text without the word is not scanned further.
+  CHECK(find("a = 1  # PlanLint: allow-file memory -- r\n").size() == 1);
+  CHECK(find("url = \"https://example.com\"  # see: planning\n").empty());
+}
+
 TEST_CASE("suppressed findings do not count and the summary says how many there were", "[suppress][cli]") {
   Scratch dir;
   auto run = lint(dir, "hmb = \"80 GB\"  # planlint: allow unknown-key -- read by the old dashboard\n");

@@ -1,6 +1,7 @@
 #include "planlint/suppress/suppress.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <optional>
 #include <unordered_map>
@@ -14,6 +15,23 @@ namespace planlint {
 namespace {
 
 constexpr std::string_view prefix = "planlint:";
+
+/// Whether `text` starts with "planlint:" in any case: `# PLANLINT: allow ...` is meant as a
+/// directive (ruff reads `# NOQA` as `# noqa`), and was passed over in silence (audit 9).
+bool starts_with_prefix(std::string_view text) {
+  if (text.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
+  return true;
+}
+
+/// Whether `text` may hold a directive: "planlint:" in any case. Each ':' (a memchr away from
+/// the next; plans have few) is checked for the eight letters before it.
+bool may_hold_prefix(std::string_view text) {
+  for (std::size_t at = text.find(':', prefix.size() - 1); at != std::string_view::npos; at = text.find(':', at + 1))
+    if (starts_with_prefix(text.substr(at + 1 - prefix.size()))) return true;
+  return false;
+}
 
 struct Comment {
   std::uint32_t line;
@@ -108,12 +126,13 @@ bool parse_directive(const Comment& comment, const std::string& file, InlineSupp
   std::string_view text = comment.text;
   std::size_t at = 0;
   while (at < text.size() && is_space(text[at])) ++at;
-  if (text.substr(at, prefix.size()) != prefix) return false;
+  if (!starts_with_prefix(text.substr(at))) return false;
   at += prefix.size();
   while (at < text.size() && is_space(text[at])) ++at;
   std::size_t word_end = at;
   while (word_end < text.size() && !is_space(text[word_end]) && text[word_end] != ',') ++word_end;
   out.directive = std::string(text.substr(at, word_end - at));
+  for (char& c : out.directive) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (out.directive == "allow") out.scope = InlineSuppression::Scope::line;
   else if (out.directive == "allow-next-line") out.scope = InlineSuppression::Scope::next_line;
   else if (out.directive == "allow-file") out.scope = InlineSuppression::Scope::file;
@@ -137,6 +156,9 @@ bool parse_directive(const Comment& comment, const std::string& file, InlineSupp
       };
       out.names.push_back({std::string(text.substr(begin, i - begin)),
                            Span{{comment.line, column(begin)}, {comment.line, column(i)}}});
+      // "allow memory-fit: offloaded": a reason after a colon instead of `--`. The words after
+      // it are that reason, not names to report one by one; the name says what to write.
+      if (text[i - 1] == ':') break;
     }
   }
   out.location = Location{
@@ -154,6 +176,12 @@ int matching_name(const InlineSuppression& s, std::string_view rule, const Suppr
       return static_cast<int>(i);
   }
   return -1;
+}
+
+/// A name without the colon a reason written after it leaves ("memory-fit:").
+std::string_view without_colon(std::string_view name) {
+  while (!name.empty() && name.back() == ':') name.remove_suffix(1);
+  return name;
 }
 
 std::string_view scope_text(const InlineSuppression& s) {
@@ -184,7 +212,7 @@ std::string finding_key(const InlineSuppression& s, std::optional<std::size_t> n
 
 std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::string_view toml_text) {
   // Every directive holds "planlint:"; most plans have none, and then need no scan at all.
-  if (toml_text.find(prefix) == std::string_view::npos) return {};
+  if (!may_hold_prefix(toml_text)) return {};
   Scan scanned = scan(toml_text);
   std::vector<InlineSuppression> out;
   for (const Comment& comment : scanned.comments) {
@@ -293,7 +321,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
       if (Diagnostic* d = add("suppression-without-reason", s.location.span, finding_key(s),
                               fmt::format("`{}` gives no reason", s.directive)))
         d->help = fmt::format("say why after `--`: # planlint: {} {} -- <why the finding does not apply>",
-                              s.directive, s.names.empty() ? "ID" : s.names.front().id);
+                              s.directive, s.names.empty() ? "ID" : without_colon(s.names.front().id));
     if (s.names.empty()) {
       if (Diagnostic* d = add("unused-suppression", s.location.span, finding_key(s),
                               fmt::format("`{}` names no rule", s.directive)))
@@ -309,7 +337,14 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
       if (!is_rule && !is_group) {
         if (Diagnostic* d = add("unused-suppression", s.names[n].span, finding_key(s, n),
                                 fmt::format("'{}' is not a rule or group planlint knows", id))) {
-          if (auto suggestion = closest_match(id, known)) d->help = fmt::format("did you mean '{}'?", *suggestion);
+          const std::string_view stem = without_colon(id);
+          if (stem.size() < id.size() && (rules.group_of.count(stem) > 0 || groups.count(std::string(stem)) > 0 ||
+                                          stem == "all"))
+            d->help = fmt::format("the reason follows `--`, not a colon: # planlint: {} {} -- <why the finding "
+                                  "does not apply>",
+                                  s.directive, stem);
+          else if (auto suggestion = closest_match(id, known))
+            d->help = fmt::format("did you mean '{}'?", *suggestion);
         }
         continue;
       }

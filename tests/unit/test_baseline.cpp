@@ -102,6 +102,25 @@ TEST_CASE("an entry of two findings that now accepts one says one is gone, not t
         "#allow-file(chinchilla-ratio): 1 of its 2 no longer found (baseline.json)\n");
 }
 
+TEST_CASE("entries of a file that no longer exists are named once, whatever the run lints", "[baseline][cli]") {
+  // Audit 9: after `git mv plans/a.toml plans/c.toml` the old entries matched nothing and were
+  // never reported (a.toml is not linted), while c.toml's findings came back as new.
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("plans/a.toml", plan);
+  dir.write("plans/b.toml", plan);
+  REQUIRE(run_cli({"--write-baseline", "baseline.json", "plans"}).status == 0);
+  std::filesystem::rename(dir.path / "plans/a.toml", dir.path / "plans/c.toml");
+  auto run = run_cli({"--no-color", "--baseline", "baseline.json", "plans/b.toml"});
+  CHECK(run.status == 0);
+  CHECK(run.err ==
+        "planlint: note: the baseline has 2 entries for a file that no longer exists: plans/a.toml (baseline.json); "
+        "rewrite the baseline with --write-baseline to drop them\n");
+  // A file that exists but is not linted in this run keeps its entries in silence.
+  CHECK(run_cli({"--no-color", "--baseline", "baseline.json", "plans/c.toml"}).err.find("plans/b.toml") ==
+        std::string::npos);
+}
+
 TEST_CASE("findings sharing file, rule and key are told apart by the message digest", "[baseline]") {
   auto make = [](std::string message) {
     planlint::Diagnostic d;

@@ -684,6 +684,22 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
                                               entry.count > 1 ? fmt::format(", {} findings", entry.count) : "",
                                               *options.baseline));
     }
+    // Entries of a file that is gone (renamed with `git mv`, deleted) match nothing again and
+    // were never named: one line a file, whatever this run lints (audit 9).
+    std::error_code ec;
+    const fs::path folder = fs::absolute(*options.baseline, ec).lexically_normal().parent_path();
+    std::map<std::string, std::size_t> gone;
+    for (const BaselineEntry& entry : baseline->stale([&](const std::string& file) {
+           std::error_code missing;
+           return !fs::exists(folder / file, missing) && !missing;
+         }))
+      gone[entry.file] += entry.count;
+    for (const auto& [file, count] : gone)
+      result.messages.push_back(fmt::format(
+          "planlint: note: the baseline has {} for a file that no longer exists: {} ({}); rewrite the baseline "
+          "with --write-baseline to drop {}",
+          count == 1 ? "an entry" : fmt::format("{} entries", count), file, *options.baseline,
+          count == 1 ? "it" : "them"));
   }
   if (options.write_baseline) {
     if (!write_baseline(*options.write_baseline, held, result)) return result;

@@ -82,3 +82,15 @@ TEST_CASE("an annotation names its file from the repository root, wherever planl
   CHECK(planlint::annotation_path("../../f.toml", paths) == "../../f.toml");
   CHECK(planlint::annotation_path("../plans/a.toml", {}) == "../plans/a.toml");
 }
+
+TEST_CASE("an annotation's related notes name their file as the annotation does", "[github]") {
+  // Audit 9: `file=docs/q3.md` but "note: … (./docs/q3.md:58:16)", the path as typed.
+  planlint::test::Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("plans/a.toml", planlint::test::read_text(std::string(PLANLINT_SOURCE_DIR) +
+                                                      "/tests/rules/tp-across-nodes/fires.toml"));
+  auto run = planlint::test::run_cli({"check", "--format", "github", "--today", "2026-12-01", "./plans/a.toml"});
+  INFO(run.out);
+  CHECK_THAT(run.out, Catch::Contains("file=plans/a.toml,") && Catch::Contains("(plans/a.toml:") &&
+                          !Catch::Contains("(./plans/a.toml:"));
+}

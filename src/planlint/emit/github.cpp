@@ -68,7 +68,8 @@ void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* 
   properties += ",title=" + github_escape_property(d.rule);
   std::string message = d.message;
   for (const RelatedLocation& related : d.related)
-    message += fmt::format("\nnote: {} ({}:{}:{})", related.message, related.location.file,
+    // Named as the annotation names its file: from the repository root (audit 9).
+    message += fmt::format("\nnote: {} ({}:{}:{})", related.message, annotation_path(related.location.file, paths),
                            related.location.span.begin.line,
                            shown_column(file, related.location.file, related.location.span.begin));
   for (const std::string& note : d.notes) message += "\nnote: " + note;

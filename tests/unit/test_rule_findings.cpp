@@ -746,38 +746,42 @@ TEST_CASE("helps do not suggest quantising int4 weights, and name the inputs of 
                                              "range yet: add entries with a low and a high, then claim the range they imply"));
 }
 
-TEST_CASE("tp-heads-indivisible: training splits the KV heads by tp, serving may also copy them",
+TEST_CASE("tp-heads-indivisible: the KV heads are split over tp or copied to tp / kv_heads GPUs",
           "[rules][parallelism]") {
-  const std::string model = "params = \"70B\"\nheads = 64\nkv_heads = 8\n";
   const std::string cluster = "gpu = \"h100-sxm\"\ncount = 256\ngpus_per_node = 16\n";
-  // Megatron-LM splits the 8 query groups over tp: 16 would give each GPU half of one.
-  const auto training = finding(training_plan(model, "tp = 16\n", cluster), "tp-heads-indivisible");
+  // 12 KV heads at tp 8 neither divide nor are divided (1.5 a GPU).
+  const std::string model = "params = \"70B\"\nheads = 96\nkv_heads = 12\n";
+  const auto training = finding(training_plan(model, "tp = 8\n", cluster), "tp-heads-indivisible");
   REQUIRE(training);
   CHECK(training->message ==
-        "tp = 16 does not divide the model's 8 KV heads (8 / 16 = 0.5): each GPU of a tensor-parallel group "
-        "must hold whole heads, and Megatron-LM refuses the layout; the memory and time figures are of a "
-        "layout that cannot run");
-  CHECK_THAT(*training->help, Catch::StartsWith("use a tp that divides model.heads and model.kv_heads: 8 is the "
-                                               "largest power of two up to 16 that does"));
-  CHECK_FALSE(finding(training_plan(model, "tp = 8\n", cluster), "tp-heads-indivisible"));
-  // Without kv_heads the KV heads are the heads: 40 of them at tp 8 is 5 a GPU.
+        "tp = 8 does not divide the model's 12 KV heads (12 / 8 = 1.5), nor do they divide it: each GPU of a "
+        "tensor-parallel group must hold whole heads, or a whole copy of one, and the frameworks (Megatron-LM, "
+        "vLLM, TensorRT-LLM) refuse the layout; the memory and time figures are of a layout that cannot run");
+  CHECK_THAT(*training->help, Catch::StartsWith("use a tp that divides model.heads, with model.kv_heads divisible by "
+                                                "it or it by them: 4 is the largest power of two up to 8 that does"));
+  CHECK_FALSE(finding(training_plan(model, "tp = 4\n", cluster), "tp-heads-indivisible"));
+  // Audit 10: StarCoder 15.5B, 48 heads and one multi-query KV head, trained at tp 4 (its
+  // Megatron-LM fork copies the KV head); Llama 3 70B's 8 KV heads at tp 16 are copied likewise.
+  CHECK_FALSE(finding(training_plan("params = \"15.5B\"\nheads = 48\nkv_heads = 1\n", "tp = 4\n", cluster),
+                      "tp-heads-indivisible"));
+  CHECK_FALSE(finding(training_plan("params = \"70B\"\nheads = 64\nkv_heads = 8\n", "tp = 16\n", cluster),
+                      "tp-heads-indivisible"));
+  // Without kv_heads the KV heads are the heads: 40 of them at tp 8 is 5 a GPU; at tp 6, 6.67.
   CHECK_FALSE(finding(training_plan("params = \"13B\"\nheads = 40\n", "tp = 8\n", cluster), "tp-heads-indivisible"));
   const auto thirds = finding(training_plan("params = \"13B\"\nheads = 40\n", "tp = 6\n", cluster),
                               "tp-heads-indivisible");
   REQUIRE(thirds);
-  CHECK_THAT(thirds->message, Catch::StartsWith("tp = 6 does not divide the model's 40 attention heads (40 / 6 = 6.67)"));
+  CHECK_THAT(thirds->message, Catch::StartsWith("tp = 6 does not divide the model's 40 attention heads (40 / 6 = 6.67): "
+                                                "each GPU of a tensor-parallel group must hold whole heads, and"));
   CHECK_THAT(*thirds->help, Catch::Contains(": 4 is the largest power of two up to 6 that does"));
 
-  // vLLM copies each of 8 KV heads to two GPUs at tp 16; 12 KV heads at tp 8 neither divide
-  // nor are divided.
-  const std::string serving = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nheads = 96\n";
-  const std::string serving_cluster = "[cluster]\ngpu = \"h100-sxm\"\ncount = 16\ngpus_per_node = 16\n";
-  CHECK_FALSE(finding(serving + "kv_heads = 8\n[inference]\ntp = 16\n" + serving_cluster, "tp-heads-indivisible"));
-  const auto copies = finding(serving + "kv_heads = 12\n[inference]\ntp = 8\n" + serving_cluster, "tp-heads-indivisible");
-  REQUIRE(copies);
-  CHECK_THAT(copies->message, Catch::StartsWith("tp = 8 does not divide the model's 12 KV heads (12 / 8 = 1.5), "
-                                                "nor do they divide it: each GPU"));
-  CHECK_THAT(*copies->help, Catch::Contains(": 4 is the largest power of two up to 8 that does"));
+  // Serving at tp 72 (an NVL72 rack): 128 heads and 8 KV heads fit 64.
+  const std::string serving = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"405B\"\nheads = 128\n"
+                              "kv_heads = 8\n[inference]\ntp = 72\n[cluster]\ngpu = \"gb200\"\ncount = 72\n"
+                              "gpus_per_node = 72\n";
+  const auto rack = finding(serving, "tp-heads-indivisible");
+  REQUIRE(rack);
+  CHECK_THAT(*rack->help, Catch::Contains(": 64 is the largest power of two up to 72 that does, with more replicas"));
 }
 
 TEST_CASE("a price per hour without the GPU gets both readings as help: one GPU's rate or a node's",
@@ -790,6 +794,19 @@ TEST_CASE("a price per hour without the GPU gets both readings as help: one GPU'
   CHECK(*bad->help == "a price per GPU-hour names the GPU: if \"$98.32/h\" is one GPU's rate, write "
                       "\"$98.32/GPU/h\"; if it is a node's, divide it by the node's GPUs (a node of 8 at "
                       "\"$98.32/h\" is \"$12.29/GPU/h\")");
+  // The node is the plan's: 4 GPUs at AWS's $113.93 an hour for a B200 node; no rounding of
+  // the price as written, no exponent.
+  const auto four = finding(training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
+                                          "gpu = \"h100-sxm\"\ncount = 64\nprice = \"$113.93/h\"\ngpus_per_node = 4\n"),
+                            "bad-quantity");
+  REQUIRE(four);
+  CHECK_THAT(*four->help, Catch::Contains("write \"$113.93/GPU/h\"") &&
+                              Catch::Contains("(a node of 4 at \"$113.93/h\" is \"$28.48/GPU/h\")"));
+  const auto large = finding(training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
+                                           "gpu = \"h100-sxm\"\ncount = 64\nprice = \"$12345/h\"\n"),
+                             "bad-quantity");
+  REQUIRE(large);
+  CHECK_THAT(*large->help, Catch::Contains("write \"$12345/GPU/h\"") && Catch::Contains("is \"$1543.12/GPU/h\""));
   // Both suggestions read back as prices, and the node's is under price-per-node's limit.
   CHECK_FALSE(finding(training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
                                     "gpu = \"h100-sxm\"\ncount = 64\nprice = \"$12.29/GPU/h\"\n"),

@@ -198,6 +198,7 @@ void Loader::read_document(const toml::table& root) {
 
 void Loader::read_table(const toml::table& table, std::string_view section,
                         const std::string& prefix, PlanTable& out) {
+  reader_.set_section(&table);
   for (auto&& [key, node] : table) {
     const KeyPath path{prefix, key.str()};
     const KeySpec* spec = find_key(section, key.str());
@@ -211,6 +212,7 @@ void Loader::read_table(const toml::table& table, std::string_view section,
     else
       plan_.invalid_keys.push_back(path.str());
   }
+  reader_.set_section(nullptr);
 }
 
 void Loader::read_array(const toml::node& node, const toml::key& key, const SectionSpec& section) {

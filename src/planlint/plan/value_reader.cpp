@@ -74,6 +74,26 @@ std::string how_to_write(const KeyPath& path, const QuantityContext& context) {
                      describe_dims(context.dims), context.base_unit);
 }
 
+/// Dollars as a plan writes them: cents at most, no exponent ("113.93", "12345", "28.48").
+std::string dollars(double value) {
+  std::string text = fmt::format("{:.2f}", value);
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+/// The help of a price per hour that names no GPU ("$98.32/h"): both readings, one GPU's rate
+/// or the node's (of the table's gpus_per_node GPUs, 8 by default, as plan-format.md says).
+std::string price_per_gpu_help(const std::string& written, double usd_per_hour, const toml::table* cluster) {
+  std::int64_t node_gpus = 8;
+  if (cluster)
+    if (auto stated = (*cluster)["gpus_per_node"].value<std::int64_t>(); stated && *stated > 1) node_gpus = *stated;
+  return fmt::format("a price per GPU-hour names the GPU: if {0} is one GPU's rate, write \"${1}/GPU/h\"; if "
+                     "it is a node's, divide it by the node's GPUs (a node of {2} at {0} is \"${3}/GPU/h\")",
+                     written, dollars(usd_per_hour), node_gpus,
+                     dollars(usd_per_hour / static_cast<double>(node_gpus)));
+}
+
 std::string join(const std::vector<std::string_view>& words) {
   std::string out;
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -245,10 +265,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
              base == units::dims::usd_per_gpu_second)
       // Cloud price lists quote instances: "$98.32/h" is an 8-GPU node's hour as often as
       // one GPU's. Which it is, only the writer knows; show both readings.
-      d.help = fmt::format("a price per GPU-hour names the GPU: if {0} is one GPU's rate, write "
-                           "\"${1:.4g}/GPU/h\"; if it is a node's, divide it by the node's GPUs (a node "
-                           "of 8 at {0} is \"${2:.4g}/GPU/h\")",
-                           source_text(source, out.span), quantity.value * 3600, quantity.value * 3600 / 8);
+      d.help = price_per_gpu_help(source_text(source, out.span), quantity.value * 3600, section_);
     else
       d.help = how_to_write(path, context);
     return std::nullopt;

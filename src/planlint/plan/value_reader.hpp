@@ -70,11 +70,16 @@ class ValueReader {
                                          const QuantityContext& context, const KeySpec* spec,
                                          const KeyPath& path);
 
+  /// The table whose keys are being read, for helps that name a sibling's value (a price per
+  /// hour divided by the table's gpus_per_node); null outside one.
+  void set_section(const toml::table* table) { section_ = table; }
+
  private:
   void bad_value(const toml::node& node, const KeyPath& path, std::string message,
                  std::optional<std::string> help = std::nullopt);
 
   Findings& findings_;
+  const toml::table* section_ = nullptr;
 };
 
 /// The span of the character at 1-based `column` of a single-line string value's text, when

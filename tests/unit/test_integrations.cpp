@@ -1,9 +1,10 @@
 // The integrations docs/integrations.md gives, run with the real tools: the VS Code problem
 // matcher (its regexp, read from the docs, applied with node's RegExp as VS Code applies it), the
 // GitLab job's jq program (read from the docs, run with jq, its report checked against what GitLab
-// requires), and the pre-commit hooks (the shipped .pre-commit-hooks.yaml through `pre-commit
-// try-repo`, and the docs' `repo: local` snippet installed as a git hook and run by `git
-// commit`). Each runs the built binary, as a user's tools do.
+// requires), the editors' .taplo.toml (read from the docs, run with taplo), and the pre-commit
+// hooks (the shipped .pre-commit-hooks.yaml through `pre-commit try-repo`, and the docs' `repo:
+// local` snippet installed as a git hook and run by `git commit`). Each runs the built binary,
+// as a user's tools do.
 #include <algorithm>
 #include <filesystem>
 #include <iterator>
@@ -298,6 +299,54 @@ TEST_CASE("the docs' GitLab job's fingerprints stay while the finding does, and 
     const json dotted = gitlab_code_quality(repo.path(), "--today 2026-12-01 ./plans/ ./docs/");
     CHECK(issues_not_in_both(quality, dotted).empty());
   }
+}
+
+TEST_CASE("the docs' .taplo.toml checks the plans with the plan schema and .planlint.toml files with the config schema",
+          "[integrations][taplo]") {
+  Scratch repo;
+  const std::string config = docs_block("[[rule]]");
+  repo.write(".taplo.toml", config);
+  // The schemas where the snippet's rules expect them, relative to the repository root.
+  std::size_t schemas = 0;
+  for (std::size_t at = 0; (at = config.find("path = \"", at)) != std::string::npos; ++schemas) {
+    at += 8;
+    const fs::path path = config.substr(at, config.find('"', at) - at);
+    INFO(path.string());
+    REQUIRE(fs::exists(source_dir / "schemas" / path.filename()));
+    repo.write(path.lexically_normal().string(), read_text(source_dir / "schemas" / path.filename()));
+  }
+  CHECK(schemas == 2);
+  const std::string plan = planlint::test::inference_plan_with("");
+  const std::string lint_config = "[lint]\nignore = [\"chinchilla-ratio\"]\n\n[lint.options]\nassumption_max_age = \"90 d\"\n";
+  const std::vector<std::string> good = {"plans/serving.toml", "plans/team/training.toml", ".planlint.toml",
+                                         "plans/.planlint.toml", "plans/team/.planlint.toml"};
+  repo.write("plans/serving.toml", plan);
+  repo.write("plans/team/training.toml",
+             "[plan]\nname = \"t\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
+             "[cluster]\ngpu = \"h100-sxm\"\ncount = 128\n[estimates.train]\ndays = \"9.6 d\"\n");
+  repo.write(".planlint.toml", lint_config);
+  repo.write("plans/.planlint.toml", lint_config);
+  repo.write("plans/team/.planlint.toml", "[lint]\nselect = [\"all\"]\n");
+  // As an editor runs it: from the repository root, where taplo finds .taplo.toml.
+  const std::string taplo = "cd " + quote(repo.path.string()) + " && " + quote(planlint::test::taplo()) + " lint ";
+  std::string files, output;
+  for (const std::string& file : good) files += " " + quote(file);
+  const int status = run_command(taplo + files, output);
+  INFO(output);
+  CHECK(status == 0);
+  // planlint agrees: the configs are valid and the plans' keys known.
+  const Lint lint = planlint_binary(repo.path, "check plans/");
+  INFO(lint.output);
+  CHECK(lint.status != 2);
+  CHECK_THAT(lint.output, !Catch::Contains("[unknown-key]"));
+
+  // A plan, and a config under plans/, each with a key its schema does not have.
+  repo.write("plans/team/bad.toml", planlint::test::inference_plan_with("hmb = 1\n"));
+  CHECK(run_command(taplo + quote("plans/team/bad.toml"), output) != 0);
+  CHECK_THAT(output, Catch::Contains("hmb"));
+  repo.write("plans/team/.planlint.toml", "[lint]\nignroe = [\"chinchilla-ratio\"]\n");
+  CHECK(run_command(taplo + quote("plans/team/.planlint.toml"), output) != 0);
+  CHECK_THAT(output, Catch::Contains("ignroe"));
 }
 
 namespace {

@@ -149,7 +149,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   std::ostringstream buffer;  // -o: the report is written atomically, and only when complete
   std::ostream& sink = options.output.empty() ? out : buffer;
   RunResult result;
-  // SARIF URIs and GitHub annotations name files from the repository root, wherever planlint runs.
+  // SARIF URIs, GitHub annotations and JSON repository_file name files from the repository root,
+  // wherever planlint runs.
   const std::string cwd = std::filesystem::current_path().string();
   if (options.format == "text" || options.format == "github") {
     // Written file by file as the run goes: a folder run holds one file at a time, not all.
@@ -177,7 +178,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
           result.report.diagnostics.size() - left_out, result.report.diagnostics.size(), left_out,
           options.sarif_max_results, SarifOptions::github_max_results);
   } else if (options.format == "json") {
-    emit_json(sink, result.report);
+    emit_json(sink, result.report, JsonOptions{repository_root(cwd), cwd});
   }
   if (!options.output.empty() && !write_file_atomically(options.output, buffer.str(), error)) {
     err << "planlint: error: " << error << '\n';

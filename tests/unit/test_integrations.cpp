@@ -1,11 +1,13 @@
 // The integrations docs/integrations.md gives, run with the real tools: the VS Code problem
 // matcher (its regexp, read from the docs, applied with node's RegExp as VS Code applies it), the
 // GitLab job's jq program (read from the docs, run with jq, its report checked against what GitLab
-// requires), and the pre-commit hooks (the shipped .pre-commit-hooks.yaml through `pre-commit
-// try-repo`, and the docs' `repo: local` snippet installed as a git hook and run by `git
-// commit`). Each runs the built binary, as a user's tools do.
+// requires), the editors' .taplo.toml (read from the docs, run with taplo), and the pre-commit
+// hooks (the shipped .pre-commit-hooks.yaml through `pre-commit try-repo`, and the docs' `repo:
+// local` snippet installed as a git hook and run by `git commit`). Each runs the built binary,
+// as a user's tools do.
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -160,26 +162,82 @@ TEST_CASE("the docs' VS Code problem matcher reads every finding of the text out
   CHECK(saw_non_ascii);
 }
 
-TEST_CASE("the docs' GitLab job turns the JSON output into a Code Quality report GitLab accepts",
-          "[integrations][gitlab]") {
-  const std::string jq = system_tool("jq", "jq");
-  PlanRepository repo;
-  // The job's two commands, as the docs write them (the jq program read from the docs).
+namespace {
+
+/// The jq program of the docs' GitLab job, as the docs write it.
+std::string gitlab_jq_program() {
   const std::string job = docs_block(".gitlab-ci.yml");
   const std::size_t begin = job.find("jq '");
   const std::size_t end = job.find("' planlint.json > gl-code-quality-report.json");
   REQUIRE(begin != std::string::npos);
   REQUIRE(end != std::string::npos);
-  const std::string program = job.substr(begin + 4, end - begin - 4);
-  const Lint lint = planlint_binary(repo.path(), "check --today 2026-12-01 --format json -o planlint.json plans/ docs/");
+  return job.substr(begin + 4, end - begin - 4);
+}
+
+/// The docs' GitLab job's two commands, run in `cwd`: `planlint check --format json -o
+/// planlint.json ARGUMENTS`, then the jq program on planlint.json. Returns the Code Quality
+/// report (gl-code-quality-report.json in `cwd`).
+json gitlab_code_quality(const fs::path& cwd, const std::string& arguments) {
+  const std::string jq = system_tool("jq", "jq");
+  const Lint lint = planlint_binary(cwd, "check --format json -o planlint.json " + arguments);
   INFO(lint.output);
   REQUIRE(lint.status == 1);
   std::string output;
-  REQUIRE(run_command("cd " + quote(repo.path().string()) + " && " + quote(jq) + " " + quote(program) +
+  REQUIRE(run_command("cd " + quote(cwd.string()) + " && " + quote(jq) + " " + quote(gitlab_jq_program()) +
                           " planlint.json > gl-code-quality-report.json",
                       output) == 0);
+  return json::parse(read_text(cwd / "gl-code-quality-report.json"));
+}
+
+/// Two findings that are the same in all but the line: the same unused comment, twice.
+const std::string twice_suppressed_plan =
+    "# planlint: allow-file chinchilla-ratio -- deliberate over-training\n"
+    "# planlint: allow-file chinchilla-ratio -- deliberate over-training\n" +
+    planlint::test::inference_plan_with("");
+
+/// How many fingerprints the issues of a Code Quality report have. GitLab tells findings apart
+/// by fingerprint: two with one fingerprint show as one.
+std::size_t distinct_fingerprints(const json& quality) {
+  std::set<std::string> fingerprints;
+  for (const json& issue : quality) fingerprints.insert(issue["fingerprint"].get<std::string>());
+  return fingerprints.size();
+}
+
+/// The issues of one report or the other that the other lacks, each as "fingerprint path:line
+/// check": none when both have the same findings with the same fingerprints and paths.
+std::vector<std::string> issues_not_in_both(const json& before, const json& after) {
+  auto issues = [](const json& quality) {
+    std::set<std::string> out;
+    for (const json& issue : quality)
+      out.insert(issue["fingerprint"].get<std::string>() + " " + issue["location"]["path"].get<std::string>() + ":" +
+                 std::to_string(issue["location"]["lines"]["begin"].get<long>()) + " " +
+                 issue["check_name"].get<std::string>());
+    return out;
+  };
+  const std::set<std::string> a = issues(before), b = issues(after);
+  std::vector<std::string> difference;
+  std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(difference));
+  return difference;
+}
+
+/// How many issues of two reports of the same findings (same order) have different descriptions.
+std::size_t descriptions_changed(const json& before, const json& after) {
+  REQUIRE(before.size() == after.size());
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < before.size(); ++i) changed += before[i]["description"] != after[i]["description"];
+  return changed;
+}
+
+}  // namespace
+
+TEST_CASE("the docs' GitLab job turns the JSON output into a Code Quality report GitLab accepts",
+          "[integrations][gitlab]") {
+  PlanRepository repo;
+  repo.dir.write("plans/twice-suppressed.toml", twice_suppressed_plan);
+  const json quality = gitlab_code_quality(repo.path(), "--today 2026-12-01 plans/ docs/");
 
   // What GitLab requires of the artifact (tests/integrations/gitlab-code-quality.schema.json).
+  std::string output;
   const std::string command = quote(planlint::test::ajv()) + " validate --spec=draft7 --strict=false -s " +
                               quote((source_dir / "tests/integrations/gitlab-code-quality.schema.json").string()) +
                               " -d " + quote((repo.path() / "gl-code-quality-report.json").string());
@@ -188,18 +246,107 @@ TEST_CASE("the docs' GitLab job turns the JSON output into a Code Quality report
   INFO(output);
 
   const json report = json::parse(read_text(repo.path() / "planlint.json"));
-  const json quality = json::parse(read_text(repo.path() / "gl-code-quality-report.json"));
   std::size_t unsuppressed = 0;
   for (const json& d : report["diagnostics"]) unsuppressed += d["suppressed"].get<bool>() ? 0 : 1;
   CHECK(quality.size() == unsuppressed);
-  // GitLab tells findings apart by fingerprint: two with one fingerprint show as one.
-  std::set<std::string> fingerprints;
+  // One fingerprint a finding, the two identical ones included.
+  CHECK(distinct_fingerprints(quality) == quality.size());
+  std::size_t twice = 0;
   for (const json& issue : quality) {
     INFO(issue.dump());
-    CHECK(fingerprints.insert(issue["fingerprint"].get<std::string>()).second);
     // Repository-relative paths: GitLab links them to the merge request's files.
     CHECK(fs::exists(repo.path() / issue["location"]["path"].get<std::string>()));
+    if (issue["location"]["path"] == "plans/twice-suppressed.toml" && issue["check_name"] == "unused-suppression")
+      ++twice;
   }
+  CHECK(twice == 2);
+}
+
+TEST_CASE("the docs' GitLab job's fingerprints stay while the finding does, and its paths are the repository's",
+          "[integrations][gitlab]") {
+  PlanRepository repo;
+  repo.dir.write("plans/twice-suppressed.toml", twice_suppressed_plan);
+  const json quality = gitlab_code_quality(repo.path(), "--today 2026-12-01 plans/ docs/");
+  REQUIRE(distinct_fingerprints(quality) == quality.size());
+
+  SECTION("the next day, when plan-stale and assumption-stale count one more day") {
+    const json next_day = gitlab_code_quality(repo.path(), "--today 2026-12-02 plans/ docs/");
+    CHECK(descriptions_changed(quality, next_day) >= 2);
+    CHECK(issues_not_in_both(quality, next_day).empty());
+  }
+  SECTION("after an edit of a number that a finding's message quotes") {
+    const fs::path plan = repo.path() / "plans/rules/mfu-implausible.toml";
+    std::string text = read_text(plan);
+    const std::size_t at = text.find("mfu = \"72%\"");
+    REQUIRE(at != std::string::npos);
+    repo.dir.write("plans/rules/mfu-implausible.toml", text.replace(at, 11, "mfu = \"75%\""));
+    const json edited = gitlab_code_quality(repo.path(), "--today 2026-12-01 plans/ docs/");
+    CHECK(descriptions_changed(quality, edited) >= 1);
+    CHECK(issues_not_in_both(quality, edited).empty());
+  }
+  // The paths and fingerprints are the same however the job names the files.
+  SECTION("from a subfolder, on ../ paths") {
+    const json from_docs = gitlab_code_quality(repo.path() / "docs", "--today 2026-12-01 ../plans/ ../docs/");
+    CHECK(issues_not_in_both(quality, from_docs).empty());
+  }
+  SECTION("on absolute paths") {
+    const json absolute = gitlab_code_quality(
+        repo.path() / "plans",
+        "--today 2026-12-01 " + quote((repo.path() / "plans").string()) + " " + quote((repo.path() / "docs").string()));
+    CHECK(issues_not_in_both(quality, absolute).empty());
+  }
+  SECTION("on ./ paths") {
+    const json dotted = gitlab_code_quality(repo.path(), "--today 2026-12-01 ./plans/ ./docs/");
+    CHECK(issues_not_in_both(quality, dotted).empty());
+  }
+}
+
+TEST_CASE("the docs' .taplo.toml checks the plans with the plan schema and .planlint.toml files with the config schema",
+          "[integrations][taplo]") {
+  Scratch repo;
+  const std::string config = docs_block("[[rule]]");
+  repo.write(".taplo.toml", config);
+  // The schemas where the snippet's rules expect them, relative to the repository root.
+  std::size_t schemas = 0;
+  for (std::size_t at = 0; (at = config.find("path = \"", at)) != std::string::npos; ++schemas) {
+    at += 8;
+    const fs::path path = config.substr(at, config.find('"', at) - at);
+    INFO(path.string());
+    REQUIRE(fs::exists(source_dir / "schemas" / path.filename()));
+    repo.write(path.lexically_normal().string(), read_text(source_dir / "schemas" / path.filename()));
+  }
+  CHECK(schemas == 2);
+  const std::string plan = planlint::test::inference_plan_with("");
+  const std::string lint_config = "[lint]\nignore = [\"chinchilla-ratio\"]\n\n[lint.options]\nassumption_max_age = \"90 d\"\n";
+  const std::vector<std::string> good = {"plans/serving.toml", "plans/team/training.toml", ".planlint.toml",
+                                         "plans/.planlint.toml", "plans/team/.planlint.toml"};
+  repo.write("plans/serving.toml", plan);
+  repo.write("plans/team/training.toml",
+             "[plan]\nname = \"t\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\n"
+             "[cluster]\ngpu = \"h100-sxm\"\ncount = 128\n[estimates.train]\ndays = \"9.6 d\"\n");
+  repo.write(".planlint.toml", lint_config);
+  repo.write("plans/.planlint.toml", lint_config);
+  repo.write("plans/team/.planlint.toml", "[lint]\nselect = [\"all\"]\n");
+  // As an editor runs it: from the repository root, where taplo finds .taplo.toml.
+  const std::string taplo = "cd " + quote(repo.path.string()) + " && " + quote(planlint::test::taplo()) + " lint ";
+  std::string files, output;
+  for (const std::string& file : good) files += " " + quote(file);
+  const int status = run_command(taplo + files, output);
+  INFO(output);
+  CHECK(status == 0);
+  // planlint agrees: the configs are valid and the plans' keys known.
+  const Lint lint = planlint_binary(repo.path, "check plans/");
+  INFO(lint.output);
+  CHECK(lint.status != 2);
+  CHECK_THAT(lint.output, !Catch::Contains("[unknown-key]"));
+
+  // A plan, and a config under plans/, each with a key its schema does not have.
+  repo.write("plans/team/bad.toml", planlint::test::inference_plan_with("hmb = 1\n"));
+  CHECK(run_command(taplo + quote("plans/team/bad.toml"), output) != 0);
+  CHECK_THAT(output, Catch::Contains("hmb"));
+  repo.write("plans/team/.planlint.toml", "[lint]\nignroe = [\"chinchilla-ratio\"]\n");
+  CHECK(run_command(taplo + quote("plans/team/.planlint.toml"), output) != 0);
+  CHECK_THAT(output, Catch::Contains("ignroe"));
 }
 
 namespace {

@@ -2,6 +2,7 @@
 // golden case, and marks suppressed findings.
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -79,4 +80,44 @@ hbmm = "80 GB"
   CHECK(out["summary"]["errors"] == 1);
   CHECK(out["summary"]["suppressed"] == 1);
   CHECK(out["summary"]["files"] == 1);
+}
+
+TEST_CASE("each JSON finding has SARIF's fingerprint and its path from the repository root", "[json][sarif]") {
+  Scratch repo;  // holds .git: the repository root
+  repo.write("plans/team/plan.toml", "# planlint: allow-file chinchilla-ratio -- deliberate over-training\n"
+                                     "# planlint: allow-file chinchilla-ratio -- deliberate over-training\n" +
+                                         planlint::test::inference_plan_with("hmb = 1\n"));
+  const fs::path docs = repo.path / "docs";
+  fs::create_directories(docs);
+  planlint::test::InDirectory cwd(docs);
+  const std::string absolute = (repo.path / "plans/team/plan.toml").string();
+  for (const std::string& named : {std::string("../plans/team/plan.toml"), absolute}) {
+    INFO(named);
+    auto run = run_cli({"check", "--format", "json", named});
+    REQUIRE(run.status == 1);
+    const json diagnostics = json::parse(run.out)["diagnostics"];
+    auto sarif = run_cli({"check", "--format", "sarif", named});
+    const json results = json::parse(sarif.out)["runs"][0]["results"];
+    // Two unused comments, the same but for their line, and the unknown key.
+    REQUIRE(diagnostics.size() == 3);
+    REQUIRE(results.size() == diagnostics.size());
+    CHECK(diagnostics[0]["message"] == diagnostics[1]["message"]);
+    std::set<std::string> fingerprints;
+    for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+      const json& d = diagnostics[i];
+      CHECK(d["file"] == named);
+      CHECK(d["repository_file"] == "plans/team/plan.toml");
+      CHECK(d["fingerprint"] == results[i]["partialFingerprints"]["planlint/v1"]);
+      fingerprints.insert(d["fingerprint"].get<std::string>());
+    }
+    CHECK(fingerprints.size() == diagnostics.size());
+  }
+  // Outside the repository root a file keeps its path; its fingerprint is still SARIF's.
+  Scratch outside;
+  const std::string elsewhere = outside.write("plan.toml", planlint::test::inference_plan_with("hmb = 1\n")).string();
+  auto run = run_cli({"check", "--format", "json", elsewhere});
+  const json d = json::parse(run.out)["diagnostics"][0];
+  CHECK(d["repository_file"] == elsewhere);
+  auto sarif = run_cli({"check", "--format", "sarif", elsewhere});
+  CHECK(d["fingerprint"] == json::parse(sarif.out)["runs"][0]["results"][0]["partialFingerprints"]["planlint/v1"]);
 }

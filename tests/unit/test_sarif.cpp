@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "integration_support.hpp"
+#include "planlint/emit/fingerprint.hpp"
 #include "planlint/emit/sarif.hpp"
 #include "support.hpp"
 

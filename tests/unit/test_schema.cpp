@@ -133,3 +133,64 @@ cost = 0.3
   CHECK(taplo_lint("config.schema.json", {bad.string()}, output) != 0);
   CHECK(taplo_lint("config.schema.json", {bad_catalog.string()}, output) != 0);
 }
+
+namespace {
+
+/// A training plan whose [estimates] is `estimates`, written to `name` in `dir`.
+fs::path plan_with_estimates(const planlint::test::Scratch& dir, const std::string& name,
+                             const std::string& estimates) {
+  return dir.write(name, "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n"
+                         "[training]\ntokens = \"1T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 128\n" +
+                             estimates);
+}
+
+}  // namespace
+
+TEST_CASE("plan.schema.json accepts claimed metric names quoted and nested, as planlint reads them",
+          "[schema][validator]") {
+  // docs/plan-format.md, "Quote dotted names": both spellings work.
+  planlint::test::Scratch dir;
+  const std::vector<std::pair<std::string, std::string>> spellings = {
+      {"quoted.toml",
+       "[estimates]\n\"train.days\" = { value = \"9.6 d\", low = \"8 d\", high = \"12 d\" }\n"
+       "\"train.memory.total\" = \"60 GB\"\n"},
+      {"nested.toml",
+       "[estimates.train]\ndays = { value = \"9.6 d\", low = \"8 d\", high = \"12 d\" }\n"
+       "[estimates.train.memory]\ntotal = \"60 GB\"\n"},
+      {"dotted.toml", "[estimates]\ntrain.days = \"9.6 d\"\ntrain.comm.fraction = 0.02\ncost.total = 1.2e6\n"},
+      {"mixed.toml", "[estimates.train]\n\"memory.total\" = \"60 GB\"\n[estimates]\n\"train.memory\" = { states = \"20 GB\" }\n"},
+      {"inline.toml", "[estimates]\ninfer = { kv_cache = \"10 GB\", memory = { total = { value = \"40 GB\", low = \"30 GB\", high = \"50 GB\" } } }\n"},
+  };
+  std::vector<std::string> files;
+  for (const auto& [name, estimates] : spellings) {
+    const fs::path plan = plan_with_estimates(dir, name, estimates);
+    INFO(name);
+    CHECK_FALSE(rules_reported(plan).count("unknown-key"));  // planlint reads every name
+    files.push_back(plan.string());
+  }
+  std::string output;
+  const int status = taplo_lint("plan.schema.json", files, output);
+  INFO(output);
+  CHECK(status == 0);
+}
+
+TEST_CASE("plan.schema.json rejects a claimed name that is not a metric, quoted or nested",
+          "[schema][validator]") {
+  planlint::test::Scratch dir;
+  const std::vector<std::pair<std::string, std::string>> unknown = {
+      {"quoted.toml", "[estimates]\n\"train.dayz\" = \"9.6 d\"\n"},
+      {"nested.toml", "[estimates.train]\ndayz = \"9.6 d\"\n"},
+      {"dotted.toml", "[estimates]\ntrain.dayz = \"9.6 d\"\n"},
+      {"prefix.toml", "[estimates.trian]\ndays = \"9.6 d\"\n"},
+      {"deeper.toml", "[estimates.train.memory]\ntotl = \"60 GB\"\n"},
+      {"table-not-claim.toml", "[estimates.train]\nmemory = \"60 GB\"\n"},
+      {"range-of-a-table.toml", "[estimates.train]\nmemory = { value = \"60 GB\" }\n"},
+  };
+  for (const auto& [name, estimates] : unknown) {
+    const fs::path plan = plan_with_estimates(dir, name, estimates);
+    INFO(name);
+    CHECK(rules_reported(plan).count("unknown-key"));
+    std::string output;
+    CHECK(taplo_lint("plan.schema.json", {plan.string()}, output) != 0);
+  }
+}

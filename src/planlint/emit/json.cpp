@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "planlint/emit/fingerprint.hpp"
+#include "planlint/emit/repository_path.hpp"
+
 namespace planlint {
 
 namespace {
@@ -15,17 +18,19 @@ json position(const Location& where) {
   return {{"file", where.file}, {"line", at.line}, {"column", at.column}};
 }
 
-json diagnostic_json(const Diagnostic& d) {
+json diagnostic_json(const Diagnostic& d, const std::string& repository_file, const std::string& fingerprint) {
   const Span& span = d.primary.span;
   json out = {{"rule", d.rule},
               {"level", to_string(d.severity)},
               {"message", d.message},
               {"file", d.primary.file},
+              {"repository_file", repository_file},
               {"line", span.begin.line},
               {"column", span.begin.column},
               {"end_line", span.end.line},
               {"end_column", span.end.column},
               {"key", d.key_path},
+              {"fingerprint", fingerprint},
               {"notes", d.notes},
               {"help", d.help ? json(*d.help) : json(nullptr)}};
   json related = json::array();
@@ -61,11 +66,20 @@ json diagnostic_json(const Diagnostic& d) {
 
 }  // namespace
 
-void emit_json(std::ostream& out, const Report& report) {
+void emit_json(std::ostream& out, const Report& report, const JsonOptions& options) {
   json files = json::array();
   for (const auto& file : report.files) files.push_back(file->path());
+  const std::vector<std::string> fingerprints =
+      finding_fingerprints(report.diagnostics, options.repository_root, options.working_directory);
   json diagnostics = json::array();
-  for (const Diagnostic& d : report.diagnostics) diagnostics.push_back(diagnostic_json(d));
+  std::string repository_file;  // of the file before, findings being sorted by file
+  for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
+    const Diagnostic& d = report.diagnostics[i];
+    if (i == 0 || d.primary.file != report.diagnostics[i - 1].primary.file)
+      repository_file = path_in_repository(d.primary.file, options.repository_root, options.working_directory)
+                            .value_or(d.primary.file);
+    diagnostics.push_back(diagnostic_json(d, repository_file, fingerprints[i]));
+  }
   const SeverityCounts counts = count(report.diagnostics);
   json log = {{"version", 1},
               {"files", std::move(files)},

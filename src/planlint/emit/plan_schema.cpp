@@ -1,5 +1,9 @@
 #include "planlint/emit/plan_schema.hpp"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -63,12 +67,50 @@ json section_json(const SectionSpec& section) {
   return {{"description", section.description}, {"type", "array"}, {"items", std::move(table)}};
 }
 
-json estimates_json(const SectionSpec& section) {
+/// Whether `name` is a metric under `prefix` ("train.days" under "train"; all are under "").
+bool under(std::string_view name, std::string_view prefix) {
+  return prefix.empty() ||
+         (name.size() > prefix.size() && name.starts_with(prefix) && name[prefix.size()] == '.');
+}
+
+/// The metrics under `prefix` ("" for [estimates] itself, "train" for [estimates.train]), as
+/// the loader reads them (Loader::read_estimates): the rest of each one's name is a claim
+/// ("days", or "memory.total" as a quoted key), and each dotted start of a rest that is not a
+/// metric itself ("memory") a table of the metrics under it, defined once in `definitions` as
+/// "estimates.train.memory". So every spelling of a metric name, quoted or nested at any dot,
+/// is accepted, and a name that is not a metric is rejected in each.
+json metric_table(const std::string& prefix, std::string description, json& definitions) {
   json properties = json::object();
-  for (const MetricName& metric : metric_names())
-    properties[std::string(metric.name)] = {{"description", metric.summary}, {"$ref", "#/definitions/claim"}};
-  return {{"description", std::string(section.description) +
-                              ": metric names (quote dotted names) with a quantity or {value, low, high}"},
+  std::vector<std::string> tables;
+  for (const MetricName& metric : metric_names()) {
+    if (!under(metric.name, prefix)) continue;
+    const std::string rest(prefix.empty() ? metric.name : metric.name.substr(prefix.size() + 1));
+    properties[rest] = {{"description", metric.summary}, {"$ref", "#/definitions/claim"}};
+    for (std::size_t dot = rest.find('.'); dot != std::string::npos; dot = rest.find('.', dot + 1)) {
+      const std::string start = rest.substr(0, dot);
+      // A metric's own name is its claim, never a table (the loader reads it as one).
+      if (!find_metric(prefix.empty() ? start : prefix + "." + start) &&
+          std::find(tables.begin(), tables.end(), start) == tables.end())
+        tables.push_back(start);
+    }
+  }
+  for (const std::string& start : tables) {
+    const std::string nested = prefix.empty() ? start : prefix + "." + start;
+    const std::string definition = "estimates." + nested;
+    if (!definitions.contains(definition)) {
+      definitions[definition] = nullptr;  // its place, before the tables nested in it
+      const auto example = std::find_if(metric_names().begin(), metric_names().end(),
+                                        [&](const MetricName& m) { return under(m.name, nested); });
+      definitions[definition] = metric_table(
+          nested,
+          fmt::format("the metrics {0}.*, as the table [estimates.{0}] or an unquoted dotted name "
+                      "(`{1} = ...` in [estimates]), which planlint reads as \"{1}\"",
+                      nested, example->name),
+          definitions);
+    }
+    properties[start] = {{"$ref", "#/definitions/" + definition}};
+  }
+  return {{"description", std::move(description)},
           {"type", "object"},
           {"additionalProperties", false},
           {"properties", std::move(properties)}};
@@ -79,9 +121,16 @@ json estimates_json(const SectionSpec& section) {
 std::string plan_json_schema() {
   json properties = json::object();
   json required = json::array();
+  json metric_tables = json::object();
   for (const SectionSpec& section : plan_sections()) {
     properties[std::string(section.name)] =
-        section.name == "estimates" ? estimates_json(section) : section_json(section);
+        section.name == "estimates"
+            ? metric_table("",
+                           std::string(section.description) +
+                               ": metric names (quote dotted names; unquoted, they nest tables, which "
+                               "planlint reads back as the name) with a quantity or {value, low, high}",
+                           metric_tables)
+            : section_json(section);
     if (section.required) required.push_back(section.name);
   }
   json quantity = {{"type", json::array({"number", "string"})}};
@@ -101,6 +150,7 @@ std::string plan_json_schema() {
                  {"required", std::move(required)},
                  {"properties", std::move(properties)},
                  {"definitions", {{"claim", std::move(claim)}}}};
+  schema["definitions"].update(metric_tables);
   return schema.dump(2) + "\n";
 }
 

@@ -1,14 +1,15 @@
 #include "planlint/emit/sarif.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <numeric>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "planlint/emit/fingerprint.hpp"
 #include "planlint/emit/repository_path.hpp"
 #include "planlint/source/columns.hpp"
 
@@ -37,34 +38,9 @@ std::string_view level_of(Severity severity) {
   return "warning";
 }
 
-/// Percent-encodes what may not appear in a URI path (RFC 3986 pchar plus '/').
-std::string encode_uri_path(std::string_view path) {
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || std::string_view("-._~/!$&'()*+,;=:@").find(static_cast<char>(c)) !=
-                               std::string_view::npos)
-      out += static_cast<char>(c);
-    else
-      out += fmt::format("%{:02X}", c);
-  }
-  return out;
-}
-
-/// Where a display path lives: relative to %SRCROOT% when inside it, else an absolute URI.
-struct ArtifactUri {
-  std::string uri;
-  bool relative = false;
-};
-
-ArtifactUri artifact_uri(const std::string& display_path, const SarifOptions& options) {
-  if (auto inside = path_in_repository(display_path, options.source_root, options.working_directory))
-    return {encode_uri_path(*inside), true};
-  fs::path path(display_path);
-  if (path.is_relative() && !options.working_directory.empty())
-    path = fs::path(options.working_directory) / path;
-  path = path.lexically_normal();
-  if (path.is_relative()) return {encode_uri_path(path.generic_string()), false};
-  return {"file://" + encode_uri_path(path.generic_string()), false};
+/// A file of the report as its artifactLocation names it.
+ArtifactUri artifact_of(const std::string& display_path, const SarifOptions& options) {
+  return planlint::artifact_uri(display_path, options.source_root, options.working_directory);
 }
 
 std::string folder_uri(std::string folder) {
@@ -78,7 +54,7 @@ class Writer {
   Writer(const Report& report, const SarifOptions& options) : report_(report), options_(options) {}
 
   json location(const Location& where, bool with_snippet) const {
-    ArtifactUri uri = artifact_uri(where.file, options_);
+    ArtifactUri uri = artifact_of(where.file, options_);
     json artifact = {{"uri", uri.uri}};
     if (uri.relative) artifact["uriBaseId"] = "%SRCROOT%";
     json physical = {{"artifactLocation", artifact}};
@@ -135,7 +111,7 @@ class Writer {
       auto it = std::find_if(changes.begin(), changes.end(),
                              [&](const auto& c) { return c.first == edit.location.file; });
       if (it == changes.end()) {
-        ArtifactUri uri = artifact_uri(edit.location.file, options_);
+        ArtifactUri uri = artifact_of(edit.location.file, options_);
         json artifact = {{"uri", uri.uri}};
         if (uri.relative) artifact["uriBaseId"] = "%SRCROOT%";
         changes.emplace_back(edit.location.file,
@@ -229,25 +205,6 @@ std::string sarif_rule_name(std::string_view id) {
   return name;
 }
 
-std::string finding_fingerprint(std::string_view file, std::string_view rule,
-                                std::string_view key_path, std::size_t ordinal) {
-  // FNV-1a, 64 bits: stable across platforms and releases (std::hash is neither).
-  std::uint64_t hash = 0xcbf29ce484222325ull;
-  auto mix = [&](std::string_view text) {
-    for (unsigned char c : text) {
-      hash ^= c;
-      hash *= 0x100000001b3ull;
-    }
-    hash ^= 0xff;  // separator, so ("ab","c") and ("a","bc") differ
-    hash *= 0x100000001b3ull;
-  };
-  mix(file);
-  mix(rule);
-  mix(key_path);
-  mix(std::to_string(ordinal));
-  return fmt::format("{:016x}", hash);
-}
-
 std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleDescriptor>& rules,
                        const SarifOptions& options) {
   Writer writer(report, options);
@@ -262,13 +219,12 @@ std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vecto
   const std::vector<bool> kept = kept_results(report.diagnostics, options.max_results);
   const auto left_out = static_cast<std::size_t>(std::count(kept.begin(), kept.end(), false));
   json results = json::array();
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> ordinals;
+  // Made for every finding, so a kept one's fingerprint does not depend on the limit.
+  const std::vector<std::string> fingerprints =
+      finding_fingerprints(report.diagnostics, options.source_root, options.working_directory);
   for (std::size_t index = 0; index < report.diagnostics.size(); ++index) {
-    const Diagnostic& d = report.diagnostics[index];
-    // Counted for every finding, so a kept one's fingerprint does not depend on the limit.
-    std::string file = artifact_uri(d.primary.file, options).uri;
-    std::size_t ordinal = ordinals[{file, d.rule, d.key_path}]++;
     if (!kept[index]) continue;
+    const Diagnostic& d = report.diagnostics[index];
     json result = {{"ruleId", d.rule}};
     if (auto it = rule_index.find(d.rule); it != rule_index.end()) result["ruleIndex"] = it->second;
     result["level"] = level_of(d.severity);
@@ -284,8 +240,7 @@ std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vecto
                            {"message", {{"text", sentence(d.related[i].message)}}}});
       result["relatedLocations"] = std::move(related);
     }
-    result["partialFingerprints"] = {
-        {fingerprint_name, finding_fingerprint(file, d.rule, d.key_path, ordinal)}};
+    result["partialFingerprints"] = {{fingerprint_name, fingerprints[index]}};
     if (!d.fixes.empty()) result["fixes"] = json::array({writer.fix(d)});
     if (d.suppression) {
       const Suppression& s = *d.suppression;

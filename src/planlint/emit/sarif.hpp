@@ -35,9 +35,4 @@ std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vecto
 /// "memory-fit" → "MemoryFit": SARIF's reportingDescriptor.name convention.
 std::string sarif_rule_name(std::string_view id);
 
-/// The stable fingerprint of a finding: a hash of file, rule, key path and the ordinal of the
-/// finding among those sharing the three, so edits elsewhere in the file keep it.
-std::string finding_fingerprint(std::string_view file, std::string_view rule,
-                                std::string_view key_path, std::size_t ordinal);
-
 }  // namespace planlint

@@ -492,6 +492,20 @@ TEST_CASE("a plan's baseline entries and fingerprints stay when its Markdown doc
   CHECK(run.err.empty());
 }
 
+TEST_CASE("a nameless plan, alone in its doc, keeps keys that match a baseline by key alone", "[baseline][cli]") {
+  // Audit 10: it keyed as plans[0].plan.updated, an index, so its entries matched only with the
+  // message's digest and a finding that counts days came back the next day.
+  std::string nameless = plan_with_assumptions({stale_mfu});
+  nameless.erase(nameless.find("name = \"x\"\n"), std::string("name = \"x\"\n").size());
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("doc.md", "```toml\n" + nameless + "```\n");
+  REQUIRE(run_cli({"--today", "2026-12-02", "--write-baseline", "baseline.json", "doc.md"}).status != 2);
+  auto run = run_cli({"--no-color", "--today", "2026-12-03", "--fail-on", "note", "--baseline", "baseline.json", "doc.md"});
+  CHECK(run.err.empty());
+  CHECK(run.status == 0);
+}
+
 TEST_CASE("a second benchmark of a metric added after the first leaves the first's key", "[baseline]") {
   // Audit 4 (E4): two dateless benchmarks of one metric both fell back to their indexes, so the
   // first one's accepted finding came back as new when the second was added.

@@ -157,4 +157,24 @@ TEST_CASE("a value quoted in a note is cut at a character boundary and says it w
   }
   CHECK(value_excerpt(file, span_of(2, 9, 2, 16)) == "\"80 GB\"");
   CHECK(value_excerpt(file, span_of(3, 9, 4, 5)) == "[1,\xE2\x80\xA6");
+  // Audit 10: a multi-line string showed as its opening delimiter and a single quote.
+  const SourceFile strings("s.toml", "a = \"\"\"\n40\"\"\"\nb = '''\nthirty\ntwo'''\n");
+  CHECK(value_excerpt(strings, span_of(1, 5, 2, 6)) == "\"\"\"40\"\"\"");
+  CHECK(value_excerpt(strings, span_of(3, 5, 5, 7)) == "'''thirty\xE2\x80\xA6'''");
+}
+
+TEST_CASE("a quantity string that does not parse is quoted as a value excerpt, not whole", "[regressions][text]") {
+  // Audit 10: "expected a number" quoted the parsed string whole: 300 characters on one line,
+  // and a multi-line string's line breaks inside a GitHub annotation's message.
+  const std::string plan = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
+                           "gpu = \"h100-sxm\"\ncount = 8\nhbm = \"" + std::string(300, 'x') + "\"\n";
+  const auto diagnostics = planlint::test::lint_plan_text(plan, Date{2026, 12, 2});
+  bool found = false;
+  for (const Diagnostic& d : diagnostics) {
+    if (d.rule != "bad-quantity") continue;
+    found = true;
+    CHECK(d.message.size() < 140);
+    CHECK_THAT(d.message, Catch::StartsWith("cluster.hbm = \"xxxx") && Catch::Contains("\xE2\x80\xA6\": expected a number"));
+  }
+  CHECK(found);
 }

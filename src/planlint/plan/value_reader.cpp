@@ -218,7 +218,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     if (auto* error = std::get_if<units::QuantityError>(&parsed)) {
       Span at = span_inside_string(source, out.span, text.size(), error->column);
       Diagnostic& d = findings_.add("bad-quantity", at, path.str(),
-                                    fmt::format("{} = \"{}\": {}", path, text, error->message));
+                                    fmt::format("{} = {}: {}", path, source_text(source, out.span), error->message));
       if (!context.dims.empty()) d.help = how_to_write(path, context);
       return std::nullopt;
     }

@@ -37,6 +37,20 @@ std::string value_excerpt(const SourceFile& file, Span span, std::size_t max_byt
   const std::size_t begin = file.offset(span.begin), end = file.offset(span.end);
   if (end <= begin) return {};
   std::string_view text = std::string_view(file.text()).substr(begin, end - begin);
+  // A multi-line string (triple quotes): its text from after the line break TOML trims after
+  // the opening delimiter, between its own delimiters.
+  for (std::string_view delimiter : {std::string_view("\"\"\""), std::string_view("'''")}) {
+    if (text.size() < 6 || !text.starts_with(delimiter) || !text.ends_with(delimiter)) continue;
+    std::string_view body = text.substr(3, text.size() - 6);
+    if (body.starts_with("\r\n")) body.remove_prefix(2);
+    else if (body.starts_with('\n')) body.remove_prefix(1);
+    std::size_t keep = std::min(body.find('\n'), std::min(body.size(), max_bytes));
+    if (keep == body.size()) return std::string(delimiter) + std::string(body) + std::string(delimiter);
+    while (keep > 0 && (static_cast<unsigned char>(body[keep]) & 0xC0) == 0x80) --keep;
+    std::string_view kept = body.substr(0, keep);
+    while (!kept.empty() && (kept.back() == '\r' || kept.back() == ' ')) kept.remove_suffix(1);
+    return std::string(delimiter) + std::string(kept) + "\u2026" + std::string(delimiter);
+  }
   std::size_t keep = std::min(text.find('\n'), std::min(text.size(), max_bytes));
   if (keep == text.size()) return std::string(text);
   // Back to the first byte of a character: a cut inside one would make the output invalid

@@ -108,27 +108,15 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   // lowered rule) and the plan's inline suppressions, so that a plan `check` passes does not
   // fail here (audit 9, D4). The suppressions' own findings (unused, without a reason) are
   // `check`'s: with no rules run, every suppression of a rule's finding would look unused.
+  if (config) {
+    if (config->select) lint_options.selection.select = *config->select;
+    if (config->ignore) lint_options.selection.ignore = *config->ignore;
+    lint_options.selection.severity = config->severity;
+  }
   FileResult result = lint_text(source, toml_text, lint_options, first_line);
   SuppressionRules suppression_rules;
   for (const RuleDescriptor& rule : RuleSet::builtin().descriptors())
     suppression_rules.group_of.emplace(rule.id, rule.group);
-  if (config) {
-    // Applied here, not by lint_text: with no rules loaded it would not know the groups.
-    RuleSelection selection;
-    if (config->select) selection.select = *config->select;
-    if (config->ignore) selection.ignore = *config->ignore;
-    selection.severity = config->severity;
-    std::vector<Diagnostic> kept;
-    for (Diagnostic& d : result.diagnostics) {
-      const auto group = suppression_rules.group_of.find(d.rule);
-      const std::string_view group_name = group == suppression_rules.group_of.end() ? "" : group->second;
-      if (auto level = effective_severity(selection, d.rule, group_name, d.severity)) {
-        d.severity = *level;
-        kept.push_back(std::move(d));
-      }
-    }
-    result.diagnostics = std::move(kept);
-  }
   suppression_rules.level = [](std::string_view, Severity) { return std::optional<Severity>(); };
   suppression_rules.enabled = [](std::string_view, std::string_view) { return true; };
   apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text), suppression_rules, source->path());

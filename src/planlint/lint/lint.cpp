@@ -100,7 +100,9 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
     std::vector<Diagnostic> kept;
     kept.reserve(result.diagnostics.size());
     for (Diagnostic& d : result.diagnostics) {
+      // A native rule's group is the built-in set's whatever set runs (`report` runs none).
       const RuleDescriptor* rule = rules.find(d.rule);
+      if (!rule && &rules != &RuleSet::builtin()) rule = RuleSet::builtin().find(d.rule);
       const std::string_view group = rule ? std::string_view(rule->group) : std::string_view();
       if (auto level = effective_severity(options.selection, d.rule, group, d.severity)) {
         d.severity = *level;

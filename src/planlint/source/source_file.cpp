@@ -33,6 +33,22 @@ SourceFile::SourceFile(std::string display_path, std::string text)
   }
 }
 
+namespace {
+
+/// `text` up to its first line break and at most `max_bytes`, cut back to the first byte of a
+/// character (a cut inside one would make the output invalid UTF-8: the notes go to terminals,
+/// GitHub annotations and JSON); a cut text loses its trailing blanks and ends with "…".
+std::string cut_at_character(std::string_view text, std::size_t max_bytes) {
+  std::size_t keep = std::min(text.find('\n'), std::min(text.size(), max_bytes));
+  if (keep == text.size()) return std::string(text);
+  while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+  std::string_view kept = text.substr(0, keep);
+  while (!kept.empty() && (kept.back() == '\r' || kept.back() == ' ')) kept.remove_suffix(1);
+  return std::string(kept) + "\u2026";
+}
+
+}  // namespace
+
 std::string value_excerpt(const SourceFile& file, Span span, std::size_t max_bytes) {
   const std::size_t begin = file.offset(span.begin), end = file.offset(span.end);
   if (end <= begin) return {};
@@ -44,23 +60,11 @@ std::string value_excerpt(const SourceFile& file, Span span, std::size_t max_byt
     std::string_view body = text.substr(3, text.size() - 6);
     if (body.starts_with("\r\n")) body.remove_prefix(2);
     else if (body.starts_with('\n')) body.remove_prefix(1);
-    std::size_t keep = std::min(body.find('\n'), std::min(body.size(), max_bytes));
-    if (keep == body.size()) return std::string(delimiter) + std::string(body) + std::string(delimiter);
-    while (keep > 0 && (static_cast<unsigned char>(body[keep]) & 0xC0) == 0x80) --keep;
-    std::string_view kept = body.substr(0, keep);
-    while (!kept.empty() && (kept.back() == '\r' || kept.back() == ' ')) kept.remove_suffix(1);
-    return std::string(delimiter) + std::string(kept) + "\u2026" + std::string(delimiter);
+    return std::string(delimiter) + cut_at_character(body, max_bytes) + std::string(delimiter);
   }
-  std::size_t keep = std::min(text.find('\n'), std::min(text.size(), max_bytes));
-  if (keep == text.size()) return std::string(text);
-  // Back to the first byte of a character: a cut inside one would make the output invalid
-  // UTF-8 (the notes go to terminals, GitHub annotations and JSON).
-  while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
-  std::string_view kept = text.substr(0, keep);
-  while (!kept.empty() && (kept.back() == '\r' || kept.back() == ' ')) kept.remove_suffix(1);
-  std::string out(kept);
-  out += "\u2026";
-  if (!text.empty() && (text.front() == '"' || text.front() == '\'')) out += text.front();
+  std::string out = cut_at_character(text, max_bytes);
+  // A cut string keeps its closing quote.
+  if (out.size() != text.size() && (text.front() == '"' || text.front() == '\'')) out += text.front();
   return out;
 }
 

@@ -46,11 +46,9 @@ std::vector<RangeSource> assumed_ranges(const Plan& plan) {
 
 using Record = detail::EstimateContext::Record;
 
-/// One evaluation. With Record::values it computes only what the ranges read, the cost-tier
-/// metrics; otherwise every metric.
-Estimates evaluate(const Plan& plan, const Catalog& catalog, const Overrides& overrides,
-                   Record record) {
-  detail::EstimateContext context(plan, catalog, overrides, record);
+/// Runs the metric groups of the plan's kind on `context`. With Record::values it computes
+/// only what the ranges read, the cost-tier metrics; otherwise every metric.
+void run_groups(detail::EstimateContext& context, const Plan& plan, Record record) {
   if (plan.is_training()) {
     detail::estimate_training_compute(context);
     // Every cost-tier metric of a training plan is computed by the compute group, before
@@ -63,7 +61,21 @@ Estimates evaluate(const Plan& plan, const Catalog& catalog, const Overrides& ov
   } else {
     detail::estimate_inference(context);
   }
+}
+
+/// One evaluation with every metric's arithmetic and, with Record::provenance, its provenance.
+Estimates evaluate(const Plan& plan, const Catalog& catalog, const Overrides& overrides,
+                   Record record) {
+  detail::EstimateContext context(plan, catalog, overrides, record);
+  run_groups(context, plan, record);
   return context.take();
+}
+
+/// One evaluation of the ranges: the cost-tier metrics' values only.
+detail::MetricValues evaluate_values(const Plan& plan, const Catalog& catalog, const Overrides& overrides) {
+  detail::EstimateContext context(plan, catalog, overrides, Record::values);
+  run_groups(context, plan, Record::values);
+  return context.values();
 }
 
 /// Whether `metric` depends on the plan key `key`, directly or through the metrics it uses.
@@ -81,30 +93,31 @@ bool depends_on(const Estimates& estimates, const MetricValue& metric, std::stri
 
 /// The evaluations of the ranges: one for every combination of the low and high ends (at most
 /// 2³ = 8), the values of the cost-tier metrics only.
-std::vector<Estimates> range_variants(const Plan& plan, const Catalog& catalog,
-                                      const std::vector<RangeSource>& ranges) {
-  std::vector<Estimates> variants;
+std::vector<detail::MetricValues> range_variants(const Plan& plan, const Catalog& catalog,
+                                                 const std::vector<RangeSource>& ranges) {
+  std::vector<detail::MetricValues> variants;
   variants.reserve(std::size_t{1} << ranges.size());
+  Overrides overrides(ranges.size());
   for (unsigned mask = 0; mask < (1u << ranges.size()); ++mask) {
-    Overrides overrides;
     for (std::size_t i = 0; i < ranges.size(); ++i)
-      overrides[ranges[i].key] = (mask >> i) & 1u ? ranges[i].high : ranges[i].low;
-    variants.push_back(evaluate(plan, catalog, overrides, Record::values));
+      overrides[i] = {ranges[i].key, (mask >> i) & 1u ? ranges[i].high : ranges[i].low};
+    variants.push_back(evaluate_values(plan, catalog, overrides));
   }
   return variants;
 }
 
 /// `value`'s range over the variants' values of `name`: min and max are the optimistic and the
 /// pessimistic end, even where one metric moves two ways. `moved` tells whether any differs.
-MetricRange range_over(const std::vector<Estimates>& variants, std::string_view name, double value,
+MetricRange range_over(const std::vector<detail::MetricValues>& variants, const MetricName& name, double value,
                        bool* moved = nullptr) {
   MetricRange range{value, value};
-  for (const Estimates& variant : variants) {
-    const MetricValue* at = variant.find(name);
-    if (!at || !std::isfinite(at->value)) continue;
-    if (moved && at->value != value) *moved = true;
-    range.low = std::min(range.low, at->value);
-    range.high = std::max(range.high, at->value);
+  const auto slot = static_cast<std::size_t>(&name - metric_names().data());
+  for (const detail::MetricValues& variant : variants) {
+    const double at = variant[slot];
+    if (!std::isfinite(at)) continue;  // absent, or not a number
+    if (moved && at != value) *moved = true;
+    range.low = std::min(range.low, at);
+    range.high = std::max(range.high, at);
   }
   return range;
 }
@@ -116,14 +129,14 @@ std::map<std::string, MetricRange, std::less<>> metric_ranges(const Plan& plan, 
   std::map<std::string, MetricRange, std::less<>> result;
   const std::vector<RangeSource> ranges = assumed_ranges(plan);
   if (ranges.empty()) return result;
-  const std::vector<Estimates> variants = range_variants(plan, catalog, ranges);
+  const std::vector<detail::MetricValues> variants = range_variants(plan, catalog, ranges);
   for (const auto& [name, metric] : estimates.values()) {
     const MetricName* known = find_metric(name);
     if (!known || known->tier != Tier::cost) continue;
     // A cost-tier metric that depends on a ranged key moves with it (each is monotonic in
     // MFU, goodput and price, and an assumption whose ends are both the value is no range).
     bool moved = false;
-    const MetricRange range = range_over(variants, name, metric.value, &moved);
+    const MetricRange range = range_over(variants, *known, metric.value, &moved);
     if (moved) result.emplace(name, range);
   }
   return result;
@@ -139,7 +152,7 @@ Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope
   if (ranges.empty()) return estimates;
 
   // Only the values of the variants' cost-tier metrics are read: no provenance.
-  const std::vector<Estimates> variants = range_variants(plan, catalog, ranges);
+  const std::vector<detail::MetricValues> variants = range_variants(plan, catalog, ranges);
 
   std::vector<MetricValue> ranged;
   for (const auto& [name, metric] : estimates.values()) {
@@ -151,7 +164,7 @@ Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope
     if (range_keys.empty()) continue;
     MetricValue with_range = metric;
     with_range.range_keys = std::move(range_keys);
-    const MetricRange range = range_over(variants, name, metric.value);
+    const MetricRange range = range_over(variants, *known, metric.value);
     with_range.low = range.low;
     with_range.high = range.high;
     ranged.push_back(std::move(with_range));

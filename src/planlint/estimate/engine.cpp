@@ -70,8 +70,8 @@ std::optional<double> EstimateContext::number(std::string_view path) const {
 }
 
 std::optional<double> EstimateContext::override_of(std::string_view path) const {
-  if (overrides_.empty()) return std::nullopt;
-  if (auto it = overrides_.find(path); it != overrides_.end()) return it->second;
+  for (const Override& override : overrides_)
+    if (override.key == path) return override.value;
   return std::nullopt;
 }
 
@@ -113,9 +113,9 @@ CountedRecompute counted_recompute(EstimateContext& context, MetricBuilder& m) {
 }
 
 MetricBuilder::MetricBuilder(EstimateContext& context, std::string_view name)
-    : context_(context), name_(name) {
-  value_.name = std::string(name);
-  if (const MetricName* metric = find_metric(name)) value_.dim = metric->dim;
+    : context_(context), name_(name), known_(find_metric(name)) {
+  if (context_.with_text()) value_.name = std::string(name);
+  if (known_) value_.dim = known_->dim;
 }
 
 void MetricBuilder::add_input(MetricInput input) {
@@ -128,6 +128,11 @@ void MetricBuilder::add_input(MetricInput input) {
 }
 
 void MetricBuilder::missing(std::string name) {
+  // Values only: that something is missing is all that is read.
+  if (!context_.with_text()) {
+    if (missing_.empty()) missing_.push_back(std::move(name));
+    return;
+  }
   if (std::find(missing_.begin(), missing_.end(), name) == missing_.end())
     missing_.push_back(std::move(name));
 }
@@ -190,6 +195,12 @@ std::optional<std::string> MetricBuilder::choice(std::string_view path, double u
 }
 
 Term MetricBuilder::metric(std::string_view name) {
+  if (!context_.with_text()) {
+    const MetricName* known = find_metric(name);
+    const double value = known ? context_.values()[static_cast<std::size_t>(known - metric_names().data())] : missing_value;
+    if (std::isnan(value)) missing(std::string());
+    return Term{value, "?"};
+  }
   const Estimates& estimates = context_.estimates();
   if (const MetricValue* found = estimates.find(name)) {
     if (context_.with_provenance()) {
@@ -210,9 +221,17 @@ Term MetricBuilder::metric(std::string_view name) {
   return Term{missing_value, "?"};
 }
 
-void MetricBuilder::set_absent() { context_.estimates().set_absent(value_.name, std::move(missing_)); }
+void MetricBuilder::set_absent() {
+  if (!context_.with_text()) return;  // NaN in values() already
+  context_.estimates().set_absent(value_.name, std::move(missing_));
+}
 
 void MetricBuilder::set_value(double value, std::string_view formula, LazyText arithmetic) {
+  if (!context_.with_text()) {
+    // A metric outside metric_names() is not one the ranges read.
+    if (known_) context_.values()[static_cast<std::size_t>(known_ - metric_names().data())] = value;
+    return;
+  }
   value_.value = value;
   if (context_.with_provenance()) value_.formula = std::string(formula);
   value_.arithmetic = std::move(arithmetic);

@@ -3,7 +3,9 @@
 /// recording the ones that are missing, and writing the formula and arithmetic of the result.
 /// The formulas themselves live in training_compute.cpp, training_memory.cpp,
 /// training_comm.cpp and inference.cpp; compute.cpp runs them and adds the ranges.
+#include <array>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -11,7 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "planlint/estimate/estimates.hpp"
+#include "planlint/plan/metric_names.hpp"
 
 namespace planlint::detail {
 
@@ -26,9 +31,20 @@ std::string show_count(double value);
 /// A fraction as percent ("40%", "16.7%").
 std::string show_percent(double fraction);
 
-/// Plan values replaced for one evaluation of the ranges: key → value in base units
-/// (`training.mfu` → 0.5).
-using Overrides = std::map<std::string, double, std::less<>>;
+/// A plan value replaced for one evaluation of the ranges, in base units (`training.mfu` →
+/// 0.5). `key` views a string that outlives the evaluation.
+struct Override {
+  std::string_view key;
+  double value = 0;
+};
+/// At most the three ranged keys, found by a scan: a map compared strings for every input of
+/// every metric of the eight evaluations.
+using Overrides = std::vector<Override>;
+
+/// The values of one evaluation by place in metric_names(), NaN where a metric is absent: all
+/// that the ranges' evaluations keep (each MetricValue with its name, in a map, cost them
+/// about four times as many instructions as the formulas).
+using MetricValues = std::array<double, max_metric_count>;
 
 /// One evaluation of every metric: the plan, the catalog, the overridden assumptions, and the
 /// metrics computed so far (formulas read earlier metrics from it).
@@ -52,6 +68,8 @@ class EstimateContext {
   const Catalog& catalog() const { return catalog_; }
   Estimates& estimates() { return estimates_; }
   Estimates take() { return std::move(estimates_); }
+  /// With Record::values the metrics go here instead of into estimates().
+  MetricValues& values() { return values_; }
 
   /// The value of `path` for this evaluation: the override, else the plan's (defaults
   /// included); nullopt when the plan has no quantity there.
@@ -74,6 +92,12 @@ class EstimateContext {
   const Overrides& overrides_;
   Record record_ = Record::provenance;
   Estimates estimates_;
+  MetricValues values_ = nan_values();
+  static MetricValues nan_values() {
+    MetricValues values;
+    values.fill(std::numeric_limits<double>::quiet_NaN());
+    return values;
+  }
   std::optional<std::string> peak_note_, catalog_note_;
 };
 
@@ -161,6 +185,11 @@ class MetricBuilder {
   /// Records a missing input by name (a plan key, possibly with a reason).
   void missing(std::string name);
   bool complete() const { return missing_.empty(); }
+  /// `prefix` and `rest` as one formula ("4/3 · " "train.flops / (P · MFU)"), joined only when
+  /// the formula is recorded (with provenance): a check's evaluations never read it.
+  std::string formula(std::string_view prefix, std::string_view rest) const {
+    return context_.with_provenance() ? fmt::format("{}{}", prefix, rest) : std::string();
+  }
   /// Adds a note on what the formula leaves out or bounds for this plan.
   void note(std::string text);
   /// Adds a description to the input already recorded as `name`.
@@ -191,6 +220,7 @@ class MetricBuilder {
 
   EstimateContext& context_;
   std::string_view name_;  ///< a string literal's view
+  const MetricName* known_ = nullptr;  ///< name_ in metric_names(), if there
   MetricValue value_;
   std::vector<std::string> missing_;
 };

@@ -51,14 +51,14 @@ void step_seconds(EstimateContext& context) {
   if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
     const double per_token = 6 * n_active.value + attention->per_token();
     return m.finish(recompute.factor * per_token * tokens.value / (count.value * peak.value * mfu.value),
-                    fmt::format("{}(6 · N_a + 12 · L · h · S) · tokens_per_step / (n · P · MFU)", recompute.formula),
+                    m.formula(recompute.formula, "(6 · N_a + 12 · L · h · S) · tokens_per_step / (n · P · MFU)"),
                     [=] {
                       return fmt::format("{}(6 × {} + {}) × {} / ({} × {} × {})", recompute.text, n_active.text,
                                          attention->text(), tokens.text, count.text, peak.text, mfu.text);
                     });
   }
   m.finish(recompute.factor * 6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),
-           fmt::format("{}6 · N_a · tokens_per_step / (n · P · MFU)", recompute.formula),
+           m.formula(recompute.formula, "6 · N_a · tokens_per_step / (n · P · MFU)"),
            [=] { return fmt::format("{}6 × {} × {} / ({} × {} × {})", recompute.text, n_active.text, tokens.text,
                                     count.text, peak.text, mfu.text); });
 }

@@ -47,12 +47,12 @@ void gpu_time(EstimateContext& context, std::string_view name, std::string_view 
   if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
     const Term tokens = m.plan("training.tokens");
     return m.finish(recompute.factor * (flops.value + attention->per_token() * tokens.value) / (peak.value * mfu.value),
-                    fmt::format("{}{}", recompute.formula, formula_with_attention), [=] {
+                    m.formula(recompute.formula, formula_with_attention), [=] {
                       return fmt::format("{}({} + {} × {}) / ({} × {})", recompute.text, flops.text, attention->text(),
                                          tokens.text, peak.text, mfu.text);
                     });
   }
-  m.finish(recompute.factor * flops.value / (peak.value * mfu.value), fmt::format("{}{}", recompute.formula, formula),
+  m.finish(recompute.factor * flops.value / (peak.value * mfu.value), m.formula(recompute.formula, formula),
            [=] { return fmt::format("{}{} / ({} × {})", recompute.text, flops.text, peak.text, mfu.text); });
 }
 

@@ -1,0 +1,48 @@
+// The benchmark corpus's plans as a property of the rules: planlint computes a coherent plan's
+// claims and targets, so they must hold, and a plan with one mistake must draw the rule that
+// names it (corpus_plans.hpp). The generator checks both as it makes each plan.
+#include <map>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "corpus_plans.hpp"
+
+using planlint::bench::CorpusError;
+using planlint::bench::CorpusGenerator;
+using planlint::bench::CorpusPlan;
+using planlint::bench::Mistake;
+
+TEST_CASE("the bench corpus's coherent plans draw notes at most, and each mistake draws its rule", "[corpus]") {
+  // 1,200 plans of another seed than scripts/bench's: every kind of plan, GPU and mistake.
+  CorpusGenerator generator(7);
+  std::map<Mistake, int> plans_by_mistake;
+  for (int i = 0; i < 1200; ++i) {
+    try {
+      ++plans_by_mistake[generator.make(i).mistake];
+    } catch (const CorpusError& error) {
+      FAIL(error.what());
+    }
+  }
+  INFO("redrawn: " << generator.redraws());
+  // One in five carries a mistake: the coherent share stays near four in five.
+  CHECK(plans_by_mistake[Mistake::none] >= 900);
+  CHECK(plans_by_mistake[Mistake::none] <= 1020);
+  for (int kind = 1; kind <= planlint::bench::mistake_count; ++kind) {
+    const auto mistake = static_cast<Mistake>(kind);
+    INFO(planlint::bench::to_string(mistake));
+    CHECK(plans_by_mistake[mistake] > 0);
+  }
+}
+
+TEST_CASE("the bench corpus is the same for the same seed", "[corpus]") {
+  CorpusGenerator first(2026), second(2026), other(2027);
+  bool differs = false;
+  for (int i = 0; i < 20; ++i) {
+    const CorpusPlan a = first.make(i), b = second.make(i), c = other.make(i);
+    CHECK(a.text == b.text);
+    CHECK(a.mistake == b.mistake);
+    differs = differs || a.text != c.text;
+  }
+  CHECK(differs);
+}

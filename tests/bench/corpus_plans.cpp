@@ -140,7 +140,7 @@ std::string write_body(const Draw& d) {
     w.line("seq_len = {}", d.seq_len);
     w.line("micro_batch = {}", d.micro_batch);
     w.line("global_batch = {}", d.global_batch());
-    w.line("tp = {}", d.tp);
+    w.line("tp = {}", m == Mistake::tp_indivisible ? 7 : d.tp);
     if (d.pp > 1) w.line("pp = {}", d.pp);
     w.line("zero = {}", m == Mistake::no_sharding ? 0 : d.zero);
     w.line("recompute = \"{}\"", d.full_recompute ? "full" : "selective");
@@ -182,12 +182,18 @@ std::string write_body(const Draw& d) {
     w.line("key = \"{}\"", key);
     const bool dollars = unit[0] == '$';
     const auto quantity = [&](int v) { return dollars ? fmt::format("${}/GPU/h", v) : fmt::format("{}%", v); };
+    const bool mfu = std::string_view(id) == "mfu";
+    if (mfu && m == Mistake::range_inverted) low = value + 5;
+    // The assumption backs 55–75% around its own 60%, the plan states 40%.
+    if (mfu && m == Mistake::assumption_mismatch) value += 15, low += 20, high += 20;
     w.line("value = \"{}\"", quantity(value));
     w.line("low = \"{}\"", quantity(low));
     w.line("high = \"{}\"", quantity(high));
-    const bool unsourced = m == Mistake::unsourced_assumption && std::string_view(id) == "mfu";
-    if (!unsourced) w.line("source = \"{}\"", fmt::format(fmt::runtime(source), d.count));
-    w.line("updated = 2026-{:02}-{:02}", 9 + d.updated_day % 3, d.updated_day);
+    if (!(mfu && m == Mistake::unsourced_assumption)) w.line("source = \"{}\"", fmt::format(fmt::runtime(source), d.count));
+    if (!mfu && dollars && m == Mistake::assumption_stale)
+      w.line("updated = 2025-01-{:02}", d.updated_day);
+    else
+      w.line("updated = 2026-{:02}-{:02}", 9 + d.updated_day % 3, d.updated_day);
     w.line("");
   };
   const char* const mfu_key = d.training() ? "training.mfu" : "inference.mfu";
@@ -231,6 +237,7 @@ TailDraw draw_tail(const Draw& d, Random& random) {
 TailDraw with_claims_for(TailDraw t, Mistake mistake) {
   if (mistake == Mistake::unit_slip) t.estimates = t.gpu_hours = true;
   if (mistake == Mistake::point_estimate || mistake == Mistake::no_goodput) t.estimates = t.days = true;
+  if (mistake == Mistake::claim_off) t.estimates = true;
   return t;
 }
 
@@ -252,14 +259,17 @@ std::string write_tail(const Draw& d, const Estimates& estimates, const TailDraw
   if (d.training()) {
     const MetricValue* days = metric("train.days");
     const MetricValue* cost = metric("cost.total");
-    if (t.targets > 0 && days)
+    if (m == Mistake::target_missed && days)
+      target("train.days", claim_days(days->value / 2), true);
+    else if (t.targets > 0 && days)
       target("train.days", fmt::format("{:.0f} d", std::ceil(days->high.value_or(days->value) / 86400 * 1.2)),
              t.first_hard);
     if (t.targets > 1 && cost) target("cost.total", claim_dollars(cost->high.value_or(cost->value) * 1.3), t.second_hard);
     if (!t.estimates) return std::move(w.text());
     w.comment_block(d, 4);
     w.line("[estimates]");
-    if (const MetricValue* flops = metric("train.flops")) w.line("\"train.flops\" = \"{:.3g} FLOP\"", flops->value);
+    if (const MetricValue* flops = metric("train.flops"))
+      w.line("\"train.flops\" = \"{:.3g} FLOP\"", flops->value * (m == Mistake::claim_off ? 2 : 1));
     if (days && t.days) {
       if (m == Mistake::point_estimate || !days->has_range())
         w.line("\"train.days\" = \"{}\"", claim_days(days->value));
@@ -279,12 +289,15 @@ std::string write_tail(const Draw& d, const Estimates& estimates, const TailDraw
         w.line("\"train.gpu_hours\" = \"{:.3g} GPU-h\"", hours->value / 3600);
     }
   } else {
-    if (t.targets > 0 && metric("infer.ttft") && d.sla_ttft_ms)
+    if (const MetricValue* ttft = metric("infer.ttft"); ttft && m == Mistake::target_missed)
+      target("infer.ttft", fmt::format("{:.3g} ms", ttft->value * 1000 / 2), true);
+    else if (t.targets > 0 && ttft && d.sla_ttft_ms)
       target("infer.ttft", fmt::format("{} ms", *d.sla_ttft_ms), t.first_hard);
     if (!t.estimates) return std::move(w.text());
     w.comment_block(d, 4);
     w.line("[estimates]");
-    if (const MetricValue* weights = metric("infer.weights")) w.line("\"infer.weights\" = \"{:.3g} GB\"", weights->value / 1e9);
+    if (const MetricValue* weights = metric("infer.weights"))
+      w.line("\"infer.weights\" = \"{:.3g} GB\"", weights->value / 1e9 * (m == Mistake::claim_off ? 2 : 1));
     if (const MetricValue* kv = metric("infer.kv_cache"); kv && t.kv_cache)
       w.line("\"infer.kv_cache\" = \"{:.3g} GB\"", kv->value / 1e9);
   }
@@ -421,7 +434,8 @@ bool draws(const FileResult& result, std::string_view rule) {
 /// The mistake a plan can carry: one it has no place for becomes one it has.
 Mistake placed(Mistake mistake, const Draw& d) {
   if (!d.training() && (mistake == Mistake::no_goodput || mistake == Mistake::no_sharding ||
-                        mistake == Mistake::unit_slip || mistake == Mistake::point_estimate))
+                        mistake == Mistake::unit_slip || mistake == Mistake::point_estimate ||
+                        mistake == Mistake::tp_indivisible))
     return Mistake::key_typo;
   if (mistake == Mistake::sparse_peak && !d.gpu->sparse_peak(*parse_precision(d.training() ? d.precision : d.weights)))
     mistake = Mistake::bits_for_bytes;
@@ -445,6 +459,12 @@ std::string_view expected_rule(Mistake mistake) {
     case Mistake::unsourced_assumption: return "assumption-missing-source";
     case Mistake::no_goodput: return "missing-goodput";
     case Mistake::no_sharding: return "memory-fit";
+    case Mistake::claim_off: return "estimate-mismatch";
+    case Mistake::target_missed: return "hard-target-violated";
+    case Mistake::range_inverted: return "assumption-range-inverted";
+    case Mistake::assumption_mismatch: return "assumption-value-mismatch";
+    case Mistake::assumption_stale: return "assumption-stale";
+    case Mistake::tp_indivisible: return "tp-heads-indivisible";
   }
   return "";
 }
@@ -462,6 +482,12 @@ std::string_view to_string(Mistake mistake) {
     case Mistake::unsourced_assumption: return "unsourced assumption";
     case Mistake::no_goodput: return "no goodput";
     case Mistake::no_sharding: return "no sharding";
+    case Mistake::claim_off: return "claim off";
+    case Mistake::target_missed: return "target missed";
+    case Mistake::range_inverted: return "range inverted";
+    case Mistake::assumption_mismatch: return "assumption mismatch";
+    case Mistake::assumption_stale: return "assumption stale";
+    case Mistake::tp_indivisible: return "tp indivisible";
   }
   return "?";
 }

@@ -8,9 +8,10 @@
 /// [[assumptions]], [[targets]] and [estimates]. Four in five are coherent: their parallelism
 /// fits the cluster, their memory fits the GPU, their targets hold and their claims are what
 /// planlint computes, so they draw notes at most (a plan not reviewed for 180 days, full
-/// recomputation). One in five carries one mistake (a typo, a sparse peak, a unit slip, bits
-/// for bytes, an implausible MFU, a point estimate, an unsourced assumption, no goodput, no
-/// sharding where the model needs it) and whatever follows from it.
+/// recomputation). One in five carries one of sixteen mistakes (a typo, a sparse peak, a unit
+/// slip, bits for bytes, an implausible MFU, a claim or a target the plan does not meet, an
+/// assumption that is inverted, unsourced, stale or not the plan's value, ...) and whatever
+/// follows from it.
 ///
 /// Coherent is checked, not hoped for: a plan's parameters are drawn, the plan is linted with
 /// the library and the built-in rules, and a warning or an error repairs what it names (a
@@ -39,8 +40,14 @@ enum class Mistake {
   unsourced_assumption,  // the MFU's [[assumptions]] entry without a source
   no_goodput,            // training.goodput left out
   no_sharding,           // zero = 0 where the model needs sharding to fit
+  claim_off,             // train.flops (infer.weights) claimed at twice what the plan implies
+  target_missed,         // a hard target at half what the plan implies
+  range_inverted,        // the MFU assumption's low above its value
+  assumption_mismatch,   // the MFU assumption's range above the plan's MFU
+  assumption_stale,      // the price assumption last checked in 2025-01
+  tp_indivisible,        // tp = 7: no model's heads divide by it
 };
-inline constexpr int mistake_count = 10;  ///< the kinds after `none`
+inline constexpr int mistake_count = 16;  ///< the kinds after `none`
 
 /// The rule that must report `mistake` ("" for none).
 std::string_view expected_rule(Mistake mistake);

@@ -14,10 +14,11 @@ using planlint::bench::CorpusPlan;
 using planlint::bench::Mistake;
 
 TEST_CASE("the bench corpus's coherent plans draw notes at most, and each mistake draws its rule", "[corpus]") {
-  // 1,200 plans of another seed than scripts/bench's: every kind of plan, GPU and mistake.
+  // 2,400 plans of another seed than scripts/bench's: every kind of plan, GPU and mistake (ZeRO 0 draws
+  // memory-fit only where the model needs sharding, a few plans in a thousand).
   CorpusGenerator generator(7);
   std::map<Mistake, int> plans_by_mistake;
-  for (int i = 0; i < 1200; ++i) {
+  for (int i = 0; i < 2400; ++i) {
     try {
       ++plans_by_mistake[generator.make(i).mistake];
     } catch (const CorpusError& error) {
@@ -26,8 +27,8 @@ TEST_CASE("the bench corpus's coherent plans draw notes at most, and each mistak
   }
   INFO("redrawn: " << generator.redraws());
   // One in five carries a mistake: the coherent share stays near four in five.
-  CHECK(plans_by_mistake[Mistake::none] >= 900);
-  CHECK(plans_by_mistake[Mistake::none] <= 1020);
+  CHECK(plans_by_mistake[Mistake::none] >= 1800);
+  CHECK(plans_by_mistake[Mistake::none] <= 2040);
   for (int kind = 1; kind <= planlint::bench::mistake_count; ++kind) {
     const auto mistake = static_cast<Mistake>(kind);
     INFO(planlint::bench::to_string(mistake));

@@ -13,6 +13,7 @@
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/estimate/report.hpp"
+#include "planlint/lint/inputs.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/rules/rule_set.hpp"
@@ -78,7 +79,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   if (is_markdown_path(options.path)) {
     const std::vector<PlanBlock> blocks = plan_blocks(source->text());
     if (blocks.empty()) {
-      err << fmt::format("planlint: error: {}: the doc holds no ```toml block with a [plan] table\n", options.path);
+      err << fmt::format("planlint: error: {}: no plan found: the doc holds no ```toml block with a [plan] "
+                         "table\n",
+                         options.path);
       return exit_failure;
     }
     if (options.block > blocks.size() || (options.block == 0 && blocks.size() > 1)) {
@@ -114,6 +117,15 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     lint_options.selection.severity = config->severity;
   }
   FileResult result = lint_text(source, toml_text, lint_options, first_line);
+  // Valid TOML without a top-level [plan] table (pyproject.toml, a config) is no plan to report
+  // on: it printed an empty report under a plan header after the missing sections. A file that
+  // does not parse may be a plan; its syntax error is the finding to show (exit 1).
+  if (!is_markdown_path(options.path) && result.plan && !toml_holds_plan(toml_text)) {
+    err << fmt::format("planlint: error: {}: no plan found: a plan file has a top-level [plan] table (`planlint "
+                       "new training` or `planlint new inference` prints one to start from)\n",
+                       options.path);
+    return exit_failure;
+  }
   SuppressionRules suppression_rules;
   for (const RuleDescriptor& rule : RuleSet::builtin().descriptors())
     suppression_rules.group_of.emplace(rule.id, rule.group);

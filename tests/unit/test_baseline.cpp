@@ -121,6 +121,35 @@ TEST_CASE("entries of a file that no longer exists are named once, whatever the 
         std::string::npos);
 }
 
+TEST_CASE("the note on a file that no longer exists counts its entries, and their findings when more",
+          "[baseline][cli]") {
+  // It summed the entries' counts and called them entries: two entries, of 1 and 3 findings,
+  // were "4 entries".
+  Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  const std::string comment = "# planlint: allow-file chinchilla-ratio -- deliberate\n";
+  std::string one_unknown_key = plan;
+  one_unknown_key.erase(one_unknown_key.find("hbmm = \"80 GB\"\n"));
+  std::string clean = one_unknown_key;
+  clean.erase(clean.find("hmb = \"80 GB\"\n"));
+  dir.write("plans/a.toml", comment + comment + comment + one_unknown_key);  // entries of 1 and 3
+  dir.write("plans/b.toml", comment + comment + comment + clean);            // one entry of 3
+  dir.write("plans/c.toml", one_unknown_key);                                // one entry of 1
+  dir.write("plans/kept.toml", clean);
+  REQUIRE(run_cli({"--write-baseline", "baseline.json", "plans"}).status == 0);
+  for (const char* gone : {"plans/a.toml", "plans/b.toml", "plans/c.toml"}) std::filesystem::remove(dir.path / gone);
+
+  auto run = run_cli({"--no-color", "--baseline", "baseline.json", "plans/kept.toml"});
+  CHECK(run.status == 0);
+  CHECK(run.err ==
+        "planlint: note: the baseline has 2 entries (4 findings) for a file that no longer exists: plans/a.toml "
+        "(baseline.json); rewrite the baseline with --write-baseline to drop them\n"
+        "planlint: note: the baseline has an entry (3 findings) for a file that no longer exists: plans/b.toml "
+        "(baseline.json); rewrite the baseline with --write-baseline to drop it\n"
+        "planlint: note: the baseline has an entry for a file that no longer exists: plans/c.toml "
+        "(baseline.json); rewrite the baseline with --write-baseline to drop it\n");
+}
+
 TEST_CASE("findings sharing file, rule and key are told apart by the message digest", "[baseline]") {
   auto make = [](std::string message) {
     planlint::Diagnostic d;

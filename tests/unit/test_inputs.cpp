@@ -324,3 +324,33 @@ TEST_CASE("one file named twice, by a relative and an absolute path or a hard li
   dir.write("plans/c.toml", planlint::test::inference_plan_with("hmb = 1\n"));
   CHECK_THAT(planlint::test::run_cli({"check", "--no-color", "plans"}).out, Catch::EndsWith("2 errors in 2 files\n"));
 }
+
+TEST_CASE("a file with names in two folders is linted under the first name, with that folder's config",
+          "[inputs][cli][config]") {
+  // The behaviour docs/cli.md "What gets linted" states: one file, one lint, so one config,
+  // the first name's; the order of the names decides which.
+  planlint::test::Scratch dir;
+  planlint::test::InDirectory cwd(dir.path);
+  dir.write("team-a/plan.toml", planlint::test::inference_plan_with("hmb = 1\n"));
+  dir.write("team-b/.planlint.toml", "[lint]\nignore = [\"unknown-key\"]\n");
+  fs::create_hard_link(dir.path / "team-a/plan.toml", dir.path / "team-b/plan.toml");
+
+  auto a_first = planlint::test::run_cli({"check", "--no-color", "team-a", "team-b"});
+  CHECK(a_first.status == 1);
+  CHECK_THAT(a_first.out, Catch::StartsWith("team-a/plan.toml:9:1: error: unknown key 'hmb'"));
+  CHECK_THAT(a_first.out, Catch::EndsWith("1 error in 1 file\n"));
+  CHECK(planlint::test::run_cli({"check", "--no-color", "."}).status == 1);  // team-a sorts first
+
+  auto b_first = planlint::test::run_cli({"check", "--no-color", "team-b", "team-a"});
+  CHECK(b_first.status == 0);
+  CHECK(b_first.out == "no problems in 1 file\n");
+  auto json = planlint::test::run_cli({"check", "--format", "json", "team-b/plan.toml", "team-a/plan.toml"});
+  CHECK_THAT(json.out, Catch::Contains("\"team-b/plan.toml\""));
+  CHECK(json.out.find("team-a/plan.toml") == std::string::npos);
+
+  // A symbolic link is a name of its own: its config is found from the link's folder.
+  fs::remove(dir.path / "team-b/plan.toml");
+  fs::create_symlink("../team-a/plan.toml", dir.path / "team-b/plan.toml");
+  CHECK(planlint::test::run_cli({"check", "--no-color", "team-b/plan.toml", "team-a/plan.toml"}).status == 0);
+  CHECK(planlint::test::run_cli({"check", "--no-color", "team-a/plan.toml", "team-b/plan.toml"}).status == 1);
+}

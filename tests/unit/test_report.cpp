@@ -228,6 +228,43 @@ TEST_CASE("a file that is not TOML reports nothing computed and exits 1", "[repo
   CHECK(report["metrics"].empty());
 }
 
+TEST_CASE("report on a file that holds no plan says so and exits 2, and check still lints it", "[report]") {
+  // It printed the missing sections, then an empty "training estimates" report under the
+  // file's name, and exited 1.
+  planlint::test::Scratch dir;
+  const std::string toml_hint =
+      ": no plan found: a plan file has a top-level [plan] table (`planlint new training` or `planlint new "
+      "inference` prints one to start from)\n";
+  for (const char* text : {"[tool.poetry]\nname = \"x\"\n", "",
+                           "[model]\nparams = \"7B\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n",
+                           "[[plan]]\nname = \"x\"\n"}) {
+    INFO(text);
+    const std::string path = dir.write("pyproject.toml", text).string();
+    for (const char* format : {"text", "json", "markdown"}) {
+      CliRun run = run_cli({"report", "--format", format, path});
+      CHECK(run.status == 2);
+      CHECK(run.out.empty());
+      CHECK(run.err == "planlint: error: " + path + toml_hint);
+    }
+  }
+  // A Markdown doc whose only TOML block is not a plan.
+  const std::string doc = dir.write("notes.md", "# Notes\n\n```toml\n[cluster]\ngpu = \"h100-sxm\"\n```\n").string();
+  CliRun markdown = run_cli({"report", doc});
+  CHECK(markdown.status == 2);
+  CHECK(markdown.out.empty());
+  CHECK(markdown.err == "planlint: error: " + doc + ": no plan found: the doc holds no ```toml block with a [plan] table\n");
+
+  // check lints a named file whatever it holds (cli.md "What gets linted").
+  const std::string named = dir.write("pyproject.toml", "[tool.poetry]\nname = \"x\"\n").string();
+  CliRun check = run_cli({"check", "--no-color", named});
+  CHECK(check.status == 1);
+  CHECK_THAT(check.out, Catch::Contains("error: missing required section [plan] [missing-required]"));
+  // A plan with only its [plan] table is reported on, with what it lacks.
+  CliRun bare = run_cli({"report", dir.write("bare.toml", "[plan]\nname = \"x\"\nkind = \"training\"\n").string()});
+  CHECK(bare.status == 1);
+  CHECK_THAT(bare.out, Catch::Contains("x: training estimates"));
+}
+
 TEST_CASE("the report renders from the library without the command line", "[report]") {
   const Estimated e = estimate_text(training_plan());
   std::ostringstream out;

@@ -1,6 +1,7 @@
 // Inline suppressions (rules.md "Suppressions"): allow, allow-next-line, allow-file, by id or
 // group; suppression-without-reason and unused-suppression.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "integration_support.hpp"
 #include "planlint/suppress/suppress.hpp"
@@ -133,12 +134,86 @@ TEST_CASE("a directive in capitals is a directive, and a reason after a colon is
   CHECK_FALSE(diagnostics[1].suppression);
   CHECK(diagnostics[2].rule == "suppression-without-reason");
   CHECK(diagnostics[2].help == "say why after `--`: # planlint: allow peak-mismatch -- <why the finding does not apply>");
-  CHECK(diagnostics[3].message == "'peak-mismatch:' is not a rule or group planlint knows");
+  CHECK(diagnostics[3].message == "the reason after a colon is not read, and 'peak-mismatch:' is not a rule id");
   CHECK(diagnostics[3].help ==
-        "the reason follows `--`, not a colon: # planlint: allow peak-mismatch -- <why the finding does not apply>");
+        "the reason follows `--`, not a colon: # planlint: allow peak-mismatch -- vendor quote for our SKU");
   // Any mix of cases is found; text without the word is not scanned further.
   CHECK(find("a = 1  # PlanLint: allow-file memory -- r\n").size() == 1);
   CHECK(find("url = \"https://example.com\"  # see: planning\n").empty());
+}
+
+TEST_CASE("a reason after a spaced or glued colon, an em dash or an en dash gets the colon's help",
+          "[suppress]") {
+  // `allow X : reason` suppressed X and reported ':' as an unknown rule with no help;
+  // `allow X:reason` and `allow X — reason` read each word of the reason as a rule id.
+  struct Form {
+    const char* after_name;
+    const char* name;  // as written, with its mark
+    const char* mark;
+  };
+  for (const Form& form : {Form{": vendor quote", "peak-mismatch:", "a colon"},
+                           Form{" : vendor quote", "peak-mismatch :", "a colon"},
+                           Form{":vendor quote", "peak-mismatch:", "a colon"},
+                           Form{" \u2014 vendor quote", "peak-mismatch \u2014", "an em dash (\u2014)"},
+                           Form{"\u2014vendor quote", "peak-mismatch\u2014", "an em dash (\u2014)"},
+                           Form{" \u2013 vendor quote", "peak-mismatch \u2013", "an en dash (\u2013)"}}) {
+    const std::string comment = std::string("a = 1  # planlint: allow peak-mismatch") + form.after_name + "\n";
+    INFO(comment);
+    auto suppressions = find(comment);
+    REQUIRE(suppressions.size() == 1);
+    REQUIRE(suppressions[0].names.size() == 1);  // the reason's words are not names
+    CHECK(suppressions[0].names[0].id == form.name);
+    CHECK(suppressions[0].reason.empty());
+    std::vector<Diagnostic> diagnostics = {finding("peak-mismatch", 1)};
+    planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
+    REQUIRE(diagnostics.size() == 3);
+    CHECK_FALSE(diagnostics[0].suppression);  // as with a colon: no `--`, no suppression
+    CHECK(diagnostics[1].rule == "suppression-without-reason");
+    CHECK(diagnostics[1].help ==
+          "say why after `--`: # planlint: allow peak-mismatch -- <why the finding does not apply>");
+    CHECK(diagnostics[2].rule == "unused-suppression");
+    CHECK(diagnostics[2].message ==
+          fmt::format("the reason after {} is not read, and '{}' is not a rule id", form.mark, form.name));
+    CHECK(diagnostics[2].help ==
+          fmt::format("the reason follows `--`, not {}: # planlint: allow peak-mismatch -- vendor quote", form.mark));
+    CHECK(diagnostics[2].primary.span.begin.column == 26);  // at the name
+  }
+
+  // Names before the mark still count, and all of them are in the comment to write.
+  std::vector<Diagnostic> two = {finding("memory-fit", 1), finding("peak-mismatch", 1)};
+  planlint::apply_suppressions(two, find("a = 1  # planlint: allow memory-fit, peak-mismatch \u2014 measured\n"),
+                               rules(), "plan.toml");
+  REQUIRE(two.size() == 4);
+  CHECK(two[0].suppression);
+  CHECK_FALSE(two[1].suppression);
+  CHECK(two[3].help == "the reason follows `--`, not an em dash (\u2014): # planlint: allow memory-fit, "
+                       "peak-mismatch -- measured");
+
+  // A misspelt name before the mark gets the did-you-mean too.
+  std::vector<Diagnostic> typo;
+  planlint::apply_suppressions(typo, find("a = 1  # planlint: allow peak-mismach: vendor quote\n"), rules(),
+                               "plan.toml");
+  REQUIRE(typo.size() == 2);
+  CHECK(typo[1].help == "the reason follows `--`, not a colon: # planlint: allow peak-mismach -- vendor quote "
+                        "(did you mean 'peak-mismatch'?)");
+
+  // Colons and dashes in a reason after `--` are its text.
+  std::vector<Diagnostic> valid = {finding("peak-mismatch", 1)};
+  auto with_marks = find("a = 1  # planlint: allow peak-mismatch -- vendor: quote \u2014 2026 \u2013 ours\n");
+  REQUIRE(with_marks.size() == 1);
+  CHECK(with_marks[0].reason == "vendor: quote \u2014 2026 \u2013 ours");
+  planlint::apply_suppressions(valid, with_marks, rules(), "plan.toml");
+  REQUIRE(valid.size() == 1);
+  CHECK(valid[0].suppression);
+
+  // What the user sees.
+  Scratch dir;
+  auto run = lint(dir, "hmb = \"80 GB\"  # planlint: allow unknown-key \u2014 read by the old dashboard\n");
+  CHECK(run.status == 1);  // the unknown key is not suppressed
+  CHECK_THAT(run.out, Catch::Contains("warning: the reason after an em dash (\u2014) is not read, and "
+                                      "'unknown-key \u2014' is not a rule id [unused-suppression]"));
+  CHECK_THAT(run.out, Catch::Contains("help: the reason follows `--`, not an em dash (\u2014): # planlint: allow "
+                                      "unknown-key -- read by the old dashboard\n"));
 }
 
 TEST_CASE("suppressed findings do not count and the summary says how many there were", "[suppress][cli]") {

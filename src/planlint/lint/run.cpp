@@ -692,18 +692,30 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
     // were never named: one line a file, whatever this run lints (audit 9).
     std::error_code ec;
     const fs::path folder = fs::absolute(*options.baseline, ec).lexically_normal().parent_path();
-    std::map<std::string, std::size_t> gone;
+    struct Gone {
+      std::size_t entries = 0;
+      std::size_t findings = 0;  // an entry of identical findings records their count
+    };
+    std::map<std::string, Gone> gone;
     for (const BaselineEntry& entry : baseline->stale([&](const std::string& file) {
            std::error_code missing;
            return !fs::exists(folder / file, missing) && !missing;
-         }))
-      gone[entry.file] += entry.count;
-    for (const auto& [file, count] : gone)
+         })) {
+      Gone& of_file = gone[entry.file];
+      ++of_file.entries;
+      of_file.findings += entry.count;
+    }
+    // Entries are what --write-baseline drops; the findings they cover are named too when an
+    // entry holds several (the sum alone read as "4 entries" for two, audit 10).
+    for (const auto& [file, count] : gone) {
+      std::string entries = count.entries == 1 ? "an entry" : fmt::format("{} entries", count.entries);
+      if (count.findings > count.entries)
+        entries += fmt::format(" ({} findings)", count.findings);
       result.messages.push_back(fmt::format(
           "planlint: note: the baseline has {} for a file that no longer exists: {} ({}); rewrite the baseline "
           "with --write-baseline to drop {}",
-          count == 1 ? "an entry" : fmt::format("{} entries", count), file, *options.baseline,
-          count == 1 ? "it" : "them"));
+          entries, file, *options.baseline, count.entries == 1 ? "it" : "them"));
+    }
   }
   if (options.write_baseline) {
     if (!write_baseline(*options.write_baseline, held, result)) return result;

@@ -121,6 +121,23 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+/// The marks a reason is written after in place of `--`: a colon, an em dash, an en dash.
+constexpr std::string_view reason_marks[] = {":", "\u2014", "\u2013"};
+
+struct ReasonMark {
+  std::size_t at;
+  std::string_view text;
+};
+
+/// The first reason mark in `text` from `from` on, if any.
+std::optional<ReasonMark> find_reason_mark(std::string_view text, std::size_t from) {
+  std::optional<ReasonMark> first;
+  for (std::string_view mark : reason_marks)
+    if (std::size_t at = text.find(mark, from); at != std::string_view::npos && (!first || at < first->at))
+      first = ReasonMark{at, mark};
+  return first;
+}
+
 /// Parses one comment; false when it is not a `planlint:` directive.
 bool parse_directive(const Comment& comment, const std::string& file, InlineSuppression& out) {
   std::string_view text = comment.text;
@@ -143,23 +160,42 @@ bool parse_directive(const Comment& comment, const std::string& file, InlineSupp
     out.reason = std::string(trim(text.substr(names_end + 2)));
   else
     names_end = text.size();
+  // "allow memory-fit: offloaded", "allow memory-fit — offloaded": a reason after another mark
+  // than `--`. The words after it are that reason, not names to report one by one (no rule id
+  // holds a colon or a dash other than '-').
+  const std::optional<ReasonMark> mark = find_reason_mark(text.substr(0, names_end), word_end);
+  const std::size_t ids_end = mark ? mark->at : names_end;
+  // Columns: the comment text starts one byte after the '#'.
+  auto span = [&](std::size_t begin, std::size_t end) {
+    return Span{{comment.line, static_cast<std::uint32_t>(comment.column + 1 + begin)},
+                {comment.line, static_cast<std::uint32_t>(comment.column + 1 + end)}};
+  };
   // Names are separated by commas (and spaces are allowed around them).
   std::size_t i = word_end;
-  while (i < names_end) {
-    while (i < names_end && (is_space(text[i]) || text[i] == ',')) ++i;
+  std::size_t last_begin = 0;
+  std::size_t last_end = 0;
+  while (i < ids_end) {
+    while (i < ids_end && (is_space(text[i]) || text[i] == ',')) ++i;
     std::size_t begin = i;
-    while (i < names_end && !is_space(text[i]) && text[i] != ',') ++i;
+    while (i < ids_end && !is_space(text[i]) && text[i] != ',') ++i;
     if (i > begin) {
-      // Columns: the comment text starts one byte after the '#'.
-      auto column = [&](std::size_t offset) {
-        return static_cast<std::uint32_t>(comment.column + 1 + offset);
-      };
-      out.names.push_back({std::string(text.substr(begin, i - begin)),
-                           Span{{comment.line, column(begin)}, {comment.line, column(i)}}});
-      // "allow memory-fit: offloaded": a reason after a colon instead of `--`. The words after
-      // it are that reason, not names to report one by one; the name says what to write.
-      if (text[i - 1] == ':') break;
+      out.names.push_back({std::string(text.substr(begin, i - begin)), span(begin, i)});
+      last_begin = begin;
+      last_end = i;
     }
+  }
+  if (mark) {
+    // The name before the mark takes it ("memory-fit:", "memory-fit :"), unless a comma parts
+    // them; the name as written keys the finding that says what to write instead.
+    std::size_t begin = mark->at;
+    if (!out.names.empty() && trim(text.substr(last_end, mark->at - last_end)).empty()) {
+      begin = last_begin;
+      out.names.pop_back();
+    }
+    const std::size_t end = mark->at + mark->text.size();
+    out.names.push_back({std::string(text.substr(begin, end - begin)), span(begin, end)});
+    out.misplaced_reason =
+        InlineSuppression::MisplacedReason{std::string(mark->text), std::string(trim(text.substr(end, names_end - end)))};
   }
   out.location = Location{
       file, Span{{comment.line, comment.column},
@@ -178,10 +214,46 @@ int matching_name(const InlineSuppression& s, std::string_view rule, const Suppr
   return -1;
 }
 
-/// A name without the colon a reason written after it leaves ("memory-fit:").
-std::string_view without_colon(std::string_view name) {
-  while (!name.empty() && name.back() == ':') name.remove_suffix(1);
+/// A name without the reason mark written after it ("memory-fit:", "memory-fit —").
+std::string_view without_mark(std::string_view name) {
+  for (bool cut = true; cut;) {
+    cut = false;
+    for (std::string_view mark : reason_marks)
+      if (name.ends_with(mark)) {
+        name.remove_suffix(mark.size());
+        cut = true;
+      }
+    name = trim(name);
+  }
   return name;
+}
+
+std::string_view mark_name(std::string_view mark) {
+  if (mark == ":") return "a colon";
+  if (mark == "\u2014") return "an em dash (\u2014)";
+  return "an en dash (\u2013)";
+}
+
+/// The comment to write instead of one whose reason follows a colon or a dash: its names, then
+/// `--` and the reason (the text after the mark, else the one after `--`), with a did-you-mean
+/// for a name before the mark that no rule or group has.
+std::string misplaced_reason_help(const InlineSuppression& s, const std::vector<std::string_view>& known,
+                                  const std::set<std::string_view>& groups, const SuppressionRules& rules) {
+  std::string names;
+  for (const auto& name : s.names) {
+    const std::string_view id = without_mark(name.id);
+    if (id.empty()) continue;
+    if (!names.empty()) names += ", ";
+    names += id;
+  }
+  const std::string& reason = !s.misplaced_reason->text.empty() ? s.misplaced_reason->text : s.reason;
+  std::string help = fmt::format("the reason follows `--`, not {}: # planlint: {} {} -- {}",
+                                 mark_name(s.misplaced_reason->mark), s.directive, names.empty() ? "ID" : names,
+                                 reason.empty() ? "<why the finding does not apply>" : reason);
+  const std::string_view marked = without_mark(s.names.back().id);
+  if (!marked.empty() && rules.group_of.count(marked) == 0 && groups.count(marked) == 0 && marked != "all")
+    if (auto suggestion = closest_match(marked, known)) help += fmt::format(" (did you mean '{}'?)", *suggestion);
+  return help;
 }
 
 std::string_view scope_text(const InlineSuppression& s) {
@@ -319,9 +391,11 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
     }
     if (s.reason.empty())
       if (Diagnostic* d = add("suppression-without-reason", s.location.span, finding_key(s),
-                              fmt::format("`{}` gives no reason", s.directive)))
+                              fmt::format("`{}` gives no reason", s.directive))) {
+        const std::string_view first = s.names.empty() ? "" : without_mark(s.names.front().id);
         d->help = fmt::format("say why after `--`: # planlint: {} {} -- <why the finding does not apply>",
-                              s.directive, s.names.empty() ? "ID" : without_colon(s.names.front().id));
+                              s.directive, first.empty() ? "ID" : first);
+      }
     if (s.names.empty()) {
       if (Diagnostic* d = add("unused-suppression", s.location.span, finding_key(s),
                               fmt::format("`{}` names no rule", s.directive)))
@@ -331,21 +405,20 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
     for (std::size_t n = 0; n < s.names.size(); ++n) {
       if (used[index][n]) continue;
       const std::string& id = s.names[n].id;
+      if (s.misplaced_reason && n + 1 == s.names.size()) {
+        if (Diagnostic* d = add("unused-suppression", s.names[n].span, finding_key(s, n),
+                                fmt::format("the reason after {} is not read, and '{}' is not a rule id",
+                                            mark_name(s.misplaced_reason->mark), id)))
+          d->help = misplaced_reason_help(s, known, groups, rules);
+        continue;
+      }
       auto rule = rules.group_of.find(id);
       const bool is_rule = rule != rules.group_of.end();
       const bool is_group = groups.count(id) > 0 || id == "all";
       if (!is_rule && !is_group) {
         if (Diagnostic* d = add("unused-suppression", s.names[n].span, finding_key(s, n),
-                                fmt::format("'{}' is not a rule or group planlint knows", id))) {
-          const std::string_view stem = without_colon(id);
-          if (stem.size() < id.size() && (rules.group_of.count(stem) > 0 || groups.count(std::string(stem)) > 0 ||
-                                          stem == "all"))
-            d->help = fmt::format("the reason follows `--`, not a colon: # planlint: {} {} -- <why the finding "
-                                  "does not apply>",
-                                  s.directive, stem);
-          else if (auto suggestion = closest_match(id, known))
-            d->help = fmt::format("did you mean '{}'?", *suggestion);
-        }
+                                fmt::format("'{}' is not a rule or group planlint knows", id)))
+          if (auto suggestion = closest_match(id, known)) d->help = fmt::format("did you mean '{}'?", *suggestion);
         continue;
       }
       if (rules.enabled && !rules.enabled(id, is_rule ? std::string_view(rule->second) : std::string_view(id)))

@@ -31,6 +31,14 @@ struct InlineSuppression {
   };
   std::vector<Name> names;
   std::string reason;     ///< the text after `--`, trimmed; empty when absent
+  /// A reason written after a colon or a dash instead of `--` (`allow memory-fit: measured`,
+  /// `allow memory-fit — measured`). The names end at the mark, and the last one holds it as
+  /// written ("memory-fit:", "memory-fit —"), so it names no rule and suppresses nothing.
+  struct MisplacedReason {
+    std::string mark;  ///< ":", "—" (em dash) or "–" (en dash)
+    std::string text;  ///< what follows the mark, up to a `--` if there is one, trimmed
+  };
+  std::optional<MisplacedReason> misplaced_reason;
   Location location;      ///< the comment, from `#` to the end of the line
   /// The line whose findings it covers: its own line (allow), the next line that is not blank
   /// or a comment (allow-next-line; 0 when there is none), 0 for allow-file.

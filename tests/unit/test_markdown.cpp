@@ -88,6 +88,28 @@ TEST_CASE("a folder yields the Markdown docs that hold a plan", "[markdown][cli]
   CHECK_THAT(run.out, Catch::EndsWith("1 error in 1 file\n"));
 }
 
+TEST_CASE("a named doc without a plan block is passed with a note that nothing in it was linted", "[markdown][cli]") {
+  planlint::test::Scratch dir;
+  dir.write("notes.md", "# Notes\n\n```toml\n[model]\nparams = \"7B\"\n```\n");
+  dir.write("plan.md", "```toml\n[plan]\nname = \"a\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n"
+                       "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n```\n");
+  const std::string notes = (dir.path / "notes.md").string();
+  auto run = run_cli({"--no-color", notes});
+  CHECK(run.status == 0);
+  CHECK(run.err == "planlint: note: " + notes +
+                       ": no plan found: the doc holds no ```toml block with a [plan] table, so nothing in it was "
+                       "linted\n");
+  // A doc with a plan, a folder search and --skip-non-plans say nothing of the kind.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--no-color", (dir.path / "plan.md").string()},
+        std::vector<std::string>{"--no-color", dir.path.string()},
+        std::vector<std::string>{"--no-color", "--skip-non-plans", notes}}) {
+    INFO(args.back());
+    auto quiet = run_cli(args);
+    CHECK_THAT(quiet.err, !Catch::Contains("no plan found"));
+  }
+}
+
 TEST_CASE("a missing section is reported at its own block's first line, one place per block",
           "[markdown][locations]") {
   planlint::test::Scratch dir;

@@ -231,6 +231,9 @@ struct FileOutput {
   std::shared_ptr<const SourceFile> source;
   std::vector<Diagnostic> diagnostics;
   std::optional<std::string> error;
+  /// A Markdown doc without a plan block: nothing in it was linted (only a named doc gets
+  /// here; a folder search and --skip-non-plans pass over it).
+  bool without_plan = false;
 };
 
 /// A file of a batch (lint_batch): its input and the settings of its config.
@@ -261,6 +264,7 @@ bool prepare_file(FileTask& task, std::size_t file, const RunOptions& options, F
     return true;
   }
   blocks = plan_blocks(doc);
+  output.without_plan = blocks.empty();
   // Each block is parsed with the doc's lines before it blanked, so a doc's cost grows with
   // blocks × lines: the limit keeps a generated doc from taking minutes (docs/hardening.md).
   if (blocks.size() > options.max_plans_per_file) {
@@ -664,6 +668,14 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
           if (output.error) result.errors.push_back(*output.error);
           // Nothing after a file that could not be linted: the run ends with exit status 2.
           if (!result.errors.empty()) return;
+          // "No problems in 1 file" alone would read as a doc whose plan passed (a block
+          // fenced ```TOML-less, or its [plan] header left out); still exit 0, so that
+          // `planlint check docs/*.md` passes over the docs without a plan.
+          if (output.without_plan)
+            result.messages.push_back(fmt::format(
+                "planlint: note: {}: no plan found: the doc holds no ```toml block with a [plan] table, so nothing "
+                "in it was linted",
+                output.source->path()));
           if (baseline) {
             baseline->apply(output.diagnostics);
             baseline->linted(output.source->path());

@@ -142,7 +142,7 @@ TEST_CASE("a directive in capitals is a directive, and a reason after a colon is
   CHECK(find("url = \"https://example.com\"  # see: planning\n").empty());
 }
 
-TEST_CASE("a reason after a spaced or glued colon, an em dash or an en dash gets the colon's help",
+TEST_CASE("a reason after a spaced or glued colon, an em or en dash or a hyphen gets the colon's help",
           "[suppress]") {
   // `allow X : reason` suppressed X and reported ':' as an unknown rule with no help;
   // `allow X:reason` and `allow X — reason` read each word of the reason as a rule id.
@@ -156,7 +156,8 @@ TEST_CASE("a reason after a spaced or glued colon, an em dash or an en dash gets
                            Form{":vendor quote", "peak-mismatch:", "a colon"},
                            Form{" \u2014 vendor quote", "peak-mismatch \u2014", "an em dash (\u2014)"},
                            Form{"\u2014vendor quote", "peak-mismatch\u2014", "an em dash (\u2014)"},
-                           Form{" \u2013 vendor quote", "peak-mismatch \u2013", "an en dash (\u2013)"}}) {
+                           Form{" \u2013 vendor quote", "peak-mismatch \u2013", "an en dash (\u2013)"},
+                           Form{" - vendor quote", "peak-mismatch -", "a hyphen (-)"}}) {
     const std::string comment = std::string("a = 1  # planlint: allow peak-mismatch") + form.after_name + "\n";
     INFO(comment);
     auto suppressions = find(comment);
@@ -205,6 +206,21 @@ TEST_CASE("a reason after a spaced or glued colon, an em dash or an en dash gets
   planlint::apply_suppressions(valid, with_marks, rules(), "plan.toml");
   REQUIRE(valid.size() == 1);
   CHECK(valid[0].suppression);
+
+  // A colon after the directive, as `noqa:` has one: the comment as it should read.
+  std::vector<Diagnostic> colon_directive = {finding("peak-mismatch", 1)};
+  planlint::apply_suppressions(colon_directive, find("a = 1  # planlint: allow: peak-mismatch -- vendor quote\n"),
+                               rules(), "plan.toml");
+  REQUIRE(colon_directive.size() == 2);
+  CHECK_FALSE(colon_directive[0].suppression);
+  CHECK(colon_directive[1].message == "unknown suppression directive 'allow:'");
+  CHECK(colon_directive[1].help ==
+        "the directive is `allow`, without a colon: # planlint: allow peak-mismatch -- vendor quote");
+  std::vector<Diagnostic> other_directive;
+  planlint::apply_suppressions(other_directive, find("a = 1  # planlint: ignore: peak-mismatch -- vendor quote\n"),
+                               rules(), "plan.toml");
+  REQUIRE(other_directive.size() == 1);
+  CHECK(other_directive[0].help == "write `# planlint: allow ID -- reason`, `allow-next-line` or `allow-file`");
 
   // What the user sees.
   Scratch dir;

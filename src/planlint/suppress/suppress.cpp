@@ -9,10 +9,18 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/suggest.hpp"
+#include "planlint/suppress/reason_marks.hpp"
 
 namespace planlint {
 
 namespace {
+
+using detail::find_reason_mark;
+using detail::is_space;
+using detail::mark_name;
+using detail::ReasonMark;
+using detail::trim;
+using detail::without_mark;
 
 constexpr std::string_view prefix = "planlint:";
 
@@ -113,31 +121,6 @@ Scan scan(std::string_view text) {
   return out;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-/// The marks a reason is written after in place of `--`: a colon, an em dash, an en dash.
-constexpr std::string_view reason_marks[] = {":", "\u2014", "\u2013"};
-
-struct ReasonMark {
-  std::size_t at;
-  std::string_view text;
-};
-
-/// The first reason mark in `text` from `from` on, if any.
-std::optional<ReasonMark> find_reason_mark(std::string_view text, std::size_t from) {
-  std::optional<ReasonMark> first;
-  for (std::string_view mark : reason_marks)
-    if (std::size_t at = text.find(mark, from); at != std::string_view::npos && (!first || at < first->at))
-      first = ReasonMark{at, mark};
-  return first;
-}
-
 /// Parses one comment; false when it is not a `planlint:` directive.
 bool parse_directive(const Comment& comment, const std::string& file, InlineSuppression& out) {
   std::string_view text = comment.text;
@@ -212,48 +195,6 @@ int matching_name(const InlineSuppression& s, std::string_view rule, const Suppr
       return static_cast<int>(i);
   }
   return -1;
-}
-
-/// A name without the reason mark written after it ("memory-fit:", "memory-fit —").
-std::string_view without_mark(std::string_view name) {
-  for (bool cut = true; cut;) {
-    cut = false;
-    for (std::string_view mark : reason_marks)
-      if (name.ends_with(mark)) {
-        name.remove_suffix(mark.size());
-        cut = true;
-      }
-    name = trim(name);
-  }
-  return name;
-}
-
-std::string_view mark_name(std::string_view mark) {
-  if (mark == ":") return "a colon";
-  if (mark == "\u2014") return "an em dash (\u2014)";
-  return "an en dash (\u2013)";
-}
-
-/// The comment to write instead of one whose reason follows a colon or a dash: its names, then
-/// `--` and the reason (the text after the mark, else the one after `--`), with a did-you-mean
-/// for a name before the mark that no rule or group has.
-std::string misplaced_reason_help(const InlineSuppression& s, const std::vector<std::string_view>& known,
-                                  const std::set<std::string_view>& groups, const SuppressionRules& rules) {
-  std::string names;
-  for (const auto& name : s.names) {
-    const std::string_view id = without_mark(name.id);
-    if (id.empty()) continue;
-    if (!names.empty()) names += ", ";
-    names += id;
-  }
-  const std::string& reason = !s.misplaced_reason->text.empty() ? s.misplaced_reason->text : s.reason;
-  std::string help = fmt::format("the reason follows `--`, not {}: # planlint: {} {} -- {}",
-                                 mark_name(s.misplaced_reason->mark), s.directive, names.empty() ? "ID" : names,
-                                 reason.empty() ? "<why the finding does not apply>" : reason);
-  const std::string_view marked = without_mark(s.names.back().id);
-  if (!marked.empty() && rules.group_of.count(marked) == 0 && groups.count(marked) == 0 && marked != "all")
-    if (auto suggestion = closest_match(marked, known)) help += fmt::format(" (did you mean '{}'?)", *suggestion);
-  return help;
 }
 
 std::string_view scope_text(const InlineSuppression& s) {
@@ -385,8 +326,12 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
     const InlineSuppression& s = suppressions[index];
     if (!s.known_directive) {
       if (Diagnostic* d = add("unused-suppression", s.location.span, finding_key(s),
-                              fmt::format("unknown suppression directive '{}'", s.directive)))
+                              fmt::format("unknown suppression directive '{}'", s.directive))) {
         d->help = "write `# planlint: allow ID -- reason`, `allow-next-line` or `allow-file`";
+        // "# planlint: allow: memory-fit -- offloaded": the comment as it should read.
+        if (const std::string_view directive = detail::directive_before_colon(s.directive); !directive.empty())
+          d->help = detail::colon_directive_help(directive, s);
+      }
       continue;
     }
     if (s.reason.empty())
@@ -409,7 +354,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
         if (Diagnostic* d = add("unused-suppression", s.names[n].span, finding_key(s, n),
                                 fmt::format("the reason after {} is not read, and '{}' is not a rule id",
                                             mark_name(s.misplaced_reason->mark), id)))
-          d->help = misplaced_reason_help(s, known, groups, rules);
+          d->help = detail::misplaced_reason_help(s, known, groups, rules);
         continue;
       }
       auto rule = rules.group_of.find(id);

@@ -129,13 +129,12 @@ TEST_CASE("a directive in capitals is a directive, and a reason after a colon is
   CHECK(suppressions[0].directive == "allow");
   REQUIRE(suppressions[1].names.size() == 1);  // the reason's words are not names
   planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
-  REQUIRE(diagnostics.size() == 4);
+  // One finding for the misplaced reason: not also suppression-without-reason.
+  REQUIRE(diagnostics.size() == 3);
   CHECK(diagnostics[0].suppression);
   CHECK_FALSE(diagnostics[1].suppression);
-  CHECK(diagnostics[2].rule == "suppression-without-reason");
-  CHECK(diagnostics[2].help == "say why after `--`: # planlint: allow peak-mismatch -- <why the finding does not apply>");
-  CHECK(diagnostics[3].message == "the reason after a colon is not read, and 'peak-mismatch:' is not a rule id");
-  CHECK(diagnostics[3].help ==
+  CHECK(diagnostics[2].message == "the reason after a colon is not read, and 'peak-mismatch:' is not a rule id");
+  CHECK(diagnostics[2].help ==
         "the reason follows `--`, not a colon: # planlint: allow peak-mismatch -- vendor quote for our SKU");
   // Any mix of cases is found; text without the word is not scanned further.
   CHECK(find("a = 1  # PlanLint: allow-file memory -- r\n").size() == 1);
@@ -167,35 +166,32 @@ TEST_CASE("a reason after a spaced or glued colon, an em or en dash or a hyphen 
     CHECK(suppressions[0].reason.empty());
     std::vector<Diagnostic> diagnostics = {finding("peak-mismatch", 1)};
     planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
-    REQUIRE(diagnostics.size() == 3);
+    REQUIRE(diagnostics.size() == 2);
     CHECK_FALSE(diagnostics[0].suppression);  // as with a colon: no `--`, no suppression
-    CHECK(diagnostics[1].rule == "suppression-without-reason");
-    CHECK(diagnostics[1].help ==
-          "say why after `--`: # planlint: allow peak-mismatch -- <why the finding does not apply>");
-    CHECK(diagnostics[2].rule == "unused-suppression");
-    CHECK(diagnostics[2].message ==
+    CHECK(diagnostics[1].rule == "unused-suppression");
+    CHECK(diagnostics[1].message ==
           fmt::format("the reason after {} is not read, and '{}' is not a rule id", form.mark, form.name));
-    CHECK(diagnostics[2].help ==
+    CHECK(diagnostics[1].help ==
           fmt::format("the reason follows `--`, not {}: # planlint: allow peak-mismatch -- vendor quote", form.mark));
-    CHECK(diagnostics[2].primary.span.begin.column == 26);  // at the name
+    CHECK(diagnostics[1].primary.span.begin.column == 26);  // at the name
   }
 
   // Names before the mark still count, and all of them are in the comment to write.
   std::vector<Diagnostic> two = {finding("memory-fit", 1), finding("peak-mismatch", 1)};
   planlint::apply_suppressions(two, find("a = 1  # planlint: allow memory-fit, peak-mismatch \u2014 measured\n"),
                                rules(), "plan.toml");
-  REQUIRE(two.size() == 4);
+  REQUIRE(two.size() == 3);
   CHECK(two[0].suppression);
   CHECK_FALSE(two[1].suppression);
-  CHECK(two[3].help == "the reason follows `--`, not an em dash (\u2014): # planlint: allow memory-fit, "
+  CHECK(two[2].help == "the reason follows `--`, not an em dash (\u2014): # planlint: allow memory-fit, "
                        "peak-mismatch -- measured");
 
   // A misspelt name before the mark gets the did-you-mean too.
   std::vector<Diagnostic> typo;
   planlint::apply_suppressions(typo, find("a = 1  # planlint: allow peak-mismach: vendor quote\n"), rules(),
                                "plan.toml");
-  REQUIRE(typo.size() == 2);
-  CHECK(typo[1].help == "the reason follows `--`, not a colon: # planlint: allow peak-mismach -- vendor quote "
+  REQUIRE(typo.size() == 1);
+  CHECK(typo[0].help == "the reason follows `--`, not a colon: # planlint: allow peak-mismach -- vendor quote "
                         "(did you mean 'peak-mismatch'?)");
 
   // Colons and dashes in a reason after `--` are its text.

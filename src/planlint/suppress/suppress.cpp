@@ -334,7 +334,9 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
       }
       continue;
     }
-    if (s.reason.empty())
+    // A reason after a colon or a dash is there, misplaced: unused-suppression says what to
+    // write, one finding for one mistake.
+    if (s.reason.empty() && !s.misplaced_reason)
       if (Diagnostic* d = add("suppression-without-reason", s.location.span, finding_key(s),
                               fmt::format("`{}` gives no reason", s.directive))) {
         const std::string_view first = s.names.empty() ? "" : without_mark(s.names.front().id);

@@ -155,7 +155,7 @@ TEST_CASE("a let is defined once, before its uses, with a name that means nothin
   SECTION("a required key after [let] belongs to it") {
     const std::string text = "[let]\na = \"1\"\n" + rule_with_lets("org-x", "a > 0", "m", "");
     auto errors = load_errors(text);
-    CHECK_THAT(errors[0].message, Catch::StartsWith("key 'id' is inside [let] (line 3)") &&
+    CHECK_THAT(errors[0].message, Catch::StartsWith("key 'id' is inside [let] (opened at line 1)") &&
                                       Catch::EndsWith("the rule's own keys must come before [let], since every "
                                                       "key after a table header belongs to that table"));
   }

@@ -219,7 +219,7 @@ TEST_CASE("a rule file's empty group and keys swallowed by [options] are errors 
     INFO(planlint::test::render(errors));
     REQUIRE(errors.size() == 1);  // one error, not one "missing required key" at 1:1 for each key
     CHECK(errors[0].primary.span.begin == Position{3, 1});
-    CHECK(errors[0].message == "key 'id' is inside [options] (line 3), and so are 'group', 'severity', 'summary', "
+    CHECK(errors[0].message == "key 'id' is inside [options] (opened at line 1), and so are 'group', 'severity', 'summary', "
                                "'check', 'message' and 'docs': the rule's own keys must come before [options], "
                                "since every key after a table header belongs to that table");
 
@@ -229,6 +229,97 @@ TEST_CASE("a rule file's empty group and keys swallowed by [options] are errors 
     without_message.erase(without_message.find("message = \"m\"\n"), 14);
     CHECK_FALSE(rules.load(std::make_shared<const planlint::SourceFile>("p.toml", without_message), errors));
     REQUIRE(errors.size() == 1);
-    CHECK_THAT(errors[0].message, Catch::StartsWith("key 'message' is inside [options] (line "));
+    CHECK_THAT(errors[0].message, Catch::StartsWith("key 'message' is inside [options] (opened at line "));
   }
+}
+
+TEST_CASE("a rule key after [options] is an error, not an option", "[rules][packs][options]") {
+  // Audit 11: `applies`, `help` and `at` written after [options] became options, so the rule
+  // ran on every plan, at 1:1, without its help (only required keys were caught).
+  std::vector<planlint::Diagnostic> errors;
+  RuleSet rules;
+  const std::string text = rule_file("org-x", "cluster.count <= options.most",
+                                     "most = \"1000 GPU\"\napplies = \"plan.kind == 'inference'\"\nhelp = \"split\"\n");
+  CHECK_FALSE(rules.load(std::make_shared<const planlint::SourceFile>("o.toml", text), errors));
+  REQUIRE(errors.size() == 1);
+  INFO(planlint::test::render(errors));
+  CHECK(errors[0].primary.span.begin == Position{16, 1});  // `applies`, the first of the two
+  CHECK(errors[0].message == "key 'applies' is inside [options] (opened at line 14), and so is 'help': the rule's "
+                             "own keys must come before [options], since every key after a table header belongs "
+                             "to that table");
+}
+
+TEST_CASE("a pack's rule cannot be native, nor take a group's name, `all` or another rule's id as its group",
+          "[rules][packs]") {
+  std::vector<planlint::Diagnostic> errors;
+  RuleSet rules = RuleSet::with_builtin();
+  const auto load = [&](std::string text) {
+    errors.clear();
+    return rules.load(std::make_shared<const planlint::SourceFile>("r.toml", std::move(text)), errors);
+  };
+  // `native = true` switched the pack rule's check off (it loaded as a C++ check).
+  CHECK_FALSE(load("native = true\n" + rule_file("org-native", "false")));
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0].message, Catch::StartsWith("unknown key 'native' in a rule file"));
+  CHECK(errors[0].primary.span.begin == Position{1, 1});
+
+  CHECK_FALSE(load(rule_file("memory")));
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0].message, Catch::StartsWith("rule id 'memory' is the name of a group"));
+  CHECK(errors[0].primary.span.begin == Position{1, 6});
+
+  CHECK_FALSE(load(rule_file("all")));
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0].message, Catch::StartsWith("'all' cannot be a rule's id"));
+
+  std::string grouped = rule_file("org-y");
+  grouped.replace(grouped.find("group = \"org\""), 13, "group = \"memory-fit\"");
+  CHECK_FALSE(load(grouped));
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0].message, Catch::StartsWith("group 'memory-fit' is the id of a rule"));
+  CHECK(errors[0].primary.span.begin == Position{2, 9});
+
+  // An empty message made findings with no text.
+  std::string silent = rule_file("org-z");
+  silent.replace(silent.find("message = \"m\""), 13, "message = \"\"");
+  CHECK_FALSE(load(silent));
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0].message, Catch::StartsWith("'message' must not be empty"));
+
+  CHECK(load(rule_file("org-fine")));
+}
+
+TEST_CASE("a pack folder passes over its test plans, takes .TOML, and holding no rule is an error",
+          "[rules][packs]") {
+  Scratch dir;
+  dir.write("pack/org-a.toml", rule_file("org-a"));
+  dir.write("pack/ORG-B.TOML", rule_file("org-b"));
+  dir.write("pack/tests/fires.toml", plan);  // a plan kept with the rules it tests
+  std::vector<planlint::Diagnostic> errors;
+  RuleSet rules;
+  CHECK(rules.load_path((dir.path / "pack").string(), errors));
+  INFO(planlint::test::render(errors));
+  CHECK(errors.empty());
+  CHECK(count_rule(rules, "org-a") == 1);
+  CHECK(count_rule(rules, "org-b") == 1);
+
+  // A pack that would load nothing: the run would go on without the rules it was asked for.
+  std::filesystem::create_directories(dir.path / "empty");
+  dir.write("plans-only/a.toml", plan);
+  dir.write("plans-only/notes.txt", "x");
+  for (const auto& [folder, message] :
+       {std::pair{std::string("empty"), std::string("holds no rule file (*.toml)")},
+        std::pair{std::string("plans-only"), std::string("holds no rule file, only 1 plan (TOML files with a [plan] table)")}}) {
+    INFO(folder);
+    errors.clear();
+    RuleSet other;
+    CHECK_FALSE(other.load_path((dir.path / folder).string(), errors));
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0].message, Catch::EndsWith(message));
+  }
+
+  // What the user sees: exit status 2.
+  auto run = planlint::test::run_cli({"check", "--rules", (dir.path / "empty").string(), (dir.path / "pack/tests").string()});
+  CHECK(run.status == 2);
+  CHECK_THAT(run.err, Catch::Contains("holds no rule file (*.toml)"));
 }

@@ -123,8 +123,9 @@ Span position_in_string(const SourceFile& file, Span value_span, std::string_vie
 
 class RuleLoader {
  public:
-  RuleLoader(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors, std::size_t* pack_nodes_left)
-      : file_(std::move(file)), errors_(errors), pack_nodes_left_(pack_nodes_left) {
+  RuleLoader(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors, std::size_t* pack_nodes_left,
+             RuleOrigin origin)
+      : file_(std::move(file)), errors_(errors), pack_nodes_left_(pack_nodes_left), origin_(origin) {
     if (pack_nodes_left_ && *pack_nodes_left_ < expr::max_substituted_rule_nodes) {
       let_budget_.left = *pack_nodes_left_;
       let_budget_.exhausted = fmt::format(
@@ -159,6 +160,14 @@ class RuleLoader {
       return std::nullopt;
     }
     for (auto&& [key, node] : table) {
+      // `native` marks planlint's own structure checks, written in C++: a pack's rule that
+      // set it loaded with its check switched off.
+      if (key.str() == "native" && origin_ == RuleOrigin::pack) {
+        error(to_span(key.source(), *file_),
+              "unknown key 'native' in a rule file: it marks planlint's built-in checks written in C++; a "
+              "pack's rule is checked by its `check` expression");
+        continue;
+      }
       if (std::find(rule_keys.begin(), rule_keys.end(), key.str()) != rule_keys.end()) continue;
       std::string message = fmt::format("unknown key '{}' in a rule file", key.str());
       if (auto suggestion = closest_match(key.str(), rule_keys))
@@ -229,8 +238,15 @@ class RuleLoader {
         error(to_span(related->source(), *file_), "related must be an array of plan keys");
       }
     }
-    if (const toml::node* message = table.get("message")) rule.message = message_template(*message, "message", names, rule);
-    else missing(table, "message");
+    if (const toml::node* message = table.get("message")) {
+      if (message->is_string() &&
+          message->as_string()->get().find_first_not_of(" \t\r\n") == std::string::npos)
+        error(to_span(message->source(), *file_), "'message' must not be empty: it is the finding's text");
+      else
+        rule.message = message_template(*message, "message", names, rule);
+    } else {
+      missing(table, "message");
+    }
     if (const toml::node* help = table.get("help")) rule.help = message_template(*help, "help", names, rule);
     if (const toml::node* fix = table.get("fix")) rule.fix = message_template(*fix, "fix", names, rule);
     if (failed_) return std::nullopt;
@@ -260,8 +276,11 @@ class RuleLoader {
       if (!swallowing) continue;
       for (auto&& [name, node] : *swallowing) {
         if (name.str() != key) continue;
-        swallowed_.emplace_back(to_span(name.source(), *file_), std::string(key));
+        // read_options noted it already when [options] swallowed it.
+        if (std::none_of(swallowed_.begin(), swallowed_.end(), [&](const auto& noted) { return noted.second == key; }))
+          swallowed_.emplace_back(to_span(name.source(), *file_), std::string(key));
         swallowing_header_ = std::string(header);
+        swallowing_line_ = swallowing->source().begin.line;
         failed_ = true;
         return;
       }
@@ -276,11 +295,13 @@ class RuleLoader {
     const auto& [at, key] = swallowed_.front();
     std::string others;
     for (std::size_t i = 1; i < swallowed_.size(); ++i)
-      others += fmt::format("{}'{}'", i == 1 ? ", and so are " : i + 1 == swallowed_.size() ? " and " : ", ",
+      others += fmt::format("{}'{}'",
+                            i == 1 ? (swallowed_.size() == 2 ? ", and so is " : ", and so are ")
+                                   : i + 1 == swallowed_.size() ? " and " : ", ",
                             swallowed_[i].second);
-    error(at, fmt::format("key '{}' is inside [{}] (line {}){}: the rule's own keys must come before "
+    error(at, fmt::format("key '{}' is inside [{}] (opened at line {}){}: the rule's own keys must come before "
                           "[{}], since every key after a table header belongs to that table",
-                          key, swallowing_header_, at.begin.line, others, swallowing_header_));
+                          key, swallowing_header_, swallowing_line_, others, swallowing_header_));
   }
 
   std::string required_string(const toml::table& table, std::string_view key) {
@@ -322,6 +343,17 @@ class RuleLoader {
     }
     for (auto&& [key, node] : *options->as_table()) {
       const std::string name(key.str());
+      // `applies`, `help`, `at` written after [options] belong to it: the rule would load
+      // without its precondition, help or place (required keys are missed, and noted, anyway).
+      if (std::find(rule_keys.begin(), rule_keys.end(), name) != rule_keys.end()) {
+        const bool noted = std::any_of(swallowed_.begin(), swallowed_.end(),
+                                       [&](const auto& swallowed) { return swallowed.second == name; });
+        if (!noted) swallowed_.emplace_back(to_span(key.source(), *file_), name);
+        swallowing_header_ = "options";
+        swallowing_line_ = options->source().begin.line;
+        failed_ = true;
+        continue;
+      }
       if (node.is_integer() || node.is_floating_point()) {
         rule.options[name] = expr::Value{units::Quantity{node.value_or(0.0), units::dims::none}};
       } else if (node.is_boolean()) {
@@ -534,8 +566,10 @@ class RuleLoader {
   bool failed_ = false;
   std::vector<std::pair<Span, std::string>> swallowed_;  ///< required keys found inside [options] or [let]
   std::string swallowing_header_ = "options";
+  std::int64_t swallowing_line_ = 1;  ///< the line of its header
   std::vector<expr::Binding> lets_;  ///< the [let] names, in file order
   std::size_t* pack_nodes_left_;  ///< what the rules loaded before left of max_substituted_pack_nodes
+  RuleOrigin origin_;
   expr::NodeBudget let_budget_;   ///< nodes the rule's lets may still copy
 };
 
@@ -648,8 +682,9 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
 }
 
 std::optional<CompiledRule> load_rule_file(std::shared_ptr<const SourceFile> file,
-                                           std::vector<Diagnostic>& errors, std::size_t* pack_nodes_left) {
-  return RuleLoader(std::move(file), errors, pack_nodes_left).run();
+                                           std::vector<Diagnostic>& errors, std::size_t* pack_nodes_left,
+                                           RuleOrigin origin) {
+  return RuleLoader(std::move(file), errors, pack_nodes_left, origin).run();
 }
 
 }  // namespace planlint

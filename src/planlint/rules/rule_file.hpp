@@ -15,12 +15,17 @@
 
 namespace planlint {
 
+/// Where a rule file comes from: planlint's own rules/ (whose `native` rules are checked in
+/// C++), or a user's pack, which cannot declare a native rule.
+enum class RuleOrigin { builtin, pack };
+
 /// Nullopt after appending the problems to `errors` (rule "invalid-rule"). `pack_nodes_left`,
 /// when given, is what the rules loaded before have left of expr::max_substituted_pack_nodes:
 /// the nodes this rule's lets copy are taken from it.
 std::optional<CompiledRule> load_rule_file(std::shared_ptr<const SourceFile> file,
                                            std::vector<Diagnostic>& errors,
-                                           std::size_t* pack_nodes_left = nullptr);
+                                           std::size_t* pack_nodes_left = nullptr,
+                                           RuleOrigin origin = RuleOrigin::builtin);
 
 /// Whether `id` is a valid rule id: kebab-case, `[a-z][a-z0-9]*(-[a-z0-9]+)*` ("memory-fit").
 bool is_rule_id(std::string_view id);

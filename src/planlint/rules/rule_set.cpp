@@ -1,6 +1,7 @@
 #include "planlint/rules/rule_set.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -13,6 +14,7 @@
 
 #include "planlint/embed/builtin.hpp"
 #include "planlint/embed/embedded_files.hpp"
+#include "planlint/plan/loader.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/rules/rule_file.hpp"
 #include "planlint/source/toml_span.hpp"
@@ -58,7 +60,7 @@ RuleSet RuleSet::from_embedded_text() {
   for (const embed::EmbeddedFile& file : embed::files()) {
     if (!file.path.starts_with("rules/") || file.path.starts_with("rules/catalog/")) continue;
     set.load(std::make_shared<const SourceFile>(std::string(file.path), std::string(file.contents)),
-             errors);
+             errors, RuleOrigin::builtin);
   }
   if (!errors.empty()) {
     const Diagnostic& first = errors.front();
@@ -100,6 +102,16 @@ Span option_span(const SourceFile& file, std::string_view name) {
   return Span{{1, 1}, {1, 2}};
 }
 
+/// Where a rule file sets its top-level `key` (id = ...); 1:1 when it cannot tell.
+Span key_span(const SourceFile& file, std::string_view key) {
+  try {
+    const toml::table table = toml::parse(file.text(), file.path());
+    if (const toml::node* node = table.get(key)) return detail::to_span(node->source(), file);
+  } catch (const toml::parse_error&) {
+  }
+  return Span{{1, 1}, {1, 2}};
+}
+
 /// What an option's default holds, for a message: "bytes", "a plain number", "a string".
 std::string option_kind(const expr::Value& value) {
   if (const units::Quantity* q = value.quantity())
@@ -115,9 +127,41 @@ bool same_kind(const expr::Value& a, const expr::Value& b) {
 
 }  // namespace
 
-bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors) {
-  std::optional<CompiledRule> rule = load_rule_file(file, errors, &let_nodes_left_);
+bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors, RuleOrigin origin) {
+  std::optional<CompiledRule> rule = load_rule_file(file, errors, &let_nodes_left_, origin);
   if (!rule) return false;
+  // --select, --ignore, --severity and suppressions take ids and groups alike (and `all`): a
+  // name that is both would select, ignore or allow both.
+  const auto name_clash = [&](std::string_view key, std::string message, std::string help) {
+    Diagnostic& d = errors.emplace_back();
+    d.rule = "invalid-rule";
+    d.severity = Severity::error;
+    d.message = std::move(message);
+    d.primary = Location{file->path(), key_span(*file, key)};
+    d.help = std::move(help);
+    return false;
+  };
+  const RuleDescriptor& added = rule->descriptor;
+  if (added.id == "all" || added.group == "all")
+    return name_clash(added.id == "all" ? "id" : "group",
+                      fmt::format("'all' cannot be a rule's {}: --select all, --ignore all and `allow all` mean "
+                                  "every rule",
+                                  added.id == "all" ? "id" : "group"),
+                      "give it a name of its own");
+  for (const auto& existing : rules_) {
+    if (existing->descriptor.group == added.id)
+      return name_clash("id",
+                        fmt::format("rule id '{}' is the name of a group (rule {} is in it): --select {} would "
+                                    "select the group's rules with it",
+                                    added.id, existing->descriptor.id, added.id),
+                        fmt::format("give the rule another id, such as '{}-check'", added.id));
+    if (existing->descriptor.id == added.group)
+      return name_clash("group",
+                        fmt::format("group '{}' is the id of a rule: --select {} would select that rule with "
+                                    "the group",
+                                    added.group, added.group),
+                        "name the group for what its rules check (memory, org, ...)");
+  }
   for (const auto& existing : rules_) {
     if (existing->descriptor.id != rule->descriptor.id) continue;
     Diagnostic& d = errors.emplace_back();
@@ -172,14 +216,20 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<fs::path> files;
-  if (fs::is_directory(path, ec)) {
-    for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
-      if (it->is_regular_file() && it->path().extension() == ".toml") files.push_back(it->path());
+  const bool folder = fs::is_directory(path, ec);
+  std::size_t plans_passed_over = 0;
+  if (folder) {
+    for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+      std::string extension = it->path().extension().string();
+      for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (it->is_regular_file() && extension == ".toml") files.push_back(it->path());
+    }
     std::sort(files.begin(), files.end());
   } else {
     files.push_back(path);
   }
   bool ok = true;
+  std::size_t rule_files = 0;
   for (const fs::path& file : files) {
     // The same file by another path (a config's pack named again with --rules, a folder and
     // one of its files) is loaded once: its rules are not a second definition.
@@ -196,7 +246,25 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
       ok = false;
       continue;
     }
+    // A rule file has no [plan] table (it would be an unknown key): this is a test plan kept
+    // with the rules it tests, which writing-rules.md suggests.
+    if (folder && looks_like_plan(*text)) {
+      ++plans_passed_over;
+      continue;
+    }
+    ++rule_files;
     ok = load(std::make_shared<const SourceFile>(file.string(), std::move(*text)), errors) && ok;
+  }
+  if (folder && files.size() == plans_passed_over + rule_files && rule_files == 0 && ok) {
+    Diagnostic& d = errors.emplace_back();
+    d.rule = "invalid-rule";
+    d.severity = Severity::error;
+    d.message = plans_passed_over == 0
+                    ? fmt::format("rule pack '{}' holds no rule file (*.toml)", path)
+                    : fmt::format("rule pack '{}' holds no rule file, only {} plan{} (TOML files with a [plan] table)",
+                                  path, plans_passed_over, plans_passed_over == 1 ? "" : "s");
+    d.primary = Location{path, Span{}};
+    return false;
   }
   return ok;
 }

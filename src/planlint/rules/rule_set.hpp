@@ -12,6 +12,7 @@
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
 #include "planlint/expr/bindings.hpp"
+#include "planlint/rules/rule_file.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace planlint {
@@ -40,11 +41,15 @@ class RuleSet {
   /// another rule declares with another dimension) are appended to `errors` with
   /// file:line:col; returns false when there was any. Options are global by name: one
   /// `[lint.options]` entry sets every rule's option of that name, so rules that share a name
-  /// must agree on what it holds.
-  bool load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors);
-  /// Adds a rule file, or every *.toml under a folder (sorted). A file this set loaded before
-  /// (the same file by any path: a folder and one of its files, a pack named twice) is passed
-  /// over.
+  /// must agree on what it holds. A rule id must not be a group's name or `all`, nor a group a
+  /// rule's id: `--select memory` would take both.
+  bool load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors,
+            RuleOrigin origin = RuleOrigin::pack);
+  /// Adds a rule file, or every *.toml under a folder (sorted; `.TOML` too), but a TOML file that
+  /// holds a top-level [plan] table (a test plan kept beside the rules). A file this set loaded
+  /// before (the same file by any path: a folder and one of its files, a pack named twice) is
+  /// passed over. A folder with no rule file in it is an error: the run would go on without
+  /// the rules it was asked for.
   bool load_path(const std::string& path, std::vector<Diagnostic>& errors);
 
   /// Every rule, sorted by id, as plain data for emitters and `planlint rules`.

@@ -323,3 +323,21 @@ TEST_CASE("a pack folder passes over its test plans, takes .TOML, and holding no
   CHECK(run.status == 2);
   CHECK_THAT(run.err, Catch::Contains("holds no rule file (*.toml)"));
 }
+
+TEST_CASE("the packs' node limit crossed is one error, not one for each let of every rule after it",
+          "[rules][packs][limits]") {
+  // Audit 11: 40 rules of 2^12-node lets printed 236 errors, one per let after the limit.
+  Scratch dir;
+  std::string lets = "[let]\nl0 = \"1\"\n";
+  for (int i = 1; i <= 12; ++i) lets += fmt::format("l{} = \"l{} + l{}\"\n", i, i - 1, i - 1);
+  for (int i = 0; i < 40; ++i)
+    dir.write(fmt::format("many/r{:02}.toml", i),
+              fmt::format("id = \"org-m{}\"\ngroup = \"org\"\nseverity = \"error\"\nsummary = \"s\"\ncheck = \"l12 > 0\"\n"
+                          "message = \"m\"\n{}{}",
+                          i, planlint::test::rule_docs_stub, lets));
+  std::vector<planlint::Diagnostic> errors;
+  RuleSet rules;
+  CHECK_FALSE(rules.load_path((dir.path / "many").string(), errors));
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0].message, Catch::EndsWith("(no more than that in all the packs of a run)"));
+}

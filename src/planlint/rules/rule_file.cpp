@@ -128,10 +128,8 @@ class RuleLoader {
       : file_(std::move(file)), errors_(errors), pack_nodes_left_(pack_nodes_left), origin_(origin) {
     if (pack_nodes_left_ && *pack_nodes_left_ < expr::max_substituted_rule_nodes) {
       let_budget_.left = *pack_nodes_left_;
-      let_budget_.exhausted = fmt::format(
-          "the rules loaded together grow past {} nodes once their lets are written out (no more than that "
-          "in all the packs of a run)",
-          expr::max_substituted_pack_nodes);
+      let_budget_.exhausted = fmt::format("the rules loaded together grow past {} nodes once their lets are written out {}",
+                                          expr::max_substituted_pack_nodes, pack_node_limit_note);
     } else {
       let_budget_.left = expr::max_substituted_rule_nodes;
       let_budget_.exhausted = fmt::format(

@@ -19,6 +19,10 @@ namespace planlint {
 /// C++), or a user's pack, which cannot declare a native rule.
 enum class RuleOrigin { builtin, pack };
 
+/// Ends the error of a rule whose lets the run's packs have no nodes left for: RuleSet::load
+/// reports it once, not once for each let of every rule after the limit.
+inline constexpr std::string_view pack_node_limit_note = "(no more than that in all the packs of a run)";
+
 /// Nullopt after appending the problems to `errors` (rule "invalid-rule"). `pack_nodes_left`,
 /// when given, is what the rules loaded before have left of expr::max_substituted_pack_nodes:
 /// the nodes this rule's lets copy are taken from it.

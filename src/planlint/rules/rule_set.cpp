@@ -128,8 +128,24 @@ bool same_kind(const expr::Value& a, const expr::Value& b) {
 }  // namespace
 
 bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnostic>& errors, RuleOrigin origin) {
+  const std::size_t first_error = errors.size();
   std::optional<CompiledRule> rule = load_rule_file(file, errors, &let_nodes_left_, origin);
-  if (!rule) return false;
+  if (!rule) {
+    // The packs' node limit, once crossed, fails every let of every rule after it: one error
+    // says so (40 rules printed 236, audit 11).
+    const auto past_limit = [](const Diagnostic& d) { return d.message.ends_with(pack_node_limit_note); };
+    for (auto it = errors.begin() + static_cast<std::ptrdiff_t>(first_error); it != errors.end();) {
+      if (!past_limit(*it)) {
+        ++it;
+      } else if (pack_node_limit_reported_) {
+        it = errors.erase(it);
+      } else {
+        pack_node_limit_reported_ = true;
+        ++it;
+      }
+    }
+    return false;
+  }
   // --select, --ignore, --severity and suppressions take ids and groups alike (and `all`): a
   // name that is both would select, ignore or allow both.
   const auto name_clash = [&](std::string_view key, std::string message, std::string help) {

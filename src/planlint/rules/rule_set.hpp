@@ -65,6 +65,7 @@ class RuleSet {
   std::vector<std::shared_ptr<const CompiledRule>> rules_;
   /// What the rules loaded so far leave of the nodes their lets may copy (bindings.hpp).
   std::size_t let_nodes_left_ = expr::max_substituted_pack_nodes;
+  bool pack_node_limit_reported_ = false;  ///< load() reports the packs' node limit once
   std::set<std::pair<std::uint64_t, std::uint64_t>> loaded_files_;  ///< (device, inode) of load_path's files
 };
 

@@ -61,7 +61,7 @@ CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_opti
 int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostream& err) {
   auto rules = load_rules(options.config, options.rule_packs, err);
   if (!rules) return exit_failure;
-  out << (options.format == "markdown" ? rule_index_markdown(rules->descriptors())
+  out << (options.format == "markdown" ? rule_index_markdown(*rules)
                                        : rule_table_text(rules->descriptors()));
   return exit_clean;
 }

@@ -341,3 +341,27 @@ TEST_CASE("the packs' node limit crossed is one error, not one for each let of e
   REQUIRE(errors.size() == 1);
   CHECK_THAT(errors[0].message, Catch::EndsWith("(no more than that in all the packs of a run)"));
 }
+
+TEST_CASE("planlint rules --format markdown lists a pack's rules with their files, its cells escaped",
+          "[rules][packs][cli]") {
+  // Audit 11: pack rules were linked to pages that do not exist, under a header calling the
+  // table generated from rules/, and a `|` in a summary broke the table.
+  Scratch dir;
+  std::string piped = rule_file("org-pipe");
+  piped.replace(piped.find("summary = \"s\""), 13, "summary = \"a | b or `x|y`\"");
+  dir.write("pack/org-pipe.toml", piped);
+  auto run = run_cli({"rules", "--format", "markdown", "--rules", (dir.path / "pack").string()});
+  CHECK(run.status == 0);
+  CHECK_THAT(run.out, Catch::Contains("built in, each linked to its page in planlint's docs/rules/, and 1 from rule "
+                                      "packs, with their files"));
+  CHECK_THAT(run.out, Catch::Contains(fmt::format("| `org-pipe` ({}) | org | warning | a \\| b or `x\\|y` |\n",
+                                                  (dir.path / "pack/org-pipe.toml").string())));
+  CHECK_THAT(run.out, Catch::Contains("| [memory-fit](memory-fit.md) | memory | error |"));
+  CHECK_THAT(run.out, !Catch::Contains("do not edit"));
+
+  // The built-in rules alone: docs/rules/README.md as it is generated.
+  std::string error;
+  auto readme = planlint::read_file(std::string(PLANLINT_SOURCE_DIR) + "/docs/rules/README.md", error);
+  REQUIRE(readme);
+  CHECK(run_cli({"rules", "--format", "markdown"}).out == *readme);
+}

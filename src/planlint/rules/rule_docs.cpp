@@ -47,13 +47,59 @@ std::string rule_table_text(const std::vector<RuleDescriptor>& rules) {
   return out;
 }
 
+namespace {
+
+/// `text` as one cell of a Markdown table: a `|` would end the cell (inside backticks too, on
+/// GitHub), a line break the row.
+std::string table_cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+constexpr std::string_view index_header = "| rule | group | severity | summary |\n|---|---|---|---|\n";
+
+}  // namespace
+
 std::string rule_index_markdown(const std::vector<RuleDescriptor>& rules) {
   std::string out =
       "# Rules\n\nGenerated from the rule files in `rules/` (`planlint rules --format markdown`); "
-      "do not edit.\n\n| rule | group | severity | summary |\n|---|---|---|---|\n";
+      "do not edit.\n\n";
+  out += index_header;
   for (const RuleDescriptor& rule : rules)
-    out += fmt::format("| [{}]({}.md) | {} | {} | {} |\n", rule.id, rule.id, rule.group,
-                       to_string(rule.severity), rule.summary);
+    out += fmt::format("| [{}]({}.md) | {} | {} | {} |\n", rule.id, rule.id, table_cell(rule.group),
+                       to_string(rule.severity), table_cell(rule.summary));
+  return out;
+}
+
+std::string rule_index_markdown(const RuleSet& rules) {
+  std::vector<RuleDescriptor> builtin;
+  std::vector<const CompiledRule*> packs;
+  for (const auto& rule : rules.rules()) {
+    // A built-in rule is compiled into planlint (no file of its own); a pack's has its file.
+    if (rule->file) packs.push_back(rule.get());
+    else builtin.push_back(rule->descriptor);
+  }
+  if (packs.empty()) return rule_index_markdown(builtin);
+  // A pack's rules have no page in docs/rules/: each names its file, and `planlint explain`
+  // prints its docs as it does a built-in rule's.
+  std::string out = fmt::format(
+      "# Rules\n\nThe {} rules of this run (`planlint rules --format markdown`): {} built in, each linked to its "
+      "page in planlint's docs/rules/, and {} from rule packs, with their files. `planlint explain ID` prints any "
+      "rule's docs.\n\n",
+      builtin.size() + packs.size(), builtin.size(), packs.size());
+  out += index_header;
+  for (const auto& rule : rules.rules()) {
+    const RuleDescriptor& d = rule->descriptor;
+    const std::string name = rule->file ? fmt::format("`{}` ({})", d.id, table_cell(d.origin))
+                                        : fmt::format("[{}]({}.md)", d.id, d.id);
+    out += fmt::format("| {} | {} | {} | {} |\n", name, table_cell(d.group), to_string(d.severity),
+                       table_cell(d.summary));
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "planlint/diag/rule_descriptor.hpp"
 #include "planlint/rules/compiled_rule.hpp"
+#include "planlint/rules/rule_set.hpp"
 
 namespace planlint {
 
@@ -20,5 +21,8 @@ std::string rule_table_text(const std::vector<RuleDescriptor>& rules);
 
 /// docs/rules/README.md: a table linking every rule's page.
 std::string rule_index_markdown(const std::vector<RuleDescriptor>& rules);
+/// `planlint rules --format markdown`: the table above for the built-in rules alone; with the
+/// rules of packs, those are listed with their files (they have no page in docs/rules/).
+std::string rule_index_markdown(const RuleSet& rules);
 
 }  // namespace planlint

@@ -13,12 +13,19 @@ using planlint::bench::CorpusGenerator;
 using planlint::bench::CorpusPlan;
 using planlint::bench::Mistake;
 
+// 2,400 plans of another seed than scripts/bench's: every kind of plan, GPU and mistake (ZeRO 0
+// draws memory-fit only where the model needs sharding, a few plans in a thousand). Under ASan a
+// plan takes ~50 times as long (68 s for 2,400): there the paths are what is checked, not the mix.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int corpus_plans = 600;
+#else
+constexpr int corpus_plans = 2400;
+#endif
+
 TEST_CASE("the bench corpus's coherent plans draw notes at most, and each mistake draws its rule", "[corpus]") {
-  // 2,400 plans of another seed than scripts/bench's: every kind of plan, GPU and mistake (ZeRO 0 draws
-  // memory-fit only where the model needs sharding, a few plans in a thousand).
   CorpusGenerator generator(7);
   std::map<Mistake, int> plans_by_mistake;
-  for (int i = 0; i < 2400; ++i) {
+  for (int i = 0; i < corpus_plans; ++i) {
     try {
       ++plans_by_mistake[generator.make(i).mistake];
     } catch (const CorpusError& error) {
@@ -27,8 +34,9 @@ TEST_CASE("the bench corpus's coherent plans draw notes at most, and each mistak
   }
   INFO("redrawn: " << generator.redraws());
   // One in five carries a mistake: the coherent share stays near four in five.
-  CHECK(plans_by_mistake[Mistake::none] >= 1800);
-  CHECK(plans_by_mistake[Mistake::none] <= 2040);
+  CHECK(plans_by_mistake[Mistake::none] >= corpus_plans * 3 / 4);
+  CHECK(plans_by_mistake[Mistake::none] <= corpus_plans * 17 / 20);
+  if (corpus_plans < 2400) return;
   for (int kind = 1; kind <= planlint::bench::mistake_count; ++kind) {
     const auto mistake = static_cast<Mistake>(kind);
     INFO(planlint::bench::to_string(mistake));

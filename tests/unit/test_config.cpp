@@ -310,3 +310,26 @@ TEST_CASE("[lint] catalog names one file or a list, loaded in order over the bui
   dir.write(".planlint.toml", "[lint]\ncatalog = 3\n");
   CHECK_THAT(run_cli({(dir.path / "plans").string()}).err, Catch::Contains("lint.catalog must be a file name or an array of them"));
 }
+
+TEST_CASE("a plain number for a count option reads as that count, as a plan's count = 2048 does", "[config][cli]") {
+  // Audit 11: `org_max_gpus = 2048` for a default of "1000 GPU" was an error ("a plain number,
+  // but rule ... expects a quantity of GPUs"), where a plan takes `count = 2048`.
+  Scratch dir;
+  dir.write("p/pack/org-max-gpus.toml",
+            "id = \"org-max-gpus\"\ngroup = \"org\"\nseverity = \"error\"\nsummary = \"s\"\n"
+            "check = \"cluster.count <= options.org_max_gpus\"\nmessage = \"{cluster.count} over {options.org_max_gpus}\"\n" +
+                std::string(planlint::test::rule_docs_stub) + "[options]\norg_max_gpus = \"1000 GPU\"\n");
+  const std::string plan = planlint::test::inference_plan_with("");  // 8 GPUs
+  const std::string small = dir.write("p/small.toml", plan).string();
+  std::string big_text = plan;
+  big_text.replace(big_text.find("count = 8"), 9, "count = 4096");
+  const std::string big = dir.write("p/big.toml", big_text).string();
+  dir.write("p/.planlint.toml", "[lint]\nrules = [\"pack\"]\n[lint.options]\norg_max_gpus = 2048\n");
+  auto fires = run_cli({"--select", "org-max-gpus", big});
+  CHECK(fires.status == 1);
+  CHECK_THAT(fires.out, Catch::Contains("4096 GPUs over 2048 GPUs [org-max-gpus]"));
+  CHECK(run_cli({"--select", "org-max-gpus", small}).status == 0);
+  // A time written plain is still an error: its base unit, seconds, is not what 90 means.
+  dir.write("p/.planlint.toml", "[lint]\nrules = [\"pack\"]\n[lint.options]\nassumption_max_age = 90\n");
+  CHECK(run_cli({small}).status == 2);
+}

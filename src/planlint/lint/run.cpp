@@ -82,7 +82,7 @@ struct KnownNames {
 /// A config option of another dimension than the rule's (`assumption_max_age = 90` for a
 /// time) would be passed over and the rule keep its default in silence: an error naming what
 /// the rule expects.
-void check_option_dimension(const Settings& settings, const ConfigName& entry, std::vector<std::string>& errors) {
+void check_option_dimension(Settings& settings, const ConfigName& entry, std::vector<std::string>& errors) {
   const auto configured = settings.config->options.find(entry.name);
   if (configured == settings.config->options.end()) return;
   for (const auto& rule : settings.rules().rules()) {
@@ -116,6 +116,15 @@ void check_option_dimension(const Settings& settings, const ConfigName& entry, s
       return;
     }
     if (expected->dim == value.dim) continue;
+    // A count reads as itself, as `count = 2048` does in a plan: `max_gpus = 2048` for a
+    // default of "1000 GPU". A time, a size or a price written plain is left an error, since
+    // its base unit (seconds, bytes) is not what the plain number means.
+    const bool count = expected->dim == units::dims::gpus || expected->dim == units::dims::tokens ||
+                       expected->dim == units::dims::requests || expected->dim == units::dims::sequences;
+    if (count && value.dim.dimensionless() && !value.percent) {
+      settings.lint.rule_options[entry.name].dim = expected->dim;
+      return;
+    }
     errors.push_back(fmt::format(
         "{}:{}:{}: error: lint.options.{} is {}, but rule {} expects a quantity of {}, such as its default \"{}\"",
         settings.config->path, entry.span.begin.line, entry.span.begin.column, entry.name,

@@ -365,3 +365,29 @@ TEST_CASE("planlint rules --format markdown lists a pack's rules with their file
   REQUIRE(readme);
   CHECK(run_cli({"rules", "--format", "markdown"}).out == *readme);
 }
+
+TEST_CASE("a rule file's malformed option default, each typo and bad at element are errors where they are written",
+          "[rules][packs]") {
+  // Audit 11: "80 GBB" became a string option (the error came where it was used, as a type
+  // error); `each = "assumption"` had no did-you-mean; a bad `at` element was reported at the list.
+  std::vector<planlint::Diagnostic> errors;
+  RuleSet rules;
+  std::string text = rule_file("org-q", "cluster.hbm <= options.org_bad", "org_bad = \"80 GBB\"\n");
+  text.insert(0, "each = \"assumption\"\nat = [\"plan.status\", \"plan.ownr\"]\n");
+  CHECK_FALSE(rules.load(std::make_shared<const planlint::SourceFile>("q.toml", text), errors));
+  INFO(planlint::test::render(errors));
+  REQUIRE(errors.size() == 3);
+  CHECK(errors[0].message ==
+        "each = 'assumption': a rule iterates over targets, assumptions, estimates or benchmarks; did you mean "
+        "'assumptions'?");
+  CHECK(errors[0].primary.span.begin == Position{1, 8});
+  CHECK(errors[1].message == "option 'org_bad' = \"80 GBB\" is not a quantity: unknown unit 'GBB'");
+  CHECK(errors[1].primary.span.begin == Position{17, 11});  // its default, not where it is used
+  CHECK(errors[2].message == "unknown name 'plan.ownr'; did you mean 'plan.owner'?");
+  CHECK(errors[2].primary.span.begin == Position{2, 22});  // the element, not the list
+  // A string option that is no quantity is a string.
+  errors.clear();
+  CHECK(rules.load(std::make_shared<const planlint::SourceFile>(
+                       "s.toml", rule_file("org-s", "plan.status != options.org_status", "org_status = \"draft\"\n")),
+                   errors));
+}

@@ -1,6 +1,7 @@
 #include "planlint/rules/rule_file.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -193,9 +194,14 @@ class RuleLoader {
 
     rule.each = optional_string(table, "each");
     if (!rule.each.empty() && rule.each != "targets" && rule.each != "assumptions" &&
-        rule.each != "estimates" && rule.each != "benchmarks")
-      error(span_of(table, "each"),
-            fmt::format("each = '{}': a rule iterates over targets, assumptions, estimates or benchmarks", rule.each));
+        rule.each != "estimates" && rule.each != "benchmarks") {
+      std::string message =
+          fmt::format("each = '{}': a rule iterates over targets, assumptions, estimates or benchmarks", rule.each);
+      constexpr std::string_view collections[] = {"targets", "assumptions", "estimates", "benchmarks"};
+      if (auto suggestion = closest_match(rule.each, std::vector<std::string_view>(std::begin(collections), std::end(collections))))
+        message += fmt::format("; did you mean '{}'?", *suggestion);
+      error(span_of(table, "each"), message);
+    }
     read_options(table, rule);
 
     RuleTypeEnvironment names(rule.each, rule.options);
@@ -214,12 +220,16 @@ class RuleLoader {
         rule.at.push_back(at->as_string()->get());
       } else if (const toml::array* list = at->as_array()) {
         for (const toml::node& item : *list)
-          if (item.is_string()) rule.at.push_back(item.as_string()->get());
-          else error(to_span(item.source(), *file_), "at lists plan keys as strings");
+          if (item.is_string()) {
+            rule.at.push_back(item.as_string()->get());
+            check_location_value(to_span(item.source(), *file_), rule.at.back(), names);  // at the element
+          } else {
+            error(to_span(item.source(), *file_), "at lists plan keys as strings");
+          }
       } else {
         error(to_span(at->source(), *file_), "at must be a plan key or a list of plan keys");
       }
-      for (const std::string& path : rule.at) check_location_value(to_span(at->source(), *file_), path, names);
+      if (at->is_string() && !rule.at.empty()) check_location_value(to_span(at->source(), *file_), rule.at.front(), names);
     }
     if (const toml::node* related = table.get("related")) {
       if (const toml::array* list = related->as_array()) {
@@ -253,6 +263,9 @@ class RuleLoader {
 
   void error(Span span, std::string message) {
     failed_ = true;
+    // An option whose default was rejected is not declared: its uses are not a second error.
+    for (const std::string& name : rejected_options_)
+      if (message.find(fmt::format("unknown option '{}'", name)) != std::string::npos) return;
     Diagnostic& d = errors_.emplace_back();
     d.rule = "invalid-rule";
     d.severity = Severity::error;
@@ -359,8 +372,19 @@ class RuleLoader {
       } else if (node.is_string()) {
         const std::string& text = node.as_string()->get();
         units::QuantityResult parsed = units::parse_quantity(text);
-        if (auto* q = std::get_if<units::Quantity>(&parsed)) rule.options[name] = expr::Value{*q};
-        else rule.options[name] = expr::Value{text};
+        if (auto* q = std::get_if<units::Quantity>(&parsed)) {
+          rule.options[name] = expr::Value{*q};
+        } else if (const auto* problem = std::get_if<units::QuantityError>(&parsed);
+                   problem && !text.empty() && (std::isdigit(static_cast<unsigned char>(text.front())) ||
+                                                text.front() == '$' || text.front() == '.' || text.front() == '-')) {
+          // "80 GBB" read as a string: the error came where the option is used, as "cannot
+          // compare bytes with a string", not here.
+          error(to_span(node.source(), *file_),
+                fmt::format("option '{}' = \"{}\" is not a quantity: {}", name, text, problem->message));
+          rejected_options_.push_back(name);
+        } else {
+          rule.options[name] = expr::Value{text};
+        }
       } else {
         error(to_span(node.source(), *file_), fmt::format("option '{}' must be a number, quantity, string or boolean", name));
       }
@@ -568,6 +592,7 @@ class RuleLoader {
   std::vector<expr::Binding> lets_;  ///< the [let] names, in file order
   std::size_t* pack_nodes_left_;  ///< what the rules loaded before left of max_substituted_pack_nodes
   RuleOrigin origin_;
+  std::vector<std::string> rejected_options_;  ///< options whose default is not a quantity
   expr::NodeBudget let_budget_;   ///< nodes the rule's lets may still copy
 };
 

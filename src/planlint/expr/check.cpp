@@ -1,10 +1,14 @@
 #include "planlint/expr/check.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "planlint/diag/suggest.hpp"
+#include "planlint/plan/metric_names.hpp"
+#include "planlint/plan/schema.hpp"
 
 namespace planlint::expr {
 
@@ -124,6 +128,7 @@ class Checker {
           if ((type.kind != item.kind && item.kind != Kind::any && type.kind != Kind::any) ||
               !same_dimension(type, item))
             fail(*child, fmt::format("cannot look for {} among {}", describe(item), describe(type)));
+          check_word(*child, item.vocabulary);
         }
         return Type::of(Kind::boolean);
       }
@@ -134,6 +139,8 @@ class Checker {
           fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
         if (a.kind == Kind::number && !same_dimension(a, b))
           fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
+        check_word(right, a.vocabulary);
+        check_word(left, b.vocabulary);
         return Type::of(Kind::boolean);
       }
       case Op::lt:
@@ -191,6 +198,26 @@ class Checker {
     if (n < low || n > high)
       fail(node, low == high ? fmt::format("{}() takes {} argument{}", node.text, low, low == 1 ? "" : "s")
                              : fmt::format("{}() takes {} to {} arguments", node.text, low, high));
+  }
+
+  /// A string literal where a word of `vocabulary` belongs (metric('train.days'), it.metric ==
+  /// 'train.days'): one that is none of its words names nothing, and the rule would load and
+  /// never fire. Anything but a literal (it.metric, a let) is only known at run time.
+  void check_word(const Node& literal, const Vocabulary& vocabulary) {
+    if (!vocabulary.words || literal.kind != Node::Kind::string) return;
+    const std::vector<std::string_view>& words = *vocabulary.words;
+    if (std::find(words.begin(), words.end(), literal.text) != words.end()) return;
+    std::string message = fmt::format("unknown {} '{}'", vocabulary.noun, literal.text);
+    if (auto suggestion = closest_match(literal.text, words))
+      message += fmt::format("; did you mean '{}'?", *suggestion);
+    fail(literal, message);
+  }
+
+  /// The metric a string-literal argument names (metric('train.days')), checked; null for an
+  /// argument known only at run time (metric(it.metric)).
+  const MetricName* metric_argument(const Node& argument) {
+    check_word(argument, metric_vocabulary());
+    return argument.kind == Node::Kind::string ? find_metric(argument.text) : nullptr;
   }
 
   const Node& path_argument(const Node& node) {
@@ -266,27 +293,38 @@ class Checker {
       case Function::tier:
         arity(node, 1, 1);
         text(0);
+        metric_argument(*node.children[0]);
         return Type::of(Kind::string);
       case Function::tolerance:
         arity(node, 1, 1);
         text(0);
+        metric_argument(*node.children[0]);
         return Type::number(units::dims::none);
       case Function::metric:
       case Function::metric_low:
-      case Function::metric_high:
+      case Function::metric_high: {
         arity(node, 1, 1);
         text(0);
-        return Type::number(std::nullopt);
+        // A metric named by a literal has its dimension: metric('train.days') is a time.
+        const MetricName* metric = metric_argument(*node.children[0]);
+        return Type::number(metric ? std::optional(metric->dim) : std::nullopt);
+      }
       case Function::value:
         arity(node, 1, 1);
         text(0);
+        check_word(*node.children[0], plan_key_vocabulary());
         return Type::of(Kind::any);
       case Function::assumed:
+        arity(node, 1, 1);
+        text(0);
+        check_word(*node.children[0], plan_key_vocabulary());
+        return Type::of(Kind::boolean);
       case Function::claimed:
       case Function::computed:
       case Function::benchmarked:
         arity(node, 1, 1);
         text(0);
+        metric_argument(*node.children[0]);
         return Type::of(Kind::boolean);
       case Function::claims_with_ratio:
       case Function::shared_inputs: {
@@ -363,6 +401,23 @@ const std::vector<std::string_view>& function_names() {
     return all;
   }();
   return names;
+}
+
+const Vocabulary& metric_vocabulary() {
+  static const std::vector<std::string_view> names = metric_name_list();
+  static const Vocabulary vocabulary{"metric", &names};
+  return vocabulary;
+}
+
+const Vocabulary& plan_key_vocabulary() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> all;
+    for (const KeySpec& key : plan_keys()) all.push_back(fmt::format("{}.{}", key.section, key.key));
+    return all;
+  }();
+  static const std::vector<std::string_view> views(keys.begin(), keys.end());
+  static const Vocabulary vocabulary{"plan key", &views};
+  return vocabulary;
 }
 
 std::variant<Type, CheckError> check(const Node& node, const TypeEnvironment& environment) {

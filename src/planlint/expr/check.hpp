@@ -29,4 +29,10 @@ std::optional<units::Dimension> catalog_field_dimension(std::string_view field);
 /// The function names of the language, for did-you-mean.
 const std::vector<std::string_view>& function_names();
 
+/// The metric names (metric('train.days'), it.metric of a claim) and the dotted plan keys
+/// (value('training.mfu'), it.key of an assumption) as vocabularies: a string literal that
+/// names one must be one of them.
+const Vocabulary& metric_vocabulary();
+const Vocabulary& plan_key_vocabulary();
+
 }  // namespace planlint::expr

@@ -81,6 +81,14 @@ ValueRef view_of(const Scalar& scalar);
 /// it is an empty list here.
 Value value_of(const ValueRef& value);
 
+/// The strings a text can only be, where they are a fixed set: the metric names (it.metric of
+/// a claim), the plan keys (it.key of an assumption). A literal compared with such a text that
+/// is none of them never equals it, and its rule never fires: the checker rejects it.
+struct Vocabulary {
+  std::string_view noun;  ///< what one word is, for messages: "metric", "plan key"
+  const std::vector<std::string_view>* words = nullptr;  ///< null: any text
+};
+
 /// A static type, checked when a rule loads.
 struct Type {
   enum class Kind { number, string, boolean, date, list, any };
@@ -89,6 +97,9 @@ struct Type {
   std::optional<units::Dimension> dim;
   /// A dimensionless literal 0, which compares with a number of any dimension.
   bool zero_literal = false;
+  /// A string that names one of a fixed set (Vocabulary): set for a name, not for what is
+  /// computed from it.
+  Vocabulary vocabulary = {};
 
   static Type number(std::optional<units::Dimension> dim) { return {Kind::number, dim}; }
   static Type of(Kind kind) { return {kind, std::nullopt}; }

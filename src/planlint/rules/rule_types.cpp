@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/suggest.hpp"
+#include "planlint/expr/check.hpp"
 #include "planlint/plan/metric_names.hpp"
 #include "planlint/plan/schema.hpp"
 
@@ -91,8 +92,17 @@ std::optional<Type> RuleTypeEnvironment::path_type(std::string_view path, std::s
       return std::nullopt;
     }
     const auto& fields = element_fields(each_);
-    if (auto field = fields.find(std::string(path.substr(3))); field != fields.end())
-      return field->second;
+    if (auto field = fields.find(std::string(path.substr(3))); field != fields.end()) {
+      Type type = field->second;
+      // A claim's metric, a target's or a benchmark's, an assumption's key: a literal compared
+      // with it must be a metric name (a plan key).
+      const KeySpec* key = find_key(each_, field->first);
+      if ((each_ == "estimates" && field->first == "metric") || (key && key->kind == ValueKind::metric))
+        type.vocabulary = expr::metric_vocabulary();
+      else if (key && key->kind == ValueKind::plan_key)
+        type.vocabulary = expr::plan_key_vocabulary();
+      return type;
+    }
   } else if (path.starts_with("options.")) {
     if (auto option = options_.find(std::string(path.substr(8))); option != options_.end())
       return type_of(option->second);

@@ -1,0 +1,106 @@
+// Literals a rule cannot mean: a metric or plan key name that names nothing, a choice a key
+// never takes, a percentage written without its '%'. Each loaded cleanly and then never fired
+// (audit of writing custom rule packs); each is now an error when the rule loads.
+#include <map>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "planlint/expr/check.hpp"
+#include "planlint/expr/syntax.hpp"
+#include "planlint/rules/rule_set.hpp"
+#include "planlint/rules/rule_types.hpp"
+#include "support.hpp"
+
+using namespace planlint;
+
+namespace {
+
+const std::map<std::string, expr::Value> no_options;
+
+/// The check error of `text`, in a rule whose `each` is `each`; REQUIREs one.
+expr::CheckError check_error(std::string_view text, std::string each = "") {
+  expr::ParseResult parsed = expr::parse_expression(text);
+  INFO(text);
+  REQUIRE(std::holds_alternative<expr::NodePtr>(parsed));
+  RuleTypeEnvironment names(std::move(each), no_options);
+  auto checked = expr::check(*std::get<expr::NodePtr>(parsed), names);
+  REQUIRE(std::holds_alternative<expr::CheckError>(checked));
+  return std::get<expr::CheckError>(checked);
+}
+
+/// Whether `text` checks, in a rule whose `each` is `each`.
+bool checks(std::string_view text, std::string each = "") {
+  expr::ParseResult parsed = expr::parse_expression(text);
+  INFO(text);
+  REQUIRE(std::holds_alternative<expr::NodePtr>(parsed));
+  RuleTypeEnvironment names(std::move(each), no_options);
+  auto checked = expr::check(*std::get<expr::NodePtr>(parsed), names);
+  if (auto* error = std::get_if<expr::CheckError>(&checked)) UNSCOPED_INFO(error->message);
+  return std::holds_alternative<expr::Type>(checked);
+}
+
+/// The one error of loading a rule file with `check` and `message`.
+Diagnostic load_error(const std::string& check, const std::string& message = "m",
+                      const std::string& each = "") {
+  const std::string text = fmt::format(
+      "id = \"org-x\"\ngroup = \"org\"\nseverity = \"warning\"\nsummary = \"s\"\n{}check = \"{}\"\n"
+      "message = \"{}\"\n{}",
+      each.empty() ? "" : fmt::format("each = \"{}\"\n", each), check, message, test::rule_docs_stub);
+  std::vector<Diagnostic> errors;
+  RuleSet rules;
+  CHECK_FALSE(rules.load(std::make_shared<const SourceFile>("org-x.toml", text), errors));
+  INFO(test::render(errors));
+  REQUIRE(errors.size() == 1);
+  return errors[0];
+}
+
+}  // namespace
+
+TEST_CASE("a string literal that names a metric or a plan key must name one", "[expr][check][literals]") {
+  // Each of these evaluated as absent on every plan, so its rule never fired.
+  for (const char* function : {"metric", "metric_low", "metric_high", "tier", "tolerance", "claimed",
+                               "computed", "benchmarked"}) {
+    const expr::CheckError error = check_error(fmt::format("known({}('train.dayz'))", function));
+    CHECK(error.message == "unknown metric 'train.dayz'; did you mean 'train.days'?");
+    CHECK(error.offset == fmt::format("known({}(", function).size());  // at the literal
+  }
+  for (const char* function : {"value", "assumed"}) {
+    const expr::CheckError error = check_error(fmt::format("known({}('training.mfuu'))", function));
+    CHECK(error.message == "unknown plan key 'training.mfuu'; did you mean 'training.mfu'?");
+  }
+  CHECK(check_error("claimed('nonsense.metric.x')").message == "unknown metric 'nonsense.metric.x'");
+
+  // A name known only at run time stays unchecked; a right one passes.
+  CHECK(checks("tolerance(it.metric) >= 0 and claimed(it.metric)", "estimates"));
+  CHECK(checks("claimed('train.days') and computed('infer.ttft') and assumed('tolerances.cost')"));
+  CHECK(checks("value('cluster.gpu') == 'h100-sxm'"));
+
+  // A metric named by a literal has its dimension.
+  CHECK(checks("metric('train.days') > 30 d"));
+  CHECK(check_error("metric('train.days') > 30 GB").message == "cannot compare seconds with bytes");
+}
+
+TEST_CASE("a literal compared with the metric or key an element names must be one", "[expr][check][literals]") {
+  CHECK(check_error("it.metric == 'train.dayz'", "estimates").message ==
+        "unknown metric 'train.dayz'; did you mean 'train.days'?");
+  CHECK(check_error("'train.dayz' != it.metric", "targets").message ==
+        "unknown metric 'train.dayz'; did you mean 'train.days'?");
+  const expr::CheckError among = check_error("it.metric in ['train.days', 'cost.totl']", "benchmarks");
+  CHECK(among.message == "unknown metric 'cost.totl'; did you mean 'cost.total'?");
+  CHECK(among.offset == std::string_view("it.metric in ['train.days', ").size());
+  CHECK(check_error("it.key not in ['training.mfuu']", "assumptions").message ==
+        "unknown plan key 'training.mfuu'; did you mean 'training.mfu'?");
+  CHECK(checks("it.metric in ['train.days', 'cost.total']", "estimates"));
+  CHECK(checks("it.key == 'training.mfu' and it.id == 'anything'", "assumptions"));
+}
+
+TEST_CASE("an unknown metric in a rule file is reported at its line and column", "[rules][load][literals]") {
+  const Diagnostic in_check = load_error("claimed('train.dayz')");
+  CHECK(in_check.primary.span.begin == Position{5, 18});
+  CHECK(in_check.message == "in check: unknown metric 'train.dayz'; did you mean 'train.days'?");
+  const Diagnostic in_message = load_error("true", "{metric('train.dayz'):d}");
+  CHECK(in_message.primary.span.begin.line == 6);
+  CHECK_THAT(in_message.message, Catch::Contains("unknown metric 'train.dayz'; did you mean 'train.days'?"));
+}

@@ -104,3 +104,37 @@ TEST_CASE("an unknown metric in a rule file is reported at its line and column",
   CHECK(in_message.primary.span.begin.line == 6);
   CHECK_THAT(in_message.message, Catch::Contains("unknown metric 'train.dayz'; did you mean 'train.days'?"));
 }
+
+TEST_CASE("a literal compared with a key of a few choices must be one of them", "[expr][check][literals]") {
+  // plan.kind == 'trainng' loaded and was never true.
+  const expr::CheckError kind = check_error("plan.kind == 'trainng'");
+  CHECK(kind.message == "plan.kind is never 'trainng' (it is one of training, finetune, inference); "
+                        "did you mean 'training'?");
+  CHECK(kind.offset == std::string_view("plan.kind == ").size());
+  CHECK(check_error("'aproved' != plan.status").message ==
+        "plan.status is never 'aproved' (it is one of draft, review, approved); did you mean 'approved'?");
+  CHECK(check_error("training.precision in ['bf16', 'fp9']").message ==
+        "training.precision is never 'fp9' (it is one of fp32, tf32, bf16, fp16, fp8, fp4); did you mean 'fp8'?");
+  CHECK(check_error("inference.weights not in ['int4', 'nf4']").message ==
+        "inference.weights is never 'nf4' (it is one of bf16, fp16, fp8, int8, int4)");
+  CHECK(check_error("training.optimizer == 'adamw8bit'").message.starts_with("training.optimizer is never 'adamw8bit'"));
+  CHECK(check_error("training.recompute == 'ful'").message.ends_with("did you mean 'full'?"));
+  // What the language's functions return is checked the same way.
+  CHECK(check_error("tier(it.metric) in ['capacity', 'costs']", "estimates").message ==
+        "tier() is never 'costs' (it is one of capacity, cost, latency); did you mean 'cost'?");
+  CHECK(check_error("compute_precision() == 'bf61'").message.starts_with("compute_precision() is never 'bf61'"));
+  CHECK(check_error("catalog(cluster.gpu, 'scale_out') == 'nvlink'").message ==
+        "catalog() is never 'nvlink' (it is one of nic, ici)");
+
+  CHECK(checks("plan.kind in ['training', 'finetune'] and plan.status != 'approved' and "
+               "model.architecture == 'moe' and inference.batching == 'static'"));
+  // A free-text key takes any literal; a conditional's value is not its branch's key.
+  CHECK(checks("cluster.gpu == 'my-own-gpu' and plan.owner == 'anyone'"));
+  CHECK(checks("(if plan.name == 'x' then plan.kind else 'other') == 'other'"));
+}
+
+TEST_CASE("a text compared with '' asks whether there is one, and is not checked", "[expr][check][literals]") {
+  // The built-in rules' test that a claim names a metric: tier() is absent for any other name.
+  CHECK(checks("tier(it.metric) != ''", "estimates"));
+  CHECK(checks("plan.kind != '' and it.metric != ''", "targets"));
+}

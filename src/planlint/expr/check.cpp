@@ -32,6 +32,13 @@ bool same_dimension(const Type& a, const Type& b) {
 
 bool is_empty_text(const Node& node) { return node.kind == Node::Kind::string && node.text.empty(); }
 
+/// `type` without what only the name it was read from knows (Type::vocabulary): the type of a
+/// value computed from that name.
+Type computed(Type type) {
+  type.vocabulary = {};
+  return type;
+}
+
 class Checker {
  public:
   /// `placeholder`: the tree of a message placeholder, whose conditional chain may pair a
@@ -75,6 +82,10 @@ class Checker {
         Type then_type = (*this)(then_node);
         if (in_text_chain && else_node.kind == Node::Kind::conditional) text_chain_ = &else_node;
         Type else_type = (*this)(else_node);
+        // What a branch names is not what the conditional does: (if c then plan.kind else
+        // 'other') == 'other' may hold.
+        then_type = computed(then_type);
+        else_type = computed(else_type);
         if (in_text_chain && (is_empty_text(then_node) || is_empty_text(else_node)))
           return is_empty_text(then_node) ? else_type : then_type;
         if (then_type.kind != else_type.kind && then_type.kind != Kind::any &&
@@ -128,7 +139,7 @@ class Checker {
           if ((type.kind != item.kind && item.kind != Kind::any && type.kind != Kind::any) ||
               !same_dimension(type, item))
             fail(*child, fmt::format("cannot look for {} among {}", describe(item), describe(type)));
-          check_word(*child, item.vocabulary);
+          check_word(*child, item.vocabulary, &left);
         }
         return Type::of(Kind::boolean);
       }
@@ -139,8 +150,8 @@ class Checker {
           fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
         if (a.kind == Kind::number && !same_dimension(a, b))
           fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
-        check_word(right, a.vocabulary);
-        check_word(left, b.vocabulary);
+        check_word(right, a.vocabulary, &left);
+        check_word(left, b.vocabulary, &right);
         return Type::of(Kind::boolean);
       }
       case Op::lt:
@@ -201,13 +212,26 @@ class Checker {
   }
 
   /// A string literal where a word of `vocabulary` belongs (metric('train.days'), it.metric ==
-  /// 'train.days'): one that is none of its words names nothing, and the rule would load and
-  /// never fire. Anything but a literal (it.metric, a let) is only known at run time.
-  void check_word(const Node& literal, const Vocabulary& vocabulary) {
-    if (!vocabulary.words || literal.kind != Node::Kind::string) return;
+  /// 'train.days', plan.kind == 'training'): one that is none of its words names nothing, or is
+  /// a value `compared` never has, and the rule would load and never fire. Anything but a
+  /// literal (it.metric, a let) is only known at run time. '' is let be: `tier(it.metric) !=
+  /// ''` asks whether there is a value at all, as the built-in rules do.
+  void check_word(const Node& literal, const Vocabulary& vocabulary, const Node* compared = nullptr) {
+    if (!vocabulary.words || literal.kind != Node::Kind::string || literal.text.empty()) return;
     const std::vector<std::string_view>& words = *vocabulary.words;
     if (std::find(words.begin(), words.end(), literal.text) != words.end()) return;
-    std::string message = fmt::format("unknown {} '{}'", vocabulary.noun, literal.text);
+    std::string message;
+    if (!vocabulary.noun.empty()) {
+      message = fmt::format("unknown {} '{}'", vocabulary.noun, literal.text);
+    } else {
+      // A few choices: name them, as the plan loader's bad-value does.
+      std::string choices;
+      for (std::string_view word : words) choices += fmt::format("{}{}", choices.empty() ? "" : ", ", word);
+      const std::string name = !compared                            ? std::string("the value")
+                               : compared->kind == Node::Kind::call ? fmt::format("{}()", compared->text)
+                                                                    : std::string(compared->text);
+      message = fmt::format("{} is never '{}' (it is one of {})", name, literal.text, choices);
+    }
     if (auto suggestion = closest_match(literal.text, words))
       message += fmt::format("; did you mean '{}'?", *suggestion);
     fail(literal, message);
@@ -290,11 +314,16 @@ class Checker {
         arity(node, 1, 1);
         expect(*node.children[0], Kind::date, "the argument of days_since()");
         return Type::number(units::dims::seconds);
-      case Function::tier:
+      case Function::tier: {
         arity(node, 1, 1);
         text(0);
         metric_argument(*node.children[0]);
-        return Type::of(Kind::string);
+        static const std::vector<std::string_view> tiers = {to_string(Tier::capacity), to_string(Tier::cost),
+                                                            to_string(Tier::latency)};
+        Type type = Type::of(Kind::string);
+        type.vocabulary.words = &tiers;
+        return type;
+      }
       case Function::tolerance:
         arity(node, 1, 1);
         text(0);
@@ -343,7 +372,12 @@ class Checker {
         const Node& field = *node.children[1];
         if (field.kind == Node::Kind::string) {
           // The one text field: how the GPU's hosts connect, "nic" or "ici".
-          if (field.text == "scale_out") return Type::of(Kind::string);
+          if (field.text == "scale_out") {
+            static const std::vector<std::string_view> scale_outs = {"nic", "ici"};
+            Type type = Type::of(Kind::string);
+            type.vocabulary.words = &scale_outs;
+            return type;
+          }
           auto dim = catalog_field_dimension(field.text);
           if (!dim)
             fail(field, fmt::format("catalog() has no field '{}': use dense_peak, sparse_peak, hbm, "
@@ -354,9 +388,13 @@ class Checker {
         }
         return Type::number(std::nullopt);
       }
-      case Function::compute_precision:
+      case Function::compute_precision: {
         arity(node, 0, 0);
-        return Type::of(Kind::string);
+        // One of training.precision's choices (fp8 or bf16 for inference).
+        Type type = Type::of(Kind::string);
+        type.vocabulary.words = &find_key("training.precision")->choices;
+        return type;
+      }
       case Function::has_invalid_values:
         arity(node, 0, 0);
         return Type::of(Kind::boolean);

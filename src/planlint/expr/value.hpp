@@ -82,10 +82,13 @@ ValueRef view_of(const Scalar& scalar);
 Value value_of(const ValueRef& value);
 
 /// The strings a text can only be, where they are a fixed set: the metric names (it.metric of
-/// a claim), the plan keys (it.key of an assumption). A literal compared with such a text that
-/// is none of them never equals it, and its rule never fires: the checker rejects it.
+/// a claim), the plan keys (it.key of an assumption), a choice key's choices (plan.kind). A
+/// literal compared with such a text that is none of them never equals it, and its rule never
+/// fires: the checker rejects it.
 struct Vocabulary {
-  std::string_view noun;  ///< what one word is, for messages: "metric", "plan key"
+  /// What one word is, for messages: "metric", "plan key"; empty for a few choices, which a
+  /// message lists.
+  std::string_view noun;
   const std::vector<std::string_view>* words = nullptr;  ///< null: any text
 };
 

@@ -110,7 +110,11 @@ std::optional<Type> RuleTypeEnvironment::path_type(std::string_view path, std::s
                         path.substr(8));
     return std::nullopt;
   } else if (const KeySpec* key = find_key(path)) {
-    return type_of_key(*key);
+    Type type = type_of_key(*key);
+    // plan.kind == 'trainng' is never true: a literal compared with a key of a few choices
+    // must be one of them.
+    if (key->kind == ValueKind::choice) type.vocabulary.words = &key->choices;
+    return type;
   }
   std::vector<std::string> paths = known_paths(each_, options_);
   std::vector<std::string_view> views(paths.begin(), paths.end());

@@ -138,3 +138,32 @@ TEST_CASE("a text compared with '' asks whether there is one, and is not checked
   CHECK(checks("tier(it.metric) != ''", "estimates"));
   CHECK(checks("plan.kind != '' and it.metric != ''", "targets"));
 }
+
+TEST_CASE("a fraction compared with a bare number above 1 is a percentage without its '%'",
+          "[expr][check][literals]") {
+  // training.mfu <= 50 held for every plan: 50 is 5000%.
+  const expr::CheckError mfu = check_error("training.mfu <= 50");
+  CHECK(mfu.message == "training.mfu is a fraction: 50 is 5000%; write 50% or 0.5");
+  CHECK(mfu.offset == std::string_view("training.mfu <= ").size());  // at the number
+  CHECK(check_error("40 < training.goodput").message ==
+        "training.goodput is a fraction: 40 is 4000%; write 40% or 0.4");
+  CHECK(check_error("est.train.comm.fraction > 30").message ==
+        "est.train.comm.fraction is a fraction: 30 is 3000%; write 30% or 0.3");
+  CHECK(check_error("est.train.pipeline_bubble.high >= 1.5").message.starts_with(
+      "est.train.pipeline_bubble.high is a fraction: 1.5 is 150%"));
+  CHECK(check_error("training.mfu == 45").message.starts_with("training.mfu is a fraction"));
+  CHECK(check_error("inference.mfu in [0.5, 60]").message.starts_with("inference.mfu is a fraction: 60 is 6000%"));
+  CHECK(check_error("within(cluster.memory_reserve, 10, 5%)").message.starts_with("cluster.memory_reserve is a fraction"));
+  CHECK(check_error("metric('train.comm.fraction') > 20").message ==
+        "metric('train.comm.fraction') is a fraction: 20 is 2000%; write 20% or 0.2");
+  // A tolerance may come from config, up to 1000%.
+  CHECK(checks("tolerances.cost <= 2 and tolerance(it.metric) < 5", "estimates"));
+  CHECK(check_error("tolerances.cost <= 30").message ==
+        "tolerances.cost is a fraction: 30 is 3000%; write 30% or 0.3");
+  CHECK(check_error("tolerance(it.metric) > 15", "estimates").message.starts_with("tolerance() is a fraction"));
+
+  // A percentage, a fraction up to 1, and what is computed from a fraction pass.
+  CHECK(checks("training.mfu <= 50% and training.mfu > 0.3 and training.goodput <= 1 and training.mfu != 0"));
+  CHECK(checks("training.mfu * 100 <= 50 and abs(training.mfu - 0.4) < 2 and training.mfu ^ 2 < 4"));
+  CHECK(checks("model.layers > 32 and est.train.tokens_per_param > 20"));
+}

@@ -32,11 +32,20 @@ bool same_dimension(const Type& a, const Type& b) {
 
 bool is_empty_text(const Node& node) { return node.kind == Node::Kind::string && node.text.empty(); }
 
-/// `type` without what only the name it was read from knows (Type::vocabulary): the type of a
-/// value computed from that name.
+/// `type` without what only the name it was read from knows (Type::vocabulary, fraction_max):
+/// the type of a value computed from that name.
 Type computed(Type type) {
   type.vocabulary = {};
+  type.fraction_max = 0;
   return type;
+}
+
+/// What a message calls the operand `node`: its name, or its function's.
+std::string operand_name(const Node& node) {
+  if (node.kind != Node::Kind::call) return std::string(node.text);
+  if (node.children.size() == 1 && node.children[0]->kind == Node::Kind::string)
+    return fmt::format("{}('{}')", node.text, node.children[0]->text);
+  return fmt::format("{}()", node.text);
 }
 
 class Checker {
@@ -102,7 +111,7 @@ class Checker {
           expect(*node.children[0], Kind::boolean, "the operand of not");
           return Type::of(Kind::boolean);
         }
-        Type type = expect(*node.children[0], Kind::number, "the operand of -");
+        Type type = computed(expect(*node.children[0], Kind::number, "the operand of -"));
         type.zero_literal = false;
         return type;
       }
@@ -140,6 +149,7 @@ class Checker {
               !same_dimension(type, item))
             fail(*child, fmt::format("cannot look for {} among {}", describe(item), describe(type)));
           check_word(*child, item.vocabulary, &left);
+          check_fraction_bound(left, item, *child);
         }
         return Type::of(Kind::boolean);
       }
@@ -152,6 +162,8 @@ class Checker {
           fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
         check_word(right, a.vocabulary, &left);
         check_word(left, b.vocabulary, &right);
+        check_fraction_bound(left, a, right);
+        check_fraction_bound(right, b, left);
         return Type::of(Kind::boolean);
       }
       case Op::lt:
@@ -165,6 +177,8 @@ class Checker {
         if (!ordered || (a.kind != b.kind && a.kind != Kind::any && b.kind != Kind::any) ||
             !same_dimension(a, b))
           fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
+        check_fraction_bound(left, a, right);
+        check_fraction_bound(right, b, left);
         return Type::of(Kind::boolean);
       }
       case Op::add:
@@ -190,7 +204,7 @@ class Checker {
         Type exponent = expect(right, Kind::number, "the exponent of ^");
         if (exponent.dim && !exponent.dim->dimensionless())
           fail(right, fmt::format("the exponent of ^ must be dimensionless, not {}", describe(exponent)));
-        if (!base.dim || base.dim->dimensionless()) return base;
+        if (!base.dim || base.dim->dimensionless()) return computed(base);
         // A dimensioned base needs a small whole-number literal exponent: GB^2, not GB^x. The
         // bound is the evaluator's (a dimension's exponents are small integers), and comes before
         // the cast: a cast of 3.4e82 to int is undefined (found by fuzz_expression).
@@ -237,6 +251,18 @@ class Checker {
     fail(literal, message);
   }
 
+  /// A bare number above what the fraction `type` (of `named`) can be, set against it
+  /// (`training.mfu <= 50`): a percentage written without its '%', and a comparison that is
+  /// always true or always false. The wording is the config loader's for [lint.options].
+  void check_fraction_bound(const Node& named, const Type& type, const Node& literal) {
+    if (type.fraction_max == 0 || literal.kind != Node::Kind::quantity || literal.quantity.percent ||
+        !literal.quantity.dim.dimensionless() || !(literal.quantity.value > type.fraction_max))
+      return;
+    const double value = literal.quantity.value;
+    fail(literal, fmt::format("{} is a fraction: {:g} is {}; write {:g}% or {:g}", operand_name(named), value,
+                              units::format_in(value, units::dims::none, "%"), value, value / 100));
+  }
+
   /// The metric a string-literal argument names (metric('train.days')), checked; null for an
   /// argument known only at run time (metric(it.metric)).
   const MetricName* metric_argument(const Node& argument) {
@@ -267,13 +293,13 @@ class Checker {
             fail(*node.children[i], fmt::format("{}() of {} and {}", f, describe(first), describe(t)));
         }
         first.zero_literal = false;
-        return first;
+        return computed(first);
       }
       case Function::abs:
       case Function::floor:
       case Function::ceil: {
         arity(node, 1, 1);
-        Type t = numbers(0);
+        Type t = computed(numbers(0));
         t.zero_literal = false;
         return t;
       }
@@ -298,6 +324,8 @@ class Checker {
         Type a = numbers(0), b = numbers(1), tol = numbers(2);
         if (!same_dimension(a, b))
           fail(node, fmt::format("within() compares {} with {}", describe(a), describe(b)));
+        check_fraction_bound(*node.children[0], a, *node.children[1]);
+        check_fraction_bound(*node.children[1], b, *node.children[0]);
         if (tol.dim && !tol.dim->dimensionless())
           fail(*node.children[2], fmt::format("the tolerance of within() is a fraction, not {}", describe(tol)));
         return Type::of(Kind::boolean);
@@ -324,11 +352,14 @@ class Checker {
         type.vocabulary.words = &tiers;
         return type;
       }
-      case Function::tolerance:
+      case Function::tolerance: {
         arity(node, 1, 1);
         text(0);
         metric_argument(*node.children[0]);
-        return Type::number(units::dims::none);
+        Type type = Type::number(units::dims::none);
+        type.fraction_max = max_tolerance;
+        return type;
+      }
       case Function::metric:
       case Function::metric_low:
       case Function::metric_high: {
@@ -336,7 +367,10 @@ class Checker {
         text(0);
         // A metric named by a literal has its dimension: metric('train.days') is a time.
         const MetricName* metric = metric_argument(*node.children[0]);
-        return Type::number(metric ? std::optional(metric->dim) : std::nullopt);
+        if (!metric) return Type::number(std::nullopt);
+        Type type = Type::number(metric->dim);
+        if (is_fraction_metric(metric->name)) type.fraction_max = 1;
+        return type;
       }
       case Function::value:
         arity(node, 1, 1);

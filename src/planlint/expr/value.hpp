@@ -103,6 +103,10 @@ struct Type {
   /// A string that names one of a fixed set (Vocabulary): set for a name, not for what is
   /// computed from it.
   Vocabulary vocabulary = {};
+  /// A fraction's largest value (1 for training.mfu; 10 for a tolerance, which config may set
+  /// up to 1000%), 0 for anything else: a bare number above it compared with the fraction
+  /// (`training.mfu <= 50`) is a percentage without its '%', and the comparison never changes.
+  double fraction_max = 0;
 
   static Type number(std::optional<units::Dimension> dim) { return {Kind::number, dim}; }
   static Type of(Kind kind) { return {kind, std::nullopt}; }

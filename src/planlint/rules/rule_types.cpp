@@ -79,13 +79,19 @@ Type type_of(const expr::Value& value) {
 }
 
 std::optional<Type> RuleTypeEnvironment::path_type(std::string_view path, std::string& error) const {
+  // A fraction compared with a bare number above 1 (`training.mfu <= 50`) is a load error.
+  auto metric_type = [](const MetricName& metric) {
+    Type type = Type::number(metric.dim);
+    if (is_fraction_metric(metric.name)) type.fraction_max = 1;
+    return type;
+  };
   if (path.starts_with("est.")) {
     std::string_view name = path.substr(4);
-    if (const MetricName* metric = find_metric(name)) return Type::number(metric->dim);
+    if (const MetricName* metric = find_metric(name)) return metric_type(*metric);
     for (std::string_view suffix : {".low", ".high"})
       if (name.ends_with(suffix))
         if (const MetricName* metric = find_metric(name.substr(0, name.size() - suffix.size())))
-          return Type::number(metric->dim);
+          return metric_type(*metric);
   } else if (path.starts_with("it.")) {
     if (each_.empty()) {
       error = fmt::format("'{}': `it` exists only in a rule with `each`", path);
@@ -114,6 +120,8 @@ std::optional<Type> RuleTypeEnvironment::path_type(std::string_view path, std::s
     // plan.kind == 'trainng' is never true: a literal compared with a key of a few choices
     // must be one of them.
     if (key->kind == ValueKind::choice) type.vocabulary.words = &key->choices;
+    // A tolerance may come from config, which takes up to 1000%.
+    if (key->base_unit == "fraction") type.fraction_max = key->section == "tolerances" ? expr::max_tolerance : key->max;
     return type;
   }
   std::vector<std::string> paths = known_paths(each_, options_);

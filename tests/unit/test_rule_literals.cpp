@@ -167,3 +167,21 @@ TEST_CASE("a fraction compared with a bare number above 1 is a percentage withou
   CHECK(checks("training.mfu * 100 <= 50 and abs(training.mfu - 0.4) < 2 and training.mfu ^ 2 < 4"));
   CHECK(checks("model.layers > 32 and est.train.tokens_per_param > 20"));
 }
+
+TEST_CASE("a date written in an expression is refused with the way to compare dates", "[expr][check][literals]") {
+  // It parses as 2026 - 1 - 1: the error said only "cannot compare a date with a dimensionless number".
+  CHECK(check_error("plan.updated > 2026-01-01").message ==
+        "cannot compare a date with a dimensionless number (a fraction or count): there are no date literals "
+        "(this one is read as 2026 - 1 - 1); compare an age in days instead, such as days_since(plan.updated) > 180 d");
+  CHECK(check_error("2026-06-30 == it.updated", "assumptions").message.ends_with(
+      "such as days_since(it.updated) > 180 d"));
+  CHECK(check_error("plan.updated <= '2026-01-01'").message ==
+        "cannot compare a date with a string: there are no date literals; compare an age in days instead, such as "
+        "days_since(plan.updated) > 180 d");
+  CHECK(check_error("days_since(2026-01-01) > 30 d").message ==
+        "days_since() takes a date such as plan.updated: there are no date literals (this one is read as "
+        "2026 - 1 - 1); compare an age in days instead, such as days_since(plan.updated) > 180 d");
+  // Other mismatches keep their message.
+  CHECK(check_error("plan.updated > 5").message == "cannot compare a date with a dimensionless number (a fraction or count)");
+  CHECK(checks("days_since(plan.updated) > 180 d and it.updated > plan.updated", "assumptions"));
+}

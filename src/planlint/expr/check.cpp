@@ -40,6 +40,35 @@ Type computed(Type type) {
   return type;
 }
 
+/// Whether `node` is how a date written in an expression parses: `2026-01-01` is the
+/// subtraction 2026 - 1 - 1 (there are no date literals).
+bool reads_as_date(const Node& node) {
+  auto whole = [](const Node& n) {
+    return n.kind == Node::Kind::quantity && n.quantity.dim.dimensionless() && !n.quantity.percent &&
+           n.quantity.value >= 0 && n.quantity.value == std::trunc(n.quantity.value);
+  };
+  if (node.kind != Node::Kind::binary || node.op != Op::sub || !whole(*node.children[1])) return false;
+  const Node& first = *node.children[0];
+  return first.kind == Node::Kind::binary && first.op == Op::sub && whole(*first.children[0]) &&
+         whole(*first.children[1]);
+}
+
+/// Why a date cannot be compared with `other`, when it looks like a date written as a literal
+/// (2026-01-01, '2026-01-01'); empty otherwise. `date` names the date operand.
+std::string date_literal_help(const Node& other, std::string_view date) {
+  std::string read_as;
+  if (reads_as_date(other)) {
+    const Node& first = *other.children[0];
+    read_as = fmt::format(" (this one is read as {:g} - {:g} - {:g})", first.children[0]->quantity.value,
+                          first.children[1]->quantity.value, other.children[1]->quantity.value);
+  } else if (other.kind != Node::Kind::string) {
+    return {};
+  }
+  return fmt::format(": there are no date literals{}; compare an age in days instead, such as "
+                     "days_since({}) > 180 d",
+                     read_as, date.empty() ? "plan.updated" : date);
+}
+
 /// What a message calls the operand `node`: its name, or its function's.
 std::string operand_name(const Node& node) {
   if (node.kind != Node::Kind::call) return std::string(node.text);
@@ -157,7 +186,7 @@ class Checker {
       case Op::ne: {
         Type a = (*this)(left), b = (*this)(right);
         if (a.kind != b.kind && a.kind != Kind::any && b.kind != Kind::any)
-          fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
+          fail(node, fmt::format("cannot compare {} with {}{}", describe(a), describe(b), date_help(left, a, right, b)));
         if (a.kind == Kind::number && !same_dimension(a, b))
           fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
         check_word(right, a.vocabulary, &left);
@@ -176,7 +205,7 @@ class Checker {
         }(a) && (b.kind == Kind::number || b.kind == Kind::date || b.kind == Kind::any);
         if (!ordered || (a.kind != b.kind && a.kind != Kind::any && b.kind != Kind::any) ||
             !same_dimension(a, b))
-          fail(node, fmt::format("cannot compare {} with {}", describe(a), describe(b)));
+          fail(node, fmt::format("cannot compare {} with {}{}", describe(a), describe(b), date_help(left, a, right, b)));
         check_fraction_bound(left, a, right);
         check_fraction_bound(right, b, left);
         return Type::of(Kind::boolean);
@@ -249,6 +278,13 @@ class Checker {
     if (auto suggestion = closest_match(literal.text, words))
       message += fmt::format("; did you mean '{}'?", *suggestion);
     fail(literal, message);
+  }
+
+  /// date_literal_help() for a comparison of `left` (of type `a`) with `right` that is refused.
+  static std::string date_help(const Node& left, const Type& a, const Node& right, const Type& b) {
+    if (a.kind == Kind::date) return date_literal_help(right, left.kind == Node::Kind::path ? left.text : "");
+    if (b.kind == Kind::date) return date_literal_help(left, right.kind == Node::Kind::path ? right.text : "");
+    return {};
   }
 
   /// A bare number above what the fraction `type` (of `named`) can be, set against it
@@ -340,6 +376,8 @@ class Checker {
       }
       case Function::days_since:
         arity(node, 1, 1);
+        if (std::string help = date_literal_help(*node.children[0], ""); !help.empty())
+          fail(*node.children[0], "days_since() takes a date such as plan.updated" + help);
         expect(*node.children[0], Kind::date, "the argument of days_since()");
         return Type::number(units::dims::seconds);
       case Function::tier: {

@@ -502,7 +502,27 @@ TEST_CASE("format_in prints a value in the unit a message names", "[quantity]") 
   CHECK(format_in(7e9, dims::none, "B") == "7B");
   CHECK(format_in(0.4, dims::none, "%") == "40%");
   CHECK(format_in(1.5e6, dims::tokens, "tokens") == "1500000 tokens");
+  CHECK(format_in(32768, dims::tokens, "tokens") == "32768 tokens");  // where format() scales it
+  CHECK(format(32768, dims::tokens) == "32.8K tokens");
   CHECK(format_in(0.4, dims::none, "") == "0.4");
+
+  SECTION("dollars and GPU-hours without a count suffix print the scaled default form") {
+    // A message's {est.cost.total:$} printed "$1824000" where {est.cost.total} prints "$1.82M".
+    CHECK(format_in(1824000, dims::usd, "$") == "$1.82M");
+    CHECK(format_in(1824000, dims::usd, "$") == format(1824000, dims::usd));
+    CHECK(format_in(450, dims::usd, "$") == "$450.00");
+    CHECK(format_in(-2.5e9, dims::usd, "$") == "-$2.5B");
+    CHECK(format_in(1824000, dims::usd, "USD") == "1.82M USD");
+    CHECK(format_in(589800 * hour, dims::gpu_seconds, "GPU*h") == "589.8K GPU*h");
+    CHECK(format_in(589800 * hour, dims::gpu_seconds, "GPU·h") == format(589800 * hour, dims::gpu_seconds));
+    CHECK(format_in(4096 * hour, dims::gpu_seconds, "GPU-h") == "4096 GPU-h");
+    // A count suffix after '$' names the scale, as "$1.2M" does in a plan.
+    CHECK(format_in(1824000, dims::usd, "$M") == "$1.824M");
+    CHECK(format_in(1824000, dims::usd, "$K") == "$1824K");
+    CHECK(format_in(3.2e9, dims::usd, "$B") == "$3.2B");
+    CHECK(format_in(3e3 / hour, dims::usd_per_gpu_second, "$K/GPU/h") == "$3K/GPU/h");
+    CHECK(format_in(1824000, dims::usd, "$X") == "");
+  }
 
   SECTION("a unit of another dimension or an unknown unit gives an empty string") {
     CHECK(format_in(127.4e9, dims::bits, "GB") == "");

@@ -497,6 +497,30 @@ docs = "d"
   CHECK_THAT(errors[0].message, Catch::Contains("'up' rounds a number, not a string"));
 }
 
+TEST_CASE("a placeholder in dollars or GPU-hours prints the readable form the default does",
+          "[rules][template]") {
+  // Audit of custom rule packs: {est.cost.total:$} printed "$1824000" next to {est.cost.total}'s
+  // "$1.82M", {x:GPU*h} "589800 GPU*h", and {x:$M} was refused.
+  planlint::test::Scratch dir;
+  const std::string pack = dir.write("money.toml", R"(id = "money"
+group = "g"
+severity = "note"
+summary = "s"
+check = "false"
+message = "{$1824000} {$1824000:$} {$1824000:$M} {$1824000:$ up} {$1824000:USD} {589800 h * 1 GPU} {589800 h * 1 GPU:GPU*h} {589800 h * 1 GPU:GPU*h up}"
+docs = "d"
+)").string();
+  const std::vector<Diagnostic> diagnostics = planlint::test::lint_plan_text(
+      "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
+      "[training]\ntokens = \"1T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n",
+      Date{2026, 12, 2}, {pack});
+  const Diagnostic* found = nullptr;
+  for (const Diagnostic& d : diagnostics)
+    if (d.rule == "money") found = &d;
+  REQUIRE(found);
+  CHECK(found->message == "$1.82M $1.82M $1.824M $1.83M 1.82M USD 589.8K GPU·h 589.8K GPU*h 589.8K GPU*h");
+}
+
 TEST_CASE("interconnect-bottleneck's suggested global batch clears it and splits evenly", "[rules][network]") {
   // Audit 2026-12-02: the help's "1.25× larger" batch, rounded to the nearest, was 10.02% of
   // the step (still a finding) and 10 sequences over dp 8, which global-batch-split refuses.

@@ -272,9 +272,23 @@ std::string format_in(double value, Dimension dimension, std::string_view unit_t
       return up_to_four(value / *suffix) + std::string(unit);
     if (unit == "%") return up_to_four(value * 100) + "%";
   }
-  const auto parsed = parse_quantity("1 " + std::string(unit));
+  // A unit written with `$` is read as the quantity syntax writes an amount of money, the
+  // count suffix included: "$M" as "$1M" (a million dollars), "$/GPU/h" as "$1/GPU/h".
+  const bool dollars = unit.front() == '$';
+  auto parsed = parse_quantity(dollars ? "$1" + std::string(unit.substr(1)) : "1 " + std::string(unit));
+  if (dollars && !std::holds_alternative<Quantity>(parsed)) parsed = parse_quantity("1 " + std::string(unit));
   const auto* one = std::get_if<Quantity>(&parsed);
   if (one == nullptr || one->dim != dimension || one->value == 0) return "";
+  // Dollars and GPU-hours without a count suffix leave the scale to the number, as their
+  // default forms do: `$` prints "$1.82M" and `GPU*h` "589.8K GPU*h", where four figures in
+  // full would be "$1824000" and "589800 GPU*h". A suffix names the scale ("$M": "$1.824M").
+  if (dimension == dims::usd && one->value == 1) {
+    const std::string money = money_text(value);  // "$1.82M", "-$450.00"
+    if (dollars) return money;
+    const std::size_t sign = money.find('$');
+    return money.substr(0, sign) + money.substr(sign + 1) + " " + std::string(unit);  // "1.82M USD"
+  }
+  if (dimension == dims::gpu_seconds && one->value == 3600) return count_text(value / 3600) + " " + std::string(unit);
   const auto number = up_to_four(value / one->value);
   if (unit.front() == '$') return "$" + number + std::string(unit.substr(1));  // "$3/GPU/h"
   return number + " " + std::string(unit);

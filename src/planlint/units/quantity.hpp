@@ -43,9 +43,11 @@ Quantity resolve(Quantity quantity, Dimension expected);
 /// "4.42M GPU·h", "$1.3M", "524.3 kB". Three significant figures unless more are needed.
 std::string format(double value, Dimension dimension);
 
-/// Formats `value` (base units) in the unit named by `unit_text` ("GB", "TFLOPS", "d"); the
-/// unit's dimension must match. Returns an empty string when `unit_text` is not a unit of that
-/// dimension.
+/// Formats `value` (base units) in the unit named by `unit_text` ("GB", "TFLOPS", "d", "$M");
+/// the unit's dimension must match. Up to four significant figures in that unit, except that
+/// dollars and GPU-hours written without a count suffix ("$", "USD", "GPU*h") print the scaled
+/// form format() prints: "$1.82M", "589.8K GPU*h". Returns an empty string when `unit_text` is
+/// not a unit of that dimension.
 std::string format_in(double value, Dimension dimension, std::string_view unit_text);
 
 }  // namespace planlint::units

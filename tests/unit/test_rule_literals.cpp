@@ -9,6 +9,7 @@
 
 #include "planlint/expr/check.hpp"
 #include "planlint/expr/syntax.hpp"
+#include "planlint/rules/placeholder_units.hpp"
 #include "planlint/rules/rule_set.hpp"
 #include "planlint/rules/rule_types.hpp"
 #include "support.hpp"
@@ -184,4 +185,29 @@ TEST_CASE("a date written in an expression is refused with the way to compare da
   // Other mismatches keep their message.
   CHECK(check_error("plan.updated > 5").message == "cannot compare a date with a dimensionless number (a fraction or count)");
   CHECK(checks("days_since(plan.updated) > 180 d and it.updated > plan.updated", "assumptions"));
+}
+
+TEST_CASE("a placeholder's misspelt unit or rounding word says which it is", "[rules][template][literals]") {
+  // {cluster.hbm:GBB} said "unit 'GBB' does not fit bytes", {cluster.hbm:GB upp} "unit 'GB upp'
+  // does not fit bytes".
+  std::size_t offset = 99;
+  CHECK(display_unit_problem("GBB", units::dims::bytes, offset) == "unknown unit 'GBB' (did you mean 'GB'?)");
+  CHECK(offset == 0);
+  CHECK(display_unit_problem("GB upp", units::dims::bytes, offset) ==
+        "unknown rounding 'upp': a placeholder rounds up or down (`{x:GB up}`, `{x:down}`), or to the nearest "
+        "without a word; did you mean 'up'?");
+  CHECK(offset == 3);
+  CHECK(display_unit_problem("upp", units::dims::bytes, offset).starts_with("unknown rounding 'upp'"));
+  CHECK(display_unit_problem("% dwn", units::dims::none, offset).ends_with("did you mean 'down'?"));
+  CHECK(display_unit_problem("GB nearest", units::dims::bytes, offset).starts_with("unknown rounding 'nearest'"));
+  CHECK(display_unit_problem("TFLOPS", units::dims::bytes, offset) == "unit 'TFLOPS' does not fit bytes");
+  CHECK(display_unit_problem("%", units::dims::bytes, offset) == "unit '%' does not fit bytes");
+  CHECK(display_unit_problem("GBB", std::nullopt, offset).starts_with("unknown unit 'GBB'"));
+  CHECK(display_unit_problem("GBs", units::dims::bytes, offset) == "unknown unit 'GBs' (did you mean 'GB/s'?)");
+  for (auto [unit, dim] : {std::pair{"GB", units::dims::bytes}, {"%", units::dims::none}, {"B", units::dims::none},
+                           {"$M", units::dims::usd}, {"$", units::dims::usd}, {"GPU*h", units::dims::gpu_seconds}}) {
+    INFO(unit);
+    CHECK(display_unit_problem(unit, dim, offset).empty());
+  }
+  CHECK(display_unit_problem("GB", std::nullopt, offset).empty());
 }

@@ -3,6 +3,7 @@
 // (audit of writing custom rule packs); each is now an error when the rule loads.
 #include <map>
 #include <string>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -210,4 +211,23 @@ TEST_CASE("a placeholder's misspelt unit or rounding word says which it is", "[r
     CHECK(display_unit_problem(unit, dim, offset).empty());
   }
   CHECK(display_unit_problem("GB", std::nullopt, offset).empty());
+}
+
+TEST_CASE("a rule file's misspelt placeholder unit or rounding word is reported at it", "[rules][template][literals]") {
+  const std::string text = "id = \"org-u\"\ngroup = \"org\"\nseverity = \"error\"\nsummary = \"s\"\n"
+                           "check = \"cluster.hbm > 1 GB\"\nmessage = \"{cluster.hbm:GBB}\"\n" +
+                           std::string(test::rule_docs_stub);
+  for (const auto& [message, expected, column] :
+       {std::tuple{"{cluster.hbm:GBB}", "in message: unknown unit 'GBB' (did you mean 'GB'?)", 25u},
+        std::tuple{"{cluster.hbm:GB upp}", "in message: unknown rounding 'upp'", 28u}}) {
+    INFO(message);
+    std::string file = text;
+    file.replace(file.find("{cluster.hbm:GBB}"), 17, message);
+    std::vector<Diagnostic> errors;
+    RuleSet rules;
+    CHECK_FALSE(rules.load(std::make_shared<const SourceFile>("u.toml", file), errors));
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0].message, Catch::StartsWith(expected));
+    CHECK(errors[0].primary.span.begin == Position{6, column});
+  }
 }

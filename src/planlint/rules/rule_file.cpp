@@ -13,6 +13,7 @@
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/columns.hpp"
 #include "planlint/source/toml_span.hpp"
+#include "planlint/rules/placeholder_units.hpp"
 #include "planlint/rules/plan_environment.hpp"
 #include "planlint/rules/rule_types.hpp"
 
@@ -687,13 +688,9 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
     if (!unit.empty()) {
       if (type.kind != expr::Type::Kind::number && type.kind != expr::Type::Kind::any)
         return TemplateError{i + 1, fmt::format("':{}' formats a number, not {}", unit, expr::describe(type))};
-      if (type.dim) {
-        const bool ok = unit == "%" ? type.dim->dimensionless()
-                                    : !units::format_in(1.0, *type.dim, unit).empty();
-        if (!ok)
-          return TemplateError{i + 1 + inside.size() + 1,
-                               fmt::format("unit '{}' does not fit {}", unit, expr::describe(type))};
-      }
+      std::size_t at = 0;
+      if (std::string problem = display_unit_problem(unit, type.dim, at); !problem.empty())
+        return TemplateError{i + 1 + inside.size() + 1 + at, std::move(problem)};
     }
     result.parts.push_back({keep(std::move(literal)), tree, keep(std::move(unit)), rounding});
     literal.clear();

@@ -9,6 +9,7 @@
 #include <toml++/toml.h>
 
 #include "planlint/diag/suggest.hpp"
+#include "planlint/plan/schema.hpp"
 #include "planlint/source/toml_span.hpp"
 
 namespace planlint {
@@ -182,7 +183,7 @@ class Reader {
       }
       auto q = quantity(node, fmt::format("tolerances.{}", name));
       if (!q) continue;
-      if (q->dim != units::dims::none || q->value < 0 || q->value > 10) {
+      if (q->dim != units::dims::none || q->value < 0 || q->value > max_tolerance) {
         error(node.source(), fmt::format("tolerances.{} must be a fraction such as \"10%\" or 0.1", name));
         continue;
       }

@@ -29,10 +29,6 @@ std::optional<units::Dimension> catalog_field_dimension(std::string_view field);
 /// The function names of the language, for did-you-mean.
 const std::vector<std::string_view>& function_names();
 
-/// The largest tolerance config's [tolerances] accepts (1000%, config.cpp): a tolerance is a
-/// fraction up to it.
-inline constexpr double max_tolerance = 10;
-
 /// The metric names (metric('train.days'), it.metric of a claim) and the dotted plan keys
 /// (value('training.mfu'), it.key of an assumption) as vocabularies: a string literal that
 /// names one must be one of them.

@@ -52,6 +52,10 @@ struct KeySpec {
 inline constexpr std::size_t plan_section_count = 10;
 inline constexpr std::size_t max_section_keys = 32;
 
+/// The largest tolerance a config's [tolerances] accepts (1000%): the rule checker takes a
+/// tolerance for a fraction up to it (a literal above it is a slip).
+inline constexpr double max_tolerance = 10;
+
 struct SectionSpec {
   std::string_view name;
   bool array;          ///< [[targets]] rather than [cluster]

@@ -121,7 +121,7 @@ std::optional<Type> RuleTypeEnvironment::path_type(std::string_view path, std::s
     // must be one of them.
     if (key->kind == ValueKind::choice) type.vocabulary.words = &key->choices;
     // A tolerance may come from config, which takes up to 1000%.
-    if (key->base_unit == "fraction") type.fraction_max = key->section == "tolerances" ? expr::max_tolerance : key->max;
+    if (key->base_unit == "fraction") type.fraction_max = key->section == "tolerances" ? max_tolerance : key->max;
     return type;
   }
   std::vector<std::string> paths = known_paths(each_, options_);

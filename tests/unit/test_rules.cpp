@@ -71,6 +71,19 @@ std::vector<Diagnostic> refused_rule_errors(std::string name, std::string text) 
   return errors;
 }
 
+/// The finding of the pack rule `rule` (a rule that always fires, in the file `pack`) on a small
+/// training plan: what a template test reads its message and help from.
+Diagnostic template_finding(const std::string& pack, std::string_view rule) {
+  const std::vector<Diagnostic> diagnostics = planlint::test::lint_plan_text(
+      "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
+      "[training]\ntokens = \"1T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n",
+      Date{2026, 12, 2}, {pack});
+  for (const Diagnostic& d : diagnostics)
+    if (d.rule == rule) return d;
+  FAIL("no finding of " << rule);
+  return {};
+}
+
 }  // namespace
 
 TEST_CASE("the built-in rules load and cover the rule table of rules.md", "[rules]") {
@@ -471,18 +484,11 @@ message = "{187.87 tokens/s:tokens/s down} {187.87 tokens/s:tokens/s up} {187.87
 help = "{0.999994 GB:GB up} {1.6747 * 1 s:s down} {7.0001e9:B up} {6.99999e9:B down} {4096.5 tokens:tokens down} {4096.5 tokens:tokens up}"
 docs = "d"
 )").string();
-  const std::vector<Diagnostic> diagnostics =
-      planlint::test::lint_plan_text("[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
-                   "[training]\ntokens = \"1T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n",
-              Date{2026, 12, 2}, {pack});
-  const Diagnostic* found = nullptr;
-  for (const Diagnostic& d : diagnostics)
-    if (d.rule == "round") found = &d;
-  REQUIRE(found);
-  CHECK(found->message == "187.8 tokens/s 187.9 tokens/s 187.9 tokens/s 1.68 1.67 10.1% 10% -2.345 GB 154.3 GB 2 GB");
-  REQUIRE(found->help);
+  const Diagnostic found = template_finding(pack, "round");
+  CHECK(found.message == "187.8 tokens/s 187.9 tokens/s 187.9 tokens/s 1.68 1.67 10.1% 10% -2.345 GB 154.3 GB 2 GB");
+  REQUIRE(found.help);
   // A count reads back with its suffix; the nearest text on the side, not the first found.
-  CHECK(*found->help == "1 GB 1.674 s 7.001B 6.999B 4096 tokens 4097 tokens");
+  CHECK(*found.help == "1 GB 1.674 s 7.001B 6.999B 4096 tokens 4097 tokens");
 
   // Only a number rounds, and the word is the last after the colon.
   const std::vector<Diagnostic> errors = refused_rule_errors("bad-round.toml", R"(id = "x"
@@ -510,15 +516,8 @@ check = "false"
 message = "{$1824000} {$1824000:$} {$1824000:$M} {$1824000:$ up} {$1824000:USD} {589800 h * 1 GPU} {589800 h * 1 GPU:GPU*h} {589800 h * 1 GPU:GPU*h up}"
 docs = "d"
 )").string();
-  const std::vector<Diagnostic> diagnostics = planlint::test::lint_plan_text(
-      "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
-      "[training]\ntokens = \"1T\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n",
-      Date{2026, 12, 2}, {pack});
-  const Diagnostic* found = nullptr;
-  for (const Diagnostic& d : diagnostics)
-    if (d.rule == "money") found = &d;
-  REQUIRE(found);
-  CHECK(found->message == "$1.82M $1.82M $1.824M $1.83M 1.82M USD 589.8K GPU·h 589.8K GPU*h 589.8K GPU*h");
+  CHECK(template_finding(pack, "money").message ==
+        "$1.82M $1.82M $1.824M $1.83M 1.82M USD 589.8K GPU·h 589.8K GPU*h 589.8K GPU*h");
 }
 
 TEST_CASE("interconnect-bottleneck's suggested global batch clears it and splits evenly", "[rules][network]") {

@@ -187,16 +187,6 @@ Candidate holds_plan(const fs::path& path, std::size_t max_file_bytes, std::opti
   return plan ? Candidate::plan : Candidate::no_plan;
 }
 
-/// Whether a folder's file is a TOML candidate: ".toml" in any case, as Markdown's ".md" is
-/// (a "PLAN.TOML" was skipped while a "README.MD" was read).
-bool is_toml_path(const fs::path& path) {
-  const std::string extension = path.extension().string();
-  if (extension.size() != 5) return false;
-  for (std::size_t i = 0; i < 5; ++i)
-    if (std::tolower(static_cast<unsigned char>(extension[i])) != ".toml"[i]) return false;
-  return true;
-}
-
 /// Collects the candidate files under `folder` (*.toml, Markdown), not entering hidden folders,
 /// node_modules or symbolic links to folders. A folder that cannot be listed, or a candidate
 /// whose type cannot be told (a symbolic link loop), is an error; a dangling link is not a file.
@@ -216,7 +206,7 @@ void find_candidates(const fs::path& folder, std::vector<fs::path>& found, std::
       if (error) return;
       continue;
     }
-    if (!is_toml_path(entry.path()) && !is_markdown_path(entry.path().string())) continue;
+    if (!is_toml_path(entry.path().string()) && !is_markdown_path(entry.path().string())) continue;
     const fs::file_status status = entry.status(ec);  // through a symbolic link
     if (status.type() == fs::file_type::not_found) continue;  // a dangling link
     if (ec) {

@@ -1,7 +1,6 @@
 #include "planlint/rules/rule_set.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -92,21 +91,11 @@ RuleSet RuleSet::with_builtin() {
 
 namespace {
 
-/// Where a rule file declares option `name` ([options] NAME = ...); 1:1 when it cannot tell.
-Span option_span(const SourceFile& file, std::string_view name) {
+/// Where a rule file sets the key at `path` ("id", "options.max_mfu"); 1:1 when it cannot tell.
+Span span_at(const SourceFile& file, std::string_view path) {
   try {
     const toml::table table = toml::parse(file.text(), file.path());
-    if (const toml::node* node = table["options"][name].node()) return detail::to_span(node->source(), file);
-  } catch (const toml::parse_error&) {
-  }
-  return Span{{1, 1}, {1, 2}};
-}
-
-/// Where a rule file sets its top-level `key` (id = ...); 1:1 when it cannot tell.
-Span key_span(const SourceFile& file, std::string_view key) {
-  try {
-    const toml::table table = toml::parse(file.text(), file.path());
-    if (const toml::node* node = table.get(key)) return detail::to_span(node->source(), file);
+    if (const toml::node* node = table.at_path(path).node()) return detail::to_span(node->source(), file);
   } catch (const toml::parse_error&) {
   }
   return Span{{1, 1}, {1, 2}};
@@ -153,7 +142,7 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
     d.rule = "invalid-rule";
     d.severity = Severity::error;
     d.message = std::move(message);
-    d.primary = Location{file->path(), key_span(*file, key)};
+    d.primary = Location{file->path(), span_at(*file, key)};
     d.help = std::move(help);
     return false;
   };
@@ -202,7 +191,7 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
       const auto other = existing->options.find(name);
       if (other == existing->options.end() || same_kind(value, other->second)) continue;
       const std::shared_ptr<const SourceFile> other_file = rule_source(*existing);
-      const Span here = option_span(*file, name), there = option_span(*other_file, name);
+      const Span here = span_at(*file, "options." + name), there = span_at(*other_file, "options." + name);
       Diagnostic& d = errors.emplace_back();
       d.rule = "invalid-rule";
       d.severity = Severity::error;
@@ -235,11 +224,8 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
   const bool folder = fs::is_directory(path, ec);
   std::size_t plans_passed_over = 0;
   if (folder) {
-    for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
-      std::string extension = it->path().extension().string();
-      for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (it->is_regular_file() && extension == ".toml") files.push_back(it->path());
-    }
+    for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+      if (it->is_regular_file() && is_toml_path(it->path().string())) files.push_back(it->path());
     std::sort(files.begin(), files.end());
   } else {
     files.push_back(path);

@@ -1,6 +1,7 @@
 #include "planlint/source/source_file.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -142,6 +143,15 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
   }
   text.resize(filled);
   return text;
+}
+
+bool is_toml_path(std::string_view path) {
+  constexpr std::string_view extension = ".toml";
+  if (path.size() <= extension.size()) return false;
+  const std::string_view tail = path.substr(path.size() - extension.size());
+  for (std::size_t i = 0; i < extension.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(tail[i])) != extension[i]) return false;
+  return true;
 }
 
 }  // namespace planlint

@@ -51,4 +51,7 @@ std::string value_excerpt(const SourceFile& file, Span span, std::size_t max_byt
 std::optional<std::string> read_file(const std::string& path, std::string& error,
                                      std::size_t max_bytes = default_max_file_bytes);
 
+/// Whether `path` names a TOML file: ".toml" in any case, as Markdown's ".md" is ("PLAN.TOML").
+bool is_toml_path(std::string_view path);
+
 }  // namespace planlint

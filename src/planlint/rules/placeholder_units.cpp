@@ -14,12 +14,11 @@ namespace planlint {
 
 namespace {
 
-/// `unit` as format_in() reads it (a unit written with '$' as an amount: "$M" as "$1M"): the
-/// quantity one of it is, or the parser's error with its offset in `unit`.
+/// `unit` as format_in() reads it (units::parse_unit): the quantity one of it is, or the
+/// parser's error with its offset in `unit`.
 std::variant<units::Quantity, units::QuantityError> read_unit(std::string_view unit) {
   const bool dollars = !unit.empty() && unit.front() == '$';
-  units::QuantityResult parsed =
-      units::parse_quantity(dollars ? "$1" + std::string(unit.substr(1)) : "1 " + std::string(unit));
+  units::QuantityResult parsed = units::parse_unit(unit);
   if (auto* error = std::get_if<units::QuantityError>(&parsed)) {
     // Columns are 1-based in "$1M" (the '$' is the unit's) and in "1 GB" (two characters not).
     const std::size_t before = dollars ? 1 : 2;

@@ -264,6 +264,16 @@ std::string format(double value, Dimension dimension) {
   return generic_text(value, dimension);
 }
 
+QuantityResult parse_unit(std::string_view unit) {
+  // A unit written with `$` is read as the quantity syntax writes an amount of money, the
+  // count suffix included: "$M" as "$1M" (a million dollars), "$/GPU/h" as "$1/GPU/h".
+  if (unit.empty() || unit.front() != '$') return parse_quantity("1 " + std::string(unit));
+  QuantityResult money = parse_quantity("$1" + std::string(unit.substr(1)));
+  if (std::holds_alternative<Quantity>(money)) return money;
+  QuantityResult plain = parse_quantity("1 " + std::string(unit));
+  return std::holds_alternative<Quantity>(plain) ? plain : money;
+}
+
 std::string format_in(double value, Dimension dimension, std::string_view unit_text) {
   const auto unit = trim(unit_text);
   if (unit.empty()) return dimension.dimensionless() ? up_to_four(value) : "";
@@ -272,11 +282,8 @@ std::string format_in(double value, Dimension dimension, std::string_view unit_t
       return up_to_four(value / *suffix) + std::string(unit);
     if (unit == "%") return up_to_four(value * 100) + "%";
   }
-  // A unit written with `$` is read as the quantity syntax writes an amount of money, the
-  // count suffix included: "$M" as "$1M" (a million dollars), "$/GPU/h" as "$1/GPU/h".
   const bool dollars = unit.front() == '$';
-  auto parsed = parse_quantity(dollars ? "$1" + std::string(unit.substr(1)) : "1 " + std::string(unit));
-  if (dollars && !std::holds_alternative<Quantity>(parsed)) parsed = parse_quantity("1 " + std::string(unit));
+  const QuantityResult parsed = parse_unit(unit);
   const auto* one = std::get_if<Quantity>(&parsed);
   if (one == nullptr || one->dim != dimension || one->value == 0) return "";
   // Dollars and GPU-hours without a count suffix leave the scale to the number, as their

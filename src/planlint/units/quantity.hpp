@@ -43,6 +43,11 @@ Quantity resolve(Quantity quantity, Dimension expected);
 /// "4.42M GPU·h", "$1.3M", "524.3 kB". Three significant figures unless more are needed.
 std::string format(double value, Dimension dimension);
 
+/// One of `unit` ("GB" as "1 GB"), as format_in reads a display unit: one written with `$` is an
+/// amount of money, the count suffix included ("$M" as "$1M", "$/GPU/h" as "$1/GPU/h"), else as
+/// "1 $..."; when neither reads, the error of the first reading.
+QuantityResult parse_unit(std::string_view unit);
+
 /// Formats `value` (base units) in the unit named by `unit_text` ("GB", "TFLOPS", "d", "$M");
 /// the unit's dimension must match. Up to four significant figures in that unit, except that
 /// dollars and GPU-hours written without a count suffix ("$", "USD", "GPU*h") print the scaled

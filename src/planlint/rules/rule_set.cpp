@@ -257,6 +257,7 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
     ++rule_files;
     ok = load(std::make_shared<const SourceFile>(file.string(), std::move(*text)), errors) && ok;
   }
+  // Files passed over as loaded before (the pack named twice) leave the count short: no error.
   if (folder && files.size() == plans_passed_over + rule_files && rule_files == 0 && ok) {
     Diagnostic& d = errors.emplace_back();
     d.rule = "invalid-rule";

@@ -50,21 +50,47 @@ SmallBlockCache& thread_cache() noexcept {
   return block_cache;
 }
 
-void* allocate_or_throw(std::size_t bytes) {
+// operator new when no list holds a block of the size: carve one, or ask malloc, calling the
+// new handler until it gives one. Out of line, so that the common case (a listed block, about
+// ten instructions) saves and restores no registers (44 instructions an allocation were 2.5%
+// of a corpus run, 6.5% of one plan's).
+[[gnu::noinline]] void* allocate_or_throw(std::size_t bytes) {
   for (;;) {
-    if (void* block = thread_cache().allocate(bytes)) return block;
+    if (void* block = thread_cache().allocate_unlisted(bytes)) return block;
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) throw std::bad_alloc();
     handler();
   }
 }
 
+// A listed block, or the slow path. A thread's lists are empty until its cache is attached,
+// so the fast path needs no attached() test.
+inline void* allocate(std::size_t bytes) {
+  if (void* block = block_cache.take_listed(bytes)) [[likely]] return block;
+  return allocate_or_throw(bytes);
+}
+
+// operator delete of a block that was not carved (or before the cache is attached): out of
+// line, as allocate_or_throw is.
+[[gnu::noinline]] void release_uncarved(void* block, std::size_t bytes) noexcept {
+  if (bytes != 0) thread_cache().release(block, bytes);
+  else thread_cache().release_unsized(block);
+}
+
+// A carved block goes on its list; anything else takes the slow path. `bytes` is 0 for an
+// unsized delete; a sized delete of operator new(0)'s block also says 0, and is taken as
+// unsized, which finds the block's class (1) from the block itself.
+inline void release(void* block, std::size_t bytes) noexcept {
+  if (block_cache.release_carved(block, bytes)) [[likely]] return;
+  release_uncarved(block, bytes);
+}
+
 }  // namespace
 
 // The cache takes a null pointer as free() does.
-void* operator new(std::size_t bytes) { return allocate_or_throw(bytes); }
-void* operator new[](std::size_t bytes) { return allocate_or_throw(bytes); }
-void operator delete(void* block) noexcept { thread_cache().release_unsized(block); }
-void operator delete[](void* block) noexcept { thread_cache().release_unsized(block); }
-void operator delete(void* block, std::size_t bytes) noexcept { thread_cache().release(block, bytes); }
-void operator delete[](void* block, std::size_t bytes) noexcept { thread_cache().release(block, bytes); }
+void* operator new(std::size_t bytes) { return allocate(bytes); }
+void* operator new[](std::size_t bytes) { return allocate(bytes); }
+void operator delete(void* block) noexcept { release(block, 0); }
+void operator delete[](void* block) noexcept { release(block, 0); }
+void operator delete(void* block, std::size_t bytes) noexcept { release(block, bytes); }
+void operator delete[](void* block, std::size_t bytes) noexcept { release(block, bytes); }

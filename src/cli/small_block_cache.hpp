@@ -98,19 +98,46 @@ class SmallBlockCache {
 
   // A block of at least `bytes`, or null when malloc has no memory.
   void* allocate(std::size_t bytes) noexcept {
+    if (void* block = take_listed(bytes)) return block;
+    return allocate_unlisted(bytes);
+  }
+
+  // A block of at least `bytes` from its class's list, or null when the list is empty (or the
+  // request is too large for a list). The fast path of allocate(): a few instructions, so that
+  // operator new can inline it and call allocate_unlisted() only when it fails.
+  void* take_listed(std::size_t bytes) noexcept {
+    const std::size_t size_class_index = size_class(bytes);
+    if (size_class_index >= class_count) return nullptr;
+    FreeBlock* block = free_lists_[size_class_index];
+    if (block == nullptr) return nullptr;
+    free_lists_[size_class_index] = block->next;
+    if (!is_carved(block)) cached_bytes_ -= size_class_index * granule_bytes;
+    return block;
+  }
+
+  // allocate() when take_listed() failed: a block carved from the region, or from malloc.
+  void* allocate_unlisted(std::size_t bytes) noexcept {
     const std::size_t size_class_index = size_class(bytes);
     if (size_class_index >= class_count) return std::malloc(bytes);
-    if (FreeBlock* block = free_lists_[size_class_index]) {
-      free_lists_[size_class_index] = block->next;
-      if (!is_carved(block)) cached_bytes_ -= size_class_index * granule_bytes;
-      return block;
-    }
     if (void* block = carve(size_class_index)) return block;
     return std::malloc(size_class_index * granule_bytes);
   }
 
   // Takes back a block that allocate(bytes) returned.
   void release(void* block, std::size_t bytes) noexcept { release_in_class(block, size_class(bytes)); }
+
+  // Takes back a carved block (the common case: a carved block always goes on its list), or
+  // returns false for release() or release_unsized() to take it: the fast path of operator
+  // delete. `bytes` is the size it was allocated with, or 0 for an unsized delete. False
+  // for a null pointer and while the cache is not attached.
+  bool release_carved(void* block, std::size_t bytes) noexcept {
+    if (!is_carved(block)) return false;
+    const std::size_t size_class_index = bytes != 0 ? size_class(bytes) : region_->size_class_of(block);
+    auto* free_block = static_cast<FreeBlock*>(block);
+    free_block->next = free_lists_[size_class_index];
+    free_lists_[size_class_index] = free_block;
+    return true;
+  }
 
   // Takes back a block whose size is not known (an unsized delete).
   void release_unsized(void* block) noexcept {

@@ -224,13 +224,13 @@ namespace {
 class UnreadablePaths : public planlint::InputReader {
  public:
   explicit UnreadablePaths(std::set<std::string> names) : names_(std::move(names)) {}
-  std::optional<std::string> read(const std::string& path, std::string& reason,
-                                  std::size_t max_bytes) const override {
+  std::optional<std::string> read(const std::string& path, std::string& reason, std::size_t max_bytes,
+                                  std::optional<planlint::FileIdentity>& identity) const override {
     if (names_.count(fs::path(path).filename().string())) {
       reason = "Permission denied";
       return std::nullopt;
     }
-    return InputReader::read(path, reason, max_bytes);
+    return InputReader::read(path, reason, max_bytes, identity);
   }
   bool list(const fs::path& folder, std::vector<fs::directory_entry>& entries, std::string& reason) const override {
     if (names_.count(folder.filename().string())) {

@@ -86,6 +86,40 @@ TEST_CASE("blocks are carved from the region by class, and its chunk says a bloc
   cache.close();
 }
 
+TEST_CASE("operator new and delete's fast paths: a listed block, a carved block", "[allocation]") {
+  BlockRegion region(1);
+  SmallBlockCache cache;
+  // Before the cache is attached: no list holds anything, and nothing is carved.
+  CHECK(cache.take_listed(24) == nullptr);
+  int on_stack = 0;
+  CHECK_FALSE(cache.release_carved(&on_stack, sizeof on_stack));
+  CHECK_FALSE(cache.release_carved(nullptr, 0));
+  cache.attach(&region);
+  void* carved = cache.allocate(24);  // class 2, carved from the only chunk
+  REQUIRE(region.contains(carved));
+  CHECK(cache.take_listed(24) == nullptr);  // an empty list: allocate_unlisted() carves
+  // A sized release files it under its size's class, an unsized one (0) under its chunk's.
+  CHECK(cache.release_carved(carved, 24));
+  CHECK(cache.take_listed(17) == carved);
+  CHECK(cache.release_carved(carved, 0));
+  CHECK(cache.take_listed(32) == carved);
+  CHECK(cache.cached_bytes() == 0);
+  // A block from malloc (no chunk left for class 4) is not carved: the slow path takes it,
+  // and counts it as cached.
+  void* from_malloc = cache.allocate_unlisted(64);
+  REQUIRE(from_malloc != nullptr);
+  CHECK_FALSE(cache.release_carved(from_malloc, 64));
+  cache.release(from_malloc, 64);
+  CHECK(cache.cached_bytes() == 64);
+  CHECK(cache.take_listed(64) == from_malloc);
+  CHECK(cache.cached_bytes() == 0);
+  // Too large for any list.
+  CHECK(cache.take_listed(4096) == nullptr);
+  cache.release(from_malloc, 64);
+  cache.release(carved, 24);
+  cache.close();
+}
+
 TEST_CASE("when the region is used up, blocks come from malloc", "[allocation]") {
   BlockRegion region(1);
   SmallBlockCache cache;
@@ -150,12 +184,21 @@ void check_live_blocks_stay_intact(SmallBlockCache& cache) {
       next_fill = static_cast<unsigned char>(next_fill % 250 + 1);
     }
     for (const LiveBlock& block : live) REQUIRE(intact(block));
-    // Release about half, alternately through the sized and the unsized path.
+    // Release about half, in turn through the sized and the unsized path, and through
+    // operator delete's fast path (release_carved, falling back to the sized or unsized one).
     std::shuffle(live.begin(), live.end(), random);
     for (std::size_t i = 0; i < 200; ++i) {
       const LiveBlock& block = live.back();
-      if (i % 2 == 0) cache.release(block.bytes, block.size);
-      else cache.release_unsized(block.bytes);
+      switch (i % 4) {
+        case 0: cache.release(block.bytes, block.size); break;
+        case 1: cache.release_unsized(block.bytes); break;
+        case 2:
+          if (!cache.release_carved(block.bytes, block.size)) cache.release(block.bytes, block.size);
+          break;
+        default:
+          if (!cache.release_carved(block.bytes, 0)) cache.release_unsized(block.bytes);
+          break;
+      }
       live.pop_back();
     }
   }

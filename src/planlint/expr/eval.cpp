@@ -427,11 +427,16 @@ std::string describe_slip(double claimed, double computed, units::Dimension dim)
       plain_time ? "no two of d, h, min and s are 1000 apart, so an SI prefix (k/M/G/T/P/E/Z "
                    "differ by 1000) slipped in a figure it was computed from"
                  : "an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)";
-  for (int k = 1; k <= 4; ++k) {
-    const double factor = std::pow(1000.0, k);
+  // Most claims are near no factor: the prefix is formatted only for the one that is.
+  auto slipped = [&](int k, std::string_view direction) {
     const std::string prefix = k == 1 ? "1000×" : fmt::format("1000^{}×", k);
-    if (near(factor)) return fmt::format("{} too large: {}", prefix, cause);
-    if (near(1 / factor)) return fmt::format("{} too small: {}", prefix, cause);
+    return fmt::format("{} too {}: {}", prefix, direction, cause);
+  };
+  double factor = 1;
+  for (int k = 1; k <= 4; ++k) {
+    factor *= 1000.0;
+    if (near(factor)) return slipped(k, "large");
+    if (near(1 / factor)) return slipped(k, "small");
   }
   return {};
 }

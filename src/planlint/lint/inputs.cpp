@@ -175,8 +175,8 @@ enum class Candidate { plan, no_plan, unreadable };
 /// (without its text), so that its lint says so rather than a folder run passing over a plan
 /// in silence; a file that cannot be read is `unreadable`, with the reason in `reason`.
 Candidate holds_plan(const fs::path& path, std::size_t max_file_bytes, std::optional<std::string>& text,
-                     const InputReader& reader, std::string& reason) {
-  text = reader.read(path.string(), reason, max_file_bytes);
+                     std::optional<FileIdentity>& identity, const InputReader& reader, std::string& reason) {
+  text = reader.read(path.string(), reason, max_file_bytes, identity);
   if (!text) {
     std::error_code ec;
     const auto size = fs::file_size(path, ec);
@@ -207,6 +207,11 @@ void find_candidates(const fs::path& folder, std::vector<fs::path>& found, std::
       continue;
     }
     if (!is_toml_path(entry.path().string()) && !is_markdown_path(entry.path().string())) continue;
+    // A regular file's type came with the listing; only a symbolic link needs a stat.
+    if (entry.is_regular_file(ec)) {
+      found.push_back(entry.path());
+      continue;
+    }
     const fs::file_status status = entry.status(ec);  // through a symbolic link
     if (status.type() == fs::file_type::not_found) continue;  // a dangling link
     if (ec) {
@@ -225,9 +230,10 @@ void search_folder(const fs::path& folder, std::vector<Input>& files, std::optio
   std::sort(found.begin(), found.end());
   for (const fs::path& path : found) {
     std::optional<std::string> text;
+    std::optional<FileIdentity> identity;
     std::string reason;
-    switch (holds_plan(path, max_file_bytes, text, reader, reason)) {
-      case Candidate::plan: files.push_back(Input{path.string(), std::move(text)}); break;
+    switch (holds_plan(path, max_file_bytes, text, identity, reader, reason)) {
+      case Candidate::plan: files.push_back(Input{path.string(), std::move(text), identity}); break;
       case Candidate::no_plan: break;
       case Candidate::unreadable: error = InputError{path.string(), reason}; return;
     }
@@ -236,9 +242,9 @@ void search_folder(const fs::path& folder, std::vector<Input>& files, std::optio
 
 }  // namespace
 
-std::optional<std::string> InputReader::read(const std::string& path, std::string& reason,
-                                             std::size_t max_bytes) const {
-  return read_file(path, reason, max_bytes);
+std::optional<std::string> InputReader::read(const std::string& path, std::string& reason, std::size_t max_bytes,
+                                             std::optional<FileIdentity>& identity) const {
+  return read_file(path, reason, max_bytes, &identity);
 }
 
 bool InputReader::list(const fs::path& folder, std::vector<fs::directory_entry>& entries,
@@ -279,9 +285,10 @@ std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
       files.push_back(Input{path, std::nullopt});
     } else {
       std::optional<std::string> text;
+      std::optional<FileIdentity> identity;
       std::string reason;
-      switch (holds_plan(path, max_file_bytes, text, reader, reason)) {
-        case Candidate::plan: files.push_back(Input{path, std::move(text)}); break;
+      switch (holds_plan(path, max_file_bytes, text, identity, reader, reason)) {
+        case Candidate::plan: files.push_back(Input{path, std::move(text), identity}); break;
         case Candidate::no_plan: break;
         case Candidate::unreadable: error = InputError{path, reason}; return {};
       }
@@ -292,12 +299,17 @@ std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
   // SARIF results were doubled, with fingerprints of two names (audit 9, D10).
   std::vector<Input> unique;
   std::set<std::string> seen_names;
-  std::set<std::pair<dev_t, ino_t>> seen_files;
+  std::set<FileIdentity> seen_files;
   for (Input& file : files) {
-    struct stat status {};
-    const bool first = ::stat(file.path.c_str(), &status) == 0 && S_ISREG(status.st_mode)
-                           ? seen_files.emplace(status.st_dev, status.st_ino).second
-                           : seen_names.insert(fs::path(file.path).lexically_normal().string()).second;
+    // A file the search read has its identity from that read; one named and not yet read
+    // (or not a regular file) is looked at here.
+    if (!file.identity) {
+      struct stat status {};
+      if (::stat(file.path.c_str(), &status) == 0 && S_ISREG(status.st_mode))
+        file.identity = FileIdentity{static_cast<std::uint64_t>(status.st_dev), static_cast<std::uint64_t>(status.st_ino)};
+    }
+    const bool first = file.identity ? seen_files.insert(*file.identity).second
+                                     : seen_names.insert(fs::path(file.path).lexically_normal().string()).second;
     if (first) unique.push_back(std::move(file));
   }
   return unique;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "planlint/source/limits.hpp"
+#include "planlint/source/source_file.hpp"
 
 namespace planlint {
 
@@ -21,6 +22,9 @@ struct InputError {
 struct Input {
   std::string path;
   std::optional<std::string> text;
+  /// The file the text was read from, when the search read it: duplicates are told by it
+  /// without another stat.
+  std::optional<FileIdentity> identity = {};
 };
 
 /// What a folder search reads of the disk. Tests replace it: as root, permission bits do not
@@ -28,9 +32,10 @@ struct Input {
 class InputReader {
  public:
   virtual ~InputReader() = default;
-  /// A file's text (read_file), or nullopt with `reason`.
-  virtual std::optional<std::string> read(const std::string& path, std::string& reason,
-                                          std::size_t max_bytes) const;
+  /// A file's text (read_file), or nullopt with `reason`; a regular file's identity in
+  /// `identity`.
+  virtual std::optional<std::string> read(const std::string& path, std::string& reason, std::size_t max_bytes,
+                                          std::optional<FileIdentity>& identity) const;
   /// A folder's entries, or false with `reason` ("Permission denied").
   virtual bool list(const std::filesystem::path& folder, std::vector<std::filesystem::directory_entry>& entries,
                     std::string& reason) const;

@@ -92,7 +92,7 @@ Position SourceFile::position(std::size_t offset) const {
 }
 
 std::optional<std::string> read_file(const std::string& path, std::string& error,
-                                     std::size_t max_bytes) {
+                                     std::size_t max_bytes, std::optional<FileIdentity>* identity) {
   auto too_large = [&](std::uint64_t size) {
     error = fmt::format("file{} is over the {} size limit (raise it with --max-file-size)",
                         size > max_bytes ? " of " + format_byte_size(size) : "",
@@ -119,6 +119,7 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
   std::size_t initial = 4096;
   struct stat status {};
   if (fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode)) {
+    if (identity) *identity = FileIdentity{static_cast<std::uint64_t>(status.st_dev), static_cast<std::uint64_t>(status.st_ino)};
     const auto size = static_cast<std::uint64_t>(status.st_size);
     if (size > max_bytes) return too_large(size);
     initial = static_cast<std::size_t>(size) + 1;

@@ -1,5 +1,6 @@
 #pragma once
 /// A loaded file: its text, its display path and a line index.
+#include <compare>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -45,11 +46,21 @@ class SourceFile {
 /// and, when it opened with a quote, that quote: "\"Vendor quote (Nebius) for 1-year…\"".
 std::string value_excerpt(const SourceFile& file, Span span, std::size_t max_bytes = 60);
 
+/// Which file a path reached (its device and inode): two names of one file, a hard link or
+/// `a.toml` and `./a.toml`, have the same identity.
+struct FileIdentity {
+  std::uint64_t device = 0, inode = 0;
+  friend auto operator<=>(const FileIdentity&, const FileIdentity&) = default;
+};
+
 /// Reads a whole file; nullopt with `error` set when it cannot be read, or when it holds more
 /// than `max_bytes`: "file of 20 MiB is over the 16 MiB size limit (raise it with
-/// --max-file-size)". Reads at most max_bytes + 1 bytes of a device or pipe.
+/// --max-file-size)". Reads at most max_bytes + 1 bytes of a device or pipe. When `identity`
+/// is given, a regular file's identity is stored there (from the fstat the read makes anyway),
+/// and it is left unset for anything else.
 std::optional<std::string> read_file(const std::string& path, std::string& error,
-                                     std::size_t max_bytes = default_max_file_bytes);
+                                     std::size_t max_bytes = default_max_file_bytes,
+                                     std::optional<FileIdentity>* identity = nullptr);
 
 /// Whether `path` names a TOML file: ".toml" in any case, as Markdown's ".md" is ("PLAN.TOML").
 bool is_toml_path(std::string_view path);

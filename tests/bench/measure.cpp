@@ -3,6 +3,14 @@
 // the wall time of each run from fork to exit (after one warm-up run), the CPU time (user +
 // system) of the median run, and the largest resident set of any run (getrusage via wait4).
 // CPU time is the steadier figure on a loaded machine. Used by scripts/bench.
+//
+// bench_measure --paired RUNS COMMAND_A... --versus COMMAND_B...: runs A and B alternately,
+// RUNS times each (after one warm-up run of each), and prints
+//     median_ratio min_ratio a_median_ms b_median_ms a_status b_status
+// where a ratio is the wall time of A over that of the B run next to it. A ratio of medians
+// measured minutes apart moves with the machine's load between the two (this shared machine
+// has run the same command at twice the speed ten minutes later); the median of paired ratios
+// compares A and B under the same load.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <fcntl.h>
@@ -12,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -43,9 +52,47 @@ Run run_once(char** argv) {
              WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
 }
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+int paired(int argc, char** argv) {
+  // argv: --paired RUNS A... --versus B...
+  int versus = 0;
+  for (int i = 3; i < argc; ++i)
+    if (std::strcmp(argv[i], "--versus") == 0) versus = i;
+  if (argc < 5 || versus <= 3 || versus + 1 >= argc) {
+    std::fprintf(stderr, "usage: bench_measure --paired RUNS COMMAND_A... --versus COMMAND_B...\n");
+    return 2;
+  }
+  const int runs = std::max(1, std::atoi(argv[2]));
+  argv[versus] = nullptr;  // ends A's argument list for execvp
+  char** a = argv + 3;
+  char** b = argv + versus + 1;
+  const int a_status = run_once(a).status;
+  const int b_status = run_once(b).status;
+  std::vector<double> ratios, a_times, b_times;
+  for (int i = 0; i < runs; ++i) {
+    // Alternate which goes first, so that neither always follows the other's cache state.
+    const Run first = run_once(i % 2 == 0 ? a : b);
+    const Run second = run_once(i % 2 == 0 ? b : a);
+    const Run& run_a = i % 2 == 0 ? first : second;
+    const Run& run_b = i % 2 == 0 ? second : first;
+    a_times.push_back(run_a.ms);
+    b_times.push_back(run_b.ms);
+    ratios.push_back(run_a.ms / run_b.ms);
+  }
+  std::printf("%.3f %.3f %.3f %.3f %d %d\n", median(ratios), *std::min_element(ratios.begin(), ratios.end()),
+              median(a_times), median(b_times), a_status, b_status);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--paired") == 0) return paired(argc, argv);
   if (argc < 3) {
     std::fprintf(stderr, "usage: bench_measure RUNS COMMAND [ARGS...]\n");
     return 2;

@@ -284,8 +284,10 @@ std::vector<std::string> PlanEnvironment::shared_inputs(const std::vector<std::s
 std::optional<double> PlanEnvironment::tolerance(std::string_view metric) const {
   const MetricName* m = find_metric(metric);
   if (!m || m->tier == Tier::latency) return std::nullopt;
-  const std::string tier(to_string(m->tier));
-  const PlanValue* stated = inputs_.plan.find("tolerances." + tier);
+  const std::string tier(to_string(m->tier));  // "capacity" or "cost": no allocation
+  // The key as a literal: "tolerances." + tier was an allocation on every call, and rules
+  // ask for a claim's tolerance several times (its check, its place, its message).
+  const PlanValue* stated = inputs_.plan.find(m->tier == Tier::capacity ? "tolerances.capacity" : "tolerances.cost");
   if (stated && stated->origin == Origin::plan && stated->quantity()) return stated->quantity()->value;
   if (auto config = inputs_.tolerances.find(tier); config != inputs_.tolerances.end())
     return config->second;

@@ -314,6 +314,39 @@ count = 8
   CHECK(rules_of(plan_with("tokens2 = 1").diagnostics) == std::vector<std::string>{"unknown-key"});
 }
 
+TEST_CASE("an assumption's key names one plan value, not a field of every [[targets]] entry", "[loader][bad-value]") {
+  constexpr std::string_view plan = R"([plan]
+name = "x"
+kind = "training"
+[model]
+params = "7B"
+[training]
+tokens = "1T"
+[cluster]
+gpu = "h100-sxm"
+count = 8
+[[targets]]
+name = "deadline"
+metric = "train.days"
+max = "30 d"
+[[assumptions]]
+id = "deadline"
+key = "{}"
+value = "30 d"
+source = "the program plan"
+updated = 2026-11-01
+)";
+  LoadResult field = load_text(fmt::format(fmt::runtime(plan), "targets.max"));
+  REQUIRE(rules_of(field.diagnostics) == std::vector<std::string>{"bad-value"});
+  CHECK(field.diagnostics[0].message ==
+        "assumptions[0].key = \"targets.max\" names the max field of every [[targets]] entry, not one plan value");
+  CHECK(field.diagnostics[0].primary.span.begin == Position{17, 7});
+  // A misspelt key still gets its did-you-mean, among the keys an assumption may name.
+  LoadResult misspelt = load_text(fmt::format(fmt::runtime(plan), "training.mfuu"));
+  REQUIRE(rules_of(misspelt.diagnostics) == std::vector<std::string>{"bad-value"});
+  CHECK(misspelt.diagnostics[0].help == "did you mean \"training.mfu\"?");
+}
+
 TEST_CASE("a GPU id not in the catalog is unknown-gpu with a did-you-mean", "[loader][unknown-gpu]") {
   LoadResult result = load_text(R"([plan]
 name = "x"

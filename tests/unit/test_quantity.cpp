@@ -501,9 +501,15 @@ TEST_CASE("format_in prints a value in the unit a message names", "[quantity]") 
   CHECK(format_in(3 / hour, dims::usd_per_gpu_second, "USD/GPU-h") == "3 USD/GPU-h");
   CHECK(format_in(7e9, dims::none, "B") == "7B");
   CHECK(format_in(0.4, dims::none, "%") == "40%");
-  CHECK(format_in(1.5e6, dims::tokens, "tokens") == "1500000 tokens");
+  CHECK(format_in(1.5e6, dims::tokens, "tokens") == "1.5M tokens");
   CHECK(format_in(32768, dims::tokens, "tokens") == "32768 tokens");  // where format() scales it
   CHECK(format(32768, dims::tokens) == "32.8K tokens");
+  // From a million a count in its own unit is scaled, as its default form is.
+  CHECK(format_in(15e12, dims::tokens, "tokens") == "15T tokens");
+  CHECK(format_in(999999, dims::tokens, "tokens") == "999999 tokens");
+  CHECK(format_in(2.5e7, dims::tokens_per_second, "tokens/s") == "25M tokens/s");
+  CHECK(format_in(16384, dims::gpus, "GPUs") == "16384 GPUs");
+  CHECK(format_in(15e12, dims::tokens, "T tokens") == "15 T tokens");  // a scale named in the unit stays
   CHECK(format_in(0.4, dims::none, "") == "0.4");
 
   SECTION("dollars and GPU-hours without a count suffix print the scaled default form") {

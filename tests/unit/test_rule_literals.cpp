@@ -73,6 +73,16 @@ TEST_CASE("a string literal that names a metric or a plan key must name one", "[
     CHECK(error.message == "unknown plan key 'training.mfuu'; did you mean 'training.mfu'?");
   }
   CHECK(check_error("claimed('nonsense.metric.x')").message == "unknown metric 'nonsense.metric.x'");
+  // A field of every [[targets]] entry names no one value: value('targets.max') read nothing.
+  for (const char* function : {"value", "assumed"}) {
+    const expr::CheckError error = check_error(fmt::format("known({}('targets.max'))", function));
+    CHECK(error.message ==
+          "'targets.max' is the max field of every [[targets]] entry, not one plan value: value() reads and an "
+          "assumption justifies a key of a table, such as 'training.mfu'");
+    CHECK(error.offset == fmt::format("known({}(", function).size());
+  }
+  CHECK(check_error("it.key == 'benchmarks.value'", "assumptions").message.starts_with(
+      "'benchmarks.value' is the value field of every [[benchmarks]] entry"));
 
   // A name known only at run time stays unchecked; a right one passes.
   CHECK(checks("tolerance(it.metric) >= 0 and claimed(it.metric)", "estimates"));

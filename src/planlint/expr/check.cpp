@@ -264,7 +264,13 @@ class Checker {
     const std::vector<std::string_view>& words = *vocabulary.words;
     if (std::find(words.begin(), words.end(), literal.text) != words.end()) return;
     std::string message;
-    if (!vocabulary.noun.empty()) {
+    const KeySpec* field = vocabulary.words == plan_key_vocabulary().words ? find_key(literal.text) : nullptr;
+    if (field) {
+      // A key of an element of [[targets]], [[assumptions]] or [[benchmarks]]: no one value.
+      fail(literal, fmt::format("'{}' is the {} field of every [[{}]] entry, not one plan value: value() reads "
+                                "and an assumption justifies a key of a table, such as 'training.mfu'",
+                                literal.text, field->key, field->section));
+    } else if (!vocabulary.noun.empty()) {
       message = fmt::format("unknown {} '{}'", vocabulary.noun, literal.text);
     } else {
       // A few choices: name them, as the plan loader's bad-value does.
@@ -520,9 +526,12 @@ const Vocabulary& metric_vocabulary() {
 }
 
 const Vocabulary& plan_key_vocabulary() {
+  // The keys that name one value (find_value_key): value('targets.max') reads nothing, and no
+  // assumption may name it.
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> all;
-    for (const KeySpec& key : plan_keys()) all.push_back(fmt::format("{}.{}", key.section, key.key));
+    for (const KeySpec& key : plan_keys())
+      if (!plan_sections()[key.section_index].array) all.push_back(fmt::format("{}.{}", key.section, key.key));
     return all;
   }();
   static const std::vector<std::string_view> views(keys.begin(), keys.end());

@@ -247,6 +247,11 @@ const KeySpec* find_key(std::string_view section, std::string_view key) {
 
 const KeySpec* find_key(std::string_view dotted_path) { return key_index().find(dotted_path); }
 
+const KeySpec* find_value_key(std::string_view dotted_path) {
+  const KeySpec* key = find_key(dotted_path);
+  return key && !plan_sections()[key->section_index].array ? key : nullptr;
+}
+
 std::vector<std::string_view> keys_of(std::string_view section) {
   std::vector<std::string_view> keys;
   for (const KeySpec& spec : plan_keys())

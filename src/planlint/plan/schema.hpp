@@ -72,6 +72,10 @@ const std::vector<KeySpec>& plan_keys();
 const KeySpec* find_key(std::string_view section, std::string_view key);
 /// find_key for a dotted path ("training.mfu").
 const KeySpec* find_key(std::string_view dotted_path);
+/// find_key for a dotted path that names one value of a plan: a key of a table ([cluster]),
+/// not a field of each element of an array of tables ("targets.max"), which names no single
+/// value. What an [[assumptions]] entry's key and a rule's value('...') may name.
+const KeySpec* find_value_key(std::string_view dotted_path);
 
 /// Keys valid in `section`, for did-you-mean suggestions.
 std::vector<std::string_view> keys_of(std::string_view section);

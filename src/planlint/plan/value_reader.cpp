@@ -147,9 +147,18 @@ std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::k
                              : std::string("see `planlint report` for the metric names"));
         return std::nullopt;
       }
-      if (spec.kind == ValueKind::plan_key && !find_key(text)) {
+      if (spec.kind == ValueKind::plan_key && !find_value_key(text)) {
+        // A field of each [[targets]] entry names no one value for an assumption to justify.
+        if (const KeySpec* field = find_key(text)) {
+          bad_value(node, path,
+                    fmt::format("{} = \"{}\" names the {} field of every [[{}]] entry, not one plan value", path,
+                                text, field->key, field->section),
+                    std::string("an assumption justifies a value of a table such as \"training.mfu\" or \"cluster.price\""));
+          return std::nullopt;
+        }
         std::vector<std::string> all;
-        for (const KeySpec& k : plan_keys()) all.push_back(fmt::format("{}.{}", k.section, k.key));
+        for (const KeySpec& k : plan_keys())
+          if (!plan_sections()[k.section_index].array) all.push_back(fmt::format("{}.{}", k.section, k.key));
         std::vector<std::string_view> views(all.begin(), all.end());
         auto suggestion = closest_match(text, views);
         bad_value(node, path, fmt::format("{} = \"{}\" is not a plan key", path, text),

@@ -296,6 +296,13 @@ std::string format_in(double value, Dimension dimension, std::string_view unit_t
     return money.substr(0, sign) + money.substr(sign + 1) + " " + std::string(unit);  // "1.82M USD"
   }
   if (dimension == dims::gpu_seconds && one->value == 3600) return count_text(value / 3600) + " " + std::string(unit);
+  // A count in its own unit ("tokens", "GPUs", "requests/s") is exact below a million, as
+  // up_to_four prints it, and from a million scaled as its default form is:
+  // {training.tokens:tokens} printed "15000000000000 tokens".
+  const bool count = dimension == dims::tokens || dimension == dims::gpus || dimension == dims::requests ||
+                     dimension == dims::sequences || dimension == dims::tokens_per_second ||
+                     dimension == dims::requests * dims::per_second;
+  if (count && one->value == 1 && std::fabs(value) >= 1e6) return count_text(value) + " " + std::string(unit);
   const auto number = up_to_four(value / one->value);
   if (unit.front() == '$') return "$" + number + std::string(unit.substr(1));  // "$3/GPU/h"
   return number + " " + std::string(unit);

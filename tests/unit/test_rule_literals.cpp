@@ -151,7 +151,7 @@ TEST_CASE("a text compared with '' asks whether there is one, and is not checked
   CHECK(checks("plan.kind != '' and it.metric != ''", "targets"));
 }
 
-TEST_CASE("a fraction compared with a bare number above 1 is a percentage without its '%'",
+TEST_CASE("a fraction compared with a number outside 0..1: a percentage without its '%', or no fraction at all",
           "[expr][check][literals]") {
   // training.mfu <= 50 held for every plan: 50 is 5000%.
   const expr::CheckError mfu = check_error("training.mfu <= 50");
@@ -173,6 +173,22 @@ TEST_CASE("a fraction compared with a bare number above 1 is a percentage withou
   CHECK(check_error("tolerances.cost <= 30").message ==
         "tolerances.cost is a fraction: 30 is 3000%; write 30% or 0.3");
   CHECK(check_error("tolerance(it.metric) > 15", "estimates").message.starts_with("tolerance() is a fraction"));
+
+  // A percentage above the fraction's largest value, or any negative number, is outside the
+  // range the loader holds the value to: training.mfu <= 150% held for every plan.
+  const expr::CheckError above = check_error("training.mfu <= 150%");
+  CHECK(above.message ==
+        "training.mfu is a fraction from 0% to 100%: 150% is outside it, so the comparison never changes and the "
+        "rule never fires or always does");
+  CHECK(above.offset == std::string_view("training.mfu <= ").size());
+  const expr::CheckError negative = check_error("training.mfu > -5%");
+  CHECK(negative.message.starts_with("training.mfu is a fraction from 0% to 100%: -5% is outside it"));
+  CHECK(negative.offset == std::string_view("training.mfu > ").size());  // at the minus sign
+  CHECK(check_error("-0.1 < training.goodput").message.starts_with(
+      "training.goodput is a fraction from 0% to 100%: -10% is outside it"));
+  CHECK(check_error("training.mfu in [40%, 120%]").message.starts_with("training.mfu is a fraction from 0% to 100%: 120%"));
+  CHECK(check_error("tolerances.cost < 1500%").message.starts_with("tolerances.cost is a fraction from 0% to 1000%"));
+  CHECK(checks("training.mfu <= 100% and training.mfu >= 0% and tolerances.cost <= 1000% and training.mfu > -0"));
 
   // A percentage, a fraction up to 1, and what is computed from a fraction pass.
   CHECK(checks("training.mfu <= 50% and training.mfu > 0.3 and training.goodput <= 1 and training.mfu != 0"));

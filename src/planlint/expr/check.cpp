@@ -293,16 +293,27 @@ class Checker {
     return {};
   }
 
-  /// A bare number above what the fraction `type` (of `named`) can be, set against it
-  /// (`training.mfu <= 50`): a percentage written without its '%', and a comparison that is
-  /// always true or always false. The wording is the config loader's for [lint.options].
+  /// A literal outside what the fraction `type` (of `named`) can be, set against it: the
+  /// comparison is always true or always false, and the rule never changes its answer. A bare
+  /// number above the fraction's largest value (`training.mfu <= 50`) is a percentage written
+  /// without its '%' (the wording is the config loader's for [lint.options]); a percentage
+  /// above it (`training.mfu <= 150%`) or a negative number (`training.mfu > -5%`) is outside
+  /// the range the plan loader already holds the value to.
   void check_fraction_bound(const Node& named, const Type& type, const Node& literal) {
-    if (type.fraction_max == 0 || literal.kind != Node::Kind::quantity || literal.quantity.percent ||
-        !literal.quantity.dim.dimensionless() || !(literal.quantity.value > type.fraction_max))
-      return;
-    const double value = literal.quantity.value;
-    fail(literal, fmt::format("{} is a fraction: {:g} is {}; write {:g}% or {:g}", operand_name(named), value,
-                              units::format_in(value, units::dims::none, "%"), value, value / 100));
+    if (type.fraction_max == 0) return;
+    // A literal, or a negated one (-5% is neg(5%)).
+    const bool negated = literal.kind == Node::Kind::unary && literal.op == Op::neg && literal.children.size() == 1;
+    const Node& number = negated ? *literal.children[0] : literal;
+    if (number.kind != Node::Kind::quantity || !number.quantity.dim.dimensionless()) return;
+    const double value = negated ? -number.quantity.value : number.quantity.value;
+    if (!number.quantity.percent && value > type.fraction_max)
+      fail(literal, fmt::format("{} is a fraction: {:g} is {}; write {:g}% or {:g}", operand_name(named), value,
+                                units::format_in(value, units::dims::none, "%"), value, value / 100));
+    if (value < 0 || value > type.fraction_max)
+      fail(literal, fmt::format("{} is a fraction from 0% to {}: {} is outside it, so the comparison never "
+                                "changes and the rule never fires or always does",
+                                operand_name(named), units::format_in(type.fraction_max, units::dims::none, "%"),
+                                units::format_in(value, units::dims::none, "%")));
   }
 
   /// The metric a string-literal argument names (metric('train.days')), checked; null for an

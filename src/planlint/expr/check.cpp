@@ -539,12 +539,7 @@ const Vocabulary& metric_vocabulary() {
 const Vocabulary& plan_key_vocabulary() {
   // The keys that name one value (find_value_key): value('targets.max') reads nothing, and no
   // assumption may name it.
-  static const std::vector<std::string> keys = [] {
-    std::vector<std::string> all;
-    for (const KeySpec& key : plan_keys())
-      if (!plan_sections()[key.section_index].array) all.push_back(fmt::format("{}.{}", key.section, key.key));
-    return all;
-  }();
+  const std::vector<std::string>& keys = value_key_paths();
   static const std::vector<std::string_view> views(keys.begin(), keys.end());
   static const Vocabulary vocabulary{"plan key", &views};
   return vocabulary;

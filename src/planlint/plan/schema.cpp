@@ -252,6 +252,16 @@ const KeySpec* find_value_key(std::string_view dotted_path) {
   return key && !plan_sections()[key->section_index].array ? key : nullptr;
 }
 
+const std::vector<std::string>& value_key_paths() {
+  static const std::vector<std::string> paths = [] {
+    std::vector<std::string> all;
+    for (const KeySpec& key : plan_keys())
+      if (!plan_sections()[key.section_index].array) all.push_back(std::string(key.section) + "." + std::string(key.key));
+    return all;
+  }();
+  return paths;
+}
+
 std::vector<std::string_view> keys_of(std::string_view section) {
   std::vector<std::string_view> keys;
   for (const KeySpec& spec : plan_keys())

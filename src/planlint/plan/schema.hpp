@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -76,6 +77,9 @@ const KeySpec* find_key(std::string_view dotted_path);
 /// not a field of each element of an array of tables ("targets.max"), which names no single
 /// value. What an [[assumptions]] entry's key and a rule's value('...') may name.
 const KeySpec* find_value_key(std::string_view dotted_path);
+/// The dotted paths find_value_key finds ("plan.name", ..., "tolerances.cost"), in key order:
+/// the names a did-you-mean for an assumption's key or a rule's value('...') picks from.
+const std::vector<std::string>& value_key_paths();
 
 /// Keys valid in `section`, for did-you-mean suggestions.
 std::vector<std::string_view> keys_of(std::string_view section);

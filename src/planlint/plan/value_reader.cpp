@@ -156,9 +156,7 @@ std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::k
                     std::string("an assumption justifies a value of a table such as \"training.mfu\" or \"cluster.price\""));
           return std::nullopt;
         }
-        std::vector<std::string> all;
-        for (const KeySpec& k : plan_keys())
-          if (!plan_sections()[k.section_index].array) all.push_back(fmt::format("{}.{}", k.section, k.key));
+        const std::vector<std::string>& all = value_key_paths();
         std::vector<std::string_view> views(all.begin(), all.end());
         auto suggestion = closest_match(text, views);
         bad_value(node, path, fmt::format("{} = \"{}\" is not a plan key", path, text),

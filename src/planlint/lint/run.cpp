@@ -42,7 +42,9 @@ struct Settings {
   std::unique_ptr<RuleSet> rule_set;
   LintOptions lint;
   Severity fail_on = Severity::error;
-  std::vector<RuleDescriptor> all_rules;
+  /// The descriptors of rules(), which outlives them (rule_set, or the built-in set): views,
+  /// not copies, since a one-plan run has no use for 61 copies of every summary.
+  std::vector<const RuleDescriptor*> all_rules;
   SuppressionRules suppression_rules;
 
   const RuleSet& rules() const { return rule_set ? *rule_set : RuleSet::builtin(); }
@@ -58,14 +60,13 @@ struct Settings {
 struct KnownNames {
   std::set<std::string, std::less<>> rules, options;
 
-  void add(const std::vector<RuleDescriptor>& descriptors, const RuleSet& rule_set) {
+  void add(const RuleSet& rule_set) {
     rules.insert("all");
-    for (const RuleDescriptor& rule : descriptors) {
-      rules.insert(rule.id);
-      rules.insert(rule.group);
-    }
-    for (const auto& rule : rule_set.rules())
+    for (const auto& rule : rule_set.rules()) {
+      rules.insert(rule->descriptor.id);
+      rules.insert(rule->descriptor.group);
       for (const auto& [name, value] : rule->options) options.insert(name);
+    }
   }
 
   /// Empty when `name` is known; else why not, with the closest known name.
@@ -167,9 +168,10 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
   settings->lint.full_estimates = false;
   settings->fail_on = options.fail_on.value_or(config && config->fail_on ? *config->fail_on : Severity::error);
 
-  settings->all_rules = settings->rules().descriptors();
-  for (const RuleDescriptor& rule : settings->all_rules)
-    settings->suppression_rules.group_of.emplace(rule.id, rule.group);
+  for (const auto& rule : settings->rules().rules()) {
+    settings->all_rules.push_back(&rule->descriptor);
+    settings->suppression_rules.group_of.emplace(rule->descriptor.id, rule->descriptor.group);
+  }
   const Settings* self = settings.get();
   settings->suppression_rules.level = [self](std::string_view rule, Severity default_level) {
     return effective_severity(self->lint.selection, rule, self->group_of(rule), default_level);
@@ -177,9 +179,9 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
   settings->suppression_rules.enabled = [self](std::string_view name, std::string_view) {
     // A rule id: whether it runs; a group (or "all"): whether any of its rules runs.
     const bool is_rule = self->suppression_rules.group_of.count(name) > 0;
-    for (const RuleDescriptor& rule : self->all_rules) {
-      const bool named = is_rule ? rule.id == name : (rule.group == name || name == "all");
-      if (named && effective_severity(self->lint.selection, rule.id, rule.group, rule.severity)) return true;
+    for (const RuleDescriptor* rule : self->all_rules) {
+      const bool named = is_rule ? rule->id == name : (rule->group == name || name == "all");
+      if (named && effective_severity(self->lint.selection, rule->id, rule->group, rule->severity)) return true;
     }
     return false;
   };
@@ -190,7 +192,7 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const RunO
   // run_lint, against the rules of every config.)
   if (settings->config && !settings->config->names.empty()) {
     KnownNames known;
-    known.add(settings->all_rules, settings->rules());
+    known.add(settings->rules());
     for (const ConfigName& entry : settings->config->names) {
       const std::string problem = known.problem(entry.name, entry.key == "lint.options");
       if (!problem.empty())
@@ -212,8 +214,8 @@ void check_command_line_names(const RunOptions& options,
                               std::vector<std::string>& errors) {
   if (!options.select && !options.ignore && options.severity.empty()) return;  // the usual run
   KnownNames known;
-  for (const auto& [key, settings] : settings_by_config) known.add(settings->all_rules, settings->rules());
-  if (settings_by_config.empty()) known.add(RuleSet::builtin().descriptors(), RuleSet::builtin());
+  for (const auto& [key, settings] : settings_by_config) known.add(settings->rules());
+  if (settings_by_config.empty()) known.add(RuleSet::builtin());
   auto check = [&](std::string_view option, const std::string& name) {
     const std::string problem = known.problem(name, false);
     if (!problem.empty()) errors.push_back(fmt::format("planlint: error: {} {}: {}", option, name, problem));
@@ -434,9 +436,10 @@ std::vector<RuleDescriptor> rules_that_run(const std::map<std::string, std::uniq
                                            std::set<std::string, std::less<>>& listed) {
   std::vector<RuleDescriptor> rules;
   for (const auto& [key, settings] : settings_by_config) {
-    for (RuleDescriptor rule : settings->all_rules) {
-      auto level = effective_severity(settings->lint.selection, rule.id, rule.group, rule.severity);
-      if (!level || !listed.insert(rule.id).second) continue;
+    for (const RuleDescriptor* descriptor : settings->all_rules) {
+      auto level = effective_severity(settings->lint.selection, descriptor->id, descriptor->group, descriptor->severity);
+      if (!level || !listed.insert(descriptor->id).second) continue;
+      RuleDescriptor rule = *descriptor;
       rule.severity = *level;
       rules.push_back(std::move(rule));
     }

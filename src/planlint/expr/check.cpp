@@ -263,14 +263,10 @@ class Checker {
     if (!vocabulary.words || literal.kind != Node::Kind::string || literal.text.empty()) return;
     const std::vector<std::string_view>& words = *vocabulary.words;
     if (std::find(words.begin(), words.end(), literal.text) != words.end()) return;
+    if (vocabulary.refusal)
+      if (std::string refusal = vocabulary.refusal(literal.text); !refusal.empty()) fail(literal, refusal);
     std::string message;
-    const KeySpec* field = vocabulary.words == plan_key_vocabulary().words ? find_key(literal.text) : nullptr;
-    if (field) {
-      // A key of an element of [[targets]], [[assumptions]] or [[benchmarks]]: no one value.
-      fail(literal, fmt::format("'{}' is the {} field of every [[{}]] entry, not one plan value: value() reads "
-                                "and an assumption justifies a key of a table, such as 'training.mfu'",
-                                literal.text, field->key, field->section));
-    } else if (!vocabulary.noun.empty()) {
+    if (!vocabulary.noun.empty()) {
       message = fmt::format("unknown {} '{}'", vocabulary.noun, literal.text);
     } else {
       // A few choices: name them, as the plan loader's bad-value does.
@@ -541,7 +537,15 @@ const Vocabulary& plan_key_vocabulary() {
   // assumption may name it.
   const std::vector<std::string>& keys = value_key_paths();
   static const std::vector<std::string_view> views(keys.begin(), keys.end());
-  static const Vocabulary vocabulary{"plan key", &views};
+  // A key of an element of [[targets]], [[assumptions]] or [[benchmarks]]: no one value.
+  constexpr auto refusal = [](std::string_view word) -> std::string {
+    const std::string why = element_field_refusal(word);
+    if (why.empty()) return why;
+    return fmt::format("'{}' is {}: value() reads and an assumption justifies a key of a table, such as "
+                       "'training.mfu'",
+                       word, why);
+  };
+  static const Vocabulary vocabulary{"plan key", &views, +refusal};
   return vocabulary;
 }
 

@@ -90,6 +90,10 @@ struct Vocabulary {
   /// message lists.
   std::string_view noun;
   const std::vector<std::string_view>* words = nullptr;  ///< null: any text
+  /// Why a word outside `words` names nothing, where something better than "unknown NOUN" can
+  /// be said ("'targets.max' is the max field of every [[targets]] entry, ..."); an empty
+  /// string, or no function, for the usual message.
+  std::string (*refusal)(std::string_view word) = nullptr;
 };
 
 /// A static type, checked when a rule loads.

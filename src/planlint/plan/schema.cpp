@@ -247,19 +247,31 @@ const KeySpec* find_key(std::string_view section, std::string_view key) {
 
 const KeySpec* find_key(std::string_view dotted_path) { return key_index().find(dotted_path); }
 
+namespace {
+/// Whether `key` is a key of a table, not a field of each element of an array of tables.
+bool names_one_value(const KeySpec& key) { return !plan_sections()[key.section_index].array; }
+}  // namespace
+
 const KeySpec* find_value_key(std::string_view dotted_path) {
   const KeySpec* key = find_key(dotted_path);
-  return key && !plan_sections()[key->section_index].array ? key : nullptr;
+  return key && names_one_value(*key) ? key : nullptr;
 }
 
 const std::vector<std::string>& value_key_paths() {
   static const std::vector<std::string> paths = [] {
     std::vector<std::string> all;
     for (const KeySpec& key : plan_keys())
-      if (!plan_sections()[key.section_index].array) all.push_back(std::string(key.section) + "." + std::string(key.key));
+      if (names_one_value(key)) all.push_back(std::string(key.section) + "." + std::string(key.key));
     return all;
   }();
   return paths;
+}
+
+std::string element_field_refusal(std::string_view dotted_path) {
+  const KeySpec* key = find_key(dotted_path);
+  if (!key || names_one_value(*key)) return {};
+  return "the " + std::string(key->key) + " field of every [[" + std::string(key->section) +
+         "]] entry, not one plan value";
 }
 
 std::vector<std::string_view> keys_of(std::string_view section) {

@@ -80,6 +80,9 @@ const KeySpec* find_value_key(std::string_view dotted_path);
 /// The dotted paths find_value_key finds ("plan.name", ..., "tolerances.cost"), in key order:
 /// the names a did-you-mean for an assumption's key or a rule's value('...') picks from.
 const std::vector<std::string>& value_key_paths();
+/// Why the dotted path of a field of every element of an array of tables names no value ("the
+/// max field of every [[targets]] entry, not one plan value"); empty for any other path.
+std::string element_field_refusal(std::string_view dotted_path);
 
 /// Keys valid in `section`, for did-you-mean suggestions.
 std::vector<std::string_view> keys_of(std::string_view section);

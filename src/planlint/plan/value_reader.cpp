@@ -149,10 +149,8 @@ std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::k
       }
       if (spec.kind == ValueKind::plan_key && !find_value_key(text)) {
         // A field of each [[targets]] entry names no one value for an assumption to justify.
-        if (const KeySpec* field = find_key(text)) {
-          bad_value(node, path,
-                    fmt::format("{} = \"{}\" names the {} field of every [[{}]] entry, not one plan value", path,
-                                text, field->key, field->section),
+        if (const std::string refusal = element_field_refusal(text); !refusal.empty()) {
+          bad_value(node, path, fmt::format("{} = \"{}\" names {}", path, text, refusal),
                     std::string("an assumption justifies a value of a table such as \"training.mfu\" or \"cluster.price\""));
           return std::nullopt;
         }

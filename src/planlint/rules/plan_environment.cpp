@@ -10,6 +10,7 @@
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/defaults.hpp"
 #include "planlint/plan/metric_names.hpp"
+#include "planlint/plan/schema.hpp"
 
 namespace planlint {
 
@@ -285,9 +286,10 @@ std::optional<double> PlanEnvironment::tolerance(std::string_view metric) const 
   const MetricName* m = find_metric(metric);
   if (!m || m->tier == Tier::latency) return std::nullopt;
   const std::string tier(to_string(m->tier));  // "capacity" or "cost": no allocation
-  // The key as a literal: "tolerances." + tier was an allocation on every call, and rules
-  // ask for a claim's tolerance several times (its check, its place, its message).
-  const PlanValue* stated = inputs_.plan.find(m->tier == Tier::capacity ? "tolerances.capacity" : "tolerances.cost");
+  // Rules ask for a claim's tolerance several times (its check, its place, its message): the
+  // key by the schema's two-part lookup, where "tolerances." + tier allocated on every call.
+  const KeySpec* key = find_key("tolerances", tier);
+  const PlanValue* stated = key ? inputs_.plan.find(*key) : nullptr;
   if (stated && stated->origin == Origin::plan && stated->quantity()) return stated->quantity()->value;
   if (auto config = inputs_.tolerances.find(tier); config != inputs_.tolerances.end())
     return config->second;

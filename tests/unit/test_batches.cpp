@@ -13,6 +13,7 @@
 #include "planlint/lint/lint.hpp"
 #include "planlint/lint/run.hpp"
 #include "planlint/markdown/markdown.hpp"
+#include "planlint/rules/rule_set.hpp"
 #include "planlint/source/source_file.hpp"
 #include "support.hpp"
 
@@ -48,18 +49,25 @@ TEST_CASE("a plan's findings do not depend on the plans linted with it", "[lint]
   }
   REQUIRE(sources.size() > 300);
 
-  // Three option sets, taken in turn: the plans of one batch need not share them.
-  std::array<LintOptions, 3> options;
+  // Four option sets, taken in turn: the plans of one batch need not share them, nor their
+  // rules (the rules run a rule at a time over the plans of one rule set: run_rules).
+  RuleSet with_pack = RuleSet::with_builtin();
+  std::vector<Diagnostic> pack_errors;
+  REQUIRE(with_pack.load_path(test::data_path("data/rule-packs/org"), pack_errors));
+  REQUIRE(pack_errors.empty());
+  std::array<LintOptions, 4> options;
   for (LintOptions& o : options) o.today = Date{2026, 11, 30};
   options[1].selection.ignore = {"structure"};
   options[1].today = Date{2027, 6, 1};
   options[2].selection.severity = {{"all", "note"}};
   options[2].full_estimates = false;
+  options[3].rules = &with_pack;
+  options[3].full_estimates = false;
 
   std::deque<std::string> blanked;
   std::vector<PlanText> plans;
   for (std::size_t i = 0; i < sources.size(); ++i)
-    plans.push_back(PlanText{sources[i], sources[i]->text(), 1, &options[i % 3]});
+    plans.push_back(PlanText{sources[i], sources[i]->text(), 1, &options[i % options.size()]});
   std::size_t markdown_blocks = 0;
   for (const char* doc : {"markdown/capacity-review.md", "markdown/clean-doc.md"}) {
     std::string error;
@@ -69,11 +77,20 @@ TEST_CASE("a plan's findings do not depend on the plans linted with it", "[lint]
     auto source = std::make_shared<const SourceFile>(path, std::move(*text));
     for (const PlanBlock& block : plan_blocks(source->text())) {
       blanked.push_back(blank_outside(source->text(), block));
-      plans.push_back(PlanText{source, blanked.back(), block.first_line, &options[plans.size() % 3]});
+      plans.push_back(PlanText{source, blanked.back(), block.first_line, &options[plans.size() % options.size()]});
       ++markdown_blocks;
     }
   }
   REQUIRE(markdown_blocks >= 2);
+  // A plan the pack's rule fires on, under the pack's options.
+  {
+    std::string error;
+    const std::string path = test::data_path("data/rule-packs/approved-without-owner.toml");
+    auto text = read_file(path, error);
+    REQUIRE(text);
+    sources.push_back(std::make_shared<const SourceFile>(path, std::move(*text)));
+    plans.push_back(PlanText{sources.back(), sources.back()->text(), 1, &options[3]});
+  }
 
   const std::vector<FileResult> batched = lint_texts(plans);
   REQUIRE(batched.size() == plans.size());
@@ -93,6 +110,15 @@ TEST_CASE("a plan's findings do not depend on the plans linted with it", "[lint]
   CHECK(with_plan > 100);
   CHECK(plans.size() - with_plan > 100);
   CHECK(with_findings > 200);
+  // The pack's rule ran, on the plans of its option set only.
+  std::size_t pack_findings = 0;
+  for (std::size_t i = 0; i < plans.size(); ++i)
+    for (const Diagnostic& d : batched[i].diagnostics)
+      if (d.rule == "org-approved-plan") {
+        CHECK(plans[i].options == &options[3]);
+        ++pack_findings;
+      }
+  CHECK(pack_findings > 0);
 }
 
 TEST_CASE("a run over more files than a batch reports what linting each file alone reports", "[run][batch][jobs]") {

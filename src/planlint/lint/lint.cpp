@@ -74,23 +74,46 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
     const EstimateScope scope{options.full_estimates, estimates_with_ranges(options, rules)};
     results[i].estimates = estimate(*results[i].plan, *options.catalog, scope);
   }
+  // The rules run a rule at a time over the plans that share a rule set (run_rules).
+  std::vector<std::optional<PlanRanges>> ranges(plans.size());
+  std::vector<std::optional<PlanProvenance>> provenance(plans.size());
+  std::vector<std::optional<RuleRun>> runs(plans.size());
   for (std::size_t i = 0; i < plans.size(); ++i) {
     FileResult& result = results[i];
     if (!result.plan) continue;
     const LintOptions& options = *plans[i].options;
     const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-    auto selected = [&](const RuleDescriptor& rule) {
-      return effective_severity(options.selection, rule.id, rule.group, rule.severity).has_value();
-    };
-    const PlanRanges ranges(*result.plan, *options.catalog, *result.estimates,
-                            estimates_with_ranges(options, rules));
-    const PlanProvenance provenance(*result.plan, *options.catalog, *result.estimates,
-                                    options.full_estimates || estimates_with_ranges(options, rules));
-    RuleRun run{RuleInputs{*result.plan, *result.estimates, *options.catalog,
-                           options.today.value_or(real_today()), options.tolerances, &ranges,
-                           &provenance},
-                options.rule_options, selected};
-    for (Diagnostic& d : run_rules(rules, run)) result.diagnostics.push_back(std::move(d));
+    const bool with_ranges = estimates_with_ranges(options, rules);
+    ranges[i].emplace(*result.plan, *options.catalog, *result.estimates, with_ranges);
+    provenance[i].emplace(*result.plan, *options.catalog, *result.estimates, options.full_estimates || with_ranges);
+    runs[i].emplace(RuleRun{RuleInputs{*result.plan, *result.estimates, *options.catalog,
+                                       options.today.value_or(real_today()), options.tolerances, &*ranges[i],
+                                       &*provenance[i]},
+                            options.rule_options, [&options](const RuleDescriptor& rule) {
+                              return effective_severity(options.selection, rule.id, rule.group, rule.severity)
+                                  .has_value();
+                            }});
+  }
+  auto rule_set_of = [](const PlanText& plan) {
+    return plan.options->rules ? plan.options->rules : &RuleSet::builtin();
+  };
+  std::vector<bool> done(plans.size(), false);
+  for (std::size_t first = 0; first < plans.size(); ++first) {
+    if (done[first] || !runs[first]) continue;
+    const RuleSet* rules = rule_set_of(plans[first]);
+    std::vector<const RuleRun*> group;
+    std::vector<std::size_t> members;
+    for (std::size_t i = first; i < plans.size(); ++i) {
+      if (done[i] || !runs[i]) continue;
+      if (rule_set_of(plans[i]) != rules) continue;
+      done[i] = true;
+      group.push_back(&*runs[i]);
+      members.push_back(i);
+    }
+    std::vector<std::vector<Diagnostic>> found(members.size());
+    run_rules(*rules, group, found);
+    for (std::size_t m = 0; m < members.size(); ++m)
+      for (Diagnostic& d : found[m]) results[members[m]].diagnostics.push_back(std::move(d));
   }
   // Selection and severity overrides apply to native findings and rule findings alike.
   for (std::size_t i = 0; i < plans.size(); ++i) {

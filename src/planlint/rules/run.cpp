@@ -352,4 +352,15 @@ std::vector<Diagnostic> run_rules(const RuleSet& rules, const RuleRun& run) {
   return out;
 }
 
+void run_rules(const RuleSet& rules, std::span<const RuleRun* const> runs, std::span<std::vector<Diagnostic>> out) {
+  for (const auto& rule : rules.rules()) {
+    if (rule->descriptor.native || !rule->check) continue;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const RuleRun& run = *runs[i];
+      if (run.selected && !run.selected(rule->descriptor)) continue;
+      RuleRunner(*rule, run).run(out[i]);
+    }
+  }
+}
+
 }  // namespace planlint

@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
@@ -22,6 +23,12 @@ struct RuleRun {
 
 /// The findings of every selected rule, at the rules' default severities.
 std::vector<Diagnostic> run_rules(const RuleSet& rules, const RuleRun& run);
+
+/// run_rules on several plans, a rule at a time: each rule runs on every plan before the next
+/// begins, so that its expression trees stay in the data cache across the plans, where a plan
+/// at a time reads all the rules' trees again for each (docs/performance.md, "Rules across a
+/// batch"). The findings of `runs[i]` are appended to `out[i]` in run_rules' order.
+void run_rules(const RuleSet& rules, std::span<const RuleRun* const> runs, std::span<std::vector<Diagnostic>> out);
 
 /// The message of a compiled template, with placeholders evaluated ("?" when absent).
 std::string render(const MessageTemplate& message, const expr::Environment& environment);

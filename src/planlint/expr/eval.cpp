@@ -61,10 +61,7 @@ class Evaluator {
         // (evaluation is pure), so that it is never built.
         for (const Node* child : node.children)
           if (!is_literal(*child) && !(*this)(*child)) return std::nullopt;
-        ValueRef list;
-        list.kind = Kind::list;
-        list.list_node = &node;
-        return list;
+        return ValueRef::of_list_literal(&node);
       }
       case Node::Kind::conditional: {
         const Node* picked = pick(node);

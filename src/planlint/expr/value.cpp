@@ -28,10 +28,7 @@ ValueRef view_of(const Value& value) {
   if (auto s = value.text()) return ValueRef::of_text(*s);
   if (auto b = value.boolean()) return ValueRef::of(*b);
   if (auto d = value.date()) return ValueRef::of(*d);
-  ValueRef list;
-  list.kind = ValueRef::Kind::list;
-  list.list = value.list();
-  return list;
+  return ValueRef::of_list(value.list());
 }
 
 ValueRef view_of(const Scalar& scalar) {

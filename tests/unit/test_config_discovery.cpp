@@ -18,12 +18,14 @@ TEST_CASE("ConfigDiscovery answers as discover_config does, for every file of a 
   dir.write("misc/plan.toml", "[plan]\n");
   fs::create_directories(dir.path / "nested-repo/.git");  // a root of its own, without a config
   dir.write("nested-repo/a/plan.toml", "[plan]\n");
+  dir.write("team/sub/deeper/second.toml", "[plan]\n");
+  dir.write("team/here.toml", "[plan]\n");
 
   const std::vector<std::string> files = {
       (dir.path / "team/sub/deeper/plan.toml").string(), (dir.path / "team/other/plan.toml").string(),
       (dir.path / "top.toml").string(),                  (dir.path / "misc/plan.toml").string(),
       (dir.path / "nested-repo/a/plan.toml").string(),   (dir.path / "team/sub/deeper/plan.toml").string(),
-      (dir.path / "misc/../team/other/plan.toml").string()};
+      (dir.path / "misc/../team/other/plan.toml").string(), (dir.path / "team/sub/deeper/second.toml").string()};
   planlint::ConfigDiscovery discovery;
   for (const std::string& file : files) {
     INFO(file);
@@ -36,11 +38,16 @@ TEST_CASE("ConfigDiscovery answers as discover_config does, for every file of a 
   // Relative paths are answered relative to the working folder, as discover_config does.
   planlint::test::InDirectory in(dir.path / "team");
   planlint::ConfigDiscovery relative;
-  for (const std::string file : {"sub/deeper/plan.toml", "other/plan.toml", "../top.toml", "../nested-repo/a/plan.toml"}) {
+  // Files of one folder share its answer (found once per folder as written), named with no
+  // folder at all, or through ./ and ../.
+  for (const std::string file : {"sub/deeper/plan.toml", "sub/deeper/second.toml", "other/plan.toml", "../top.toml",
+                                 "../nested-repo/a/plan.toml", "here.toml", "./here.toml", "../team/here.toml"}) {
     INFO(file);
     CHECK(relative.find(file) == planlint::discover_config(file));
   }
   CHECK(relative.find("other/plan.toml") == std::optional<std::string>(".planlint.toml"));
+  CHECK(relative.find("here.toml") == std::optional<std::string>(".planlint.toml"));
+  CHECK(relative.find("../top.toml") == std::optional<std::string>("../.planlint.toml"));
 }
 
 TEST_CASE("config discovery stops at the root of any version-controlled tree, not only git's",

@@ -281,6 +281,18 @@ const std::string& ConfigDiscovery::governing(const std::string& folder) {
 }
 
 std::optional<std::string> ConfigDiscovery::find(const std::string& linted_file) {
+  // The folder as written: "" for a file named without one, "/" kept for a file at the root
+  // (which is not relative).
+  const std::size_t slash = linted_file.rfind('/');
+  const std::string_view written_folder =
+      slash == std::string::npos ? std::string_view() : std::string_view(linted_file).substr(0, slash + 1);
+  if (auto it = by_written_folder_.find(written_folder); it != by_written_folder_.end()) return it->second;
+  std::optional<std::string> found = find_uncached(linted_file);
+  by_written_folder_.emplace(written_folder, found);
+  return found;
+}
+
+std::optional<std::string> ConfigDiscovery::find_uncached(const std::string& linted_file) {
   std::error_code ec;
   const fs::path folder = fs::absolute(linted_file, ec).lexically_normal().parent_path();
   if (ec) return std::nullopt;

@@ -91,11 +91,16 @@ class ConfigDiscovery {
   std::optional<std::string> find(const std::string& linted_file);
 
  private:
+  std::optional<std::string> find_uncached(const std::string& linted_file);
   /// The absolute path of the config that governs `folder` (absolute, normal), or "".
   const std::string& governing(const std::string& folder);
 
   std::map<std::string, std::string, std::less<>> by_folder_;
   std::map<std::string, std::string, std::less<>> relative_;  ///< config → as named relative to the working folder
+  /// find()'s answer by the linted file's name up to its last '/' (as written): the files of
+  /// one folder share it, and a folder of 10,000 plans made as many absolute paths (a getcwd
+  /// system call each) and normalisations.
+  std::map<std::string, std::optional<std::string>, std::less<>> by_written_folder_;
 };
 
 }  // namespace planlint

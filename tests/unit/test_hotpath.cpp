@@ -256,7 +256,7 @@ TEST_CASE("a rule's path read through its PathRef gives what its text gives", "[
   REQUIRE(texts.size() > 100);
   CHECK(resolved > paths.size() * 9 / 10);
   for (std::string_view text : {"est.train.days.low", "est.train.cost.high", "est.nope", "est.nope.low",
-                                "it.metric", "it.is_range", "it.low", "it.key", "options.max_days", "options.kinds",
+                                "it.metric", "it.is_range", "it.low", "it.key", "it.max", "it.id", "it.nope", "options.max_days", "options.kinds",
                                 "tolerances.cost", "model.params", "cluster.nope", "nope"})
     texts.insert(text);
   std::vector<std::pair<std::string_view, expr::NodePtr>> nodes;
@@ -270,7 +270,7 @@ TEST_CASE("a rule's path read through its PathRef gives what its text gives", "[
       {"max_days", expr::Value{units::Quantity{7 * 86400.0, units::dims::seconds}}},
       {"kinds", expr::Value{expr::List{expr::Value{std::string("training")}}}}};
   const std::map<std::string, double> tolerances = {{"capacity", 0.07}};
-  std::size_t plans = 0, reads = 0;
+  std::size_t plans = 0, reads = 0, element_fields = 0;
   for (const std::string& file : test::project_toml_files()) {
     std::string error;
     const auto source = read_file(file, error);
@@ -293,10 +293,24 @@ TEST_CASE("a rule's path read through its PathRef gives what its text gives", "[
       }
     };
     check_all();
-    for (const auto* elements : {&plan.targets, &plan.assumptions, &plan.benchmarks})
+    // An element's field is read through its section's KeySpec (with the section), or by its
+    // name (without): both give what the element table holds under that name.
+    for (const auto& [section, elements] : {std::pair{"targets", &plan.targets}, std::pair{"assumptions", &plan.assumptions},
+                                            std::pair{"benchmarks", &plan.benchmarks}})
       for (const PlanTable& element : *elements) {
-        environment.set_element(&element, nullptr);
-        check_all();
+        for (const SectionSpec* spec : {find_section(section), static_cast<const SectionSpec*>(nullptr)}) {
+          environment.set_element(&element, nullptr, spec);
+          check_all();
+          for (const auto& [text, node] : nodes) {
+            if (!text.starts_with("it.")) continue;
+            INFO(text << " in [[" << section << "]]");
+            const PlanValue* held = element.find(text.substr(3));
+            expr::ValueStore keep;
+            CHECK(same(environment.lookup_path(*node, keep),
+                       held ? std::optional<expr::Value>(to_value(held->value)) : std::nullopt));
+            element_fields += held != nullptr;
+          }
+        }
       }
     for (const Claim& claim : plan.estimates) {
       environment.set_element(nullptr, &claim);
@@ -306,4 +320,5 @@ TEST_CASE("a rule's path read through its PathRef gives what its text gives", "[
   }
   CHECK(plans > 100);
   CHECK(reads > 10000);
+  CHECK(element_fields > 100);
 }

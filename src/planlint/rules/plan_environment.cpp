@@ -1,6 +1,7 @@
 #include "planlint/rules/plan_environment.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <set>
@@ -28,7 +29,34 @@ expr::Value metric_value(const MetricValue& metric, double value) {
   return expr::Value{quantity};
 }
 
+/// The KeySpec of the field `id` (element_field_names()) in the array section `section`, or
+/// nullptr when that section has no such field.
+const KeySpec* element_field_key(const SectionSpec& section, std::size_t id) {
+  static const auto by_section = [] {
+    const std::vector<std::string_view>& names = element_field_names();
+    std::array<std::vector<const KeySpec*>, plan_section_count> table;
+    for (std::vector<const KeySpec*>& row : table) row.assign(names.size(), nullptr);
+    for (const KeySpec& key : plan_keys())
+      if (plan_sections()[key.section_index].array)
+        table[key.section_index][static_cast<std::size_t>(std::find(names.begin(), names.end(), key.key) - names.begin())] = &key;
+    return table;
+  }();
+  const std::vector<const KeySpec*>& row = by_section[static_cast<std::size_t>(&section - plan_sections().data())];
+  return id < row.size() ? row[id] : nullptr;
+}
+
 }  // namespace
+
+const std::vector<std::string_view>& element_field_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> all;
+    for (const KeySpec& key : plan_keys())
+      if (plan_sections()[key.section_index].array && std::find(all.begin(), all.end(), key.key) == all.end())
+        all.push_back(key.key);
+    return all;
+  }();
+  return names;
+}
 
 expr::PathRef resolve_path(std::string_view path) {
   using Space = expr::PathRef::Space;
@@ -44,7 +72,11 @@ expr::PathRef resolve_path(std::string_view path) {
           return {space, index(m - metrics.data())};
     return {};
   }
-  if (path.starts_with("it.")) return {Space::element, 0};
+  if (path.starts_with("it.")) {
+    const std::vector<std::string_view>& fields = element_field_names();
+    const auto field = std::find(fields.begin(), fields.end(), path.substr(3));
+    return {Space::element, field == fields.end() ? std::uint16_t{0} : index(field - fields.begin() + 1)};
+  }
   if (path.starts_with("options.")) return {Space::option, 0};
   if (path.starts_with("tolerances.")) return {};
   if (const KeySpec* key = find_key(path)) return {Space::plan_key, index(key - plan_keys().data())};
@@ -56,20 +88,25 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
   using Space = expr::PathRef::Space;
   switch (path.ref.space) {
     case Space::plan_key: {
-      const PlanValue* value = inputs_.plan.find(plan_keys()[path.ref.index]);
+      static const KeySpec* const keys = plan_keys().data();  // a call less for each read
+      const PlanValue* value = inputs_.plan.find(keys[path.ref.index]);
       if (!value) return std::nullopt;
       return expr::view_of(value->value);
     }
     case Space::metric:
     case Space::metric_low:
     case Space::metric_high: {
-      const MetricValue* m = inputs_.estimates.find(metric_names()[path.ref.index]);
+      static const MetricName* const metrics = metric_names().data();
+      const MetricValue* m = inputs_.estimates.find(metrics[path.ref.index]);
       if (!m) return std::nullopt;
       const std::optional<double>& bound = path.ref.space == Space::metric        ? std::optional<double>(m->value)
                                            : path.ref.space == Space::metric_low ? m->low
                                                                                  : m->high;
       if (!bound) return std::nullopt;
-      return expr::view_of(metric_value(*m, *bound));  // a quantity: copied out of the Value
+      // metric_value's quantity, without the Value around it.
+      units::Quantity quantity{*bound, m->dim};
+      quantity.percent = is_fraction_metric(metrics[path.ref.index].name);
+      return expr::ValueRef::of(quantity);
     }
     case Space::element: {
       const std::string_view field = path.text.substr(3);
@@ -83,7 +120,11 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
         return expr::view_of(part->value);
       }
       if (!element_) return std::nullopt;
-      const PlanValue* value = element_->find(field);
+      // The field's spec in the element's section, read by its place; a field that section
+      // does not have is looked for by name, and is not there.
+      const KeySpec* key =
+          element_section_ && path.ref.index ? element_field_key(*element_section_, path.ref.index - 1u) : nullptr;
+      const PlanValue* value = key ? element_->values.find(*key) : element_->find(field);
       if (!value) return std::nullopt;
       return expr::view_of(value->value);
     }
@@ -100,7 +141,8 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
 
 bool PlanEnvironment::stated_path(const expr::Node& path) const {
   if (path.ref.space != expr::PathRef::Space::plan_key) return stated(path.text);
-  const PlanValue* value = inputs_.plan.find(plan_keys()[path.ref.index]);
+  static const KeySpec* const keys = plan_keys().data();
+  const PlanValue* value = inputs_.plan.find(keys[path.ref.index]);
   return (value && value->origin == Origin::plan) || inputs_.plan.states_invalid(path.text);
 }
 

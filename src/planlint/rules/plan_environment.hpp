@@ -85,10 +85,12 @@ class PlanEnvironment : public expr::Environment {
   PlanEnvironment(const RuleInputs& inputs, const std::map<std::string, expr::Value>& options)
       : inputs_(inputs), options_(options) {}
 
-  /// The element of an `each` rule: a table of [[targets]] etc., or a claim of [estimates].
-  void set_element(const PlanTable* table, const Claim* claim) {
+  /// The element of an `each` rule: a table of [[targets]] etc. (of the array section
+  /// `section`, plan_sections()), or a claim of [estimates].
+  void set_element(const PlanTable* table, const Claim* claim, const SectionSpec* section = nullptr) {
     element_ = table;
     claim_ = claim;
+    element_section_ = section;
   }
 
   std::optional<expr::Value> lookup(std::string_view path) const override;
@@ -121,6 +123,7 @@ class PlanEnvironment : public expr::Environment {
   const std::map<std::string, expr::Value>& options_;
   const PlanTable* element_ = nullptr;
   const Claim* claim_ = nullptr;
+  const SectionSpec* element_section_ = nullptr;
   mutable std::vector<std::string> metrics_read_;
   /// The provenance when RuleInputs has none.
   mutable std::optional<PlanProvenance> own_provenance_;
@@ -130,9 +133,15 @@ class PlanEnvironment : public expr::Environment {
 expr::Value to_value(const Scalar& scalar);
 
 /// What a rule's dotted path names (expr::PathRef): a plan key, est.METRIC (.low, .high),
-/// it.FIELD or options.NAME; `unresolved` for the rest (tolerances.TIER, which config can
+/// it.FIELD (its index: 1 + the field's place in element_field_names(), 0 for a name no
+/// element table has) or options.NAME; `unresolved` for the rest (tolerances.TIER, which config can
 /// override, and names no plan has), which PlanEnvironment looks up by text. The rule loader
 /// gives it to parse_expression.
 expr::PathRef resolve_path(std::string_view path);
+
+/// The names of the fields of the arrays of tables' elements ([[targets]], [[assumptions]],
+/// [[benchmarks]]), each once, in plan_keys() order: what it.FIELD resolves to, so that a read
+/// takes the field's KeySpec from a table instead of comparing names down the element.
+const std::vector<std::string_view>& element_field_names();
 
 }  // namespace planlint

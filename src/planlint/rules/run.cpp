@@ -146,8 +146,9 @@ class RuleRunner {
     const std::vector<PlanTable>& elements = rule_.each == "targets"       ? plan.targets
                                              : rule_.each == "assumptions" ? plan.assumptions
                                                                            : plan.benchmarks;
+    const SectionSpec* section = elements.empty() ? nullptr : find_section(rule_.each);
     for (std::size_t i = 0; i < elements.size(); ++i) {
-      environment_.set_element(&elements[i], nullptr);
+      environment_.set_element(&elements[i], nullptr, section);
       element_ = &elements[i];
       if (fires()) out.push_back(diagnostic(fmt::format("{}[{}]", rule_.each, i)));
     }

@@ -64,9 +64,12 @@ const std::string& EstimateContext::catalog_note(std::string_view path) {
   return *note;
 }
 
-std::optional<double> EstimateContext::number(std::string_view path) const {
-  if (auto value = override_of(path)) return value;
-  return plan_.number(path);
+std::optional<double> EstimateContext::number(KeyLiteral path) const {
+  if (auto value = override_of(path.path())) return value;
+  const KeySpec* spec = path.spec();
+  const PlanValue* found = spec ? plan_.find(*spec) : nullptr;
+  if (!found || !found->quantity()) return std::nullopt;
+  return found->quantity()->value;
 }
 
 std::optional<double> EstimateContext::override_of(std::string_view path) const {
@@ -100,21 +103,21 @@ std::string CountedAttention::text() const {
 }
 
 std::optional<CountedAttention> counted_attention(EstimateContext& context, MetricBuilder& m) {
-  if (!context.plan().find("training.mfu_counts_attention") || m.choice("training.mfu_counts_attention") != "true")
+  if (!context.find("training.mfu_counts_attention") || m.choice("training.mfu_counts_attention") != "true")
     return std::nullopt;
   return CountedAttention{m.plan("model.layers"), m.plan("model.hidden"), m.plan("training.seq_len")};
 }
 
 CountedRecompute counted_recompute(EstimateContext& context, MetricBuilder& m) {
-  if (!context.plan().find("training.mfu_counts_recompute") || m.choice("training.mfu_counts_recompute") != "true")
+  if (!context.find("training.mfu_counts_recompute") || m.choice("training.mfu_counts_recompute") != "true")
     return {};
   if (m.choice("training.recompute") != "full") return {};
   return {4.0 / 3.0, "4/3 · ", "4/3 × "};
 }
 
-MetricBuilder::MetricBuilder(EstimateContext& context, std::string_view name)
-    : context_(context), name_(name), known_(find_metric(name)) {
-  if (context_.with_text()) value_.name = std::string(name);
+MetricBuilder::MetricBuilder(EstimateContext& context, MetricLiteral name)
+    : context_(context), name_(name.name()), known_(name.metric()) {
+  if (context_.with_text()) value_.name = std::string(name_);
   if (known_) value_.dim = known_->dim;
 }
 
@@ -146,8 +149,10 @@ void MetricBuilder::describe_input(std::string_view name, std::string note) {
     if (input.name == name) input.note = std::move(note);
 }
 
-std::optional<Term> MetricBuilder::optional_plan(std::string_view path) {
-  const PlanValue* found = context_.plan().find(path);
+std::optional<Term> MetricBuilder::optional_plan(KeyLiteral key) {
+  const std::string_view path = key.path();
+  const KeySpec* spec = key.spec();
+  const PlanValue* found = spec ? context_.plan().find(*spec) : nullptr;
   if (!found || !found->quantity()) return std::nullopt;
   // number(path) without looking the key up in the plan a second time.
   const std::optional<double> number = context_.override_of(path).value_or(found->quantity()->value);
@@ -165,15 +170,16 @@ std::optional<Term> MetricBuilder::optional_plan(std::string_view path) {
   return Term{*number, TermText::plan_value(path, *number, dim)};
 }
 
-Term MetricBuilder::plan(std::string_view path) {
+Term MetricBuilder::plan(KeyLiteral path) {
   if (auto term = optional_plan(path)) return *term;
-  missing(context_.missing_name(path));
+  missing(context_.missing_name(path.path()));
   return Term{missing_value, "?"};
 }
 
-std::optional<std::string> MetricBuilder::choice(std::string_view path, double used_value,
-                                                 std::string note) {
-  const PlanValue* found = context_.plan().find(path);
+std::optional<std::string> MetricBuilder::choice(KeyLiteral key, double used_value, std::string note) {
+  const std::string_view path = key.path();
+  const KeySpec* spec = key.spec();
+  const PlanValue* found = spec ? context_.plan().find(*spec) : nullptr;
   std::optional<std::string> text;
   if (found && found->text()) text = *found->text();
   if (found && found->boolean()) text = *found->boolean() ? "true" : "false";
@@ -194,15 +200,16 @@ std::optional<std::string> MetricBuilder::choice(std::string_view path, double u
   return text;
 }
 
-Term MetricBuilder::metric(std::string_view name) {
+Term MetricBuilder::metric(MetricLiteral literal) {
+  const std::string_view name = literal.name();
+  const MetricName* known = literal.metric();
   if (!context_.with_text()) {
-    const MetricName* known = find_metric(name);
     const double value = known ? context_.values()[static_cast<std::size_t>(known - metric_names().data())] : missing_value;
     if (std::isnan(value)) missing(std::string());
     return Term{value, "?"};
   }
   const Estimates& estimates = context_.estimates();
-  if (const MetricValue* found = estimates.find(name)) {
+  if (const MetricValue* found = known ? estimates.find(*known) : estimates.find(name)) {
     if (context_.with_provenance()) {
       MetricInput input;
       input.name = std::string(name);
@@ -235,7 +242,7 @@ void MetricBuilder::set_value(double value, std::string_view formula, LazyText a
   value_.value = value;
   if (context_.with_provenance()) value_.formula = std::string(formula);
   value_.arithmetic = std::move(arithmetic);
-  context_.estimates().set(std::move(value_));
+  context_.estimates().set(std::move(value_), known_);
 }
 
 }  // namespace planlint::detail

@@ -73,7 +73,18 @@ class EstimateContext {
 
   /// The value of `path` for this evaluation: the override, else the plan's (defaults
   /// included); nullopt when the plan has no quantity there.
-  std::optional<double> number(std::string_view path) const;
+  std::optional<double> number(KeyLiteral path) const;
+  /// The plan's value at `path` (defaults included, no override), by the key's spec.
+  const PlanValue* find(KeyLiteral path) const {
+    const KeySpec* spec = path.spec();
+    return spec ? plan_.find(*spec) : nullptr;
+  }
+  /// The plan's text at `path`, if it holds one.
+  std::optional<std::string> text(KeyLiteral path) const {
+    const PlanValue* value = find(path);
+    if (!value || !value->text()) return std::nullopt;
+    return *value->text();
+  }
   /// The override of `path` in this evaluation, if any.
   std::optional<double> override_of(std::string_view path) const;
 
@@ -163,24 +174,25 @@ struct Term {
 ///     m.finish(6 * n.value * d.value, "6 · N_a · D", fmt::format("6 × {} × {}", n.text, d.text));
 class MetricBuilder {
  public:
-  MetricBuilder(EstimateContext& context, std::string_view name);
+  /// Names are literals (KeyLiteral, MetricLiteral): each is looked up once per thread, not
+  /// for every metric of every evaluation.
+  MetricBuilder(EstimateContext& context, MetricLiteral name);
 
   /// A quantity of the plan (stated, defaulted or from the catalog).
-  Term plan(std::string_view path);
+  Term plan(KeyLiteral path);
   /// A quantity of the plan that the formula can do without; nothing is recorded when absent.
-  std::optional<Term> optional_plan(std::string_view path);
+  std::optional<Term> optional_plan(KeyLiteral path);
   /// A parallel degree (training.cp) as an input when it is above 1; nullopt at 1 or absent,
   /// where it changes nothing and the formula and its arithmetic leave it out.
-  std::optional<Term> degree_above_one(std::string_view path) {
+  std::optional<Term> degree_above_one(KeyLiteral path) {
     if (context_.number(path).value_or(1) <= 1) return std::nullopt;
     return plan(path);
   }
   /// A string or boolean of the plan ("selective", "true"), recorded as an input; nullopt
   /// (and missing) when absent. `used_value` is what the formula takes from it, if anything.
-  std::optional<std::string> choice(std::string_view path, double used_value = 0,
-                                    std::string note = {});
+  std::optional<std::string> choice(KeyLiteral path, double used_value = 0, std::string note = {});
   /// Another metric; when it is absent, its missing inputs become this metric's.
-  Term metric(std::string_view name);
+  Term metric(MetricLiteral name);
 
   /// Records a missing input by name (a plan key, possibly with a reason).
   void missing(std::string name);

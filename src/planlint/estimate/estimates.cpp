@@ -64,9 +64,14 @@ const MetricValue* Estimates::find(std::string_view name) const {
 }
 
 void Estimates::set(MetricValue&& value) {
+  const MetricName* known = find_metric(value.name);
+  set(std::move(value), known);
+}
+
+void Estimates::set(MetricValue&& value, const MetricName* known) {
   // erase() would look the name up even when no metric is absent.
   if (!absent_.empty()) absent_.erase(value.name);
-  const std::ptrdiff_t slot = metric_slot(value.name);
+  const std::ptrdiff_t slot = known ? known - metric_names().data() : -1;
   std::string name = value.name;
   auto [it, inserted] = values_.insert_or_assign(std::move(name), std::move(value));
   if (slot >= 0) by_metric_[static_cast<std::size_t>(slot)] = &it->second;

@@ -146,6 +146,8 @@ class Estimates {
   const std::vector<RangeSource>& range_sources() const { return range_sources_; }
 
   void set(MetricValue&& value);
+  /// set() of a metric whose entry of metric_names() the caller has found (nullptr: none).
+  void set(MetricValue&& value, const MetricName* known);
   void set_absent(std::string name, std::vector<std::string> missing);
   void add_range_source(RangeSource source) { range_sources_.push_back(std::move(source)); }
 

@@ -21,11 +21,11 @@ std::optional<double> element_bytes(std::string_view precision) {
 }
 
 /// Records the precision at `path` as an input and returns its bytes per element.
-Term precision_bytes(EstimateContext& context, MetricBuilder& m, std::string_view path) {
-  const std::optional<std::string> precision = context.plan().text(path);
+Term precision_bytes(EstimateContext& context, MetricBuilder& m, KeyLiteral path) {
+  const std::optional<std::string> precision = context.plan().text(path.path());
   const std::optional<double> bytes = precision ? element_bytes(*precision) : std::nullopt;
   if (!bytes) {
-    m.missing(std::string(path));
+    m.missing(std::string(path.path()));
     return Term{std::nan(""), "?"};
   }
   m.choice(path, *bytes,
@@ -191,7 +191,7 @@ struct ExpertTerms {
 };
 
 std::optional<ExpertTerms> expert_terms(EstimateContext& context, MetricBuilder& m) {
-  if (context.plan().text("model.architecture") != "moe") return std::nullopt;
+  if (context.text("model.architecture") != "moe") return std::nullopt;
   const Term n = m.plan("model.params");
   return ExpertTerms{n, m.plan("model.active_params")};
 }

@@ -15,7 +15,7 @@ namespace {
 /// Tokens per optimizer step: global_batch in tokens, or in sequences times seq_len.
 Term tokens_per_step(EstimateContext& context, MetricBuilder& m) {
   const Term batch = m.plan("training.global_batch");
-  const PlanValue* value = context.plan().find("training.global_batch");
+  const PlanValue* value = context.find("training.global_batch");
   if (!value || !value->quantity() || value->quantity()->dim == units::dims::tokens) return batch;
   const Term seq = m.plan("training.seq_len");
   return Term{batch.value * seq.value, TermText::deferred([batch, seq] {
@@ -26,7 +26,7 @@ Term tokens_per_step(EstimateContext& context, MetricBuilder& m) {
 /// Sequences per optimizer step: global_batch in sequences, or in tokens divided by seq_len.
 Term sequences_per_step(EstimateContext& context, MetricBuilder& m) {
   const Term batch = m.plan("training.global_batch");
-  const PlanValue* value = context.plan().find("training.global_batch");
+  const PlanValue* value = context.find("training.global_batch");
   if (!value || !value->quantity() || value->quantity()->dim != units::dims::tokens)
     return Term{batch.value, TermText::count(batch.value)};  // sequences, or missing
   const Term seq = m.plan("training.seq_len");
@@ -82,11 +82,11 @@ void allreduce_bytes(EstimateContext& context) {
   // With LoRA only the adapters have gradients, and their size depends on which layers carry
   // them, which a plan does not say: the full model's 2·N/M would overstate the traffic 100×
   // or more and make interconnect-bottleneck fire on a fine-tune that moves almost nothing.
-  if (context.plan().find("training.lora_rank"))
+  if (context.find("training.lora_rank"))
     m.missing("the LoRA adapters' size (training.lora_rank: only the adapters' gradients are "
               "all-reduced)");
   const auto ep = context.number("training.ep");
-  if (context.plan().text("model.architecture") == "moe" && ep && *ep > 1)
+  if (context.text("model.architecture") == "moe" && ep && *ep > 1)
     m.note(fmt::format("upper bound: with ep = {} each GPU reduces only its share of the expert "
                        "gradients; the expert all-to-all is not counted",
                        show_count(*ep)));

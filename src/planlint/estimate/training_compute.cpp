@@ -37,7 +37,7 @@ void tokens_per_param(EstimateContext& context) {
 // token; Megatron-LM's) divides them too: training.mfu_counts_attention = true. One that counts
 // full recomputation's second forward pass (a hardware FLOPs utilisation) divides 4/3 of them:
 // training.mfu_counts_recompute = true (counted_recompute, engine.hpp).
-void gpu_time(EstimateContext& context, std::string_view name, std::string_view formula,
+void gpu_time(EstimateContext& context, MetricLiteral name, std::string_view formula,
               std::string_view formula_with_attention) {
   MetricBuilder m(context, name);
   const Term flops = m.metric("train.flops");

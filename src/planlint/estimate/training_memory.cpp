@@ -58,15 +58,15 @@ void memory_states(EstimateContext& context) {
   // Memory holds every parameter, active or not (MoE: model.params, not active_params).
   const Term n = m.plan("model.params");
   StateBytes k;
-  const bool lora = context.plan().find("training.lora_rank") != nullptr;
+  const bool lora = context.find("training.lora_rank") != nullptr;
   if (auto stated = m.optional_plan("training.bytes_per_param")) {
     k = split_override(stated->value);
-  } else if (context.plan().is_training() && context.plan().text("plan.kind") == "finetune" && lora) {
+  } else if (context.plan().is_training() && context.text("plan.kind") == "finetune" && lora) {
     // LoRA (Hu et al. 2021) trains small adapters beside a frozen base: the base holds its
     // weights only, at quantized_base's precision (QLoRA: 4 bits, Dettmers et al. 2023), else
     // the training precision's; no gradients or optimizer states for it.
-    const std::string base = context.plan().text("training.quantized_base")
-                                 .value_or(context.plan().text("training.precision").value_or("bf16"));
+    const std::string base = context.text("training.quantized_base")
+                                 .value_or(context.text("training.precision").value_or("bf16"));
     const double base_bytes = base == "int4" ? 0.5 : base == "int8" || base == "fp8" ? 1 : base == "fp32" ? 4 : 2;
     k = StateBytes{base_bytes, 0, 0};
     m.plan("training.lora_rank");
@@ -76,7 +76,7 @@ void memory_states(EstimateContext& context) {
                          bytes_text(base_bytes), base));
   } else {
     std::string note;
-    const PlanValue* optimizer = context.plan().find("training.optimizer");
+    const PlanValue* optimizer = context.find("training.optimizer");
     const std::string name = optimizer && optimizer->text() ? *optimizer->text() : "";
     if (auto bytes = optimizer_bytes(name, note)) {
       k = *bytes;
@@ -92,7 +92,7 @@ void memory_states(EstimateContext& context) {
   const double model_parallel = t.value * p.value;
 
   const auto ep = context.number("training.ep");
-  if (context.plan().text("model.architecture") == "moe" && ep && *ep > 1)
+  if (context.text("model.architecture") == "moe" && ep && *ep > 1)
     m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which the plan "
                        "does not separate from the shared ones",
                        show_count(*ep)));

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "planlint/plan/literal_lookup.hpp"
 #include "planlint/units/dimension.hpp"
 
 namespace planlint {
@@ -29,6 +30,20 @@ inline constexpr std::size_t max_metric_count = 64;
 
 /// The metric called `name`, or nullptr.
 const MetricName* find_metric(std::string_view name);
+
+/// A metric written as a string literal in the code ("train.flops"), found by its address
+/// after the first lookup (literal_lookup.hpp). Only a constant converts to it.
+class MetricLiteral {
+ public:
+  template <std::size_t N>
+  consteval MetricLiteral(const char (&name)[N]) : name_(name, N - 1) {}  // NOLINT: a literal reads as its metric
+  std::string_view name() const { return name_; }
+  /// find_metric(name()).
+  const MetricName* metric() const { return find_by_literal<MetricName>(name_, &find_metric); }
+
+ private:
+  std::string_view name_;
+};
 
 /// Whether the metric called `name` is a fraction, shown as a percentage ("6.27%"):
 /// train.comm.fraction and train.pipeline_bubble.

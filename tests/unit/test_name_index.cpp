@@ -71,6 +71,11 @@ TEST_CASE("every plan key and metric is found by name", "[name-index][schema]") 
     CHECK(find_key(path) == &spec);
   }
   CHECK(find_key("training", "mfuu") == nullptr);
+  // A key of another section, a section that is not one, a key split elsewhere.
+  CHECK(find_key("training", "hbm") == nullptr);
+  CHECK(find_key("nosuch", "mfu") == nullptr);
+  CHECK(find_key("", "training.mfu") == nullptr);
+  CHECK(find_key("training.mfu", "") == nullptr);
   CHECK(find_key("training") == nullptr);
   CHECK(find_key("nosuch.mfu") == nullptr);
   for (const MetricName& metric : metric_names()) CHECK(find_metric(metric.name) == &metric);

@@ -46,6 +46,7 @@ TEST_CASE("the built-in rules read no metric range; a rule that does says so", "
   CHECK_FALSE(RuleSet::builtin().reads_metric_ranges());
   test::Scratch dir;
   RuleSet rules = RuleSet::with_builtin();
+  CHECK_FALSE(rules.reads_metric_ranges());
   std::vector<Diagnostic> errors;
   REQUIRE(rules.load_path(dir.write("days-spread.toml", range_rule).string(), errors));
   REQUIRE(errors.empty());

@@ -89,10 +89,12 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
     runs[i].emplace(RuleRun{RuleInputs{*result.plan, *result.estimates, *options.catalog,
                                        options.today.value_or(real_today()), options.tolerances, &*ranges[i],
                                        &*provenance[i]},
-                            options.rule_options, [&options](const RuleDescriptor& rule) {
+                            options.rule_options,
+                            [&options](const RuleDescriptor& rule) {
                               return effective_severity(options.selection, rule.id, rule.group, rule.severity)
                                   .has_value();
-                            }});
+                            },
+                            &options.selection});
   }
   auto rule_set_of = [](const PlanText& plan) {
     return plan.options->rules ? plan.options->rules : &RuleSet::builtin();

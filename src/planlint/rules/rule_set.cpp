@@ -48,6 +48,7 @@ const RuleSet& RuleSet::builtin() {
   static const RuleSet& rules = *[] {
     auto* set = new RuleSet;
     set->rules_ = builtin::rules();
+    set->note_ranges_read();
     return set;
   }();
   return rules;
@@ -86,6 +87,7 @@ std::shared_ptr<const SourceFile> rule_source(const CompiledRule& rule) {
 RuleSet RuleSet::with_builtin() {
   RuleSet copy;
   copy.rules_ = builtin().rules_;
+  copy.note_ranges_read();
   return copy;
 }
 
@@ -214,6 +216,7 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
   auto at = std::lower_bound(rules_.begin(), rules_.end(), compiled,
                              [](const auto& a, const auto& b) { return a->descriptor.id < b->descriptor.id; });
   rules_.insert(at, std::move(compiled));
+  note_ranges_read();
   return true;
 }
 
@@ -284,10 +287,8 @@ const RuleDescriptor* RuleSet::find(std::string_view id) const {
   return nullptr;
 }
 
-bool RuleSet::reads_metric_ranges() const {
-  for (const auto& rule : rules_)
-    if (rule->reads_metric_ranges) return true;
-  return false;
+void RuleSet::note_ranges_read() {
+  reads_metric_ranges_ = std::any_of(rules_.begin(), rules_.end(), [](const auto& rule) { return rule->reads_metric_ranges; });
 }
 
 }  // namespace planlint

@@ -59,10 +59,14 @@ class RuleSet {
   const std::vector<std::shared_ptr<const CompiledRule>>& rules() const { return rules_; }
 
   /// Whether any rule reads a metric's range (est.NAME.low / .high).
-  bool reads_metric_ranges() const;
+  bool reads_metric_ranges() const { return reads_metric_ranges_; }
 
  private:
+  /// Sets reads_metric_ranges_ from rules_, whenever they change: a check asks for each plan.
+  void note_ranges_read();
+
   std::vector<std::shared_ptr<const CompiledRule>> rules_;
+  bool reads_metric_ranges_ = false;
   /// What the rules loaded so far leave of the nodes their lets may copy (bindings.hpp).
   std::size_t let_nodes_left_ = expr::max_substituted_pack_nodes;
   bool pack_node_limit_reported_ = false;  ///< load() reports the packs' node limit once

@@ -356,9 +356,15 @@ std::vector<Diagnostic> run_rules(const RuleSet& rules, const RuleRun& run) {
 void run_rules(const RuleSet& rules, std::span<const RuleRun* const> runs, std::span<std::vector<Diagnostic>> out) {
   for (const auto& rule : rules.rules()) {
     if (rule->descriptor.native || !rule->check) continue;
+    const void* asked_for = nullptr;  // the selection_key of the last answer
+    bool answer = true;
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const RuleRun& run = *runs[i];
-      if (run.selected && !run.selected(rule->descriptor)) continue;
+      if (run.selected && (!run.selection_key || run.selection_key != asked_for)) {
+        answer = run.selected(rule->descriptor);
+        asked_for = run.selection_key;
+      }
+      if (run.selected && !answer) continue;
       RuleRunner(*rule, run).run(out[i]);
     }
   }

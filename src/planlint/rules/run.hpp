@@ -19,6 +19,9 @@ struct RuleRun {
   const std::map<std::string, units::Quantity>& option_overrides;
   /// Whether a rule runs at all (selection); native rules are never run here.
   std::function<bool(const RuleDescriptor&)> selected;
+  /// Runs whose `selected` answer alike may share a key (their options' selection): run_rules
+  /// over several runs then asks once per rule for a row of them. nullptr: asked for each run.
+  const void* selection_key = nullptr;
 };
 
 /// The findings of every selected rule, at the rules' default severities.

@@ -98,9 +98,13 @@ std::vector<detail::MetricValues> range_variants(const Plan& plan, const Catalog
   std::vector<detail::MetricValues> variants;
   variants.reserve(std::size_t{1} << ranges.size());
   Overrides overrides(ranges.size());
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    overrides[i].key = ranges[i].key;
+    overrides[i].spec = find_key(ranges[i].key);
+  }
   for (unsigned mask = 0; mask < (1u << ranges.size()); ++mask) {
     for (std::size_t i = 0; i < ranges.size(); ++i)
-      overrides[i] = {ranges[i].key, (mask >> i) & 1u ? ranges[i].high : ranges[i].low};
+      overrides[i].value = (mask >> i) & 1u ? ranges[i].high : ranges[i].low;
     variants.push_back(evaluate_values(plan, catalog, overrides));
   }
   return variants;

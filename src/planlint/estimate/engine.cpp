@@ -65,17 +65,11 @@ const std::string& EstimateContext::catalog_note(std::string_view path) {
 }
 
 std::optional<double> EstimateContext::number(KeyLiteral path) const {
-  if (auto value = override_of(path.path())) return value;
   const KeySpec* spec = path.spec();
+  if (auto value = override_of(spec)) return value;
   const PlanValue* found = spec ? plan_.find(*spec) : nullptr;
   if (!found || !found->quantity()) return std::nullopt;
   return found->quantity()->value;
-}
-
-std::optional<double> EstimateContext::override_of(std::string_view path) const {
-  for (const Override& override : overrides_)
-    if (override.key == path) return override.value;
-  return std::nullopt;
 }
 
 std::string EstimateContext::missing_name(std::string_view path) const {
@@ -155,7 +149,7 @@ std::optional<Term> MetricBuilder::optional_plan(KeyLiteral key) {
   const PlanValue* found = spec ? context_.plan().find(*spec) : nullptr;
   if (!found || !found->quantity()) return std::nullopt;
   // number(path) without looking the key up in the plan a second time.
-  const std::optional<double> number = context_.override_of(path).value_or(found->quantity()->value);
+  const std::optional<double> number = context_.override_of(spec).value_or(found->quantity()->value);
   const units::Dimension dim = found->quantity()->dim;
   if (context_.with_provenance()) {
     MetricInput input;

@@ -36,6 +36,7 @@ std::string show_percent(double fraction);
 struct Override {
   std::string_view key;
   double value = 0;
+  const KeySpec* spec = nullptr;  ///< find_key(key), which override_of compares by address
 };
 /// At most the three ranged keys, found by a scan: a map compared strings for every input of
 /// every metric of the eight evaluations.
@@ -85,8 +86,12 @@ class EstimateContext {
     if (!value || !value->text()) return std::nullopt;
     return *value->text();
   }
-  /// The override of `path` in this evaluation, if any.
-  std::optional<double> override_of(std::string_view path) const;
+  /// The override of the key `spec` (found from a KeyLiteral; nullptr: none) in this evaluation.
+  std::optional<double> override_of(const KeySpec* spec) const {
+    for (const Override& override : overrides_)
+      if (override.spec == spec && spec) return override.value;
+    return std::nullopt;
+  }
 
   /// How a missing plan key is named in `Estimates::absent()`: the key, with the reason when
   /// the catalog should have supplied it ("cluster.peak (the catalog has no bf16 peak for

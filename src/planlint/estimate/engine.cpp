@@ -111,17 +111,20 @@ CountedRecompute counted_recompute(EstimateContext& context, MetricBuilder& m) {
 
 MetricBuilder::MetricBuilder(EstimateContext& context, MetricLiteral name)
     : context_(context), name_(name.name()), known_(name.metric()) {
-  if (context_.with_text()) value_.name = std::string(name_);
-  if (known_) value_.dim = known_->dim;
+  if (known_) dim_ = known_->dim;
+  if (!context_.with_text()) return;
+  value_.emplace();
+  value_->name = std::string(name_);
+  value_->dim = dim_;
 }
 
 void MetricBuilder::add_input(MetricInput input) {
   if (!context_.with_provenance()) return;
-  for (const MetricInput& existing : value_.inputs)
+  for (const MetricInput& existing : value_->inputs)
     if (existing.name == input.name) return;
   // Most metrics have two to four inputs: one allocation instead of growing 1, 2, 4.
-  if (value_.inputs.empty()) value_.inputs.reserve(4);
-  value_.inputs.push_back(std::move(input));
+  if (value_->inputs.empty()) value_->inputs.reserve(4);
+  value_->inputs.push_back(std::move(input));
 }
 
 void MetricBuilder::missing(std::string name) {
@@ -135,11 +138,12 @@ void MetricBuilder::missing(std::string name) {
 }
 
 void MetricBuilder::note(std::string text) {
-  if (context_.with_provenance()) value_.notes.push_back(std::move(text));
+  if (context_.with_provenance()) value_->notes.push_back(std::move(text));
 }
 
 void MetricBuilder::describe_input(std::string_view name, std::string note) {
-  for (MetricInput& input : value_.inputs)
+  if (!value_) return;
+  for (MetricInput& input : value_->inputs)
     if (input.name == name) input.note = std::move(note);
 }
 
@@ -224,7 +228,7 @@ Term MetricBuilder::metric(MetricLiteral literal) {
 
 void MetricBuilder::set_absent() {
   if (!context_.with_text()) return;  // NaN in values() already
-  context_.estimates().set_absent(value_.name, std::move(missing_));
+  context_.estimates().set_absent(value_->name, std::move(missing_));
 }
 
 void MetricBuilder::set_value(double value, std::string_view formula, LazyText arithmetic) {
@@ -233,10 +237,10 @@ void MetricBuilder::set_value(double value, std::string_view formula, LazyText a
     if (known_) context_.values()[static_cast<std::size_t>(known_ - metric_names().data())] = value;
     return;
   }
-  value_.value = value;
-  if (context_.with_provenance()) value_.formula = std::string(formula);
-  value_.arithmetic = std::move(arithmetic);
-  context_.estimates().set(std::move(value_), known_);
+  value_->value = value;
+  if (context_.with_provenance()) value_->formula = std::string(formula);
+  value_->arithmetic = std::move(arithmetic);
+  context_.estimates().set(std::move(*value_), known_);
 }
 
 }  // namespace planlint::detail

@@ -220,7 +220,7 @@ class MetricBuilder {
     if (!complete()) return set_absent();
     if (!context_.with_text()) return set_value(value, {}, {});
     const std::string_view name = name_;
-    const units::Dimension dim = value_.dim;
+    const units::Dimension dim = dim_;
     set_value(value, formula, LazyText::deferred([arithmetic = std::move(arithmetic), name, value, dim] {
                 return std::string(arithmetic()) + " = " + show_metric_value(name, value, dim);
               }));
@@ -238,7 +238,10 @@ class MetricBuilder {
   EstimateContext& context_;
   std::string_view name_;  ///< a string literal's view
   const MetricName* known_ = nullptr;  ///< name_ in metric_names(), if there
-  MetricValue value_;
+  units::Dimension dim_;               ///< known_'s
+  /// What the metric records besides its value: made only when the context records more
+  /// than values (a range's evaluations, half of all, need none of it).
+  std::optional<MetricValue> value_;
   std::vector<std::string> missing_;
 };
 

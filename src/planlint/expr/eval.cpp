@@ -103,14 +103,49 @@ class Evaluator {
     return Value{std::move(items)};
   }
 
+  /// A condition's value, without making a ValueRef for the nodes that are conditions
+  /// themselves (and, or, not, comparisons, exists, given, known): most nodes of a rule's
+  /// applies and check.
   std::optional<bool> boolean(const Node& node) const {
+    switch (node.kind) {
+      case Node::Kind::boolean: return node.boolean;
+      case Node::Kind::unary:
+        if (node.op == Op::not_) {
+          const std::optional<bool> operand = boolean(*node.children[0]);
+          if (!operand) return std::nullopt;
+          return !*operand;
+        }
+        break;
+      case Node::Kind::binary:
+        if (is_predicate(node.op)) return predicate(node);
+        break;
+      case Node::Kind::call:
+        switch (node.function) {
+          case Function::exists: return environment_.lookup_path(*node.children[0], keep_).has_value();
+          case Function::given: return environment_.stated_path(*node.children[0]);
+          case Function::known: return (*this)(*node.children[0]).has_value();
+          default: break;
+        }
+        break;
+      default: break;
+    }
     auto value = (*this)(node);
     if (!value || value->kind != Kind::boolean) return std::nullopt;
     return value->boolean;
   }
 
  private:
+  /// A number's value, without making a ValueRef for a literal or an arithmetic node.
   std::optional<Quantity> quantity(const Node& node) const {
+    switch (node.kind) {
+      case Node::Kind::quantity:
+        if (!std::isfinite(node.quantity.value)) return std::nullopt;
+        return node.quantity;
+      case Node::Kind::binary:
+        if (!is_predicate(node.op)) return arithmetic(node);
+        break;
+      default: break;
+    }
     auto value = (*this)(node);
     if (!value || value->kind != Kind::quantity || !std::isfinite(value->quantity.value)) return std::nullopt;
     return value->quantity;
@@ -119,6 +154,10 @@ class Evaluator {
     auto value = (*this)(node);
     if (!value || value->kind != Kind::string) return std::nullopt;
     return value->text;
+  }
+  static std::optional<Quantity> finite_quantity(double value, units::Dimension dim) {
+    if (!std::isfinite(value)) return std::nullopt;
+    return Quantity{value, dim};
   }
   static std::optional<ValueRef> finite(double value, units::Dimension dim) {
     if (!std::isfinite(value)) return std::nullopt;
@@ -155,25 +194,43 @@ class Evaluator {
     return found;
   }
 
-  std::optional<ValueRef> binary(const Node& node) const {
+  /// The operators whose value is true or false.
+  static bool is_predicate(Op op) {
+    switch (op) {
+      case Op::and_:
+      case Op::or_:
+      case Op::in:
+      case Op::not_in:
+      case Op::eq:
+      case Op::ne:
+      case Op::lt:
+      case Op::le:
+      case Op::gt:
+      case Op::ge: return true;
+      default: return false;
+    }
+  }
+
+  /// A predicate operator's value (is_predicate); nullopt when absent.
+  std::optional<bool> predicate(const Node& node) const {
     const Node& left = *node.children[0];
     const Node& right = *node.children[1];
     switch (node.op) {
       case Op::and_: {
         auto a = boolean(left);
-        if (a && !*a) return ValueRef::of(false);
+        if (a && !*a) return false;
         auto b = boolean(right);
-        if (b && !*b) return ValueRef::of(false);
+        if (b && !*b) return false;
         if (!a || !b) return std::nullopt;
-        return ValueRef::of(true);
+        return true;
       }
       case Op::or_: {
         auto a = boolean(left);
-        if (a && *a) return ValueRef::of(true);
+        if (a && *a) return true;
         auto b = boolean(right);
-        if (b && *b) return ValueRef::of(true);
+        if (b && *b) return true;
         if (!a || !b) return std::nullopt;
-        return ValueRef::of(false);
+        return false;
       }
       case Op::in:
       case Op::not_in: {
@@ -182,7 +239,7 @@ class Evaluator {
         if (!item || !list || list->kind != Kind::list) return std::nullopt;
         const std::optional<bool> found = contains(*list, *item);
         if (!found) return std::nullopt;
-        return ValueRef::of(node.op == Op::in ? *found : !*found);
+        return node.op == Op::in ? *found : !*found;
       }
       case Op::eq:
       case Op::ne: {
@@ -191,7 +248,7 @@ class Evaluator {
         if (a->kind == Kind::quantity && b->kind == Kind::quantity && !compatible(a->quantity, b->quantity))
           return std::nullopt;
         const bool same = equal(*a, *b);
-        return ValueRef::of(node.op == Op::eq ? same : !same);
+        return node.op == Op::eq ? same : !same;
       }
       case Op::lt:
       case Op::le:
@@ -213,10 +270,28 @@ class Evaluator {
                             : node.op == Op::le ? order <= 0
                             : node.op == Op::gt ? order > 0
                                                 : order >= 0;
-        return ValueRef::of(result);
+        return result;
       }
       default: break;
     }
+    return std::nullopt;
+  }
+
+  std::optional<ValueRef> binary(const Node& node) const {
+    if (is_predicate(node.op)) {
+      const std::optional<bool> result = predicate(node);
+      if (!result) return std::nullopt;
+      return ValueRef::of(*result);
+    }
+    const std::optional<Quantity> result = arithmetic(node);
+    if (!result) return std::nullopt;
+    return ValueRef::of(*result);
+  }
+
+  /// An arithmetic operator's value, finite; nullopt when absent or not finite.
+  std::optional<Quantity> arithmetic(const Node& node) const {
+    const Node& left = *node.children[0];
+    const Node& right = *node.children[1];
     auto a = quantity(left), b = quantity(right);
     if (!a || !b) return std::nullopt;
     switch (node.op) {
@@ -224,20 +299,20 @@ class Evaluator {
       case Op::sub: {
         if (!compatible(*a, *b)) return std::nullopt;
         const units::Dimension dim = a->value == 0 && a->dim.dimensionless() ? b->dim : a->dim;
-        return finite(node.op == Op::add ? a->value + b->value : a->value - b->value, dim);
+        return finite_quantity(node.op == Op::add ? a->value + b->value : a->value - b->value, dim);
       }
-      case Op::mul: return finite(a->value * b->value, a->dim * b->dim);
+      case Op::mul: return finite_quantity(a->value * b->value, a->dim * b->dim);
       case Op::div:
         if (b->value == 0) return std::nullopt;
-        return finite(a->value / b->value, a->dim / b->dim);
+        return finite_quantity(a->value / b->value, a->dim / b->dim);
       case Op::pow: {
         if (!b->dim.dimensionless()) return std::nullopt;
-        if (a->dim.dimensionless()) return finite(std::pow(a->value, b->value), a->dim);
+        if (a->dim.dimensionless()) return finite_quantity(std::pow(a->value, b->value), a->dim);
         // A quantity with a unit takes only a small whole power (GB^2): the dimension's
         // exponents are small integers, and a cast of 2^45 to int is undefined.
         if (!(std::fabs(b->value) <= 16) || b->value != std::trunc(b->value)) return std::nullopt;
         const int whole = static_cast<int>(b->value);
-        return finite(std::pow(a->value, b->value), a->dim.pow(whole));
+        return finite_quantity(std::pow(a->value, b->value), a->dim.pow(whole));
       }
       default: break;
     }

@@ -1,7 +1,5 @@
 #include "planlint/expr/value.hpp"
 
-#include <type_traits>
-
 #include <fmt/format.h>
 
 #include "planlint/expr/syntax.hpp"
@@ -29,13 +27,6 @@ ValueRef view_of(const Value& value) {
   if (auto b = value.boolean()) return ValueRef::of(*b);
   if (auto d = value.date()) return ValueRef::of(*d);
   return ValueRef::of_list(value.list());
-}
-
-ValueRef view_of(const Scalar& scalar) {
-  return std::visit([](const auto& v) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) return ValueRef::of_text(v);
-    else return ValueRef::of(v);
-  }, scalar);
 }
 
 Value value_of(const ValueRef& value) {

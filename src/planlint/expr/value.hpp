@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -97,7 +98,19 @@ using ValueStore = std::forward_list<Value>;
 /// A view of `value`, which must outlive it.
 ValueRef view_of(const Value& value);
 /// A view of a plan value, which must outlive it.
-ValueRef view_of(const Scalar& scalar);
+inline ValueRef view_of(const Scalar& scalar) {
+  // Inline: the rules read a plan value this way for nearly every path they name.
+  switch (scalar.index()) {
+    case 0: return ValueRef::of(*std::get_if<units::Quantity>(&scalar));
+    case 1: return ValueRef::of_text(*std::get_if<std::string>(&scalar));
+    case 2: return ValueRef::of(*std::get_if<bool>(&scalar));
+    default: return ValueRef::of(std::get<Date>(scalar));  // throws for a valueless one, as std::visit did
+  }
+}
+static_assert(std::is_same_v<std::variant_alternative_t<0, Scalar>, units::Quantity> &&
+              std::is_same_v<std::variant_alternative_t<1, Scalar>, std::string> &&
+              std::is_same_v<std::variant_alternative_t<2, Scalar>, bool> &&
+              std::is_same_v<std::variant_alternative_t<3, Scalar>, Date>);
 /// The owned form of a view. A list literal's items (list_node) are the evaluator's to read:
 /// it is an empty list here.
 Value value_of(const ValueRef& value);

@@ -69,6 +69,10 @@ TEST_CASE("every plan key and metric is found by name", "[name-index][schema]") 
     INFO(path);
     CHECK(find_key(spec.section, spec.key) == &spec);
     CHECK(find_key(path) == &spec);
+    // find_key(path) splits a path at its first '.'.
+    CHECK(spec.key.find('.') == std::string_view::npos);
+    CHECK(spec.section.find('.') == std::string_view::npos);
+    CHECK(find_key(path + ".x") == nullptr);
   }
   CHECK(find_key("training", "mfuu") == nullptr);
   // A key of another section, a section that is not one, a key split elsewhere.
@@ -78,6 +82,9 @@ TEST_CASE("every plan key and metric is found by name", "[name-index][schema]") 
   CHECK(find_key("training.mfu", "") == nullptr);
   CHECK(find_key("training") == nullptr);
   CHECK(find_key("nosuch.mfu") == nullptr);
+  CHECK(find_key("training.") == nullptr);
+  CHECK(find_key(".mfu") == nullptr);
+  CHECK(find_key("") == nullptr);
   for (const MetricName& metric : metric_names()) CHECK(find_metric(metric.name) == &metric);
   CHECK(find_metric("train.day") == nullptr);
   CHECK(find_metric("") == nullptr);

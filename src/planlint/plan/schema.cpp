@@ -231,17 +231,6 @@ const std::vector<KeySpec>& plan_keys() {
   return keys;
 }
 
-namespace {
-/// The specs by "section.key". The loader looks up every key of every plan, and the estimates
-/// and rules many more: an index instead of a scan of ~100 specs.
-const NameIndex<KeySpec>& key_index() {
-  static const NameIndex<KeySpec> index(plan_keys(), [](const KeySpec& spec) {
-    return std::string(spec.section) + "." + std::string(spec.key);
-  });
-  return index;
-}
-}  // namespace
-
 const KeySpec* find_key(std::string_view section, std::string_view key) {
   // Each section's keys by their own names, which mostly fit the index's 16 compared bytes
   // where "section.key" joined did not: the loader looks up every key of every plan this way.
@@ -262,7 +251,13 @@ const KeySpec* find_key(std::string_view section, std::string_view key) {
   return spec ? *spec : nullptr;
 }
 
-const KeySpec* find_key(std::string_view dotted_path) { return key_index().find(dotted_path); }
+const KeySpec* find_key(std::string_view dotted_path) {
+  // No section or key holds a '.' (a test checks): a path splits at its first, and is looked
+  // up in its section's index, with no index of all the paths beside them.
+  const std::size_t dot = dotted_path.find('.');
+  if (dot == std::string_view::npos) return nullptr;
+  return find_key(dotted_path.substr(0, dot), dotted_path.substr(dot + 1));
+}
 
 namespace {
 /// Whether `key` is a key of a table, not a field of each element of an array of tables.

@@ -105,7 +105,7 @@ const std::string* find_text(std::string_view name) {
 }  // namespace
 
 TEST_CASE("a literal is looked up by name once, then found by its address", "[name-index][literal]") {
-  // More texts than the table keeps (3/4 of 256): those past it are looked up by name each time.
+  // More texts than the table keeps (3/4 of 128): those past it are looked up by name each time.
   std::vector<std::string> texts;
   for (int i = 0; i < 600; ++i) texts.push_back(fmt::format("name{}", i));
   literal_texts = &texts;
@@ -114,7 +114,7 @@ TEST_CASE("a literal is looked up by name once, then found by its address", "[na
   CHECK(literal_finds == 600);
   literal_finds = 0;
   for (const std::string& text : texts) REQUIRE(find_by_literal<std::string>(text, &find_text) == &text);
-  CHECK(literal_finds == 600 - 192);
+  CHECK(literal_finds == 600 - 96);
   // One address with two sizes is two names ("name1" and its prefix "name").
   const std::string_view prefix(texts[1].data(), 4);
   CHECK(find_by_literal<std::string>(prefix, &find_text) == nullptr);

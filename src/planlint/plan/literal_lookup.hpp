@@ -24,11 +24,11 @@ const T* find_by_literal(std::string_view literal, const T* (*find)(std::string_
     std::size_t size = 0;
     const T* found = nullptr;
   };
-  constexpr std::size_t capacity = 256;  // the engine names ~60 keys and ~30 metrics, some in several files
+  constexpr std::size_t capacity = 128;  // the engine names ~60 keys and ~30 metrics
   thread_local std::array<Slot, capacity> slots{};
   thread_local std::size_t filled = 0;
   const auto address = reinterpret_cast<std::uintptr_t>(literal.data());
-  for (std::size_t at = (address * 0x9E3779B97F4A7C15ull) >> (64 - 8);; at = (at + 1) % capacity) {
+  for (std::size_t at = (address * 0x9E3779B97F4A7C15ull) >> (64 - 7);; at = (at + 1) % capacity) {
     Slot& slot = slots[at];
     if (slot.data == literal.data() && slot.size == literal.size()) return slot.found;
     if (slot.data) continue;

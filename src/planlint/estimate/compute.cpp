@@ -98,10 +98,7 @@ std::vector<detail::MetricValues> range_variants(const Plan& plan, const Catalog
   std::vector<detail::MetricValues> variants;
   variants.reserve(std::size_t{1} << ranges.size());
   Overrides overrides(ranges.size());
-  for (std::size_t i = 0; i < ranges.size(); ++i) {
-    overrides[i].key = ranges[i].key;
-    overrides[i].spec = find_key(ranges[i].key);
-  }
+  for (std::size_t i = 0; i < ranges.size(); ++i) overrides[i].spec = find_key(ranges[i].key);
   for (unsigned mask = 0; mask < (1u << ranges.size()); ++mask) {
     for (std::size_t i = 0; i < ranges.size(); ++i)
       overrides[i].value = (mask >> i) & 1u ? ranges[i].high : ranges[i].low;

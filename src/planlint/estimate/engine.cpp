@@ -67,9 +67,7 @@ const std::string& EstimateContext::catalog_note(std::string_view path) {
 std::optional<double> EstimateContext::number(KeyLiteral path) const {
   const KeySpec* spec = path.spec();
   if (auto value = override_of(spec)) return value;
-  const PlanValue* found = spec ? plan_.find(*spec) : nullptr;
-  if (!found || !found->quantity()) return std::nullopt;
-  return found->quantity()->value;
+  return spec ? plan_.number(*spec) : std::nullopt;
 }
 
 std::string EstimateContext::missing_name(std::string_view path) const {
@@ -150,7 +148,7 @@ void MetricBuilder::describe_input(std::string_view name, std::string note) {
 std::optional<Term> MetricBuilder::optional_plan(KeyLiteral key) {
   const std::string_view path = key.path();
   const KeySpec* spec = key.spec();
-  const PlanValue* found = spec ? context_.plan().find(*spec) : nullptr;
+  const PlanValue* found = context_.find(key);
   if (!found || !found->quantity()) return std::nullopt;
   // number(path) without looking the key up in the plan a second time.
   const std::optional<double> number = context_.override_of(spec).value_or(found->quantity()->value);
@@ -176,8 +174,7 @@ Term MetricBuilder::plan(KeyLiteral path) {
 
 std::optional<std::string> MetricBuilder::choice(KeyLiteral key, double used_value, std::string note) {
   const std::string_view path = key.path();
-  const KeySpec* spec = key.spec();
-  const PlanValue* found = spec ? context_.plan().find(*spec) : nullptr;
+  const PlanValue* found = context_.find(key);
   std::optional<std::string> text;
   if (found && found->text()) text = *found->text();
   if (found && found->boolean()) text = *found->boolean() ? "true" : "false";

@@ -32,11 +32,10 @@ std::string show_count(double value);
 std::string show_percent(double fraction);
 
 /// A plan value replaced for one evaluation of the ranges, in base units (`training.mfu` →
-/// 0.5). `key` views a string that outlives the evaluation.
+/// 0.5); the key is found by its spec's address (override_of).
 struct Override {
-  std::string_view key;
+  const KeySpec* spec = nullptr;
   double value = 0;
-  const KeySpec* spec = nullptr;  ///< find_key(key), which override_of compares by address
 };
 /// At most the three ranged keys, found by a scan: a map compared strings for every input of
 /// every metric of the eight evaluations.
@@ -82,14 +81,13 @@ class EstimateContext {
   }
   /// The plan's text at `path`, if it holds one.
   std::optional<std::string> text(KeyLiteral path) const {
-    const PlanValue* value = find(path);
-    if (!value || !value->text()) return std::nullopt;
-    return *value->text();
+    const KeySpec* spec = path.spec();
+    return spec ? plan_.text(*spec) : std::nullopt;
   }
   /// The override of the key `spec` (found from a KeyLiteral; nullptr: none) in this evaluation.
   std::optional<double> override_of(const KeySpec* spec) const {
     for (const Override& override : overrides_)
-      if (override.spec == spec && spec) return override.value;
+      if (spec && override.spec == spec) return override.value;
     return std::nullopt;
   }
 

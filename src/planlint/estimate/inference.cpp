@@ -22,7 +22,7 @@ std::optional<double> element_bytes(std::string_view precision) {
 
 /// Records the precision at `path` as an input and returns its bytes per element.
 Term precision_bytes(EstimateContext& context, MetricBuilder& m, KeyLiteral path) {
-  const std::optional<std::string> precision = context.plan().text(path.path());
+  const std::optional<std::string> precision = context.text(path);
   const std::optional<double> bytes = precision ? element_bytes(*precision) : std::nullopt;
   if (!bytes) {
     m.missing(std::string(path.path()));

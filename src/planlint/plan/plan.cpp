@@ -41,17 +41,25 @@ bool Plan::states_invalid(std::string_view path) const {
   return false;
 }
 
-std::optional<double> Plan::number(std::string_view path) const {
-  const PlanValue* value = find(path);
+namespace {
+
+std::optional<double> number_of(const PlanValue* value) {
   if (!value || !value->quantity()) return std::nullopt;
   return value->quantity()->value;
 }
 
-std::optional<std::string> Plan::text(std::string_view path) const {
-  const PlanValue* value = find(path);
+std::optional<std::string> text_of(const PlanValue* value) {
   if (!value || !value->text()) return std::nullopt;
   return *value->text();
 }
+
+}  // namespace
+
+std::optional<double> Plan::number(std::string_view path) const { return number_of(find(path)); }
+std::optional<double> Plan::number(const KeySpec& key) const { return number_of(find(key)); }
+
+std::optional<std::string> Plan::text(std::string_view path) const { return text_of(find(path)); }
+std::optional<std::string> Plan::text(const KeySpec& key) const { return text_of(find(key)); }
 
 std::optional<bool> Plan::boolean(std::string_view path) const {
   const PlanValue* value = find(path);

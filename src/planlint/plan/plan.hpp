@@ -150,8 +150,10 @@ struct Plan {
 
   /// The quantity value (base units) at `path`, when present and a quantity.
   std::optional<double> number(std::string_view path) const;
+  std::optional<double> number(const KeySpec& key) const;
   /// The string value at `path`, when present and a string.
   std::optional<std::string> text(std::string_view path) const;
+  std::optional<std::string> text(const KeySpec& key) const;
   /// The boolean value at `path`, when present and a boolean.
   std::optional<bool> boolean(std::string_view path) const;
 

@@ -1,5 +1,6 @@
 #include "planlint/plan/schema.hpp"
 
+#include <algorithm>
 #include <array>
 #include <iterator>
 #include <stdexcept>
@@ -257,6 +258,31 @@ const KeySpec* find_key(std::string_view dotted_path) {
   const std::size_t dot = dotted_path.find('.');
   if (dot == std::string_view::npos) return nullptr;
   return find_key(dotted_path.substr(0, dot), dotted_path.substr(dot + 1));
+}
+
+const std::vector<std::string_view>& element_field_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> all;
+    for (const KeySpec& key : plan_keys())
+      if (all_sections[key.section_index].array && std::find(all.begin(), all.end(), key.key) == all.end())
+        all.push_back(key.key);
+    return all;
+  }();
+  return names;
+}
+
+const KeySpec* find_element_field(const SectionSpec& section, std::size_t id) {
+  static const auto by_section = [] {
+    const std::vector<std::string_view>& names = element_field_names();
+    std::array<std::vector<const KeySpec*>, plan_section_count> table;
+    for (std::vector<const KeySpec*>& row : table) row.assign(names.size(), nullptr);
+    for (const KeySpec& key : plan_keys())
+      if (all_sections[key.section_index].array)
+        table[key.section_index][static_cast<std::size_t>(std::find(names.begin(), names.end(), key.key) - names.begin())] = &key;
+    return table;
+  }();
+  const std::vector<const KeySpec*>& row = by_section[static_cast<std::size_t>(&section - all_sections)];
+  return id < row.size() ? row[id] : nullptr;
 }
 
 namespace {

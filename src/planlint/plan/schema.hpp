@@ -75,6 +75,14 @@ const KeySpec* find_key(std::string_view section, std::string_view key);
 /// find_key for a dotted path ("training.mfu").
 const KeySpec* find_key(std::string_view dotted_path);
 
+/// The names of the fields of the arrays of tables' elements ([[targets]], [[assumptions]],
+/// [[benchmarks]]), each once, in plan_keys() order: a rule's it.FIELD resolves to its place
+/// here, so that a read finds the field's KeySpec by find_element_field without a name.
+const std::vector<std::string_view>& element_field_names();
+/// The KeySpec of the field `id` (its place in element_field_names()) in the array section
+/// `section`; nullptr when that section has no such field.
+const KeySpec* find_element_field(const SectionSpec& section, std::size_t id);
+
 /// A plan key written as a string literal in the code ("training.mfu"), found by its address
 /// after the first lookup (literal_lookup.hpp). Only a constant converts to it.
 class KeyLiteral {

@@ -1,7 +1,6 @@
 #include "planlint/rules/plan_environment.hpp"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <set>
@@ -23,40 +22,15 @@ namespace {
 
 /// A metric's value (or a bound of its range); a fraction is marked to be shown as a
 /// percentage, as a fraction key's plan value is.
-expr::Value metric_value(const MetricValue& metric, double value) {
+units::Quantity metric_quantity(const MetricValue& metric, double value) {
   units::Quantity quantity{value, metric.dim};
   quantity.percent = is_fraction_metric(metric.name);
-  return expr::Value{quantity};
+  return quantity;
 }
 
-/// The KeySpec of the field `id` (element_field_names()) in the array section `section`, or
-/// nullptr when that section has no such field.
-const KeySpec* element_field_key(const SectionSpec& section, std::size_t id) {
-  static const auto by_section = [] {
-    const std::vector<std::string_view>& names = element_field_names();
-    std::array<std::vector<const KeySpec*>, plan_section_count> table;
-    for (std::vector<const KeySpec*>& row : table) row.assign(names.size(), nullptr);
-    for (const KeySpec& key : plan_keys())
-      if (plan_sections()[key.section_index].array)
-        table[key.section_index][static_cast<std::size_t>(std::find(names.begin(), names.end(), key.key) - names.begin())] = &key;
-    return table;
-  }();
-  const std::vector<const KeySpec*>& row = by_section[static_cast<std::size_t>(&section - plan_sections().data())];
-  return id < row.size() ? row[id] : nullptr;
-}
+expr::Value metric_value(const MetricValue& metric, double value) { return expr::Value{metric_quantity(metric, value)}; }
 
 }  // namespace
-
-const std::vector<std::string_view>& element_field_names() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> all;
-    for (const KeySpec& key : plan_keys())
-      if (plan_sections()[key.section_index].array && std::find(all.begin(), all.end(), key.key) == all.end())
-        all.push_back(key.key);
-    return all;
-  }();
-  return names;
-}
 
 expr::PathRef resolve_path(std::string_view path) {
   using Space = expr::PathRef::Space;
@@ -103,10 +77,7 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
                                            : path.ref.space == Space::metric_low ? m->low
                                                                                  : m->high;
       if (!bound) return std::nullopt;
-      // metric_value's quantity, without the Value around it.
-      units::Quantity quantity{*bound, m->dim};
-      quantity.percent = is_fraction_metric(metrics[path.ref.index].name);
-      return expr::ValueRef::of(quantity);
+      return expr::ValueRef::of(metric_quantity(*m, *bound));  // no Value around it
     }
     case Space::element: {
       const std::string_view field = path.text.substr(3);
@@ -123,7 +94,7 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
       // The field's spec in the element's section, read by its place; a field that section
       // does not have is looked for by name, and is not there.
       const KeySpec* key =
-          element_section_ && path.ref.index ? element_field_key(*element_section_, path.ref.index - 1u) : nullptr;
+          element_section_ && path.ref.index ? find_element_field(*element_section_, path.ref.index - 1u) : nullptr;
       const PlanValue* value = key ? element_->values.find(*key) : element_->find(field);
       if (!value) return std::nullopt;
       return expr::view_of(value->value);

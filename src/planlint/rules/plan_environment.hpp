@@ -139,9 +139,4 @@ expr::Value to_value(const Scalar& scalar);
 /// gives it to parse_expression.
 expr::PathRef resolve_path(std::string_view path);
 
-/// The names of the fields of the arrays of tables' elements ([[targets]], [[assumptions]],
-/// [[benchmarks]]), each once, in plan_keys() order: what it.FIELD resolves to, so that a read
-/// takes the field's KeySpec from a table instead of comparing names down the element.
-const std::vector<std::string_view>& element_field_names();
-
 }  // namespace planlint

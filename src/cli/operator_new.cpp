@@ -32,21 +32,25 @@ struct BlockCacheOwner {
 // carved from it are in use until the process exits, static destructors included).
 BlockRegion& process_region() noexcept {
   alignas(BlockRegion) static unsigned char storage[sizeof(BlockRegion)];
-  static BlockRegion* const region = new (storage) BlockRegion(BlockRegion::max_chunks);
+  static BlockRegion* const region = new (storage) BlockRegion(BlockRegion::max_units);
   return *region;
 }
 
-// This thread's cache. At a thread's first allocation or release (it may free a carved block
-// before it allocates anything) the cache is attached to the region, and a worker thread's is
-// set to close when the thread ends.
-SmallBlockCache& thread_cache() noexcept {
-  if (!block_cache.attached()) [[unlikely]] {
-    block_cache.attach(&process_region());
-    if (gettid() != getpid()) {
-      thread_local BlockCacheOwner owner;
-      (void)owner;
-    }
+// Attaches this thread's cache to the region, at the thread's first allocation or release (it
+// may free a carved block before it allocates anything), and sets a worker thread's to close
+// when the thread ends. Out of line: once per thread.
+[[gnu::noinline]] void attach_thread_cache() noexcept {
+  block_cache.attach(&process_region());
+  if (gettid() != getpid()) {
+    thread_local BlockCacheOwner owner;
+    (void)owner;
   }
+}
+
+// This thread's cache, attached. Inline in every slow path (out of line, it was a call more for
+// each carved block: +1% instructions for one plan).
+[[gnu::always_inline]] inline SmallBlockCache& thread_cache() noexcept {
+  if (!block_cache.attached()) [[unlikely]] attach_thread_cache();
   return block_cache;
 }
 

@@ -9,44 +9,51 @@
 // (_int_malloc, malloc_consolidate, unlink_chunk: about a fifth of a 10,000-plan run's time).
 // Here a freed block of up to 1,008 bytes goes on a list of its 16-byte size class, and the
 // next allocation of that class takes it back in a few instructions. A block that no list
-// holds is carved from a BlockRegion: 64 KiB chunks of one size class each, in address space
-// reserved once, instead of asking malloc (about 120 instructions a block at start, where a
-// one-plan run makes 3,500 allocations). docs/performance.md has the measurements.
+// holds is carved from a BlockRegion: runs of 1 to 64 KiB of one size class each, in address
+// space reserved once, instead of asking malloc (about 120 instructions a block at start,
+// where a one-plan run makes 3,500 allocations). A class's runs start at 1 KiB and grow with
+// what it has carved, so that the 40-odd classes a short run uses share pages: 64 KiB chunks
+// from the start left each class's last page partly used, ~20 page faults more for one plan.
+// docs/performance.md has the measurements.
 //
 // Invariant: every block on the list of class c has room for at least c × 16 bytes, so any
 // request of that class fits. A block reaches a list through a sized delete (the size it was
 // allocated with, hence the class it was allocated in) or an unsized one, where the region's
-// chunk says the class of a carved block and malloc_usable_size how much room a malloc'd one
+// unit map says the class of a carved block and malloc_usable_size how much room a malloc'd one
 // really has. Carved blocks never go to free(); malloc'd ones do, past the cap or when the
 // thread ends.
 #include <malloc.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 namespace planlint::cli {
 
 /// Address space that small blocks are carved from: reserved once (MAP_NORESERVE: a page costs
-/// memory only once touched) and handed out in chunks, each serving one size class, so that the
-/// class of a block is known from its address. Shared by the threads; never unmapped while the
-/// process runs (blocks carved from it stay in use until exit).
+/// memory only once touched) and handed out in runs of whole 1 KiB units, each run serving one
+/// size class; a byte per unit says its class, so that the class of a block is known from its
+/// address. Shared by the threads; never unmapped while the process runs (blocks carved from it
+/// stay in use until exit).
 class BlockRegion {
  public:
-  static constexpr std::size_t chunk_bytes = std::size_t{64} << 10;
-  static constexpr std::size_t max_chunks = 4096;  // 256 MiB; past it, blocks come from malloc
+  static constexpr std::size_t unit_bytes = std::size_t{1} << 10;  // holds a block of any class
+  static constexpr std::size_t max_run_units = 64;                 // 64 KiB
+  static constexpr std::size_t max_units = std::size_t{256} << 10;  // 256 MiB; past it, blocks come from malloc
 
-  /// Reserves `chunks` chunks; an empty region (every carve fails) when mmap says no.
-  explicit BlockRegion(std::size_t chunks) noexcept {
-    if (chunks > max_chunks) chunks = max_chunks;
-    void* base = mmap(nullptr, chunks * chunk_bytes, PROT_READ | PROT_WRITE,
+  /// Reserves `units` units; an empty region (every carve fails) when mmap says no.
+  explicit BlockRegion(std::size_t units) noexcept {
+    if (units > max_units) units = max_units;
+    void* base = mmap(nullptr, units * unit_bytes, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED) return;
     base_ = reinterpret_cast<std::uintptr_t>(base);
-    bytes_ = chunks * chunk_bytes;
-    chunk_count_ = chunks;
+    bytes_ = units * unit_bytes;
+    unit_count_ = units;
   }
   ~BlockRegion() {
     if (bytes_ != 0) munmap(reinterpret_cast<void*>(base_), bytes_);
@@ -57,25 +64,29 @@ class BlockRegion {
   bool contains(const void* block) const noexcept {
     return reinterpret_cast<std::uintptr_t>(block) - base_ < bytes_;
   }
-  /// The size class of the chunk that holds `block` (contains(block) must be true).
+  /// The size class of the run that holds `block` (contains(block) must be true).
   std::size_t size_class_of(const void* block) const noexcept {
-    return chunk_classes_[(reinterpret_cast<std::uintptr_t>(block) - base_) / chunk_bytes];
+    return unit_classes_[(reinterpret_cast<std::uintptr_t>(block) - base_) / unit_bytes];
   }
-  /// A fresh chunk for blocks of `size_class`, or null when the region is used up.
-  char* take_chunk(std::size_t size_class) noexcept {
-    const std::size_t index = next_chunk_.fetch_add(1, std::memory_order_relaxed);
-    if (index >= chunk_count_) return nullptr;
-    chunk_classes_[index] = static_cast<std::uint8_t>(size_class);
-    return reinterpret_cast<char*>(base_ + index * chunk_bytes);
+  /// A fresh run of `units` units for blocks of `size_class`, or null when the region has not
+  /// that many left.
+  char* take_run(std::size_t size_class, std::size_t units) noexcept {
+    const std::size_t first = next_unit_.fetch_add(units, std::memory_order_relaxed);
+    if (first >= unit_count_ || unit_count_ - first < units) return nullptr;
+    if (units == 1) unit_classes_[first] = static_cast<std::uint8_t>(size_class);  // the most runs
+    else std::memset(unit_classes_ + first, static_cast<int>(size_class), units);
+    return reinterpret_cast<char*>(base_ + first * unit_bytes);
   }
 
  private:
   std::uintptr_t base_ = 0;
-  std::size_t bytes_ = 0, chunk_count_ = 0;
-  std::atomic<std::size_t> next_chunk_{0};
-  // A chunk's class is written before any block of it exists; a block reaches another thread
+  std::size_t bytes_ = 0, unit_count_ = 0;
+  std::atomic<std::size_t> next_unit_{0};
+  // A unit's class is written before any block of it exists; a block reaches another thread
   // only through something that synchronises (a join, a lock), which carries this write along.
-  std::uint8_t chunk_classes_[max_chunks] = {};
+  // Not initialised: only the units handed out are read, and so the map's 256 KiB are
+  // touched only as far as units are used (a byte per KiB carved).
+  std::uint8_t unit_classes_[max_units];
 };
 
 class SmallBlockCache {
@@ -175,10 +186,14 @@ class SmallBlockCache {
     char*& next = carve_next_[size_class_index];
     if (next == nullptr ||
         static_cast<std::size_t>(carve_end_[size_class_index] - next) < class_bytes) {
-      char* chunk = region_->take_chunk(size_class_index);
-      if (chunk == nullptr) return nullptr;
-      next = chunk;
-      carve_end_[size_class_index] = chunk + BlockRegion::chunk_bytes;
+      // A run a quarter of what the class has carved: 1 KiB while it is small, 64 KiB at most.
+      const std::size_t units =
+          std::clamp<std::size_t>(carved_units_[size_class_index] / 4, 1, BlockRegion::max_run_units);
+      char* run = region_->take_run(size_class_index, units);
+      if (run == nullptr) return nullptr;
+      carved_units_[size_class_index] += static_cast<std::uint32_t>(units);
+      next = run;
+      carve_end_[size_class_index] = run + units * BlockRegion::unit_bytes;
     }
     void* block = next;
     next += class_bytes;
@@ -189,9 +204,14 @@ class SmallBlockCache {
     if (block == nullptr) return;
     const std::size_t class_bytes = size_class_index * granule_bytes;
     const bool carved = is_carved(block);
+    // No list for the class: a malloc'd block goes back to free(); a carved block never has
+    // such a class (only a delete with another size than its new could say one).
+    if (size_class_index == 0 || size_class_index >= class_count) {
+      if (!carved) std::free(block);
+      return;
+    }
     // A carved block can only be reused: it always goes on its list.
-    if (!carved && (size_class_index == 0 || size_class_index >= class_count ||
-                    cached_bytes_ + class_bytes > limit_bytes_)) {
+    if (!carved && cached_bytes_ + class_bytes > limit_bytes_) {
       std::free(block);
       return;
     }
@@ -205,6 +225,7 @@ class SmallBlockCache {
   FreeBlock* free_lists_[class_count] = {};
   char* carve_next_[class_count] = {};
   char* carve_end_[class_count] = {};
+  std::uint32_t carved_units_[class_count] = {};  // units of the region each class has taken
   std::size_t cached_bytes_ = 0;
   std::size_t limit_bytes_ = max_cached_bytes;  // 0 once closed
 };

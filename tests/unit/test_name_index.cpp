@@ -1,5 +1,6 @@
 // NameIndex (plan/name_index.hpp), the static name tables built on it (find_key, find_metric).
 #include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,29 @@ TEST_CASE("every plan key and metric is found by name", "[name-index][schema]") 
   for (const MetricName& metric : metric_names()) CHECK(find_metric(metric.name) == &metric);
   CHECK(find_metric("train.day") == nullptr);
   CHECK(find_metric("") == nullptr);
+}
+
+TEST_CASE("an array section's fields are found by their field id, a table section has none",
+          "[name-index][schema]") {
+  const std::vector<std::string_view>& names = element_field_names();
+  std::size_t fields = 0;
+  for (const SectionSpec& section : plan_sections()) {
+    INFO(section.name);
+    const std::span<const KeySpec* const> row = element_fields_of(section);
+    if (!section.array) {
+      CHECK(row.empty());
+      continue;
+    }
+    REQUIRE(row.size() == names.size());
+    for (std::size_t id = 0; id < row.size(); ++id) {
+      // The field's spec where the section has a key of that name, nullptr where it has none.
+      CHECK(row[id] == find_key(section.name, names[id]));
+      fields += row[id] != nullptr;
+    }
+  }
+  std::size_t array_keys = 0;
+  for (const KeySpec& key : plan_keys()) array_keys += plan_sections()[key.section_index].array;
+  CHECK(fields == array_keys);  // every field of every array section, once
 }
 
 namespace {

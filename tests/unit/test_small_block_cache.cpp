@@ -62,20 +62,21 @@ TEST_CASE("an unsized delete files a block by the room malloc says it has", "[al
   cache.close();
 }
 
-TEST_CASE("blocks are carved from the region by class, and its chunk says a block's class", "[allocation]") {
+TEST_CASE("blocks are carved from the region by class, and its unit map says a block's class", "[allocation]") {
   BlockRegion region(4);
   SmallBlockCache cache;
   cache.attach(&region);
   void* a = cache.allocate(20);  // class 2
-  void* b = cache.allocate(32);  // class 2, next in the same chunk
-  void* c = cache.allocate(100);  // class 7, its own chunk
+  void* b = cache.allocate(32);  // class 2, next in the same run
+  void* c = cache.allocate(100);  // class 7, its own run: the next 1 KiB unit, in the same page
   REQUIRE(region.contains(a));
   REQUIRE(region.contains(c));
   CHECK(static_cast<char*>(b) - static_cast<char*>(a) == 32);
+  CHECK(static_cast<char*>(c) - static_cast<char*>(a) == static_cast<std::ptrdiff_t>(BlockRegion::unit_bytes));
   CHECK(region.size_class_of(a) == 2);
   CHECK(region.size_class_of(c) == 7);
   CHECK_FALSE(region.contains(&region));
-  // An unsized delete of a carved block goes on the list of its chunk's class.
+  // An unsized delete of a carved block goes on the list of its run's class.
   cache.release_unsized(c);
   CHECK(cache.allocate(112) == c);
   // Carved blocks are not counted as memory to give back, and close() frees none of them.
@@ -95,16 +96,16 @@ TEST_CASE("operator new and delete's fast paths: a listed block, a carved block"
   CHECK_FALSE(cache.release_carved(&on_stack, sizeof on_stack));
   CHECK_FALSE(cache.release_carved(nullptr, 0));
   cache.attach(&region);
-  void* carved = cache.allocate(24);  // class 2, carved from the only chunk
+  void* carved = cache.allocate(24);  // class 2, carved from the only unit
   REQUIRE(region.contains(carved));
   CHECK(cache.take_listed(24) == nullptr);  // an empty list: allocate_unlisted() carves
-  // A sized release files it under its size's class, an unsized one (0) under its chunk's.
+  // A sized release files it under its size's class, an unsized one (0) under its run's.
   CHECK(cache.release_carved(carved, 24));
   CHECK(cache.take_listed(17) == carved);
   CHECK(cache.release_carved(carved, 0));
   CHECK(cache.take_listed(32) == carved);
   CHECK(cache.cached_bytes() == 0);
-  // A block from malloc (no chunk left for class 4) is not carved: the slow path takes it,
+  // A block from malloc (no unit left for class 4) is not carved: the slow path takes it,
   // and counts it as cached.
   void* from_malloc = cache.allocate_unlisted(64);
   REQUIRE(from_malloc != nullptr);
@@ -120,13 +121,50 @@ TEST_CASE("operator new and delete's fast paths: a listed block, a carved block"
   cache.close();
 }
 
+TEST_CASE("a class's runs start at one unit and grow with what it has carved, to 64 KiB", "[allocation]") {
+  BlockRegion region(BlockRegion::max_units);
+  // Two caches on one region (two threads), taking turns: each takes a run where the other's
+  // ends, so every run of `first` is a stretch of consecutive blocks.
+  SmallBlockCache first, second;
+  first.attach(&region);
+  second.attach(&region);
+  std::vector<char*> blocks;
+  for (int i = 0; i < 40'000; ++i) {  // 625 KiB of class 1 each
+    blocks.push_back(static_cast<char*>(first.allocate(16)));
+    second.allocate(16);
+  }
+  std::vector<std::size_t> run_units;  // each full run of `first`, in units
+  std::size_t stretch = 16;
+  for (std::size_t i = 1; i < blocks.size(); ++i) {
+    REQUIRE(region.contains(blocks[i]));
+    CHECK(region.size_class_of(blocks[i]) == 1);
+    if (blocks[i] == blocks[i - 1] + 16) {
+      stretch += 16;
+      continue;
+    }
+    CHECK(stretch % BlockRegion::unit_bytes == 0);  // a run of 16-byte blocks is filled
+    run_units.push_back(stretch / BlockRegion::unit_bytes);
+    stretch = 16;
+  }
+  // 1 KiB runs while the class is small (the first 8 KiB), then a quarter of what it has
+  // carved, up to 64 KiB: 1 ×8, 2, 2, 3, 3, 4, 5, 6, 8, 10, 12, 15, 19, 24, 30, 37, 47, 58, 64...
+  REQUIRE(run_units.size() > 8);
+  CHECK(std::all_of(run_units.begin(), run_units.begin() + 8, [](std::size_t units) { return units == 1; }));
+  CHECK(run_units[8] == 2);
+  CHECK(std::is_sorted(run_units.begin(), run_units.end()));
+  CHECK(run_units.back() == BlockRegion::max_run_units);
+  CHECK(run_units.size() < 40);
+  first.close();
+  second.close();
+}
+
 TEST_CASE("when the region is used up, blocks come from malloc", "[allocation]") {
   BlockRegion region(1);
   SmallBlockCache cache;
   cache.attach(&region);
-  void* first = cache.allocate(16);  // takes the only chunk
+  void* first = cache.allocate(16);  // takes the only unit
   REQUIRE(region.contains(first));
-  void* other_class = cache.allocate(64);  // no chunk left for class 4
+  void* other_class = cache.allocate(64);  // no unit left for class 4
   REQUIRE(other_class != nullptr);
   CHECK_FALSE(region.contains(other_class));
   cache.release_unsized(other_class);
@@ -217,7 +255,7 @@ TEST_CASE("live blocks never overlap, whatever the order of requests and release
     check_live_blocks_stay_intact(cache);
   }
   SECTION("blocks carved from a region") {
-    BlockRegion region(BlockRegion::max_chunks);
+    BlockRegion region(BlockRegion::max_units);
     SmallBlockCache cache;
     cache.attach(&region);
     check_live_blocks_stay_intact(cache);

@@ -271,7 +271,7 @@ const std::vector<std::string_view>& element_field_names() {
   return names;
 }
 
-const KeySpec* find_element_field(const SectionSpec& section, std::size_t id) {
+std::span<const KeySpec* const> element_fields_of(const SectionSpec& section) {
   static const auto by_section = [] {
     const std::vector<std::string_view>& names = element_field_names();
     std::array<std::vector<const KeySpec*>, plan_section_count> table;
@@ -281,8 +281,8 @@ const KeySpec* find_element_field(const SectionSpec& section, std::size_t id) {
         table[key.section_index][static_cast<std::size_t>(std::find(names.begin(), names.end(), key.key) - names.begin())] = &key;
     return table;
   }();
-  const std::vector<const KeySpec*>& row = by_section[static_cast<std::size_t>(&section - all_sections)];
-  return id < row.size() ? row[id] : nullptr;
+  if (!section.array) return {};
+  return by_section[static_cast<std::size_t>(&section - all_sections)];
 }
 
 namespace {

@@ -77,11 +77,11 @@ const KeySpec* find_key(std::string_view dotted_path);
 
 /// The names of the fields of the arrays of tables' elements ([[targets]], [[assumptions]],
 /// [[benchmarks]]), each once, in plan_keys() order: a rule's it.FIELD resolves to its place
-/// here, so that a read finds the field's KeySpec by find_element_field without a name.
+/// here, so that a read finds the field's KeySpec in element_fields_of() without a name.
 const std::vector<std::string_view>& element_field_names();
-/// The KeySpec of the field `id` (its place in element_field_names()) in the array section
-/// `section`; nullptr when that section has no such field.
-const KeySpec* find_element_field(const SectionSpec& section, std::size_t id);
+/// The fields of the array section `section` by their place in element_field_names(): the
+/// KeySpec of each, nullptr where that section has no such field (empty for a table section).
+std::span<const KeySpec* const> element_fields_of(const SectionSpec& section);
 
 /// A plan key written as a string literal in the code ("training.mfu"), found by its address
 /// after the first lookup (literal_lookup.hpp). Only a constant converts to it.

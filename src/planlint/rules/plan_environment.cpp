@@ -93,8 +93,8 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
       if (!element_) return std::nullopt;
       // The field's spec in the element's section, read by its place; a field that section
       // does not have is looked for by name, and is not there.
-      const KeySpec* key =
-          element_section_ && path.ref.index ? find_element_field(*element_section_, path.ref.index - 1u) : nullptr;
+      const std::size_t field_id = path.ref.index - 1u;  // index 0: a name no section has
+      const KeySpec* key = path.ref.index && field_id < element_fields_.size() ? element_fields_[field_id] : nullptr;
       const PlanValue* value = key ? element_->values.find(*key) : element_->find(field);
       if (!value) return std::nullopt;
       return expr::view_of(value->value);

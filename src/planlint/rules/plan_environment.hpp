@@ -3,6 +3,7 @@
 /// est.METRIC, it.FIELD (the current element of `each`), options.NAME.
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -90,7 +91,7 @@ class PlanEnvironment : public expr::Environment {
   void set_element(const PlanTable* table, const Claim* claim, const SectionSpec* section = nullptr) {
     element_ = table;
     claim_ = claim;
-    element_section_ = section;
+    element_fields_ = section ? element_fields_of(*section) : std::span<const KeySpec* const>{};
   }
 
   std::optional<expr::Value> lookup(std::string_view path) const override;
@@ -123,7 +124,8 @@ class PlanEnvironment : public expr::Environment {
   const std::map<std::string, expr::Value>& options_;
   const PlanTable* element_ = nullptr;
   const Claim* claim_ = nullptr;
-  const SectionSpec* element_section_ = nullptr;
+  /// The element's section's fields by field id (element_fields_of): what it.FIELD reads.
+  std::span<const KeySpec* const> element_fields_;
   mutable std::vector<std::string> metrics_read_;
   /// The provenance when RuleInputs has none.
   mutable std::optional<PlanProvenance> own_provenance_;

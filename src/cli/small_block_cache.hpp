@@ -121,7 +121,13 @@ class SmallBlockCache {
     if (size_class_index >= class_count) return nullptr;
     FreeBlock* block = free_lists_[size_class_index];
     if (block == nullptr) return nullptr;
-    free_lists_[size_class_index] = block->next;
+    FreeBlock* next = block->next;
+    free_lists_[size_class_index] = next;
+    // The next block of the class is read (its `next`) and written (by its new owner) at the
+    // next allocation of the class; a freed block is usually out of the cache by then, and that
+    // miss was 7.5% of a corpus run's time, in operator new alone. Fetched now, it overlaps with
+    // the work in between. A prefetch of null does nothing.
+    __builtin_prefetch(next, 1);
     if (!is_carved(block)) cached_bytes_ -= size_class_index * granule_bytes;
     return block;
   }

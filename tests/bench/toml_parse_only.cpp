@@ -9,6 +9,7 @@
 
 #include <toml++/toml.h>
 
+#include "planlint/lint/path_order.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace fs = std::filesystem;
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
       files.emplace_back(argv[i]);
     }
   }
-  std::sort(files.begin(), files.end());
+  std::sort(files.begin(), files.end(), planlint::path_order_less);  // planlint's order, planlint's cost
   std::size_t keys = 0, invalid = 0;
   for (const fs::path& path : files) {
     std::string error;

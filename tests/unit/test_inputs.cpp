@@ -1,15 +1,18 @@
 // Which files a folder run lints: the scan of a TOML file's text for a top-level [plan] table
 // (lint/inputs.cpp) that spares a full parse of every file before linting parses it again.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "integration_support.hpp"
 #include "planlint/lint/inputs.hpp"
+#include "planlint/lint/path_order.hpp"
 #include "planlint/source/toml_limits.hpp"
 #include "support.hpp"
 
@@ -353,4 +356,24 @@ TEST_CASE("a file with names in two folders is linted under the first name, with
   fs::create_symlink("../team-a/plan.toml", dir.path / "team-b/plan.toml");
   CHECK(planlint::test::run_cli({"check", "--no-color", "team-b/plan.toml", "team-a/plan.toml"}).status == 0);
   CHECK(planlint::test::run_cli({"check", "--no-color", "team-a/plan.toml", "team-b/plan.toml"}).status == 1);
+}
+
+TEST_CASE("a folder's files are ordered as std::filesystem::path orders them", "[inputs]") {
+  // Names that sort differently as whole texts than element by element ('-', '.', ' ' and
+  // digits come before '/' in ASCII), prefixes of names and of folders, bytes above 127.
+  const std::vector<std::string> names = {
+      "plans/a.toml",     "plans/a-b.toml",   "plans/a/b.toml",    "plans/a b/c.toml", "plans/a.b/c.toml",
+      "plans/a/b/c.toml", "plans/ab.toml",    "plans/a0/x.toml",   "plans/a-/x.toml",  "plans/A.toml",
+      "plans/a/.toml",    "plans/\xc3\xa9.toml", "plans/z/a.toml", "plans/a",          "plans/a/b",
+      "plans/b.md",       "plans/a/b-c.toml", "plans/a/b/c-d.toml", "plans/a/b.c/d.toml", "plans/a.toml.md"};
+  std::vector<std::filesystem::path> paths(names.begin(), names.end());
+  for (const auto& a : paths)
+    for (const auto& b : paths) {
+      INFO(a.native() << " vs " << b.native());
+      CHECK(planlint::path_order_less(a, b) == (a < b));
+    }
+  std::vector<std::filesystem::path> by_path = paths, by_text = paths;
+  std::sort(by_path.begin(), by_path.end());
+  std::sort(by_text.begin(), by_text.end(), planlint::path_order_less);
+  CHECK(by_text == by_path);
 }

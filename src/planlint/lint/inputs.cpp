@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 
+#include "planlint/lint/path_order.hpp"
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/source/source_file.hpp"
@@ -227,7 +228,7 @@ void search_folder(const fs::path& folder, std::vector<Input>& files, std::optio
   std::vector<fs::path> found;
   find_candidates(folder, found, error, reader);
   if (error) return;
-  std::sort(found.begin(), found.end());
+  std::sort(found.begin(), found.end(), path_order_less);
   for (const fs::path& path : found) {
     std::optional<std::string> text;
     std::optional<FileIdentity> identity;

@@ -447,19 +447,6 @@ LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& ca
   return loader.finish();
 }
 
-StagedPlanLoad::StagedPlanLoad(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
-                               std::optional<std::string_view> toml_text, std::uint32_t first_line) {
-  std::string_view text = toml_text ? *toml_text : std::string_view(source->text());
-  loader_ = std::make_unique<detail::Loader>(std::move(source), catalog, text, first_line);
-}
-StagedPlanLoad::StagedPlanLoad(StagedPlanLoad&&) noexcept = default;
-StagedPlanLoad& StagedPlanLoad::operator=(StagedPlanLoad&&) noexcept = default;
-StagedPlanLoad::~StagedPlanLoad() = default;
-
-void StagedPlanLoad::parse() { loader_->parse(); }
-
-LoadResult StagedPlanLoad::finish() { return loader_->finish(); }
-
 bool looks_like_plan(std::string_view text) {
   try {
     toml::table root = parse_toml(text);

@@ -29,30 +29,6 @@ LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& ca
                      std::optional<std::string_view> toml_text = std::nullopt,
                      std::uint32_t first_line = 1);
 
-namespace detail {
-class Loader;
-}
-
-/// load_plan in its two stages, for a caller that runs each stage over many plans in a row
-/// (lint_texts): parse() parses the TOML, finish() reads the plan from the document. The
-/// arguments are load_plan's.
-class StagedPlanLoad {
- public:
-  StagedPlanLoad(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
-                 std::optional<std::string_view> toml_text = std::nullopt,
-                 std::uint32_t first_line = 1);
-  StagedPlanLoad(StagedPlanLoad&&) noexcept;
-  StagedPlanLoad& operator=(StagedPlanLoad&&) noexcept;
-  ~StagedPlanLoad();
-
-  void parse();
-  /// After parse(): what load_plan returns.
-  LoadResult finish();
-
- private:
-  std::unique_ptr<detail::Loader> loader_;  // on the heap: it holds references into itself
-};
-
 /// True when `text` is a TOML document with a top-level [plan] table (used to pick plan files
 /// out of a folder). Never throws.
 bool looks_like_plan(std::string_view text);

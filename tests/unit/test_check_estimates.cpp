@@ -84,9 +84,9 @@ TEST_CASE("a check computes the metrics' ranges only when a rule reads them", "[
   CHECK(checked.estimates->range_sources().empty());
   // Every metric has the same value and arithmetic as the full estimate's.
   REQUIRE(checked.estimates->values().size() == reported.estimates->values().size());
-  for (const auto& [name, metric] : reported.estimates->values()) {
-    INFO(name);
-    const MetricValue* same = checked.estimates->find(name);
+  for (const MetricValue& metric : reported.estimates->values()) {
+    INFO(metric.name);
+    const MetricValue* same = checked.estimates->find(metric.name);
     REQUIRE(same);
     CHECK(same->value == metric.value);
     CHECK(same->arithmetic.str() == metric.arithmetic.str());

@@ -142,9 +142,9 @@ TEST_CASE("cost-tier metrics range over the assumptions' low and high", "[estima
     CHECK(round3(days(*e["train.wall_days"].high)) == Approx(150));
     CHECK(round3(days(*e["train.days"].low)) == Approx(72.0));
     CHECK(e["train.days"].range_keys == std::vector<std::string>{"training.mfu"});
-    for (const auto& [name, metric] : e.estimates.values())
+    for (const MetricValue& metric : e.estimates.values())
       if (metric.has_range()) {
-        INFO(name);
+        INFO(metric.name);
         CHECK(*metric.low <= metric.value);
         CHECK(metric.value <= *metric.high);
       }
@@ -164,7 +164,8 @@ TEST_CASE("every cost-tier metric of a training plan comes from the compute grou
     detail::estimate_training_compute(compute_only);
     const Estimates group = compute_only.take();
     std::size_t cost_metrics = 0;
-    for (const auto& [metric, value] : full.estimates.values()) {
+    for (const MetricValue& value : full.estimates.values()) {
+      const std::string& metric = value.name;
       const MetricName* known = find_metric(metric);
       REQUIRE(known != nullptr);
       if (known->tier != Tier::cost) continue;
@@ -272,9 +273,9 @@ TEST_CASE("a metric whose input is missing is absent and names the input", "[est
   SECTION("a plan computes only the metrics of its kind") {
     const Estimated training = estimate_text(training_plan());
     for (const auto& [name, missing] : training.estimates.absent()) CHECK_FALSE(name.starts_with("infer."));
-    for (const auto& [name, value] : training.estimates.values()) CHECK_FALSE(name.starts_with("infer."));
+    for (const MetricValue& value : training.estimates.values()) CHECK_FALSE(value.name.starts_with("infer."));
     const Estimated inference = estimate_text(inference_plan());
-    for (const auto& [name, value] : inference.estimates.values()) CHECK(name.starts_with("infer."));
+    for (const MetricValue& value : inference.estimates.values()) CHECK(value.name.starts_with("infer."));
     for (const auto& [name, missing] : inference.estimates.absent()) CHECK(name.starts_with("infer."));
   }
 }
@@ -511,7 +512,8 @@ TEST_CASE("metric_ranges gives the ranges that estimate() with ranges sets", "[e
     const Estimates lean = estimate(plan, Catalog::builtin(), EstimateScope{false, false});
     const auto ranges = metric_ranges(plan, Catalog::builtin(), lean);
     INFO(path);
-    for (const auto& [name, metric] : full.values()) {
+    for (const MetricValue& metric : full.values()) {
+      const std::string& name = metric.name;
       INFO(name);
       const auto found = ranges.find(name);
       CHECK(metric.has_range() == (found != ranges.end()));
@@ -526,8 +528,13 @@ TEST_CASE("metric_ranges gives the ranges that estimate() with ranges sets", "[e
 }
 
 TEST_CASE("Estimates finds its own metrics after a copy or a move", "[estimates]") {
-  // find() reads a slot per metric that points into the map's nodes: a copy indexes its own
-  // nodes, a move takes the nodes, and a moved-from Estimates finds nothing.
+  // find() reads a slot per metric: its place in the Estimates' own array, which a copy
+  // keeps; a move takes the array, and a moved-from Estimates finds nothing.
+  auto held = [](const Estimates& estimates, std::string_view name) -> const MetricValue* {
+    for (const MetricValue& metric : estimates.values())
+      if (metric.name == name) return &metric;
+    return nullptr;
+  };
   std::optional<Estimates> original = estimate_fixture("7b-pretrain.toml").estimates;
   const MetricValue* days = original->find("train.days");
   REQUIRE(days != nullptr);
@@ -539,16 +546,45 @@ TEST_CASE("Estimates finds its own metrics after a copy or a move", "[estimates]
   original.reset();  // the copies must not point into it
   REQUIRE(copy.find("train.days") != nullptr);
   CHECK(copy.find("train.days")->value == value);
-  CHECK(copy.find("train.days") == &copy.values().at("train.days"));
-  CHECK(assigned.find("train.days") == &assigned.values().at("train.days"));
+  CHECK(copy.find("train.days") == held(copy, "train.days"));
+  CHECK(assigned.find("train.days") == held(assigned, "train.days"));
   Estimates moved = std::move(copy);
-  CHECK(moved.find("train.days") == &moved.values().at("train.days"));
+  CHECK(moved.find("train.days") == held(moved, "train.days"));
   CHECK(copy.find("train.days") == nullptr);  // NOLINT(bugprone-use-after-move): what a move leaves
-  // A metric set absent after being set is not found.
+  CHECK(copy.values().empty());               // NOLINT(bugprone-use-after-move)
+  // A metric set absent after being set is not found; the others still are, each at its own
+  // place, whichever metric took the freed one.
+  const std::size_t before = moved.values().size();
   MetricValue flops;
   flops.name = "train.flops";
   moved.set(std::move(flops));
   CHECK(moved.find("train.flops") != nullptr);
-  moved.set_absent("train.flops", {"model.params"});
-  CHECK(moved.find("train.flops") == nullptr);
+  CHECK(moved.values().size() == before);  // set again in its place, not added
+  const std::vector<MetricValue> all = moved.values();
+  REQUIRE(all.size() >= 3);
+  const std::string gone = all[all.size() / 2].name;
+  moved.set_absent(gone, {"model.params"});
+  CHECK(moved.find(gone) == nullptr);
+  CHECK(moved.values().size() == all.size() - 1);
+  REQUIRE(moved.absent().count(gone) == 1);
+  for (const MetricValue& metric : all) {
+    if (metric.name == gone) continue;
+    INFO(metric.name);
+    REQUIRE(moved.find(metric.name) != nullptr);
+    CHECK(moved.find(metric.name)->name == metric.name);
+    CHECK(moved.find(metric.name) == held(moved, metric.name));
+  }
+  // Setting it again brings it back, and no longer absent.
+  MetricValue again;
+  again.name = gone;
+  moved.set(std::move(again));
+  CHECK(moved.find(gone) != nullptr);
+  CHECK(moved.absent().count(gone) == 0);
+  // A name outside the metric table is kept and found too.
+  MetricValue other;
+  other.name = "test.metric";
+  other.value = 3;
+  moved.set(std::move(other));
+  REQUIRE(moved.find("test.metric") != nullptr);
+  CHECK(moved.find("test.metric")->value == 3);
 }

@@ -55,7 +55,8 @@ TEST_CASE("every metric's arithmetic outlives the plan and reads the same each t
     {
       Estimated e = estimate_text(example_text(name));
       REQUIRE_FALSE(e.estimates.values().empty());
-      for (const auto& [metric, value] : e.estimates.values()) {
+      for (const MetricValue& value : e.estimates.values()) {
+        const std::string& metric = value.name;
         INFO(metric);
         const std::string text = value.arithmetic.str();
         CHECK_THAT(text, Catch::Contains(" = "));
@@ -65,7 +66,8 @@ TEST_CASE("every metric's arithmetic outlives the plan and reads the same each t
       }
       copy = e.estimates;
     }  // the plan and its source are gone
-    for (const auto& [metric, value] : copy.values()) {
+    for (const MetricValue& value : copy.values()) {
+      const std::string& metric = value.name;
       INFO(metric);
       CHECK(value.arithmetic.str() == first[metric]);
     }

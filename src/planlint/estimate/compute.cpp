@@ -131,14 +131,14 @@ std::map<std::string, MetricRange, std::less<>> metric_ranges(const Plan& plan, 
   const std::vector<RangeSource> ranges = assumed_ranges(plan);
   if (ranges.empty()) return result;
   const std::vector<detail::MetricValues> variants = range_variants(plan, catalog, ranges);
-  for (const auto& [name, metric] : estimates.values()) {
-    const MetricName* known = find_metric(name);
+  for (const MetricValue& metric : estimates.values()) {
+    const MetricName* known = find_metric(metric.name);
     if (!known || known->tier != Tier::cost) continue;
     // A cost-tier metric that depends on a ranged key moves with it (each is monotonic in
     // MFU, goodput and price, and an assumption whose ends are both the value is no range).
     bool moved = false;
     const MetricRange range = range_over(variants, *known, metric.value, &moved);
-    if (moved) result.emplace(name, range);
+    if (moved) result.emplace(metric.name, range);
   }
   return result;
 }
@@ -156,8 +156,8 @@ Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope
   const std::vector<detail::MetricValues> variants = range_variants(plan, catalog, ranges);
 
   std::vector<MetricValue> ranged;
-  for (const auto& [name, metric] : estimates.values()) {
-    const MetricName* known = find_metric(name);
+  for (const MetricValue& metric : estimates.values()) {
+    const MetricName* known = find_metric(metric.name);
     if (!known || known->tier != Tier::cost) continue;
     std::vector<std::string> range_keys;
     for (const RangeSource& range : ranges)

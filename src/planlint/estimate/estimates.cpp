@@ -14,28 +14,13 @@ std::ptrdiff_t metric_slot(std::string_view name) {
 
 }  // namespace
 
-Estimates::Estimates(const Estimates& other)
-    : range_sources_(other.range_sources_), values_(other.values_), absent_(other.absent_) {
-  index_values();
-}
-
-Estimates& Estimates::operator=(const Estimates& other) {
-  if (this != &other) {
-    range_sources_ = other.range_sources_;
-    values_ = other.values_;
-    absent_ = other.absent_;
-    index_values();
-  }
-  return *this;
-}
-
 Estimates::Estimates(Estimates&& other) noexcept
     : range_sources_(std::move(other.range_sources_)),
       values_(std::move(other.values_)),
       absent_(std::move(other.absent_)),
       by_metric_(other.by_metric_) {
   other.values_.clear();
-  other.by_metric_.fill(nullptr);
+  other.by_metric_.fill(0);
 }
 
 Estimates& Estimates::operator=(Estimates&& other) noexcept {
@@ -45,22 +30,17 @@ Estimates& Estimates::operator=(Estimates&& other) noexcept {
     absent_ = std::move(other.absent_);
     by_metric_ = other.by_metric_;
     other.values_.clear();
-    other.by_metric_.fill(nullptr);
+    other.by_metric_.fill(0);
   }
   return *this;
 }
 
-void Estimates::index_values() {
-  by_metric_.fill(nullptr);
-  for (const auto& [name, metric] : values_)
-    if (const std::ptrdiff_t slot = metric_slot(name); slot >= 0) by_metric_[static_cast<std::size_t>(slot)] = &metric;
-}
-
 const MetricValue* Estimates::find(std::string_view name) const {
-  if (const std::ptrdiff_t slot = metric_slot(name); slot >= 0) return by_metric_[static_cast<std::size_t>(slot)];
-  // A name outside the metric table (a test's): the map.
-  auto it = values_.find(name);
-  return it == values_.end() ? nullptr : &it->second;
+  if (const std::ptrdiff_t slot = metric_slot(name); slot >= 0) return find(metric_names()[static_cast<std::size_t>(slot)]);
+  // A name outside the metric table (a test's): a scan.
+  for (const MetricValue& metric : values_)
+    if (metric.name == name) return &metric;
+  return nullptr;
 }
 
 void Estimates::set(MetricValue&& value) {
@@ -71,15 +51,27 @@ void Estimates::set(MetricValue&& value) {
 void Estimates::set(MetricValue&& value, const MetricName* known) {
   // erase() would look the name up even when no metric is absent.
   if (!absent_.empty()) absent_.erase(value.name);
-  const std::ptrdiff_t slot = known ? known - metric_names().data() : -1;
-  std::string name = value.name;
-  auto [it, inserted] = values_.insert_or_assign(std::move(name), std::move(value));
-  if (slot >= 0) by_metric_[static_cast<std::size_t>(slot)] = &it->second;
+  if (const MetricValue* held = known ? find(*known) : find(value.name)) {
+    values_[static_cast<std::size_t>(held - values_.data())] = std::move(value);
+    return;
+  }
+  if (values_.empty()) values_.reserve(metric_names().size());  // one allocation a plan
+  values_.push_back(std::move(value));
+  if (known) by_metric_[static_cast<std::size_t>(known - metric_names().data())] = static_cast<std::uint16_t>(values_.size());
 }
 
 void Estimates::set_absent(std::string name, std::vector<std::string> missing) {
-  if (const std::ptrdiff_t slot = metric_slot(name); slot >= 0) by_metric_[static_cast<std::size_t>(slot)] = nullptr;
-  values_.erase(name);
+  if (const MetricValue* held = find(name)) {
+    // The last metric takes the place of the one that goes; its slot follows it.
+    const std::size_t place = static_cast<std::size_t>(held - values_.data());
+    if (const std::ptrdiff_t slot = metric_slot(name); slot >= 0) by_metric_[static_cast<std::size_t>(slot)] = 0;
+    if (place + 1 != values_.size()) {
+      values_[place] = std::move(values_.back());
+      if (const std::ptrdiff_t moved = metric_slot(values_[place].name); moved >= 0)
+        by_metric_[static_cast<std::size_t>(moved)] = static_cast<std::uint16_t>(place + 1);
+    }
+    values_.pop_back();
+  }
   absent_.insert_or_assign(std::move(name), std::move(missing));
 }
 

@@ -4,6 +4,7 @@
 /// the assumptions behind MFU, goodput and price. A metric whose inputs are missing is absent,
 /// with the names of the missing inputs.
 #include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -125,8 +126,9 @@ struct RangeSource {
 class Estimates {
  public:
   Estimates() = default;
-  Estimates(const Estimates& other);
-  Estimates& operator=(const Estimates& other);
+  Estimates(const Estimates&) = default;
+  Estimates& operator=(const Estimates&) = default;
+  /// A moved-from Estimates is empty, and finds nothing.
   Estimates(Estimates&& other) noexcept;
   Estimates& operator=(Estimates&& other) noexcept;
   ~Estimates() = default;
@@ -134,10 +136,11 @@ class Estimates {
   const MetricValue* find(std::string_view name) const;
   /// find() of a metric of metric_names() (a rule's resolved path: expr::PathRef).
   const MetricValue* find(const MetricName& metric) const {
-    return by_metric_[static_cast<std::size_t>(&metric - metric_names().data())];
+    const std::uint16_t held = by_metric_[static_cast<std::size_t>(&metric - metric_names().data())];
+    return held ? &values_[held - 1u] : nullptr;
   }
-  /// Computed metrics, by name.
-  const std::map<std::string, MetricValue, std::less<>>& values() const { return values_; }
+  /// Computed metrics, each once, in the order they were first computed.
+  const std::vector<MetricValue>& values() const { return values_; }
   /// Metrics that could not be computed, with the inputs they lack ("model.layers").
   const std::map<std::string, std::vector<std::string>, std::less<>>& absent() const { return absent_; }
 
@@ -152,16 +155,16 @@ class Estimates {
   void add_range_source(RangeSource source) { range_sources_.push_back(std::move(source)); }
 
  private:
-  void index_values();
-
   std::vector<RangeSource> range_sources_;
-  std::map<std::string, MetricValue, std::less<>> values_;
+  /// One array, not a map by name: a set() walked the map comparing names and allocated a node
+  /// for each metric, and freeing a batch's estimates walked every plan's nodes again, long
+  /// out of the caches (a tenth of a corpus run's cache misses). A copy's indexes stay valid.
+  std::vector<MetricValue> values_;
   std::map<std::string, std::vector<std::string>, std::less<>> absent_;
-  /// values_' metrics by their place in metric_names(): find() looks a name up in the static
-  /// metric index (~50 instructions) and reads the slot, where the map compared names down
-  /// its tree (~230); the formulas and the rules find ~250 metrics a plan. A map's nodes stay
-  /// put when it grows or moves; a copy indexes its own.
-  std::array<const MetricValue*, max_metric_count> by_metric_{};
+  /// 1 + the place in values_ of each metric of metric_names(), 0 for one not computed:
+  /// find() looks a name up in the static metric index (~50 instructions) and reads its slot.
+  /// A name outside metric_names() (a test's) is found by a scan of values_.
+  std::array<std::uint16_t, max_metric_count> by_metric_{};
 };
 
 /// What estimate() records besides each metric's value and arithmetic. `planlint report` shows

@@ -91,14 +91,41 @@ bool depends_on(const Estimates& estimates, const MetricValue& metric, std::stri
   return false;
 }
 
-/// The evaluations of the ranges: one for every combination of the low and high ends (at most
-/// 2³ = 8), the values of the cost-tier metrics only.
+/// Whether a higher value of the ranged key `key` lowers the cost-tier metrics (MFU, goodput)
+/// rather than raises them (price).
+bool higher_is_cheaper(std::string_view key) { return key != "cluster.price"; }
+
+/// Whether the two corners stand for every combination: each cost-tier metric is a product of
+/// powers of the ranged keys (MFU and goodput to negative powers, price to the first: the
+/// formulas of estimates.md), so over a box of positive values it is monotonic in each key,
+/// and its lowest and highest values are at the corner where every key is at its cheaper end
+/// and at the opposite one (which is which depends on the sign of the rest of the product).
+/// A zero or negative end, which no valid plan has, takes every combination.
+bool corners_suffice(const std::vector<RangeSource>& ranges) {
+  return std::all_of(ranges.begin(), ranges.end(), [](const RangeSource& range) {
+    return range.low > 0 && range.high > 0 && std::isfinite(range.low) && std::isfinite(range.high);
+  });
+}
+
+/// The evaluations of the ranges, the values of the cost-tier metrics only: at the cheaper and
+/// the dearer corner of the assumptions' lows and highs, or (how = every_combination, or
+/// !corners_suffice) at every combination of the ends, at most 2³ = 8.
 std::vector<detail::MetricValues> range_variants(const Plan& plan, const Catalog& catalog,
-                                                 const std::vector<RangeSource>& ranges) {
+                                                 const std::vector<RangeSource>& ranges,
+                                                 RangeEvaluations how = RangeEvaluations::corners) {
   std::vector<detail::MetricValues> variants;
-  variants.reserve(std::size_t{1} << ranges.size());
   Overrides overrides(ranges.size());
   for (std::size_t i = 0; i < ranges.size(); ++i) overrides[i].spec = find_key(ranges[i].key);
+  if (how == RangeEvaluations::corners && corners_suffice(ranges)) {
+    variants.reserve(2);
+    for (const bool cheaper : {true, false}) {
+      for (std::size_t i = 0; i < ranges.size(); ++i)
+        overrides[i].value = cheaper == higher_is_cheaper(ranges[i].key) ? ranges[i].high : ranges[i].low;
+      variants.push_back(evaluate_values(plan, catalog, overrides));
+    }
+    return variants;
+  }
+  variants.reserve(std::size_t{1} << ranges.size());
   for (unsigned mask = 0; mask < (1u << ranges.size()); ++mask) {
     for (std::size_t i = 0; i < ranges.size(); ++i)
       overrides[i].value = (mask >> i) & 1u ? ranges[i].high : ranges[i].low;
@@ -126,11 +153,11 @@ MetricRange range_over(const std::vector<detail::MetricValues>& variants, const 
 }  // namespace
 
 std::map<std::string, MetricRange, std::less<>> metric_ranges(const Plan& plan, const Catalog& catalog,
-                                                              const Estimates& estimates) {
+                                                              const Estimates& estimates, RangeEvaluations how) {
   std::map<std::string, MetricRange, std::less<>> result;
   const std::vector<RangeSource> ranges = assumed_ranges(plan);
   if (ranges.empty()) return result;
-  const std::vector<detail::MetricValues> variants = range_variants(plan, catalog, ranges);
+  const std::vector<detail::MetricValues> variants = range_variants(plan, catalog, ranges, how);
   for (const MetricValue& metric : estimates.values()) {
     const MetricName* known = find_metric(metric.name);
     if (!known || known->tier != Tier::cost) continue;

@@ -187,13 +187,20 @@ struct MetricRange {
   double low = 0, high = 0;
 };
 
+/// Which evaluations give the ranges: the two corners of the assumptions' lows and highs
+/// (every key at its cheaper end: MFU and goodput high, price low; and every key at its dearer
+/// end), which hold each cost-tier metric's lowest and highest value, or every combination of
+/// the ends, which the corners stand for (a test compares the two).
+enum class RangeEvaluations { corners, every_combination };
+
 /// The ranges of the cost-tier metrics of `estimates` (the plan's estimate() without ranges),
 /// by name: the low and high that estimate() with ranges sets (MetricValue::low, high), from
-/// the values of the same evaluations at every combination of the assumptions' lows and
-/// highs, without the provenance that estimate() finds each range's keys through. A metric
-/// the assumptions do not move has none. What metric_low() and metric_high() read in a check.
+/// the values of the same evaluations, without the provenance that estimate() finds each
+/// range's keys through. A metric the assumptions do not move has none. What metric_low() and
+/// metric_high() read in a check.
 std::map<std::string, MetricRange, std::less<>> metric_ranges(const Plan& plan, const Catalog& catalog,
-                                                              const Estimates& estimates);
+                                                              const Estimates& estimates,
+                                                              RangeEvaluations how = RangeEvaluations::corners);
 
 }  // namespace planlint
 

@@ -38,7 +38,7 @@ struct Override {
   double value = 0;
 };
 /// At most the three ranged keys, found by a scan: a map compared strings for every input of
-/// every metric of the eight evaluations.
+/// every metric of the ranges' evaluations.
 using Overrides = std::vector<Override>;
 
 /// The values of one evaluation by place in metric_names(), NaN where a metric is absent: all

@@ -173,8 +173,8 @@ class Estimates {
 struct EstimateScope {
   /// MetricValue::formula, inputs and notes.
   bool provenance = true;
-  /// The cost-tier metrics' low/high and range_keys, and Estimates::range_sources: up to eight
-  /// more evaluations of the compute group. Computing them needs the provenance (a metric's
+  /// The cost-tier metrics' low/high and range_keys, and Estimates::range_sources: two more
+  /// evaluations of the compute group (RangeEvaluations). Computing them needs the provenance (a metric's
   /// range keys are found through its inputs), which they then bring along.
   bool ranges = true;
 };

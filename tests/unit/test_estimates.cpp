@@ -558,6 +558,32 @@ TEST_CASE("the ranges at the two corners are those of every combination of the e
   }
   CHECK(ranged_plans >= 10);
   CHECK(multi_key_plans >= 2);  // plans where the corners are fewer than the combinations
+
+  // An inverted assumption (low above high: assumption-range-inverted) beside other ranged
+  // keys: the corners take each key's ends by value, not by name.
+  std::string error;
+  auto text = read_file(std::string(PLANLINT_SOURCE_DIR) + "/examples/llama-70b-pretrain.toml", error);
+  REQUIRE(text);
+  for (const auto& [written, inverted] : {std::pair{"low = \"30%\"\nhigh = \"50%\"", "low = \"50%\"\nhigh = \"30%\""},
+                                          std::pair{"low = \"$2/GPU/h\"\nhigh = \"$4/GPU/h\"", "low = \"$4/GPU/h\"\nhigh = \"$2/GPU/h\""}}) {
+    std::string changed = *text;
+    const std::size_t at = changed.find(written);
+    REQUIRE(at != std::string::npos);
+    changed.replace(at, std::string_view(written).size(), inverted);
+    INFO(inverted);
+    LoadResult loaded = load_text(std::move(changed), "inverted.toml");
+    REQUIRE(loaded.plan);
+    const Estimates lean = estimate(*loaded.plan, Catalog::builtin(), EstimateScope{false, false});
+    const auto corners = metric_ranges(*loaded.plan, Catalog::builtin(), lean, RangeEvaluations::corners);
+    const auto every = metric_ranges(*loaded.plan, Catalog::builtin(), lean, RangeEvaluations::every_combination);
+    REQUIRE(every.count("cost.total") == 1);
+    REQUIRE(corners.size() == every.size());
+    for (const auto& [name, range] : every) {
+      INFO(name);
+      CHECK(corners.at(name).low == range.low);
+      CHECK(corners.at(name).high == range.high);
+    }
+  }
 }
 
 TEST_CASE("Estimates finds its own metrics after a copy or a move", "[estimates]") {

@@ -119,8 +119,11 @@ std::vector<detail::MetricValues> range_variants(const Plan& plan, const Catalog
   if (how == RangeEvaluations::corners && corners_suffice(ranges)) {
     variants.reserve(2);
     for (const bool cheaper : {true, false}) {
+      // The ends by value: an inverted assumption (low above high) is assumption-range-
+      // inverted's finding, and its range is still the one every combination gives.
       for (std::size_t i = 0; i < ranges.size(); ++i)
-        overrides[i].value = cheaper == higher_is_cheaper(ranges[i].key) ? ranges[i].high : ranges[i].low;
+        overrides[i].value = cheaper == higher_is_cheaper(ranges[i].key) ? std::max(ranges[i].low, ranges[i].high)
+                                                                         : std::min(ranges[i].low, ranges[i].high);
       variants.push_back(evaluate_values(plan, catalog, overrides));
     }
     return variants;

@@ -1,4 +1,7 @@
+#include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -24,6 +27,36 @@ Estimated estimate_example(std::string_view name) {
 
 double days(double seconds) { return seconds / 86400; }
 double hours(double gpu_seconds) { return gpu_seconds / 3600; }
+
+/// Every TOML file of the project that loads as a plan, with its path.
+std::vector<std::pair<std::string, Plan>> project_plans() {
+  std::vector<std::pair<std::string, Plan>> plans;
+  for (const std::string& path : project_toml_files()) {
+    std::string error;
+    auto text = read_file(path, error);
+    if (!text) continue;
+    LoadResult loaded = load_text(std::move(*text), path);
+    if (loaded.plan) plans.emplace_back(path, std::move(*loaded.plan));
+  }
+  return plans;
+}
+
+/// Checks that the ranges at the two corners are those of every combination of the ends;
+/// returns every combination's ranges.
+std::map<std::string, MetricRange, std::less<>> check_corners_match(const Plan& plan) {
+  const Estimates lean = estimate(plan, Catalog::builtin(), EstimateScope{false, false});
+  const auto corners = metric_ranges(plan, Catalog::builtin(), lean, RangeEvaluations::corners);
+  auto every = metric_ranges(plan, Catalog::builtin(), lean, RangeEvaluations::every_combination);
+  REQUIRE(corners.size() == every.size());
+  for (const auto& [name, range] : every) {
+    INFO(name);
+    const auto found = corners.find(name);
+    REQUIRE(found != corners.end());
+    CHECK(found->second.low == range.low);
+    CHECK(found->second.high == range.high);
+  }
+  return every;
+}
 
 }  // namespace
 
@@ -501,13 +534,7 @@ TEST_CASE("metric_ranges gives the ranges that estimate() with ranges sets", "[e
   // `planlint report` and est.METRIC.low read estimate()'s, found through the provenance.
   // Over every TOML file of the project that loads as a plan, they must agree.
   std::size_t ranged_plans = 0;
-  for (const std::string& path : project_toml_files()) {
-    std::string error;
-    auto text = read_file(path, error);
-    if (!text) continue;
-    LoadResult loaded = load_text(std::move(*text), path);
-    if (!loaded.plan) continue;
-    const Plan& plan = *loaded.plan;
+  for (const auto& [path, plan] : project_plans()) {
     const Estimates full = estimate(plan, Catalog::builtin(), EstimateScope{true, true});
     const Estimates lean = estimate(plan, Catalog::builtin(), EstimateScope{false, false});
     const auto ranges = metric_ranges(plan, Catalog::builtin(), lean);
@@ -533,26 +560,9 @@ TEST_CASE("the ranges at the two corners are those of every combination of the e
   // powers of MFU, goodput and price (compute.cpp, corners_suffice). A formula for which that
   // stops holding shows here, on every TOML file of the project that loads as a plan.
   std::size_t ranged_plans = 0, multi_key_plans = 0;
-  for (const std::string& path : project_toml_files()) {
-    std::string error;
-    auto text = read_file(path, error);
-    if (!text) continue;
-    LoadResult loaded = load_text(std::move(*text), path);
-    if (!loaded.plan) continue;
-    const Plan& plan = *loaded.plan;
-    const Estimates lean = estimate(plan, Catalog::builtin(), EstimateScope{false, false});
-    const auto corners = metric_ranges(plan, Catalog::builtin(), lean, RangeEvaluations::corners);
-    const auto every = metric_ranges(plan, Catalog::builtin(), lean, RangeEvaluations::every_combination);
+  for (const auto& [path, plan] : project_plans()) {
     INFO(path);
-    REQUIRE(corners.size() == every.size());
-    for (const auto& [name, range] : every) {
-      INFO(name);
-      const auto found = corners.find(name);
-      REQUIRE(found != corners.end());
-      CHECK(found->second.low == range.low);
-      CHECK(found->second.high == range.high);
-    }
-    if (!every.empty()) ++ranged_plans;
+    if (!check_corners_match(plan).empty()) ++ranged_plans;
     const Estimates full = estimate(plan, Catalog::builtin(), EstimateScope{true, true});
     if (full.range_sources().size() >= 2) ++multi_key_plans;
   }
@@ -562,7 +572,7 @@ TEST_CASE("the ranges at the two corners are those of every combination of the e
   // An inverted assumption (low above high: assumption-range-inverted) beside other ranged
   // keys: the corners take each key's ends by value, not by name.
   std::string error;
-  auto text = read_file(std::string(PLANLINT_SOURCE_DIR) + "/examples/llama-70b-pretrain.toml", error);
+  auto text = read_file(example("llama-70b-pretrain.toml"), error);
   REQUIRE(text);
   for (const auto& [written, inverted] : {std::pair{"low = \"30%\"\nhigh = \"50%\"", "low = \"50%\"\nhigh = \"30%\""},
                                           std::pair{"low = \"$2/GPU/h\"\nhigh = \"$4/GPU/h\"", "low = \"$4/GPU/h\"\nhigh = \"$2/GPU/h\""}}) {
@@ -573,16 +583,7 @@ TEST_CASE("the ranges at the two corners are those of every combination of the e
     INFO(inverted);
     LoadResult loaded = load_text(std::move(changed), "inverted.toml");
     REQUIRE(loaded.plan);
-    const Estimates lean = estimate(*loaded.plan, Catalog::builtin(), EstimateScope{false, false});
-    const auto corners = metric_ranges(*loaded.plan, Catalog::builtin(), lean, RangeEvaluations::corners);
-    const auto every = metric_ranges(*loaded.plan, Catalog::builtin(), lean, RangeEvaluations::every_combination);
-    REQUIRE(every.count("cost.total") == 1);
-    REQUIRE(corners.size() == every.size());
-    for (const auto& [name, range] : every) {
-      INFO(name);
-      CHECK(corners.at(name).low == range.low);
-      CHECK(corners.at(name).high == range.high);
-    }
+    REQUIRE(check_corners_match(*loaded.plan).count("cost.total") == 1);
   }
 }
 

@@ -12,15 +12,28 @@ namespace {
 
 using detail::Overrides;
 
-/// The plan keys whose [[assumptions]] low/high span the cost-tier ranges (estimates.md).
-constexpr std::string_view ranged_keys[] = {"training.mfu", "training.goodput", "cluster.price"};
+/// A plan key whose [[assumptions]] low/high span the cost-tier ranges (estimates.md), and
+/// which of its ends is the cheaper one: a higher MFU or goodput lowers the cost-tier metrics,
+/// a higher price raises them.
+struct RangedKey {
+  std::string_view key;
+  bool higher_is_cheaper;
+};
+constexpr RangedKey ranged_keys[] = {{"training.mfu", true}, {"training.goodput", true}, {"cluster.price", false}};
 
+/// Whether a higher value of the ranged key `key` lowers the cost-tier metrics.
+bool higher_is_cheaper(std::string_view key) {
+  for (const RangedKey& ranged : ranged_keys)
+    if (ranged.key == key) return ranged.higher_is_cheaper;
+  return true;  // not a ranged key: never a RangeSource's
+}
 
 /// For each ranged key the plan states, the low/high of the first assumption that justifies
 /// it; an end the assumption leaves out is the plan's value.
 std::vector<RangeSource> assumed_ranges(const Plan& plan) {
   std::vector<RangeSource> ranges;
-  for (std::string_view key : ranged_keys) {
+  for (const RangedKey& ranged : ranged_keys) {
+    const std::string_view key = ranged.key;
     const std::optional<double> value = plan.number(key);
     if (!value) continue;
     for (const PlanTable& assumption : plan.assumptions) {
@@ -90,10 +103,6 @@ bool depends_on(const Estimates& estimates, const MetricValue& metric, std::stri
   }
   return false;
 }
-
-/// Whether a higher value of the ranged key `key` lowers the cost-tier metrics (MFU, goodput)
-/// rather than raises them (price).
-bool higher_is_cheaper(std::string_view key) { return key != "cluster.price"; }
 
 /// Whether the two corners stand for every combination: each cost-tier metric is a product of
 /// powers of the ranged keys (MFU and goodput to negative powers, price to the first: the

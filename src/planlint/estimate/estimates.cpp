@@ -6,11 +6,8 @@ namespace planlint {
 
 namespace {
 
-/// The place of the metric `name` in metric_names(), or -1 for a name it does not hold.
-std::ptrdiff_t metric_slot(std::string_view name) {
-  const MetricName* metric = find_metric(name);
-  return metric ? metric - metric_names().data() : -1;
-}
+/// The place of `metric` in metric_names(): its slot in by_metric_.
+std::size_t slot_of(const MetricName& metric) { return static_cast<std::size_t>(&metric - metric_names().data()); }
 
 }  // namespace
 
@@ -36,7 +33,7 @@ Estimates& Estimates::operator=(Estimates&& other) noexcept {
 }
 
 const MetricValue* Estimates::find(std::string_view name) const {
-  if (const std::ptrdiff_t slot = metric_slot(name); slot >= 0) return find(metric_names()[static_cast<std::size_t>(slot)]);
+  if (const MetricName* known = find_metric(name)) return find(*known);
   // A name outside the metric table (a test's): a scan.
   for (const MetricValue& metric : values_)
     if (metric.name == name) return &metric;
@@ -57,18 +54,18 @@ void Estimates::set(MetricValue&& value, const MetricName* known) {
   }
   if (values_.empty()) values_.reserve(metric_names().size());  // one allocation a plan
   values_.push_back(std::move(value));
-  if (known) by_metric_[static_cast<std::size_t>(known - metric_names().data())] = static_cast<std::uint16_t>(values_.size());
+  if (known) by_metric_[slot_of(*known)] = static_cast<std::uint16_t>(values_.size());
 }
 
 void Estimates::set_absent(std::string name, std::vector<std::string> missing) {
   if (const MetricValue* held = find(name)) {
     // The last metric takes the place of the one that goes; its slot follows it.
     const std::size_t place = static_cast<std::size_t>(held - values_.data());
-    if (const std::ptrdiff_t slot = metric_slot(name); slot >= 0) by_metric_[static_cast<std::size_t>(slot)] = 0;
+    if (const MetricName* known = find_metric(name)) by_metric_[slot_of(*known)] = 0;
     if (place + 1 != values_.size()) {
       values_[place] = std::move(values_.back());
-      if (const std::ptrdiff_t moved = metric_slot(values_[place].name); moved >= 0)
-        by_metric_[static_cast<std::size_t>(moved)] = static_cast<std::uint16_t>(place + 1);
+      if (const MetricName* moved = find_metric(values_[place].name))
+        by_metric_[slot_of(*moved)] = static_cast<std::uint16_t>(place + 1);
     }
     values_.pop_back();
   }

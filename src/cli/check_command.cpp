@@ -54,6 +54,7 @@ bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& e
     run.severity[rule] = level;
   }
   run.rules = options.rules;
+  run.list_rules = options.format == "sarif";  // only SARIF lists the rules that ran
   if (!options.fail_on.empty()) run.fail_on = parse_severity(options.fail_on);
   if (!today_option(options.today, run.today, error)) return false;
   run.jobs = options.jobs;

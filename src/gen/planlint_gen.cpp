@@ -119,13 +119,6 @@ namespace {
 
 using namespace std::string_view_literals;
 
-// A message template's parts; expression -1 for none.
-struct PartRow {
-  std::string_view literal;
-  std::int32_t expression;
-  std::string_view unit;
-  std::uint8_t rounding;
-};
 // A rule option's default: kind 0 quantity, 1 string, 2 boolean.
 struct OptionRow {
   std::string_view name;
@@ -182,7 +175,8 @@ struct GpuRow {
     for (const std::string& row : nodes_) out += fmt::format("  {},\n", row);
     if (nodes_.empty()) out += "  {},\n";
     out += "};\n\n";
-    table(out, "PartRow", "parts", parts_);
+    // The templates' parts, as they are used: a template is a view of a range of them.
+    table(out, "MessageTemplate::Part", "parts", parts_);
     table(out, "OptionRow", "options", options_);
     table(out, "std::string_view", "strings", strings_);
     table(out, "RuleRow", "rule_rows", rules_);
@@ -203,18 +197,19 @@ std::vector<std::string> string_list(std::uint32_t first, std::uint32_t count) {
   return list;
 }
 
+/// A list of strings[], as a view: the strings are constants.
+NameList name_list(std::uint32_t first, std::uint32_t count) { return NameList(strings + first, count); }
+
 /// The tree rooted at nodes[index], as a NodePtr that owns nothing: the nodes are constants.
 expr::NodePtr node(std::int32_t index) {
   if (index < 0) return nullptr;
   return expr::NodePtr(expr::NodePtr(), &nodes[index]);
 }
 
+/// A template of parts[], as a view: the parts are constants.
 MessageTemplate make_template(std::uint32_t first, std::uint32_t count) {
   MessageTemplate result;
-  result.parts.reserve(count);
-  for (std::uint32_t i = first; i < first + count; ++i)
-    result.parts.push_back({parts[i].literal, node(parts[i].expression), parts[i].unit,
-                            static_cast<Rounding>(parts[i].rounding)});
+  result.parts = std::span<const MessageTemplate::Part>(parts + first, count);
   return result;
 }
 
@@ -230,16 +225,16 @@ std::vector<std::shared_ptr<const CompiledRule>> rules() {
     d.id = str(row.id);
     d.group = str(row.group);
     d.severity = static_cast<Severity>(row.severity);
-    d.summary = str(row.summary);
+    d.summary = SharedText::of_static(row.summary);
     d.docs = SharedText::of_static(row.docs);
     d.native = row.native;
-    d.origin = str(row.origin);
+    d.origin = SharedText::of_static(row.origin);
     rule->each = str(row.each);
     rule->applies = node(row.applies);
     rule->check = node(row.check);
-    rule->at = string_list(row.at_first, row.at_count);
+    rule->at = name_list(row.at_first, row.at_count);
     if (row.has_at_template) rule->at_template = make_template(row.at_template_first, row.at_template_count);
-    rule->related = string_list(row.related_first, row.related_count);
+    rule->related = name_list(row.related_first, row.related_count);
     rule->message = make_template(row.message_first, row.message_count);
     rule->help = make_template(row.help_first, row.help_count);
     if (row.has_fix) rule->fix = make_template(row.fix_first, row.fix_count);
@@ -255,7 +250,7 @@ std::vector<std::shared_ptr<const CompiledRule>> rules() {
       }
       rule->options.emplace(str(o.name), std::move(value));
     }
-    rule->metrics_used = string_list(row.metrics_first, row.metrics_count);
+    rule->metrics_used = name_list(row.metrics_first, row.metrics_count);
     rule->reads_metric_ranges = row.reads_metric_ranges;
     result.push_back(std::move(rule));
   }
@@ -271,9 +266,9 @@ std::vector<GpuSpec> gpus() {
     gpu.id = str(row.id);
     gpu.name = str(row.name);
     for (std::uint32_t i = row.dense_first; i < row.dense_first + row.dense_count; ++i)
-      gpu.dense_peak_flops.emplace(static_cast<Precision>(peaks[i].precision), peaks[i].flops);
+      gpu.dense_peak_flops.set(static_cast<Precision>(peaks[i].precision), peaks[i].flops);
     for (std::uint32_t i = row.sparse_first; i < row.sparse_first + row.sparse_count; ++i)
-      gpu.sparse_peak_flops.emplace(static_cast<Precision>(peaks[i].precision), peaks[i].flops);
+      gpu.sparse_peak_flops.set(static_cast<Precision>(peaks[i].precision), peaks[i].flops);
     gpu.hbm_bytes = row.hbm;
     gpu.hbm_bandwidth_bytes_per_s = row.hbm_bandwidth;
     if (row.has_link) gpu.link_bandwidth_bytes_per_s = row.link_bandwidth;
@@ -328,17 +323,21 @@ std::vector<GpuSpec> gpus() {
 
   Range template_rows(const MessageTemplate& message) {
     std::vector<std::string> rows;
-    for (const MessageTemplate::Part& part : message.parts)
-      rows.push_back(fmt::format("{{{},{},{},{}}}", literal(part.literal), node_row(part.expression.get()),
+    for (const MessageTemplate::Part& part : message.parts) {
+      const std::int32_t expression = node_row(part.expression);
+      rows.push_back(fmt::format("{{{},{},{},static_cast<Rounding>({})}}", literal(part.literal),
+                                 expression < 0 ? std::string("nullptr") : fmt::format("&nodes[{}]", expression),
                                  literal(part.unit), static_cast<unsigned>(part.rounding)));
+    }
     const Range range{parts_.size(), rows.size()};
     parts_.insert(parts_.end(), rows.begin(), rows.end());
     return range;
   }
 
-  Range string_rows(const std::vector<std::string>& list) {
+  template <typename Names>
+  Range string_rows(const Names& list) {
     const Range range{strings_.size(), list.size()};
-    for (const std::string& text : list) strings_.push_back(literal(text));
+    for (std::string_view text : list) strings_.push_back(literal(text));
     return range;
   }
 
@@ -355,8 +354,8 @@ std::vector<GpuSpec> gpus() {
     const Range metrics = string_rows(rule.metrics_used);
     rules_.push_back(fmt::format(
         "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
-        literal(d.id), literal(d.group), code(d.severity), literal(d.summary), literal(d.docs.view()),
-        d.native, literal(d.origin), literal(rule.each), applies, check, at.text(),
+        literal(d.id), literal(d.group), code(d.severity), literal(d.summary.view()), literal(d.docs.view()),
+        d.native, literal(d.origin.view()), literal(rule.each), applies, check, at.text(),
         bool(rule.at_template), at_template.text(), related.text(), message.text(), help.text(),
         bool(rule.fix), fix.text(), options.text(), metrics.text(), rule.reads_metric_ranges));
   }
@@ -377,7 +376,7 @@ std::vector<GpuSpec> gpus() {
   }
 
   void gpu_row(const GpuSpec& gpu) {
-    auto peak_rows = [&](const std::map<Precision, double>& peaks) {
+    auto peak_rows = [&](const PeakTable& peaks) {
       const Range range{peaks_.size(), peaks.size()};
       for (const auto& [precision, flops] : peaks)
         peaks_.push_back(fmt::format("{{{},{}}}", code(precision), number(flops)));

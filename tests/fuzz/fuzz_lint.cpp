@@ -151,7 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       rules.push_back(*known);
     } else {  // a native rule, listed as run_lint lists it
       RuleDescriptor rule;
-      rule.id = rule.summary = d.rule;
+      rule.id = d.rule;
+      rule.summary = d.rule;
       rule.severity = d.severity;
       rules.push_back(std::move(rule));
     }

@@ -76,6 +76,32 @@ TEST_CASE("precision names round-trip through parse_precision and to_string", "[
   CHECK_FALSE(planlint::parse_precision("BF16").has_value());
 }
 
+TEST_CASE("a peak table holds a peak per precision and lists them in the enum's order", "[catalog]") {
+  planlint::PeakTable peaks;
+  CHECK(peaks.empty());
+  CHECK(peaks.size() == 0);
+  CHECK_FALSE(peaks.find(Precision::bf16).has_value());
+  peaks.set(Precision::fp8, 1979e12);
+  peaks.set(Precision::fp32, 67e12);
+  peaks.set(Precision::bf16, 989e12);
+  peaks.set_if_absent(Precision::fp16, 989e12);
+  peaks.set_if_absent(Precision::fp8, 1.0);  // has one: kept
+  CHECK_FALSE(peaks.empty());
+  CHECK(peaks.size() == 4);
+  CHECK(peaks.find(Precision::fp8) == 1979e12);
+  CHECK_FALSE(peaks.find(Precision::int8).has_value());
+  std::vector<Precision> order;
+  std::vector<double> flops;
+  for (auto [precision, peak] : peaks) {
+    order.push_back(precision);
+    flops.push_back(peak);
+  }
+  CHECK(order == std::vector<Precision>{Precision::fp32, Precision::bf16, Precision::fp16, Precision::fp8});
+  CHECK(flops == std::vector<double>{67e12, 989e12, 989e12, 1979e12});
+  peaks.set(Precision::fp4, 0.5);  // the last slot is listed too
+  CHECK(peaks.size() == 5);
+}
+
 TEST_CASE("the builtin catalog has every id of hardware.md, in the table's order", "[catalog]") {
   // The table's ids, and after the V100 and the A100s their parts with less memory
   // (docs/catalog.md): a real 40 GB A100 plan must be able to name its GPU.

@@ -212,7 +212,7 @@ void collect_paths(const expr::Node* node, std::vector<const expr::Node*>& out) 
 }
 
 void collect_paths(const MessageTemplate& message, std::vector<const expr::Node*>& out) {
-  for (const MessageTemplate::Part& part : message.parts) collect_paths(part.expression.get(), out);
+  for (const MessageTemplate::Part& part : message.parts) collect_paths(part.expression, out);
 }
 
 bool same(const std::optional<expr::ValueRef>& ref, const std::optional<expr::Value>& value) {

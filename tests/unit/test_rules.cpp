@@ -108,7 +108,7 @@ TEST_CASE("the built-in rules load and cover the rule table of rules.md", "[rule
 
 TEST_CASE("every rule documents itself with the five headings", "[rules][docs]") {
   for (const RuleDescriptor& rule : RuleSet::builtin().descriptors()) {
-    INFO(rule.id << " (" << rule.origin << ")");
+    INFO(rule.id << " (" << rule.origin.view() << ")");
     for (const char* heading : {"## What it does", "## Why is this bad?", "## Example",
                                 "## Use instead", "## References"})
       CHECK(rule.docs.view().find(heading) != std::string_view::npos);

@@ -116,6 +116,23 @@ TEST_CASE("the library run reports the rules that ran, each diagnostic's among t
                        [](const auto& a, const auto& b) { return a.id < b.id; }));
 }
 
+TEST_CASE("a run that is not asked to list its rules finds the same and lists none", "[run]") {
+  Scratch dir;
+  auto plan = dir.write("plan.toml", inference_plan_with("hmb = 1\n"));
+  planlint::RunOptions options;
+  options.paths = {plan.string()};
+  const planlint::RunResult listed = planlint::run_lint(options);
+  options.list_rules = false;
+  const planlint::RunResult unlisted = planlint::run_lint(options);
+  REQUIRE(unlisted.errors.empty());
+  CHECK_FALSE(listed.rules.empty());
+  CHECK(unlisted.rules.empty());
+  CHECK(unlisted.failing == listed.failing);
+  REQUIRE(unlisted.report.diagnostics.size() == listed.report.diagnostics.size());
+  for (std::size_t i = 0; i < listed.report.diagnostics.size(); ++i)
+    CHECK(unlisted.report.diagnostics[i].rule == listed.report.diagnostics[i].rule);
+}
+
 TEST_CASE("the -o report and --write-baseline may not name a linted file or each other", "[run][output]") {
   Scratch dir;
   const std::string plan_text = inference_plan_with("hmb = 1\n");

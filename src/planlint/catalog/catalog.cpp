@@ -36,19 +36,12 @@ std::optional<ScaleOut> parse_scale_out(std::string_view text) {
 
 std::string_view to_string(ScaleOut scale_out) { return scale_out == ScaleOut::ici ? "ici" : "nic"; }
 
-namespace {
-std::optional<double> peak_in(const std::map<Precision, double>& peaks, Precision precision) {
-  if (auto it = peaks.find(precision); it != peaks.end()) return it->second;
-  return std::nullopt;
-}
-}  // namespace
-
 std::optional<double> GpuSpec::dense_peak(Precision precision) const {
-  return peak_in(dense_peak_flops, precision);
+  return dense_peak_flops.find(precision);
 }
 
 std::optional<double> GpuSpec::sparse_peak(Precision precision) const {
-  return peak_in(sparse_peak_flops, precision);
+  return sparse_peak_flops.find(precision);
 }
 
 const Catalog& Catalog::builtin() {

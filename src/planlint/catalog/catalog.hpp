@@ -2,6 +2,9 @@
 /// The accelerator catalog (hardware.md): dense and sparse peaks per precision, memory,
 /// bandwidths, each entry with its sources. Data lives in rules/catalog/gpus.toml, parsed at build
 /// time by the same code as a user's catalog file and compiled into the binary as data.
+#include <array>
+#include <cstddef>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,6 +30,54 @@ inline constexpr Precision all_precisions[] = {Precision::fp32, Precision::tf32,
 /// How the accelerators of different hosts reach each other: through network cards (InfiniBand,
 /// RoCE, Ethernet; what the inter-node network rules reason about), or by chip-to-chip links
 /// with no network card in the path (a TPU slice's ICI).
+/// Peak FLOP/s by precision: a slot per precision, in place (a catalog of 30 GPUs held 180
+/// map nodes, allocated at every start). Iterates over the precisions it holds, in the order
+/// of the enum, as (precision, flops) pairs.
+class PeakTable {
+ public:
+  struct Entry {
+    Precision precision;
+    double flops;
+  };
+  class Iterator {
+   public:
+    Iterator(const PeakTable& table, std::size_t slot) : table_(&table), slot_(slot) { skip_absent(); }
+    Entry operator*() const { return {all_precisions[slot_], *table_->slots_[slot_]}; }
+    Iterator& operator++() {
+      ++slot_;
+      skip_absent();
+      return *this;
+    }
+    bool operator==(const Iterator& other) const { return slot_ == other.slot_; }
+
+   private:
+    void skip_absent() {
+      while (slot_ < precision_count && !table_->slots_[slot_]) ++slot_;
+    }
+    const PeakTable* table_;
+    std::size_t slot_;
+  };
+
+  std::optional<double> find(Precision precision) const { return slots_[static_cast<std::size_t>(precision)]; }
+  void set(Precision precision, double flops) { slots_[static_cast<std::size_t>(precision)] = flops; }
+  /// Sets the peak of `precision` unless it has one.
+  void set_if_absent(Precision precision, double flops) {
+    if (!find(precision)) set(precision, flops);
+  }
+  bool empty() const { return begin() == end(); }
+  std::size_t size() const {
+    std::size_t count = 0;
+    for (const auto& slot : slots_) count += slot.has_value();
+    return count;
+  }
+  Iterator begin() const { return Iterator(*this, 0); }
+  Iterator end() const { return Iterator(*this, precision_count); }
+
+ private:
+  static constexpr std::size_t precision_count = std::size(all_precisions);
+  std::array<std::optional<double>, precision_count> slots_{};
+};
+
 enum class ScaleOut { nic, ici };
 
 std::optional<ScaleOut> parse_scale_out(std::string_view text);  // "ici" → ici
@@ -37,9 +88,9 @@ struct GpuSpec {
   std::string name;  ///< marketing name, e.g. "NVIDIA H100 SXM5 80GB"
   /// Dense peak FLOP/s per precision (fp32 is the non-tensor CUDA-core figure); a precision the
   /// GPU does not support is absent. fp16 equals bf16 unless the entry says otherwise.
-  std::map<Precision, double> dense_peak_flops;
+  PeakTable dense_peak_flops;
   /// Peak with 2:4 structured sparsity, where the vendor prints one (absent otherwise).
-  std::map<Precision, double> sparse_peak_flops;
+  PeakTable sparse_peak_flops;
   double hbm_bytes = 0;                   ///< memory per GPU as marketed (10^9-byte GB)
   double hbm_bandwidth_bytes_per_s = 0;
   std::optional<double> link_bandwidth_bytes_per_s;  ///< NVLink-class per GPU, both directions

@@ -191,9 +191,8 @@ class Loader {
       gpu.sparse_peak_flops = peaks(*sparse, path + ".sparse");
 
     // fp16 tensor peaks equal bf16 on every accelerator that has both; entries may omit fp16.
-    for (auto* peak_map : {&gpu.dense_peak_flops, &gpu.sparse_peak_flops})
-      if (auto bf16 = peak_map->find(Precision::bf16); bf16 != peak_map->end())
-        peak_map->try_emplace(Precision::fp16, bf16->second);
+    for (PeakTable* peaks : {&gpu.dense_peak_flops, &gpu.sparse_peak_flops})
+      if (std::optional<double> bf16 = peaks->find(Precision::bf16)) peaks->set_if_absent(Precision::fp16, *bf16);
 
     if (errors_.size() != errors_before) return std::nullopt;
     return gpu;
@@ -253,8 +252,8 @@ class Loader {
     return quantity(*node, fmt::format("{}.{}", path, key), expected, example);
   }
 
-  std::map<Precision, double> peaks(const toml::node& node, const std::string& path) {
-    std::map<Precision, double> result;
+  PeakTable peaks(const toml::node& node, const std::string& path) {
+    PeakTable result;
     const toml::table* table = node.as_table();
     if (!table) {
       report(node, path,
@@ -274,7 +273,7 @@ class Loader {
       }
       if (auto peak = quantity(value, fmt::format("{}.{}", path, key.str()),
                                units::dims::flop_per_second, "989 TFLOPS"))
-        result[*precision] = *peak;
+        result.set(*precision, *peak);
     }
     return result;
   }

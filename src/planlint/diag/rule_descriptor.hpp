@@ -38,10 +38,10 @@ struct RuleDescriptor {
   std::string id;       ///< "memory-fit"
   std::string group;    ///< "memory"
   Severity severity = Severity::error;  ///< default level
-  std::string summary;  ///< one line
+  SharedText summary;   ///< one line
   SharedText docs;      ///< Markdown: What it does / Why is this bad? / Example / Use instead / References
   bool native = false;  ///< implemented in C++ rather than as an expression
-  std::string origin;   ///< the rule file it came from ("rules/memory/memory-fit.toml")
+  SharedText origin;    ///< the rule file it came from ("rules/memory/memory-fit.toml")
 };
 
 }  // namespace planlint

@@ -633,7 +633,7 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   }
 
   std::set<std::string, std::less<>> listed;  // ids in result.rules
-  result.rules = rules_that_run(settings_by_config, listed);
+  if (options.list_rules) result.rules = rules_that_run(settings_by_config, listed);
 
   // The files in the report's order: diagnostic_less orders findings by their file's path as
   // a string, and a folder's search returns paths in std::filesystem's order of components.
@@ -647,7 +647,7 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
     const Severity fail_on = settings_of[input]->fail_on;
     for (const Diagnostic& d : output.diagnostics) {
       if (!d.suppression && d.severity >= fail_on) ++result.failing;
-      if (listed.find(d.rule) == listed.end()) {
+      if (options.list_rules && listed.find(d.rule) == listed.end()) {
         listed.insert(d.rule);
         RuleDescriptor rule;
         rule.id = d.rule;

@@ -4,7 +4,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "planlint/diag/rule_descriptor.hpp"
@@ -20,20 +22,32 @@ namespace planlint {
 enum class Rounding : std::uint8_t { nearest, up, down };
 
 /// A message with `{expr}`, `{expr:UNIT}` and `{expr:UNIT up|down}` placeholders, compiled.
+/// Its parts view constants for a built-in rule (generated code: no copy of every rule's
+/// templates at each start) or `owned` for a template compiled from a rule file.
 struct MessageTemplate {
   struct Part {
-    std::string_view literal;  ///< text before the placeholder (or the whole tail)
-    expr::NodePtr expression;  ///< null for the tail
-    std::string_view unit;     ///< "" (readable default), "GB", "%", ...
+    std::string_view literal;                ///< text before the placeholder (or the whole tail)
+    const expr::Node* expression = nullptr;  ///< null for the tail
+    std::string_view unit;                   ///< "" (readable default), "GB", "%", ...
     Rounding rounding = Rounding::nearest;
   };
-  std::vector<Part> parts;
-  /// The texts the parts of a template compiled from a rule file view (shared by the
-  /// template's copies); none for a built-in template, whose parts view the binary's
-  /// constants: no copy of every rule's texts at each start.
-  std::shared_ptr<const std::deque<std::string>> texts;
+  /// What the parts of a template compiled from a rule file view: its texts, its parts and
+  /// their expression trees.
+  struct Owned {
+    std::deque<std::string> texts;  // a deque never moves its strings
+    std::vector<Part> parts;
+    std::vector<expr::NodePtr> trees;
+  };
+  std::span<const Part> parts;
+  /// Shared by the template's copies; null for a built-in template.
+  std::shared_ptr<const Owned> owned;
   bool empty() const { return parts.empty(); }
 };
+
+/// The names a rule lists (plan keys for `at` and `related`, metric names for
+/// `metrics_used`): views of constants for a built-in rule, of CompiledRule::owned_names for
+/// a rule compiled from a file.
+using NameList = std::span<const std::string_view>;
 
 struct CompiledRule {
   RuleDescriptor descriptor;
@@ -47,19 +61,30 @@ struct CompiledRule {
   expr::NodePtr check;    ///< must hold; the rule fires when it is false
   /// The plan keys (or it / it.KEY) the finding may point at: the first the plan states wins,
   /// then the first that has a value ("at = ['training.tp', 'inference.tp']").
-  std::vector<std::string> at;
+  NameList at;
   /// `at` with placeholders ("{if est.infer.ttft > inference.sla_ttft then 'inference.sla_ttft'
   /// else 'inference.sla_itl'}"): rendered per finding, it names the key to point at.
   std::optional<MessageTemplate> at_template;
-  std::vector<std::string> related;
+  NameList related;
   MessageTemplate message, help;
   std::optional<MessageTemplate> fix;  ///< replacement text for the `at` value
   std::map<std::string, expr::Value> options;  ///< defaults, overridable in config
   /// Metrics the rule's check and message read (est.NAME), for the provenance notes.
-  std::vector<std::string> metrics_used;
+  NameList metrics_used;
   /// Whether any of its expressions reads a metric's range (est.NAME.low or .high): a check
   /// whose rules read none skips computing the ranges (EstimateScope).
   bool reads_metric_ranges = false;
+
+  /// What `at`, `related` and `metrics_used` view for a rule compiled from a file, shared by
+  /// the rule's copies; null for a built-in rule.
+  struct OwnedNames {
+    std::deque<std::string> texts;
+    std::vector<std::string_view> at, related, metrics_used;
+  };
+  std::shared_ptr<const OwnedNames> owned_names;
+  /// Sets `at`, `related` and `metrics_used` to views of copies of these lists.
+  void own_names(const std::vector<std::string>& at_keys, const std::vector<std::string>& related_keys,
+                 const std::vector<std::string>& metric_names);
 };
 
 /// The rule's file: `rule.file`, or for a built-in rule the embedded file it was compiled from

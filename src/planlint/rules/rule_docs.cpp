@@ -13,8 +13,8 @@ std::string rule_markdown(const RuleDescriptor& rule) {
   return fmt::format(
       "# {}\n\n{}\n\n| group | default severity | implemented as |\n|---|---|---|\n| {} | {} | {} |\n\n"
       "{}\n",
-      rule.id, rule.summary, rule.group, to_string(rule.severity),
-      rule.native ? "native check (C++)" : fmt::format("rule file `{}`", rule.origin), docs);
+      rule.id, rule.summary.view(), rule.group, to_string(rule.severity),
+      rule.native ? "native check (C++)" : fmt::format("rule file `{}`", rule.origin.view()), docs);
 }
 
 std::string rule_markdown(const CompiledRule& rule) {
@@ -43,7 +43,7 @@ std::string rule_table_text(const std::vector<RuleDescriptor>& rules) {
                                 "severity", "summary");
   for (const RuleDescriptor& rule : rules)
     out += fmt::format("{:<{}}  {:<{}}  {:<8}  {}\n", rule.id, id_width, rule.group, group_width,
-                       to_string(rule.severity), rule.summary);
+                       to_string(rule.severity), rule.summary.view());
   return out;
 }
 
@@ -72,7 +72,7 @@ std::string rule_index_markdown(const std::vector<RuleDescriptor>& rules) {
   out += index_header;
   for (const RuleDescriptor& rule : rules)
     out += fmt::format("| [{}]({}.md) | {} | {} | {} |\n", rule.id, rule.id, table_cell(rule.group),
-                       to_string(rule.severity), table_cell(rule.summary));
+                       to_string(rule.severity), table_cell(rule.summary.view()));
   return out;
 }
 
@@ -95,10 +95,10 @@ std::string rule_index_markdown(const RuleSet& rules) {
   out += index_header;
   for (const auto& rule : rules.rules()) {
     const RuleDescriptor& d = rule->descriptor;
-    const std::string name = rule->file ? fmt::format("`{}` ({})", d.id, table_cell(d.origin))
+    const std::string name = rule->file ? fmt::format("`{}` ({})", d.id, table_cell(d.origin.view()))
                                         : fmt::format("[{}]({}.md)", d.id, d.id);
     out += fmt::format("| {} | {} | {} | {} |\n", name, table_cell(d.group), to_string(d.severity),
-                       table_cell(d.summary));
+                       table_cell(d.summary.view()));
   }
   return out;
 }

@@ -218,19 +218,19 @@ class RuleLoader {
       if (at->is_string() && at->as_string()->get().find('{') != std::string::npos) {
         rule.at_template = message_template(*at, "at", names, rule);
       } else if (at->is_string()) {
-        rule.at.push_back(at->as_string()->get());
+        at_keys_.push_back(at->as_string()->get());
       } else if (const toml::array* list = at->as_array()) {
         for (const toml::node& item : *list)
           if (item.is_string()) {
-            rule.at.push_back(item.as_string()->get());
-            check_location_value(to_span(item.source(), *file_), rule.at.back(), names);  // at the element
+            at_keys_.push_back(item.as_string()->get());
+            check_location_value(to_span(item.source(), *file_), at_keys_.back(), names);  // at the element
           } else {
             error(to_span(item.source(), *file_), "at lists plan keys as strings");
           }
       } else {
         error(to_span(at->source(), *file_), "at must be a plan key or a list of plan keys");
       }
-      if (at->is_string() && !rule.at.empty()) check_location_value(to_span(at->source(), *file_), rule.at.front(), names);
+      if (at->is_string() && !at_keys_.empty()) check_location_value(to_span(at->source(), *file_), at_keys_.front(), names);
     }
     if (const toml::node* related = table.get("related")) {
       if (const toml::array* list = related->as_array()) {
@@ -241,7 +241,7 @@ class RuleLoader {
           }
           std::string path = item.as_string()->get();
           check_location_value(to_span(item.source(), *file_), path, names);
-          rule.related.push_back(std::move(path));
+          related_keys_.push_back(std::move(path));
         }
       } else {
         error(to_span(related->source(), *file_), "related must be an array of plan keys");
@@ -259,6 +259,7 @@ class RuleLoader {
     if (const toml::node* help = table.get("help")) rule.help = message_template(*help, "help", names, rule);
     if (const toml::node* fix = table.get("fix")) rule.fix = message_template(*fix, "fix", names, rule);
     if (failed_) return std::nullopt;
+    rule.own_names(at_keys_, related_keys_, metric_names_);
     return rule;
   }
 
@@ -509,8 +510,8 @@ class RuleLoader {
           name.resize(name.size() - suffix.size());
           rule.reads_metric_ranges = true;
         }
-      if (std::find(rule.metrics_used.begin(), rule.metrics_used.end(), name) == rule.metrics_used.end())
-        rule.metrics_used.push_back(name);
+      if (std::find(metric_names_.begin(), metric_names_.end(), name) == metric_names_.end())
+        metric_names_.push_back(name);
     }
     for (const expr::Node* child : node.children) note_metrics(*child, rule);
   }
@@ -568,7 +569,7 @@ class RuleLoader {
       return {};
     }
     MessageTemplate result = std::get<MessageTemplate>(compiled);
-    for (const auto& part : result.parts)
+    for (const MessageTemplate::Part& part : result.parts)
       if (part.expression) note_metrics(*part.expression, rule);
     return result;
   }
@@ -595,6 +596,8 @@ class RuleLoader {
   RuleOrigin origin_;
   std::vector<std::string> rejected_options_;  ///< options whose default is not a quantity
   expr::NodeBudget let_budget_;   ///< nodes the rule's lets may still copy
+  /// The rule's `at` keys, `related` keys and the metrics it reads, until CompiledRule::own_names.
+  std::vector<std::string> at_keys_, related_keys_, metric_names_;
 };
 
 }  // namespace
@@ -618,9 +621,8 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
                                                                const expr::TypeEnvironment& names,
                                                                std::span<const expr::Binding> lets,
                                                                expr::NodeBudget* let_budget) {
-  MessageTemplate result;
-  auto texts = std::make_shared<std::deque<std::string>>();  // a deque never moves its strings
-  auto keep = [&texts](std::string text) -> std::string_view { return texts->emplace_back(std::move(text)); };
+  auto owned = std::make_shared<MessageTemplate::Owned>();
+  auto keep = [&owned](std::string text) -> std::string_view { return owned->texts.emplace_back(std::move(text)); };
   std::string literal;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -692,12 +694,15 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
       if (std::string problem = display_unit_problem(unit, type.dim, at); !problem.empty())
         return TemplateError{i + 1 + inside.size() + 1 + at, std::move(problem)};
     }
-    result.parts.push_back({keep(std::move(literal)), tree, keep(std::move(unit)), rounding});
+    owned->parts.push_back({keep(std::move(literal)), tree.get(), keep(std::move(unit)), rounding});
+    owned->trees.push_back(std::move(tree));
     literal.clear();
     i = close;
   }
-  result.parts.push_back({keep(std::move(literal)), nullptr, {}});
-  result.texts = std::move(texts);
+  owned->parts.push_back({keep(std::move(literal)), nullptr, {}});
+  MessageTemplate result;
+  result.parts = owned->parts;
+  result.owned = std::move(owned);
   return result;
 }
 

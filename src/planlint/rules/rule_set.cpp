@@ -77,7 +77,7 @@ std::shared_ptr<const SourceFile> rule_source(const CompiledRule& rule) {
   // request, once per rule file.
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> files;
-  const std::string& path = rule.descriptor.origin;
+  const std::string path(rule.descriptor.origin.view());
   std::lock_guard lock(mutex);
   auto& file = files[path];
   if (!file) file = std::make_shared<const SourceFile>(path, std::string(embed::find(path)));
@@ -176,13 +176,13 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
     d.severity = Severity::error;
     // A built-in rule's file is not on the user's disk: it is named as the built-in it is.
     d.message = existing->file ? fmt::format("rule id '{}' is defined twice: in {} and in {}", rule->descriptor.id,
-                                             file->path(), existing->descriptor.origin)
+                                             file->path(), existing->descriptor.origin.view())
                                : fmt::format("rule id '{}' is defined twice: in {} and by the built-in rule "
                                              "(`planlint explain {}`)",
                                              rule->descriptor.id, file->path(), rule->descriptor.id);
     d.primary = Location{file->path(), id_span(file.get())};
     const std::shared_ptr<const SourceFile> first = rule_source(*existing);
-    d.related.push_back({Location{existing->descriptor.origin, id_span(first.get())}, "first defined here"});
+    d.related.push_back({Location{std::string(existing->descriptor.origin.view()), id_span(first.get())}, "first defined here"});
     d.help = "give the rule its own id; a pack cannot redefine a rule";
     return false;
   }

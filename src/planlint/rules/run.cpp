@@ -179,10 +179,10 @@ class RuleRunner {
     return expr::evaluate_condition(*rule_.check, environment_) == false;
   }
 
-  Place resolve(const std::string& path, const std::string& element_path) const {
+  Place resolve(std::string_view path, const std::string& element_path) const {
     const Plan& plan = run_.inputs.plan;
     if (path == "it" || path.starts_with("it.")) {
-      const std::string field = path == "it" ? "" : path.substr(3);
+      const std::string_view field = path == "it" ? std::string_view() : path.substr(3);
       if (claim_) {
         const std::optional<PlanValue>& part = field == "low"    ? claim_->low
                                                : field == "high" ? claim_->high
@@ -192,28 +192,28 @@ class RuleRunner {
       }
       if (element_) {
         if (const PlanValue* value = field.empty() ? nullptr : element_->find(field))
-          if (value->origin == Origin::plan) return {value->span, element_path + "." + field, value};
+          if (value->origin == Origin::plan) return {value->span, fmt::format("{}.{}", element_path, field), value};
         return {element_->header, element_path, nullptr};
       }
     }
     if (!path.empty()) {
       if (const PlanValue* value = plan.find(path); value && value->span.known())
-        return {value->span, path, value->origin == Origin::plan ? value : nullptr};
-      const std::string section = path.substr(0, path.find('.'));
-      if (plan.section(section).present) return {plan.section(section).header, path, nullptr};
+        return {value->span, std::string(path), value->origin == Origin::plan ? value : nullptr};
+      const std::string_view section = path.substr(0, path.find('.'));
+      if (plan.section(section).present) return {plan.section(section).header, std::string(path), nullptr};
     }
     if (!element_path.empty() && claim_) return {claim_->key_span, element_path, nullptr};
     if (element_) return {element_->header, element_path, nullptr};
-    return {Span{{1, 1}, {1, 2}}, path, nullptr};
+    return {Span{{1, 1}, {1, 2}}, std::string(path), nullptr};
   }
 
   /// The first candidate the plan states, else the first with a known place.
-  Place resolve_first(const std::vector<std::string>& candidates,
+  Place resolve_first(NameList candidates,
                       const std::string& element_path) const {
     if (candidates.empty()) return resolve("", element_path);
-    for (const std::string& path : candidates)
+    for (std::string_view path : candidates)
       if (Place place = resolve(path, element_path); place.value) return place;
-    for (const std::string& path : candidates)
+    for (std::string_view path : candidates)
       if (path.starts_with("it") || run_.inputs.plan.find(path)) return resolve(path, element_path);
     return resolve(candidates.front(), element_path);
   }
@@ -227,8 +227,9 @@ class RuleRunner {
     // Copy the rule's `at` list only when a rendered template goes in front of it.
     Place place;
     if (rule_.at_template) {
-      std::vector<std::string> at = rule_.at;
-      at.insert(at.begin(), render(*rule_.at_template, environment_));
+      const std::string rendered = render(*rule_.at_template, environment_);
+      std::vector<std::string_view> at{rendered};
+      at.insert(at.end(), rule_.at.begin(), rule_.at.end());
       place = resolve_first(at, element_path);
     } else {
       place = resolve_first(rule_.at, element_path);
@@ -240,7 +241,7 @@ class RuleRunner {
       if (std::optional<std::string> replacement = render_fix(*rule_.fix, environment_))
         d.fixes.push_back(FixEdit{Location{file.path(), place.span}, as_toml_value(*replacement)});
 
-    for (const std::string& related : rule_.related) {
+    for (std::string_view related : rule_.related) {
       if (place.key_path == related) continue;
       Place where = resolve(related, element_path);
       if (where.value) {
@@ -258,16 +259,16 @@ class RuleRunner {
     // How planlint computed the numbers the rule used.
     // The rule's declared metrics, then those it read that it did not declare (metrics_read()
     // holds each name once), without copying either list.
-    auto note_arithmetic = [&](const std::string& name) {
+    auto note_arithmetic = [&](std::string_view name) {
       if (const MetricValue* m = run_.inputs.estimates.find(name); m && !m->arithmetic.empty()) {
-        std::string note = name;  // "train.days: 4.42M GPU·h / 2048 / 24 = 90.0 d"
+        std::string note(name);  // "train.days: 4.42M GPU·h / 2048 / 24 = 90.0 d"
         note += ": ";
         note += m->arithmetic.str();
         d.notes.push_back(std::move(note));
       }
     };
-    const std::vector<std::string>& used = rule_.metrics_used;
-    for (const std::string& name : used) note_arithmetic(name);
+    const NameList used = rule_.metrics_used;
+    for (std::string_view name : used) note_arithmetic(name);
     for (const std::string& name : environment_.metrics_read())
       if (std::find(used.begin(), used.end(), name) == used.end()) note_arithmetic(name);
     return d;

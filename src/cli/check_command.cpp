@@ -86,9 +86,8 @@ bool today_option(const std::string& option, std::optional<Date>& today, std::st
   return today.has_value();
 }
 
-CLI::App* add_check_command(CLI::App& app, CheckOptions& options, bool with_options) {
+CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   CLI::App* check = app.add_subcommand("check", "Lint plan files, folders and Markdown docs (the default command)");
-  if (!with_options) return check;
   check->add_option("paths", options.paths,
                     "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs")
       ->required();

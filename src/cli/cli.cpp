@@ -68,24 +68,25 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
   app.footer("Run `planlint PATH...` to lint plan files, folders or Markdown docs.\n"
              "Exit status: 0 no findings at --fail-on or above, 1 findings, 2 planlint could not run.");
 
-  // Only the subcommand invoked needs its options: the others are listed by name for --help.
-  // Setting up an option costs CLI11 several strings and a comparison with every earlier
-  // name, a tenth of a one-plan run for options never read. After the subcommand's name,
-  // CLI11 does not switch to another subcommand, so the others are never parsed.
+  // Only the subcommand invoked is set up; every one is when none is invoked (`planlint
+  // --help` lists them with their options in its "all" mode). Setting up a subcommand and its
+  // options costs CLI11 an App, several strings an option and a comparison with every earlier
+  // name: the four not invoked were an eighth of a one-plan run. After the subcommand's name,
+  // CLI11 does not switch to another subcommand, so the others would never be parsed.
   std::vector<std::string> args = with_default_subcommand(argc, argv);
   const bool invokes_one = args.size() > 1 && std::find(std::begin(subcommands), std::end(subcommands),
                                                         args[1]) != std::end(subcommands);
-  auto with_options = [&](std::string_view name) { return !invokes_one || args[1] == name; };
+  auto wanted = [&](std::string_view name) { return !invokes_one || args[1] == name; };
   CheckOptions check_options;
-  CLI::App* check = add_check_command(app, check_options, with_options("check"));
+  CLI::App* check = wanted("check") ? add_check_command(app, check_options) : nullptr;
   ReportOptions report_options;
-  CLI::App* report = add_report_command(app, report_options, with_options("report"));
+  CLI::App* report = wanted("report") ? add_report_command(app, report_options) : nullptr;
   RulesOptions rules_options;
-  CLI::App* rules = add_rules_command(app, rules_options, with_options("rules"));
+  CLI::App* rules = wanted("rules") ? add_rules_command(app, rules_options) : nullptr;
   ExplainOptions explain_options;
-  CLI::App* explain = add_explain_command(app, explain_options, with_options("explain"));
+  CLI::App* explain = wanted("explain") ? add_explain_command(app, explain_options) : nullptr;
   NewOptions new_options;
-  CLI::App* new_command = add_new_command(app, new_options, with_options("new"));
+  CLI::App* new_command = wanted("new") ? add_new_command(app, new_options) : nullptr;
 
   std::vector<const char*> raw;
   for (const std::string& arg : args) raw.push_back(arg.c_str());
@@ -107,11 +108,12 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
   }
 
   try {
-    if (check->parsed()) return run_check(check_options, out, err, environment);
-    if (report->parsed()) return run_report(report_options, out, err, environment);
-    if (rules->parsed()) return run_rules_command(rules_options, out, err);
-    if (explain->parsed()) return run_explain_command(explain_options, out, err);
-    if (new_command->parsed()) return run_new(new_options, out, err);
+    auto invoked = [](const CLI::App* command) { return command != nullptr && command->parsed(); };
+    if (invoked(check)) return run_check(check_options, out, err, environment);
+    if (invoked(report)) return run_report(report_options, out, err, environment);
+    if (invoked(rules)) return run_rules_command(rules_options, out, err);
+    if (invoked(explain)) return run_explain_command(explain_options, out, err);
+    if (invoked(new_command)) return run_new(new_options, out, err);
     out << app.help();
     return exit_clean;
   } catch (const std::exception& error) {

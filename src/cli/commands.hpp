@@ -30,9 +30,9 @@ struct CheckOptions {
   std::size_t sarif_max_results = SarifOptions::github_max_results;  ///< --sarif-max-results; 0: none
 };
 
-/// Each add_*_command adds its subcommand, with its options unless `with_options` is false:
-/// a run sets up the options of the subcommand it invokes only (cli.cpp).
-CLI::App* add_check_command(CLI::App& app, CheckOptions& options, bool with_options = true);
+/// Each add_*_command adds its subcommand with its options; a run adds the subcommand it
+/// invokes only (cli.cpp).
+CLI::App* add_check_command(CLI::App& app, CheckOptions& options);
 
 /// The date of `--today` (`option`), else of PLANLINT_TODAY: `today` stays nullopt when neither
 /// is set; false, with `error` naming which one, when it is not a date (YYYY-MM-DD).
@@ -49,7 +49,7 @@ struct ReportOptions {
   std::size_t block = 0;   ///< --block N: the Nth plan of a Markdown doc (1-based); 0: its only one
 };
 
-CLI::App* add_report_command(CLI::App& app, ReportOptions& options, bool with_options = true);
+CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,
                const Environment& environment);
 
@@ -60,7 +60,7 @@ struct NewOptions {
   std::string today;   ///< --today / PLANLINT_TODAY: the template's review dates
 };
 
-CLI::App* add_new_command(CLI::App& app, NewOptions& options, bool with_options = true);
+CLI::App* add_new_command(CLI::App& app, NewOptions& options);
 int run_new(const NewOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace planlint::cli

@@ -48,9 +48,8 @@ void add_rule_source_options(CLI::App& command, std::vector<std::string>& packs,
 
 }  // namespace
 
-CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_options) {
+CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, group, default severity, summary");
-  if (!with_options) return rules;
   add_rule_source_options(*rules, options.rule_packs, options.config);
   rules->add_option("--format", options.format, "Output format")
       ->check(CLI::IsMember({"text", "markdown"}))
@@ -66,9 +65,8 @@ int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostre
   return exit_clean;
 }
 
-CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_options) {
+CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options) {
   CLI::App* explain = app.add_subcommand("explain", "Print a rule's documentation");
-  if (!with_options) return explain;
   explain->add_option("rule", options.rule, "Rule id, e.g. memory-fit")->required();
   add_rule_source_options(*explain, options.rule_packs, options.config);
   return explain;

@@ -24,10 +24,10 @@ struct ExplainOptions {
   std::string config;
 };
 
-CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_options = true);
+CLI::App* add_rules_command(CLI::App& app, RulesOptions& options);
 int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostream& err);
 
-CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_options = true);
+CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options);
 int run_explain_command(const ExplainOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace planlint::cli

@@ -13,9 +13,8 @@
 
 namespace planlint::cli {
 
-CLI::App* add_new_command(CLI::App& app, NewOptions& options, bool with_options) {
+CLI::App* add_new_command(CLI::App& app, NewOptions& options) {
   CLI::App* command = app.add_subcommand("new", "Print a commented plan template to start from");
-  if (!with_options) return command;
   std::vector<std::string> kinds(template_kinds().begin(), template_kinds().end());
   command->add_option("kind", options.kind, "The plan's kind: " + fmt::format("{}", fmt::join(kinds, " or ")))
       ->required()

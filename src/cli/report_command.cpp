@@ -21,10 +21,9 @@
 
 namespace planlint::cli {
 
-CLI::App* add_report_command(CLI::App& app, ReportOptions& options, bool with_options) {
+CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
   CLI::App* report = app.add_subcommand(
       "report", "Print the plan's estimates with their arithmetic and ranges");
-  if (!with_options) return report;
   report->add_option("plan", options.path, "Plan file (TOML)")->required();
   report->add_option("--format", options.format, "Output format")
       ->check(CLI::IsMember({"text", "markdown", "json"}))

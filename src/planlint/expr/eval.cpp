@@ -176,6 +176,8 @@ class Evaluator {
     return view_of(keep_.front());
   }
   std::optional<ValueRef> kept_text(std::string&& text) const {
+    // Empty, as slip() is for nearly every claim: nothing to keep, no list node to allocate.
+    if (text.empty()) return ValueRef::of_text({});
     keep_.push_front(Value{std::move(text)});
     return ValueRef::of_text(*keep_.front().text());
   }

@@ -5,7 +5,6 @@
 #include <array>
 #include <cstddef>
 #include <iterator>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,9 +26,6 @@ inline constexpr Precision all_precisions[] = {Precision::fp32, Precision::tf32,
                                                Precision::fp16, Precision::fp8,  Precision::int8,
                                                Precision::fp4};
 
-/// How the accelerators of different hosts reach each other: through network cards (InfiniBand,
-/// RoCE, Ethernet; what the inter-node network rules reason about), or by chip-to-chip links
-/// with no network card in the path (a TPU slice's ICI).
 /// Peak FLOP/s by precision: a slot per precision, in place (a catalog of 30 GPUs held 180
 /// map nodes, allocated at every start). Iterates over the precisions it holds, in the order
 /// of the enum, as (precision, flops) pairs.
@@ -78,6 +74,9 @@ class PeakTable {
   std::array<std::optional<double>, precision_count> slots_{};
 };
 
+/// How the accelerators of different hosts reach each other: through network cards (InfiniBand,
+/// RoCE, Ethernet; what the inter-node network rules reason about), or by chip-to-chip links
+/// with no network card in the path (a TPU slice's ICI).
 enum class ScaleOut { nic, ici };
 
 std::optional<ScaleOut> parse_scale_out(std::string_view text);  // "ici" → ici

@@ -26,6 +26,7 @@ class SharedText {
   }
 
   std::string_view view() const { return view_; }
+  std::string str() const { return std::string(view_); }
   bool empty() const { return view_.empty(); }
   bool operator==(const SharedText& other) const { return view_ == other.view_; }
 

@@ -138,16 +138,16 @@ std::string what_it_does(const RuleDescriptor& rule) {
   constexpr std::string_view heading = "## What it does";
   const std::string_view docs = rule.docs.view();
   auto at = docs.find(heading);
-  if (at == std::string_view::npos) return std::string(rule.summary.view());
+  if (at == std::string_view::npos) return rule.summary.str();
   std::size_t begin = docs.find('\n', at);
-  if (begin == std::string_view::npos) return std::string(rule.summary.view());
+  if (begin == std::string_view::npos) return rule.summary.str();
   std::size_t end = docs.find("\n## ", begin);
   const std::string_view text =
       docs.substr(begin + 1, end == std::string_view::npos ? end : end - begin - 1);
   std::string flat;
   for (char c : text) flat += c == '\n' ? ' ' : c;
   while (!flat.empty() && flat.back() == ' ') flat.pop_back();
-  return flat.empty() ? std::string(rule.summary.view()) : flat;
+  return flat.empty() ? rule.summary.str() : flat;
 }
 
 /// SARIF messages and descriptions should be sentences ending in a period (SARIF2001).
@@ -161,9 +161,9 @@ std::string sentence(std::string text) {
 json rule_json(const RuleDescriptor& rule) {
   json out = {{"id", rule.id},
               {"name", sarif_rule_name(rule.id)},
-              {"shortDescription", {{"text", sentence(rule.summary.empty() ? rule.id : std::string(rule.summary.view()))}}},
+              {"shortDescription", {{"text", sentence(rule.summary.empty() ? rule.id : rule.summary.str())}}},
               {"fullDescription", {{"text", sentence(what_it_does(rule))}}}};
-  std::string docs = rule.docs.empty() ? sentence(std::string(rule.summary.view())) : std::string(rule.docs.view());
+  std::string docs = rule.docs.empty() ? sentence(rule.summary.str()) : rule.docs.str();
   out["help"] = {{"text", docs}, {"markdown", docs}};
   out["defaultConfiguration"] = {{"level", level_of(rule.severity)}};
   json tags = json::array();

@@ -77,7 +77,7 @@ std::shared_ptr<const SourceFile> rule_source(const CompiledRule& rule) {
   // request, once per rule file.
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> files;
-  const std::string path(rule.descriptor.origin.view());
+  const std::string path = rule.descriptor.origin.str();
   std::lock_guard lock(mutex);
   auto& file = files[path];
   if (!file) file = std::make_shared<const SourceFile>(path, std::string(embed::find(path)));
@@ -182,7 +182,7 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
                                              rule->descriptor.id, file->path(), rule->descriptor.id);
     d.primary = Location{file->path(), id_span(file.get())};
     const std::shared_ptr<const SourceFile> first = rule_source(*existing);
-    d.related.push_back({Location{std::string(existing->descriptor.origin.view()), id_span(first.get())}, "first defined here"});
+    d.related.push_back({Location{existing->descriptor.origin.str(), id_span(first.get())}, "first defined here"});
     d.help = "give the rule its own id; a pack cannot redefine a rule";
     return false;
   }

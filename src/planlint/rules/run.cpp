@@ -224,7 +224,7 @@ class RuleRunner {
     d.rule = rule_.descriptor.id;
     d.severity = rule_.descriptor.severity;
     d.message = render(rule_.message, environment_);
-    // Copy the rule's `at` list only when a rendered template goes in front of it.
+    // A rendered `at` template goes in front of the rule's `at` list (views of both).
     Place place;
     if (rule_.at_template) {
       const std::string rendered = render(*rule_.at_template, environment_);

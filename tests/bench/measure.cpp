@@ -6,11 +6,15 @@
 //
 // bench_measure --paired RUNS COMMAND_A... --versus COMMAND_B...: runs A and B alternately,
 // RUNS times each (after one warm-up run of each), and prints
-//     median_ratio min_ratio a_median_ms b_median_ms a_status b_status
+//     median_ratio min_ratio a_median_ms b_median_ms a_status b_status ci_low ci_high cpu_ratio
 // where a ratio is the wall time of A over that of the B run next to it. A ratio of medians
 // measured minutes apart moves with the machine's load between the two (this shared machine
 // has run the same command at twice the speed ten minutes later); the median of paired ratios
-// compares A and B under the same load.
+// compares A and B under the same load. [ci_low, ci_high] is a 95% confidence interval of that
+// median: two order statistics of the ratios, chosen with the binomial distribution, so it
+// assumes nothing of the noise's shape beyond independent pairs (Conover, "Practical
+// Nonparametric Statistics", 3rd ed., §3.2). cpu_ratio is the median paired ratio of CPU time
+// (user + system), which leaves out the time the machine gave to other guests (steal).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <fcntl.h>
@@ -18,9 +22,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -58,6 +64,23 @@ double median(std::vector<double> values) {
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+/// The 1-based ranks (k, n + 1 - k) of the order statistics that bound a confidence interval of
+/// at least 95% for the median of n independent values: the largest k with
+/// P(Binomial(n, 1/2) < k) <= 2.5%. With fewer than 6 values no such k exists; the interval is
+/// then the whole range.
+std::pair<std::size_t, std::size_t> median_interval_ranks(std::size_t n) {
+  std::size_t k = 1;
+  double below = 0;                                     // P(X <= j - 1) = P(X < j)
+  double term = std::pow(0.5, static_cast<double>(n));  // P(X = j)
+  for (std::size_t j = 0; j < n; ++j) {
+    if (below + term > 0.025) break;
+    below += term;  // P(X < j + 1)
+    k = j + 1;
+    term = term * static_cast<double>(n - j) / static_cast<double>(j + 1);
+  }
+  return {k, n + 1 - k};
+}
+
 int paired(int argc, char** argv) {
   // argv: --paired RUNS A... --versus B...
   int versus = 0;
@@ -73,7 +96,7 @@ int paired(int argc, char** argv) {
   char** b = argv + versus + 1;
   const int a_status = run_once(a).status;
   const int b_status = run_once(b).status;
-  std::vector<double> ratios, a_times, b_times;
+  std::vector<double> ratios, cpu_ratios, a_times, b_times;
   for (int i = 0; i < runs; ++i) {
     // Alternate which goes first, so that neither always follows the other's cache state.
     const Run first = run_once(i % 2 == 0 ? a : b);
@@ -83,9 +106,13 @@ int paired(int argc, char** argv) {
     a_times.push_back(run_a.ms);
     b_times.push_back(run_b.ms);
     ratios.push_back(run_a.ms / run_b.ms);
+    cpu_ratios.push_back(run_a.cpu_ms / run_b.cpu_ms);
   }
-  std::printf("%.3f %.3f %.3f %.3f %d %d\n", median(ratios), *std::min_element(ratios.begin(), ratios.end()),
-              median(a_times), median(b_times), a_status, b_status);
+  std::vector<double> sorted = ratios;
+  std::sort(sorted.begin(), sorted.end());
+  const auto [low_rank, high_rank] = median_interval_ranks(sorted.size());
+  std::printf("%.3f %.3f %.3f %.3f %d %d %.3f %.3f %.3f\n", median(ratios), sorted.front(), median(a_times),
+              median(b_times), a_status, b_status, sorted[low_rank - 1], sorted[high_rank - 1], median(cpu_ratios));
   return 0;
 }
 

@@ -4,8 +4,9 @@
 // `planlint report` renderings of each plan, and the text, JSON, SARIF and GitHub emitters.
 // Besides crashes and sanitizer reports it checks that every finding points into the file and
 // that the JSON, SARIF and JSON report outputs are valid JSON, and that toml++ reads a TOML
-// input and its form without comment bodies (parse_toml's, toml_comments.hpp) alike: the same
-// values at the same places, or the same error at the same place.
+// input and its form without comment bodies (parse_toml's, toml_comments.hpp) alike, and that
+// toml::parse and parse_ascii_toml read an ASCII input alike: the same values at the same
+// places, or the same error at the same place.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -27,7 +28,9 @@
 #include "planlint/estimate/report.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/markdown/markdown.hpp"
+#include "planlint/source/columns.hpp"
 #include "planlint/source/limits.hpp"
+#include "planlint/source/toml_ascii.hpp"
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/suppress/suppress.hpp"
 #include "toml_reading.hpp"
@@ -49,8 +52,22 @@ void require_inside(const Location& location, const SourceFile& file) {
   if (span.end.line != 0 && span.end < span.begin) std::abort();
 }
 
+/// parse_ascii_toml reads ASCII text as toml::parse does: the same table, regions and errors.
+void require_same_ascii_reading(std::string_view text) {
+  if (!is_ascii(text)) return;
+  const test::TomlReading decoded = test::read_toml(text);
+  const test::TomlReading ascii = test::read_toml_with(
+      text, [](std::string_view doc, std::string_view path) { return parse_ascii_toml(doc, path); });
+  if (decoded.error != ascii.error || decoded.regions != ascii.regions || decoded.table != ascii.table) {
+    std::fprintf(stderr, "fuzz_lint: parse_ascii_toml reads the text differently from toml::parse:\n%s\nvs\n%s\n",
+                 decoded.error.c_str(), ascii.error.c_str());
+    std::abort();
+  }
+}
+
 void require_same_reading_without_comment_bodies(std::string_view text) {
   if (find_toml_nesting_excess(text, max_toml_depth)) return;  // toml++ would overflow the stack
+  require_same_ascii_reading(text);
   const std::optional<std::string> lean = without_comment_bodies(text);
   if (!lean) return;
   const test::TomlReading original = test::read_toml(text), stripped = test::read_toml(*lean);

@@ -1,6 +1,7 @@
 #include "planlint/source/limits.hpp"
 #include "planlint/source/columns.hpp"
 #include "planlint/source/toml_limits.hpp"
+#include "planlint/source/toml_ascii.hpp"
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/source/toml_lexing.hpp"
 
@@ -187,8 +188,10 @@ toml::table parse_toml(std::string_view text, std::string_view path, bool* parse
                             toml::source_position{at.line, code_point_column(line_before, at.column)},
                             path.empty() ? nullptr : std::make_shared<const std::string>(path));
   }
-  if (parsed_ascii) *parsed_ascii = is_ascii(text);
-  return toml::parse(text, path);
+  const bool ascii = is_ascii(text);
+  if (parsed_ascii) *parsed_ascii = ascii;
+  // Nearly every plan is ASCII once its comments' bodies are gone: read without decoding.
+  return ascii ? parse_ascii_toml(text, path) : toml::parse(text, path);
 }
 
 }  // namespace planlint

@@ -541,10 +541,11 @@ TEST_CASE("format_in prints a value in the unit a message names", "[quantity]") 
 
 TEST_CASE("parse_quantity answers a text again as it did the first time, however many texts it has seen",
           "[quantity]") {
-  // parse_quantity keeps the quantities of short texts per thread, and starts over after 1,024:
-  // every answer, first or kept, is the parse's. 3,000 texts go round the memo more than twice.
+  // parse_quantity keeps the quantities of short texts per thread, in a memo that grows to
+  // 4,096 and then starts over: every answer, first or kept, is the parse's. 10,000 texts go
+  // through every size and round the full memo twice.
   for (int round = 0; round < 2; ++round) {
-    for (int n = 1; n <= 3000; ++n) {
+    for (int n = 1; n <= 10000; ++n) {
       const std::string text = std::to_string(n) + " GB";
       CAPTURE(round, text);
       const Quantity first = parsed(text), again = parsed(text);

@@ -193,7 +193,8 @@ class QuantityMemo {
 
   const Quantity* find(std::string_view text, std::uint64_t hash) const {
     if (slots_.empty()) return nullptr;
-    for (std::size_t at = hash & (slot_count - 1);; at = (at + 1) & (slot_count - 1)) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
       const std::uint16_t slot = slots_[at];
       if (slot == 0) return nullptr;
       const Entry& entry = entries_[slot - 1u];
@@ -202,24 +203,25 @@ class QuantityMemo {
     }
   }
 
-  /// Keeps `quantity` for `text` (at most max_text bytes, not kept yet). Starts over when full.
+  /// Keeps `quantity` for `text` (at most max_text bytes, not kept yet). The memo starts small
+  /// (a one-plan run keeps a few dozen texts) and doubles up to max_entries; when that is full,
+  /// it starts over.
   void insert(std::string_view text, std::uint64_t hash, const Quantity& quantity) {
-    if (slots_.empty()) {
-      slots_.assign(slot_count, 0);
-      entries_.reserve(capacity);
-    }
-    if (entries_.size() == capacity) {
-      entries_.clear();
-      std::fill(slots_.begin(), slots_.end(), std::uint16_t{0});
+    if (entries_.size() * 2 == slots_.size()) {  // full, or not yet made
+      if (slots_.size() < max_entries * 2) {
+        slots_.assign(std::max<std::size_t>(first_entries * 2, slots_.size() * 2), 0);
+        for (std::size_t i = 0; i < entries_.size(); ++i) place(entries_[i].hash, i);
+      } else {
+        entries_.clear();
+        std::fill(slots_.begin(), slots_.end(), std::uint16_t{0});
+      }
     }
     Entry& entry = entries_.emplace_back();
     entry.hash = hash;
     entry.size = static_cast<std::uint8_t>(text.size());
     std::memcpy(entry.text, text.data(), text.size());
     entry.quantity = quantity;
-    std::size_t at = hash & (slot_count - 1);
-    while (slots_[at] != 0) at = (at + 1) & (slot_count - 1);
-    slots_[at] = static_cast<std::uint16_t>(entries_.size());
+    place(hash, entries_.size() - 1);
   }
 
   /// FNV-1a: a quantity text is a few bytes.
@@ -230,9 +232,17 @@ class QuantityMemo {
   }
 
  private:
-  static constexpr std::size_t capacity = 1024;    // entries
-  static constexpr std::size_t slot_count = 2048;  // a power of two; at most half full
-  static_assert(capacity < slot_count && slot_count - 1 <= UINT16_MAX && max_text <= UINT8_MAX);
+  // A corpus of 10,000 plans holds 3,515 distinct quantity texts: 1,024 kept, starting over
+  // when full, parsed some several times each.
+  static constexpr std::size_t first_entries = 64, max_entries = 4096;
+  static_assert(max_entries * 2 - 1 <= UINT16_MAX && max_text <= UINT8_MAX);
+
+  void place(std::uint64_t hash, std::size_t entry) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t at = hash & mask;
+    while (slots_[at] != 0) at = (at + 1) & mask;
+    slots_[at] = static_cast<std::uint16_t>(entry + 1);
+  }
 
   struct Entry {
     std::uint64_t hash;
@@ -241,7 +251,7 @@ class QuantityMemo {
     Quantity quantity;
   };
   std::vector<Entry> entries_;
-  std::vector<std::uint16_t> slots_;  // 1 + an entry's index; 0: empty
+  std::vector<std::uint16_t> slots_;  // twice the entries it can take; 1 + an entry's index, 0: empty
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "planlint/source/toml_ascii.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>

@@ -52,31 +52,27 @@ void require_inside(const Location& location, const SourceFile& file) {
   if (span.end.line != 0 && span.end < span.begin) std::abort();
 }
 
-/// parse_ascii_toml reads ASCII text as toml::parse does: the same table, regions and errors.
-void require_same_ascii_reading(std::string_view text) {
-  if (!is_ascii(text)) return;
-  const test::TomlReading decoded = test::read_toml(text);
-  const test::TomlReading ascii = test::read_toml_with(
-      text, [](std::string_view doc, std::string_view path) { return parse_ascii_toml(doc, path); });
-  if (decoded.error != ascii.error || decoded.regions != ascii.regions || decoded.table != ascii.table) {
-    std::fprintf(stderr, "fuzz_lint: parse_ascii_toml reads the text differently from toml::parse:\n%s\nvs\n%s\n",
-                 decoded.error.c_str(), ascii.error.c_str());
+/// Two readings of one document are alike: the same table, regions and errors.
+void require_alike(const test::TomlReading& a, const test::TomlReading& b, const char* what) {
+  if (a.error != b.error || a.regions != b.regions || a.table != b.table) {
+    std::fprintf(stderr, "fuzz_lint: %s:\n%s\nvs\n%s\n", what, a.error.c_str(), b.error.c_str());
     std::abort();
   }
 }
 
-void require_same_reading_without_comment_bodies(std::string_view text) {
+/// toml++ reads the text as parse_toml hands it over alike: without comment bodies, and through
+/// parse_ascii_toml when it is ASCII.
+void require_same_toml_readings(std::string_view text) {
   if (find_toml_nesting_excess(text, max_toml_depth)) return;  // toml++ would overflow the stack
-  require_same_ascii_reading(text);
-  const std::optional<std::string> lean = without_comment_bodies(text);
-  if (!lean) return;
-  const test::TomlReading original = test::read_toml(text), stripped = test::read_toml(*lean);
-  if (original.error != stripped.error || original.regions != stripped.regions ||
-      original.table != stripped.table) {
-    std::fprintf(stderr, "fuzz_lint: toml++ reads the text without comment bodies differently:\n%s\nvs\n%s\n",
-                 original.error.c_str(), stripped.error.c_str());
-    std::abort();
-  }
+  const test::TomlReading original = test::read_toml(text);
+  if (is_ascii(text))
+    require_alike(original,
+                  test::read_toml_with(text, [](std::string_view doc, std::string_view path) {
+                    return parse_ascii_toml(doc, path);
+                  }),
+                  "parse_ascii_toml reads the text differently from toml::parse");
+  if (const std::optional<std::string> lean = without_comment_bodies(text))
+    require_alike(original, test::read_toml(*lean), "toml++ reads the text without comment bodies differently");
 }
 
 /// The built-in rules, loaded file by file as RuleSet::builtin() does, except that a rule file
@@ -147,7 +143,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const PlanBlock& block : plan_blocks(doc))
       lint_plan(source, blank_outside(doc, block), options, report.diagnostics);
   } else {
-    require_same_reading_without_comment_bodies(doc);
+    require_same_toml_readings(doc);
     lint_plan(source, doc, options, report.diagnostics);
   }
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);

@@ -5,17 +5,19 @@
 // and on texts made for the reader's edges.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "planlint/source/columns.hpp"
-#include "planlint/source/source_file.hpp"
 #include "planlint/source/toml_ascii.hpp"
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/source/toml_limits.hpp"
+#include "integration_support.hpp"
 #include "support.hpp"
 #include "toml_reading.hpp"
 
+using planlint::test::read_text;
 using planlint::test::read_toml;
 using planlint::test::read_toml_with;
 using planlint::test::TomlReading;
@@ -40,19 +42,13 @@ bool check_same_reading(std::string_view text, const std::string& label) {
   return decoded.parsed;
 }
 
-std::string read_text(const std::string& path) {
-  std::string error;
-  std::optional<std::string> text = planlint::read_file(path, error);
-  REQUIRE(text);
-  return *text;
-}
-
 }  // namespace
 
 TEST_CASE("parse_ascii_toml reads every ASCII TOML file of the project as toml::parse does", "[toml-ascii]") {
   std::size_t ascii_files = 0, parsed = 0, errors = 0;
   for (const std::string& path : planlint::test::project_toml_files()) {
     const std::string text = read_text(path);
+    REQUIRE(text.size() == std::filesystem::file_size(path));  // read whole
     if (!planlint::is_ascii(text)) continue;
     ++ascii_files;
     if (check_same_reading(text, path)) ++parsed;

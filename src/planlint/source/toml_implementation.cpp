@@ -8,10 +8,7 @@
 #include "planlint/source/toml_ascii.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstddef>
-#include <cstdint>
-#include <cstring>
 
 // parse_ascii_toml: toml++'s own parser, fed by a reader of ASCII text. toml++ reads a
 // document through utf8_reader, which decodes UTF-8 32 bytes at a time: it clears a block of
@@ -61,18 +58,7 @@ class AsciiReader final : public utf8_reader_interface {
     toml::source_position position = position_;
     for (std::size_t i = 0; i < count; ++i) {
       const char c = bytes[i];
-      // value and bytes (UTF-8 of one byte, then zeros) in one store, line and column in one.
-      if constexpr (std::endian::native == std::endian::little) {
-        const auto code = static_cast<std::uint64_t>(static_cast<unsigned char>(c));
-        const std::uint64_t value_and_bytes = code | code << 32;
-        std::memcpy(&block_[i], &value_and_bytes, sizeof value_and_bytes);
-      } else {
-        block_[i].value = static_cast<char32_t>(static_cast<unsigned char>(c));
-        block_[i].bytes[0] = c;
-        block_[i].bytes[1] = block_[i].bytes[2] = block_[i].bytes[3] = 0;
-      }
-      block_[i].count = 1;
-      block_[i].position = position;
+      block_[i] = utf8_codepoint{static_cast<char32_t>(static_cast<unsigned char>(c)), {c, 0, 0, 0}, 1, position};
       if (c == '\n') {
         ++position.line;
         position.column = 1;
@@ -85,9 +71,6 @@ class AsciiReader final : public utf8_reader_interface {
     next_cp_ = block_;
     filled_end_ = block_ + count;
   }
-
-  // utf8_codepoint is {value, bytes[4], count, position}, as the single store above assumes.
-  static_assert(offsetof(utf8_codepoint, bytes) == sizeof(char32_t) && sizeof(char32_t) == 4);
 
   std::string_view text_;
   std::size_t next_byte_ = 0;  // the first byte not yet in a block

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/result.hpp"
+
 namespace planlint {
 
 std::string_view to_string(Severity severity) {
@@ -32,14 +34,7 @@ std::string text_digest(std::string_view text) {
   return fmt::format("{:08x}", hash);
 }
 
-std::string error_line(const Diagnostic& d) {
-  if (!d.primary.span.known())
-    return fmt::format("planlint: error: {}: {}", d.primary.file, d.message);
-  std::string line = fmt::format("{}:{}:{}: error: {}", d.primary.file, d.primary.span.begin.line,
-                                 d.primary.span.begin.column, d.message);
-  if (d.help) line += fmt::format(" ({})", *d.help);
-  return line;
-}
+std::string error_line(const Diagnostic& d) { return error_line(Error{d.message, d.primary, d.help}); }
 
 bool diagnostic_less(const Diagnostic& a, const Diagnostic& b) {
   return std::tie(a.primary.file, a.primary.span.begin, a.rule, a.message) <

@@ -1,0 +1,48 @@
+#pragma once
+/// Where a loader reports the problems it finds in its input (docs/development.md, "Results and
+/// problems"): each as a Diagnostic at its place, in the order found, and the loader goes on,
+/// so that one run shows every problem of a file rather than the first.
+///
+///     DiagnosticSink problems;
+///     Result<Config> config = load_config(path, problems);
+///     for (const Diagnostic& d : problems) std::cerr << error_line(d) << '\n';
+///     if (!config) std::cerr << error_line(config.error()) << '\n';   // "invalid config '...'"
+///
+/// What the problems mean is the caller's: a config's are errors that stop the run, a plan's
+/// are its findings.
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "planlint/diag/diagnostic.hpp"
+
+namespace planlint {
+
+class DiagnosticSink {
+ public:
+  void report(Diagnostic diagnostic) { diagnostics_.push_back(std::move(diagnostic)); }
+  /// Reports `diagnostic` and returns it, for a caller that adds notes, help or fixes.
+  Diagnostic& add(Diagnostic diagnostic) {
+    diagnostics_.push_back(std::move(diagnostic));
+    return diagnostics_.back();
+  }
+
+  /// How many problems were reported so far: a loader compares it before and after a step.
+  std::size_t size() const { return diagnostics_.size(); }
+  bool empty() const { return diagnostics_.empty(); }
+  auto begin() const { return diagnostics_.begin(); }
+  auto end() const { return diagnostics_.end(); }
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+
+  /// The problems, in place: a loader that reads a table in key order sorts its own into file
+  /// order.
+  std::vector<Diagnostic>& items() { return diagnostics_; }
+
+  /// Every problem, leaving the sink empty.
+  std::vector<Diagnostic> take() { return std::exchange(diagnostics_, {}); }
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+};
+
+}  // namespace planlint

@@ -13,14 +13,15 @@ std::string data_path(std::string_view relative) {
   return std::string(PLANLINT_TEST_DATA_DIR) + "/" + std::string(relative);
 }
 
-std::string shared_path(std::string_view relative) {
-  return std::string(PLANLINT_SOURCE_DIR) + "/../shared/" + std::string(relative);
+std::string corpus_path(std::string_view relative) {
+  return data_path(std::string("corpus/toml-test/") + std::string(relative));
 }
 
 std::vector<std::string> project_toml_files() {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
-  for (const std::string& root : {shared_path("corpus/toml-test"), std::string(PLANLINT_SOURCE_DIR) + "/examples",
+  // tests/ holds the toml-test suite (tests/corpus/toml-test) with the fixtures.
+  for (const std::string& root : {std::string(PLANLINT_SOURCE_DIR) + "/examples",
                                   std::string(PLANLINT_SOURCE_DIR) + "/tests",
                                   std::string(PLANLINT_SOURCE_DIR) + "/rules",
                                   std::string(PLANLINT_SOURCE_DIR) + "/templates"}) {

@@ -11,10 +11,10 @@ namespace planlint::test {
 
 /// tests/<relative>
 std::string data_path(std::string_view relative);
-/// ../shared beside the checkout (the spec, seeds and TOML corpus).
-std::string shared_path(std::string_view relative);
-/// Every TOML file the project has, sorted: the toml-test suite (valid and invalid), examples/,
-/// tests/ (fixtures, golden files, rule fixtures) and rules/.
+/// tests/corpus/toml-test/<relative>: the TOML 1.0 test suite (valid/ and invalid/).
+std::string corpus_path(std::string_view relative);
+/// Every TOML file the project has, sorted: examples/, tests/ (the toml-test suite, valid and
+/// invalid, fixtures, golden files, rule fixtures), rules/ and templates/.
 std::vector<std::string> project_toml_files();
 
 LoadResult load_text(std::string text, std::string path = "plan.toml");

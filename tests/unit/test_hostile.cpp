@@ -1,4 +1,4 @@
-// Hostile input: the official TOML 1.0 test suite (../shared/corpus/toml-test). Every invalid
+// Hostile input: the official TOML 1.0 test suite (tests/corpus/toml-test). Every invalid
 // document is a toml-syntax finding with a line and a column; no valid one crashes planlint.
 #include <filesystem>
 
@@ -13,8 +13,8 @@ using namespace planlint;
 namespace {
 
 std::vector<fs::path> corpus_files(std::string_view folder) {
-  fs::path root = test::shared_path("corpus/toml-test/") + std::string(folder);
-  INFO("the TOML corpus is expected at " << root.string() << " (../shared beside the checkout)");
+  fs::path root = test::corpus_path(folder);
+  INFO("the TOML corpus is expected at " << root.string());
   REQUIRE(fs::is_directory(root));
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(root))

@@ -172,9 +172,7 @@ TEST_CASE("the example plans, the rule files and every valid toml-test document 
   for (const char* folder : {"examples", "rules"})
     for (const auto& entry : fs::recursive_directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / folder))
       if (entry.path().extension() == ".toml") files.push_back(entry.path());
-  const fs::path corpus = test::shared_path("corpus/toml-test/valid");
-  if (fs::is_directory(corpus))
-    for (const auto& entry : fs::recursive_directory_iterator(corpus))
+  for (const auto& entry : fs::recursive_directory_iterator(test::corpus_path("valid")))
       if (entry.path().extension() == ".toml") files.push_back(entry.path());
   REQUIRE(files.size() > 40);
   for (const fs::path& path : files) {

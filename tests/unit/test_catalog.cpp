@@ -102,7 +102,7 @@ TEST_CASE("a peak table holds a peak per precision and lists them in the enum's 
   CHECK(peaks.size() == 5);
 }
 
-TEST_CASE("the builtin catalog has every id of hardware.md, in the table's order", "[catalog]") {
+TEST_CASE("the builtin catalog has every id of docs/catalog.md, in the table's order", "[catalog]") {
   // The table's ids, and after the V100 and the A100s their parts with less memory
   // (docs/catalog.md): a real 40 GB A100 plan must be able to name its GPU.
   const std::vector<std::string> expected = {
@@ -115,7 +115,7 @@ TEST_CASE("the builtin catalog has every id of hardware.md, in the table's order
   CHECK(&Catalog::builtin() == &Catalog::builtin());
 }
 
-TEST_CASE("every builtin entry has the peak, memory and bandwidths of hardware.md's table",
+TEST_CASE("every builtin entry has the peak, memory and bandwidths of docs/catalog.md's table",
           "[catalog]") {
   struct Row {
     const char* id;

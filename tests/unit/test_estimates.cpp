@@ -60,7 +60,7 @@ std::map<std::string, MetricRange, std::less<>> check_corners_match(const Plan& 
 
 }  // namespace
 
-TEST_CASE("every test vector of estimates.md is reproduced to 3 significant figures",
+TEST_CASE("every worked example of docs/estimates.md is reproduced to 3 significant figures",
           "[estimates]") {
   for (const std::string& fixture : vector_fixtures) {
     DYNAMIC_SECTION(fixture) {
@@ -85,7 +85,7 @@ TEST_CASE("every test vector of estimates.md is reproduced to 3 significant figu
   }
 }
 
-TEST_CASE("the test vectors read as the spec writes them", "[estimates]") {
+TEST_CASE("the worked examples read as docs/estimates.md writes them", "[estimates]") {
   // The same vectors, spelled out, so that a fixture edited by mistake cannot hide a regression.
   CHECK(round3(estimate_fixture("7b-pretrain.toml")["train.flops"].value) == Approx(4.2e22));
   CHECK(round3(days(estimate_fixture("7b-pretrain.toml")["train.days"].value)) == Approx(9.6));
@@ -367,7 +367,7 @@ TEST_CASE("context parallelism shards the ZeRO states and reduces the gradients 
   CHECK(cp8["train.comm.allreduce_bytes"].value == Approx(2 * 7.0 / 8 * 2 * 70e9 / 16).epsilon(1e-9));
   CHECK_THAT(cp8["train.comm.allreduce_bytes"].formula, Catch::Contains("g = dp · cp"));
   CHECK(cp8["train.comm.seconds"].value > 0);
-  // Without cp, the same GPUs as dp 8: the same figures, the formulas of estimates.md.
+  // Without cp, the same GPUs as dp 8: the same figures, the formulas without cp.
   const Estimated dp8 = estimate_text(plan("", ""));
   CHECK(dp8["train.memory.states"].value == Approx(cp8["train.memory.states"].value).epsilon(1e-9));
   CHECK(dp8["train.comm.allreduce_bytes"].value == Approx(cp8["train.comm.allreduce_bytes"].value).epsilon(1e-9));
@@ -414,7 +414,7 @@ TEST_CASE("at tp above the KV heads, the KV cache divides over the heads, not tp
   // weights and KV cache) at tp 8 on H200 (141 GB, 4.8 TB/s), 96 sequences of 32,768 tokens.
   // A KV head's cache is not split across GPUs: serving engines hold each head on tp / kv_heads
   // = 2 GPUs, so a GPU holds a quarter of the cache, not an eighth. KV 96,256 B a token, 302.8
-  // GB in all: (235 / 8 + 302.8 / 4) GB × 1.1 = 115.6 GB a GPU (estimates.md's / tp: 73.9 GB),
+  // GB in all: (235 / 8 + 302.8 / 4) GB × 1.1 = 115.6 GB a GPU (dividing the cache by tp: 73.9 GB),
   // and ⌊(141 × 0.9 × 8 − 235) / (96,256 × 32,768 × 2)⌋ = 123 sequences, not 247.
   auto plan = [](int tp) {
     return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"235B\"\nactive_params = \"22B\"\n"
@@ -436,7 +436,7 @@ TEST_CASE("at tp above the KV heads, the KV cache divides over the heads, not tp
         Approx(4.8e12 * 8 / (235e9 * 22 / 235 + per_token * 32768 * 2)).epsilon(1e-9));
   CHECK(tp8["infer.itl_at_concurrency"].value ==
         Approx((235e9 * (1 - std::pow(1 - 22.0 / 235, 96)) + cache * 2) / (4.8e12 * 8)).epsilon(1e-9));
-  // At tp = kv_heads the two ways agree, and the formulas are estimates.md's.
+  // At tp = kv_heads the two ways agree: the cache divides by tp.
   const Estimated tp4 = estimate_text(plan(4));
   CHECK(tp4["infer.memory.total"].value == Approx((235e9 + cache) / 4 * 1.1).epsilon(1e-9));
   CHECK(tp4["infer.memory.total"].formula.starts_with("(weights + kv_cache) / tp"));
@@ -495,7 +495,7 @@ TEST_CASE("a GPU holds whole KV heads: the cache divides by tp only where tp div
   CHECK(mqa["infer.memory.total"].notes[0] ==
         "the model has one KV head, which is not split across GPUs: every GPU of the tp 8 replica holds the "
         "whole KV cache");
-  // tp dividing kv_heads: estimates.md's formula, with no note.
+  // tp dividing kv_heads: the cache divides by tp, with no note.
   const Estimated tp4 = estimate_text(plan(4, 8));
   CHECK(tp4["infer.memory.total"].value == Approx((70e9 + cache(8)) / 4 * 1.1).epsilon(1e-9));
   CHECK(tp4["infer.memory.total"].notes.empty());

@@ -200,7 +200,7 @@ TEST_CASE("int4 weights are a quarter of bf16", "[estimates][inference]") {
         Approx(inference_metric({}, "infer.kv_per_token") / 2));
 }
 
-TEST_CASE("inference memory, capacity and latency follow estimates.md", "[estimates][inference]") {
+TEST_CASE("inference memory, capacity and latency follow docs/estimates.md", "[estimates][inference]") {
   const Estimated e = estimate_text(inference_plan());
   const double weights = 140e9, per_token = 2 * 80 * 8 * 128 * 2.0, cache = per_token * 4096 * 32;
   CHECK(e["infer.kv_cache"].value == Approx(cache));

@@ -47,8 +47,8 @@ inline Estimated estimate_fixture(std::string_view name) {
   return estimate_loaded(load_fixture("estimates/" + std::string(name)));
 }
 
-/// The fixtures holding estimates.md's test vectors: each states the vector's inputs, and its
-/// [estimates] section the vector's expected values.
+/// The fixtures holding the worked examples of docs/estimates.md: each states the example's
+/// inputs, and its [estimates] section the example's expected values.
 inline const std::vector<std::string> vector_fixtures = {
     "7b-pretrain.toml",    "70b-15t.toml",    "13b-1t.toml",          "13b-zero3.toml",
     "llama2-7b-kv.toml",   "13b-decode.toml", "70b-decode.toml",      "70b-decode-int4.toml",

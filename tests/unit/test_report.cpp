@@ -72,7 +72,7 @@ TEST_CASE("planlint report prints the cluster plan's napkin math", "[report]") {
   CHECK(absent != std::string::npos);
 }
 
-TEST_CASE("every test vector of estimates.md comes out of report --format json",
+TEST_CASE("every worked example of docs/estimates.md comes out of report --format json",
           "[report][estimates]") {
   for (const std::string& fixture : vector_fixtures) {
     DYNAMIC_SECTION(fixture) {

@@ -351,7 +351,7 @@ TEST_CASE("missing-range asks for the assumptions' range when the plan gives non
   CHECK(of_rule(invalid, "missing-range").empty());
   const std::vector<Diagnostic> bad = of_rule(invalid, "bad-quantity");
   REQUIRE(bad.size() == 1);
-  // The seeds' GPU-seconds written as seconds: the help says how GPU time is written.
+  // GPU-seconds written as seconds: the help says how GPU time is written.
   CHECK_THAT(bad.front().message, Catch::Contains("expected GPU time, found seconds"));
   REQUIRE(bad.front().help);
   CHECK_THAT(*bad.front().help, Catch::Contains("\"560M GPU-s\" (155.6K GPU·h)"));

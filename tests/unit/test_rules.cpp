@@ -86,7 +86,7 @@ Diagnostic template_finding(const std::string& pack, std::string_view rule) {
 
 }  // namespace
 
-TEST_CASE("the built-in rules load and cover the rule table of rules.md", "[rules]") {
+TEST_CASE("the built-in rules load and include every core rule", "[rules]") {
   const RuleSet& rules = RuleSet::builtin();
   std::set<std::string> ids;
   for (const RuleDescriptor& d : rules.descriptors()) ids.insert(d.id);
@@ -162,7 +162,7 @@ TEST_CASE("docs/rules is generated from the rule files and up to date", "[rules]
   }
 }
 
-TEST_CASE("the seed documents' own mistakes are caught by the right rule", "[rules][seeds]") {
+TEST_CASE("mistakes of published worked examples are caught by the right rule", "[rules][seeds]") {
   const std::pair<const char*, const char*> cases[] = {
       {"tests/rules/seeds/a100-gpu-hours-slip.toml", "unit-slip"},
       {"tests/rules/seeds/42-eflops.toml", "unit-slip"},
@@ -185,7 +185,7 @@ TEST_CASE("the seed documents' own mistakes are caught by the right rule", "[rul
 
 TEST_CASE("a peak of the wrong variant or precision is caught on every GPU, with or without FP4 and sparse figures",
           "[rules][peak]") {
-  // hardware.md's traps. The catalog lacks some figures for most GPUs (an FP4 or a sparse
+  // docs/catalog.md's known traps. The catalog lacks some figures for most GPUs (an FP4 or a sparse
   // peak): a check that asks for one must still decide, not fall silent.
   struct Case {
     const char* gpu;

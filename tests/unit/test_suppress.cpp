@@ -1,4 +1,4 @@
-// Inline suppressions (rules.md "Suppressions"): allow, allow-next-line, allow-file, by id or
+// Inline suppressions (docs/cli.md, "Suppressions"): allow, allow-next-line, allow-file, by id or
 // group; suppression-without-reason and unused-suppression.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 #pragma once
-/// The accelerator catalog (hardware.md): dense and sparse peaks per precision, memory,
+/// The accelerator catalog (docs/catalog.md): dense and sparse peaks per precision, memory,
 /// bandwidths, each entry with its sources. Data lives in rules/catalog/gpus.toml, parsed at build
 /// time by the same code as a user's catalog file and compiled into the binary as data.
 #include <array>

@@ -122,7 +122,7 @@ class Reader {
             config.rules.push_back({(*list)[i], relative_to_config((*list)[i]),
                                     detail::to_span((*node.as_array())[i].source(), file_)});
       } else if (name == "catalog") {
-        // One file, or a list of them (hardware.md: `[lint] catalog = [...]`).
+        // One file, or a list of them (docs/catalog.md: `[lint] catalog = [...]`).
         if (node.is_string()) {
           config.catalogs.push_back(relative_to_config(std::string(*node.value<std::string_view>())));
         } else if (node.is_array()) {
@@ -258,8 +258,8 @@ std::optional<std::string> discover_folder_config(const std::string& folder) {
 }
 
 bool is_repository_root(const std::string& folder) {
-  // The spec says config discovery stops "at a VCS root": git's is not the only one. A
-  // config above a Mercurial or Jujutsu checkout would otherwise apply to it (audit 9).
+  // Config discovery stops at a version-control root (docs/cli.md), and git's is not the only
+  // one: a config above a Mercurial or Jujutsu checkout would otherwise apply to it.
   static constexpr std::string_view markers[] = {".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul"};
   std::error_code ec;
   for (std::string_view marker : markers)

@@ -1,5 +1,5 @@
 /// estimate(): runs the metric groups of the plan's kind, then the sensitivity ranges of the
-/// cost-tier metrics (estimates.md: "give a range, not a point").
+/// cost-tier metrics (docs/estimates.md, "Ranges": a range, not a point).
 #include <algorithm>
 #include <cmath>
 

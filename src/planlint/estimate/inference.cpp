@@ -1,6 +1,5 @@
-/// Inference memory, capacity and latency bounds (estimates.md, "Inference"; seeds:
-/// datacenter-sizing-quick-math, resource-estimation-overview). Decode is bound by HBM
-/// bandwidth (every token reads the weights and the sequence's KV cache), prefill by compute.
+/// Inference memory, capacity and latency bounds (docs/estimates.md, "Inference"; Pope et al.
+/// 2022, "Efficiently Scaling Transformer Inference"). Decode is bound by HBM bandwidth (every token reads the weights and the sequence's KV cache), prefill by compute.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -64,7 +63,7 @@ void kv_cache(EstimateContext& context) {
            [=] { return fmt::format("{} × {} × {}", per_token.text, tokens.text, sequences.text); });
 }
 
-/// How a replica's KV cache divides over its GPUs when not over tp as estimates.md has it. A KV
+/// How a replica's KV cache divides over its GPUs when it does not simply divide over tp. A KV
 /// head's keys and values are not split across GPUs, so each GPU holds ⌈kv_heads / tp⌉ whole
 /// heads: at tp > kv_heads serving engines (vLLM, TensorRT-LLM, LMDeploy) hold each head on
 /// tp / kv_heads GPUs and the cache divides over kv_heads (with MQA or MLA, kv_heads 1, every
@@ -95,7 +94,7 @@ std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
   const std::optional<double> heads = context.number("model.kv_heads");
   if (!tp || !heads || !(*tp >= 1) || !(*heads >= 1)) return std::nullopt;
   const double per_gpu = std::ceil(*heads / *tp);
-  if (per_gpu * *tp == *heads) return std::nullopt;  // tp divides kv_heads: estimates.md's / tp
+  if (per_gpu * *tp == *heads) return std::nullopt;  // tp divides kv_heads: the cache / tp
   const Term kv_heads = m.plan("model.kv_heads");
   const bool whole = *tp >= *heads;
   if (context.with_provenance()) {
@@ -224,8 +223,8 @@ void decode_tokens_per_s(EstimateContext& context) {
   // A GPU reads the whole cache of the heads it holds (KvSplit).
   const std::optional<KvSplit> heads = kv_split(context, m);
   // One sequence's token runs through its routed experts only: a step reads N_a of the N
-  // parameters' weights. Counting every expert (estimates.md's weights) would make this
-  // upper bound a lower one, and decode-bound and sla-unreachable report a working plan.
+  // parameters' weights. Counting every expert's weights would make this upper bound a
+  // lower one, and decode-bound and sla-unreachable report a working plan.
   // A speculative step's k tokens are routed apart: 1 − (1 − N_a / N)^k of the weights.
   const std::optional<ExpertTerms> experts = expert_terms(context, m);
   const bool moe = experts.has_value();

@@ -1,7 +1,6 @@
-/// Training communication and step structure (estimates.md, "Training communication"; seed:
-/// scale-and-compute-estimation, the table of step-level formulas): the step time, the
-/// data-parallel gradient all-reduce and its share of the step, the pipeline bubble, and the
-/// optimal checkpoint interval.
+/// Training communication and step structure (docs/estimates.md, "Training communication and
+/// checkpoints"): the step time, the data-parallel gradient all-reduce and its share of the
+/// step, the pipeline bubble, and the optimal checkpoint interval.
 #include <cmath>
 
 #include <fmt/format.h>

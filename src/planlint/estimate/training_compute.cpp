@@ -1,5 +1,5 @@
-/// Training compute, time and cost (estimates.md, "Training compute"; seeds:
-/// scale-and-compute-estimation, training-estimation-exercises). Cost-tier metrics: compute.cpp
+/// Training compute, time and cost (docs/estimates.md, "Training compute, time and cost"; Kaplan
+/// et al. 2020 for 6 · N · D). Cost-tier metrics: compute.cpp
 /// re-evaluates them at the assumptions' low/high for their ranges.
 #include <fmt/format.h>
 

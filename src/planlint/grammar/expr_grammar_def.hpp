@@ -1,5 +1,6 @@
 #pragma once
-/// The rule expression grammar (rules.md "The expression language"), lowest precedence first:
+/// The rule expression grammar (docs/writing-rules.md, "The expression language"), lowest
+/// precedence first:
 ///
 ///   expression := or
 ///   or         := and { 'or' and }

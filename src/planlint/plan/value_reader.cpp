@@ -260,7 +260,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
       d.help = fmt::format("bits and bytes differ by 8: {} is {}", source_text(source, out.span),
                            units::format(quantity.value / 8, base));
     else if (quantity.dim == units::dims::seconds && base == units::dims::gpu_seconds)
-      // The seeds write GPU-seconds as "5.6e8 s": GPU time is GPUs × time, so a time alone
+      // GPU-seconds are often written "5.6e8 s": GPU time is GPUs × time, so a time alone
       // could be either the run's wall time or the GPUs' sum.
       d.help = fmt::format("GPU time is GPUs × time: if {} is summed over the GPUs, write it as "
                            "\"{} GPU-s\" ({}); a run's duration is train.days",

@@ -1,6 +1,7 @@
 #pragma once
-/// Loading one rule file (rules.md "A rule file") into a CompiledRule: fields validated,
-/// expressions parsed and dimension-checked, errors at the rule file's line and column.
+/// Loading one rule file (docs/writing-rules.md, "The fields") into a CompiledRule: fields
+/// validated, expressions parsed and dimension-checked, errors at the rule file's line and
+/// column.
 #include <memory>
 #include <optional>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-/// Rule packs: rule files (rules.md "A rule file") parsed and their expressions compiled once
+/// Rule packs: rule files (docs/writing-rules.md) parsed and their expressions compiled once
 /// per run. The built-in rules (rules/<group>/<id>.toml) are compiled at build time by the same
 /// code that loads a user's pack (src/gen/planlint_gen.cpp); a run only builds their data.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-/// Inline suppressions in a plan's TOML comments (rules.md "Suppressions"):
+/// Inline suppressions in a plan's TOML comments (docs/cli.md, "Suppressions"):
 ///
 ///     gpu = "h100-sxm"  # planlint: allow memory-fit -- activations offloaded, measured 71 GB
 ///     # planlint: allow-next-line peak-mismatch -- vendor quote for our SKU

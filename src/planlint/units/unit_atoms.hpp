@@ -73,7 +73,7 @@ inline constexpr PlainAtom plain_atoms[] = {
     {"years", 365 * day_s, dims::seconds},
     {"GPU", 1, dims::gpus},
     {"GPUs", 1, dims::gpus},
-    {"GPU-s", 1, dims::gpu_seconds},  // the seeds' GPU-seconds, as train.gpu_seconds claims them
+    {"GPU-s", 1, dims::gpu_seconds},  // GPU-seconds, as train.gpu_seconds claims them
     {"GPU-sec", 1, dims::gpu_seconds},
     {"GPU-second", 1, dims::gpu_seconds},
     {"GPU-seconds", 1, dims::gpu_seconds},

@@ -11,11 +11,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
-#include "planlint/emit/github.hpp"
-#include "planlint/emit/json.hpp"
+#include "planlint/emit/formats.hpp"
 #include "planlint/emit/output_file.hpp"
-#include "planlint/emit/sarif.hpp"
-#include "planlint/emit/text.hpp"
 #include "planlint/lint/run.hpp"
 #include "planlint/units/quantity.hpp"
 
@@ -54,7 +51,6 @@ bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& e
     run.severity[rule] = level;
   }
   run.rules = options.rules;
-  run.list_rules = options.format == "sarif";  // only SARIF lists the rules that ran
   if (!options.fail_on.empty()) run.fail_on = parse_severity(options.fail_on);
   if (!today_option(options.today, run.today, error)) return false;
   run.jobs = options.jobs;
@@ -92,7 +88,7 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
                     "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs")
       ->required();
   check->add_option("--format", options.format, "Output format")
-      ->check(CLI::IsMember({"text", "sarif", "json", "github"}))
+      ->check(CLI::IsMember(output_format_names()))
       ->capture_default_str();
   check->add_option("-o,--output", options.output, "Write the report to FILE (atomically) instead of stdout")
       ->check(non_empty("a file path"));
@@ -146,40 +142,23 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
     return exit_failure;
   }
 
+  const OutputFormat* format = find_output_format(options.format);  // one of them: --format checks it
+  run_options.list_rules = format->lists_rules;
   std::ostringstream buffer;  // -o: the report is written atomically, and only when complete
-  std::ostream& sink = options.output.empty() ? out : buffer;
-  RunResult result;
-  // SARIF URIs, GitHub annotations and JSON repository_file name files from the repository root,
-  // wherever planlint runs.
-  const std::string cwd = std::filesystem::current_path().string();
-  if (options.format == "text" || options.format == "github") {
-    // Written file by file as the run goes: a folder run holds one file at a time, not all.
-    TextStyle style;
-    style.color = options.output.empty() && environment.stdout_is_terminal && !environment.no_color &&
-                  !options.no_color;
-    std::unique_ptr<ReportSink> emitter;
-    if (options.format == "text") emitter = std::make_unique<TextEmitter>(sink, style);
-    else emitter = std::make_unique<GithubEmitter>(sink, GithubPaths{repository_root(cwd), cwd});
-    result = run_lint(run_options, *emitter);
-  } else {
-    result = run_lint(run_options);
-  }
+  EmitterSettings settings;
+  settings.style.color =
+      options.output.empty() && environment.stdout_is_terminal && !environment.no_color && !options.no_color;
+  // SARIF URIs, GitHub annotations and JSON repository_file name files from the repository
+  // root, wherever planlint runs.
+  settings.working_directory = std::filesystem::current_path().string();
+  settings.repository_root = repository_root(settings.working_directory);
+  settings.sarif_max_results = options.sarif_max_results;
+  const std::unique_ptr<Emitter> emitter = format->make(options.output.empty() ? out : buffer, settings);
+  const RunResult result = run_lint(run_options, *emitter);
   for (const std::string& line : result.errors) err << line << '\n';
   if (!result.errors.empty()) return exit_failure;
   for (const std::string& line : result.messages) err << line << '\n';
-
-  if (options.format == "sarif") {
-    const std::size_t left_out = emit_sarif(sink, result.report, result.rules,
-                                            SarifOptions{repository_root(cwd), cwd, options.sarif_max_results});
-    if (left_out > 0)
-      err << fmt::format(
-          "planlint: warning: the SARIF log holds the {} most severe of {} findings ({} left out to keep "
-          "within --sarif-max-results {}; GitHub code scanning rejects more than {}; 0 keeps all)\n",
-          result.report.diagnostics.size() - left_out, result.report.diagnostics.size(), left_out,
-          options.sarif_max_results, SarifOptions::github_max_results);
-  } else if (options.format == "json") {
-    emit_json(sink, result.report, JsonOptions{repository_root(cwd), cwd});
-  }
+  for (const std::string& line : emitter->warnings()) err << line << '\n';
   if (!options.output.empty() && !write_file_atomically(options.output, buffer.str(), error)) {
     err << "planlint: error: " << error << '\n';
     return exit_failure;

@@ -180,7 +180,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     TextEmitter text(streamed, TextStyle{color});
     std::vector<Diagnostic> copy = delivered;
     text.file(source, copy);
-    text.finish();
+    text.finish({});
     if (streamed.str() != out.str()) std::abort();
   }
   std::ostringstream json, sarif, limited, github, streamed_github;

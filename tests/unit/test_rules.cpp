@@ -15,6 +15,7 @@
 
 #include "integration_support.hpp"
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/estimate/estimates.hpp"
@@ -104,6 +105,17 @@ TEST_CASE("the built-in rules load and include every core rule", "[rules]") {
     INFO(id);
     CHECK(ids.count(id) == 1);
   }
+}
+
+TEST_CASE("the native rule ids are the built-in rules checked in C++", "[rules]") {
+  // diag/native_rules.hpp names them for the code that reports them; their rule files say
+  // `native = true` and hold their docs.
+  std::set<std::string> native;
+  for (const RuleDescriptor& d : RuleSet::builtin().descriptors())
+    if (d.native) native.insert(d.id);
+  const std::set<std::string> listed(native_rules::all.begin(), native_rules::all.end());
+  CHECK(listed == native);
+  CHECK(std::is_sorted(native_rules::all.begin(), native_rules::all.end()));
 }
 
 TEST_CASE("every rule documents itself with the five headings", "[rules][docs]") {

@@ -32,7 +32,7 @@ std::string finding_in(const std::string& path, const std::string& text, Span sp
   TextEmitter emitter(streamed, TextStyle{});
   std::vector<Diagnostic> diagnostics{d};
   emitter.file(source, diagnostics);
-  emitter.finish();
+  emitter.finish({});
   CHECK(streamed.str() == whole.str());
   return whole.str();
 }

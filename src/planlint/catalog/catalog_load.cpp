@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "planlint/catalog/catalog.hpp"
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/source/columns.hpp"
 #include "planlint/source/toml_span.hpp"
 #include "planlint/units/quantity.hpp"
@@ -409,7 +410,7 @@ bool Catalog::load_files(const std::vector<std::string>& paths, std::vector<Diag
     std::optional<std::string> text = read_file(path, reason);
     if (!text) {
       Diagnostic d;
-      d.rule = "catalog";
+      d.rule = problem_kinds::catalog;
       d.message = fmt::format("cannot read the catalog: {}", reason);
       d.primary = Location{path, {}};
       errors.push_back(std::move(d));

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/toml_span.hpp"
@@ -29,7 +30,7 @@ class Reader {
   void error(const toml::source_region& region, std::string message,
              std::optional<std::string> help = std::nullopt) {
     Diagnostic d;
-    d.rule = "config";
+    d.rule = problem_kinds::config;
     d.severity = Severity::error;
     d.message = std::move(message);
     d.primary = Location{file_.path(), detail::to_span(region, file_)};
@@ -238,7 +239,7 @@ std::optional<Config> load_config(const std::string& path, std::vector<Diagnosti
   auto text = read_file(path, reason);
   if (!text) {
     Diagnostic d;
-    d.rule = "config";
+    d.rule = problem_kinds::config;
     d.message = fmt::format("cannot read config file: {}", reason);
     d.primary = Location{path, {}};
     errors.push_back(std::move(d));

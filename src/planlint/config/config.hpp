@@ -60,7 +60,7 @@ struct Config {
 inline constexpr std::string_view config_file_name = ".planlint.toml";
 
 /// Parses a config file. Problems (bad TOML, an unknown key, a value of the wrong type) are
-/// appended to `errors` with the file's line and column (rule "config"); nullopt when any.
+/// appended to `errors` with the file's line and column (problem_kinds::config); nullopt when any.
 std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnostic>& errors);
 
 /// Reads and parses a config file; an unreadable file is one error without a position.

@@ -1,5 +1,10 @@
 #include "planlint/diag/report.hpp"
 
+#include <algorithm>
+#include <iterator>
+
+#include "planlint/diag/report_sink.hpp"
+
 namespace planlint {
 
 const SourceFile* ReportFileIndex::find(const std::vector<std::shared_ptr<const SourceFile>>& files,
@@ -44,6 +49,19 @@ SeverityCounts count(const std::vector<Diagnostic>& diagnostics) {
     }
   }
   return counts;
+}
+
+void ReportCollector::file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) {
+  report_.files.push_back(source);
+  std::move(diagnostics.begin(), diagnostics.end(), std::back_inserter(report_.diagnostics));
+}
+
+void ReportCollector::finish(const std::vector<RuleDescriptor>& rules) {
+  // Each file's findings come sorted and files in path order, so the list is sorted unless a
+  // finding names another file than its own.
+  if (!std::is_sorted(report_.diagnostics.begin(), report_.diagnostics.end(), diagnostic_less))
+    std::stable_sort(report_.diagnostics.begin(), report_.diagnostics.end(), diagnostic_less);
+  rules_ = rules;
 }
 
 }  // namespace planlint

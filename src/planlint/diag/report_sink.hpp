@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/diag/report.hpp"
+#include "planlint/diag/rule_descriptor.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace planlint {
@@ -21,8 +23,26 @@ class ReportSink {
   virtual void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) = 0;
 
   /// After the last file of a run that linted every file (not after one that ends with exit
-  /// status 2): what closes the report, such as the text output's summary line.
-  virtual void finish() {}
+  /// status 2): what closes the report, such as the text output's summary line, or a whole
+  /// document (SARIF, JSON). `rules` are the rules that ran, sorted by id, at their effective
+  /// level, when the run lists them (RunOptions::list_rules); empty otherwise.
+  virtual void finish(const std::vector<RuleDescriptor>& rules) { (void)rules; }
+};
+
+/// Builds the whole Report from what a run delivers: for run_lint without a sink, and for a
+/// format that writes one document (SARIF, JSON).
+class ReportCollector final : public ReportSink {
+ public:
+  void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) override;
+  /// Sorts the findings with diagnostic_less and keeps `rules`.
+  void finish(const std::vector<RuleDescriptor>& rules) override;
+
+  Report& report() { return report_; }
+  const std::vector<RuleDescriptor>& rules() const { return rules_; }
+
+ private:
+  Report report_;
+  std::vector<RuleDescriptor> rules_;
 };
 
 }  // namespace planlint

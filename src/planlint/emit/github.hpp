@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "planlint/diag/report.hpp"
-#include "planlint/diag/report_sink.hpp"
+#include "planlint/emit/emitter.hpp"
 
 namespace planlint {
 
@@ -28,7 +28,7 @@ std::string annotation_path(const std::string& display_path, const GithubPaths& 
 void emit_github(std::ostream& out, const Report& report, const GithubPaths& paths = {});
 
 /// The same annotations written file by file as a run delivers them (run_lint with a sink).
-class GithubEmitter final : public ReportSink {
+class GithubEmitter final : public Emitter {
  public:
   explicit GithubEmitter(std::ostream& out, GithubPaths paths = {}) : out_(out), paths_(std::move(paths)) {}
   void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) override;

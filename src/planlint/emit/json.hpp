@@ -1,7 +1,7 @@
 #pragma once
 /// Machine-readable output (cli.md "JSON"), described by schemas/diagnostics.schema.json:
 ///
-///     {"version": 1, "files": ["plans/a.toml"], "diagnostics": [{"rule": "unknown-key",
+///     {"version": 1, "files": ["plans/a.toml"], "diagnostics": [{"rule": "memory-fit",
 ///      "level": "error", "message": "...", "file": "plans/a.toml",
 ///      "repository_file": "plans/a.toml", "line": 11, ..., "fingerprint": "..."}],
 ///      "summary": {"errors": 1, "warnings": 0, "notes": 0, "suppressed": 0, "files": 1}}

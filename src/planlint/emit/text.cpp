@@ -373,7 +373,7 @@ void TextEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vec
   }
 }
 
-void TextEmitter::finish() {
+void TextEmitter::finish(const std::vector<RuleDescriptor>&) {
   if (counts_.shown() > 0) out_ << '\n';
   out_ << summary_line(counts_, files_) << '\n';
 }

@@ -10,7 +10,7 @@
 #include <ostream>
 
 #include "planlint/diag/report.hpp"
-#include "planlint/diag/report_sink.hpp"
+#include "planlint/emit/emitter.hpp"
 
 namespace planlint {
 
@@ -23,12 +23,12 @@ void emit_text(std::ostream& out, const Report& report, const TextStyle& style);
 
 /// The same output written file by file as a run delivers them (run_lint with a sink): each
 /// file's findings as soon as they come, then the summary line at finish().
-class TextEmitter final : public ReportSink {
+class TextEmitter final : public Emitter {
  public:
   TextEmitter(std::ostream& out, const TextStyle& style) : out_(out), style_(style) {}
   void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) override;
   /// The blank line after the findings (when any was shown) and the summary line.
-  void finish() override;
+  void finish(const std::vector<RuleDescriptor>& rules) override;
 
  private:
   std::ostream& out_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/plan/element_keys.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/rules/run.hpp"
@@ -37,7 +38,7 @@ std::optional<Severity> effective_severity(const RuleSelection& selection, std::
   // A file that is not valid TOML was checked for nothing else: a narrowed --select must not
   // turn it into "no problems" (ruff reports syntax errors whatever is selected). Only an
   // explicit ignore or "off" silences it.
-  if (!selection.select.empty() && !names(selection.select, rule, group) && rule != "toml-syntax")
+  if (!selection.select.empty() && !names(selection.select, rule, group) && rule != native_rules::toml_syntax)
     return std::nullopt;
   if (names(selection.ignore, rule, group)) return std::nullopt;
   if (selection.severity.empty()) return default_severity;  // the usual case: no strings built

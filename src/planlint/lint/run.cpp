@@ -417,19 +417,6 @@ void parallel_in_order(std::size_t count, unsigned jobs, Work work, Deliver deli
     });
 }
 
-/// Builds the whole report from what a run delivers (run_lint without a sink).
-class ReportCollector final : public ReportSink {
- public:
-  explicit ReportCollector(Report& report) : report_(report) {}
-  void file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) override {
-    report_.files.push_back(source);
-    std::move(diagnostics.begin(), diagnostics.end(), std::back_inserter(report_.diagnostics));
-  }
-
- private:
-  Report& report_;
-};
-
 /// The rules that run on some file, at their level there (the first settings' when they
 /// differ); their ids are added to `listed`.
 std::vector<RuleDescriptor> rules_that_run(const std::map<std::string, std::unique_ptr<Settings>>& settings_by_config,
@@ -748,20 +735,14 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
 
   std::sort(result.rules.begin(), result.rules.end(),
             [](const RuleDescriptor& a, const RuleDescriptor& b) { return a.id < b.id; });
-  sink.finish();
+  sink.finish(result.rules);
   return result;
 }
 
 RunResult run_lint(const RunOptions& options) {
-  Report report;
-  ReportCollector collector(report);
+  ReportCollector collector;
   RunResult result = run_lint(options, collector);
-  if (!result.errors.empty()) return result;
-  // Each file's findings are sorted (lint_batch) and files come in path order, so the list is
-  // sorted unless a finding names another file than its own.
-  if (!std::is_sorted(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less))
-    std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
-  result.report = std::move(report);
+  if (result.errors.empty()) result.report = std::move(collector.report());
   return result;
 }
 

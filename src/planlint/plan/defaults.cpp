@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint {
@@ -121,7 +122,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
       } else {
         const PlanValue* at = plan.find("cluster.count");
         Diagnostic& diag = findings.add(
-            "bad-value", at->span, "cluster.count",
+            native_rules::bad_value, at->span, "cluster.count",
             fmt::format("cluster.count = {:g} GPUs does not divide into tp · pp · cp = {:g}: no "
                         "data-parallel degree follows",
                         *count, model_parallel));

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "planlint/catalog/gpu_suggestion.hpp"
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/defaults.hpp"
 #include "planlint/plan/metric_names.hpp"
@@ -101,7 +102,7 @@ bool Loader::parse() {
     Span span = findings_.span(error.source());
     span.end = Position{span.begin.line,
                         after_character(source_->line(span.begin.line), span.begin.column)};
-    Diagnostic& d = findings_.add("toml-syntax", span, "",
+    Diagnostic& d = findings_.add(native_rules::toml_syntax, span, "",
                                   fmt::format("invalid TOML: {}", error.description()));
     d.help = "fix the syntax; planlint checks nothing else in a file that is not valid TOML";
     return false;
@@ -124,7 +125,7 @@ LoadResult Loader::finish() {
 void Loader::unknown_key(const toml::key& key, std::string_view where, const std::string& path,
                          const std::vector<std::string_view>& candidates) {
   Span span = findings_.span(key.source());
-  Diagnostic& d = findings_.add("unknown-key", span, path,
+  Diagnostic& d = findings_.add(native_rules::unknown_key, span, path,
                                 fmt::format("unknown key '{}' in {}", key.str(), where));
   const KeySpec* elsewhere = nullptr;
   for (const KeySpec& spec : plan_keys())
@@ -169,7 +170,7 @@ void Loader::read_document(const toml::table& root) {
       continue;
     }
     if (!node.is_table()) {
-      Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), name,
+      Diagnostic& d = findings_.add(native_rules::bad_value, findings_.span(node.source()), name,
                                     fmt::format("'{}' must be a table: [{}]", name, name));
       d.help = fmt::format("write the section as a table header [{}] followed by its keys", name);
       continue;
@@ -218,7 +219,7 @@ void Loader::read_table(const toml::table& table, std::string_view section,
 void Loader::read_array(const toml::node& node, const toml::key& key, const SectionSpec& section) {
   const std::string name(section.name);
   if (!node.is_array_of_tables() || !node.as_array()) {
-    Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), name,
+    Diagnostic& d = findings_.add(native_rules::bad_value, findings_.span(node.source()), name,
                                   fmt::format("'{}' must be an array of tables: [[{}]]", name, name));
     d.help = fmt::format("write each entry under its own [[{}]] header", name);
     return;
@@ -287,7 +288,7 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
   }
 
   if (section == "targets" && out.find("max") && out.find("min")) {
-    Diagnostic& d = findings_.add("bad-value", out.find("min")->key_span, prefix + ".min",
+    Diagnostic& d = findings_.add(native_rules::bad_value, out.find("min")->key_span, prefix + ".min",
                                   "a target takes exactly one of max and min, not both");
     d.help = "split it into two targets";
   }
@@ -347,7 +348,7 @@ void Loader::check_required() {
   const Span plan_start{{first_line_, 1},
                         {first_line_, after_character(source_->line(first_line_), 1)}};
   auto missing_section = [&](std::string_view name) {
-    Diagnostic& d = findings_.add("missing-required", plan_start, std::string(name),
+    Diagnostic& d = findings_.add(native_rules::missing_required, plan_start, std::string(name),
                                   fmt::format("missing required section [{}]", name));
     d.help = fmt::format("add a [{}] table: {}", name, find_section(name)->description);
   };
@@ -364,7 +365,7 @@ void Loader::check_required() {
       const KeySpec& key = *required;
       if (key.section != section.name || written(&key)) continue;
       Diagnostic& d = findings_.add(
-          "missing-required", table.header, fmt::format("{}.{}", key.section, key.key),
+          native_rules::missing_required, table.header, fmt::format("{}.{}", key.section, key.key),
           fmt::format("missing required key '{}' in [{}]", key.key, section.name));
       d.help = fmt::format("add {} ({})", key.key, key.description);
     }
@@ -374,7 +375,7 @@ void Loader::check_required() {
       for (const KeySpec* required : required_keys())
         if (const KeySpec& key = *required; key.section == section && !written(&key, i)) {
           Diagnostic& d = findings_.add(
-              "missing-required", elements[i].header, fmt::format("{}[{}].{}", section, i, key.key),
+              native_rules::missing_required, elements[i].header, fmt::format("{}[{}].{}", section, i, key.key),
               fmt::format("missing required key '{}' in [[{}]] #{}", key.key, section, i + 1));
           d.help = fmt::format("add {} ({})", key.key, key.description);
         }
@@ -385,7 +386,7 @@ void Loader::check_required() {
   for (std::size_t i = 0; i < plan_.targets.size(); ++i) {
     const PlanTable& target = plan_.targets[i];
     if (!written(find_key("targets", "max"), i) && !written(find_key("targets", "min"), i)) {
-      Diagnostic& d = findings_.add("missing-required", target.header,
+      Diagnostic& d = findings_.add(native_rules::missing_required, target.header,
                                     fmt::format("targets[{}]", i),
                                     fmt::format("[[targets]] #{} has no bound: give max or min", i + 1));
       d.help = "add max = \"...\" (or min) in the metric's unit";
@@ -397,7 +398,7 @@ void Loader::check_required() {
     for (std::size_t j = 0; j < i; ++j) {
       const PlanValue* other = plan_.assumptions[j].find("id");
       if (other && other->text() && *other->text() == *id->text()) {
-        Diagnostic& d = findings_.add("bad-value", id->span, fmt::format("assumptions[{}].id", i),
+        Diagnostic& d = findings_.add(native_rules::bad_value, id->span, fmt::format("assumptions[{}].id", i),
                                       fmt::format("assumption id \"{}\" is used twice", *id->text()));
         d.related.push_back({Location{source_->path(), other->span}, "first used here"});
         d.help = "give every assumption its own id";
@@ -406,7 +407,7 @@ void Loader::check_required() {
   }
   if (plan_.text("model.architecture") == "moe" && !written(find_key("model", "active_params"))) {
     const PlanValue* arch = plan_.find("model.architecture");
-    Diagnostic& d = findings_.add("missing-required", arch->span, "model.active_params",
+    Diagnostic& d = findings_.add(native_rules::missing_required, arch->span, "model.active_params",
                                   "architecture = \"moe\" requires model.active_params");
     d.help = "add active_params: the parameters active per token (compute uses them)";
   }
@@ -416,7 +417,7 @@ void Loader::check_gpu() {
   const PlanValue* gpu = plan_.find("cluster.gpu");
   if (!gpu || !gpu->text() || catalog_.find(*gpu->text())) return;
   std::vector<std::string> ids = catalog_.ids();
-  Diagnostic& d = findings_.add("unknown-gpu", gpu->span, "cluster.gpu",
+  Diagnostic& d = findings_.add(native_rules::unknown_gpu, gpu->span, "cluster.gpu",
                                 fmt::format("unknown GPU '{}': not in the catalog", *gpu->text()));
   const GpuSuggestion suggestion = suggest_gpu(*gpu->text(), ids);
   if (suggestion.certain) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/metric_names.hpp"
 #include "planlint/source/columns.hpp"
@@ -107,7 +108,7 @@ std::string join(const std::vector<std::string_view>& words) {
 
 void ValueReader::bad_value(const toml::node& node, const KeyPath& path, std::string message,
                             std::optional<std::string> help) {
-  Diagnostic& d = findings_.add("bad-value", findings_.span(node.source()), path.str(), std::move(message));
+  Diagnostic& d = findings_.add(native_rules::bad_value, findings_.span(node.source()), path.str(), std::move(message));
   d.help = std::move(help);
 }
 
@@ -203,13 +204,13 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     double number = node.is_integer() ? static_cast<double>(node.as_integer()->get())
                                       : node.as_floating_point()->get();
     if (!std::isfinite(number)) {
-      findings_.add("bad-quantity", out.span, path.str(),
+      findings_.add(native_rules::bad_quantity, out.span, path.str(),
                     fmt::format("{} = {} is not a finite number", path, source_text(source, out.span)));
       return std::nullopt;
     }
     if (!context.plain_number_allowed) {
       Diagnostic& d = findings_.add(
-          "bad-quantity", out.span, path.str(),
+          native_rules::bad_quantity, out.span, path.str(),
           fmt::format("{} = {} has no unit; expected {}", path, source_text(source, out.span),
                       describe_dims(context.dims)));
       d.help = fmt::format("write the unit in a string, e.g. \"{}\"",
@@ -222,7 +223,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     units::QuantityResult parsed = units::parse_quantity(text);
     if (auto* error = std::get_if<units::QuantityError>(&parsed)) {
       Span at = span_inside_string(source, out.span, text.size(), error->column);
-      Diagnostic& d = findings_.add("bad-quantity", at, path.str(),
+      Diagnostic& d = findings_.add(native_rules::bad_quantity, at, path.str(),
                                     fmt::format("{} = {}: {}", path, source_text(source, out.span), error->message));
       if (!context.dims.empty()) d.help = how_to_write(path, context);
       return std::nullopt;
@@ -233,7 +234,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     if (std::get<units::Quantity>(parsed).dim.dimensionless() && !base.dimensionless())
       quantity.value *= context.plain_number_scale;
   } else {
-    findings_.add("bad-quantity", out.span, path.str(),
+    findings_.add(native_rules::bad_quantity, out.span, path.str(),
                   fmt::format("{} must be a number or a quantity string such as \"80 GB\"", path));
     return std::nullopt;
   }
@@ -245,14 +246,14 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     out.in_bits = true;
   }
   if (!std::isfinite(quantity.value)) {
-    findings_.add("bad-quantity", out.span, path.str(),
+    findings_.add(native_rules::bad_quantity, out.span, path.str(),
                   fmt::format("{} = {} is out of range", path, source_text(source, out.span)));
     return std::nullopt;
   }
   if (!context.dims.empty() &&
       std::find(context.dims.begin(), context.dims.end(), quantity.dim) == context.dims.end()) {
     Diagnostic& d = findings_.add(
-        "bad-quantity", out.span, path.str(),
+        native_rules::bad_quantity, out.span, path.str(),
         fmt::format("{} = {} has the wrong dimension: expected {}, found {}", path,
                     source_text(source, out.span), describe_dims(context.dims),
                     units::describe(quantity.dim)));
@@ -286,7 +287,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
                             describe_number(spec->max, quantity.dim, spec->base_unit))
               : fmt::format("{} {}", spec->min_exclusive ? "greater than" : "at least",
                             describe_number(spec->min, quantity.dim, spec->base_unit));
-      findings_.add("bad-quantity", out.span, path.str(),
+      findings_.add(native_rules::bad_quantity, out.span, path.str(),
                     fmt::format("{} = {} is out of physical range: it must be {}", path,
                                 source_text(source, out.span), bound));
       return std::nullopt;
@@ -297,7 +298,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
         std::abs(quantity.value - nearest) <= 1e-9 * std::max(1.0, std::abs(nearest)))
       quantity.value = nearest;
     if (spec->kind == ValueKind::whole && std::floor(quantity.value) != quantity.value) {
-      findings_.add("bad-quantity", out.span, path.str(),
+      findings_.add(native_rules::bad_quantity, out.span, path.str(),
                     fmt::format("{} = {} must be a whole number", path, source_text(source, out.span)));
       return std::nullopt;
     }
@@ -307,7 +308,7 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     if (spec->whole_sequences && quantity.dim == units::dims::sequences && path.prefix == spec->section &&
         path.key == spec->key &&
         std::abs(quantity.value - nearest) > 1e-9 * std::max(1.0, std::abs(nearest))) {
-      findings_.add("bad-quantity", out.span, path.str(),
+      findings_.add(native_rules::bad_quantity, out.span, path.str(),
                     fmt::format("{} = {} must be a whole number of sequences", path, source_text(source, out.span)));
       return std::nullopt;
     }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/expr/bindings.hpp"
 #include "planlint/expr/check.hpp"
@@ -269,7 +270,7 @@ class RuleLoader {
     for (const std::string& name : rejected_options_)
       if (message.find(fmt::format("unknown option '{}'", name)) != std::string::npos) return;
     Diagnostic& d = errors_.emplace_back();
-    d.rule = "invalid-rule";
+    d.rule = problem_kinds::invalid_rule;
     d.severity = Severity::error;
     d.message = std::move(message);
     d.primary = Location{file_->path(), span};

@@ -24,7 +24,7 @@ enum class RuleOrigin { builtin, pack };
 /// reports it once, not once for each let of every rule after the limit.
 inline constexpr std::string_view pack_node_limit_note = "(no more than that in all the packs of a run)";
 
-/// Nullopt after appending the problems to `errors` (rule "invalid-rule"). `pack_nodes_left`,
+/// Nullopt after appending the problems to `errors` (problem_kinds::invalid_rule). `pack_nodes_left`,
 /// when given, is what the rules loaded before have left of expr::max_substituted_pack_nodes:
 /// the nodes this rule's lets copy are taken from it.
 std::optional<CompiledRule> load_rule_file(std::shared_ptr<const SourceFile> file,

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/embed/builtin.hpp"
 #include "planlint/embed/embedded_files.hpp"
 #include "planlint/plan/loader.hpp"
@@ -141,7 +142,7 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
   // name that is both would select, ignore or allow both.
   const auto name_clash = [&](std::string_view key, std::string message, std::string help) {
     Diagnostic& d = errors.emplace_back();
-    d.rule = "invalid-rule";
+    d.rule = problem_kinds::invalid_rule;
     d.severity = Severity::error;
     d.message = std::move(message);
     d.primary = Location{file->path(), span_at(*file, key)};
@@ -172,7 +173,7 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
   for (const auto& existing : rules_) {
     if (existing->descriptor.id != rule->descriptor.id) continue;
     Diagnostic& d = errors.emplace_back();
-    d.rule = "invalid-rule";
+    d.rule = problem_kinds::invalid_rule;
     d.severity = Severity::error;
     // A built-in rule's file is not on the user's disk: it is named as the built-in it is.
     d.message = existing->file ? fmt::format("rule id '{}' is defined twice: in {} and in {}", rule->descriptor.id,
@@ -195,7 +196,7 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
       const std::shared_ptr<const SourceFile> other_file = rule_source(*existing);
       const Span here = span_at(*file, "options." + name), there = span_at(*other_file, "options." + name);
       Diagnostic& d = errors.emplace_back();
-      d.rule = "invalid-rule";
+      d.rule = problem_kinds::invalid_rule;
       d.severity = Severity::error;
       const std::string where = existing->file ? fmt::format("at {}:{}:{}", other_file->path(), there.begin.line,
                                                               there.begin.column)
@@ -245,7 +246,7 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
     auto text = read_file(file.string(), reason);
     if (!text) {
       Diagnostic& d = errors.emplace_back();
-      d.rule = "invalid-rule";
+      d.rule = problem_kinds::invalid_rule;
       d.message = fmt::format("cannot read rule file: {}", reason);
       d.primary = Location{file.string(), Span{}};
       ok = false;
@@ -263,7 +264,7 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
   // Files passed over as loaded before (the pack named twice) leave the count short: no error.
   if (folder && files.size() == plans_passed_over + rule_files && rule_files == 0 && ok) {
     Diagnostic& d = errors.emplace_back();
-    d.rule = "invalid-rule";
+    d.rule = problem_kinds::invalid_rule;
     d.severity = Severity::error;
     d.message = plans_passed_over == 0
                     ? fmt::format("rule pack '{}' holds no rule file (*.toml)", path)

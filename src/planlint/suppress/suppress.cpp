@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/suppress/reason_marks.hpp"
 
@@ -325,7 +326,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
   for (std::size_t index = 0; index < suppressions.size(); ++index) {
     const InlineSuppression& s = suppressions[index];
     if (!s.known_directive) {
-      if (Diagnostic* d = add("unused-suppression", s.location.span, finding_key(s),
+      if (Diagnostic* d = add(native_rules::unused_suppression, s.location.span, finding_key(s),
                               fmt::format("unknown suppression directive '{}'", s.directive))) {
         d->help = "write `# planlint: allow ID -- reason`, `allow-next-line` or `allow-file`";
         // "# planlint: allow: memory-fit -- offloaded": the comment as it should read.
@@ -337,14 +338,14 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
     // A reason after a colon or a dash is there, misplaced: unused-suppression says what to
     // write, one finding for one mistake.
     if (s.reason.empty() && !s.misplaced_reason)
-      if (Diagnostic* d = add("suppression-without-reason", s.location.span, finding_key(s),
+      if (Diagnostic* d = add(native_rules::suppression_without_reason, s.location.span, finding_key(s),
                               fmt::format("`{}` gives no reason", s.directive))) {
         const std::string_view first = s.names.empty() ? "" : without_mark(s.names.front().id);
         d->help = fmt::format("say why after `--`: # planlint: {} {} -- <why the finding does not apply>",
                               s.directive, first.empty() ? "ID" : first);
       }
     if (s.names.empty()) {
-      if (Diagnostic* d = add("unused-suppression", s.location.span, finding_key(s),
+      if (Diagnostic* d = add(native_rules::unused_suppression, s.location.span, finding_key(s),
                               fmt::format("`{}` names no rule", s.directive)))
         d->help = "name the rule ids or groups to allow, separated by commas";
       continue;
@@ -353,7 +354,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
       if (used[index][n]) continue;
       const std::string& id = s.names[n].id;
       if (s.misplaced_reason && n + 1 == s.names.size()) {
-        if (Diagnostic* d = add("unused-suppression", s.names[n].span, finding_key(s, n),
+        if (Diagnostic* d = add(native_rules::unused_suppression, s.names[n].span, finding_key(s, n),
                                 fmt::format("the reason after {} is not read, and '{}' is not a rule id",
                                             mark_name(s.misplaced_reason->mark), id)))
           d->help = detail::misplaced_reason_help(s, known, groups, rules);
@@ -363,7 +364,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
       const bool is_rule = rule != rules.group_of.end();
       const bool is_group = groups.count(id) > 0 || id == "all";
       if (!is_rule && !is_group) {
-        if (Diagnostic* d = add("unused-suppression", s.names[n].span, finding_key(s, n),
+        if (Diagnostic* d = add(native_rules::unused_suppression, s.names[n].span, finding_key(s, n),
                                 fmt::format("'{}' is not a rule or group planlint knows", id)))
           if (auto suggestion = closest_match(id, known)) d->help = fmt::format("did you mean '{}'?", *suggestion);
         continue;
@@ -374,7 +375,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
           s.scope == InlineSuppression::Scope::next_line && s.target_line == 0
               ? fmt::format("`allow-next-line {}` has no line after it", id)
               : fmt::format("unused suppression: no '{}' finding {}", id, scope_text(s));
-      if (Diagnostic* d = add("unused-suppression", s.names[n].span, finding_key(s, n), std::move(message)))
+      if (Diagnostic* d = add(native_rules::unused_suppression, s.names[n].span, finding_key(s, n), std::move(message)))
         d->help = s.names.size() == 1 ? "remove the comment" : fmt::format("remove '{}' from the list", id);
     }
   }

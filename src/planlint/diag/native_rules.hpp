@@ -1,0 +1,40 @@
+#pragma once
+/// The ids of the rules planlint checks in C++ rather than by an expression: the structure of a
+/// plan (rules/structure/) and its inline suppressions (rules/suppression/). Their rule files
+/// say `native = true` and hold their docs; the code that reports them names them from here.
+///
+///     findings.add(native_rules::unknown_key, span, path, message);
+///
+/// The other ids here are not rules a plan breaks but the kinds of problem that stop a run, as
+/// Diagnostic::rule of a config's, a catalog's or a rule file's errors.
+#include <array>
+#include <string_view>
+
+namespace planlint {
+
+namespace native_rules {
+
+inline constexpr std::string_view toml_syntax = "toml-syntax";
+inline constexpr std::string_view unknown_key = "unknown-key";
+inline constexpr std::string_view bad_quantity = "bad-quantity";
+inline constexpr std::string_view bad_value = "bad-value";
+inline constexpr std::string_view missing_required = "missing-required";
+inline constexpr std::string_view unknown_gpu = "unknown-gpu";
+inline constexpr std::string_view suppression_without_reason = "suppression-without-reason";
+inline constexpr std::string_view unused_suppression = "unused-suppression";
+
+/// Every native rule, sorted (a test compares them with the rule files that say `native = true`).
+inline constexpr std::array all = {bad_quantity, bad_value,   missing_required, suppression_without_reason,
+                                   toml_syntax,  unknown_gpu, unknown_key,      unused_suppression};
+
+}  // namespace native_rules
+
+namespace problem_kinds {
+
+inline constexpr std::string_view config = "config";              ///< a .planlint.toml that does not load
+inline constexpr std::string_view catalog = "catalog";            ///< a GPU catalog file that does not load
+inline constexpr std::string_view invalid_rule = "invalid-rule";  ///< a rule file that does not load
+
+}  // namespace problem_kinds
+
+}  // namespace planlint

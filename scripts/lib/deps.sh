@@ -7,10 +7,12 @@ PLANLINT_BUILD_PACKAGES=(
   libtomlplusplus-dev libboost-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev
 )
 
-# What the integration tests run besides the npm tools (tests/unit/test_integrations.cpp), as
-# command=package: node (VS Code's regular expressions), jq (the GitLab job), git and pre-commit
-# (the hooks). A command already on PATH, from a package or not, is used as it is.
-PLANLINT_TEST_COMMANDS=(node=nodejs jq=jq git=git pre-commit=pre-commit)
+# What the integration tests run besides the npm tools (tests/unit/test_integrations.cpp,
+# test_install.cpp), as command=package: node (VS Code's regular expressions), jq (the GitLab
+# job), git and pre-commit (the hooks), zsh and fish (the completions), groff and man (the man
+# page). A command already on PATH, from a package or not, is used as it is.
+PLANLINT_TEST_COMMANDS=(node=nodejs jq=jq git=git pre-commit=pre-commit zsh=zsh fish=fish groff=groff-base
+                        man=man-db)
 
 planlint_missing_packages() {
   local missing=() package

@@ -86,49 +86,65 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   CLI::App* check = app.add_subcommand("check", "Lint plan files, folders and Markdown docs (the default command)");
   check->add_option("paths", options.paths,
                     "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs")
+      ->type_name("PATH")
       ->required();
   check->add_option("--format", options.format, "Output format")
+      ->type_name("FORMAT")
       ->check(CLI::IsMember(output_format_names()))
       ->capture_default_str();
   check->add_option("-o,--output", options.output, "Write the report to FILE (atomically) instead of stdout")
+      ->type_name("FILE")
       ->check(non_empty("a file path"));
   check->add_option("--config", options.config,
                     "Config file (default: the nearest .planlint.toml up from each linted file)")
+      ->type_name("FILE")
       ->check(non_empty("a file path"));
   check->add_option("--select", options.select, "Rules or groups to run (comma-separated)")
+      ->type_name("IDS")
       ->delimiter(',')
       ->allow_extra_args(false);
   check->add_option("--ignore", options.ignore, "Rules or groups to skip (comma-separated)")
+      ->type_name("IDS")
       ->delimiter(',')
       ->allow_extra_args(false);
   check->add_option("--severity", options.severity, "Override a rule's level: ID=error|warning|note|off (repeatable)")
+      ->type_name("ID=LEVEL")
       ->allow_extra_args(false);
   check->add_option("--rules", options.rules, "Add a rule pack: a rule file or a folder of them (repeatable)")
+      ->type_name("PATH")
       ->allow_extra_args(false)
       ->check(non_empty("a rule file or folder"));
   check->add_option("--fail-on", options.fail_on,
                     "Lowest level that makes the exit status 1 (default: the config's, else error)")
+      ->type_name("LEVEL")
       ->check(CLI::IsMember({"error", "warning", "note"}));
   check->add_option("--baseline", options.baseline, "Accept the findings recorded in this baseline file")
+      ->type_name("FILE")
       ->check(non_empty("a file path"));
   check->add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file")
+      ->type_name("FILE")
       ->check(non_empty("a file path"));
   check->add_flag("--skip-non-plans", options.skip_non_plans,
                   "Skip named files that hold no plan instead of reporting them (for pre-commit)");
   check->add_flag("--no-color", options.no_color, "Never colour the output (also: NO_COLOR)");
   check->add_option("-j,--jobs", options.jobs, "Files linted in parallel (0: one per core); output order is fixed")
+      ->type_name("N")
       ->check(whole_number<unsigned>(0, "a whole number, 0 (one per core) or more"));
   check->add_option("--max-file-size", options.max_file_size,
                     "Largest file planlint reads, e.g. 64MiB (default 16MiB); a larger one is an error")
+      ->type_name("SIZE")
       ->check(non_empty("a size, such as 64MiB"));
   check->add_option("--max-plans-per-file", options.max_plans_per_file,
                     "Most plan blocks in one Markdown doc (default 100); more is an error")
+      ->type_name("N")
       ->check(whole_number<std::size_t>(1, "a whole number, 1 or more"));
   check->add_option("--sarif-max-results", options.sarif_max_results,
                     "Most results in a SARIF log, the most severe kept (default 25000, GitHub's limit; 0: none)")
+      ->type_name("N")
       ->check(whole_number<std::size_t>(0, "a whole number, 0 (no limit) or more"));
   check->add_option("--today", options.today,
                     "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)")
+      ->type_name("DATE")
       ->check(non_empty("a date, YYYY-MM-DD"));
   return check;
 }

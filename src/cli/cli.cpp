@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 #include <cstdlib>
-#include <iterator>
 #include <string_view>
 #include <string>
 #include <vector>
@@ -14,8 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "cli/commands.hpp"
-#include "cli/info_commands.hpp"
+#include "cli/app.hpp"
 
 namespace planlint::cli {
 
@@ -29,18 +27,16 @@ Environment detect_environment() {
 
 namespace {
 
-constexpr const char* subcommands[] = {"check", "report", "rules", "explain", "new"};
-
 /// `planlint PATH...` means `planlint check PATH...`: insert the subcommand unless the first
 /// argument already names one, or asks for help or the version.
 std::vector<std::string> with_default_subcommand(int argc, const char* const argv[]) {
   std::vector<std::string> args(argv, argv + argc);
   if (args.size() < 2) return args;
   const std::string& first = args[1];
-  for (const char* name : subcommands)
+  for (std::string_view name : subcommand_names)
     if (first == name) return args;
   if (first == "--help" || first == "-h" || first == "--version") return args;
-  args.insert(args.begin() + 1, "check");
+  args.insert(args.begin() + 1, std::string(default_subcommand));
   return args;
 }
 
@@ -62,31 +58,13 @@ int check_output(std::ostream& out, std::ostream& err, int status) {
 
 int run_command(int argc, const char* const argv[], std::ostream& out, std::ostream& err,
                 const Environment& environment) {
-  CLI::App app{"planlint: a linter for AI compute capacity plans", "planlint"};
-  app.set_version_flag("--version", std::string("planlint ") + PLANLINT_VERSION);
-  app.require_subcommand(0, 1);
-  app.footer("Run `planlint PATH...` to lint plan files, folders or Markdown docs.\n"
-             "Exit status: 0 no findings at --fail-on or above, 1 findings, 2 planlint could not run.");
-
-  // Only the subcommand invoked is set up; every one is when none is invoked (`planlint
-  // --help` lists them with their options in its "all" mode). Setting up a subcommand and its
-  // options costs CLI11 an App, several strings an option and a comparison with every earlier
-  // name: the four not invoked were an eighth of a one-plan run. After the subcommand's name,
-  // CLI11 does not switch to another subcommand, so the others would never be parsed.
+  // Only the subcommand invoked is set up (CommandLine); every one is when none is invoked
+  // (`planlint --help` lists them with their options in its "all" mode).
   std::vector<std::string> args = with_default_subcommand(argc, argv);
-  const bool invokes_one = args.size() > 1 && std::find(std::begin(subcommands), std::end(subcommands),
-                                                        args[1]) != std::end(subcommands);
-  auto wanted = [&](std::string_view name) { return !invokes_one || args[1] == name; };
-  CheckOptions check_options;
-  CLI::App* check = wanted("check") ? add_check_command(app, check_options) : nullptr;
-  ReportOptions report_options;
-  CLI::App* report = wanted("report") ? add_report_command(app, report_options) : nullptr;
-  RulesOptions rules_options;
-  CLI::App* rules = wanted("rules") ? add_rules_command(app, rules_options) : nullptr;
-  ExplainOptions explain_options;
-  CLI::App* explain = wanted("explain") ? add_explain_command(app, explain_options) : nullptr;
-  NewOptions new_options;
-  CLI::App* new_command = wanted("new") ? add_new_command(app, new_options) : nullptr;
+  const bool invokes_one = args.size() > 1 && std::find(subcommand_names.begin(), subcommand_names.end(),
+                                                        args[1]) != subcommand_names.end();
+  CommandLine line([&](std::string_view name) { return !invokes_one || args[1] == name; });
+  CLI::App& app = line.app;
 
   std::vector<const char*> raw;
   for (const std::string& arg : args) raw.push_back(arg.c_str());
@@ -99,7 +77,7 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
     out << app.help("", CLI::AppFormatMode::All);
     return exit_clean;
   } catch (const CLI::CallForVersion&) {
-    out << "planlint " << PLANLINT_VERSION << '\n';
+    out << version_line() << '\n';
     return exit_clean;
   } catch (const CLI::ParseError& error) {
     err << "planlint: error: " << error.what() << "\n"
@@ -109,11 +87,11 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
 
   try {
     auto invoked = [](const CLI::App* command) { return command != nullptr && command->parsed(); };
-    if (invoked(check)) return run_check(check_options, out, err, environment);
-    if (invoked(report)) return run_report(report_options, out, err, environment);
-    if (invoked(rules)) return run_rules_command(rules_options, out, err);
-    if (invoked(explain)) return run_explain_command(explain_options, out, err);
-    if (invoked(new_command)) return run_new(new_options, out, err);
+    if (invoked(line.check)) return run_check(line.check_options, out, err, environment);
+    if (invoked(line.report)) return run_report(line.report_options, out, err, environment);
+    if (invoked(line.rules)) return run_rules_command(line.rules_options, out, err);
+    if (invoked(line.explain)) return run_explain_command(line.explain_options, out, err);
+    if (invoked(line.new_command)) return run_new(line.new_options, out, err);
     out << app.help();
     return exit_clean;
   } catch (const std::exception& error) {

@@ -40,9 +40,11 @@ std::optional<RuleSet> load_rules(const std::string& config_option, const std::v
 
 void add_rule_source_options(CLI::App& command, std::vector<std::string>& packs, std::string& config) {
   command.add_option("--rules", packs, "Add a rule pack: a rule file or a folder of them (repeatable)")
+      ->type_name("PATH")
       ->allow_extra_args(false)
       ->check(non_empty("a rule file or folder"));
   command.add_option("--config", config, "Config file whose rule packs count (default: the nearest .planlint.toml up from here)")
+      ->type_name("FILE")
       ->check(non_empty("a file path"));
 }
 
@@ -52,6 +54,7 @@ CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, group, default severity, summary");
   add_rule_source_options(*rules, options.rule_packs, options.config);
   rules->add_option("--format", options.format, "Output format")
+      ->type_name("FORMAT")
       ->check(CLI::IsMember({"text", "markdown"}))
       ->capture_default_str();
   return rules;
@@ -67,7 +70,7 @@ int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostre
 
 CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options) {
   CLI::App* explain = app.add_subcommand("explain", "Print a rule's documentation");
-  explain->add_option("rule", options.rule, "Rule id, e.g. memory-fit")->required();
+  explain->add_option("rule", options.rule, "Rule id, e.g. memory-fit")->type_name("RULE")->required();
   add_rule_source_options(*explain, options.rule_packs, options.config);
   return explain;
 }

@@ -17,13 +17,16 @@ CLI::App* add_new_command(CLI::App& app, NewOptions& options) {
   CLI::App* command = app.add_subcommand("new", "Print a commented plan template to start from");
   std::vector<std::string> kinds(template_kinds().begin(), template_kinds().end());
   command->add_option("kind", options.kind, "The plan's kind: " + fmt::format("{}", fmt::join(kinds, " or ")))
+      ->type_name("KIND")
       ->required()
       ->check(CLI::IsMember(kinds));
   command->add_option("-o,--output", options.output,
                       "Write the template to FILE (which must not exist) instead of stdout")
+      ->type_name("FILE")
       ->check(non_empty("a file path"));
   command->add_option("--today", options.today,
                       "The review date the template writes, YYYY-MM-DD (default: today; also: PLANLINT_TODAY)")
+      ->type_name("DATE")
       ->check(non_empty("a date, YYYY-MM-DD"));
   return command;
 }

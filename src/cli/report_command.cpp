@@ -24,15 +24,18 @@ namespace planlint::cli {
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
   CLI::App* report = app.add_subcommand(
       "report", "Print the plan's estimates with their arithmetic and ranges");
-  report->add_option("plan", options.path, "Plan file (TOML)")->required();
+  report->add_option("plan", options.path, "Plan file (TOML), or a Markdown doc with plans")->type_name("FILE")->required();
   report->add_option("--format", options.format, "Output format")
+      ->type_name("FORMAT")
       ->check(CLI::IsMember({"text", "markdown", "json"}))
       ->capture_default_str();
   report->add_flag("--no-color", options.no_color, "Never colour the diagnostics (also: NO_COLOR)");
   report->add_option("--config", options.config,
                      "Config file whose GPU catalog applies (default: the nearest .planlint.toml up from PLAN)")
+      ->type_name("FILE")
       ->check(non_empty("a file path"));
   report->add_option("--block", options.block, "In a Markdown doc with several plans, the Nth plan block (1-based)")
+      ->type_name("N")
       ->check(whole_number<std::size_t>(1, "a plan block's number, 1 or more"));
   return report;
 }

@@ -118,6 +118,15 @@ inline std::string npm_tool(const std::string& relative) {
   return tool.string();
 }
 
+/// A command of a Debian package; the test FAILS when it is not on PATH.
+inline std::string system_tool(const std::string& name, const std::string& package) {
+  std::string output;
+  if (run_command("command -v " + quote(name), output) != 0)
+    FAIL("missing test tool " << name << ": install the Debian package " << package
+                              << " (scripts/test installs it)");
+  return name;
+}
+
 inline std::string sarif_multitool() { return npm_tool("@microsoft/sarif-multitool-linux/Sarif.Multitool"); }
 inline std::string taplo() { return npm_tool(".bin/taplo"); }
 inline std::string ajv() { return npm_tool(".bin/ajv"); }

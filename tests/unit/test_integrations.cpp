@@ -23,19 +23,11 @@ using planlint::test::quote;
 using planlint::test::read_text;
 using planlint::test::run_command;
 using planlint::test::Scratch;
+using planlint::test::system_tool;
 
 namespace {
 
 const fs::path source_dir = PLANLINT_SOURCE_DIR;
-
-/// A program the integration needs, from PATH; the test FAILS when it is missing.
-std::string system_tool(const std::string& name, const std::string& package) {
-  std::string output;
-  if (run_command("command -v " + quote(name), output) != 0)
-    FAIL("missing test tool " << name << ": install the Debian package " << package
-                              << " (scripts/test installs it)");
-  return name;
-}
 
 /// The body of the first fenced block of docs/integrations.md whose text contains `marker`.
 std::string docs_block(const std::string& marker) {

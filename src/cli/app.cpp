@@ -1,0 +1,30 @@
+#include "cli/app.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/source_commit.hpp"
+
+namespace planlint::cli {
+
+std::string version_line() { return version_line(source_commit()); }
+
+std::string version_line(std::string_view commit) {
+  if (commit.empty()) return fmt::format("planlint {} (source commit unknown: built without git metadata)", PLANLINT_VERSION);
+  return fmt::format("planlint {} (git {})", PLANLINT_VERSION, commit);
+}
+
+CommandLine::CommandLine(const std::function<bool(std::string_view)>& wanted)
+    : app("planlint: a linter for AI compute capacity plans", "planlint") {
+  app.set_version_flag("--version", std::function<std::string()>([] { return version_line(); }),
+                       "Print the version and the source commit, then exit");
+  app.require_subcommand(0, 1);
+  app.footer("Run `planlint PATH...` to lint plan files, folders or Markdown docs.\n"
+             "Exit status: 0 no findings at --fail-on or above, 1 findings, 2 planlint could not run.");
+  if (wanted("check")) check = add_check_command(app, check_options);
+  if (wanted("report")) report = add_report_command(app, report_options);
+  if (wanted("rules")) rules = add_rules_command(app, rules_options);
+  if (wanted("explain")) explain = add_explain_command(app, explain_options);
+  if (wanted("new")) new_command = add_new_command(app, new_options);
+}
+
+}  // namespace planlint::cli

@@ -49,7 +49,7 @@ planlint_install_commands() {
 }
 
 # planlint_install_npm_tools: installs the validators the tests run (the SARIF validator
-# Sarif.Multitool, taplo, ajv), pinned in tools/npm-tools/package-lock.json, into
+# Sarif.Multitool, taplo, ajv, action-validator), pinned in tools/npm-tools/package-lock.json, into
 # .cache/npm-tools/ (tests find them there, or under $PLANLINT_NPM_TOOLS). Skips the install
 # when the lock file has not changed since the last one.
 planlint_install_npm_tools() {
@@ -59,7 +59,8 @@ planlint_install_npm_tools() {
   fi
   if cmp -s "$source/package-lock.json" "$dest/package-lock.json" &&
      [ -x "$dest/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" ] &&
-     [ -e "$dest/node_modules/.bin/taplo" ] && [ -e "$dest/node_modules/.bin/ajv" ]; then
+     [ -e "$dest/node_modules/.bin/taplo" ] && [ -e "$dest/node_modules/.bin/ajv" ] &&
+     [ -e "$dest/node_modules/.bin/action-validator" ]; then
     return 0
   fi
   echo "Installing the test tools of $source into $dest" >&2

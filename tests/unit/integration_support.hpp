@@ -130,5 +130,6 @@ inline std::string system_tool(const std::string& name, const std::string& packa
 inline std::string sarif_multitool() { return npm_tool("@microsoft/sarif-multitool-linux/Sarif.Multitool"); }
 inline std::string taplo() { return npm_tool(".bin/taplo"); }
 inline std::string ajv() { return npm_tool(".bin/ajv"); }
+inline std::string action_validator() { return npm_tool(".bin/action-validator"); }
 
 }  // namespace planlint::test

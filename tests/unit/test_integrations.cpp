@@ -343,15 +343,17 @@ TEST_CASE("the docs' .taplo.toml checks the plans with the plan schema and .plan
 
 namespace {
 
-/// A git repository of plans with pre-commit's cache inside it, and the built planlint first on
-/// PATH, as the hook's users have it.
+/// A git repository of plans with pre-commit's cache inside it, and `path_first` (by default the
+/// folder of the built planlint) first on PATH, as the hook's users have it; `environment` is
+/// added to each command's environment.
 struct HookRepository {
   PlanRepository plans;
   std::string prefix;  ///< cd and the environment, before each command
-  HookRepository() {
+  explicit HookRepository(const fs::path& path_first = fs::path(PLANLINT_BINARY).parent_path(),
+                          const std::string& environment = "") {
     fs::remove_all(plans.path() / ".git");
-    prefix = "cd " + quote(plans.path().string()) + " && PATH=" +
-             quote(fs::path(PLANLINT_BINARY).parent_path().string()) + ":\"$PATH\" PRE_COMMIT_HOME=" +
+    prefix = "cd " + quote(plans.path().string()) + " && " + environment + " PATH=" +
+             quote(path_first.string()) + ":\"$PATH\" PRE_COMMIT_HOME=" +
              quote((plans.path() / ".pre-commit-home").string()) +
              " GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t"
              " GIT_COMMITTER_EMAIL=t@example.com GIT_CONFIG_NOSYSTEM=1 HOME=" +
@@ -383,6 +385,99 @@ TEST_CASE("the shipped pre-commit hook lints the plans and Markdown docs and pas
   CHECK_THAT(output, Catch::Contains("docs/fallback.markdown:12:1: error: unknown key 'gpu_typ'"));
   // The TOML and Markdown files without a plan are passed over (--skip-non-plans).
   CHECK_THAT(output, !Catch::Contains("pyproject.toml") && !Catch::Contains("README.md"));
+}
+
+namespace {
+
+/// A folder of release files as .github/workflows/release.yml publishes them, made from the
+/// built planlint: planlint-VERSION-linux-x86_64.tar.gz and SHA256SUMS.
+struct ReleaseFolder {
+  Scratch dir;
+  std::string url;
+  ReleaseFolder() {
+    const std::string top = std::string("planlint-") + PLANLINT_VERSION + "-linux-x86_64";
+    fs::create_directories(dir.path / "stage" / top / "bin");
+    fs::copy_file(PLANLINT_BINARY, dir.path / "stage" / top / "bin/planlint");
+    fs::create_directories(dir.path / "release");
+    std::string output;
+    REQUIRE(run_command("cd " + quote(dir.path.string()) + " && tar -czf release/" + top + ".tar.gz -C stage " + top +
+                            " && cd release && sha256sum " + top + ".tar.gz > SHA256SUMS",
+                        output) == 0);
+    url = "file://" + (dir.path / "release").string();
+  }
+  fs::path tarball() const { return dir.path / "release" / (std::string("planlint-") + PLANLINT_VERSION + "-linux-x86_64.tar.gz"); }
+};
+
+/// A folder with a `planlint` of another version on PATH, which prints its version and does
+/// nothing else: a hook that ran it instead of the pinned one would pass every plan.
+fs::path other_version_on_path(const Scratch& dir) {
+  const fs::path fake = dir.write("other/planlint", "#!/bin/sh\necho 'planlint 0.0.1 (git v0.0.1)'\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  return fake.parent_path();
+}
+
+}  // namespace
+
+TEST_CASE("the shipped hook fetches the release binary of its version, checks it and keeps it in the cache",
+          "[integrations][pre-commit]") {
+  system_tool("git", "git");
+  const std::string pre_commit = system_tool("pre-commit", "pre-commit");
+  ReleaseFolder release;
+  Scratch home;
+  // A planlint of another version on PATH: the hook must not use it.
+  HookRepository repo(other_version_on_path(home), "PLANLINT_RELEASE_URL=" + quote(release.url) +
+                                                       " XDG_CACHE_HOME=" + quote((home.path / "cache").string()));
+  const std::string try_repo = pre_commit + " try-repo " + quote(source_dir.string()) + " planlint --all-files";
+  std::string output;
+  CHECK(repo.run(try_repo, output) == 1);
+  INFO(output);
+  CHECK_THAT(output, Catch::Contains("plans/llama 7b serving.toml:9:1: error: unknown key 'hmb' in [cluster]"));
+  const fs::path cached = home.path / "cache/planlint" / PLANLINT_VERSION / "planlint";
+  CHECK(fs::is_regular_file(cached));
+
+  // Offline, from the cache.
+  fs::remove_all(release.dir.path / "release");
+  CHECK(repo.run(try_repo, output) == 1);
+  CHECK_THAT(output, Catch::Contains("plans/llama 7b serving.toml:9:1: error: unknown key 'hmb' in [cluster]"));
+}
+
+TEST_CASE("the shipped hook refuses a release whose checksum differs, and says what to do without one",
+          "[integrations][pre-commit]") {
+  system_tool("git", "git");
+  const std::string pre_commit = system_tool("pre-commit", "pre-commit");
+  const std::string try_repo = pre_commit + " try-repo " + quote(source_dir.string()) + " planlint --all-files";
+  Scratch home;
+  const fs::path cache = home.path / "cache";
+  std::string output;
+  {
+    ReleaseFolder release;
+    std::ofstream(release.tarball(), std::ios::binary | std::ios::app) << "tampered";
+    HookRepository repo(other_version_on_path(home),
+                        "PLANLINT_RELEASE_URL=" + quote(release.url) + " XDG_CACHE_HOME=" + quote(cache.string()));
+    CHECK(repo.run(try_repo, output) == 1);
+    INFO(output);
+    CHECK_THAT(output, Catch::Contains("release does not check out") && Catch::Contains("SHA-256"));
+    CHECK_THAT(output, !Catch::Contains("unknown key"));
+    CHECK_FALSE(fs::exists(cache / "planlint" / PLANLINT_VERSION / "planlint"));
+  }
+  {
+    // No release to be had, and only another version on PATH: stop, naming both versions.
+    HookRepository repo(other_version_on_path(home), "PLANLINT_RELEASE_URL=" +
+                                                         quote("file://" + (home.path / "no-release").string()) +
+                                                         " XDG_CACHE_HOME=" + quote(cache.string()));
+    CHECK(repo.run(try_repo, output) == 1);
+    INFO(output);
+    CHECK_THAT(output, Catch::Contains(std::string("pinned to planlint ") + PLANLINT_VERSION) &&
+                           Catch::Contains("the planlint on PATH is 0.0.1") && Catch::Contains("set PLANLINT"));
+  }
+  {
+    // $PLANLINT names the binary to use, whatever PATH holds.
+    HookRepository repo(other_version_on_path(home), "PLANLINT=" + quote(PLANLINT_BINARY) + " XDG_CACHE_HOME=" +
+                                                         quote(cache.string()));
+    CHECK(repo.run(try_repo, output) == 1);
+    INFO(output);
+    CHECK_THAT(output, Catch::Contains("plans/llama 7b serving.toml:9:1: error: unknown key 'hmb' in [cluster]"));
+  }
 }
 
 TEST_CASE("the docs' local pre-commit hook refuses a commit of a plan with an error and lets its fix through",

@@ -199,7 +199,7 @@ TEST_CASE("every cost-tier metric of a training plan comes from the compute grou
     std::size_t cost_metrics = 0;
     for (const MetricValue& value : full.estimates.values()) {
       const std::string& metric = value.name;
-      const MetricName* known = find_metric(metric);
+      const MetricSpec* known = find_metric(metric);
       REQUIRE(known != nullptr);
       if (known->tier != Tier::cost) continue;
       INFO(metric);

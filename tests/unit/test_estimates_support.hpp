@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "planlint/estimate/estimates.hpp"
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "support.hpp"
 
 namespace planlint::test {
@@ -64,8 +64,8 @@ inline double round3(double x) {
 /// Whether `actual` reproduces `expected` to 3 significant figures, both in the metric's
 /// reading unit (days for *days, GPU-hours for *_hours, else the base unit).
 inline bool same_3sf(std::string_view metric, double actual, double expected) {
-  const MetricName* known = find_metric(metric);
-  const double scale = known ? plain_number_scale(*known) : 1;
+  const MetricSpec* known = find_metric(metric);
+  const double scale = known ? known->plain.scale : 1;
   const double a = round3(actual / scale), e = round3(expected / scale);
   return std::fabs(a - e) <= 1e-9 * std::fabs(e);
 }

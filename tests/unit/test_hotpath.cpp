@@ -25,7 +25,7 @@
 #include "planlint/rules/rule_set.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/plan/loader.hpp"
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/units/fixed.hpp"
@@ -77,7 +77,7 @@ TEST_CASE("find_key and find_metric agree with a scan of the tables", "[hotpath]
   CHECK(find_key("cluster", "hmb") == nullptr);
   CHECK(find_key("", "") == nullptr);
   CHECK(find_key("training.") == nullptr);
-  for (const MetricName& metric : metric_names()) CHECK(find_metric(metric.name) == &metric);
+  for (const MetricSpec& metric : metric_table()) CHECK(find_metric(metric.name) == &metric);
   CHECK(find_metric("train.dayz") == nullptr);
   CHECK(find_metric("") == nullptr);
 }

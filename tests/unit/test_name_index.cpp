@@ -1,4 +1,4 @@
-// NameIndex (plan/name_index.hpp), the static name tables built on it (find_key, find_metric).
+// NameIndex (plan/name_index.hpp), the plan keys found through it (find_key), and metrics by name.
 #include <algorithm>
 #include <span>
 #include <string>
@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/plan/name_index.hpp"
 #include "planlint/plan/schema.hpp"
 
@@ -86,7 +86,7 @@ TEST_CASE("every plan key and metric is found by name", "[name-index][schema]") 
   CHECK(find_key("training.") == nullptr);
   CHECK(find_key(".mfu") == nullptr);
   CHECK(find_key("") == nullptr);
-  for (const MetricName& metric : metric_names()) CHECK(find_metric(metric.name) == &metric);
+  for (const MetricSpec& metric : metric_table()) CHECK(find_metric(metric.name) == &metric);
   CHECK(find_metric("train.day") == nullptr);
   CHECK(find_metric("") == nullptr);
 }
@@ -112,44 +112,4 @@ TEST_CASE("an array section's fields are found by their field id, a table sectio
   std::size_t array_keys = 0;
   for (const KeySpec& key : plan_keys()) array_keys += plan_sections()[key.section_index].array;
   CHECK(fields == array_keys);  // every field of every array section, once
-}
-
-namespace {
-
-// find_by_literal's finder for the test below: the name's position in `texts`, counted.
-std::vector<std::string>* literal_texts = nullptr;
-int literal_finds = 0;
-const std::string* find_text(std::string_view name) {
-  ++literal_finds;
-  for (const std::string& text : *literal_texts)
-    if (text == name) return &text;
-  return nullptr;
-}
-
-}  // namespace
-
-TEST_CASE("a literal is looked up by name once, then found by its address", "[name-index][literal]") {
-  // More texts than the table keeps (3/4 of 128): those past it are looked up by name each time.
-  std::vector<std::string> texts;
-  for (int i = 0; i < 600; ++i) texts.push_back(fmt::format("name{}", i));
-  literal_texts = &texts;
-  literal_finds = 0;
-  for (const std::string& text : texts) REQUIRE(find_by_literal<std::string>(text, &find_text) == &text);
-  CHECK(literal_finds == 600);
-  literal_finds = 0;
-  for (const std::string& text : texts) REQUIRE(find_by_literal<std::string>(text, &find_text) == &text);
-  CHECK(literal_finds == 600 - 96);
-  // One address with two sizes is two names ("name1" and its prefix "name").
-  const std::string_view prefix(texts[1].data(), 4);
-  CHECK(find_by_literal<std::string>(prefix, &find_text) == nullptr);
-  CHECK(find_by_literal<std::string>(texts[1], &find_text) == &texts[1]);
-  literal_texts = nullptr;
-
-  // The engine's literal types answer as the lookups by name do, known or not.
-  CHECK(KeyLiteral("training.mfu").spec() == find_key("training.mfu"));
-  CHECK(KeyLiteral("training.mfu").spec() != nullptr);
-  CHECK(KeyLiteral("training.nope").spec() == nullptr);
-  CHECK(MetricLiteral("train.days").metric() == find_metric("train.days"));
-  CHECK(MetricLiteral("train.days").metric() != nullptr);
-  CHECK(MetricLiteral("train.nope").metric() == nullptr);
 }

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint {
@@ -79,10 +79,10 @@ bool under(std::string_view name, std::string_view prefix) {
 /// metric itself ("memory") a table of the metrics under it, defined once in `definitions` as
 /// "estimates.train.memory". So every spelling of a metric name, quoted or nested at any dot,
 /// is accepted, and a name that is not a metric is rejected in each.
-json metric_table(const std::string& prefix, std::string description, json& definitions) {
+json estimates_table(const std::string& prefix, std::string description, json& definitions) {
   json properties = json::object();
   std::vector<std::string> tables;
-  for (const MetricName& metric : metric_names()) {
+  for (const MetricSpec& metric : planlint::metric_table()) {
     if (!under(metric.name, prefix)) continue;
     const std::string rest(prefix.empty() ? metric.name : metric.name.substr(prefix.size() + 1));
     properties[rest] = {{"description", metric.summary}, {"$ref", "#/definitions/claim"}};
@@ -99,9 +99,10 @@ json metric_table(const std::string& prefix, std::string description, json& defi
     const std::string definition = "estimates." + nested;
     if (!definitions.contains(definition)) {
       definitions[definition] = nullptr;  // its place, before the tables nested in it
-      const auto example = std::find_if(metric_names().begin(), metric_names().end(),
-                                        [&](const MetricName& m) { return under(m.name, nested); });
-      definitions[definition] = metric_table(
+      const auto metrics = planlint::metric_table();
+      const auto example =
+          std::find_if(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return under(m.name, nested); });
+      definitions[definition] = estimates_table(
           nested,
           fmt::format("the metrics {0}.*, as the table [estimates.{0}] or an unquoted dotted name "
                       "(`{1} = ...` in [estimates]), which planlint reads as \"{1}\"",
@@ -125,7 +126,7 @@ std::string plan_json_schema() {
   for (const SectionSpec& section : plan_sections()) {
     properties[std::string(section.name)] =
         section.name == "estimates"
-            ? metric_table("",
+            ? estimates_table("",
                            std::string(section.description) +
                                ": metric names (quote dotted names; unquoted, they nest tables, which "
                                "planlint reads back as the name) with a quantity or {value, low, high}",

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "planlint/estimate/engine.hpp"
-#include "planlint/plan/metric_names.hpp"
 
 namespace planlint {
 
@@ -12,28 +11,16 @@ namespace {
 
 using detail::Overrides;
 
-/// A plan key whose [[assumptions]] low/high span the cost-tier ranges (estimates.md), and
-/// which of its ends is the cheaper one: a higher MFU or goodput lowers the cost-tier metrics,
-/// a higher price raises them.
-struct RangedKey {
-  std::string_view key;
-  bool higher_is_cheaper;
-};
-constexpr RangedKey ranged_keys[] = {{"training.mfu", true}, {"training.goodput", true}, {"cluster.price", false}};
-
-/// Whether a higher value of the ranged key `key` lowers the cost-tier metrics.
-bool higher_is_cheaper(std::string_view key) {
-  for (const RangedKey& ranged : ranged_keys)
-    if (ranged.key == key) return ranged.higher_is_cheaper;
-  return true;  // not a ranged key: never a RangeSource's
-}
+/// Whether a higher value of the ranged key `key` lowers the cost-tier metrics: a higher MFU or
+/// goodput does, a higher price raises them.
+bool higher_is_cheaper(std::string_view key) { return key != plan_key_of(RangedKey::price); }
 
 /// For each ranged key the plan states, the low/high of the first assumption that justifies
 /// it; an end the assumption leaves out is the plan's value.
 std::vector<RangeSource> assumed_ranges(const Plan& plan) {
   std::vector<RangeSource> ranges;
-  for (const RangedKey& ranged : ranged_keys) {
-    const std::string_view key = ranged.key;
+  for (const RangedKey ranged : ranged_keys) {
+    const std::string_view key = plan_key_of(ranged);
     const std::optional<double> value = plan.number(key);
     if (!value) continue;
     for (const PlanTable& assumption : plan.assumptions) {
@@ -148,10 +135,10 @@ std::vector<detail::MetricValues> range_variants(const Plan& plan, const Catalog
 
 /// `value`'s range over the variants' values of `name`: min and max are the optimistic and the
 /// pessimistic end, even where one metric moves two ways. `moved` tells whether any differs.
-MetricRange range_over(const std::vector<detail::MetricValues>& variants, const MetricName& name, double value,
+MetricRange range_over(const std::vector<detail::MetricValues>& variants, const MetricSpec& metric, double value,
                        bool* moved = nullptr) {
   MetricRange range{value, value};
-  const auto slot = static_cast<std::size_t>(&name - metric_names().data());
+  const auto slot = static_cast<std::size_t>(metric.id);
   for (const detail::MetricValues& variant : variants) {
     const double at = variant[slot];
     if (!std::isfinite(at)) continue;  // absent, or not a number
@@ -171,7 +158,7 @@ std::map<std::string, MetricRange, std::less<>> metric_ranges(const Plan& plan, 
   if (ranges.empty()) return result;
   const std::vector<detail::MetricValues> variants = range_variants(plan, catalog, ranges, how);
   for (const MetricValue& metric : estimates.values()) {
-    const MetricName* known = find_metric(metric.name);
+    const MetricSpec* known = metric.spec;
     if (!known || known->tier != Tier::cost) continue;
     // A cost-tier metric that depends on a ranged key moves with it (each is monotonic in
     // MFU, goodput and price, and an assumption whose ends are both the value is no range).
@@ -196,7 +183,7 @@ Estimates estimate(const Plan& plan, const Catalog& catalog, EstimateScope scope
 
   std::vector<MetricValue> ranged;
   for (const MetricValue& metric : estimates.values()) {
-    const MetricName* known = find_metric(metric.name);
+    const MetricSpec* known = metric.spec;
     if (!known || known->tier != Tier::cost) continue;
     std::vector<std::string> range_keys;
     for (const RangeSource& range : ranges)

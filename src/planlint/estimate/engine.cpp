@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "planlint/plan/defaults.hpp"
-#include "planlint/plan/metric_names.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint::detail {
@@ -34,18 +33,28 @@ std::string show_plan_value(std::string_view path, double value, units::Dimensio
   return units::format(value, dim);
 }
 
-std::string show_metric_value(std::string_view name, double value, units::Dimension dim) {
-  if (is_fraction_metric(name)) return show_percent(value);
-  if (dim == units::dims::flop / units::dims::tokens)
-    return units::format(value, units::dims::flop) + "/token";
+namespace {
+
+std::string show_in(units::Dimension dim, double value) {
+  if (dim == units::dims::flop / units::dims::tokens) return units::format(value, units::dims::flop) + "/token";
   return units::format(value, dim);
+}
+
+}  // namespace
+
+std::string show_metric_value(const MetricSpec& metric, double value) {
+  return metric.fraction ? show_percent(value) : show_in(metric.dim, value);
+}
+
+std::string show_metric_value(const MetricValue& metric, double value) {
+  return metric.spec ? show_metric_value(*metric.spec, value) : show_in(metric.dim, value);
 }
 
 std::string TermText::str() const {
   switch (kind_) {
     case Kind::text: return std::string(text_);
     case Kind::plan_value: return show_plan_value(key_, value_, dim_);
-    case Kind::metric_value: return show_metric_value(key_, value_, dim_);
+    case Kind::metric_value: return show_metric_value(metric_spec(metric_), value_);
     case Kind::count: return show_count(value_);
     case Kind::quantity: return units::format(value_, dim_);
     case Kind::deferred: return recipe_->render();
@@ -64,10 +73,10 @@ const std::string& EstimateContext::catalog_note(std::string_view path) {
   return *note;
 }
 
-std::optional<double> EstimateContext::number(KeyLiteral path) const {
-  const KeySpec* spec = path.spec();
-  if (auto value = override_of(spec)) return value;
-  return spec ? plan_.number(*spec) : std::nullopt;
+std::optional<double> EstimateContext::number(std::string_view path) const {
+  if (!overrides_.empty())
+    if (auto value = override_of(find_key(path))) return value;
+  return plan_.number(path);
 }
 
 std::string EstimateContext::missing_name(std::string_view path) const {
@@ -107,13 +116,13 @@ CountedRecompute counted_recompute(EstimateContext& context, MetricBuilder& m) {
   return {4.0 / 3.0, "4/3 · ", "4/3 × "};
 }
 
-MetricBuilder::MetricBuilder(EstimateContext& context, MetricLiteral name)
-    : context_(context), name_(name.name()), known_(name.metric()) {
-  if (known_) dim_ = known_->dim;
+MetricBuilder::MetricBuilder(EstimateContext& context, Metric metric) : context_(context), metric_(metric) {
   if (!context_.with_text()) return;
+  const MetricSpec& spec = metric_spec(metric);
   value_.emplace();
-  value_->name = std::string(name_);
-  value_->dim = dim_;
+  value_->name = std::string(spec.name);
+  value_->spec = &spec;
+  value_->dim = spec.dim;
 }
 
 void MetricBuilder::add_input(MetricInput input) {
@@ -145,12 +154,11 @@ void MetricBuilder::describe_input(std::string_view name, std::string note) {
     if (input.name == name) input.note = std::move(note);
 }
 
-std::optional<Term> MetricBuilder::optional_plan(KeyLiteral key) {
-  const std::string_view path = key.path();
-  const KeySpec* spec = key.spec();
-  const PlanValue* found = context_.find(key);
+std::optional<Term> MetricBuilder::optional_plan(std::string_view path) {
+  const KeySpec* spec = find_key(path);
+  const PlanValue* found = spec ? context_.plan().find(*spec) : nullptr;
   if (!found || !found->quantity()) return std::nullopt;
-  // number(path) without looking the key up in the plan a second time.
+  // number(path) without looking the key up a second time.
   const std::optional<double> number = context_.override_of(spec).value_or(found->quantity()->value);
   const units::Dimension dim = found->quantity()->dim;
   if (context_.with_provenance()) {
@@ -166,15 +174,14 @@ std::optional<Term> MetricBuilder::optional_plan(KeyLiteral key) {
   return Term{*number, TermText::plan_value(path, *number, dim)};
 }
 
-Term MetricBuilder::plan(KeyLiteral path) {
+Term MetricBuilder::plan(std::string_view path) {
   if (auto term = optional_plan(path)) return *term;
-  missing(context_.missing_name(path.path()));
+  missing(context_.missing_name(path));
   return Term{missing_value, "?"};
 }
 
-std::optional<std::string> MetricBuilder::choice(KeyLiteral key, double used_value, std::string note) {
-  const std::string_view path = key.path();
-  const PlanValue* found = context_.find(key);
+std::optional<std::string> MetricBuilder::choice(std::string_view path, double used_value, std::string note) {
+  const PlanValue* found = context_.find(path);
   std::optional<std::string> text;
   if (found && found->text()) text = *found->text();
   if (found && found->boolean()) text = *found->boolean() ? "true" : "false";
@@ -195,16 +202,15 @@ std::optional<std::string> MetricBuilder::choice(KeyLiteral key, double used_val
   return text;
 }
 
-Term MetricBuilder::metric(MetricLiteral literal) {
-  const std::string_view name = literal.name();
-  const MetricName* known = literal.metric();
+Term MetricBuilder::metric(Metric metric) {
   if (!context_.with_text()) {
-    const double value = known ? context_.values()[static_cast<std::size_t>(known - metric_names().data())] : missing_value;
+    const double value = context_.values()[static_cast<std::size_t>(metric)];
     if (std::isnan(value)) missing(std::string());
     return Term{value, "?"};
   }
+  const std::string_view name = metric_spec(metric).name;
   const Estimates& estimates = context_.estimates();
-  if (const MetricValue* found = known ? estimates.find(*known) : estimates.find(name)) {
+  if (const MetricValue* found = estimates.find(metric)) {
     if (context_.with_provenance()) {
       MetricInput input;
       input.name = std::string(name);
@@ -213,7 +219,7 @@ Term MetricBuilder::metric(MetricLiteral literal) {
       input.is_metric = true;
       add_input(std::move(input));
     }
-    return Term{found->value, TermText::metric_value(name, found->value, found->dim)};
+    return Term{found->value, TermText::metric_value(metric, found->value)};
   }
   if (auto it = estimates.absent().find(name); it != estimates.absent().end()) {
     for (const std::string& name_missing : it->second) missing(name_missing);
@@ -230,14 +236,13 @@ void MetricBuilder::set_absent() {
 
 void MetricBuilder::set_value(double value, std::string_view formula, LazyText arithmetic) {
   if (!context_.with_text()) {
-    // A metric outside metric_names() is not one the ranges read.
-    if (known_) context_.values()[static_cast<std::size_t>(known_ - metric_names().data())] = value;
+    context_.values()[static_cast<std::size_t>(metric_)] = value;
     return;
   }
   value_->value = value;
   if (context_.with_provenance()) value_->formula = std::string(formula);
   value_->arithmetic = std::move(arithmetic);
-  context_.estimates().set(std::move(*value_), known_);
+  context_.estimates().set(std::move(*value_), &metric_spec(metric_));
 }
 
 }  // namespace planlint::detail

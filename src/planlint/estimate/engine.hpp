@@ -16,23 +16,25 @@
 #include <fmt/format.h>
 
 #include "planlint/estimate/estimates.hpp"
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 
 namespace planlint::detail {
 
 /// A value as the arithmetic shows it: readable units (units::format), fractions as percent
 /// for the keys whose base unit is a fraction.
 std::string show_plan_value(std::string_view path, double value, units::Dimension dim);
-/// A metric value as reports show it: readable units; fractions (comm.fraction, pipeline
-/// bubble) as percent.
-std::string show_metric_value(std::string_view name, double value, units::Dimension dim);
+/// A metric value as reports show it: readable units; a fraction metric as percent.
+std::string show_metric_value(const MetricSpec& metric, double value);
+/// show_metric_value() of the metric's value or an end of its range; a metric outside the
+/// table (a test's) in the readable unit of its dimension.
+std::string show_metric_value(const MetricValue& metric, double value);
 /// A plain number ("4096", "7B", "0.6").
 std::string show_count(double value);
 /// A fraction as percent ("40%", "16.7%").
 std::string show_percent(double fraction);
 
 /// A plan value replaced for one evaluation of the ranges, in base units (`training.mfu` →
-/// 0.5); the key is found by its spec's address (override_of).
+/// 0.5).
 struct Override {
   const KeySpec* spec = nullptr;
   double value = 0;
@@ -41,10 +43,9 @@ struct Override {
 /// every metric of the ranges' evaluations.
 using Overrides = std::vector<Override>;
 
-/// The values of one evaluation by place in metric_names(), NaN where a metric is absent: all
-/// that the ranges' evaluations keep (each MetricValue with its name, in a map, cost them
-/// about four times as many instructions as the formulas).
-using MetricValues = std::array<double, max_metric_count>;
+/// The values of one evaluation by Metric, NaN where a metric is absent: all that the ranges'
+/// evaluations keep.
+using MetricValues = std::array<double, metric_count>;
 
 /// One evaluation of every metric: the plan, the catalog, the overridden assumptions, and the
 /// metrics computed so far (formulas read earlier metrics from it).
@@ -73,18 +74,12 @@ class EstimateContext {
 
   /// The value of `path` for this evaluation: the override, else the plan's (defaults
   /// included); nullopt when the plan has no quantity there.
-  std::optional<double> number(KeyLiteral path) const;
-  /// The plan's value at `path` (defaults included, no override), by the key's spec.
-  const PlanValue* find(KeyLiteral path) const {
-    const KeySpec* spec = path.spec();
-    return spec ? plan_.find(*spec) : nullptr;
-  }
+  std::optional<double> number(std::string_view path) const;
+  /// The plan's value at `path` (defaults included, no override).
+  const PlanValue* find(std::string_view path) const { return plan_.find(path); }
   /// The plan's text at `path`, if it holds one.
-  std::optional<std::string> text(KeyLiteral path) const {
-    const KeySpec* spec = path.spec();
-    return spec ? plan_.text(*spec) : std::nullopt;
-  }
-  /// The override of the key `spec` (found from a KeyLiteral; nullptr: none) in this evaluation.
+  std::optional<std::string> text(std::string_view path) const { return plan_.text(path); }
+  /// The override of the key `spec` (nullptr: none) in this evaluation.
   std::optional<double> override_of(const KeySpec* spec) const {
     for (const Override& override : overrides_)
       if (spec && override.spec == spec) return override.value;
@@ -127,9 +122,11 @@ class TermText {
   static TermText plan_value(std::string_view path, double value, units::Dimension dim) {
     return TermText(Kind::plan_value, path, value, dim);
   }
-  /// show_metric_value(name, value, dim); `name` must be a string literal's view.
-  static TermText metric_value(std::string_view name, double value, units::Dimension dim) {
-    return TermText(Kind::metric_value, name, value, dim);
+  /// show_metric_value(metric, value).
+  static TermText metric_value(Metric metric, double value) {
+    TermText text(Kind::metric_value, {}, value, {});
+    text.metric_ = metric;
+    return text;
   }
   /// show_count(value).
   static TermText count(double value) { return TermText(Kind::count, {}, value, {}); }
@@ -156,7 +153,8 @@ class TermText {
   Kind kind_ = Kind::text;
   /// Views only, of string literals: terms are copied into every metric's arithmetic recipe.
   std::string_view text_;  ///< Kind::text
-  std::string_view key_;   ///< the plan key or metric that says how the value reads
+  std::string_view key_;   ///< the plan key that says how the value reads
+  Metric metric_ = Metric::train_flops;  ///< Kind::metric_value
   double value_ = 0;
   units::Dimension dim_;
   std::shared_ptr<const TextRecipe> recipe_;  ///< Kind::deferred
@@ -172,30 +170,29 @@ struct Term {
 /// metric with its formula and arithmetic, or records it as absent. A missing input reads as
 /// NaN so that the formula code runs straight through; finish() discards the result then.
 ///
-///     MetricBuilder m(context, "train.flops");
+///     MetricBuilder m(context, Metric::train_flops);
 ///     Term n = m.plan("model.active_params"), d = m.plan("training.tokens");
 ///     m.finish(6 * n.value * d.value, "6 · N_a · D", fmt::format("6 × {} × {}", n.text, d.text));
 class MetricBuilder {
  public:
-  /// Names are literals (KeyLiteral, MetricLiteral): each is looked up once per thread, not
-  /// for every metric of every evaluation.
-  MetricBuilder(EstimateContext& context, MetricLiteral name);
+  /// Plan keys are named by string literals (the terms' texts view them).
+  MetricBuilder(EstimateContext& context, Metric metric);
 
   /// A quantity of the plan (stated, defaulted or from the catalog).
-  Term plan(KeyLiteral path);
+  Term plan(std::string_view path);
   /// A quantity of the plan that the formula can do without; nothing is recorded when absent.
-  std::optional<Term> optional_plan(KeyLiteral path);
+  std::optional<Term> optional_plan(std::string_view path);
   /// A parallel degree (training.cp) as an input when it is above 1; nullopt at 1 or absent,
   /// where it changes nothing and the formula and its arithmetic leave it out.
-  std::optional<Term> degree_above_one(KeyLiteral path) {
+  std::optional<Term> degree_above_one(std::string_view path) {
     if (context_.number(path).value_or(1) <= 1) return std::nullopt;
     return plan(path);
   }
   /// A string or boolean of the plan ("selective", "true"), recorded as an input; nullopt
   /// (and missing) when absent. `used_value` is what the formula takes from it, if anything.
-  std::optional<std::string> choice(KeyLiteral path, double used_value = 0, std::string note = {});
+  std::optional<std::string> choice(std::string_view path, double used_value = 0, std::string note = {});
   /// Another metric; when it is absent, its missing inputs become this metric's.
-  Term metric(MetricLiteral name);
+  Term metric(Metric metric);
 
   /// Records a missing input by name (a plan key, possibly with a reason).
   void missing(std::string name);
@@ -217,10 +214,9 @@ class MetricBuilder {
   void finish(double value, std::string_view formula, Render arithmetic) {
     if (!complete()) return set_absent();
     if (!context_.with_text()) return set_value(value, {}, {});
-    const std::string_view name = name_;
-    const units::Dimension dim = dim_;
-    set_value(value, formula, LazyText::deferred([arithmetic = std::move(arithmetic), name, value, dim] {
-                return std::string(arithmetic()) + " = " + show_metric_value(name, value, dim);
+    const Metric metric = metric_;
+    set_value(value, formula, LazyText::deferred([arithmetic = std::move(arithmetic), metric, value] {
+                return std::string(arithmetic()) + " = " + show_metric_value(metric_spec(metric), value);
               }));
   }
   /// A fixed arithmetic text ("0 B").
@@ -234,9 +230,7 @@ class MetricBuilder {
   void set_value(double value, std::string_view formula, LazyText arithmetic);
 
   EstimateContext& context_;
-  std::string_view name_;  ///< a string literal's view
-  const MetricName* known_ = nullptr;  ///< name_ in metric_names(), if there
-  units::Dimension dim_;               ///< known_'s
+  Metric metric_;
   /// What the metric records besides its value: made only when the context records more
   /// than values (a range's evaluations, half of all, need none of it).
   std::optional<MetricValue> value_;

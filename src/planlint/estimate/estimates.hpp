@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "planlint/catalog/catalog.hpp"
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/plan/plan.hpp"
 
 namespace planlint {
@@ -99,6 +99,9 @@ struct MetricInput {
 
 struct MetricValue {
   std::string name;  ///< "train.days"
+  /// Its row of the metric table; null for a name outside it (a test's). Estimates::set
+  /// finds it by name when it is not given.
+  const MetricSpec* spec = nullptr;
   double value = 0;  ///< base units (seconds for days, GPU·s for GPU-hours, ...)
   units::Dimension dim;
   std::optional<double> low, high;  ///< the range at the assumptions' low/high (cost tier)
@@ -134,9 +137,8 @@ class Estimates {
   ~Estimates() = default;
 
   const MetricValue* find(std::string_view name) const;
-  /// find() of a metric of metric_names() (a rule's resolved path: expr::PathRef).
-  const MetricValue* find(const MetricName& metric) const {
-    const std::uint16_t held = by_metric_[static_cast<std::size_t>(&metric - metric_names().data())];
+  const MetricValue* find(Metric metric) const {
+    const std::uint16_t held = by_metric_[static_cast<std::size_t>(metric)];
     return held ? &values_[held - 1u] : nullptr;
   }
   /// Computed metrics, each once, in the order they were first computed.
@@ -149,8 +151,8 @@ class Estimates {
   const std::vector<RangeSource>& range_sources() const { return range_sources_; }
 
   void set(MetricValue&& value);
-  /// set() of a metric whose entry of metric_names() the caller has found (nullptr: none).
-  void set(MetricValue&& value, const MetricName* known);
+  /// set() of a metric whose entry of the metric table the caller has found (nullptr: none).
+  void set(MetricValue&& value, const MetricSpec* known);
   void set_absent(std::string name, std::vector<std::string> missing);
   void add_range_source(RangeSource source) { range_sources_.push_back(std::move(source)); }
 
@@ -161,10 +163,9 @@ class Estimates {
   /// out of the caches (a tenth of a corpus run's cache misses). A copy's indexes stay valid.
   std::vector<MetricValue> values_;
   std::map<std::string, std::vector<std::string>, std::less<>> absent_;
-  /// 1 + the place in values_ of each metric of metric_names(), 0 for one not computed:
-  /// find() looks a name up in the static metric index (~50 instructions) and reads its slot.
-  /// A name outside metric_names() (a test's) is found by a scan of values_.
-  std::array<std::uint16_t, max_metric_count> by_metric_{};
+  /// 1 + the place in values_ of each metric of the metric table, 0 for one not computed. A
+  /// name outside the table (a test's) is found by a scan of values_.
+  std::array<std::uint16_t, metric_count> by_metric_{};
 };
 
 /// What estimate() records besides each metric's value and arithmetic. `planlint report` shows

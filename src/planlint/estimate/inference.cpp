@@ -20,11 +20,11 @@ std::optional<double> element_bytes(std::string_view precision) {
 }
 
 /// Records the precision at `path` as an input and returns its bytes per element.
-Term precision_bytes(EstimateContext& context, MetricBuilder& m, KeyLiteral path) {
+Term precision_bytes(EstimateContext& context, MetricBuilder& m, std::string_view path) {
   const std::optional<std::string> precision = context.text(path);
   const std::optional<double> bytes = precision ? element_bytes(*precision) : std::nullopt;
   if (!bytes) {
-    m.missing(std::string(path.path()));
+    m.missing(std::string(path));
     return Term{std::nan(""), "?"};
   }
   m.choice(path, *bytes,
@@ -35,7 +35,7 @@ Term precision_bytes(EstimateContext& context, MetricBuilder& m, KeyLiteral path
 }
 
 void weights(EstimateContext& context) {
-  MetricBuilder m(context, "infer.weights");
+  MetricBuilder m(context, Metric::infer_weights);
   const Term n = m.plan("model.params");
   const Term bytes = precision_bytes(context, m, "inference.weights");
   m.finish(n.value * bytes.value, "N · bytes(weights)", [=] { return fmt::format("{} × {}", n.text, bytes.text); });
@@ -43,7 +43,7 @@ void weights(EstimateContext& context) {
 
 // Keys and values (2) for every layer and KV head, per token.
 void kv_per_token(EstimateContext& context) {
-  MetricBuilder m(context, "infer.kv_per_token");
+  MetricBuilder m(context, Metric::infer_kv_per_token);
   const Term layers = m.plan("model.layers");
   const Term kv_heads = m.plan("model.kv_heads");
   const Term head_dim = m.plan("model.head_dim");
@@ -55,8 +55,8 @@ void kv_per_token(EstimateContext& context) {
 }
 
 void kv_cache(EstimateContext& context) {
-  MetricBuilder m(context, "infer.kv_cache");
-  const Term per_token = m.metric("infer.kv_per_token");
+  MetricBuilder m(context, Metric::infer_kv_cache);
+  const Term per_token = m.metric(Metric::infer_kv_per_token);
   const Term tokens = m.plan("inference.context");
   const Term sequences = m.plan("inference.concurrency");
   m.finish(per_token.value * tokens.value * sequences.value, "kv_per_token · context · concurrency",
@@ -128,9 +128,9 @@ std::optional<Term> tokens_per_step(EstimateContext& context, MetricBuilder& m) 
 
 // The replica's weights and KV cache spread over its tp GPUs, plus the reserve on that.
 void memory_total(EstimateContext& context) {
-  MetricBuilder m(context, "infer.memory.total");
-  const Term model = m.metric("infer.weights");
-  const Term cache = m.metric("infer.kv_cache");
+  MetricBuilder m(context, Metric::infer_memory_total);
+  const Term model = m.metric(Metric::infer_weights);
+  const Term cache = m.metric(Metric::infer_kv_cache);
   const Term tp = m.plan("inference.tp");
   const Term reserve = m.plan("cluster.memory_reserve");
   if (const std::optional<KvSplit> split = kv_split(context, m)) {
@@ -151,12 +151,12 @@ void memory_total(EstimateContext& context) {
 
 // What is left of the replica's HBM after the reserve and the weights, in whole sequences.
 void max_concurrency(EstimateContext& context) {
-  MetricBuilder m(context, "infer.max_concurrency");
+  MetricBuilder m(context, Metric::infer_max_concurrency);
   const Term hbm = m.plan("cluster.hbm");
   const Term reserve = m.plan("cluster.memory_reserve");
   const Term tp = m.plan("inference.tp");
-  const Term model = m.metric("infer.weights");
-  const Term per_token = m.metric("infer.kv_per_token");
+  const Term model = m.metric(Metric::infer_weights);
+  const Term per_token = m.metric(Metric::infer_kv_per_token);
   const Term tokens = m.plan("inference.context");
   const double free = hbm.value * (1 - reserve.value) * tp.value - model.value;
   if (m.complete() && free < 0)
@@ -214,11 +214,11 @@ std::string decode_caveats(bool moe, std::string_view moe_text, bool heads, bool
 // Upper bound for one sequence alone on the replica: each decode step reads every weight and
 // the sequence's whole KV cache once from HBM.
 void decode_tokens_per_s(EstimateContext& context) {
-  MetricBuilder m(context, "infer.decode_tokens_per_s");
+  MetricBuilder m(context, Metric::infer_decode_tokens_per_s);
   const Term bandwidth = m.plan("cluster.hbm_bandwidth");
   const Term tp = m.plan("inference.tp");
-  const Term model = m.metric("infer.weights");
-  const Term per_token = m.metric("infer.kv_per_token");
+  const Term model = m.metric(Metric::infer_weights);
+  const Term per_token = m.metric(Metric::infer_kv_per_token);
   const Term tokens = m.plan("inference.context");
   // A GPU reads the whole cache of the heads it holds (KvSplit).
   const std::optional<KvSplit> heads = kv_split(context, m);
@@ -256,13 +256,13 @@ void decode_tokens_per_s(EstimateContext& context) {
 }
 
 void decode_flops_per_token(EstimateContext& context) {
-  MetricBuilder m(context, "infer.decode_flops_per_token");
+  MetricBuilder m(context, Metric::infer_decode_flops_per_token);
   const Term n_active = m.plan("model.active_params");
   m.finish(2 * n_active.value, "2 · N_a", [=] { return fmt::format("2 × {}", n_active.text); });
 }
 
 void prefill_flops(EstimateContext& context) {
-  MetricBuilder m(context, "infer.prefill_flops");
+  MetricBuilder m(context, Metric::infer_prefill_flops);
   const Term n_active = m.plan("model.active_params");
   const Term prompt = m.plan("inference.prompt_tokens");
   m.finish(2 * n_active.value * prompt.value, "2 · N_a · prompt_tokens",
@@ -271,8 +271,8 @@ void prefill_flops(EstimateContext& context) {
 
 // Lower bound: the prompt's forward pass at the assumed prefill MFU on the replica's GPUs.
 void ttft(EstimateContext& context) {
-  MetricBuilder m(context, "infer.ttft");
-  const Term flops = m.metric("infer.prefill_flops");
+  MetricBuilder m(context, Metric::infer_ttft);
+  const Term flops = m.metric(Metric::infer_prefill_flops);
   const Term peak = m.plan("cluster.peak");
   const Term tp = m.plan("inference.tp");
   const Term mfu = m.plan("inference.mfu");
@@ -281,8 +281,8 @@ void ttft(EstimateContext& context) {
 }
 
 void itl(EstimateContext& context) {
-  MetricBuilder m(context, "infer.itl");
-  const Term speed = m.metric("infer.decode_tokens_per_s");
+  MetricBuilder m(context, Metric::infer_itl);
+  const Term speed = m.metric(Metric::infer_decode_tokens_per_s);
   m.finish(1 / speed.value, "1 / decode_tokens_per_s", [=] { return fmt::format("1 / {}", speed.text); });
 }
 
@@ -292,11 +292,11 @@ void itl(EstimateContext& context) {
 // sequences is routed to: taking each sequence as N_a / N of the weights, drawn apart,
 // 1 − (1 − N_a / N)^concurrency of them (N_a / N for one sequence, nearly all for 32).
 void itl_at_concurrency(EstimateContext& context) {
-  MetricBuilder m(context, "infer.itl_at_concurrency");
+  MetricBuilder m(context, Metric::infer_itl_at_concurrency);
   const Term bandwidth = m.plan("cluster.hbm_bandwidth");
   const Term tp = m.plan("inference.tp");
-  const Term model = m.metric("infer.weights");
-  const Term cache = m.metric("infer.kv_cache");
+  const Term model = m.metric(Metric::infer_weights);
+  const Term cache = m.metric(Metric::infer_kv_cache);
   // A GPU reads the whole cache of the heads it holds (KvSplit).
   const std::optional<KvSplit> heads = kv_split(context, m);
   const std::optional<ExpertTerms> experts = expert_terms(context, m);

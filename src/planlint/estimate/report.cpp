@@ -10,49 +10,6 @@
 
 namespace planlint {
 
-namespace {
-
-// The order a capacity engineer reasons in: how much compute, how long, how much money, does
-// it fit, does the network keep up. gpu_seconds is gpu_hours in other units: JSON only.
-constexpr std::string_view compute_metrics[] = {"train.flops", "train.tokens_per_param"};
-constexpr std::string_view time_metrics[] = {"train.gpu_hours", "train.days", "train.wall_days",
-                                             "train.schedule_days"};
-constexpr std::string_view cost_metrics[] = {"cost.gpu_hours_billed", "cost.total"};
-constexpr std::string_view memory_metrics[] = {"train.memory.states", "train.memory.activations",
-                                               "train.memory.reserve", "train.memory.total"};
-constexpr std::string_view comm_metrics[] = {
-    "train.step_seconds",     "train.comm.allreduce_bytes", "train.comm.seconds",
-    "train.comm.fraction",    "train.micro_batches",        "train.pipeline_bubble",
-    "train.checkpoint.optimal_interval"};
-constexpr ReportGroup training_groups[] = {
-    {"Compute", compute_metrics},
-    {"Time", time_metrics},
-    {"Cost", cost_metrics},
-    {"Memory per GPU", memory_metrics},
-    {"Communication and checkpoints", comm_metrics},
-};
-
-// Serving: does it fit and how many sequences, how much compute per token, how fast.
-constexpr std::string_view infer_memory_metrics[] = {"infer.weights", "infer.kv_per_token",
-                                                     "infer.kv_cache", "infer.memory.total",
-                                                     "infer.max_concurrency"};
-constexpr std::string_view infer_compute_metrics[] = {"infer.decode_flops_per_token",
-                                                      "infer.prefill_flops"};
-constexpr std::string_view infer_latency_metrics[] = {"infer.decode_tokens_per_s", "infer.itl",
-                                                      "infer.itl_at_concurrency", "infer.ttft"};
-constexpr ReportGroup inference_groups[] = {
-    {"Memory", infer_memory_metrics},
-    {"Compute", infer_compute_metrics},
-    {"Latency bounds", infer_latency_metrics},
-};
-
-}  // namespace
-
-std::span<const ReportGroup> report_groups(bool training) {
-  if (training) return training_groups;
-  return inference_groups;
-}
-
 std::optional<ReportFormat> parse_report_format(std::string_view name) {
   if (name == "text") return ReportFormat::text;
   if (name == "markdown" || name == "md") return ReportFormat::markdown;
@@ -91,8 +48,15 @@ std::string_view kind_name(const ReportInput& input) {
 
 bool is_training(const ReportInput& input) { return !input.plan || input.plan->is_training(); }
 
+std::vector<const MetricSpec*> shown_metrics(const ReportInput& input) {
+  std::vector<const MetricSpec*> shown;
+  for (const MetricSpec& metric : metric_table())
+    if (shows_section(metric.section, is_training(input))) shown.push_back(&metric);
+  return shown;
+}
+
 std::string value_text(const MetricValue& metric) {
-  return show_metric_value(metric.name, metric.value, metric.dim);
+  return show_metric_value(metric, metric.value);
 }
 
 namespace {
@@ -106,12 +70,12 @@ std::pair<std::string, std::string> split_unit(const std::string& text) {
 
 std::string range_text(const MetricValue& metric) {
   if (!metric.has_range()) return "";
-  const auto [low, low_unit] = split_unit(show_metric_value(metric.name, *metric.low, metric.dim));
-  const auto [high, high_unit] = split_unit(show_metric_value(metric.name, *metric.high, metric.dim));
+  const auto [low, low_unit] = split_unit(show_metric_value(metric, *metric.low));
+  const auto [high, high_unit] = split_unit(show_metric_value(metric, *metric.high));
   if (low_unit == high_unit) return fmt::format("{}–{}{}", low, high, low_unit);
   // Both ends in the high end's unit ("1.921–3.07 d", not "46.1 h – 3.07 d"), where the low
   // end reads in it.
-  if (!high_unit.empty() && !is_fraction_metric(metric.name))
+  if (!high_unit.empty() && !(metric.spec && metric.spec->fraction))
     if (const std::string in_high = units::format_in(*metric.low, metric.dim, high_unit); !in_high.empty())
       if (const auto [low_number, unit] = split_unit(in_high); unit == high_unit)
         return fmt::format("{}–{}{}", low_number, high, high_unit);
@@ -153,33 +117,30 @@ std::string pad(std::string_view text, std::size_t width) {
 
 void render_text(std::ostream& out, const ReportInput& input) {
   const Estimates& estimates = *input.estimates;
-  const auto groups = report_groups(is_training(input));
+  const std::vector<const MetricSpec*> shown = shown_metrics(input);
 
   // One set of column widths for the whole report, so the sections line up.
   std::size_t name_width = 0, value_width = 0, range_width = 0;
-  for (const ReportGroup& group : groups)
-    for (std::string_view name : group.metrics)
-      if (const MetricValue* metric = estimates.find(name)) {
-        name_width = std::max(name_width, name.size());
-        value_width = std::max(value_width, display_width(value_text(*metric)));
-        range_width = std::max(range_width, display_width(range_text(*metric)));
-      }
+  for (const MetricSpec* spec : shown)
+    if (const MetricValue* metric = estimates.find(spec->id)) {
+      name_width = std::max(name_width, spec->name.size());
+      value_width = std::max(value_width, display_width(value_text(*metric)));
+      range_width = std::max(range_width, display_width(range_text(*metric)));
+    }
 
   out << fmt::format("{}: {} estimates ({})\n", report_title(input), kind_name(input), input.path);
-  for (const ReportGroup& group : groups) {
-    bool heading = false;
-    for (std::string_view name : group.metrics) {
-      const MetricValue* metric = estimates.find(name);
-      if (!metric) continue;
-      if (!heading) out << '\n' << group.title << '\n';
-      heading = true;
-      std::string line = "  " + pad(name, name_width) + "  " + pad(value_text(*metric), value_width);
-      if (range_width > 0) line += "  " + pad(range_text(*metric), range_width);
-      line += "  " + metric->arithmetic.str();
-      out << line << '\n';
-      for (const std::string& note : metric->notes)
-        out << std::string(name_width + 4, ' ') << "note: " << note << '\n';
-    }
+  std::optional<ReportSection> heading;  // the section whose heading is out
+  for (const MetricSpec* spec : shown) {
+    const MetricValue* metric = estimates.find(spec->id);
+    if (!metric) continue;
+    if (heading != spec->section) out << '\n' << section_title(spec->section) << '\n';
+    heading = spec->section;
+    std::string line = "  " + pad(spec->name, name_width) + "  " + pad(value_text(*metric), value_width);
+    if (range_width > 0) line += "  " + pad(range_text(*metric), range_width);
+    line += "  " + metric->arithmetic.str();
+    out << line << '\n';
+    for (const std::string& note : metric->notes)
+      out << std::string(name_width + 4, ' ') << "note: " << note << '\n';
   }
   if (!estimates.range_sources().empty()) {
     std::vector<std::string> sources;
@@ -189,10 +150,9 @@ void render_text(std::ostream& out, const ReportInput& input) {
   }
 
   std::vector<std::pair<std::string_view, const std::vector<std::string>*>> absent;
-  for (const ReportGroup& group : groups)
-    for (std::string_view name : group.metrics)
-      if (auto it = estimates.absent().find(name); it != estimates.absent().end())
-        absent.emplace_back(name, &it->second);
+  for (const MetricSpec* spec : shown)
+    if (auto it = estimates.absent().find(spec->name); it != estimates.absent().end())
+      absent.emplace_back(spec->name, &it->second);
   if (absent.empty()) return;
   std::size_t absent_width = 0;
   for (const auto& [name, missing] : absent) absent_width = std::max(absent_width, name.size());

@@ -30,13 +30,4 @@ struct ReportInput {
 /// except GPU time in GPU-hours and prices in USD per GPU-hour; every metric carries its unit.
 void render_report(std::ostream& out, const ReportInput& input, ReportFormat format);
 
-/// One section of the report: a heading and its metrics in reading order.
-struct ReportGroup {
-  std::string_view title;
-  std::span<const std::string_view> metrics;
-};
-
-/// The sections for a training (or finetune) plan, or for an inference plan.
-std::span<const ReportGroup> report_groups(bool training);
-
 }  // namespace planlint

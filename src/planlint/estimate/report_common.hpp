@@ -14,6 +14,8 @@ std::string report_title(const ReportInput& input);
 std::string_view kind_name(const ReportInput& input);
 bool is_training(const ReportInput& input);
 
+/// The metrics the text and Markdown reports show for the plan's kind, in report order.
+std::vector<const MetricSpec*> shown_metrics(const ReportInput& input);
 /// The metric's value as reports show it ("9.6 d", "16.7%").
 std::string value_text(const MetricValue& metric);
 /// "7.68–12.8 d", "$7.69M–$29.5M"; empty without a range.

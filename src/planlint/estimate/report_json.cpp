@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "planlint/estimate/report_common.hpp"
-#include "planlint/plan/metric_names.hpp"
 
 namespace planlint::detail {
 
@@ -93,7 +92,7 @@ json metric_json(const MetricValue& metric) {
   out["unit"] = unit.unit;
   out["low"] = optional_number(metric.low, unit.scale);
   out["high"] = optional_number(metric.high, unit.scale);
-  if (const MetricName* known = find_metric(metric.name)) out["tier"] = to_string(known->tier);
+  if (const MetricSpec* known = metric.spec) out["tier"] = to_string(known->tier);
   out["readable"] = value_text(metric);
   out["formula"] = metric.formula;
   out["arithmetic"] = metric.arithmetic.str();
@@ -115,17 +114,16 @@ void render_json(std::ostream& out, const ReportInput& input) {
   report["kind"] = kind_name(input);
   report["file"] = input.path;
 
-  // Report order (metric_names() is estimates.md's order), so a reader sees compute first.
+  // Report order (the metric table's), so a reader sees compute first.
   json metrics = json::object();
-  for (const MetricName& name : metric_names())
-    if (const MetricValue* metric = estimates.find(name.name))
-      metrics[std::string(name.name)] = metric_json(*metric);
+  for (const MetricSpec& spec : metric_table())
+    if (const MetricValue* metric = estimates.find(spec.id)) metrics[std::string(spec.name)] = metric_json(*metric);
   report["metrics"] = std::move(metrics);
 
   json absent = json::object();
-  for (const MetricName& name : metric_names())
-    if (auto it = estimates.absent().find(name.name); it != estimates.absent().end())
-      absent[std::string(name.name)] = it->second;
+  for (const MetricSpec& spec : metric_table())
+    if (auto it = estimates.absent().find(spec.name); it != estimates.absent().end())
+      absent[std::string(spec.name)] = it->second;
   report["absent"] = std::move(absent);
 
   json ranges = json::array();

@@ -24,23 +24,21 @@ std::string cell(std::string_view text) {
 
 void render_markdown(std::ostream& out, const ReportInput& input) {
   const Estimates& estimates = *input.estimates;
-  const auto groups = report_groups(is_training(input));
+  const std::vector<const MetricSpec*> shown = shown_metrics(input);
 
   out << fmt::format("### planlint report: `{}` ({})\n\n", cell(report_title(input)),
                      kind_name(input));
   out << fmt::format("Estimates recomputed from `{}`.\n\n", cell(input.path));
   out << "| | metric | value | range | arithmetic |\n|---|---|---|---|---|\n";
-  for (const ReportGroup& group : groups) {
-    bool first = true;
-    for (std::string_view name : group.metrics) {
-      const MetricValue* metric = estimates.find(name);
-      if (!metric) continue;
-      std::string arithmetic = cell(metric->arithmetic.str());
-      for (const std::string& note : metric->notes) arithmetic += "<br>*" + cell(note) + "*";
-      out << fmt::format("| {} | `{}` | {} | {} | {} |\n", first ? group.title : "", name,
-                         cell(value_text(*metric)), cell(range_text(*metric)), arithmetic);
-      first = false;
-    }
+  std::optional<ReportSection> heading;  // the section whose title is out
+  for (const MetricSpec* spec : shown) {
+    const MetricValue* metric = estimates.find(spec->id);
+    if (!metric) continue;
+    std::string arithmetic = cell(metric->arithmetic.str());
+    for (const std::string& note : metric->notes) arithmetic += "<br>*" + cell(note) + "*";
+    out << fmt::format("| {} | `{}` | {} | {} | {} |\n", heading == spec->section ? "" : section_title(spec->section),
+                       spec->name, cell(value_text(*metric)), cell(range_text(*metric)), arithmetic);
+    heading = spec->section;
   }
 
   if (!estimates.range_sources().empty()) {
@@ -53,17 +51,16 @@ void render_markdown(std::ostream& out, const ReportInput& input) {
     out << ".\n";
   }
 
-  bool heading = false;
-  for (const ReportGroup& group : groups)
-    for (std::string_view name : group.metrics) {
-      auto it = estimates.absent().find(name);
-      if (it == estimates.absent().end()) continue;
-      if (!heading) out << "\n**Not computed**\n\n";
-      heading = true;
-      std::vector<std::string> needs;
-      for (const std::string& missing : it->second) needs.push_back("`" + missing + "`");
-      out << fmt::format("- `{}`: needs {}\n", name, join(needs));
-    }
+  bool absent_heading = false;
+  for (const MetricSpec* spec : shown) {
+    auto it = estimates.absent().find(spec->name);
+    if (it == estimates.absent().end()) continue;
+    if (!absent_heading) out << "\n**Not computed**\n\n";
+    absent_heading = true;
+    std::vector<std::string> needs;
+    for (const std::string& missing : it->second) needs.push_back("`" + missing + "`");
+    out << fmt::format("- `{}`: needs {}\n", spec->name, join(needs));
+  }
 }
 
 }  // namespace planlint::detail

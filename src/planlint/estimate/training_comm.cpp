@@ -38,7 +38,7 @@ Term sequences_per_step(EstimateContext& context, MetricBuilder& m) {
 // Compute time of one step at the assumed MFU: the step's 6·N_a FLOPs per token spread over
 // the whole cluster.
 void step_seconds(EstimateContext& context) {
-  MetricBuilder m(context, "train.step_seconds");
+  MetricBuilder m(context, Metric::train_step_seconds);
   const Term n_active = m.plan("model.active_params");
   const Term tokens = tokens_per_step(context, m);
   const Term count = m.plan("cluster.count");
@@ -68,7 +68,7 @@ void step_seconds(EstimateContext& context) {
 // the same weights and sum their gradients with the dp ranks' (Megatron-Core reduces over its
 // "data parallel group with context parallel").
 void allreduce_bytes(EstimateContext& context) {
-  MetricBuilder m(context, "train.comm.allreduce_bytes");
+  MetricBuilder m(context, Metric::train_comm_allreduce_bytes);
   const Term dp = m.plan("training.dp");
   const std::optional<Term> cp = m.degree_above_one("training.cp");
   const double group = dp.value * (cp ? cp->value : 1);
@@ -99,8 +99,8 @@ void allreduce_bytes(EstimateContext& context) {
 // Megatron-LM (tp innermost, then cp, then dp, pp outermost), so the dp group stays inside a
 // node while tp · cp · dp ≤ gpus_per_node.
 void comm_seconds(EstimateContext& context) {
-  MetricBuilder m(context, "train.comm.seconds");
-  const Term bytes = m.metric("train.comm.allreduce_bytes");
+  MetricBuilder m(context, Metric::train_comm_seconds);
+  const Term bytes = m.metric(Metric::train_comm_allreduce_bytes);
   const Term dp = m.plan("training.dp");
   const Term cp = m.plan("training.cp");
   if (m.complete() && dp.value * cp.value <= 1) {
@@ -130,9 +130,9 @@ void comm_seconds(EstimateContext& context) {
 
 // Without overlap of communication and computation (an upper bound on the exposed share).
 void comm_fraction(EstimateContext& context) {
-  MetricBuilder m(context, "train.comm.fraction");
-  const Term comm = m.metric("train.comm.seconds");
-  const Term step = m.metric("train.step_seconds");
+  MetricBuilder m(context, Metric::train_comm_fraction);
+  const Term comm = m.metric(Metric::train_comm_seconds);
+  const Term step = m.metric(Metric::train_step_seconds);
   m.finish(comm.value / step.value, "comm.seconds / step_seconds",
            [=] { return fmt::format("{} / {}", comm.text, step.text); });
 }
@@ -141,7 +141,7 @@ void comm_fraction(EstimateContext& context) {
 // accumulation steps, and the m of the pipeline schedule): the step's sequences shared by dp
 // replicas of micro_batch sequences each.
 void micro_batches(EstimateContext& context) {
-  MetricBuilder m(context, "train.micro_batches");
+  MetricBuilder m(context, Metric::train_micro_batches);
   const Term sequences = sequences_per_step(context, m);
   const Term dp = m.plan("training.dp");
   const Term micro = m.plan("training.micro_batch");
@@ -153,7 +153,7 @@ void micro_batches(EstimateContext& context) {
 // micro-batches. The interleaved schedule (§2.2.2) gives each GPU v model chunks of L / (p · v)
 // layers, so a slot is 1/v as long: (p − 1) / (v · m).
 void pipeline_bubble(EstimateContext& context) {
-  MetricBuilder m(context, "train.pipeline_bubble");
+  MetricBuilder m(context, Metric::train_pipeline_bubble);
   const Term p = m.plan("training.pp");
   if (m.complete() && p.value <= 1) {
     m.finish(0, "(p − 1) / m", "(1 − 1) / m");
@@ -188,7 +188,7 @@ void pipeline_bubble(EstimateContext& context) {
 // Young 1974 / Daly 2006: the interval that minimises checkpoint cost plus lost work is
 // √(2 · write time · MTBF); the job fails when any of its nodes does.
 void checkpoint_interval(EstimateContext& context) {
-  MetricBuilder m(context, "train.checkpoint.optimal_interval");
+  MetricBuilder m(context, Metric::train_checkpoint_optimal_interval);
   const Term write = m.plan("training.checkpoint_write_time");
   const Term mtbf = m.plan("cluster.node_mtbf");
   const Term count = m.plan("cluster.count");

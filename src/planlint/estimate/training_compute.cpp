@@ -14,7 +14,7 @@ namespace {
 // eq. 2.1. The attention over the sequence, 12 · L · h · S a token, is left out (gpu_time adds
 // it when the plan's MFU counts it).
 void train_flops(EstimateContext& context) {
-  MetricBuilder m(context, "train.flops");
+  MetricBuilder m(context, Metric::train_flops);
   const Term n = m.plan("model.active_params");
   const Term d = m.plan("training.tokens");
   const auto total = context.number("model.params");
@@ -26,7 +26,7 @@ void train_flops(EstimateContext& context) {
 
 // Chinchilla (Hoffmann et al. 2022): about 20 tokens per parameter is compute-optimal.
 void tokens_per_param(EstimateContext& context) {
-  MetricBuilder m(context, "train.tokens_per_param");
+  MetricBuilder m(context, Metric::train_tokens_per_param);
   const Term d = m.plan("training.tokens");
   const Term n = m.plan("model.params");
   m.finish(d.value / n.value, "D / N", [=] { return fmt::format("{} / {}", d.text, n.text); });
@@ -37,10 +37,10 @@ void tokens_per_param(EstimateContext& context) {
 // token; Megatron-LM's) divides them too: training.mfu_counts_attention = true. One that counts
 // full recomputation's second forward pass (a hardware FLOPs utilisation) divides 4/3 of them:
 // training.mfu_counts_recompute = true (counted_recompute, engine.hpp).
-void gpu_time(EstimateContext& context, MetricLiteral name, std::string_view formula,
+void gpu_time(EstimateContext& context, Metric name, std::string_view formula,
               std::string_view formula_with_attention) {
   MetricBuilder m(context, name);
-  const Term flops = m.metric("train.flops");
+  const Term flops = m.metric(Metric::train_flops);
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
   const CountedRecompute recompute = counted_recompute(context, m);
@@ -58,24 +58,24 @@ void gpu_time(EstimateContext& context, MetricLiteral name, std::string_view for
 
 // Ideal: no failures, restarts or checkpoint stalls (train.wall_days adds them).
 void train_days(EstimateContext& context) {
-  MetricBuilder m(context, "train.days");
-  const Term gpu_seconds = m.metric("train.gpu_hours");
+  MetricBuilder m(context, Metric::train_days);
+  const Term gpu_seconds = m.metric(Metric::train_gpu_hours);
   const Term count = m.plan("cluster.count");
   m.finish(gpu_seconds.value / count.value, "train.gpu_hours / n / 24",
            [=] { return fmt::format("{} / {}", gpu_seconds.text, count.text); });
 }
 
 void wall_days(EstimateContext& context) {
-  MetricBuilder m(context, "train.wall_days");
-  const Term days = m.metric("train.days");
+  MetricBuilder m(context, Metric::train_wall_days);
+  const Term days = m.metric(Metric::train_days);
   const Term goodput = m.plan("training.goodput");
   m.finish(days.value / goodput.value, "train.days / G",
            [=] { return fmt::format("{} / {}", days.text, goodput.text); });
 }
 
 void schedule_days(EstimateContext& context) {
-  MetricBuilder m(context, "train.schedule_days");
-  const Term wall = m.metric("train.wall_days");
+  MetricBuilder m(context, Metric::train_schedule_days);
+  const Term wall = m.metric(Metric::train_wall_days);
   const Term margin = m.plan("training.schedule_margin");
   m.finish(wall.value * margin.value, "train.wall_days · schedule_margin",
            [=] { return fmt::format("{} × {}", wall.text, margin.text); });
@@ -83,16 +83,16 @@ void schedule_days(EstimateContext& context) {
 
 // The whole allocation is billed for the wall time, idle or not.
 void gpu_hours_billed(EstimateContext& context) {
-  MetricBuilder m(context, "cost.gpu_hours_billed");
+  MetricBuilder m(context, Metric::cost_gpu_hours_billed);
   const Term count = m.plan("cluster.count");
-  const Term wall = m.metric("train.wall_days");
+  const Term wall = m.metric(Metric::train_wall_days);
   m.finish(count.value * wall.value, "n · train.wall_days · 24",
            [=] { return fmt::format("{} × {}", count.text, wall.text); });
 }
 
 void cost_total(EstimateContext& context) {
-  MetricBuilder m(context, "cost.total");
-  const Term billed = m.metric("cost.gpu_hours_billed");
+  MetricBuilder m(context, Metric::cost_total);
+  const Term billed = m.metric(Metric::cost_gpu_hours_billed);
   const Term price = m.plan("cluster.price");
   m.finish(billed.value * price.value, "cost.gpu_hours_billed · price",
            [=] { return fmt::format("{} × {}", billed.text, price.text); });
@@ -103,9 +103,9 @@ void cost_total(EstimateContext& context) {
 void estimate_training_compute(EstimateContext& context) {
   train_flops(context);
   tokens_per_param(context);
-  gpu_time(context, "train.gpu_seconds", "train.flops / (P · MFU)",
+  gpu_time(context, Metric::train_gpu_seconds, "train.flops / (P · MFU)",
            "(train.flops + 12 · L · h · S · D) / (P · MFU)");
-  gpu_time(context, "train.gpu_hours", "train.flops / (P · MFU) / 3600",
+  gpu_time(context, Metric::train_gpu_hours, "train.flops / (P · MFU) / 3600",
            "(train.flops + 12 · L · h · S · D) / (P · MFU) / 3600");
   train_days(context);
   wall_days(context);

@@ -54,7 +54,7 @@ StateBytes split_override(double k) {
 std::string bytes_text(double value) { return units::format(value, units::dims::bytes); }
 
 void memory_states(EstimateContext& context) {
-  MetricBuilder m(context, "train.memory.states");
+  MetricBuilder m(context, Metric::train_memory_states);
   // Memory holds every parameter, active or not (MoE: model.params, not active_params).
   const Term n = m.plan("model.params");
   StateBytes k;
@@ -140,7 +140,7 @@ void memory_states(EstimateContext& context) {
 // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
 // §4 and table 2: bytes of 16-bit activations per layer per micro-batch.
 void memory_activations(EstimateContext& context) {
-  MetricBuilder m(context, "train.memory.activations");
+  MetricBuilder m(context, Metric::train_memory_activations);
   if (auto measured = m.optional_plan("training.activation_memory")) {
     m.finish(measured->value, "training.activation_memory (measured)",
              [text = measured->text] { return text.str(); });
@@ -236,20 +236,20 @@ void memory_activations(EstimateContext& context) {
 }
 
 void memory_reserve(EstimateContext& context) {
-  MetricBuilder m(context, "train.memory.reserve");
+  MetricBuilder m(context, Metric::train_memory_reserve);
   const Term reserve = m.plan("cluster.memory_reserve");
-  const Term states = m.metric("train.memory.states");
-  const Term activations = m.metric("train.memory.activations");
+  const Term states = m.metric(Metric::train_memory_states);
+  const Term activations = m.metric(Metric::train_memory_activations);
   m.finish(reserve.value * (states.value + activations.value),
            "memory_reserve · (states + activations)",
            [=] { return fmt::format("{} × ({} + {})", reserve.text, states.text, activations.text); });
 }
 
 void memory_total(EstimateContext& context) {
-  MetricBuilder m(context, "train.memory.total");
-  const Term states = m.metric("train.memory.states");
-  const Term activations = m.metric("train.memory.activations");
-  const Term reserve = m.metric("train.memory.reserve");
+  MetricBuilder m(context, Metric::train_memory_total);
+  const Term states = m.metric(Metric::train_memory_states);
+  const Term activations = m.metric(Metric::train_memory_activations);
+  const Term reserve = m.metric(Metric::train_memory_reserve);
   m.finish(states.value + activations.value + reserve.value, "states + activations + reserve",
            [=] { return fmt::format("{} + {} + {}", states.text, activations.text, reserve.text); });
 }

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/suggest.hpp"
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint::expr {
@@ -314,7 +314,7 @@ class Checker {
 
   /// The metric a string-literal argument names (metric('train.days')), checked; null for an
   /// argument known only at run time (metric(it.metric)).
-  const MetricName* metric_argument(const Node& argument) {
+  const MetricSpec* metric_argument(const Node& argument) {
     check_word(argument, metric_vocabulary());
     return argument.kind == Node::Kind::string ? find_metric(argument.text) : nullptr;
   }
@@ -417,10 +417,10 @@ class Checker {
         arity(node, 1, 1);
         text(0);
         // A metric named by a literal has its dimension: metric('train.days') is a time.
-        const MetricName* metric = metric_argument(*node.children[0]);
+        const MetricSpec* metric = metric_argument(*node.children[0]);
         if (!metric) return Type::number(std::nullopt);
         Type type = Type::number(metric->dim);
-        if (is_fraction_metric(metric->name)) type.fraction_max = 1;
+        if (metric->fraction) type.fraction_max = 1;
         return type;
       }
       case Function::value:

@@ -450,13 +450,13 @@ class Evaluator {
 }  // namespace
 }  // namespace planlint::expr
 
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 
 namespace planlint::expr {
 namespace {
 
 std::optional<ValueRef> Evaluator::tier_name(std::string_view metric) {
-  const MetricName* m = find_metric(metric);
+  const MetricSpec* m = find_metric(metric);
   if (!m) return std::nullopt;
   return ValueRef::of_text(to_string(m->tier));
 }

@@ -29,7 +29,7 @@ using NodePtr = std::shared_ptr<const Node>;
 /// What a path names, resolved once when its node is built (the resolver parse_expression is
 /// given; for the built-in rules, at build time) so that a read indexes a slot instead of
 /// looking the name up: a plan key (plan_keys()[index]), a metric or an end of its range
-/// (metric_names()[index]), a field of the `each` element (it.FIELD) or a rule option. A
+/// (the metric table's Metric(index)), a field of the `each` element (it.FIELD) or a rule option. A
 /// path left `unresolved` is looked up by its text, with the same result.
 struct PathRef {
   enum class Space : std::uint8_t { unresolved, plan_key, metric, metric_low, metric_high, element, option };

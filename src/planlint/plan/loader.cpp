@@ -9,7 +9,7 @@
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/defaults.hpp"
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/plan/value_reader.hpp"
 #include "planlint/source/columns.hpp"
@@ -269,9 +269,9 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
   std::string metric_unit;  // what context.base_unit views
   const KeySpec* range_spec = nullptr;
   if (const PlanValue* metric = out.find("metric"); metric && metric->text()) {
-    if (const MetricName* m = find_metric(*metric->text())) {
+    if (const MetricSpec* m = find_metric(*metric->text())) {
       context.dims = {&m->dim, 1};
-      context.plain_number_scale = plain_number_scale(*m);
+      context.plain_number_scale = m->plain.scale;
       metric_unit = plain_number_unit(*m);
       context.base_unit = metric_unit;
     }
@@ -316,9 +316,9 @@ void Loader::read_estimates(const toml::table& table, const std::string& prefix)
 }
 
 void Loader::read_claim(const toml::node& node, const toml::key& key, const std::string& metric) {
-  const MetricName& m = *find_metric(metric);
+  const MetricSpec& m = *find_metric(metric);
   const std::string metric_unit = plain_number_unit(m);
-  const detail::QuantityContext context{{&m.dim, 1}, plain_number_scale(m), true, metric_unit};
+  const detail::QuantityContext context{{&m.dim, 1}, m.plain.scale, true, metric_unit};
   Claim claim;
   claim.metric = metric;
   claim.key_span = findings_.span(key.source());

@@ -1,9 +1,9 @@
 #pragma once
 /// A fixed set of names → entries, built once, looked up by string_view: the static tables
-/// that every plan consults thousands of times (plan keys by "section.key", metric names).
+/// that every plan consults thousands of times (plan keys by "section.key").
 ///
-///     static const NameIndex<MetricName> index(all_metrics, [](auto& m) { return m.name; });
-///     const MetricName* metric = index.find("train.days");
+///     static const NameIndex<KeySpec> index(keys, [](auto& k) { return k.key; });
+///     const KeySpec* spec = index.find("hbm");
 ///
 /// Open addressing in one flat array (a power-of-two size at most a quarter full, linear
 /// probing), hashing a name's length and its first and last eight bytes, which a slot keeps

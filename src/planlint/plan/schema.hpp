@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "planlint/plan/literal_lookup.hpp"
 #include "planlint/units/dimension.hpp"
 
 namespace planlint {
@@ -83,21 +82,6 @@ const std::vector<std::string_view>& element_field_names();
 /// KeySpec of each, nullptr where that section has no such field (empty for a table section).
 std::span<const KeySpec* const> element_fields_of(const SectionSpec& section);
 
-/// A plan key written as a string literal in the code ("training.mfu"), found by its address
-/// after the first lookup (literal_lookup.hpp). Only a constant converts to it.
-class KeyLiteral {
- public:
-  template <std::size_t N>
-  consteval KeyLiteral(const char (&path)[N]) : path_(path, N - 1) {}  // NOLINT: a literal reads as its key
-  std::string_view path() const { return path_; }
-  /// find_key(path()).
-  const KeySpec* spec() const {
-    return find_by_literal<KeySpec>(path_, static_cast<const KeySpec* (*)(std::string_view)>(&find_key));
-  }
-
- private:
-  std::string_view path_;
-};
 /// find_key for a dotted path that names one value of a plan: a key of a table ([cluster]),
 /// not a field of each element of an array of tables ("targets.max"), which names no single
 /// value. What an [[assumptions]] entry's key and a rule's value('...') may name.

@@ -7,7 +7,7 @@
 
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/source/columns.hpp"
 
 namespace planlint::detail {

@@ -9,7 +9,7 @@
 
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/defaults.hpp"
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint {
@@ -24,7 +24,7 @@ namespace {
 /// percentage, as a fraction key's plan value is.
 units::Quantity metric_quantity(const MetricValue& metric, double value) {
   units::Quantity quantity{value, metric.dim};
-  quantity.percent = is_fraction_metric(metric.name);
+  quantity.percent = metric.spec && metric.spec->fraction;
   return quantity;
 }
 
@@ -37,13 +37,12 @@ expr::PathRef resolve_path(std::string_view path) {
   auto index = [](std::size_t i) { return static_cast<std::uint16_t>(i); };
   if (path.starts_with("est.")) {
     std::string_view name = path.substr(4);
-    const auto metrics = metric_names();
-    if (const MetricName* m = find_metric(name)) return {Space::metric, index(m - metrics.data())};
+    if (const MetricSpec* m = find_metric(name)) return {Space::metric, index(static_cast<std::size_t>(m->id))};
     for (auto [suffix, space] : {std::pair{std::string_view(".low"), Space::metric_low},
                                  std::pair{std::string_view(".high"), Space::metric_high}})
       if (name.ends_with(suffix))
-        if (const MetricName* m = find_metric(name.substr(0, name.size() - suffix.size())))
-          return {space, index(m - metrics.data())};
+        if (const MetricSpec* m = find_metric(name.substr(0, name.size() - suffix.size())))
+          return {space, index(static_cast<std::size_t>(m->id))};
     return {};
   }
   if (path.starts_with("it.")) {
@@ -70,8 +69,7 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
     case Space::metric:
     case Space::metric_low:
     case Space::metric_high: {
-      static const MetricName* const metrics = metric_names().data();
-      const MetricValue* m = inputs_.estimates.find(metrics[path.ref.index]);
+      const MetricValue* m = inputs_.estimates.find(static_cast<Metric>(path.ref.index));
       if (!m) return std::nullopt;
       const std::optional<double>& bound = path.ref.space == Space::metric        ? std::optional<double>(m->value)
                                            : path.ref.space == Space::metric_low ? m->low
@@ -296,7 +294,7 @@ std::vector<std::string> PlanEnvironment::shared_inputs(const std::vector<std::s
 }
 
 std::optional<double> PlanEnvironment::tolerance(std::string_view metric) const {
-  const MetricName* m = find_metric(metric);
+  const MetricSpec* m = find_metric(metric);
   if (!m || m->tier == Tier::latency) return std::nullopt;
   const std::string tier(to_string(m->tier));  // "capacity" or "cost": no allocation
   // Rules ask for a claim's tolerance several times (its check, its place, its message): the

@@ -4,7 +4,7 @@
 
 #include "planlint/diag/suggest.hpp"
 #include "planlint/expr/check.hpp"
-#include "planlint/plan/metric_names.hpp"
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint {
@@ -36,7 +36,7 @@ std::vector<std::string> known_paths(std::string_view each,
                                      const std::map<std::string, expr::Value>& options) {
   std::vector<std::string> paths;
   for (const KeySpec& key : plan_keys()) paths.push_back(fmt::format("{}.{}", key.section, key.key));
-  for (const MetricName& metric : metric_names()) paths.push_back(fmt::format("est.{}", metric.name));
+  for (const MetricSpec& metric : metric_table()) paths.push_back(fmt::format("est.{}", metric.name));
   if (!each.empty())
     for (const auto& [field, type] : element_fields(each)) paths.push_back("it." + field);
   for (const auto& [name, value] : options) paths.push_back("options." + name);
@@ -80,17 +80,17 @@ Type type_of(const expr::Value& value) {
 
 std::optional<Type> RuleTypeEnvironment::path_type(std::string_view path, std::string& error) const {
   // A fraction compared with a bare number above 1 (`training.mfu <= 50`) is a load error.
-  auto metric_type = [](const MetricName& metric) {
+  auto metric_type = [](const MetricSpec& metric) {
     Type type = Type::number(metric.dim);
-    if (is_fraction_metric(metric.name)) type.fraction_max = 1;
+    if (metric.fraction) type.fraction_max = 1;
     return type;
   };
   if (path.starts_with("est.")) {
     std::string_view name = path.substr(4);
-    if (const MetricName* metric = find_metric(name)) return metric_type(*metric);
+    if (const MetricSpec* metric = find_metric(name)) return metric_type(*metric);
     for (std::string_view suffix : {".low", ".high"})
       if (name.ends_with(suffix))
-        if (const MetricName* metric = find_metric(name.substr(0, name.size() - suffix.size())))
+        if (const MetricSpec* metric = find_metric(name.substr(0, name.size() - suffix.size())))
           return metric_type(*metric);
   } else if (path.starts_with("it.")) {
     if (each_.empty()) {

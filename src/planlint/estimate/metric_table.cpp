@@ -1,0 +1,207 @@
+#include "planlint/estimate/metric_table.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+namespace planlint {
+
+namespace {
+
+using namespace units::dims;
+using enum Metric;
+using enum ReportSection;
+constexpr auto flop_per_token = flop / tokens;
+constexpr RangedKeys mfu = static_cast<RangedKeys>(RangedKey::mfu);
+constexpr RangedKeys mfu_goodput = mfu | static_cast<RangedKeys>(RangedKey::goodput);
+constexpr RangedKeys mfu_goodput_price = mfu_goodput | static_cast<RangedKeys>(RangedKey::price);
+constexpr PlainNumber in_days{86400, "days"};
+constexpr PlainNumber in_gpu_hours{3600, "GPU-hours"};
+constexpr PlainNumber in_seconds{1, "seconds"};
+constexpr MoeScaling active = MoeScaling::active_params, total = MoeScaling::total_params,
+                     routed = MoeScaling::routed_experts, no_moe = MoeScaling::none;
+
+// docs/estimates.md has each formula with its source; report order: compute → time → cost →
+// memory → communication, then inference: memory → compute → latency.
+constexpr MetricSpec table[] = {
+    {train_flops, "train.flops", flop, Tier::cost, compute, false, active, 0, {},
+     "training compute, 6 · N_a · D"},
+    {train_tokens_per_param, "train.tokens_per_param", none, Tier::cost, compute, false, total, 0, {},
+     "training tokens per parameter, D / N"},
+    {train_gpu_seconds, "train.gpu_seconds", gpu_seconds, Tier::cost, json_only, false, active, mfu,
+     {1, "GPU-seconds"}, "GPU time at the assumed MFU"},
+    {train_gpu_hours, "train.gpu_hours", gpu_seconds, Tier::cost, time, false, active, mfu, in_gpu_hours,
+     "GPU-hours at the assumed MFU"},
+    {train_days, "train.days", seconds, Tier::cost, time, false, active, mfu, in_days,
+     "ideal days on the cluster, no failures"},
+    {train_wall_days, "train.wall_days", seconds, Tier::cost, time, false, active, mfu_goodput, in_days,
+     "wall-clock days, ideal days / goodput"},
+    {train_schedule_days, "train.schedule_days", seconds, Tier::cost, time, false, active, mfu_goodput, in_days,
+     "committed days, wall days · schedule margin"},
+    {cost_gpu_hours_billed, "cost.gpu_hours_billed", gpu_seconds, Tier::cost, cost, false, active, mfu_goodput,
+     in_gpu_hours, "GPU-hours billed over the wall time"},
+    {cost_total, "cost.total", usd, Tier::cost, cost, false, active, mfu_goodput_price, {},
+     "billed GPU-hours · price"},
+    {train_memory_states, "train.memory.states", bytes, Tier::capacity, memory, false, total, 0, {},
+     "model states per GPU (weights, grads, optimizer)"},
+    {train_memory_activations, "train.memory.activations", bytes, Tier::capacity, memory, false, no_moe, 0, {},
+     "activations per GPU"},
+    {train_memory_reserve, "train.memory.reserve", bytes, Tier::capacity, memory, false, no_moe, 0, {},
+     "fragmentation and buffer reserve per GPU"},
+    {train_memory_total, "train.memory.total", bytes, Tier::capacity, memory, false, no_moe, 0, {},
+     "training memory per GPU"},
+    {train_step_seconds, "train.step_seconds", seconds, Tier::capacity, communication, false, active, 0, in_seconds,
+     "compute time of one optimizer step"},
+    {train_comm_allreduce_bytes, "train.comm.allreduce_bytes", bytes, Tier::capacity, communication, false, total, 0,
+     {}, "gradient all-reduce bytes per GPU per step"},
+    {train_comm_seconds, "train.comm.seconds", seconds, Tier::capacity, communication, false, total, 0, in_seconds,
+     "gradient all-reduce time per step"},
+    {train_comm_fraction, "train.comm.fraction", none, Tier::capacity, communication, true, no_moe, 0, {},
+     "all-reduce time / step time"},
+    {train_micro_batches, "train.micro_batches", none, Tier::capacity, communication, false, no_moe, 0, {},
+     "micro-batches per data-parallel replica per step, m = global_batch / (dp · b)"},
+    {train_pipeline_bubble, "train.pipeline_bubble", none, Tier::capacity, communication, true, no_moe, 0, {},
+     "pipeline bubble fraction, (p − 1) / (v · m)"},
+    {train_checkpoint_optimal_interval, "train.checkpoint.optimal_interval", seconds, Tier::capacity, communication,
+     false, no_moe, 0, in_seconds, "Young/Daly checkpoint interval"},
+    {infer_weights, "infer.weights", bytes, Tier::capacity, serving_memory, false, total, 0, {},
+     "weight bytes of one model copy"},
+    {infer_kv_per_token, "infer.kv_per_token", bytes / tokens, Tier::capacity, serving_memory, false, no_moe, 0, {},
+     "KV cache bytes per token"},
+    {infer_kv_cache, "infer.kv_cache", bytes, Tier::capacity, serving_memory, false, no_moe, 0, {},
+     "KV cache for the planned concurrency"},
+    {infer_memory_total, "infer.memory.total", bytes, Tier::capacity, serving_memory, false, no_moe, 0, {},
+     "inference memory per GPU"},
+    {infer_max_concurrency, "infer.max_concurrency", sequences, Tier::capacity, serving_memory, false, no_moe, 0, {},
+     "sequences one replica can hold"},
+    {infer_decode_flops_per_token, "infer.decode_flops_per_token", flop_per_token, Tier::cost, serving_compute, false,
+     active, 0, {}, "decode compute per token, 2 · N_a"},
+    {infer_prefill_flops, "infer.prefill_flops", flop, Tier::cost, serving_compute, false, active, 0, {},
+     "prefill compute per request"},
+    {infer_decode_tokens_per_s, "infer.decode_tokens_per_s", tokens_per_second, Tier::capacity, latency, false,
+     routed, 0, {}, "per-sequence decode speed bound from HBM bandwidth"},
+    {infer_itl, "infer.itl", seconds, Tier::latency, latency, false, routed, 0, in_seconds,
+     "inter-token latency, lower bound"},
+    {infer_itl_at_concurrency, "infer.itl_at_concurrency", seconds, Tier::latency, latency, false, routed, 0,
+     in_seconds, "inter-token latency at the planned concurrency, lower bound"},
+    {infer_ttft, "infer.ttft", seconds, Tier::latency, latency, false, active, 0, in_seconds,
+     "time to first token, lower bound"},
+};
+
+consteval bool in_enum_order() {
+  for (std::size_t i = 0; i < std::size(table); ++i)
+    if (static_cast<std::size_t>(table[i].id) != i) return false;
+  return std::size(table) == metric_count;
+}
+static_assert(in_enum_order(), "the table lists every Metric once, in the enum's order");
+
+}  // namespace
+
+std::string_view to_string(Tier tier) {
+  switch (tier) {
+    case Tier::capacity: return "capacity";
+    case Tier::cost: return "cost";
+    case Tier::latency: return "latency";
+  }
+  return "cost";
+}
+
+std::string_view to_string(MoeScaling scaling) {
+  switch (scaling) {
+    case MoeScaling::none: return "none";
+    case MoeScaling::active_params: return "active_params";
+    case MoeScaling::total_params: return "total_params";
+    case MoeScaling::routed_experts: return "routed_experts";
+  }
+  return "none";
+}
+
+std::string_view section_title(ReportSection section) {
+  switch (section) {
+    case ReportSection::compute: return "Compute";
+    case ReportSection::time: return "Time";
+    case ReportSection::cost: return "Cost";
+    case ReportSection::memory: return "Memory per GPU";
+    case ReportSection::communication: return "Communication and checkpoints";
+    case ReportSection::serving_memory: return "Memory";
+    case ReportSection::serving_compute: return "Compute";
+    case ReportSection::latency: return "Latency bounds";
+    case ReportSection::json_only: return "";
+  }
+  return "";
+}
+
+bool shows_section(ReportSection section, bool training) {
+  switch (section) {
+    case ReportSection::compute:
+    case ReportSection::time:
+    case ReportSection::cost:
+    case ReportSection::memory:
+    case ReportSection::communication: return training;
+    case ReportSection::serving_memory:
+    case ReportSection::serving_compute:
+    case ReportSection::latency: return !training;
+    case ReportSection::json_only: return false;
+  }
+  return false;
+}
+
+std::string_view plan_key_of(RangedKey key) {
+  switch (key) {
+    case RangedKey::mfu: return "training.mfu";
+    case RangedKey::goodput: return "training.goodput";
+    case RangedKey::price: return "cluster.price";
+  }
+  return "training.mfu";
+}
+
+std::span<const MetricSpec> metric_table() { return table; }
+
+const MetricSpec& metric_spec(Metric metric) { return table[static_cast<std::size_t>(metric)]; }
+
+const MetricSpec* find_metric(std::string_view name) {
+  // By name, through the names sorted once: claims, targets and rule literals name metrics.
+  static const auto by_name = [] {
+    std::array<const MetricSpec*, metric_count> sorted{};
+    for (std::size_t i = 0; i < metric_count; ++i) sorted[i] = &table[i];
+    std::sort(sorted.begin(), sorted.end(), [](const MetricSpec* a, const MetricSpec* b) { return a->name < b->name; });
+    return sorted;
+  }();
+  const auto it = std::lower_bound(by_name.begin(), by_name.end(), name,
+                                   [](const MetricSpec* metric, std::string_view n) { return metric->name < n; });
+  return it != by_name.end() && (*it)->name == name ? *it : nullptr;
+}
+
+std::vector<std::string_view> metric_name_list() {
+  std::vector<std::string_view> names;
+  for (const MetricSpec& metric : table) names.push_back(metric.name);
+  return names;
+}
+
+std::string plain_number_unit(const MetricSpec& metric) {
+  if (!metric.plain.unit.empty()) return std::string(metric.plain.unit);
+  if (metric.fraction) return "fraction";
+  if (metric.dim.dimensionless()) return "plain numbers";
+  return units::describe(metric.dim);
+}
+
+std::string metric_table_markdown() {
+  std::string out =
+      "| metric | unit | tier | section | MoE | ranged by | what it is |\n|---|---|---|---|---|---|---|\n";
+  for (const MetricSpec& metric : table) {
+    std::string ranged;
+    for (RangedKey key : ranged_keys)
+      if (ranged_by(metric, key)) ranged += fmt::format("{}`{}`", ranged.empty() ? "" : ", ", plan_key_of(key));
+    const std::string section = metric.section == ReportSection::json_only
+                                    ? std::string("(JSON only)")
+                                    : std::string(section_title(metric.section));
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", metric.name,
+                       metric.fraction ? std::string("fraction") : plain_number_unit(metric), to_string(metric.tier),
+                       section, metric.moe == MoeScaling::none ? "" : to_string(metric.moe),
+                       ranged.empty() ? "—" : ranged, metric.summary);
+  }
+  return out;
+}
+
+}  // namespace planlint

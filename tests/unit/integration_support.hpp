@@ -127,6 +127,26 @@ inline std::string system_tool(const std::string& name, const std::string& packa
   return name;
 }
 
+/// A folder of release files as .github/workflows/release.yml publishes them, made from the
+/// built planlint: planlint-VERSION-linux-x86_64.tar.gz and SHA256SUMS; `url` is its file:// URL.
+struct ReleaseFolder {
+  Scratch dir;
+  std::string url;
+  ReleaseFolder() {
+    const std::string top = std::string("planlint-") + PLANLINT_VERSION + "-linux-x86_64";
+    fs::create_directories(dir.path / "stage" / top / "bin");
+    fs::copy_file(PLANLINT_BINARY, dir.path / "stage" / top / "bin/planlint");
+    fs::create_directories(folder());
+    std::string output;
+    REQUIRE(run_command("cd " + quote(dir.path.string()) + " && tar -czf release/" + top + ".tar.gz -C stage " + top +
+                            " && cd release && sha256sum " + top + ".tar.gz > SHA256SUMS",
+                        output) == 0);
+    url = "file://" + folder().string();
+  }
+  fs::path folder() const { return dir.path / "release"; }
+  fs::path tarball() const { return folder() / (std::string("planlint-") + PLANLINT_VERSION + "-linux-x86_64.tar.gz"); }
+};
+
 inline std::string sarif_multitool() { return npm_tool("@microsoft/sarif-multitool-linux/Sarif.Multitool"); }
 inline std::string taplo() { return npm_tool(".bin/taplo"); }
 inline std::string ajv() { return npm_tool(".bin/ajv"); }

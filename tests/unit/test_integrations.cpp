@@ -389,24 +389,7 @@ TEST_CASE("the shipped pre-commit hook lints the plans and Markdown docs and pas
 
 namespace {
 
-/// A folder of release files as .github/workflows/release.yml publishes them, made from the
-/// built planlint: planlint-VERSION-linux-x86_64.tar.gz and SHA256SUMS.
-struct ReleaseFolder {
-  Scratch dir;
-  std::string url;
-  ReleaseFolder() {
-    const std::string top = std::string("planlint-") + PLANLINT_VERSION + "-linux-x86_64";
-    fs::create_directories(dir.path / "stage" / top / "bin");
-    fs::copy_file(PLANLINT_BINARY, dir.path / "stage" / top / "bin/planlint");
-    fs::create_directories(dir.path / "release");
-    std::string output;
-    REQUIRE(run_command("cd " + quote(dir.path.string()) + " && tar -czf release/" + top + ".tar.gz -C stage " + top +
-                            " && cd release && sha256sum " + top + ".tar.gz > SHA256SUMS",
-                        output) == 0);
-    url = "file://" + (dir.path / "release").string();
-  }
-  fs::path tarball() const { return dir.path / "release" / (std::string("planlint-") + PLANLINT_VERSION + "-linux-x86_64.tar.gz"); }
-};
+using planlint::test::ReleaseFolder;
 
 /// A folder with a `planlint` of another version on PATH, which prints its version and does
 /// nothing else: a hook that ran it instead of the pinned one would pass every plan.
@@ -436,7 +419,7 @@ TEST_CASE("the shipped hook fetches the release binary of its version, checks it
   CHECK(fs::is_regular_file(cached));
 
   // Offline, from the cache.
-  fs::remove_all(release.dir.path / "release");
+  fs::remove_all(release.folder());
   CHECK(repo.run(try_repo, output) == 1);
   CHECK_THAT(output, Catch::Contains("plans/llama 7b serving.toml:9:1: error: unknown key 'hmb' in [cluster]"));
 }

@@ -63,16 +63,9 @@ TEST_CASE("the release fetch gives the checked binary of a version tag, and says
                        output) == 3);
   CHECK_THAT(output, Catch::Contains("not a release tag"));
   CHECK(release_script("fetch --repository https://gitlab.example/p/planlint --tag v0.2.0", output) == 3);
-  // A release folder as release.yml publishes it.
   const std::string version = PLANLINT_VERSION;
-  const std::string top = "planlint-" + version + "-linux-x86_64";
-  fs::create_directories(dir.path / "stage" / top / "bin");
-  fs::copy_file(PLANLINT_BINARY, dir.path / "stage" / top / "bin/planlint");
-  fs::create_directories(dir.path / "release");
-  REQUIRE(run_command("cd " + quote(dir.path.string()) + " && tar -czf release/" + top + ".tar.gz -C stage " + top +
-                          " && cd release && sha256sum " + top + ".tar.gz > SHA256SUMS",
-                      output) == 0);
-  const std::string from = " --base-url " + quote("file://" + (dir.path / "release").string());
+  const planlint::test::ReleaseFolder release;
+  const std::string from = " --base-url " + quote(release.url);
   REQUIRE(release_script("fetch --version " + version + from + " --cache " + quote((dir.path / "cache").string()), output) == 0);
   const std::string binary = output.substr(0, output.find('\n'));
   CHECK(binary == (dir.path / "cache" / version / "planlint").string());
@@ -81,7 +74,7 @@ TEST_CASE("the release fetch gives the checked binary of a version tag, and says
   // A version the folder has no files for: no release (status 3), not an error.
   CHECK(release_script("fetch --version 9.9.9" + from + " --cache " + quote((dir.path / "cache").string()), output) == 3);
   // A tarball that is not the one SHA256SUMS names: status 1, nothing cached.
-  std::ofstream(dir.path / "release" / (top + ".tar.gz"), std::ios::binary | std::ios::app) << "x";
+  std::ofstream(release.tarball(), std::ios::binary | std::ios::app) << "x";
   CHECK(release_script("fetch --version " + version + from + " --cache " + quote((dir.path / "other").string()), output) == 1);
   CHECK_THAT(output, Catch::Contains("SHA-256"));
   CHECK_FALSE(fs::exists(dir.path / "other" / version / "planlint"));

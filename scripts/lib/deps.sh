@@ -1,9 +1,7 @@
 # Shared by scripts/quickstart, scripts/test and .ci/run: the Debian packages planlint builds
 # with, and a function that installs the missing ones (as root) or says how to.
-# lld links planlint with its functions in the order a lint runs them (CMakeLists.txt, "Code
-# layout"); without it the build uses the default linker and planlint starts more slowly.
 PLANLINT_BUILD_PACKAGES=(
-  g++ cmake ninja-build lld
+  g++ cmake ninja-build
   libtomlplusplus-dev libboost-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev
 )
 

@@ -4,9 +4,8 @@
 // `planlint report` renderings of each plan, and the text, JSON, SARIF and GitHub emitters.
 // Besides crashes and sanitizer reports it checks that every finding points into the file and
 // that the JSON, SARIF and JSON report outputs are valid JSON, and that toml++ reads a TOML
-// input and its form without comment bodies (parse_toml's, toml_comments.hpp) alike, and that
-// toml::parse and parse_ascii_toml read an ASCII input alike: the same values at the same
-// places, or the same error at the same place.
+// input and its form without comment bodies (parse_toml's, toml_comments.hpp) alike: the same
+// values at the same places, or the same error at the same place.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -28,9 +27,7 @@
 #include "planlint/estimate/report.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/markdown/markdown.hpp"
-#include "planlint/source/columns.hpp"
 #include "planlint/source/limits.hpp"
-#include "planlint/source/toml_ascii.hpp"
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/suppress/suppress.hpp"
 #include "toml_reading.hpp"
@@ -60,17 +57,10 @@ void require_alike(const test::TomlReading& a, const test::TomlReading& b, const
   }
 }
 
-/// toml++ reads the text as parse_toml hands it over alike: without comment bodies, and through
-/// parse_ascii_toml when it is ASCII.
+/// toml++ reads the text as parse_toml hands it over (without comment bodies) alike.
 void require_same_toml_readings(std::string_view text) {
   if (find_toml_nesting_excess(text, max_toml_depth)) return;  // toml++ would overflow the stack
   const test::TomlReading original = test::read_toml(text);
-  if (is_ascii(text))
-    require_alike(original,
-                  test::read_toml_with(text, [](std::string_view doc, std::string_view path) {
-                    return parse_ascii_toml(doc, path);
-                  }),
-                  "parse_ascii_toml reads the text differently from toml::parse");
   if (const std::optional<std::string> lean = without_comment_bodies(text))
     require_alike(original, test::read_toml(*lean), "toml++ reads the text without comment bodies differently");
 }

@@ -1,7 +1,7 @@
 // The built planlint executable, run as users run it (the other tests drive the CLI in-process,
-// linked differently): the static link, and the exceptions that CLI11, toml++ and the quantity
-// grammar throw on ordinary paths, unwound through the binary's own tables
-// (src/cli/static_unwind.cpp).
+// linked differently): the static link, and the paths that throw an exception or used to
+// (CLI11's --version and --help, a TOML syntax error, a unit typo), which a static link must
+// still unwind.
 #include <filesystem>
 #include <string>
 
@@ -63,9 +63,7 @@ TEST_CASE("the binary lints the example as the in-process CLI does", "[binary]")
   CHECK(binary.output == in_process.out + in_process.err);
 }
 
-// The executable allocates through its own operator new (src/cli/operator_new.cpp, a per-thread
-// cache of freed blocks; worker threads hand theirs back when they end): a run over many plans,
-// on one thread and on two, must say what the in-process CLI says.
+// A run over many plans, on one thread and on two, must say what the in-process CLI says.
 TEST_CASE("the binary lints folders on one and two threads as the in-process CLI does", "[binary]") {
   const std::string folders = planlint::test::quote(std::string(PLANLINT_SOURCE_DIR) + "/tests/golden") + " " +
                               planlint::test::quote(std::string(PLANLINT_SOURCE_DIR) + "/tests/rules");

@@ -6,6 +6,7 @@
 
 #include "integration_support.hpp"
 #include "planlint/source/toml_comments.hpp"
+#include "planlint/source/toml_limits.hpp"
 #include "support.hpp"
 #include "toml_reading.hpp"
 
@@ -179,4 +180,17 @@ TEST_CASE("toml++ reads every project TOML file and its lean form alike", "[toml
   // The suite's comment tests and the plans' comments are exercised, not skipped.
   CHECK(changed > 100);
   CHECK(variants > 500);
+}
+
+TEST_CASE("parse_toml reads ASCII and non-ASCII plans alike", "[toml-comments]") {
+  // parse_toml says whether the text toml++ read (comment bodies removed) is ASCII: a comment's
+  // "×" leaves a plan ASCII, a value's "×" does not. Either way the document is toml::parse's.
+  const std::string commented = "# 8 × H100\n[plan]\nname = \"x\"\n";
+  const std::string valued = "[plan]\nname = \"8 × H100\"\n";
+  for (const std::string* text : {&commented, &valued}) {
+    bool ascii = false;
+    const toml::table parsed = planlint::parse_toml(*text, "doc.toml", &ascii);
+    CHECK(ascii == (text == &commented));
+    CHECK(parsed == toml::parse(*text, std::string_view("doc.toml")));
+  }
 }

@@ -2,8 +2,7 @@
 /// What toml++ makes of a text, in a form that two readings can be compared by: the table and
 /// every node's and key's source region (planlint's spans come from them), or the error and its
 /// place. The comment-body tests (test_toml_comments.cpp) and fuzz_lint compare a text's
-/// reading with its reading without comment bodies; test_toml_ascii.cpp and fuzz_lint compare
-/// toml::parse's reading of ASCII text with parse_ascii_toml's. Header-only: fuzz_lint has no test support.
+/// reading with its reading without comment bodies. Header-only: fuzz_lint has no test support.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,23 +38,17 @@ inline void collect_regions(const toml::node& node, const std::string& path,
   }
 }
 
-/// What `parse(text, "doc.toml")` makes of `text` (toml::parse, or planlint's
-/// parse_ascii_toml).
-template <typename Parse>
-TomlReading read_toml_with(std::string_view text, Parse parse) {
+/// What toml++ makes of `text`, read as the file "doc.toml".
+inline TomlReading read_toml(std::string_view text) {
   TomlReading reading;
   try {
-    reading.table = parse(text, std::string_view("doc.toml"));
+    reading.table = toml::parse(text, std::string_view("doc.toml"));
     reading.parsed = true;
     collect_regions(reading.table, "", reading.regions);
   } catch (const toml::parse_error& error) {
     reading.error = std::string(error.description()) + " at " + region_text(error.source());
   }
   return reading;
-}
-
-inline TomlReading read_toml(std::string_view text) {
-  return read_toml_with(text, [](std::string_view doc, std::string_view path) { return toml::parse(doc, path); });
 }
 
 }  // namespace planlint::test

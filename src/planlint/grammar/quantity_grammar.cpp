@@ -2,11 +2,8 @@
 /// into a Quantity (count suffix or unit, the bare `B`, units in base units).
 #include "planlint/grammar/quantity_grammar_def.hpp"
 
-#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -158,9 +155,7 @@ bool blank(std::string_view text) {
 
 }  // namespace
 
-namespace {
-
-QuantityResult parse_uncached(std::string_view text) {
+QuantityResult parse_quantity(std::string_view text) {
   if (blank(text)) return QuantityError{1, "expected a number, found an empty string"};
   const char* first = text.data();
   const char* const last = text.data() + text.size();
@@ -180,94 +175,6 @@ QuantityResult parse_uncached(std::string_view text) {
   } catch (const failed& f) {
     return f.error;
   }
-}
-
-/// parse_uncached's quantities for short texts, per thread: dense entries and an
-/// open-addressed table of their indexes, so that a hit reads the table and one entry.
-/// (std::unordered_map read a bucket, a node and its string, hashed each node's key again as
-/// it walked a bucket, and divided twice by the bucket count: 2% of a corpus run's time, for
-/// 0.4% of its instructions.) Errors are not kept: rare, and their message is a string.
-class QuantityMemo {
- public:
-  static constexpr std::size_t max_text = 64;
-
-  const Quantity* find(std::string_view text, std::uint64_t hash) const {
-    if (slots_.empty()) return nullptr;
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
-      const std::uint16_t slot = slots_[at];
-      if (slot == 0) return nullptr;
-      const Entry& entry = entries_[slot - 1u];
-      if (entry.hash == hash && entry.size == text.size() && std::memcmp(entry.text, text.data(), text.size()) == 0)
-        return &entry.quantity;
-    }
-  }
-
-  /// Keeps `quantity` for `text` (at most max_text bytes, not kept yet). The memo starts small
-  /// (a one-plan run keeps a few dozen texts) and doubles up to max_entries; when that is full,
-  /// it starts over.
-  void insert(std::string_view text, std::uint64_t hash, const Quantity& quantity) {
-    if (entries_.size() * 2 == slots_.size()) {  // full, or not yet made
-      if (slots_.size() < max_entries * 2) {
-        slots_.assign(std::max<std::size_t>(first_entries * 2, slots_.size() * 2), 0);
-        for (std::size_t i = 0; i < entries_.size(); ++i) place(entries_[i].hash, i);
-      } else {
-        entries_.clear();
-        std::fill(slots_.begin(), slots_.end(), std::uint16_t{0});
-      }
-    }
-    Entry& entry = entries_.emplace_back();
-    entry.hash = hash;
-    entry.size = static_cast<std::uint8_t>(text.size());
-    std::memcpy(entry.text, text.data(), text.size());
-    entry.quantity = quantity;
-    place(hash, entries_.size() - 1);
-  }
-
-  /// FNV-1a: a quantity text is a few bytes.
-  static std::uint64_t hash_of(std::string_view text) {
-    std::uint64_t hash = 14695981039346656037ull;
-    for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    return hash;
-  }
-
- private:
-  // A corpus of 10,000 plans holds 3,515 distinct quantity texts: 1,024 kept, starting over
-  // when full, parsed some several times each.
-  static constexpr std::size_t first_entries = 64, max_entries = 4096;
-  static_assert(max_entries * 2 - 1 <= UINT16_MAX && max_text <= UINT8_MAX);
-
-  void place(std::uint64_t hash, std::size_t entry) {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t at = hash & mask;
-    while (slots_[at] != 0) at = (at + 1) & mask;
-    slots_[at] = static_cast<std::uint16_t>(entry + 1);
-  }
-
-  struct Entry {
-    std::uint64_t hash;
-    std::uint8_t size;
-    char text[max_text];
-    Quantity quantity;
-  };
-  std::vector<Entry> entries_;
-  std::vector<std::uint16_t> slots_;  // twice the entries it can take; 1 + an entry's index, 0: empty
-};
-
-}  // namespace
-
-QuantityResult parse_quantity(std::string_view text) {
-  // Plans repeat the same few quantity strings ("80 GB", "400 Gbps", "$2.5/GPU/h"), and
-  // messages format in the same few units ("1 GB"): the X3 parse (thousands of instructions)
-  // is memoised per thread. parse_uncached() is pure, so a hit is the same result. Bounded:
-  // short texts only, and the memo starts over when full.
-  if (text.size() > QuantityMemo::max_text) return parse_uncached(text);
-  thread_local QuantityMemo memo;
-  const std::uint64_t hash = QuantityMemo::hash_of(text);
-  if (const Quantity* kept = memo.find(text, hash)) return *kept;
-  QuantityResult result = parse_uncached(text);
-  if (const Quantity* quantity = std::get_if<Quantity>(&result)) memo.insert(text, hash, *quantity);
-  return result;
 }
 
 }  // namespace planlint::units

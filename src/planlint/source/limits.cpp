@@ -1,7 +1,6 @@
 #include "planlint/source/limits.hpp"
 #include "planlint/source/columns.hpp"
 #include "planlint/source/toml_limits.hpp"
-#include "planlint/source/toml_ascii.hpp"
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/source/toml_lexing.hpp"
 
@@ -190,8 +189,7 @@ toml::table parse_toml(std::string_view text, std::string_view path, bool* parse
   }
   const bool ascii = is_ascii(text);
   if (parsed_ascii) *parsed_ascii = ascii;
-  // Nearly every plan is ASCII once its comments' bodies are gone: read without decoding.
-  return ascii ? parse_ascii_toml(text, path) : toml::parse(text, path);
+  return toml::parse(text, path);
 }
 
 }  // namespace planlint

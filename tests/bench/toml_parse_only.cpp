@@ -33,11 +33,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
       return 2;
     }
-    try {
-      keys += toml::parse(*text, path.string()).size();
-    } catch (const toml::parse_error&) {
-      ++invalid;
-    }
+    const toml::parse_result parsed = toml::parse(*text, path.string());
+    if (parsed) keys += parsed.table().size();
+    else ++invalid;
   }
   std::printf("%zu files, %zu top-level keys, %zu invalid\n", files.size(), keys, invalid);
   return 0;

@@ -42,17 +42,22 @@ TEST_CASE("the binary reports bad input with the documented status", "[binary]")
   Run usage = planlint_binary("check --no-such-option x.toml");
   CHECK(usage.status == 2);
   CHECK_THAT(usage.output, Catch::Contains("--no-such-option"));
-  // A TOML syntax error (toml++ throws): a finding, exit 1.
+  // A TOML syntax error: a finding, exit 1.
   const auto broken = dir.write("broken.toml", "a = [\n");
   Run syntax = planlint_binary("check --no-color " + quote(broken.string()));
   CHECK(syntax.status == 1);
   CHECK_THAT(syntax.output, Catch::Contains("broken.toml:1:7: error: invalid TOML") &&
                                 Catch::Contains("[toml-syntax]"));
-  // A unit typo (the quantity grammar throws at its expectation point): a finding, exit 1.
+  // A unit typo: a finding, exit 1.
   const auto typo = dir.write("typo.toml", "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7 Bq\"\n");
   Run unit = planlint_binary("check --no-color " + quote(typo.string()));
   CHECK(unit.status == 1);
   CHECK_THAT(unit.output, Catch::Contains("typo.toml:5:13: error: model.params = \"7 Bq\": unknown unit 'Bq'"));
+  // A quantity the grammar cannot read (X3's expectation points): a finding, exit 1.
+  const auto slash = dir.write("slash.toml", "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7 B/\"\n");
+  Run quantity = planlint_binary("check --no-color " + quote(slash.string()));
+  CHECK(quantity.status == 1);
+  CHECK_THAT(quantity.output, Catch::Contains("slash.toml:5:14: error: model.params = \"7 B/\": expected a unit after '/'"));
 }
 
 TEST_CASE("the binary lints the example as the in-process CLI does", "[binary]") {

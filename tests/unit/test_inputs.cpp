@@ -25,12 +25,9 @@ namespace {
 
 /// What a parse says: nullopt for text that is not valid TOML, else whether root.plan is a table.
 std::optional<bool> parsed_plan_table(std::string_view text) {
-  try {
-    toml::table root = planlint::parse_toml(text);
-    return root["plan"].is_table();
-  } catch (const toml::parse_error&) {
-    return std::nullopt;
-  }
+  const planlint::TomlResult parsed = planlint::parse_toml(text);
+  if (!parsed) return std::nullopt;
+  return (*parsed)["plan"].is_table();
 }
 
 /// The scan agrees with the parse: `no` only where the parse finds no plan table (or fails),

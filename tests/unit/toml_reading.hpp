@@ -41,13 +41,14 @@ inline void collect_regions(const toml::node& node, const std::string& path,
 /// What toml++ makes of `text`, read as the file "doc.toml".
 inline TomlReading read_toml(std::string_view text) {
   TomlReading reading;
-  try {
-    reading.table = toml::parse(text, std::string_view("doc.toml"));
-    reading.parsed = true;
-    collect_regions(reading.table, "", reading.regions);
-  } catch (const toml::parse_error& error) {
-    reading.error = std::string(error.description()) + " at " + region_text(error.source());
+  toml::parse_result parsed = toml::parse(text, std::string_view("doc.toml"));
+  if (!parsed) {
+    reading.error = std::string(parsed.error().description()) + " at " + region_text(parsed.error().source());
+    return reading;
   }
+  reading.table = std::move(parsed).table();
+  reading.parsed = true;
+  collect_regions(reading.table, "", reading.regions);
   return reading;
 }
 

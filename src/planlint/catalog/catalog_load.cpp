@@ -13,6 +13,7 @@
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/source/columns.hpp"
+#include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_span.hpp"
 #include "planlint/units/quantity.hpp"
 
@@ -382,13 +383,12 @@ class Loader {
 bool Catalog::load(const SourceFile& file, std::vector<Diagnostic>& errors) {
   const std::size_t errors_before = errors.size();
   Loader loader(file, errors);
-  toml::table root;
-  try {
-    root = toml::parse(file.text(), file.path());
-  } catch (const toml::parse_error& error) {
-    loader.report(error.source(), "", fmt::format("invalid TOML: {}", error.description()));
+  TomlResult parsed = parse_toml(file.text(), file.path());
+  if (!parsed) {
+    loader.report(parsed.error().source, "", fmt::format("invalid TOML: {}", parsed.error().description));
     return false;
   }
+  const toml::table& root = *parsed;
   for (GpuSpec& gpu : loader.entries(root)) {
     // A later file overrides an entry of the same id in place, so listings keep their order.
     auto same_id = [&](const GpuSpec& g) { return g.id == gpu.id; };

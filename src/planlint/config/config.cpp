@@ -11,6 +11,7 @@
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/schema.hpp"
+#include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_span.hpp"
 
 namespace planlint {
@@ -205,13 +206,12 @@ class Reader {
 std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnostic>& errors) {
   const std::size_t first_error = errors.size();
   Reader reader(file, errors);
-  toml::table root;
-  try {
-    root = toml::parse(file.text(), file.path());
-  } catch (const toml::parse_error& error) {
-    reader.error(error.source(), fmt::format("invalid TOML: {}", error.description()));
+  TomlResult parsed = parse_toml(file.text(), file.path());
+  if (!parsed) {
+    reader.error(parsed.error().source, fmt::format("invalid TOML: {}", parsed.error().description));
     return std::nullopt;
   }
+  const toml::table& root = *parsed;
   Config config;
   config.path = file.path();
   constexpr std::string_view sections[] = {"lint", "tolerances"};

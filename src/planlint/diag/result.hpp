@@ -8,8 +8,8 @@
 /// A function that can fail returns Result<T>: its value, or the Error that kept it from making
 /// one. A parser of one string (a quantity, an expression) returns Result<T, TextError>, whose
 /// place is an offset in that string; its caller knows where the string sits in a file. No
-/// exception crosses a library function for bad input: a library's own (toml++'s parse_error,
-/// nlohmann's) is caught where that library is called.
+/// exception crosses a library function for bad input: toml++ throws none (TOML_EXCEPTIONS=0,
+/// parse_toml returns a TomlResult), and nlohmann's is caught where that library is called.
 #include <cassert>
 #include <cstddef>
 #include <optional>

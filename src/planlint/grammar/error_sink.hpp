@@ -39,6 +39,9 @@ class error_sink {
     if (!failure_) failure_ = failure{where, std::move(message)};
   }
   const std::optional<failure>& failed() const { return failure_; }
+  /// The text parsed.
+  iterator_type first() const { return positions_.first(); }
+  iterator_type last() const { return positions_.last(); }
 
  private:
   x3::position_cache<std::vector<iterator_type>> positions_;

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -22,16 +23,14 @@ namespace {
 namespace qp = grammar::quantity_parser;
 namespace ast = grammar::ast;
 
-struct failed {
-  QuantityError error;
-};
-
-/// Gives the syntax tree its meaning. Throws `failed` with the column of the offending word.
+/// Gives the syntax tree its meaning, or a QuantityError with the column of the offending word.
+/// (Returned, not thrown: a unit typo is an ordinary finding, and the first exception a static
+/// executable throws costs more than a whole lint.)
 class evaluator {
  public:
   evaluator(std::string_view text, const qp::error_sink& sink) : text_(text), sink_(sink) {}
 
-  Quantity evaluate(const ast::quantity& tree) const {
+  QuantityResult evaluate(const ast::quantity& tree) const {
     const auto& groups = tree.groups;
     double multiplier = 1;
     std::vector<const ast::unit_term*> unit;
@@ -62,9 +61,9 @@ class evaluator {
     bool denominator = false;
     for (const auto* term : unit) {
       const auto atom = find_unit_atom(term->word);
-      if (!atom) fail(word_begin(*term), unknown_unit_message(term->word));
+      if (!atom) return error_at(word_begin(*term), unknown_unit_message(term->word));
       if (tree.money && (*atom).dim[Base::usd] != 0)
-        fail(word_begin(*term),
+        return error_at(word_begin(*term),
              "the amount is already in USD ('$' prefix); write '$3/GPU/h' or "
              "'3 USD/GPU/h', not both");
       if (term->op == '/') denominator = true;
@@ -81,7 +80,7 @@ class evaluator {
       const auto& previous = groups[extra - 1];
       const std::string_view previous_text(sink_.position_of(previous.front()).begin(),
                                            sink_.position_of(previous.back()).end());
-      fail(word_begin(stray), "unexpected '" + stray.word + "' after '" +
+      return error_at(word_begin(stray), "unexpected '" + stray.word + "' after '" +
                                   std::string(previous_text) +
                                   "'; join units with '*', '/' or '\xC2\xB7'");
     }
@@ -89,10 +88,11 @@ class evaluator {
     Quantity quantity;
     quantity.dim = tree.money ? dim * dims::usd : dim;
     const auto number_span = sink_.position_of(tree.number);
-    const double magnitude = parse_magnitude(tree.number.magnitude, number_span.begin());
+    double magnitude = 0;
+    if (auto error = parse_magnitude(tree.number.magnitude, number_span.begin(), magnitude)) return *error;
     const double sign = tree.number.sign == '-' ? -1.0 : 1.0;
     quantity.value = sign * magnitude * multiplier * scale;
-    if (!std::isfinite(quantity.value)) fail(number_span.begin(), "number out of range");
+    if (!std::isfinite(quantity.value)) return error_at(number_span.begin(), "number out of range");
     quantity.percent = !tree.money && unit.size() == 1 && unit.front()->word == "%";
     if (!tree.money && groups.size() == 1 && unit.size() == 1 && unit.front() == &groups[0][0]) {
       // "7B", "512B": billion or bytes, decided by resolve(); "7 B" (spaced) is bytes.
@@ -102,9 +102,8 @@ class evaluator {
   }
 
  private:
-  [[noreturn]] void fail(const char* where, std::string message) const {
-    throw failed{
-        QuantityError{static_cast<std::size_t>(where - text_.data()) + 1, std::move(message)}};
+  QuantityError error_at(const char* where, std::string message) const {
+    return QuantityError{static_cast<std::size_t>(where - text_.data()) + 1, std::move(message)};
   }
 
   /// Where the word of a term starts (the term's span also covers its operator).
@@ -130,17 +129,17 @@ class evaluator {
     return "unknown unit '" + word + "'" + unit_suggestion(word);
   }
 
-  double parse_magnitude(const std::string& written, const char* where) const {
+  /// The number as written (digits with '_'), in `value`; or why it is not one.
+  std::optional<QuantityError> parse_magnitude(const std::string& written, const char* where, double& value) const {
     std::string digits;
     for (char c : written)
       if (c != '_') digits += c;
-    double value = 0;
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (error == std::errc::result_out_of_range || !std::isfinite(value))
-      fail(where, "number out of range");
+      return error_at(where, "number out of range");
     if (error != std::errc{} || end != digits.data() + digits.size())
-      fail(where, "expected a number");
-    return value;
+      return error_at(where, "expected a number");
+    return std::nullopt;
   }
 
   std::string_view text_;
@@ -170,11 +169,7 @@ QuantityResult parse_quantity(std::string_view text) {
   if (!ok || first != last)  // unreachable with the expectation points; kept as a guard
     return QuantityError{static_cast<std::size_t>(first - text.data()) + 1,
                          "unexpected '" + std::string(first, last) + "'"};
-  try {
-    return evaluator(text, sink).evaluate(tree);
-  } catch (const failed& f) {
-    return f.error;
-  }
+  return evaluator(text, sink).evaluate(tree);
 }
 
 }  // namespace planlint::units

@@ -93,20 +93,20 @@ bool Loader::parse() {
   // Whether the text toml++ parsed is ASCII (then its columns need no conversion); set by
   // parse_toml before it parses, so a syntax error's position uses it too.
   bool ascii = false;
-  try {
-    root_ = parse_toml(toml_text_, source_->path(), &ascii);
-    findings_.assume_ascii(ascii);
-    return true;
-  } catch (const toml::parse_error& error) {
-    findings_.assume_ascii(ascii);
-    Span span = findings_.span(error.source());
+  TomlResult parsed = parse_toml(toml_text_, source_->path(), &ascii);
+  findings_.assume_ascii(ascii);
+  if (!parsed) {
+    const TomlError& error = parsed.error();
+    Span span = findings_.span(error.source);
     span.end = Position{span.begin.line,
                         after_character(source_->line(span.begin.line), span.begin.column)};
     Diagnostic& d = findings_.add(native_rules::toml_syntax, span, "",
-                                  fmt::format("invalid TOML: {}", error.description()));
+                                  fmt::format("invalid TOML: {}", error.description));
     d.help = "fix the syntax; planlint checks nothing else in a file that is not valid TOML";
     return false;
   }
+  root_ = std::move(*parsed);
+  return true;
 }
 
 LoadResult Loader::finish() {
@@ -449,12 +449,8 @@ LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& ca
 }
 
 bool looks_like_plan(std::string_view text) {
-  try {
-    toml::table root = parse_toml(text);
-    return root["plan"].is_table();
-  } catch (const toml::parse_error&) {
-    return false;
-  }
+  const TomlResult parsed = parse_toml(text);
+  return parsed && (*parsed)["plan"].is_table();
 }
 
 }  // namespace planlint

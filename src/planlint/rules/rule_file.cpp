@@ -13,6 +13,7 @@
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/columns.hpp"
+#include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_span.hpp"
 #include "planlint/rules/placeholder_units.hpp"
 #include "planlint/rules/plan_environment.hpp"
@@ -152,14 +153,13 @@ class RuleLoader {
 
  private:
   std::optional<CompiledRule> compile() {
-    toml::table table;
-    try {
-      table = toml::parse(file_->text(), file_->path());
-    } catch (const toml::parse_error& e) {
-      Span span = to_span(e.source(), *file_);
-      error(span, fmt::format("invalid TOML: {}", e.description()));
+    TomlResult parsed = parse_toml(file_->text(), file_->path());
+    if (!parsed) {
+      Span span = to_span(parsed.error().source, *file_);
+      error(span, fmt::format("invalid TOML: {}", parsed.error().description));
       return std::nullopt;
     }
+    const toml::table& table = *parsed;
     for (auto&& [key, node] : table) {
       // `native` marks planlint's own structure checks, written in C++: a pack's rule that
       // set it loaded with its check switched off.

@@ -17,6 +17,7 @@
 #include "planlint/plan/loader.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/rules/rule_file.hpp"
+#include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_span.hpp"
 
 namespace planlint {
@@ -26,12 +27,12 @@ namespace {
 /// Where a rule file sets its `id`: the key's place, as toml++ reads it (1:1 when the file has
 /// none or does not parse).
 Span id_span(const SourceFile* file) {
-  if (file) try {
-      const toml::table table = toml::parse(file->text(), file->path());
-      for (auto&& [key, node] : table)
+  if (file) {
+    const TomlResult parsed = parse_toml(file->text(), file->path());
+    if (parsed)
+      for (auto&& [key, node] : *parsed)
         if (key.str() == "id") return detail::to_span(key.source(), *file);
-    } catch (const toml::parse_error&) {
-    }
+  }
   return Span{{1, 1}, {1, 2}};
 }
 
@@ -96,11 +97,9 @@ namespace {
 
 /// Where a rule file sets the key at `path` ("id", "options.max_mfu"); 1:1 when it cannot tell.
 Span span_at(const SourceFile& file, std::string_view path) {
-  try {
-    const toml::table table = toml::parse(file.text(), file.path());
-    if (const toml::node* node = table.at_path(path).node()) return detail::to_span(node->source(), file);
-  } catch (const toml::parse_error&) {
-  }
+  const TomlResult parsed = parse_toml(file.text(), file.path());
+  if (parsed)
+    if (const toml::node* node = parsed->at_path(path).node()) return detail::to_span(node->source(), file);
   return Span{{1, 1}, {1, 2}};
 }
 

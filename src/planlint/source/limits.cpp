@@ -163,7 +163,7 @@ std::optional<NestingExcess> find_toml_nesting_excess(std::string_view text, std
   return NestingExcess{position, *offset};
 }
 
-toml::table parse_toml(std::string_view text, std::string_view path, bool* parsed_ascii) {
+TomlResult parse_toml(std::string_view text, std::string_view path, bool* parsed_ascii) {
   // Lines and columns are the same in both texts (toml_comments.hpp), so every position below
   // and in toml++'s errors and nodes is one in `text`.
   // One buffer per thread: a fresh allocation for each file cost more than the copy.
@@ -176,20 +176,20 @@ toml::table parse_toml(std::string_view text, std::string_view path, bool* parse
     }
   } release;
   if (auto excess = find_toml_nesting_excess(text, max_toml_depth)) {
-    const std::string message = fmt::format(
-        "nested deeper than {} levels (tables, arrays, inline tables), planlint's fixed limit "
-        "for TOML files; a plan nests 3 levels",
-        max_toml_depth);
     // toml++'s positions count code points (toml_span.hpp turns them back into bytes).
     const Position at = excess->position;
     const std::string_view line_before = text.substr(excess->offset - (at.column - 1), at.column - 1);
-    throw toml::parse_error(message.c_str(),
-                            toml::source_position{at.line, code_point_column(line_before, at.column)},
-                            path.empty() ? nullptr : std::make_shared<const std::string>(path));
+    const toml::source_position position{at.line, code_point_column(line_before, at.column)};
+    return TomlError{fmt::format("nested deeper than {} levels (tables, arrays, inline tables), planlint's fixed "
+                                 "limit for TOML files; a plan nests 3 levels",
+                                 max_toml_depth),
+                     toml::source_region{position, position,
+                                         path.empty() ? nullptr : std::make_shared<const std::string>(path)}};
   }
-  const bool ascii = is_ascii(text);
-  if (parsed_ascii) *parsed_ascii = ascii;
-  return toml::parse(text, path);
+  if (parsed_ascii) *parsed_ascii = is_ascii(text);
+  toml::parse_result parsed = toml::parse(text, path);
+  if (parsed) return TomlResult(std::move(parsed).table());
+  return TomlError{std::string(parsed.error().description()), parsed.error().source()};
 }
 
 }  // namespace planlint

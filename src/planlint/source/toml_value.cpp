@@ -14,13 +14,9 @@ bool is_one_value(std::string_view text) {
   // Read as the first item of an array with another after it: a trailing "# comment" then
   // comments out the rest of the line (as a fix inside an inline table would lose the rest
   // of its), and a trailing comma is a syntax error.
-  try {
-    const toml::table table = parse_toml("v = [" + std::string(text) + ", 0]\n");
-    const toml::array* items = table.size() == 1 ? table.get_as<toml::array>("v") : nullptr;
-    return items && items->size() == 2;
-  } catch (const toml::parse_error&) {
-    return false;
-  }
+  const TomlResult parsed = parse_toml("v = [" + std::string(text) + ", 0]\n");
+  const toml::array* items = parsed && parsed->size() == 1 ? parsed->get_as<toml::array>("v") : nullptr;
+  return items && items->size() == 2;
 }
 
 }  // namespace

@@ -140,36 +140,6 @@ TEST_CASE("a plan's values are found through their key's place as by name", "[ho
   CHECK(plans > 100);
 }
 
-TEST_CASE("a memoised quantity parse gives the first parse's result", "[hotpath][quantity]") {
-  auto same = [](const units::QuantityResult& a, const units::QuantityResult& b) {
-    REQUIRE(a.index() == b.index());
-    if (const auto* q = std::get_if<units::Quantity>(&a)) {
-      const auto& r = std::get<units::Quantity>(b);
-      CHECK(q->value == r.value);
-      CHECK(q->dim == r.dim);
-      CHECK(q->bare_b == r.bare_b);
-      CHECK(q->percent == r.percent);
-    } else {
-      CHECK(std::get<units::QuantityError>(a).column == std::get<units::QuantityError>(b).column);
-      CHECK(std::get<units::QuantityError>(a).message == std::get<units::QuantityError>(b).message);
-    }
-  };
-  // More distinct texts than the cache holds, so that it also starts over.
-  std::vector<std::pair<std::string, units::QuantityResult>> first;
-  for (int i = 0; i < 1500; ++i) {
-    const std::string text = fmt::format("{} {}", i, i % 3 == 0 ? "GB" : i % 3 == 1 ? "GBs" : "");
-    first.emplace_back(text, units::parse_quantity(text));
-  }
-  for (const auto& [text, result] : first) {
-    INFO(text);
-    same(units::parse_quantity(text), result);
-  }
-  same(units::parse_quantity("80 GB"), units::parse_quantity(std::string("80 GB")));
-  CHECK(std::get<units::Quantity>(units::parse_quantity("80 GB")).value == 80e9);
-  CHECK(std::holds_alternative<units::QuantityError>(units::parse_quantity("80 GBs")));
-  CHECK(std::holds_alternative<units::QuantityError>(units::parse_quantity("")));
-}
-
 TEST_CASE("the text emitter escapes control characters wherever they fall in eight-byte chunks",
           "[hotpath][emit]") {
   // The reference: byte by byte, as append_one_line did before it skipped clean chunks.

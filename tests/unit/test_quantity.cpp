@@ -538,39 +538,3 @@ TEST_CASE("format_in prints a value in the unit a message names", "[quantity]") 
     CHECK(format_in(0.4, dims::bytes, "%") == "");
   }
 }
-
-TEST_CASE("parse_quantity answers a text again as it did the first time, however many texts it has seen",
-          "[quantity]") {
-  // parse_quantity keeps the quantities of short texts per thread, in a memo that grows to
-  // 4,096 and then starts over: every answer, first or kept, is the parse's. 10,000 texts go
-  // through every size and round the full memo twice.
-  for (int round = 0; round < 2; ++round) {
-    for (int n = 1; n <= 10000; ++n) {
-      const std::string text = std::to_string(n) + " GB";
-      CAPTURE(round, text);
-      const Quantity first = parsed(text), again = parsed(text);
-      CHECK(first.value == n * 1e9);
-      CHECK(first.dim == dims::bytes);
-      CHECK(again.value == first.value);
-      CHECK(again.dim == first.dim);
-    }
-  }
-  // Texts that differ only in their last byte, or only in their length.
-  CHECK(parsed("8 GB").value == 8e9);
-  CHECK(parsed("8 Gb").dim == dims::bits);
-  CHECK(parsed("8 GB").dim == dims::bytes);
-  CHECK(parsed("8").dim.dimensionless());
-  CHECK(parsed("8B").bare_b);
-  CHECK_FALSE(parsed("8 B").bare_b);
-  // The longest kept text (64 bytes) and one past it read alike.
-  const std::string kept = std::string(64 - 3, '0') + "1 s", past = std::string(65 - 3, '0') + "1 s";
-  CHECK(parsed(kept).value == 1);
-  CHECK(parsed(kept).value == 1);
-  CHECK(parsed(past).value == 1);
-  CHECK(parsed(past).value == 1);
-  // An error is an error every time, at the same column.
-  for (int i = 0; i < 3; ++i) {
-    const QuantityError error = rejected("80 GX");
-    CHECK(error.column == 4);
-  }
-}

@@ -96,7 +96,7 @@ class Writer {
   std::string output(const RuleSet& rules, const Catalog& catalog) {
     // Every rule's applies and check first, then the templates: a lint evaluates the conditions
     // of every rule and a template only for a finding, so the nodes it reads lie together (one
-    // plan's lint touches fewer pages of nodes[]: docs/performance.md, "Code layout").
+    // plan's lint touches fewer pages of nodes[]).
     std::vector<Conditions> conditions;
     for (const auto& rule : rules.rules())
       conditions.push_back({node_row(rule->applies.get()), node_row(rule->check.get())});

@@ -1,7 +1,7 @@
 // Google Benchmark programs for planlint's hot paths (never timed unit tests): parsing
 // quantities and expressions, loading a plan, estimating, running the rules, the whole lint of
 // one plan, the emitters, and the per-process start-up work (compiling the built-in rules,
-// loading the built-in catalog). scripts/bench runs them; docs/performance.md records results.
+// loading the built-in catalog). scripts/bench runs them (docs/performance.md).
 #include <memory>
 #include <sstream>
 #include <string>

@@ -1,9 +1,6 @@
 // bench_make_corpus OUT_DIR [COUNT] [SEED]: writes COUNT (10,000) varied plans to
 // OUT_DIR/plans/NNNNN.toml for scripts/bench. Deterministic for a seed. What the plans are,
 // and what is checked as they are made: corpus_plans.hpp.
-//
-// (Until 2026-12-02 the generator wrote claims that were wrong by construction and parameters
-// that rarely fit: 79% of its plans had an error, 5.4 findings a plan; docs/performance.md.)
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

@@ -71,6 +71,7 @@ struct Draw {
   int vocab = 32000;
   std::vector<int> comment_picks;  // a comment block per section, drawn once
   Mistake mistake = Mistake::none;
+  bool misspelt_owner = false;  // `ownr = ...`: the heavy mix's second finding
   // training and finetune
   double tokens = 0;
   int seq_len = 4096, micro_batch = 1, steps_per_dp = 1, tp = 1, pp = 1, zero = 1;
@@ -118,7 +119,7 @@ std::string write_body(const Draw& d) {
   w.line("[plan]");
   w.line("name = \"corpus-{}-{}\"", d.index, d.kind);
   w.line("kind = \"{}\"", d.kind);
-  w.line("owner = \"team-{}\"", d.index % 37);
+  w.line("{} = \"team-{}\"", d.misspelt_owner ? "ownr" : "owner", d.index % 37);
   w.line("updated = 2026-{:02}-{:02}", d.updated_month, d.updated_day);
   w.line("status = \"{}\"", d.review ? "review" : "draft");
   w.line("");
@@ -493,20 +494,22 @@ std::string_view to_string(Mistake mistake) {
 }
 
 struct CorpusGenerator::State {
-  explicit State(std::uint64_t seed) : random(seed) {}
+  State(std::uint64_t seed, Mix mix) : random(seed), mix(mix) {}
   Random random;
+  Mix mix;
   LintOptions options = oracle_options();
   int redraws = 0;
 };
 
-CorpusGenerator::CorpusGenerator(std::uint64_t seed) : state_(std::make_unique<State>(seed)) {}
+CorpusGenerator::CorpusGenerator(std::uint64_t seed, Mix mix) : state_(std::make_unique<State>(seed, mix)) {}
 CorpusGenerator::~CorpusGenerator() = default;
 int CorpusGenerator::redraws() const { return state_->redraws; }
 
 CorpusPlan CorpusGenerator::make(int index) {
   Random& random = state_->random;
   const LintOptions& options = state_->options;
-  const bool mistaken = random.chance(20);
+  const bool drawn_mistaken = random.chance(20);  // drawn in every mix, so that each has the same plans
+  const bool mistaken = state_->mix == Mix::heavy || (state_->mix == Mix::varied && drawn_mistaken);
   const auto mistake = static_cast<Mistake>(1 + random.pick(mistake_count));
   for (;;) {
     std::optional<Draw> drawn = draw_plan(index, random);
@@ -547,6 +550,7 @@ CorpusPlan CorpusGenerator::make(int index) {
     if (!mistaken) return {std::move(text), Mistake::none};
 
     d.mistake = placed(mistake, d);
+    d.misspelt_owner = state_->mix == Mix::heavy;
     text = write_body(d) + write_tail(d, estimates, with_claims_for(tail, d.mistake));
     const FileResult mistaken_result = lint_plan(text, index, options);
     if (!draws(mistaken_result, expected_rule(d.mistake))) {

@@ -1,6 +1,8 @@
-// bench_make_corpus OUT_DIR [COUNT] [SEED]: writes COUNT (10,000) varied plans to
-// OUT_DIR/plans/NNNNN.toml for scripts/bench. Deterministic for a seed. What the plans are,
-// and what is checked as they are made: corpus_plans.hpp.
+// bench_make_corpus OUT_DIR [COUNT] [SEED] [MIX]: writes COUNT (10,000) plans to
+// OUT_DIR/NNNNN.toml for scripts/bench. MIX is `varied` (one plan in five with a mistake, the
+// default), `clean` (none) or `heavy` (every plan with a mistake and a misspelt key).
+// Deterministic for a seed. What the plans are, and what is checked as they are made:
+// corpus_plans.hpp.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -15,12 +17,19 @@ namespace fs = std::filesystem;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_make_corpus OUT_DIR [COUNT] [SEED]\n");
+    std::fprintf(stderr, "usage: bench_make_corpus OUT_DIR [COUNT] [SEED] [varied|clean|heavy]\n");
     return 2;
   }
-  const fs::path out = fs::path(argv[1]) / "plans";
+  const fs::path out = argv[1];
   const int count = argc > 2 ? std::atoi(argv[2]) : 10000;
-  planlint::bench::CorpusGenerator generator(argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 2026);
+  using planlint::bench::Mix;
+  const std::string mix_name = argc > 4 ? argv[4] : "varied";
+  if (mix_name != "varied" && mix_name != "clean" && mix_name != "heavy") {
+    std::fprintf(stderr, "bench_make_corpus: the mix is varied, clean or heavy, not '%s'\n", mix_name.c_str());
+    return 2;
+  }
+  const Mix mix = mix_name == "clean" ? Mix::clean : mix_name == "heavy" ? Mix::heavy : Mix::varied;
+  planlint::bench::CorpusGenerator generator(argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 2026, mix);
   fs::remove_all(out);
   fs::create_directories(out);
   std::size_t bytes = 0;

@@ -1,7 +1,8 @@
 // bench_measure RUNS COMMAND [ARGS...]: runs COMMAND RUNS times (output discarded) and prints
-//     min_ms median_ms median_cpu_ms peak_rss_kib exit_status
+//     min_ms median_ms median_cpu_ms peak_rss_kib exit_status ci_low_ms ci_high_ms
 // the wall time of each run from fork to exit (after one warm-up run), the CPU time (user +
-// system) of the median run, and the largest resident set of any run (getrusage via wait4).
+// system) of the median run, the largest resident set of any run (getrusage via wait4), and a
+// 95% confidence interval of the median wall time (as for --paired's ratios, below).
 // CPU time is the steadier figure on a loaded machine. Used by scripts/bench.
 //
 // bench_measure --paired RUNS COMMAND_A... --versus COMMAND_B...: runs A and B alternately,
@@ -137,7 +138,8 @@ int main(int argc, char** argv) {
   }
   std::sort(times.begin(), times.end());
   std::sort(cpu.begin(), cpu.end());
-  std::printf("%.3f %.3f %.3f %ld %d\n", times.front(), times[times.size() / 2], cpu[cpu.size() / 2],
-              rss, warm_up.status);
+  const auto [low_rank, high_rank] = median_interval_ranks(times.size());
+  std::printf("%.3f %.3f %.3f %ld %d %.3f %.3f\n", times.front(), times[times.size() / 2], cpu[cpu.size() / 2],
+              rss, warm_up.status, times[low_rank - 1], times[high_rank - 1]);
   return 0;
 }

@@ -55,3 +55,24 @@ TEST_CASE("the bench corpus is the same for the same seed", "[corpus]") {
   }
   CHECK(differs);
 }
+
+TEST_CASE("scripts/bench's clean and heavy corpora are the varied corpus's plans without and with mistakes",
+          "[corpus]") {
+  using planlint::bench::Mix;
+  CorpusGenerator varied(2026), clean(2026, Mix::clean), heavy(2026, Mix::heavy);
+  int varied_mistakes = 0;
+  for (int i = 0; i < 30; ++i) {
+    const CorpusPlan v = varied.make(i), c = clean.make(i), h = heavy.make(i);
+    const auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+    CHECK(first_line(c.text) == first_line(v.text));  // the same model, GPUs and kind
+    CHECK(first_line(h.text) == first_line(v.text));
+    if (v.mistake == Mistake::none) CHECK(c.text == v.text);
+    else CHECK(h.mistake == v.mistake);
+    varied_mistakes += v.mistake != Mistake::none;
+    CHECK(c.mistake == Mistake::none);
+    CHECK(h.mistake != Mistake::none);
+    CHECK(h.text.find("\nownr = ") != std::string::npos);  // a second finding besides the mistake's
+    CHECK(c.text.find("\nownr = ") == std::string::npos);
+  }
+  CHECK(varied_mistakes > 0);
+}

@@ -4,7 +4,6 @@
 #include <memory>
 #include <filesystem>
 #include <optional>
-#include <variant>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -14,6 +13,7 @@
 #include "planlint/emit/formats.hpp"
 #include "planlint/emit/output_file.hpp"
 #include "planlint/lint/run.hpp"
+#include "planlint/source/repository.hpp"
 #include "planlint/units/quantity.hpp"
 
 namespace planlint::cli {
@@ -33,8 +33,9 @@ std::optional<std::size_t> parse_byte_size(const std::string& text) {
   return static_cast<std::size_t>(bytes.value);
 }
 
-/// Turns the command line into the library's options; false with `error` set on a bad value.
-bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& error) {
+/// The command line as the library's options, or the first bad value.
+Result<RunOptions> to_run_options(const CheckOptions& options) {
+  RunOptions run;
   run.paths = options.paths;
   run.skip_non_plans = options.skip_non_plans;
   if (!options.config.empty()) run.config = options.config;
@@ -44,42 +45,39 @@ bool to_run_options(const CheckOptions& options, RunOptions& run, std::string& e
     auto equals = entry.find('=');
     std::string rule = entry.substr(0, equals);
     std::string level = equals == std::string::npos ? "" : entry.substr(equals + 1);
-    if (rule.empty() || (level != "off" && !parse_severity(level))) {
-      error = fmt::format("--severity {}: expected ID=LEVEL with LEVEL one of {}", entry, levels);
-      return false;
-    }
+    if (rule.empty() || (level != "off" && !parse_severity(level)))
+      return Error(fmt::format("--severity {}: expected ID=LEVEL with LEVEL one of {}", entry, levels));
     run.severity[rule] = level;
   }
   run.rules = options.rules;
   if (!options.fail_on.empty()) run.fail_on = parse_severity(options.fail_on);
-  if (!today_option(options.today, run.today, error)) return false;
+  Result<std::optional<Date>> today = today_option(options.today);
+  if (!today) return today.error();
+  run.today = *today;
   run.jobs = options.jobs;
   if (!options.max_file_size.empty()) {
     auto bytes = parse_byte_size(options.max_file_size);
-    if (!bytes) {
-      error = fmt::format("--max-file-size {}: expected a size in bytes, such as 64MiB or 100MB",
-                          options.max_file_size);
-      return false;
-    }
+    if (!bytes)
+      return Error(fmt::format("--max-file-size {}: expected a size in bytes, such as 64MiB or 100MB",
+                               options.max_file_size));
     run.max_file_bytes = *bytes;
   }
   if (options.max_plans_per_file > 0) run.max_plans_per_file = options.max_plans_per_file;
   if (!options.baseline.empty()) run.baseline = options.baseline;
   if (!options.write_baseline.empty()) run.write_baseline = options.write_baseline;
   if (!options.output.empty()) run.output = options.output;
-  return true;
+  return run;
 }
 
 }  // namespace
 
-bool today_option(const std::string& option, std::optional<Date>& today, std::string& error) {
+Result<std::optional<Date>> today_option(const std::string& option) {
   std::string text = option;
   if (text.empty())
     if (const char* variable = std::getenv("PLANLINT_TODAY")) text = variable;
-  if (text.empty()) return true;
-  today = parse_date(text);
-  if (!today) error = fmt::format("{} '{}' is not a date (YYYY-MM-DD)", option.empty() ? "PLANLINT_TODAY" : "--today", text);
-  return today.has_value();
+  if (text.empty()) return std::optional<Date>();
+  if (std::optional<Date> today = parse_date(text)) return today;
+  return Error(fmt::format("{} '{}' is not a date (YYYY-MM-DD)", option.empty() ? "PLANLINT_TODAY" : "--today", text));
 }
 
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
@@ -151,15 +149,13 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
               const Environment& environment) {
-  RunOptions run_options;
-  std::string error;
-  if (!to_run_options(options, run_options, error)) {
-    err << "planlint: error: " << error << '\n';
+  Result<RunOptions> run_options = to_run_options(options);
+  if (!run_options) {
+    err << error_line(run_options.error()) << '\n';
     return exit_failure;
   }
-
   const OutputFormat* format = find_output_format(options.format);  // one of them: --format checks it
-  run_options.list_rules = format->lists_rules;
+  run_options->list_rules = format->lists_rules;
   std::ostringstream buffer;  // -o: the report is written atomically, and only when complete
   EmitterSettings settings;
   settings.style.color =
@@ -170,15 +166,16 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   settings.repository_root = repository_root(settings.working_directory);
   settings.sarif_max_results = options.sarif_max_results;
   const std::unique_ptr<Emitter> emitter = format->make(options.output.empty() ? out : buffer, settings);
-  const RunResult result = run_lint(run_options, *emitter);
-  for (const std::string& line : result.errors) err << line << '\n';
+  const RunResult result = run_lint(*run_options, *emitter);
+  for (const Error& error : result.errors) err << error_line(error) << '\n';
   if (!result.errors.empty()) return exit_failure;
   for (const std::string& line : result.messages) err << line << '\n';
   for (const std::string& line : emitter->warnings()) err << line << '\n';
-  if (!options.output.empty() && !write_file_atomically(options.output, buffer.str(), error)) {
-    err << "planlint: error: " << error << '\n';
-    return exit_failure;
-  }
+  if (!options.output.empty())
+    if (Result<void> written = write_file_atomically(options.output, buffer.str()); !written) {
+      err << error_line(written.error()) << '\n';
+      return exit_failure;
+    }
   return result.failing > 0 ? exit_findings : exit_clean;
 }
 

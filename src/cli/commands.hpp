@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/cli.hpp"
+#include "planlint/diag/result.hpp"
 #include "planlint/emit/sarif.hpp"
 #include "planlint/plan/plan.hpp"
 
@@ -34,9 +35,9 @@ struct CheckOptions {
 /// invokes only (cli.cpp).
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options);
 
-/// The date of `--today` (`option`), else of PLANLINT_TODAY: `today` stays nullopt when neither
-/// is set; false, with `error` naming which one, when it is not a date (YYYY-MM-DD).
-bool today_option(const std::string& option, std::optional<Date>& today, std::string& error);
+/// The date of `--today` (`option`), else of PLANLINT_TODAY: nullopt when neither is set; the
+/// error names which one when it is not a date (YYYY-MM-DD).
+Result<std::optional<Date>> today_option(const std::string& option);
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
               const Environment& environment);
 

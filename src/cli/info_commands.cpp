@@ -6,7 +6,7 @@
 #include "planlint/config/config.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/emit/text.hpp"
-#include "planlint/lint/rule_packs.hpp"
+#include "planlint/settings/rule_packs.hpp"
 #include "planlint/rules/rule_docs.hpp"
 #include "planlint/rules/rule_set.hpp"
 
@@ -21,21 +21,22 @@ std::optional<RuleSet> load_rules(const std::string& config_option, const std::v
                                   std::ostream& err) {
   const std::optional<std::string> config_path =
       config_option.empty() ? discover_folder_config(".") : std::optional(config_option);
+  DiagnosticSink problems;
   std::optional<Config> config;
   if (config_path) {
-    std::vector<Diagnostic> config_errors;
-    config = load_config(*config_path, config_errors);
-    if (!config) {
-      for (const Diagnostic& d : config_errors) err << error_line(d) << '\n';
-      err << fmt::format("planlint: error: invalid config '{}'\n", *config_path);
+    Result<Config> loaded = load_config(*config_path, problems);
+    if (!loaded) {
+      for (const Diagnostic& d : problems) err << error_line(d) << '\n';
+      err << error_line(loaded.error()) << '\n';
       return std::nullopt;
     }
+    config = *std::move(loaded);
   }
-  std::vector<std::string> errors;
-  std::unique_ptr<RuleSet> rules = load_rule_packs(config ? &*config : nullptr, packs, errors);
-  for (const std::string& line : errors) err << line << '\n';
-  if (!errors.empty()) return std::nullopt;
-  return rules ? std::move(*rules) : RuleSet::with_builtin();
+  Result<std::unique_ptr<RuleSet>> rules = load_rule_packs(config ? &*config : nullptr, packs, problems);
+  for (const Diagnostic& d : problems) err << error_line(d) << '\n';
+  if (!rules) err << error_line(rules.error()) << '\n';
+  if (!rules || !problems.empty()) return std::nullopt;
+  return *rules ? std::move(**rules) : RuleSet::with_builtin();
 }
 
 void add_rule_source_options(CLI::App& command, std::vector<std::string>& packs, std::string& config) {

@@ -8,7 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "planlint/emit/output_file.hpp"
-#include "planlint/lint/lint.hpp"
+#include "planlint/plan/date.hpp"
 #include "planlint/plan/templates.hpp"
 
 namespace planlint::cli {
@@ -32,13 +32,12 @@ CLI::App* add_new_command(CLI::App& app, NewOptions& options) {
 }
 
 int run_new(const NewOptions& options, std::ostream& out, std::ostream& err) {
-  std::optional<Date> today;
-  std::string error;
-  if (!today_option(options.today, today, error)) {
-    err << "planlint: error: " << error << '\n';
+  const Result<std::optional<Date>> today = today_option(options.today);
+  if (!today) {
+    err << error_line(today.error()) << '\n';
     return exit_failure;
   }
-  const std::optional<std::string> text = plan_template(options.kind, today.value_or(real_today()));
+  const std::optional<std::string> text = plan_template(options.kind, today->value_or(real_today()));
   if (!text) {
     err << fmt::format("planlint: error: no template for kind '{}'\n", options.kind);
     return exit_failure;
@@ -54,8 +53,8 @@ int run_new(const NewOptions& options, std::ostream& out, std::ostream& err) {
                        options.output);
     return exit_failure;
   }
-  if (!write_file_atomically(options.output, *text, error)) {
-    err << "planlint: error: " << error << '\n';
+  if (Result<void> written = write_file_atomically(options.output, *text); !written) {
+    err << error_line(written.error()) << '\n';
     return exit_failure;
   }
   err << fmt::format("planlint: wrote the {} plan template to {}; `planlint {}` says what to fill in\n",

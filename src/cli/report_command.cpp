@@ -17,6 +17,7 @@
 #include "planlint/lint/lint.hpp"
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/rules/rule_set.hpp"
+#include "planlint/settings/settings.hpp"
 #include "planlint/suppress/suppress.hpp"
 
 namespace planlint::cli {
@@ -47,13 +48,12 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     err << fmt::format("planlint: error: unknown report format '{}'\n", options.format);
     return exit_failure;
   }
-  std::string reason;
-  auto text = read_file(options.path, reason);
+  Result<std::string> text = read_file(options.path);
   if (!text) {
-    err << fmt::format("planlint: error: cannot read '{}': {}\n", options.path, reason);
+    err << fmt::format("planlint: error: cannot read '{}': {}\n", options.path, text.error().message);
     return exit_failure;
   }
-  auto source = std::make_shared<const SourceFile>(options.path, std::move(*text));
+  auto source = std::make_shared<const SourceFile>(options.path, *std::move(text));
 
   // The GPU catalog `check` would use for this file: the built-in one with the config's files
   // over it (docs/catalog.md), so that both agree on a GPU of the team's own.
@@ -63,14 +63,15 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   Catalog catalog = Catalog::builtin();
   std::optional<Config> config;
   if (config_path) {
-    std::vector<Diagnostic> errors;
-    config = load_config(*config_path, errors);
-    if (config) catalog.load_files(config->catalogs, errors);
-    if (!errors.empty()) {
-      for (const Diagnostic& d : errors) err << error_line(d) << '\n';
-      err << fmt::format("planlint: error: invalid config '{}'\n", *config_path);
+    DiagnosticSink problems;
+    Result<Config> loaded = load_config(*config_path, problems);
+    if (loaded) (void)catalog.load_files(loaded->catalogs, problems);
+    if (!problems.empty()) {
+      for (const Diagnostic& d : problems) err << error_line(d) << '\n';
+      err << error_line(Error(fmt::format("invalid config '{}'", *config_path))) << '\n';
       return exit_failure;
     }
+    config = *std::move(loaded);
   }
 
   // A Markdown capacity doc: its plan block, read with the doc's other lines blanked so that
@@ -111,13 +112,8 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   lint_options.catalog = &catalog;
   // The plan's errors as `check` shows them: with the config's selection (an ignored or
   // lowered rule) and the plan's inline suppressions, so that a plan `check` passes does not
-  // fail here (audit 9, D4). The suppressions' own findings (unused, without a reason) are
-  // `check`'s: with no rules run, every suppression of a rule's finding would look unused.
-  if (config) {
-    if (config->select) lint_options.selection.select = *config->select;
-    if (config->ignore) lint_options.selection.ignore = *config->ignore;
-    lint_options.selection.severity = config->severity;
-  }
+  // fail here.
+  lint_options.selection = make_selection(config ? &*config : nullptr, SettingsOverrides{});
   FileResult result = lint_text(source, toml_text, lint_options, first_line);
   // Valid TOML without a top-level [plan] table (pyproject.toml, a config) is no plan to report
   // on: it printed an empty report under a plan header after the missing sections. A file that
@@ -131,9 +127,11 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   SuppressionRules suppression_rules;
   for (const RuleDescriptor& rule : RuleSet::builtin().descriptors())
     suppression_rules.group_of.emplace(rule.id, rule.group);
-  suppression_rules.level = [](std::string_view, Severity) { return std::optional<Severity>(); };
   suppression_rules.enabled = [](std::string_view, std::string_view) { return true; };
-  apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text), suppression_rules, source->path());
+  // The suppressions' own findings (unused, without a reason) are `check`'s: with no rules run,
+  // every suppression of a rule's finding would look unused.
+  (void)apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text), suppression_rules,
+                           source->path());
 
   const bool any_shown = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
                                      [](const Diagnostic& d) { return !d.suppression; });

@@ -29,10 +29,9 @@ namespace {
 
 std::shared_ptr<const SourceFile> example(const char* name) {
   const std::string path = std::string(PLANLINT_SOURCE_DIR) + "/examples/" + name;
-  std::string error;
-  auto text = read_file(path, error);
-  if (!text) throw std::runtime_error(path + ": " + error);
-  return std::make_shared<const SourceFile>(path, std::move(*text));
+  auto text = read_file(path);
+  if (!text) throw std::runtime_error(path + ": " + text.error().message);
+  return std::make_shared<const SourceFile>(path, *std::move(text));
 }
 
 /// The example 70B pretraining plan: every section, 13 claims, targets, assumptions.
@@ -70,26 +69,31 @@ BENCHMARK(toml_parse);
 
 void plan_load(benchmark::State& state) {
   const Catalog& catalog = Catalog::builtin();
-  for (auto _ : state) benchmark::DoNotOptimize(load_plan(plan_file(), catalog));
+  for (auto _ : state) {
+    DiagnosticSink findings;
+    benchmark::DoNotOptimize(load_plan(plan_file(), catalog, findings));
+  }
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(plan_file()->text().size()));
 }
 BENCHMARK(plan_load);
 
 void estimation(benchmark::State& state) {
   const Catalog& catalog = Catalog::builtin();
-  const LoadResult loaded = load_plan(plan_file(), catalog);
-  for (auto _ : state) benchmark::DoNotOptimize(estimate(*loaded.plan, catalog));
+  DiagnosticSink findings;
+  const Result<Plan> loaded = load_plan(plan_file(), catalog, findings);
+  for (auto _ : state) benchmark::DoNotOptimize(estimate(*loaded, catalog));
 }
 BENCHMARK(estimation);
 
 void rule_evaluation(benchmark::State& state) {
   const Catalog& catalog = Catalog::builtin();
   const RuleSet& rules = RuleSet::builtin();
-  const LoadResult loaded = load_plan(plan_file(), catalog);
-  const Estimates estimates = estimate(*loaded.plan, catalog);
+  DiagnosticSink findings;
+  const Result<Plan> loaded = load_plan(plan_file(), catalog, findings);
+  const Estimates estimates = estimate(*loaded, catalog);
   const std::map<std::string, double> tolerances;
   const std::map<std::string, units::Quantity> overrides;
-  const RuleRun run{RuleInputs{*loaded.plan, estimates, catalog, Date{2026, 12, 1}, tolerances},
+  const RuleRun run{RuleInputs{*loaded, estimates, catalog, Date{2026, 12, 1}, tolerances},
                     overrides, [](const RuleDescriptor&) { return true; }};
   for (auto _ : state) benchmark::DoNotOptimize(run_rules(rules, run));
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(rules.rules().size()));
@@ -158,8 +162,8 @@ void catalog_from_text(benchmark::State& state) {
   const SourceFile file(std::string(Catalog::builtin_path), std::string(embed::find(Catalog::builtin_path)));
   for (auto _ : state) {
     Catalog catalog;
-    std::vector<Diagnostic> errors;
-    catalog.load(file, errors);
+    DiagnosticSink errors;
+    (void)catalog.load(file, errors);
     benchmark::DoNotOptimize(catalog.gpus().size());
   }
 }

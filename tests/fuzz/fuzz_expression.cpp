@@ -47,14 +47,14 @@ const std::vector<LoadedPlan>& plans() {
     std::vector<LoadedPlan> out;
     for (const char* relative : {"examples/llama-70b-pretrain.toml", "examples/inference-serving.toml"}) {
       const std::string path = std::string(PLANLINT_SOURCE_DIR) + "/" + relative;
-      std::string error;
-      auto text = read_file(path, error);
+      auto text = read_file(path);
       if (!text) std::abort();
-      auto source = std::make_shared<const SourceFile>(path, std::move(*text));
-      LoadResult result = load_plan(source, Catalog::builtin());
-      if (!result.plan) std::abort();
-      Estimates estimates = estimate(*result.plan, Catalog::builtin());
-      out.push_back(LoadedPlan{std::move(*result.plan), std::move(estimates)});
+      auto source = std::make_shared<const SourceFile>(path, *std::move(text));
+      DiagnosticSink findings;
+      Result<Plan> plan = load_plan(source, Catalog::builtin(), findings);
+      if (!plan) std::abort();
+      Estimates estimates = estimate(*plan, Catalog::builtin());
+      out.push_back(LoadedPlan{*std::move(plan), std::move(estimates)});
     }
     return out;
   }();

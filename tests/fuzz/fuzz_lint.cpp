@@ -87,7 +87,6 @@ const SuppressionRules& suppression_rules() {
     SuppressionRules out;
     for (const RuleDescriptor& rule : builtin_rules().descriptors())
       out.group_of.emplace(rule.id, rule.group);
-    out.level = [](std::string_view, Severity level) { return std::optional<Severity>(level); };
     out.enabled = [](std::string_view, std::string_view) { return true; };
     return out;
   }();
@@ -98,8 +97,9 @@ const SuppressionRules& suppression_rules() {
 void lint_plan(const std::shared_ptr<const SourceFile>& source, std::string_view toml_text,
                const LintOptions& options, std::vector<Diagnostic>& out) {
   FileResult result = lint_text(source, toml_text, options);
-  apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text), suppression_rules(),
-                     source->path());
+  std::vector<Diagnostic> own = apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text),
+                                                   suppression_rules(), source->path());
+  for (Diagnostic& d : own) result.diagnostics.push_back(std::move(d));
   const ReportInput input{result.plan ? &*result.plan : nullptr,
                           result.estimates ? &*result.estimates : nullptr, source->path()};
   for (ReportFormat format : {ReportFormat::text, ReportFormat::markdown, ReportFormat::json}) {

@@ -35,15 +35,16 @@ std::vector<std::string> project_toml_files() {
 
 LoadResult load_text(std::string text, std::string path) {
   auto source = std::make_shared<const SourceFile>(std::move(path), std::move(text));
-  return load_plan(source, Catalog::builtin());
+  DiagnosticSink findings;
+  Result<Plan> plan = load_plan(source, Catalog::builtin(), findings);
+  return LoadResult{plan ? std::optional<Plan>(*std::move(plan)) : std::nullopt, findings.take()};
 }
 
 LoadResult load_fixture(std::string_view relative) {
-  std::string error;
   std::string path = data_path(std::string("data/") + std::string(relative));
-  auto text = read_file(path, error);
-  if (!text) throw std::runtime_error("cannot read fixture " + path + ": " + error);
-  return load_text(std::move(*text), path);
+  auto text = read_file(path);
+  if (!text) throw std::runtime_error("cannot read fixture " + path + ": " + text.error().message);
+  return load_text(*std::move(text), path);
 }
 
 std::vector<std::string> rules_of(const std::vector<Diagnostic>& diagnostics) {

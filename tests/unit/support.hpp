@@ -1,5 +1,6 @@
 #pragma once
 /// Helpers shared by the unit tests: loading fixtures and rendering diagnostics.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,13 @@ std::string corpus_path(std::string_view relative);
 /// Every TOML file the project has, sorted: examples/, tests/ (the toml-test suite, valid and
 /// invalid, fixtures, golden files, rule fixtures), rules/ and templates/.
 std::vector<std::string> project_toml_files();
+
+/// A plan as the loader reads it: the plan (absent when the text is not valid TOML) and the
+/// loader's findings.
+struct LoadResult {
+  std::optional<Plan> plan;
+  std::vector<Diagnostic> diagnostics;
+};
 
 LoadResult load_text(std::string text, std::string path = "plan.toml");
 LoadResult load_fixture(std::string_view relative);

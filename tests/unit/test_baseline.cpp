@@ -165,8 +165,7 @@ TEST_CASE("findings sharing file, rule and key are told apart by the message dig
   REQUIRE(entries.size() == 2);
   CHECK(entries[0].count + entries[1].count == 3);
 
-  std::string error;
-  auto baseline = planlint::parse_baseline("b.json", planlint::baseline_text(entries), error);
+  auto baseline = planlint::parse_baseline("b.json", planlint::baseline_text(entries));
   REQUIRE(baseline);
   // "three" matches no digest but shares file, rule and key: accepted in the second pass.
   std::vector<planlint::Diagnostic> now = {make("two"), make("three"), make("four"), make("five")};
@@ -178,14 +177,16 @@ TEST_CASE("findings sharing file, rule and key are told apart by the message dig
   CHECK(stale.empty());
   CHECK(now[0].suppression->kind == planlint::Suppression::Kind::baseline);
 
-  CHECK_FALSE(planlint::parse_baseline("b.json", "{\"version\": 2}", error));
-  CHECK_FALSE(planlint::parse_baseline("b.json", "not json", error));
-  // A version that is not a number was an exception from the JSON library, not this message.
-  CHECK_FALSE(planlint::parse_baseline("b.json", "{\"version\": \"1\", \"entries\": []}", error));
-  CHECK_THAT(error, Catch::StartsWith("not a planlint baseline"));
-  // A syntax error says where it is (it said only "not valid JSON").
-  CHECK_FALSE(planlint::parse_baseline("b.json", "{\"version\": 1,\n  \"entries\": [ {\"file\": x} ]\n}\n", error));
-  CHECK_THAT(error, Catch::StartsWith("not valid JSON: parse error at line 2, column 25: "));
+  CHECK_FALSE(planlint::parse_baseline("b.json", "{\"version\": 2}"));
+  CHECK_FALSE(planlint::parse_baseline("b.json", "not json"));
+  // A version that is not a number is this message, not an exception from the JSON library.
+  const auto version_text = planlint::parse_baseline("b.json", "{\"version\": \"1\", \"entries\": []}");
+  REQUIRE_FALSE(version_text);
+  CHECK_THAT(version_text.error().message, Catch::StartsWith("not a planlint baseline"));
+  // A syntax error says where it is.
+  const auto syntax = planlint::parse_baseline("b.json", "{\"version\": 1,\n  \"entries\": [ {\"file\": x} ]\n}\n");
+  REQUIRE_FALSE(syntax);
+  CHECK_THAT(syntax.error().message, Catch::StartsWith("not valid JSON: parse error at line 2, column 25: "));
 }
 
 TEST_CASE("an unreadable baseline is exit status 2", "[baseline][cli]") {
@@ -382,8 +383,7 @@ TEST_CASE("findings without a key or with an index are accepted only with their 
   auto key = [](const std::string& path) { return path; };
   std::vector<planlint::Diagnostic> recorded = {make("", "one"), make("benchmarks[0].value", "one"),
                                                 make("cluster.hbm", "one")};
-  std::string error;
-  auto baseline = planlint::parse_baseline("b.json", planlint::baseline_text(planlint::baseline_entries(recorded, key)), error);
+  auto baseline = planlint::parse_baseline("b.json", planlint::baseline_text(planlint::baseline_entries(recorded, key)));
   REQUIRE(baseline);
   std::vector<planlint::Diagnostic> now = {make("", "two"), make("benchmarks[0].value", "two"),
                                            make("cluster.hbm", "two")};
@@ -518,6 +518,18 @@ TEST_CASE("a plan's baseline entries and fingerprints stay when its Markdown doc
   dir.write("doc.md", "# Capacity\n\n" + block("plan-a"));
   run = check_stale({"--fail-on", "warning", "--baseline", "old.json", "doc.md"});
   CHECK(run.status == 0);
+  CHECK(run.err.empty());
+
+  // Older still, keyed by the element's index: with the message, it accepts the finding alone
+  // in its doc and beside another plan.
+  baseline["entries"][0]["key"] = "assumptions[0].updated";
+  dir.write("oldest.json", baseline.dump(2));
+  run = check_stale({"--fail-on", "warning", "--baseline", "oldest.json", "doc.md"});
+  CHECK(run.status == 0);
+  CHECK(run.err.empty());
+  dir.write("doc.md", "# Capacity\n\n" + block("plan-a") + "Plan B, the fallback.\n\n" + block("plan-b"));
+  run = check_stale({"--fail-on", "warning", "--baseline", "oldest.json", "doc.md"});
+  CHECK_THAT(run.out, Catch::Contains("1 warning in 1 file (1 suppressed)"));
   CHECK(run.err.empty());
 }
 

@@ -42,10 +42,9 @@ TEST_CASE("a plan's findings do not depend on the plans linted with it", "[lint]
   // the templates, and toml-test's valid and invalid documents; and the Markdown docs' blocks.
   std::vector<std::shared_ptr<const SourceFile>> sources;
   for (const std::string& path : test::project_toml_files()) {
-    std::string error;
-    auto text = read_file(path, error);
+    auto text = read_file(path);
     REQUIRE(text);
-    sources.push_back(std::make_shared<const SourceFile>(path, std::move(*text)));
+    sources.push_back(std::make_shared<const SourceFile>(path, *std::move(text)));
   }
   REQUIRE(sources.size() > 300);
 
@@ -70,11 +69,10 @@ TEST_CASE("a plan's findings do not depend on the plans linted with it", "[lint]
     plans.push_back(PlanText{sources[i], sources[i]->text(), 1, &options[i % options.size()]});
   std::size_t markdown_blocks = 0;
   for (const char* doc : {"markdown/capacity-review.md", "markdown/clean-doc.md"}) {
-    std::string error;
     const std::string path = test::data_path(std::string("data/") + doc);
-    auto text = read_file(path, error);
+    auto text = read_file(path);
     REQUIRE(text);
-    auto source = std::make_shared<const SourceFile>(path, std::move(*text));
+    auto source = std::make_shared<const SourceFile>(path, *std::move(text));
     for (const PlanBlock& block : plan_blocks(source->text())) {
       blanked.push_back(blank_outside(source->text(), block));
       plans.push_back(PlanText{source, blanked.back(), block.first_line, &options[plans.size() % options.size()]});
@@ -84,11 +82,10 @@ TEST_CASE("a plan's findings do not depend on the plans linted with it", "[lint]
   REQUIRE(markdown_blocks >= 2);
   // A plan the pack's rule fires on, under the pack's options.
   {
-    std::string error;
     const std::string path = test::data_path("data/rule-packs/approved-without-owner.toml");
-    auto text = read_file(path, error);
+    auto text = read_file(path);
     REQUIRE(text);
-    sources.push_back(std::make_shared<const SourceFile>(path, std::move(*text)));
+    sources.push_back(std::make_shared<const SourceFile>(path, *std::move(text)));
     plans.push_back(PlanText{sources.back(), sources.back()->text(), 1, &options[3]});
   }
 

@@ -165,7 +165,7 @@ TEST_CASE("the generated built-in catalog equals gpus.toml loaded at run time",
 TEST_CASE("a copy of the built-in catalog still takes a user's entries", "[catalog][builtin]") {
   Catalog catalog = Catalog::builtin();
   const std::size_t before = catalog.gpus().size();
-  std::vector<Diagnostic> errors;
+  DiagnosticSink errors;
   REQUIRE(catalog.load(SourceFile("mine.toml", R"([[gpu]]
 id = "my-gpu"
 name = "My GPU"

@@ -49,10 +49,10 @@ double sparse(const GpuSpec& gpu, Precision precision) {
 std::vector<Diagnostic> load_errors(const std::string& text, Catalog* into = nullptr) {
   Catalog scratch;
   Catalog& catalog = into ? *into : scratch;
-  std::vector<Diagnostic> errors;
-  const bool ok = catalog.load(SourceFile("x.toml", text), errors);
+  planlint::DiagnosticSink errors;
+  const bool ok = catalog.load(SourceFile("x.toml", text), errors).has_value();
   CHECK(ok == errors.empty());
-  return errors;
+  return errors.take();
 }
 
 /// A valid entry to build malformed files from.
@@ -253,12 +253,11 @@ sources = ["AMD Instinct MI355X datasheet"]
 dense = { bf16 = "2.5 PFLOPS", fp16 = 2.5e15 }
 )toml";
   }
-  std::string read_error;
-  const std::optional<std::string> text = planlint::read_file(path, read_error);
+  const auto text = planlint::read_file(path);
   REQUIRE(text.has_value());
 
   Catalog catalog = Catalog::builtin();
-  std::vector<Diagnostic> errors;
+  planlint::DiagnosticSink errors;
   CHECK(catalog.load(SourceFile(path, *text), errors));
   CHECK(errors.empty());
   std::filesystem::remove_all(dir);
@@ -283,7 +282,7 @@ dense = { bf16 = "2.5 PFLOPS", fp16 = 2.5e15 }
   // A replacement that does not say how its hosts connect keeps the entry's scale_out.
   {
     Catalog tpus = Catalog::builtin();
-    std::vector<Diagnostic> tpu_errors;
+    planlint::DiagnosticSink tpu_errors;
     const std::string corrected = R"toml([[gpu]]
 id = "tpu-v5p"
 name = "TPU v5p (our measurement)"

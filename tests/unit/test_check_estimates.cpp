@@ -54,10 +54,9 @@ TEST_CASE("the built-in rules read no metric range; a rule that does says so", "
 }
 
 TEST_CASE("a check computes the metrics' ranges only when a rule reads them", "[rules][ranges]") {
-  std::string reason;
-  auto text = read_file(example, reason);
+  auto text = read_file(example);
   REQUIRE(text);
-  const auto source = std::make_shared<const SourceFile>(example, std::move(*text));
+  const auto source = std::make_shared<const SourceFile>(example, *std::move(text));
 
   LintOptions report_options;  // planlint report: always
   const FileResult reported = lint_source(source, report_options);

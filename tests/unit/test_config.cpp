@@ -24,8 +24,16 @@ count = 8
 hmb = "80 GB"
 )";
 
+/// The config, or nullopt; its problems appended to `errors`.
 std::optional<planlint::Config> parse(const std::string& text, std::vector<planlint::Diagnostic>& errors) {
-  return planlint::parse_config(planlint::SourceFile("cfg/.planlint.toml", text), errors);
+  planlint::DiagnosticSink problems;
+  auto config = planlint::parse_config(planlint::SourceFile("cfg/.planlint.toml", text), problems);
+  for (planlint::Diagnostic& d : problems.take()) errors.push_back(std::move(d));
+  if (!config) {
+    CHECK(config.error().message == "invalid config 'cfg/.planlint.toml'");
+    return std::nullopt;
+  }
+  return *std::move(config);
 }
 
 }  // namespace

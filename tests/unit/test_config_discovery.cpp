@@ -5,6 +5,7 @@
 
 #include "integration_support.hpp"
 #include "planlint/config/config.hpp"
+#include "planlint/source/repository.hpp"
 
 namespace fs = std::filesystem;
 

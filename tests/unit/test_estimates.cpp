@@ -18,11 +18,10 @@ std::string example(std::string_view name) {
 }
 
 Estimated estimate_example(std::string_view name) {
-  std::string error;
-  auto text = read_file(example(name), error);
-  INFO(error);
+  auto text = read_file(example(name));
+  if (!text) INFO(text.error().message);
   REQUIRE(text.has_value());
-  return estimate_text(std::move(*text));
+  return estimate_text(*std::move(text));
 }
 
 double days(double seconds) { return seconds / 86400; }
@@ -32,10 +31,9 @@ double hours(double gpu_seconds) { return gpu_seconds / 3600; }
 std::vector<std::pair<std::string, Plan>> project_plans() {
   std::vector<std::pair<std::string, Plan>> plans;
   for (const std::string& path : project_toml_files()) {
-    std::string error;
-    auto text = read_file(path, error);
+    auto text = read_file(path);
     if (!text) continue;
-    LoadResult loaded = load_text(std::move(*text), path);
+    LoadResult loaded = load_text(*std::move(text), path);
     if (loaded.plan) plans.emplace_back(path, std::move(*loaded.plan));
   }
   return plans;
@@ -571,8 +569,7 @@ TEST_CASE("the ranges at the two corners are those of every combination of the e
 
   // An inverted assumption (low above high: assumption-range-inverted) beside other ranged
   // keys: the corners take each key's ends by value, not by name.
-  std::string error;
-  auto text = read_file(example("llama-70b-pretrain.toml"), error);
+  auto text = read_file(example("llama-70b-pretrain.toml"));
   REQUIRE(text);
   for (const auto& [written, inverted] : {std::pair{"low = \"30%\"\nhigh = \"50%\"", "low = \"50%\"\nhigh = \"30%\""},
                                           std::pair{"low = \"$2/GPU/h\"\nhigh = \"$4/GPU/h\"", "low = \"$4/GPU/h\"\nhigh = \"$2/GPU/h\""}}) {

@@ -114,10 +114,9 @@ TEST_CASE("a plan's values are found through their key's place as by name", "[ho
   // files, valid or with findings.
   std::size_t plans = 0;
   for (const std::string& file : test::project_toml_files()) {
-    std::string error;
-    const auto text = read_file(file, error);
+    const auto text = read_file(file);
     if (!text || !looks_like_plan(*text)) continue;
-    const LoadResult result = test::load_text(*text, file);
+    const test::LoadResult result = test::load_text(*text, file);
     if (!result.plan) continue;
     ++plans;
     INFO(file);
@@ -242,10 +241,9 @@ TEST_CASE("a rule's path read through its PathRef gives what its text gives", "[
   const std::map<std::string, double> tolerances = {{"capacity", 0.07}};
   std::size_t plans = 0, reads = 0, element_fields = 0;
   for (const std::string& file : test::project_toml_files()) {
-    std::string error;
-    const auto source = read_file(file, error);
+    const auto source = read_file(file);
     if (!source || !looks_like_plan(*source)) continue;
-    const LoadResult result = test::load_text(*source, file);
+    const test::LoadResult result = test::load_text(*source, file);
     if (!result.plan) continue;
     ++plans;
     INFO(file);

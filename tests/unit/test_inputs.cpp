@@ -193,11 +193,11 @@ TEST_CASE("a folder run hands the text it read to the lint, so each file is read
   dir.write("plans/doc.md", "# Plan\n\n```toml\n" + plan + "```\n");
   dir.write("plans/other.toml", "[tool]\nx = 1\n");
   dir.write("plans/big.toml", plan + "# " + std::string(200, 'x') + "\n");
-  std::optional<planlint::InputError> error;
 
   SECTION("a folder: every kept file comes with its text; a file over the limit without it") {
-    const auto inputs = planlint::expand_inputs({(dir.path / "plans").string()}, error, false, 150);
-    REQUIRE_FALSE(error);
+    const auto found = planlint::expand_inputs({(dir.path / "plans").string()}, false, 150);
+    REQUIRE(found);
+    const std::vector<planlint::Input>& inputs = *found;
     REQUIRE(inputs.size() == 3);  // sorted; other.toml holds no plan
     CHECK(fs::path(inputs[0].path).filename() == "a.toml");
     CHECK(inputs[0].text == plan);
@@ -208,13 +208,14 @@ TEST_CASE("a folder run hands the text it read to the lint, so each file is read
   }
   SECTION("a file named explicitly is read by the lint, unless --skip-non-plans read it") {
     const std::string named = (dir.path / "plans" / "a.toml").string();
-    const auto kept = planlint::expand_inputs({named}, error, false);
-    REQUIRE(kept.size() == 1);
-    CHECK_FALSE(kept[0].text.has_value());
-    const auto checked = planlint::expand_inputs({named, (dir.path / "plans" / "other.toml").string()},
-                                                 error, true);
-    REQUIRE(checked.size() == 1);
-    CHECK(checked[0].text == plan);
+    const auto kept = planlint::expand_inputs({named}, false);
+    REQUIRE(kept);
+    REQUIRE(kept->size() == 1);
+    CHECK_FALSE((*kept)[0].text.has_value());
+    const auto checked = planlint::expand_inputs({named, (dir.path / "plans" / "other.toml").string()}, true);
+    REQUIRE(checked);
+    REQUIRE(checked->size() == 1);
+    CHECK((*checked)[0].text == plan);
   }
 }
 
@@ -224,20 +225,16 @@ namespace {
 class UnreadablePaths : public planlint::InputReader {
  public:
   explicit UnreadablePaths(std::set<std::string> names) : names_(std::move(names)) {}
-  std::optional<std::string> read(const std::string& path, std::string& reason, std::size_t max_bytes,
-                                  std::optional<planlint::FileIdentity>& identity) const override {
-    if (names_.count(fs::path(path).filename().string())) {
-      reason = "Permission denied";
-      return std::nullopt;
-    }
-    return InputReader::read(path, reason, max_bytes, identity);
+  planlint::Result<std::string> read(const std::string& path, std::size_t max_bytes,
+                                     std::optional<planlint::FileIdentity>& identity) const override {
+    if (names_.count(fs::path(path).filename().string()))
+      return planlint::Error("Permission denied", planlint::Location{path, {}});
+    return InputReader::read(path, max_bytes, identity);
   }
-  bool list(const fs::path& folder, std::vector<fs::directory_entry>& entries, std::string& reason) const override {
-    if (names_.count(folder.filename().string())) {
-      reason = "Permission denied";
-      return false;
-    }
-    return InputReader::list(folder, entries, reason);
+  planlint::Result<std::vector<fs::directory_entry>> list(const fs::path& folder) const override {
+    if (names_.count(folder.filename().string()))
+      return planlint::Error("Permission denied", planlint::Location{folder.string(), {}});
+    return InputReader::list(folder);
   }
 
  private:
@@ -254,38 +251,36 @@ TEST_CASE("a file or subfolder a folder search cannot read is an error naming it
   dir.write("plans/sub/c.toml", plan);
   dir.write("plans/notes.txt", "not a candidate\n");
   const std::string plans = (dir.path / "plans").string();
-  std::optional<planlint::InputError> error;
 
   SECTION("everything readable: no error") {
-    CHECK(planlint::expand_inputs({plans}, error, false, 1000, UnreadablePaths({})).size() == 2);
-    CHECK_FALSE(error);
+    const auto found = planlint::expand_inputs({plans}, false, 1000, UnreadablePaths({}));
+    REQUIRE(found);
+    CHECK(found->size() == 2);
   }
   SECTION("a candidate file, with a plan or not") {
     for (const char* name : {"a.toml", "b.md"}) {
-      error.reset();
-      CHECK(planlint::expand_inputs({plans}, error, false, 1000, UnreadablePaths({name})).empty());
-      REQUIRE(error);
-      CHECK(error->path == (dir.path / "plans" / name).string());
-      CHECK(error->reason == "Permission denied");
+      const auto found = planlint::expand_inputs({plans}, false, 1000, UnreadablePaths({name}));
+      REQUIRE_FALSE(found);
+      CHECK(found.error().location.file == (dir.path / "plans" / name).string());
+      CHECK(found.error().message == "Permission denied");
     }
   }
   SECTION("a file that is not a candidate is not read") {
-    planlint::expand_inputs({plans}, error, false, 1000, UnreadablePaths({"notes.txt"}));
-    CHECK_FALSE(error);
+    CHECK(planlint::expand_inputs({plans}, false, 1000, UnreadablePaths({"notes.txt"})));
   }
   SECTION("a subfolder, and the folder named itself") {
     for (const char* name : {"sub", "plans"}) {
-      error.reset();
-      CHECK(planlint::expand_inputs({plans}, error, false, 1000, UnreadablePaths({name})).empty());
-      REQUIRE(error);
-      CHECK(fs::path(error->path).filename() == name);
-      CHECK(error->reason == "Permission denied");
+      const auto found = planlint::expand_inputs({plans}, false, 1000, UnreadablePaths({name}));
+      REQUIRE_FALSE(found);
+      CHECK(fs::path(found.error().location.file).filename() == name);
+      CHECK(found.error().message == "Permission denied");
     }
   }
   SECTION("a file named with --skip-non-plans") {
-    planlint::expand_inputs({(dir.path / "plans" / "a.toml").string()}, error, true, 1000, UnreadablePaths({"a.toml"}));
-    REQUIRE(error);
-    CHECK(error->reason == "Permission denied");
+    const auto found =
+        planlint::expand_inputs({(dir.path / "plans" / "a.toml").string()}, true, 1000, UnreadablePaths({"a.toml"}));
+    REQUIRE_FALSE(found);
+    CHECK(found.error().message == "Permission denied");
   }
 }
 

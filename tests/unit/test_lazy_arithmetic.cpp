@@ -11,9 +11,8 @@ using namespace planlint::test;
 namespace {
 
 std::string example_text(std::string_view name) {
-  std::string error;
-  auto text = read_file(std::string(PLANLINT_SOURCE_DIR) + "/examples/" + std::string(name), error);
-  INFO(error);
+  auto text = read_file(std::string(PLANLINT_SOURCE_DIR) + "/examples/" + std::string(name));
+  if (!text) INFO(text.error().message);
   REQUIRE(text.has_value());
   return *text;
 }

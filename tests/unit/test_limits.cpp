@@ -47,12 +47,13 @@ TEST_CASE("a file over the size limit is not read, and the error names the limit
           "[limits][file-size]") {
   Scratch dir;
   const fs::path file = dir.write("big.toml", std::string(2048, '#'));
-  std::string error;
-  CHECK_FALSE(read_file(file.string(), error, 1024).has_value());
-  CHECK(error == "file of 2 KiB is over the 1 KiB size limit (raise it with --max-file-size)");
+  const auto over = read_file(file.string(), 1024);
+  REQUIRE_FALSE(over.has_value());
+  CHECK(over.error().message == "file of 2 KiB is over the 1 KiB size limit (raise it with --max-file-size)");
+  CHECK(over.error().location.file == file.string());
 
   SECTION("a file of exactly the limit is read") {
-    auto text = read_file(file.string(), error, 2048);
+    auto text = read_file(file.string(), 2048);
     REQUIRE(text.has_value());
     CHECK(text->size() == 2048);
   }
@@ -61,18 +62,19 @@ TEST_CASE("a file over the size limit is not read, and the error names the limit
 TEST_CASE("a device without a size is read only up to the limit: /dev/zero is an error, not a hang",
           "[limits][file-size]") {
   if (!fs::exists("/dev/zero")) return;
-  std::string error;
-  CHECK_FALSE(read_file("/dev/zero", error, 1 << 20).has_value());
-  CHECK(error == "file is over the 1 MiB size limit (raise it with --max-file-size)");
+  const auto zero = read_file("/dev/zero", 1 << 20);
+  REQUIRE_FALSE(zero.has_value());
+  CHECK(zero.error().message == "file is over the 1 MiB size limit (raise it with --max-file-size)");
 }
 
 TEST_CASE("reading a folder or a missing file is an error with the system's reason", "[limits][file-size]") {
   Scratch dir;
-  std::string error;
-  CHECK_FALSE(read_file(dir.path.string(), error).has_value());
-  CHECK(error == "Is a directory");
-  CHECK_FALSE(read_file((dir.path / "missing.toml").string(), error).has_value());
-  CHECK(error == "No such file or directory");
+  const auto folder = read_file(dir.path.string());
+  REQUIRE_FALSE(folder.has_value());
+  CHECK(folder.error().message == "Is a directory");
+  const auto missing = read_file((dir.path / "missing.toml").string());
+  REQUIRE_FALSE(missing.has_value());
+  CHECK(missing.error().message == "No such file or directory");
 }
 
 TEST_CASE("planlint check on a file over 16 MiB exits 2 and names the limit", "[limits][file-size][cli]") {

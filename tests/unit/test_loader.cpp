@@ -31,7 +31,7 @@ Position begin_of(const Plan& plan, std::string_view path) {
 }  // namespace
 
 TEST_CASE("every key of a training plan is loaded with its value in base units", "[loader]") {
-  LoadResult result = load_fixture("loader/every-training-key.toml");
+  test::LoadResult result = load_fixture("loader/every-training-key.toml");
   INFO(test::render(result.diagnostics));
   REQUIRE(result.diagnostics.empty());
   const Plan& plan = *result.plan;
@@ -129,7 +129,7 @@ TEST_CASE("every key of a training plan is loaded with its value in base units",
 }
 
 TEST_CASE("every key of an inference plan is loaded", "[loader]") {
-  LoadResult result = load_fixture("loader/every-inference-key.toml");
+  test::LoadResult result = load_fixture("loader/every-inference-key.toml");
   INFO(test::render(result.diagnostics));
   REQUIRE(result.diagnostics.empty());
   const Plan& plan = *result.plan;
@@ -155,7 +155,7 @@ TEST_CASE("every key of an inference plan is loaded", "[loader]") {
 }
 
 TEST_CASE("defaults are resolved as plan-format.md says", "[loader][defaults]") {
-  LoadResult result = load_fixture("loader/defaults.toml");
+  test::LoadResult result = load_fixture("loader/defaults.toml");
   INFO(test::render(result.diagnostics));
   REQUIRE(result.diagnostics.empty());
   const Plan& plan = *result.plan;
@@ -198,7 +198,7 @@ TEST_CASE("defaults are resolved as plan-format.md says", "[loader][defaults]") 
 }
 
 TEST_CASE("every value keeps the line and column of its TOML node", "[loader][spans]") {
-  LoadResult result = load_fixture("loader/every-training-key.toml");
+  test::LoadResult result = load_fixture("loader/every-training-key.toml");
   const Plan& plan = *result.plan;
   CHECK(begin_of(plan, "plan.name") == Position{3, 8});
   CHECK(begin_of(plan, "model.params") == Position{10, 10});
@@ -213,7 +213,7 @@ TEST_CASE("every value keeps the line and column of its TOML node", "[loader][sp
 }
 
 TEST_CASE("a misspelt key is unknown-key with a did-you-mean and a fix", "[loader][unknown-key]") {
-  LoadResult result = load_text(R"([plan]
+  test::LoadResult result = load_text(R"([plan]
 name = "x"
 kind = "training"
 [model]
@@ -236,7 +236,7 @@ hmb = "80 GB"
 }
 
 TEST_CASE("a quantity of the wrong dimension names both dimensions", "[loader][bad-quantity]") {
-  LoadResult result = load_text(R"([plan]
+  test::LoadResult result = load_text(R"([plan]
 name = "x"
 kind = "training"
 [model]
@@ -255,7 +255,7 @@ hbm = "80 Gbps"
 }
 
 TEST_CASE("a malformed quantity points at the column inside the string", "[loader][bad-quantity]") {
-  LoadResult result = load_text(R"([plan]
+  test::LoadResult result = load_text(R"([plan]
 name = "x"
 kind = "training"
 [model]
@@ -299,7 +299,7 @@ count = 8
   // in tokens it need not be whole sequences, and "4M tokens" is whole anyway.
   for (std::string_view line : {"global_batch = 1023.5", "global_batch = \"2.5 seq\"", "micro_batch = 1.5"}) {
     INFO(line);
-    const LoadResult result = plan_with(line);
+    const test::LoadResult result = plan_with(line);
     REQUIRE(rules_of(result.diagnostics) == std::vector<std::string>{"bad-quantity"});
     CHECK_THAT(result.diagnostics[0].message, Catch::EndsWith("must be a whole number of sequences"));
   }
@@ -336,19 +336,19 @@ value = "30 d"
 source = "the program plan"
 updated = 2026-11-01
 )";
-  LoadResult field = load_text(fmt::format(fmt::runtime(plan), "targets.max"));
+  test::LoadResult field = load_text(fmt::format(fmt::runtime(plan), "targets.max"));
   REQUIRE(rules_of(field.diagnostics) == std::vector<std::string>{"bad-value"});
   CHECK(field.diagnostics[0].message ==
         "assumptions[0].key = \"targets.max\" names the max field of every [[targets]] entry, not one plan value");
   CHECK(field.diagnostics[0].primary.span.begin == Position{17, 7});
   // A misspelt key still gets its did-you-mean, among the keys an assumption may name.
-  LoadResult misspelt = load_text(fmt::format(fmt::runtime(plan), "training.mfuu"));
+  test::LoadResult misspelt = load_text(fmt::format(fmt::runtime(plan), "training.mfuu"));
   REQUIRE(rules_of(misspelt.diagnostics) == std::vector<std::string>{"bad-value"});
   CHECK(misspelt.diagnostics[0].help == "did you mean \"training.mfu\"?");
 }
 
 TEST_CASE("a GPU id not in the catalog is unknown-gpu with a did-you-mean", "[loader][unknown-gpu]") {
-  LoadResult result = load_text(R"([plan]
+  test::LoadResult result = load_text(R"([plan]
 name = "x"
 kind = "inference"
 [model]
@@ -367,12 +367,12 @@ count = 8
 
 TEST_CASE("required sections and keys are reported where they belong", "[loader][missing-required]") {
   SECTION("an empty file lacks every required section") {
-    LoadResult result = load_text("");
+    test::LoadResult result = load_text("");
     CHECK(rules_of(result.diagnostics) ==
           std::vector<std::string>{"missing-required", "missing-required", "missing-required"});
   }
   SECTION("a training plan needs [training] with tokens") {
-    LoadResult result = load_text(R"([plan]
+    test::LoadResult result = load_text(R"([plan]
 name = "x"
 kind = "training"
 [model]
@@ -388,7 +388,7 @@ count = 8
     CHECK(result.diagnostics[0].primary.span.begin == Position{6, 1});
   }
   SECTION("a target needs a bound and an moe model its active parameters") {
-    LoadResult result = load_text(R"([plan]
+    test::LoadResult result = load_text(R"([plan]
 name = "x"
 kind = "inference"
 [model]
@@ -407,7 +407,7 @@ metric = "infer.ttft"
 }
 
 TEST_CASE("wrong types, unknown choices and unknown metrics are bad-value", "[loader][bad-value]") {
-  LoadResult result = load_text(R"([plan]
+  test::LoadResult result = load_text(R"([plan]
 name = 5
 kind = "trainig"
 [model]
@@ -430,7 +430,7 @@ max = "14 d"
 
 TEST_CASE("a GPU count that does not divide into the model-parallel degree is reported",
           "[loader][bad-value]") {
-  LoadResult result = load_text(R"([plan]
+  test::LoadResult result = load_text(R"([plan]
 name = "x"
 kind = "training"
 [model]
@@ -448,7 +448,7 @@ count = 128
 }
 
 TEST_CASE("invalid TOML is one toml-syntax finding at the parser's position", "[loader][toml-syntax]") {
-  LoadResult result = load_text("[plan]\nname = \"x\nkind = 1\n");
+  test::LoadResult result = load_text("[plan]\nname = \"x\nkind = 1\n");
   CHECK_FALSE(result.plan.has_value());
   REQUIRE(rules_of(result.diagnostics) == std::vector<std::string>{"toml-syntax"});
   CHECK(result.diagnostics[0].primary.span.begin.line == 2);

@@ -360,8 +360,7 @@ TEST_CASE("planlint rules --format markdown lists a pack's rules with their file
   CHECK_THAT(run.out, !Catch::Contains("do not edit"));
 
   // The built-in rules alone: docs/rules/README.md as it is generated.
-  std::string error;
-  auto readme = planlint::read_file(std::string(PLANLINT_SOURCE_DIR) + "/docs/rules/README.md", error);
+  auto readme = planlint::read_file(std::string(PLANLINT_SOURCE_DIR) + "/docs/rules/README.md");
   REQUIRE(readme);
   CHECK(run_cli({"rules", "--format", "markdown"}).out == *readme);
 }

@@ -396,7 +396,7 @@ TEST_CASE("a value that is not valid is reported once, and nothing is computed f
   CHECK(fires(bad_goodput, "bad-quantity"));
   CHECK_FALSE(fires(bad_goodput, "missing-goodput"));
 
-  const LoadResult loaded = test::load_text(plan("4", "\"90%\""));
+  const test::LoadResult loaded = test::load_text(plan("4", "\"90%\""));
   REQUIRE(loaded.plan);
   CHECK(loaded.plan->find("training.zero") == nullptr);
   CHECK(loaded.plan->states_invalid("training.zero"));
@@ -783,30 +783,30 @@ TEST_CASE("planlint rules lists every rule and explain prints its docs", "[rules
 TEST_CASE("select, ignore and severity decide which rules run and how loud",
           "[rules][selection]") {
   RuleSelection selection;
-  CHECK(effective_severity(selection, "memory-fit", "memory", Severity::error) == Severity::error);
+  CHECK(selection.level("memory-fit", "memory", Severity::error) == Severity::error);
   selection.ignore = {"memory"};
-  CHECK_FALSE(effective_severity(selection, "memory-fit", "memory", Severity::error));
+  CHECK_FALSE(selection.level("memory-fit", "memory", Severity::error));
   selection = {};
   selection.select = {"peak"};
-  CHECK_FALSE(effective_severity(selection, "memory-fit", "memory", Severity::error));
-  CHECK(effective_severity(selection, "sparse-peak", "peak", Severity::error) == Severity::error);
+  CHECK_FALSE(selection.level("memory-fit", "memory", Severity::error));
+  CHECK(selection.level("sparse-peak", "peak", Severity::error) == Severity::error);
   selection = {};
   selection.severity = {{"memory", "warning"}, {"memory-fit", "note"}};
-  CHECK(effective_severity(selection, "memory-fit", "memory", Severity::error) == Severity::note);
-  CHECK(effective_severity(selection, "inference-memory-fit", "memory", Severity::error) ==
+  CHECK(selection.level("memory-fit", "memory", Severity::error) == Severity::note);
+  CHECK(selection.level("inference-memory-fit", "memory", Severity::error) ==
         Severity::warning);
   selection.severity = {{"memory-fit", "off"}};
-  CHECK_FALSE(effective_severity(selection, "memory-fit", "memory", Severity::error));
+  CHECK_FALSE(selection.level("memory-fit", "memory", Severity::error));
 
   // A file that is not valid TOML is reported whatever is selected; only an ignore or "off"
   // silences it (--select unknown-key once turned a broken file into "no problems", exit 0).
   selection = {};
   selection.select = {"unknown-key"};
-  CHECK(effective_severity(selection, "toml-syntax", "structure", Severity::error) == Severity::error);
+  CHECK(selection.level("toml-syntax", "structure", Severity::error) == Severity::error);
   selection.ignore = {"toml-syntax"};
-  CHECK_FALSE(effective_severity(selection, "toml-syntax", "structure", Severity::error));
+  CHECK_FALSE(selection.level("toml-syntax", "structure", Severity::error));
   selection = {};
   selection.select = {"memory"};
   selection.severity = {{"structure", "off"}};
-  CHECK_FALSE(effective_severity(selection, "toml-syntax", "structure", Severity::error));
+  CHECK_FALSE(selection.level("toml-syntax", "structure", Severity::error));
 }

@@ -39,11 +39,17 @@ Diagnostic finding(std::string rule, std::uint32_t line) {
   return d;
 }
 
+/// apply_suppressions, with the suppressions' own findings after the others.
+void apply_and_append(std::vector<Diagnostic>& diagnostics, const std::vector<planlint::InlineSuppression>& suppressions,
+                      const planlint::SuppressionRules& rules, const std::string& file) {
+  for (Diagnostic& d : planlint::apply_suppressions(diagnostics, suppressions, rules, file))
+    diagnostics.push_back(std::move(d));
+}
+
 planlint::SuppressionRules rules() {
   planlint::SuppressionRules rules;
   rules.group_of = {{"memory-fit", "memory"}, {"peak-mismatch", "peak"}, {"unknown-key", "structure"},
                     {"unused-suppression", "suppression"}, {"suppression-without-reason", "suppression"}};
-  rules.level = [](std::string_view, Severity level) { return std::optional(level); };
   rules.enabled = [](std::string_view, std::string_view) { return true; };
   return rules;
 }
@@ -87,7 +93,7 @@ TEST_CASE("a suppression covers findings of its rule or group on its line", "[su
   std::vector<Diagnostic> diagnostics = {finding("memory-fit", 1), finding("peak-mismatch", 1),
                                          finding("memory-fit", 2), finding("peak-mismatch", 5)};
   auto suppressions = find("a = 1  # planlint: allow memory -- r\n# planlint: allow-next-line peak-mismatch -- r\n\n\nb = 1\n");
-  planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
+  apply_and_append(diagnostics, suppressions, rules(), "plan.toml");
   REQUIRE(diagnostics.size() == 4);  // nothing unused, nothing without a reason
   CHECK(diagnostics[0].suppression);
   CHECK(diagnostics[0].suppression->justification == "r");
@@ -102,7 +108,7 @@ TEST_CASE("unused suppressions and missing reasons are findings of their own", "
       "a = 1  # planlint: allow memory-fit, peak-mismatch\n"
       "# planlint: allow-file memry-fit -- typo\n"
       "# planlint: alow memory-fit -- typo in the directive\n");
-  planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
+  apply_and_append(diagnostics, suppressions, rules(), "plan.toml");
   REQUIRE(diagnostics.size() == 5);
   CHECK(diagnostics[0].suppression);
   CHECK(diagnostics[1].rule == "suppression-without-reason");
@@ -128,7 +134,7 @@ TEST_CASE("a directive in capitals is a directive, and a reason after a colon is
   REQUIRE(suppressions.size() == 2);
   CHECK(suppressions[0].directive == "allow");
   REQUIRE(suppressions[1].names.size() == 1);  // the reason's words are not names
-  planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
+  apply_and_append(diagnostics, suppressions, rules(), "plan.toml");
   // One finding for the misplaced reason: not also suppression-without-reason.
   REQUIRE(diagnostics.size() == 3);
   CHECK(diagnostics[0].suppression);
@@ -165,7 +171,7 @@ TEST_CASE("a reason after a spaced or glued colon, an em or en dash or a hyphen 
     CHECK(suppressions[0].names[0].id == form.name);
     CHECK(suppressions[0].reason.empty());
     std::vector<Diagnostic> diagnostics = {finding("peak-mismatch", 1)};
-    planlint::apply_suppressions(diagnostics, suppressions, rules(), "plan.toml");
+    apply_and_append(diagnostics, suppressions, rules(), "plan.toml");
     REQUIRE(diagnostics.size() == 2);
     CHECK_FALSE(diagnostics[0].suppression);  // as with a colon: no `--`, no suppression
     CHECK(diagnostics[1].rule == "unused-suppression");
@@ -178,7 +184,7 @@ TEST_CASE("a reason after a spaced or glued colon, an em or en dash or a hyphen 
 
   // Names before the mark still count, and all of them are in the comment to write.
   std::vector<Diagnostic> two = {finding("memory-fit", 1), finding("peak-mismatch", 1)};
-  planlint::apply_suppressions(two, find("a = 1  # planlint: allow memory-fit, peak-mismatch \u2014 measured\n"),
+  apply_and_append(two, find("a = 1  # planlint: allow memory-fit, peak-mismatch \u2014 measured\n"),
                                rules(), "plan.toml");
   REQUIRE(two.size() == 3);
   CHECK(two[0].suppression);
@@ -188,7 +194,7 @@ TEST_CASE("a reason after a spaced or glued colon, an em or en dash or a hyphen 
 
   // A misspelt name before the mark gets the did-you-mean too.
   std::vector<Diagnostic> typo;
-  planlint::apply_suppressions(typo, find("a = 1  # planlint: allow peak-mismach: vendor quote\n"), rules(),
+  apply_and_append(typo, find("a = 1  # planlint: allow peak-mismach: vendor quote\n"), rules(),
                                "plan.toml");
   REQUIRE(typo.size() == 1);
   CHECK(typo[0].help == "the reason follows `--`, not a colon: # planlint: allow peak-mismach -- vendor quote "
@@ -199,13 +205,13 @@ TEST_CASE("a reason after a spaced or glued colon, an em or en dash or a hyphen 
   auto with_marks = find("a = 1  # planlint: allow peak-mismatch -- vendor: quote \u2014 2026 \u2013 ours\n");
   REQUIRE(with_marks.size() == 1);
   CHECK(with_marks[0].reason == "vendor: quote \u2014 2026 \u2013 ours");
-  planlint::apply_suppressions(valid, with_marks, rules(), "plan.toml");
+  apply_and_append(valid, with_marks, rules(), "plan.toml");
   REQUIRE(valid.size() == 1);
   CHECK(valid[0].suppression);
 
   // A colon after the directive, as `noqa:` has one: the comment as it should read.
   std::vector<Diagnostic> colon_directive = {finding("peak-mismatch", 1)};
-  planlint::apply_suppressions(colon_directive, find("a = 1  # planlint: allow: peak-mismatch -- vendor quote\n"),
+  apply_and_append(colon_directive, find("a = 1  # planlint: allow: peak-mismatch -- vendor quote\n"),
                                rules(), "plan.toml");
   REQUIRE(colon_directive.size() == 2);
   CHECK_FALSE(colon_directive[0].suppression);
@@ -213,7 +219,7 @@ TEST_CASE("a reason after a spaced or glued colon, an em or en dash or a hyphen 
   CHECK(colon_directive[1].help ==
         "the directive is `allow`, without a colon: # planlint: allow peak-mismatch -- vendor quote");
   std::vector<Diagnostic> other_directive;
-  planlint::apply_suppressions(other_directive, find("a = 1  # planlint: ignore: peak-mismatch -- vendor quote\n"),
+  apply_and_append(other_directive, find("a = 1  # planlint: ignore: peak-mismatch -- vendor quote\n"),
                                rules(), "plan.toml");
   REQUIRE(other_directive.size() == 1);
   CHECK(other_directive[0].help == "write `# planlint: allow ID -- reason`, `allow-next-line` or `allow-file`");

@@ -1,6 +1,7 @@
 #include "planlint/baseline/baseline.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <tuple>
 
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planlint/plan/element_keys.hpp"
+#include "planlint/source/source_file.hpp"
 
 namespace planlint {
 
@@ -61,7 +63,7 @@ std::string baseline_text(const std::vector<BaselineEntry>& entries) {
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";  // messages may quote bytes that are not UTF-8
 }
 
-std::optional<Baseline> parse_baseline(std::string path, std::string_view text, std::string& error) {
+Result<Baseline> parse_baseline(std::string path, std::string_view text) {
   json doc;
   try {
     doc = json::parse(text);
@@ -71,34 +73,29 @@ std::optional<Baseline> parse_baseline(std::string path, std::string_view text, 
     std::string what = problem.what();
     if (what.starts_with("[json.exception"))
       if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
-    error = "not valid JSON: " + what;
-    return std::nullopt;
+    return Error("not valid JSON: " + what);
   }
   // value("version", 0) would throw on a version that is not a number ("1").
   if (!doc.is_object() || !doc.contains("version") || !doc["version"].is_number_integer() ||
       doc["version"].get<long long>() != 1 || !doc.contains("entries") || !doc["entries"].is_array()) {
-    error = "not a planlint baseline (expected {\"version\": 1, \"entries\": [...]})";
-    return std::nullopt;
+    return Error("not a planlint baseline (expected {\"version\": 1, \"entries\": [...]})");
   }
   Baseline baseline{std::move(path), {}};
   std::size_t index = 0;
   for (const json& item : doc["entries"]) {
-    auto text_field = [&](const char* name, bool required) -> std::optional<std::string> {
-      if (item.is_object() && item.contains(name) && item[name].is_string())
-        return item[name].get<std::string>();
-      if (required) error = fmt::format("entry {}: missing string '{}'", index + 1, name);
-      return required ? std::nullopt : std::optional<std::string>("");
+    auto text_field = [&](const char* name) -> std::optional<std::string> {
+      if (item.is_object() && item.contains(name) && item[name].is_string()) return item[name].get<std::string>();
+      return std::nullopt;
     };
-    auto file = text_field("file", true);
-    auto rule = file ? text_field("rule", true) : std::nullopt;
-    if (!file || !rule) return std::nullopt;
-    BaselineEntry entry{*file, *rule, *text_field("key", false), *text_field("digest", false), 1,
-                        *text_field("message", false)};
+    auto file = text_field("file");
+    auto rule = file ? text_field("rule") : std::nullopt;
+    if (!file || !rule)
+      return Error(fmt::format("entry {}: missing string '{}'", index + 1, file ? "rule" : "file"));
+    BaselineEntry entry{*file, *rule, text_field("key").value_or(""), text_field("digest").value_or(""), 1,
+                        text_field("message").value_or("")};
     if (item.contains("count")) {
-      if (!item["count"].is_number_unsigned() || item["count"].get<std::size_t>() == 0) {
-        error = fmt::format("entry {}: 'count' must be a positive integer", index + 1);
-        return std::nullopt;
-      }
+      if (!item["count"].is_number_unsigned() || item["count"].get<std::size_t>() == 0)
+        return Error(fmt::format("entry {}: 'count' must be a positive integer", index + 1));
       entry.count = item["count"].get<std::size_t>();
     }
     baseline.entries.push_back(std::move(entry));
@@ -119,7 +116,7 @@ BaselineMatcher::BaselineMatcher(const Baseline& baseline, BaselineFileKey file_
   }
 }
 
-void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
+void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics, const FormerKeys& former) {
   // Each finding's entries (those of its file); findings of a file the baseline does not name
   // have none and are passed over.
   std::vector<const std::vector<std::size_t>*> entries_of(diagnostics.size(), nullptr);
@@ -128,25 +125,36 @@ void BaselineMatcher::apply(std::vector<Diagnostic>& diagnostics) {
     auto it = by_file_.find(as_utf8(file_key_(diagnostics[i].primary.file)));
     if (it != by_file_.end()) entries_of[i] = &it->second;
   }
-  // Pass 1: the same rule and digest, and the same key, or the key an older planlint gave the
-  // finding (an older baseline's "assumptions[0].updated" matches the element at that index,
-  // its "cluster.hbm" the finding of a Markdown doc's only plan at "plans[name=a].cluster.hbm").
-  // Pass 2: the same rule and key alone, for
-  // a key that says which value it is (so a message whose numbers changed stays accepted); an
-  // empty key, or one with an index, would accept whatever finding took its place.
+  // The keys older releases gave a finding: its earlier key (an element by index, or "" for a
+  // suppression's findings), matched with the digest, and its key without the plan's in a doc
+  // of one plan, matched as its own key.
+  auto earlier_key = [&](const Diagnostic& d) -> const std::string* {
+    auto it = former.earlier.find(d.key_path);
+    return it == former.earlier.end() ? nullptr : &it->second;
+  };
+  auto unprefixed_key = [&](const Diagnostic& d) -> std::optional<std::string> {
+    if (former.only_plan_key.empty()) return std::nullopt;
+    return key_outside_block(former.only_plan_key, d.key_path);
+  };
+  // Pass 1: the same rule and digest, and the same key, or a key an older planlint gave the
+  // finding. Pass 2: the same rule and key alone, for a key that says which value it is (so a
+  // message whose numbers changed stays accepted); an empty key, or one with an index, would
+  // accept whatever finding took its place.
   for (int pass = 0; pass < 2; ++pass) {
     for (std::size_t i = 0; i < diagnostics.size(); ++i) {
       Diagnostic& d = diagnostics[i];
       if (d.suppression || entries_of[i] == nullptr) continue;
       const std::string digest = pass == 0 ? message_digest(d.message) : std::string();
+      const std::string* earlier = pass == 0 ? earlier_key(d) : nullptr;
+      const std::optional<std::string> unprefixed = unprefixed_key(d);
       for (std::size_t index : *entries_of[i]) {
         BaselineEntry& entry = left_[index];
         if (entry.count == 0 || entry.rule != d.rule) continue;
+        const bool same_key = entry.key == d.key_path || entry.key == unprefixed;
         if (pass == 0) {
           if (entry.digest != digest) continue;
-          if (entry.key != d.key_path && entry.key != d.legacy_key_path && entry.key != d.unprefixed_key_path)
-            continue;
-        } else if (!by_key_alone_[index] || (entry.key != d.key_path && entry.key != d.unprefixed_key_path)) {
+          if (!same_key && !(earlier && entry.key == *earlier)) continue;
+        } else if (!by_key_alone_[index] || !same_key) {
           continue;
         }
         --entry.count;
@@ -177,6 +185,24 @@ std::vector<BaselineEntry> apply_baseline(std::vector<Diagnostic>& diagnostics, 
   BaselineMatcher matcher(baseline, file_key);
   matcher.apply(diagnostics);
   return matcher.stale(linted);
+}
+
+BaselineFileKey baseline_file_key(const std::string& baseline_path) {
+  std::error_code ec;
+  std::filesystem::path folder = std::filesystem::absolute(baseline_path, ec).lexically_normal().parent_path();
+  return [folder](const std::string& display_path) {
+    std::error_code ec;
+    std::filesystem::path file = std::filesystem::absolute(display_path, ec).lexically_normal();
+    std::filesystem::path relative = file.lexically_relative(folder);
+    return (relative.empty() ? file : relative).generic_string();
+  };
+}
+
+Result<BaselineMatcher> load_baseline(const std::string& path) {
+  Result<std::string> text = read_file(path);
+  Result<Baseline> baseline = text ? parse_baseline(path, *text) : Result<Baseline>(text.error());
+  if (!baseline) return Error(fmt::format("cannot read baseline '{}': {}", path, baseline.error().message));
+  return BaselineMatcher(*baseline, baseline_file_key(path));
 }
 
 }  // namespace planlint

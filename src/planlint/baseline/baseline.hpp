@@ -16,10 +16,11 @@
 /// file, rule and key when that key names its value: not empty and no index ("benchmarks[2]",
 /// an element without a name). An index says where, not which: by the key alone such an entry
 /// would accept whatever finding took the element's place. An older baseline's entries, keyed
-/// by index ("assumptions[0].updated") and "" for a suppression's findings, match a finding's
-/// Diagnostic::legacy_key_path, with the digest. docs/cli.md, "Baselines".
+/// by index ("assumptions[0].updated"), "" for a suppression's findings, or without the plan's
+/// key in a Markdown doc of one plan, match the keys of FormerKeys. docs/cli.md, "Baselines".
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/diag/result.hpp"
 
 namespace planlint {
 
@@ -49,6 +51,22 @@ struct Baseline {
 /// Maps a diagnostic's display path to the baseline's file key.
 using BaselineFileKey = std::function<std::string(const std::string& display_path)>;
 
+/// The file key of a baseline at `baseline_path`: a display path relative to the baseline's
+/// folder, '/'-separated.
+BaselineFileKey baseline_file_key(const std::string& baseline_path);
+
+/// How older releases keyed a file's findings, for the baselines they wrote: made by the lint
+/// of the file (lint/lint.hpp FileResult), read by BaselineMatcher::apply.
+struct FormerKeys {
+  /// A finding's key path → the one older releases gave it, matched with the message's digest:
+  /// an element by its index before elements were named ("assumptions[id=mfu].updated" →
+  /// "assumptions[0].updated"), and "" for the findings of a suppression, which shared one key.
+  std::unordered_map<std::string, std::string> earlier;
+  /// The key of a Markdown doc's only plan ("plans[name=a]"), or empty: its findings were keyed
+  /// without it before every doc's plans were ("cluster.hbm"), and match those keys as their own.
+  std::string only_plan_key;
+};
+
 /// 8 hex digits of a hash of `message`.
 std::string message_digest(std::string_view message);
 
@@ -59,8 +77,8 @@ std::vector<BaselineEntry> baseline_entries(const std::vector<Diagnostic>& diagn
 /// The baseline file's text.
 std::string baseline_text(const std::vector<BaselineEntry>& entries);
 
-/// Parses a baseline file's text; nullopt with `error` set when it is not one.
-std::optional<Baseline> parse_baseline(std::string path, std::string_view text, std::string& error);
+/// Parses a baseline file's text; the error says why it is not one ("not valid JSON: ...").
+Result<Baseline> parse_baseline(std::string path, std::string_view text);
 
 /// Applies a baseline file by file, as a run delivers them: the entries' counts are used up as
 /// findings match, and what is left over is stale.
@@ -73,7 +91,8 @@ class BaselineMatcher {
   /// empty, no index), one with the same file, rule and key (so a message whose numbers changed
   /// stays accepted). An entry can match only the findings of its own file, so applying the
   /// findings file by file marks what applying them all at once would.
-  void apply(std::vector<Diagnostic>& diagnostics);
+  /// `former` is how older releases keyed the file's findings.
+  void apply(std::vector<Diagnostic>& diagnostics, const FormerKeys& former = {});
 
   /// Notes that the file of `display_path` was linted (stale() reports its entries).
   void linted(const std::string& display_path);
@@ -94,6 +113,24 @@ class BaselineMatcher {
   std::unordered_map<std::string, std::vector<std::size_t>> by_file_;
   std::unordered_set<std::string> linted_;  ///< file keys
 };
+
+/// --baseline FILE: the file read and parsed, its entries keyed with baseline_file_key. The
+/// error names the file and says why it cannot be used.
+Result<BaselineMatcher> load_baseline(const std::string& path);
+
+/// The notes a run with --baseline `path` ends with (lines for stderr): each entry of a linted
+/// file that no longer matches, or matches fewer findings, and the entries of each file that is
+/// gone (renamed, deleted), which --write-baseline would drop.
+std::vector<std::string> baseline_notes(const BaselineMatcher& matcher, const std::string& path);
+
+/// --write-baseline `path`: the baseline of the findings of `files` (each file's findings, in
+/// the report's order), to be written with baseline_text().
+Baseline record_baseline(const std::string& path, std::span<std::vector<Diagnostic>* const> files);
+
+/// After `recorded` is written: marks the findings of `files` it records accepted, as
+/// --baseline will from now on. Returns the line for stderr ("planlint: wrote 3 findings to
+/// the baseline b.json").
+std::string accept_recorded(const Baseline& recorded, std::span<std::vector<Diagnostic>* const> files);
 
 /// Marks the findings the baseline accepts, as BaselineMatcher::apply does. Returns the entries, with the count
 /// left over, that matched nothing in a file for which `linted(file key)` is true.

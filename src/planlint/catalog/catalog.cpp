@@ -63,9 +63,9 @@ Catalog Catalog::from_embedded_text() {
   const std::string_view text = embed::find(builtin_path);
   if (text.empty())
     throw std::logic_error(fmt::format("planlint was built without {}", builtin_path));
-  std::vector<Diagnostic> errors;
+  DiagnosticSink errors;
   if (!result.load(SourceFile(std::string(builtin_path), std::string(text)), errors)) {
-    const Diagnostic& first = errors.front();
+    const Diagnostic& first = errors.diagnostics().front();
     throw std::logic_error(fmt::format("the built-in catalog is invalid: {}:{}:{}: {}",
                                        first.primary.file, first.primary.span.begin.line,
                                        first.primary.span.begin.column, first.message));

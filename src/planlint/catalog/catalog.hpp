@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/diag/diagnostic_sink.hpp"
+#include "planlint/diag/result.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace planlint {
@@ -105,7 +107,7 @@ struct GpuSpec {
 class Catalog {
  public:
   /// The built-in catalog (rules/catalog/gpus.toml, compiled in), built once on first use.
-  /// A user catalog starts from a copy: `Catalog c = Catalog::builtin(); c.load(file, errors);`
+  /// A user catalog starts from a copy: `Catalog c = Catalog::builtin(); c.load(file, problems);`
   static const Catalog& builtin();
   /// The built-in catalog parsed from its embedded text, as a user's catalog is: what the
   /// generator writes out and tests compare builtin() with. Throws std::logic_error when the
@@ -119,14 +121,14 @@ class Catalog {
   const std::vector<GpuSpec>& gpus() const { return gpus_; }
   std::vector<std::string> ids() const;
 
-  /// Adds the entries of a catalog file; an entry with an existing id replaces it.
-  /// Problems (bad TOML, a missing field, a bad quantity) are appended to `errors` with the
-  /// file's line and column; returns false when there was any.
-  bool load(const SourceFile& file, std::vector<Diagnostic>& errors);
+  /// Adds the valid entries of a catalog file; an entry with an existing id replaces it.
+  /// Problems (bad TOML, a missing field, a bad quantity) are reported to `errors` at the file's
+  /// line and column; then the result is the error "invalid catalog".
+  Result<void> load(const SourceFile& file, DiagnosticSink& errors);
 
   /// load() of each file in turn (a config's `[lint] catalog` list: a later file's entry wins).
-  /// A file that cannot be read is an error without a position ("cannot read catalog ...").
-  bool load_files(const std::vector<std::string>& paths, std::vector<Diagnostic>& errors);
+  /// A file that cannot be read is a problem without a position ("cannot read the catalog ...").
+  Result<void> load_files(const std::vector<std::string>& paths, DiagnosticSink& errors);
 
  private:
   std::vector<GpuSpec> gpus_;

@@ -20,7 +20,7 @@
 namespace planlint {
 namespace {
 
-constexpr std::string_view rule_id = "invalid-catalog";
+constexpr std::string_view rule_id = problem_kinds::invalid_catalog;
 constexpr std::array<std::string_view, 1> root_keys = {"gpu"};
 constexpr std::array<std::string_view, 10> entry_keys = {
     "id",      "name",    "hbm",   "hbm_bandwidth", "link_bandwidth",
@@ -83,7 +83,7 @@ std::optional<std::string_view> did_you_mean(std::string_view word, const Keys& 
 
 class Loader {
  public:
-  Loader(const SourceFile& file, std::vector<Diagnostic>& errors) : file_(file), errors_(errors) {}
+  Loader(const SourceFile& file, DiagnosticSink& errors) : file_(file), errors_(errors) {}
 
   /// Whether the entry `id` of the file states its scale_out (entries() read it).
   bool states_scale_out(std::string_view id) const {
@@ -137,8 +137,7 @@ class Loader {
     d.message = std::move(message);
     d.primary = location(region);
     d.key_path = std::move(key_path);
-    errors_.push_back(std::move(d));
-    return errors_.back();
+    return errors_.add(std::move(d));
   }
 
  private:
@@ -374,22 +373,21 @@ class Loader {
   }
 
   const SourceFile& file_;
-  std::vector<Diagnostic>& errors_;
+  DiagnosticSink& errors_;
   std::vector<std::string> scale_out_stated_;  ///< ids of the entries that state scale_out
 };
 
 }  // namespace
 
-bool Catalog::load(const SourceFile& file, std::vector<Diagnostic>& errors) {
+Result<void> Catalog::load(const SourceFile& file, DiagnosticSink& errors) {
   const std::size_t errors_before = errors.size();
   Loader loader(file, errors);
-  TomlResult parsed = parse_toml(file.text(), file.path());
-  if (!parsed) {
-    loader.report(parsed.error().source, "", fmt::format("invalid TOML: {}", parsed.error().description));
-    return false;
+  auto root = parse_toml(file.text(), file.path());
+  if (!root) {
+    loader.report(root.error().source, "", fmt::format("invalid TOML: {}", root.error().description));
+    return Error("invalid catalog");
   }
-  const toml::table& root = *parsed;
-  for (GpuSpec& gpu : loader.entries(root)) {
+  for (GpuSpec& gpu : loader.entries(*root)) {
     // A later file overrides an entry of the same id in place, so listings keep their order.
     auto same_id = [&](const GpuSpec& g) { return g.id == gpu.id; };
     if (auto existing = std::find_if(gpus_.begin(), gpus_.end(), same_id); existing != gpus_.end()) {
@@ -400,25 +398,26 @@ bool Catalog::load(const SourceFile& file, std::vector<Diagnostic>& errors) {
     } else
       gpus_.push_back(std::move(gpu));
   }
-  return errors.size() == errors_before;
+  if (errors.size() != errors_before) return Error("invalid catalog");
+  return {};
 }
 
-bool Catalog::load_files(const std::vector<std::string>& paths, std::vector<Diagnostic>& errors) {
+Result<void> Catalog::load_files(const std::vector<std::string>& paths, DiagnosticSink& errors) {
   const std::size_t before = errors.size();
   for (const std::string& path : paths) {
-    std::string reason;
-    std::optional<std::string> text = read_file(path, reason);
+    Result<std::string> text = read_file(path);
     if (!text) {
       Diagnostic d;
       d.rule = problem_kinds::catalog;
-      d.message = fmt::format("cannot read the catalog: {}", reason);
+      d.message = fmt::format("cannot read the catalog: {}", text.error().message);
       d.primary = Location{path, {}};
-      errors.push_back(std::move(d));
+      errors.report(std::move(d));
       continue;
     }
-    load(SourceFile(path, std::move(*text)), errors);
+    (void)load(SourceFile(path, *std::move(text)), errors);
   }
-  return errors.size() == before;
+  if (errors.size() != before) return Error("invalid catalog");
+  return {};
 }
 
 }  // namespace planlint

@@ -11,6 +11,7 @@
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/schema.hpp"
+#include "planlint/source/repository.hpp"
 #include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_span.hpp"
 
@@ -26,7 +27,7 @@ constexpr std::string_view tolerance_keys[] = {"capacity", "cost", "formula_vs_b
 
 class Reader {
  public:
-  Reader(const SourceFile& file, std::vector<Diagnostic>& errors) : file_(file), errors_(errors) {}
+  Reader(const SourceFile& file, DiagnosticSink& errors) : file_(file), errors_(errors) {}
 
   void error(const toml::source_region& region, std::string message,
              std::optional<std::string> help = std::nullopt) {
@@ -36,7 +37,7 @@ class Reader {
     d.message = std::move(message);
     d.primary = Location{file_.path(), detail::to_span(region, file_)};
     d.help = std::move(help);
-    errors_.push_back(std::move(d));
+    errors_.report(std::move(d));
     failed_ = true;
   }
 
@@ -197,25 +198,25 @@ class Reader {
 
  private:
   const SourceFile& file_;
-  std::vector<Diagnostic>& errors_;
+  DiagnosticSink& errors_;
   bool failed_ = false;
 };
 
 }  // namespace
 
-std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnostic>& errors) {
+Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors) {
   const std::size_t first_error = errors.size();
+  const Error invalid(fmt::format("invalid config '{}'", file.path()));
   Reader reader(file, errors);
-  TomlResult parsed = parse_toml(file.text(), file.path());
-  if (!parsed) {
-    reader.error(parsed.error().source, fmt::format("invalid TOML: {}", parsed.error().description));
-    return std::nullopt;
+  auto root = parse_toml(file.text(), file.path());
+  if (!root) {
+    reader.error(root.error().source, fmt::format("invalid TOML: {}", root.error().description));
+    return invalid;
   }
-  const toml::table& root = *parsed;
   Config config;
   config.path = file.path();
   constexpr std::string_view sections[] = {"lint", "tolerances"};
-  for (const auto& [key, node] : root) {
+  for (const auto& [key, node] : *root) {
     if (key.str() == "lint" && node.is_table()) reader.read_lint(*node.as_table(), config);
     else if (key.str() == "tolerances" && node.is_table()) reader.read_tolerances(*node.as_table(), config);
     else if (key.str() == "lint" || key.str() == "tolerances")
@@ -225,27 +226,27 @@ std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnosti
   }
   if (reader.failed()) {
     // toml++ tables iterate in key order; report in file order.
-    std::stable_sort(errors.begin() + static_cast<std::ptrdiff_t>(first_error), errors.end(),
+    std::vector<Diagnostic>& reported = errors.items();
+    std::stable_sort(reported.begin() + static_cast<std::ptrdiff_t>(first_error), reported.end(),
                      [](const Diagnostic& a, const Diagnostic& b) { return a.primary.span < b.primary.span; });
-    return std::nullopt;
+    return invalid;
   }
   std::stable_sort(config.names.begin(), config.names.end(),
                    [](const ConfigName& a, const ConfigName& b) { return a.span < b.span; });  // file order
   return config;
 }
 
-std::optional<Config> load_config(const std::string& path, std::vector<Diagnostic>& errors) {
-  std::string reason;
-  auto text = read_file(path, reason);
+Result<Config> load_config(const std::string& path, DiagnosticSink& errors) {
+  Result<std::string> text = read_file(path);
   if (!text) {
     Diagnostic d;
     d.rule = problem_kinds::config;
-    d.message = fmt::format("cannot read config file: {}", reason);
+    d.message = fmt::format("cannot read config file: {}", text.error().message);
     d.primary = Location{path, {}};
-    errors.push_back(std::move(d));
-    return std::nullopt;
+    errors.report(std::move(d));
+    return Error(fmt::format("invalid config '{}'", path));
   }
-  return parse_config(SourceFile(path, std::move(*text)), errors);
+  return parse_config(SourceFile(path, *std::move(text)), errors);
 }
 
 std::optional<std::string> discover_config(const std::string& linted_file) {
@@ -256,16 +257,6 @@ std::optional<std::string> discover_config(const std::string& linted_file) {
 std::optional<std::string> discover_folder_config(const std::string& folder) {
   // A file of the folder, which need not exist: its folder is where the walk starts.
   return ConfigDiscovery().find((fs::path(folder) / config_file_name).string());
-}
-
-bool is_repository_root(const std::string& folder) {
-  // Config discovery stops at a version-control root (docs/cli.md), and git's is not the only
-  // one: a config above a Mercurial or Jujutsu checkout would otherwise apply to it.
-  static constexpr std::string_view markers[] = {".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul"};
-  std::error_code ec;
-  for (std::string_view marker : markers)
-    if (fs::exists(fs::path(folder) / marker, ec)) return true;
-  return false;
 }
 
 const std::string& ConfigDiscovery::governing(const std::string& folder) {

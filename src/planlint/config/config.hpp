@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/diag/diagnostic_sink.hpp"
+#include "planlint/diag/result.hpp"
 #include "planlint/source/source_file.hpp"
 #include "planlint/units/quantity.hpp"
 
@@ -60,19 +62,15 @@ struct Config {
 inline constexpr std::string_view config_file_name = ".planlint.toml";
 
 /// Parses a config file. Problems (bad TOML, an unknown key, a value of the wrong type) are
-/// appended to `errors` with the file's line and column (problem_kinds::config); nullopt when any.
-std::optional<Config> parse_config(const SourceFile& file, std::vector<Diagnostic>& errors);
+/// reported to `errors` at the file's line and column (problem_kinds::config); then the result
+/// is the error "invalid config 'PATH'".
+Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors);
 
-/// Reads and parses a config file; an unreadable file is one error without a position.
-std::optional<Config> load_config(const std::string& path, std::vector<Diagnostic>& errors);
-
-/// Whether `folder` is the root of a version-controlled working tree: it holds `.git` (the
-/// folder, or the file of a git worktree or submodule), `.hg`, `.svn`, `.jj`, `.bzr`, `_darcs`
-/// or `.pijul`. Config discovery stops there, and SARIF's `%SRCROOT%` is there.
-bool is_repository_root(const std::string& folder);
+/// Reads and parses a config file; an unreadable file is a problem without a position.
+Result<Config> load_config(const std::string& path, DiagnosticSink& errors);
 
 /// The nearest `.planlint.toml` in the folder of `linted_file` or above, stopping after the
-/// first repository root (is_repository_root); nullopt when there is none.
+/// first repository root (is_repository_root, source/repository.hpp); nullopt when there is none.
 std::optional<std::string> discover_config(const std::string& linted_file);
 
 /// The config that governs `folder` (`planlint rules` and `explain` ask for the working folder's):

@@ -49,14 +49,6 @@ struct Diagnostic {
   /// tables is named by its id, name or metric and date: "assumptions[id=mfu].updated"
   /// (plan/element_keys.hpp).
   std::string key_path;
-  /// The key path planlint gave the finding before keys named array elements and suppressions,
-  /// when key_path differs from it: "assumptions[0].updated", or "" for a suppression's own
-  /// findings. What older baselines recorded; they match it only with the message's digest.
-  std::optional<std::string> legacy_key_path;
-  /// A finding of a Markdown doc of one plan: its key path without the plan's prefix
-  /// ("cluster.hbm" for "plans[name=a].cluster.hbm"), as planlint keyed such a doc before every
-  /// doc's plans were prefixed. Older baselines' entries match it as they would key_path.
-  std::optional<std::string> unprefixed_key_path;
   std::vector<RelatedLocation> related;
   std::vector<std::string> notes;
   std::optional<std::string> help;

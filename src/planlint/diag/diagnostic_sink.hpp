@@ -9,18 +9,34 @@
 ///     if (!config) std::cerr << error_line(config.error()) << '\n';   // "invalid config '...'"
 ///
 /// What the problems mean is the caller's: a config's are errors that stop the run, a plan's
-/// are its findings.
+/// are its findings. A step that runs several loaders (a run's settings: its config, rule
+/// packs and catalog) reports their errors to its own sink as well, and its caller stops when
+/// that sink holds any.
 #include <cstddef>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/diag/result.hpp"
 
 namespace planlint {
 
 class DiagnosticSink {
  public:
   void report(Diagnostic diagnostic) { diagnostics_.push_back(std::move(diagnostic)); }
+  /// Reports a step's error as a problem of `kind` (problem_kinds): how a step that runs several
+  /// loaders (a run's settings) passes on theirs.
+  void report(const Error& error, std::string_view kind) {
+    Diagnostic d;
+    d.rule = std::string(kind);
+    d.severity = Severity::error;
+    d.message = error.message;
+    d.primary = error.location;
+    d.help = error.help;
+    diagnostics_.push_back(std::move(d));
+  }
   /// Reports `diagnostic` and returns it, for a caller that adds notes, help or fixes.
   Diagnostic& add(Diagnostic diagnostic) {
     diagnostics_.push_back(std::move(diagnostic));

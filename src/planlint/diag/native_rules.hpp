@@ -32,7 +32,8 @@ inline constexpr std::array all = {bad_quantity, bad_value,   missing_required, 
 namespace problem_kinds {
 
 inline constexpr std::string_view config = "config";              ///< a .planlint.toml that does not load
-inline constexpr std::string_view catalog = "catalog";            ///< a GPU catalog file that does not load
+inline constexpr std::string_view catalog = "catalog";                  ///< a GPU catalog file that cannot be read
+inline constexpr std::string_view invalid_catalog = "invalid-catalog";  ///< a GPU catalog file that does not load
 inline constexpr std::string_view invalid_rule = "invalid-rule";  ///< a rule file that does not load
 
 }  // namespace problem_kinds

@@ -58,10 +58,9 @@ bool write_all(int fd, std::string_view contents) {
 
 }  // namespace
 
-bool write_file_atomically(const std::string& path, std::string_view contents, std::string& error) {
-  auto fail = [&](int code) {
-    error = fmt::format("cannot write '{}': {}", path, std::strerror(code));
-    return false;
+Result<void> write_file_atomically(const std::string& path, std::string_view contents) {
+  auto fail = [&](int code) -> Result<void> {
+    return Error(fmt::format("cannot write '{}': {}", path, std::strerror(code)));
   };
   const fs::path target = resolve_links(path);
   struct stat status {};
@@ -79,7 +78,7 @@ bool write_file_atomically(const std::string& path, std::string_view contents, s
       const bool written = write_all(fd, contents);
       const int code = errno;
       if (::close(fd) != 0 && written) return fail(errno);
-      return written ? true : fail(code);
+      return written ? Result<void>() : fail(code);
     }
     case detail::OutputMethod::create:
     case detail::OutputMethod::replace: break;
@@ -92,7 +91,7 @@ bool write_file_atomically(const std::string& path, std::string_view contents, s
   name.push_back('\0');
   int fd = ::mkstemp(name.data());
   if (fd < 0) return fail(errno);
-  auto discard = [&](int code) {
+  auto discard = [&](int code) -> Result<void> {
     ::close(fd);
     ::unlink(name.data());
     return fail(code);
@@ -121,7 +120,7 @@ bool write_file_atomically(const std::string& path, std::string_view contents, s
     ::unlink(name.data());
     return fail(code);
   }
-  return true;
+  return {};
 }
 
 }  // namespace planlint

@@ -12,11 +12,13 @@
 #include <string>
 #include <string_view>
 
+#include "planlint/diag/result.hpp"
+
 namespace planlint {
 
-/// Writes `contents` to `path` as above. Returns false with `error` set ("cannot write
-/// 'x/out.sarif': No such file or directory"); a regular file at `path` is then untouched.
-bool write_file_atomically(const std::string& path, std::string_view contents, std::string& error);
+/// Writes `contents` to `path` as above. The error says why not ("cannot write 'x/out.sarif':
+/// No such file or directory"); a regular file at `path` is then untouched.
+Result<void> write_file_atomically(const std::string& path, std::string_view contents);
 
 namespace detail {
 

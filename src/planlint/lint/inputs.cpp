@@ -174,15 +174,18 @@ enum class Candidate { plan, no_plan, unreadable };
 /// Whether a file holds a plan: a top-level [plan] table, or a Markdown ```toml block with one.
 /// The text read to decide is kept in `text` for the lint. A file over the size limit is kept
 /// (without its text), so that its lint says so rather than a folder run passing over a plan
-/// in silence; a file that cannot be read is `unreadable`, with the reason in `reason`.
+/// in silence; a file that cannot be read is `unreadable`, with the reason in `error`.
 Candidate holds_plan(const fs::path& path, std::size_t max_file_bytes, std::optional<std::string>& text,
-                     std::optional<FileIdentity>& identity, const InputReader& reader, std::string& reason) {
-  text = reader.read(path.string(), reason, max_file_bytes, identity);
-  if (!text) {
+                     std::optional<FileIdentity>& identity, const InputReader& reader, std::optional<Error>& error) {
+  Result<std::string> read = reader.read(path.string(), max_file_bytes, identity);
+  if (!read) {
     std::error_code ec;
     const auto size = fs::file_size(path, ec);
-    return !ec && size > max_file_bytes ? Candidate::plan : Candidate::unreadable;
+    if (!ec && size > max_file_bytes) return Candidate::plan;
+    error = Error(read.error().message, Location{path.string(), {}});
+    return Candidate::unreadable;
   }
+  text = *std::move(read);
   const bool plan = is_markdown_path(path.string()) ? !plan_blocks(*text).empty() : toml_holds_plan(*text);
   if (!plan) text.reset();
   return plan ? Candidate::plan : Candidate::no_plan;
@@ -191,15 +194,14 @@ Candidate holds_plan(const fs::path& path, std::size_t max_file_bytes, std::opti
 /// Collects the candidate files under `folder` (*.toml, Markdown), not entering hidden folders,
 /// node_modules or symbolic links to folders. A folder that cannot be listed, or a candidate
 /// whose type cannot be told (a symbolic link loop), is an error; a dangling link is not a file.
-void find_candidates(const fs::path& folder, std::vector<fs::path>& found, std::optional<InputError>& error,
+void find_candidates(const fs::path& folder, std::vector<fs::path>& found, std::optional<Error>& error,
                      const InputReader& reader) {
-  std::vector<fs::directory_entry> entries;
-  std::string reason;
-  if (!reader.list(folder, entries, reason)) {
-    error = InputError{folder.string(), reason};
+  Result<std::vector<fs::directory_entry>> entries = reader.list(folder);
+  if (!entries) {
+    error = Error(entries.error().message, Location{folder.string(), {}});
     return;
   }
-  for (const fs::directory_entry& entry : entries) {
+  for (const fs::directory_entry& entry : *entries) {
     std::error_code ec;
     if (entry.is_directory(ec) && !entry.is_symlink(ec)) {
       if (hidden(entry.path()) || entry.path().filename() == "node_modules") continue;
@@ -216,14 +218,14 @@ void find_candidates(const fs::path& folder, std::vector<fs::path>& found, std::
     const fs::file_status status = entry.status(ec);  // through a symbolic link
     if (status.type() == fs::file_type::not_found) continue;  // a dangling link
     if (ec) {
-      error = InputError{entry.path().string(), ec.message()};
+      error = Error(ec.message(), Location{entry.path().string(), {}});
       return;
     }
     if (fs::is_regular_file(status)) found.push_back(entry.path());
   }
 }
 
-void search_folder(const fs::path& folder, std::vector<Input>& files, std::optional<InputError>& error,
+void search_folder(const fs::path& folder, std::vector<Input>& files, std::optional<Error>& error,
                    std::size_t max_file_bytes, const InputReader& reader) {
   std::vector<fs::path> found;
   find_candidates(folder, found, error, reader);
@@ -232,28 +234,27 @@ void search_folder(const fs::path& folder, std::vector<Input>& files, std::optio
   for (const fs::path& path : found) {
     std::optional<std::string> text;
     std::optional<FileIdentity> identity;
-    std::string reason;
-    switch (holds_plan(path, max_file_bytes, text, identity, reader, reason)) {
+    switch (holds_plan(path, max_file_bytes, text, identity, reader, error)) {
       case Candidate::plan: files.push_back(Input{path.string(), std::move(text), identity}); break;
       case Candidate::no_plan: break;
-      case Candidate::unreadable: error = InputError{path.string(), reason}; return;
+      case Candidate::unreadable: return;
     }
   }
 }
 
 }  // namespace
 
-std::optional<std::string> InputReader::read(const std::string& path, std::string& reason, std::size_t max_bytes,
-                                             std::optional<FileIdentity>& identity) const {
-  return read_file(path, reason, max_bytes, &identity);
+Result<std::string> InputReader::read(const std::string& path, std::size_t max_bytes,
+                                      std::optional<FileIdentity>& identity) const {
+  return read_file(path, max_bytes, &identity);
 }
 
-bool InputReader::list(const fs::path& folder, std::vector<fs::directory_entry>& entries,
-                       std::string& reason) const {
+Result<std::vector<fs::directory_entry>> InputReader::list(const fs::path& folder) const {
+  std::vector<fs::directory_entry> entries;
   std::error_code ec;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(*it);
-  if (ec) reason = ec.message();
-  return !ec;
+  if (ec) return Error(ec.message(), Location{folder.string(), {}});
+  return entries;
 }
 
 PlanScan scan_for_plan_table(std::string_view text) { return PlanScanner(text).run(); }
@@ -268,36 +269,32 @@ bool toml_holds_plan(std::string_view text) {
   return looks_like_plan(text);
 }
 
-std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
-                                 std::optional<InputError>& error, bool skip_non_plans,
-                                 std::size_t max_file_bytes, const InputReader& reader) {
+Result<std::vector<Input>> expand_inputs(const std::vector<std::string>& paths, bool skip_non_plans,
+                                         std::size_t max_file_bytes, const InputReader& reader) {
   std::vector<Input> files;
+  std::optional<Error> error;
   for (const std::string& path : paths) {
     std::error_code ec;
     fs::file_status status = fs::status(path, ec);
-    if (ec || !fs::exists(status)) {
-      error = InputError{path, "No such file or directory"};
-      return {};
-    }
+    if (ec || !fs::exists(status)) return Error("No such file or directory", Location{path, {}});
     if (fs::is_directory(status)) {
       search_folder(path, files, error, max_file_bytes, reader);
-      if (error) return {};
+      if (error) return *std::move(error);
     } else if (!skip_non_plans) {
       files.push_back(Input{path, std::nullopt});
     } else {
       std::optional<std::string> text;
       std::optional<FileIdentity> identity;
-      std::string reason;
-      switch (holds_plan(path, max_file_bytes, text, identity, reader, reason)) {
+      switch (holds_plan(path, max_file_bytes, text, identity, reader, error)) {
         case Candidate::plan: files.push_back(Input{path, std::move(text), identity}); break;
         case Candidate::no_plan: break;
-        case Candidate::unreadable: error = InputError{path, reason}; return {};
+        case Candidate::unreadable: return *std::move(error);
       }
     }
   }
   // One file named twice (`plans/a.toml` and its absolute path, `./a.toml`, a folder and a
   // file in it, a hard link) is linted once, under the first name: twice, its findings and
-  // SARIF results were doubled, with fingerprints of two names (audit 9, D10).
+  // SARIF results were doubled, with fingerprints of two names.
   std::vector<Input> unique;
   std::set<std::string> seen_names;
   std::set<FileIdentity> seen_files;

@@ -6,15 +6,11 @@
 #include <string_view>
 #include <vector>
 
+#include "planlint/diag/result.hpp"
 #include "planlint/source/limits.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace planlint {
-
-struct InputError {
-  std::string path;
-  std::string reason;  ///< "No such file or directory"
-};
 
 /// A file to lint, with its text when the search already read it: a folder run reads each
 /// file to see whether it holds a plan, and the lint then takes that text instead of reading
@@ -32,29 +28,26 @@ struct Input {
 class InputReader {
  public:
   virtual ~InputReader() = default;
-  /// A file's text (read_file), or nullopt with `reason`; a regular file's identity in
-  /// `identity`.
-  virtual std::optional<std::string> read(const std::string& path, std::string& reason, std::size_t max_bytes,
-                                          std::optional<FileIdentity>& identity) const;
-  /// A folder's entries, or false with `reason` ("Permission denied").
-  virtual bool list(const std::filesystem::path& folder, std::vector<std::filesystem::directory_entry>& entries,
-                    std::string& reason) const;
+  /// A file's text (read_file); a regular file's identity in `identity`.
+  virtual Result<std::string> read(const std::string& path, std::size_t max_bytes,
+                                   std::optional<FileIdentity>& identity) const;
+  /// A folder's entries, or why they cannot be listed ("Permission denied").
+  virtual Result<std::vector<std::filesystem::directory_entry>> list(const std::filesystem::path& folder) const;
 };
 
 /// Expands the command line's paths: a file named explicitly is always linted; a folder is
 /// searched recursively (in sorted order, skipping hidden folders and node_modules) for *.toml
 /// files that hold a top-level [plan] table and Markdown docs (*.md, *.markdown) with a ```toml
 /// block that holds one. The result keeps the order of `paths` and has no duplicates.
-/// Returns the first unreadable path as an error: a named path, a folder or subfolder that
-/// cannot be listed, a candidate file (*.toml, *.md) that cannot be read or whose symbolic link
-/// cannot be followed (a loop). A dangling symbolic link in a folder is skipped. With `skip_non_plans`, a file named
-/// explicitly is kept only when it holds a plan too (for pre-commit, which passes every *.toml).
-/// A file larger than `max_file_bytes` is kept (without its text): its lint reports the size
-/// limit.
-std::vector<Input> expand_inputs(const std::vector<std::string>& paths,
-                                 std::optional<InputError>& error, bool skip_non_plans = false,
-                                 std::size_t max_file_bytes = default_max_file_bytes,
-                                 const InputReader& reader = InputReader());
+/// The error is the first unreadable path, with the reason ("No such file or directory"): a
+/// named path, a folder or subfolder that cannot be listed, a candidate file (*.toml, *.md)
+/// that cannot be read or whose symbolic link cannot be followed (a loop). A dangling symbolic
+/// link in a folder is skipped. With `skip_non_plans`, a file named explicitly is kept only
+/// when it holds a plan too (for pre-commit, which passes every *.toml). A file larger than
+/// `max_file_bytes` is kept (without its text): its lint reports the size limit.
+Result<std::vector<Input>> expand_inputs(const std::vector<std::string>& paths, bool skip_non_plans = false,
+                                         std::size_t max_file_bytes = default_max_file_bytes,
+                                         const InputReader& reader = InputReader());
 
 /// What the text of a TOML file says about a top-level `plan` table, read without parsing it:
 /// `yes` at the first header `[plan]` / `[plan.x]` / `[[plan.x]]` (spaces and quotes allowed),

@@ -1,9 +1,7 @@
 #include "planlint/lint/lint.hpp"
 
 #include <algorithm>
-#include <chrono>
 
-#include "planlint/diag/native_rules.hpp"
 #include "planlint/plan/element_keys.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/rules/run.hpp"
@@ -12,12 +10,6 @@ namespace planlint {
 
 namespace {
 
-bool names(const std::vector<std::string>& list, std::string_view rule, std::string_view group) {
-  return std::any_of(list.begin(), list.end(), [&](const std::string& entry) {
-    return entry == "all" || entry == rule || entry == group;
-  });
-}
-
 /// Whether a check's estimates hold the cost-tier ranges (EstimateScope::ranges): for every
 /// plan only when asked for in full or when a loaded rule names est.METRIC.low or .high.
 bool estimates_with_ranges(const LintOptions& options, const RuleSet& rules) {
@@ -25,30 +17,6 @@ bool estimates_with_ranges(const LintOptions& options, const RuleSet& rules) {
 }
 
 }  // namespace
-
-Date real_today() {
-  using namespace std::chrono;
-  const year_month_day today{floor<days>(system_clock::now())};
-  return Date{static_cast<int>(today.year()), static_cast<int>(static_cast<unsigned>(today.month())),
-              static_cast<int>(static_cast<unsigned>(today.day()))};
-}
-
-std::optional<Severity> effective_severity(const RuleSelection& selection, std::string_view rule,
-                                           std::string_view group, Severity default_severity) {
-  // A file that is not valid TOML was checked for nothing else: a narrowed --select must not
-  // turn it into "no problems" (ruff reports syntax errors whatever is selected). Only an
-  // explicit ignore or "off" silences it.
-  if (!selection.select.empty() && !names(selection.select, rule, group) && rule != native_rules::toml_syntax)
-    return std::nullopt;
-  if (names(selection.ignore, rule, group)) return std::nullopt;
-  if (selection.severity.empty()) return default_severity;  // the usual case: no strings built
-  auto level = selection.severity.find(std::string(rule));
-  if (level == selection.severity.end()) level = selection.severity.find(std::string(group));
-  if (level == selection.severity.end()) level = selection.severity.find("all");
-  if (level == selection.severity.end()) return default_severity;
-  if (level->second == "off") return std::nullopt;
-  return parse_severity(level->second).value_or(default_severity);
-}
 
 std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
   // Each stage runs over every plan before the next begins: a stage's code and tables then
@@ -60,8 +28,10 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
   std::vector<FileResult> results;
   results.reserve(plans.size());
   for (const PlanText& p : plans) {
-    LoadResult loaded = load_plan(p.source, *p.options->catalog, p.toml_text, p.first_line);
-    results.push_back(FileResult{p.source, std::move(loaded.plan), std::nullopt, std::move(loaded.diagnostics)});
+    DiagnosticSink findings;
+    Result<Plan> plan = load_plan(p.source, *p.options->catalog, findings, p.toml_text, p.first_line);
+    results.push_back(FileResult{p.source, plan ? std::optional<Plan>(*std::move(plan)) : std::nullopt, std::nullopt,
+                                 findings.take(), {}});
   }
   for (std::size_t i = 0; i < plans.size(); ++i) {
     if (!results[i].plan) continue;
@@ -87,8 +57,7 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
                                        &*provenance[i]},
                             options.rule_options,
                             [&options](const RuleDescriptor& rule) {
-                              return effective_severity(options.selection, rule.id, rule.group, rule.severity)
-                                  .has_value();
+                              return options.selection.level(rule.id, rule.group, rule.severity).has_value();
                             },
                             &options.selection});
   }
@@ -116,25 +85,30 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
   // Selection and severity overrides apply to native findings and rule findings alike.
   for (std::size_t i = 0; i < plans.size(); ++i) {
     FileResult& result = results[i];
-    const LintOptions& options = *plans[i].options;
-    const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-    std::vector<Diagnostic> kept;
-    kept.reserve(result.diagnostics.size());
-    for (Diagnostic& d : result.diagnostics) {
-      // A native rule's group is the built-in set's whatever set runs (`report` runs none).
-      const RuleDescriptor* rule = rules.find(d.rule);
-      if (!rule && &rules != &RuleSet::builtin()) rule = RuleSet::builtin().find(d.rule);
-      const std::string_view group = rule ? std::string_view(rule->group) : std::string_view();
-      if (auto level = effective_severity(options.selection, d.rule, group, d.severity)) {
-        d.severity = *level;
-        kept.push_back(std::move(d));
-      }
-    }
-    result.diagnostics = std::move(kept);
-    if (result.plan) name_elements_in_key_paths(result.diagnostics, *result.plan);
+    select_findings(result.diagnostics, *plans[i].options);
+    if (result.plan)
+      for (auto& [named, positional] : name_elements_in_key_paths(result.diagnostics, *result.plan))
+        result.former_keys.earlier.emplace(std::move(named), std::move(positional));
     std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), diagnostic_less);
   }
   return results;
+}
+
+void select_findings(std::vector<Diagnostic>& diagnostics, const LintOptions& options) {
+  const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
+  std::vector<Diagnostic> kept;
+  kept.reserve(diagnostics.size());
+  for (Diagnostic& d : diagnostics) {
+    // A native rule's group is the built-in set's whatever set runs (`report` runs none).
+    const RuleDescriptor* rule = rules.find(d.rule);
+    if (!rule && &rules != &RuleSet::builtin()) rule = RuleSet::builtin().find(d.rule);
+    const std::string_view group = rule ? std::string_view(rule->group) : std::string_view();
+    if (auto level = options.selection.level(d.rule, group, d.severity)) {
+      d.severity = *level;
+      kept.push_back(std::move(d));
+    }
+  }
+  diagnostics = std::move(kept);
 }
 
 FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,

@@ -10,21 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include "planlint/baseline/baseline.hpp"
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/rules/rule_set.hpp"
+#include "planlint/settings/selection.hpp"
 
 namespace planlint {
-
-/// Which rules run and at which level (--select, --ignore, --severity and [lint] in config).
-struct RuleSelection {
-  std::vector<std::string> select;  ///< rule ids or groups; empty or "all": every rule
-  std::vector<std::string> ignore;  ///< rule ids or groups
-  /// rule id or group → "error" | "warning" | "note" | "off"; an id beats its group.
-  std::map<std::string, std::string> severity;
-};
 
 struct LintOptions {
   const Catalog* catalog = &Catalog::builtin();
@@ -48,6 +42,8 @@ struct FileResult {
   std::optional<Plan> plan;            ///< absent when the file is not valid TOML
   std::optional<Estimates> estimates;  ///< absent with the plan
   std::vector<Diagnostic> diagnostics; ///< sorted
+  /// The keys older releases gave these findings, for the baselines they wrote.
+  FormerKeys former_keys;
 };
 
 /// Lints one loaded file.
@@ -71,12 +67,8 @@ struct PlanText {
 /// many plans (docs/performance.md, "Stages in batches").
 std::vector<FileResult> lint_texts(std::span<const PlanText> plans);
 
-/// Today's date (UTC), what LintOptions::today defaults to.
-Date real_today();
-
-/// Whether a finding of `rule` (in `group`) runs under `selection`, and at which level:
-/// nullopt when the rule is not selected or its severity is "off".
-std::optional<Severity> effective_severity(const RuleSelection& selection, std::string_view rule,
-                                           std::string_view group, Severity default_severity);
+/// Keeps the findings that `options.selection` runs, each at its level there: what lint_texts
+/// does to a plan's findings, and a run to the findings of the plan's suppressions.
+void select_findings(std::vector<Diagnostic>& diagnostics, const LintOptions& options);
 
 }  // namespace planlint

@@ -5,7 +5,7 @@
 ///     RunOptions options;
 ///     options.paths = {"plans/"};
 ///     RunResult result = run_lint(options);
-///     if (!result.errors.empty()) ...          // exit 2
+///     for (const Error& e : result.errors) std::cerr << error_line(e) << '\n';  // exit 2
 ///     emit_text(std::cout, result.report, {});
 ///     return result.failing ? 1 : 0;
 ///
@@ -17,20 +17,22 @@
 ///     if (!result.errors.empty()) ...          // exit 2; the files before the first that
 ///                                              // could not be linted were delivered, and
 ///                                              // the summary line was not written
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "planlint/diag/report.hpp"
 #include "planlint/diag/report_sink.hpp"
+#include "planlint/diag/result.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
-#include "planlint/plan/plan.hpp"
+#include "planlint/settings/settings.hpp"
 #include "planlint/source/limits.hpp"
 
 namespace planlint {
 
-struct RunOptions {
+/// The command line's settings (SettingsOverrides: select, ignore, severity, rules, fail_on,
+/// today) win over each file's config.
+struct RunOptions : SettingsOverrides {
   std::vector<std::string> paths;  ///< files, folders, Markdown docs
   /// A file named in `paths` that holds no plan is skipped rather than linted (pre-commit
   /// passes every *.toml and *.md of a commit).
@@ -40,16 +42,7 @@ struct RunOptions {
   std::optional<std::string> config;
   bool discover_config = true;
 
-  // Command-line settings: each wins over the config's. select and ignore replace the config's
-  // lists, severity entries replace the config's for the same id, rule packs are added.
-  std::optional<std::vector<std::string>> select;
-  std::optional<std::vector<std::string>> ignore;
-  std::map<std::string, std::string> severity;
-  std::vector<std::string> rules;
-  std::optional<Severity> fail_on;
-
-  std::optional<Date> today;  ///< --today / PLANLINT_TODAY
-  unsigned jobs = 1;          ///< files linted in parallel; 0: one per core
+  unsigned jobs = 1;  ///< files linted in parallel; 0: one per core
   /// --max-file-size: larger plans and docs are an exit-2 error (docs/hardening.md).
   std::size_t max_file_bytes = default_max_file_bytes;
   /// --max-plans-per-file: a Markdown doc with more plan blocks is an exit-2 error.
@@ -74,9 +67,9 @@ struct RunResult {
   /// Lines for stderr that do not change the exit status: baseline entries that no longer
   /// match, the baseline written.
   std::vector<std::string> messages;
-  /// When not empty, planlint could not do its job (exit status 2); lines for stderr, e.g.
-  /// ".planlint.toml:3:1: error: unknown key 'selct' in [lint]".
-  std::vector<std::string> errors;
+  /// When not empty, planlint could not do its job (exit status 2), each where it is when it
+  /// has a place: error_line(e) prints ".planlint.toml:3:1: error: unknown key 'selct' in [lint]".
+  std::vector<Error> errors;
 };
 
 RunResult run_lint(const RunOptions& options);
@@ -84,15 +77,8 @@ RunResult run_lint(const RunOptions& options);
 /// The same run, delivering the report to `sink` file by file (ReportSink) instead of into
 /// RunResult::report, which stays empty. Files come in the report's order, by path. When a file
 /// cannot be read or linted, no file after it is delivered and `errors` says why; otherwise the
-/// run ends with sink.finish(). With `write_baseline`, every file is held until the baseline is
-/// written, then delivered.
+/// run ends with sink.finish(rules). With `write_baseline`, every file is held until the
+/// baseline is written, then delivered.
 RunResult run_lint(const RunOptions& options, ReportSink& sink);
-
-/// Parses "2026-11-01" (--today, PLANLINT_TODAY).
-std::optional<Date> parse_date(std::string_view text);
-
-/// The nearest repository root (is_repository_root) at or above `folder`, or `folder` itself when there is
-/// none: what SARIF's %SRCROOT% stands for. Absolute.
-std::string repository_root(const std::string& folder);
 
 }  // namespace planlint

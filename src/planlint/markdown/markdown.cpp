@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include <fmt/format.h>
+
 namespace planlint {
 
 namespace {
@@ -144,6 +146,16 @@ std::string blank_outside(std::string_view doc, const PlanBlock& block) {
     }
   }
   return out;
+}
+
+Result<std::vector<PlanBlock>> plan_blocks(std::string_view doc, std::size_t max_plans) {
+  std::vector<PlanBlock> blocks = plan_blocks(doc);
+  if (blocks.size() <= max_plans) return blocks;
+  const std::uint32_t fence = blocks[max_plans].first_line - 1;
+  return Error(fmt::format("the doc holds {} plans, over the limit of {} plans per Markdown file (raise it with "
+                           "--max-plans-per-file)",
+                           blocks.size(), max_plans),
+               Location{"", Span{{fence, 1}, {fence, 1}}});
 }
 
 }  // namespace planlint

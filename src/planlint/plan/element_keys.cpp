@@ -85,7 +85,9 @@ std::vector<std::string> element_names(std::string_view section, const std::vect
 
 }  // namespace
 
-void name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics, const Plan& plan) {
+std::vector<std::pair<std::string, std::string>> name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics,
+                                                                            const Plan& plan) {
+  std::vector<std::pair<std::string, std::string>> renamed;
   struct Section {
     std::string_view name;
     const std::vector<PlanTable>* elements;
@@ -107,10 +109,11 @@ void name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics, const Plan
       const std::string& name = (*section.names)[index];
       if (name.empty()) break;
       std::string named = fmt::format("{}[{}]{}", section.name, name, std::string_view(key).substr(at + 1));
-      d.legacy_key_path = std::exchange(d.key_path, std::move(named));
+      renamed.emplace_back(named, std::exchange(d.key_path, named));
       break;
     }
   }
+  return renamed;
 }
 
 bool has_positional_index(std::string_view key_path) {
@@ -137,16 +140,22 @@ std::string plan_block_key(const std::vector<std::string>& names, std::size_t in
   return "plans[name=" + name_text(name) + (seen > 1 ? fmt::format(",n={}", seen) : "") + "]";
 }
 
-void prefix_key_paths(std::vector<Diagnostic>& diagnostics, const std::string& block_key, bool only_plan) {
-  for (Diagnostic& d : diagnostics) {
-    if (only_plan) d.unprefixed_key_path = d.key_path;
-    if (d.key_path.empty()) {
-      d.key_path = block_key;
-    } else {
-      // A path that starts with its own bracket (a suppression's "#allow(…)") joins without a dot.
-      d.key_path = block_key + (d.key_path.front() == '#' ? "" : ".") + d.key_path;
-    }
-  }
+std::string key_in_block(const std::string& block_key, const std::string& key_path) {
+  if (key_path.empty()) return block_key;
+  // A path that starts with its own bracket (a suppression's "#allow(…)") joins without a dot.
+  return block_key + (key_path.front() == '#' ? "" : ".") + key_path;
+}
+
+std::optional<std::string> key_outside_block(std::string_view block_key, std::string_view key_path) {
+  if (!key_path.starts_with(block_key)) return std::nullopt;
+  std::string_view rest = key_path.substr(block_key.size());
+  if (rest.empty() || rest.front() == '#') return std::string(rest);
+  if (rest.front() != '.') return std::nullopt;
+  return std::string(rest.substr(1));
+}
+
+void prefix_key_paths(std::vector<Diagnostic>& diagnostics, const std::string& block_key) {
+  for (Diagnostic& d : diagnostics) d.key_path = key_in_block(block_key, d.key_path);
 }
 
 }  // namespace planlint

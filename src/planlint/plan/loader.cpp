@@ -47,16 +47,14 @@ namespace detail {
 /// Walks the TOML document section by section.
 class Loader {
  public:
-  Loader(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
+  Loader(std::shared_ptr<const SourceFile> source, const Catalog& catalog, DiagnosticSink& findings,
          std::string_view toml_text, std::uint32_t first_line)
       : source_(std::move(source)), catalog_(catalog), toml_text_(toml_text),
-        first_line_(first_line), findings_(*source_), reader_(findings_) {}
+        first_line_(first_line), findings_(*source_, findings) {}
 
-  /// The first stage: the TOML parse. False when the text is not valid TOML (then finish()
-  /// returns the syntax error).
-  bool parse();
-  /// The second stage, after parse(): the plan read from the document.
-  LoadResult finish();
+  /// The TOML parse, then the plan read from the document; the syntax error when the text is
+  /// not valid TOML.
+  Result<Plan> load();
 
  private:
   void read_document(const toml::table& root);
@@ -77,49 +75,40 @@ class Loader {
   std::string_view toml_text_;
   std::uint32_t first_line_;  ///< the plan's first line in the source (load_plan)
   Findings findings_;
-  detail::ValueReader reader_;
+  detail::ValueReader reader_{findings_};
   Plan plan_;
   /// The keys the file states, valid or not: the key and the element of its array of tables
   /// (`in_section` for a section's key). A scan of pointers: a plan states a few dozen keys.
   static constexpr std::size_t in_section = static_cast<std::size_t>(-1);
   std::vector<std::pair<const KeySpec*, std::size_t>> written_;
-  std::optional<toml::table> root_;  ///< parse()'s document; absent when it failed
   bool written(const KeySpec* key, std::size_t element = in_section) const {
     return key && std::find(written_.begin(), written_.end(), std::pair{key, element}) != written_.end();
   }
 };
 
-bool Loader::parse() {
+Result<Plan> Loader::load() {
   // Whether the text toml++ parsed is ASCII (then its columns need no conversion); set by
   // parse_toml before it parses, so a syntax error's position uses it too.
   bool ascii = false;
-  TomlResult parsed = parse_toml(toml_text_, source_->path(), &ascii);
+  auto root = parse_toml(toml_text_, source_->path(), &ascii);
   findings_.assume_ascii(ascii);
-  if (!parsed) {
-    const TomlError& error = parsed.error();
-    Span span = findings_.span(error.source);
-    span.end = Position{span.begin.line,
-                        after_character(source_->line(span.begin.line), span.begin.column)};
+  if (!root) {
+    Span span = findings_.span(root.error().source);
+    span.end = Position{span.begin.line, after_character(source_->line(span.begin.line), span.begin.column)};
     Diagnostic& d = findings_.add(native_rules::toml_syntax, span, "",
-                                  fmt::format("invalid TOML: {}", error.description));
+                                  fmt::format("invalid TOML: {}", root.error().description));
     d.help = "fix the syntax; planlint checks nothing else in a file that is not valid TOML";
-    return false;
+    return Error(d.message, d.primary, d.help);
   }
-  root_ = std::move(*parsed);
-  return true;
-}
-
-LoadResult Loader::finish() {
-  if (!root_) return LoadResult{std::nullopt, findings_.take()};
   plan_.source = source_;
   // Sized once: a plan states a few dozen keys.
   written_.reserve(64);
-  read_document(*root_);
-  root_.reset();  // the document is not needed past here
+  read_document(*root);
+  root = toml::table();  // the document is not needed past here
   check_required();
   check_gpu();
   apply_defaults(plan_, catalog_, findings_);
-  return LoadResult{std::move(plan_), findings_.take()};
+  return std::move(plan_);
 }
 
 void Loader::unknown_key(const toml::key& key, std::string_view where, const std::string& path,
@@ -440,17 +429,15 @@ void Loader::check_gpu() {
 
 }  // namespace detail
 
-LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
-                     std::optional<std::string_view> toml_text, std::uint32_t first_line) {
+Result<Plan> load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog, DiagnosticSink& findings,
+                       std::optional<std::string_view> toml_text, std::uint32_t first_line) {
   std::string_view text = toml_text ? *toml_text : std::string_view(source->text());
-  detail::Loader loader(std::move(source), catalog, text, first_line);
-  loader.parse();
-  return loader.finish();
+  return detail::Loader(std::move(source), catalog, findings, text, first_line).load();
 }
 
 bool looks_like_plan(std::string_view text) {
-  const TomlResult parsed = parse_toml(text);
-  return parsed && (*parsed)["plan"].is_table();
+  auto root = parse_toml(text);
+  return root && (*root)["plan"].is_table();
 }
 
 }  // namespace planlint

@@ -9,25 +9,22 @@
 
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/diag/diagnostic_sink.hpp"
+#include "planlint/diag/result.hpp"
 #include "planlint/plan/plan.hpp"
 
 namespace planlint {
 
-struct LoadResult {
-  /// The plan; absent when the file is not valid TOML. A plan with structure errors is still
-  /// returned (bad values are left out) so that later checks can run on what is valid.
-  std::optional<Plan> plan;
-  std::vector<Diagnostic> diagnostics;
-};
-
-/// Parses and validates one plan file. `catalog` resolves cluster.gpu and its defaults.
-/// `toml_text`, when given, is parsed instead of the source's text (a Markdown block with the
-/// doc's other lines blanked); spans and diagnostics still name `source`. `first_line` is the
-/// plan's first line in `source` (a Markdown block's first line): findings about the plan as
-/// a whole, a missing section, point at its first character.
-LoadResult load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog,
-                     std::optional<std::string_view> toml_text = std::nullopt,
-                     std::uint32_t first_line = 1);
+/// Parses and validates one plan file, reporting its findings (toml-syntax, unknown-key,
+/// bad-quantity, bad-value, missing-required, unknown-gpu) to `findings`. The plan, unless the
+/// text is not valid TOML; a plan with structure errors is still returned (bad values are left
+/// out) so that later checks can run on what is valid. `catalog` resolves cluster.gpu and its
+/// defaults. `toml_text`, when given, is parsed instead of the source's text (a Markdown block
+/// with the doc's other lines blanked); spans and diagnostics still name `source`. `first_line`
+/// is the plan's first line in `source` (a Markdown block's first line): findings about the
+/// plan as a whole, a missing section, point at its first character.
+Result<Plan> load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog, DiagnosticSink& findings,
+                       std::optional<std::string_view> toml_text = std::nullopt, std::uint32_t first_line = 1);
 
 /// True when `text` is a TOML document with a top-level [plan] table (used to pick plan files
 /// out of a folder). Never throws.

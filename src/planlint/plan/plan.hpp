@@ -13,16 +13,12 @@
 #include <variant>
 #include <vector>
 
+#include "planlint/plan/date.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/source_file.hpp"
 #include "planlint/units/quantity.hpp"
 
 namespace planlint {
-
-struct Date {
-  int year = 0, month = 0, day = 0;
-  auto operator<=>(const Date&) const = default;
-};
 
 /// Where a value came from.
 enum class Origin {

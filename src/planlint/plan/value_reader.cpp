@@ -14,7 +14,7 @@ namespace planlint::detail {
 
 Diagnostic& Findings::add(std::string_view rule, Span span, std::string key_path,
                           std::string message) {
-  Diagnostic& d = diagnostics_.emplace_back();
+  Diagnostic& d = sink_.add(Diagnostic{});
   d.rule = std::string(rule);
   d.severity = Severity::error;
   d.message = std::move(message);

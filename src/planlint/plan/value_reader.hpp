@@ -11,19 +11,19 @@
 #include <toml++/toml.h>
 
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/diag/diagnostic_sink.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/toml_span.hpp"
 
 namespace planlint::detail {
 
-/// Collects the loader's findings for one file.
+/// Reports the loader's findings for one file to its sink.
 class Findings {
  public:
-  explicit Findings(const SourceFile& source) : source_(source), columns_(source) {}
+  Findings(const SourceFile& source, DiagnosticSink& sink) : source_(source), sink_(sink), columns_(source) {}
 
   Diagnostic& add(std::string_view rule, Span span, std::string key_path, std::string message);
-  std::vector<Diagnostic> take() { return std::move(diagnostics_); }
   const SourceFile& source() const { return source_; }
   /// A toml++ region of the file as a span (byte columns).
   Span span(const toml::source_region& region) { return columns_.span(region); }
@@ -32,8 +32,8 @@ class Findings {
 
  private:
   const SourceFile& source_;
+  DiagnosticSink& sink_;
   ColumnConverter columns_;
-  std::vector<Diagnostic> diagnostics_;
 };
 
 /// The dimensions a quantity may have and what a plain TOML number means.

@@ -241,12 +241,11 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
     if (struct stat status {}; ::stat(file.c_str(), &status) == 0 &&
                                !loaded_files_.emplace(status.st_dev, status.st_ino).second)
       continue;
-    std::string reason;
-    auto text = read_file(file.string(), reason);
+    Result<std::string> text = read_file(file.string());
     if (!text) {
       Diagnostic& d = errors.emplace_back();
       d.rule = problem_kinds::invalid_rule;
-      d.message = fmt::format("cannot read rule file: {}", reason);
+      d.message = fmt::format("cannot read rule file: {}", text.error().message);
       d.primary = Location{file.string(), Span{}};
       ok = false;
       continue;

@@ -91,18 +91,13 @@ Position SourceFile::position(std::size_t offset) const {
   return Position{line, static_cast<std::uint32_t>(offset - line_starts_[line - 1] + 1)};
 }
 
-std::optional<std::string> read_file(const std::string& path, std::string& error,
-                                     std::size_t max_bytes, std::optional<FileIdentity>* identity) {
+Result<std::string> read_file(const std::string& path, std::size_t max_bytes, std::optional<FileIdentity>* identity) {
   auto too_large = [&](std::uint64_t size) {
-    error = fmt::format("file{} is over the {} size limit (raise it with --max-file-size)",
-                        size > max_bytes ? " of " + format_byte_size(size) : "",
-                        format_byte_size(max_bytes));
-    return std::nullopt;
+    return Error(fmt::format("file{} is over the {} size limit (raise it with --max-file-size)",
+                             size > max_bytes ? " of " + format_byte_size(size) : "", format_byte_size(max_bytes)),
+                 Location{path, {}});
   };
-  auto failed = [&](const char* otherwise) {
-    error = errno ? std::strerror(errno) : otherwise;
-    return std::nullopt;
-  };
+  auto failed = [&](const char* otherwise) { return Error(errno ? std::strerror(errno) : otherwise, Location{path, {}}); };
   // POSIX calls rather than stdio: open, fstat, read to the end, close (a folder run reads
   // thousands of small files; stdio added a buffer, a second fstat and a copy per file).
   errno = 0;

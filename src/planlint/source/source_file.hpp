@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "planlint/diag/result.hpp"
 #include "planlint/source/limits.hpp"
 #include "planlint/source/span.hpp"
 
@@ -53,14 +54,13 @@ struct FileIdentity {
   friend auto operator<=>(const FileIdentity&, const FileIdentity&) = default;
 };
 
-/// Reads a whole file; nullopt with `error` set when it cannot be read, or when it holds more
-/// than `max_bytes`: "file of 20 MiB is over the 16 MiB size limit (raise it with
-/// --max-file-size)". Reads at most max_bytes + 1 bytes of a device or pipe. When `identity`
-/// is given, a regular file's identity is stored there (from the fstat the read makes anyway),
-/// and it is left unset for anything else.
-std::optional<std::string> read_file(const std::string& path, std::string& error,
-                                     std::size_t max_bytes = default_max_file_bytes,
-                                     std::optional<FileIdentity>* identity = nullptr);
+/// Reads a whole file. The error, at `path`, says why it cannot be read ("No such file or
+/// directory"), or that it holds more than `max_bytes`: "file of 20 MiB is over the 16 MiB
+/// size limit (raise it with --max-file-size)". Reads at most max_bytes + 1 bytes of a device
+/// or pipe. When `identity` is given, a regular file's identity is stored there (from the
+/// fstat the read makes anyway), and it is left unset for anything else.
+Result<std::string> read_file(const std::string& path, std::size_t max_bytes = default_max_file_bytes,
+                              std::optional<FileIdentity>* identity = nullptr);
 
 /// Whether `path` names a TOML file: ".toml" in any case, as Markdown's ".md" is ("PLAN.TOML").
 bool is_toml_path(std::string_view path);

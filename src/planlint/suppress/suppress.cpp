@@ -254,10 +254,10 @@ std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::st
   return out;
 }
 
-void apply_suppressions(std::vector<Diagnostic>& diagnostics,
-                        const std::vector<InlineSuppression>& suppressions,
-                        const SuppressionRules& rules, const std::string& file) {
-  if (suppressions.empty()) return;
+std::vector<Diagnostic> apply_suppressions(std::vector<Diagnostic>& diagnostics,
+                                           const std::vector<InlineSuppression>& suppressions,
+                                           const SuppressionRules& rules, const std::string& file) {
+  if (suppressions.empty()) return {};
   // The most specific suppression wins: line and next-line ones before allow-file, then the
   // first in the file. Indexed by line and by name, so that a file of many comments and many
   // findings is not a product of the two (16 MiB of comments is ~700,000 of them).
@@ -310,15 +310,12 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
 
   std::vector<Diagnostic> native;
   auto add = [&](std::string_view rule, Span span, std::string key, std::string message) -> Diagnostic* {
-    auto level = rules.level ? rules.level(rule, Severity::warning) : std::optional(Severity::warning);
-    if (!level) return nullptr;
     Diagnostic d;
     d.rule = std::string(rule);
-    d.severity = *level;
+    d.severity = Severity::warning;
     d.message = std::move(message);
     d.primary = Location{file, span};
     d.key_path = std::move(key);
-    d.legacy_key_path = "";  // older baselines: the findings of a file's suppressions shared one key
     native.push_back(std::move(d));
     return &native.back();
   };
@@ -381,7 +378,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics,
   }
   // The suppression findings can be suppressed too (`allow-file unused-suppression`).
   for (Diagnostic& d : native) suppress(d, false);
-  for (Diagnostic& d : native) diagnostics.push_back(std::move(d));
+  return native;
 }
 
 }  // namespace planlint

@@ -5,7 +5,7 @@
 ///     # planlint: allow-next-line peak-mismatch -- vendor quote for our SKU
 ///     # planlint: allow-file chinchilla-ratio -- deliberate over-training
 ///
-/// find_suppressions() reads them; apply_suppressions() marks the findings they cover and adds
+/// find_suppressions() reads them; apply_suppressions() marks the findings they cover and makes
 /// the native findings `suppression-without-reason` and `unused-suppression`.
 #include <cstdint>
 #include <functional>
@@ -57,19 +57,18 @@ std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::st
 /// What apply_suppressions needs to know of the rules, as plain data.
 struct SuppressionRules {
   std::map<std::string, std::string, std::less<>> group_of;  ///< every known rule id → its group
-  /// The level of a native suppression finding, or nullopt when it is not selected; given the
-  /// rule id and its default level.
-  std::function<std::optional<Severity>(std::string_view rule, Severity default_level)> level;
   /// Whether a rule (or group) runs on this file: a suppression naming a rule that does not run
   /// is not reported as unused.
   std::function<bool(std::string_view rule, std::string_view group)> enabled;
 };
 
 /// Marks every finding in `diagnostics` that a suppression covers (Suppression kind
-/// inline_comment, the reason as justification) and appends `suppression-without-reason` and
-/// `unused-suppression` findings for `file`. Findings stay in place.
-void apply_suppressions(std::vector<Diagnostic>& diagnostics,
-                        const std::vector<InlineSuppression>& suppressions,
-                        const SuppressionRules& rules, const std::string& file);
+/// inline_comment, the reason as justification); findings stay in place. Returns the
+/// suppressions' own findings for `file`, `suppression-without-reason` and
+/// `unused-suppression`, at their default level (warning): the run selects them as it selects
+/// the plan's (select_findings).
+[[nodiscard]] std::vector<Diagnostic> apply_suppressions(std::vector<Diagnostic>& diagnostics,
+                                                         const std::vector<InlineSuppression>& suppressions,
+                                                         const SuppressionRules& rules, const std::string& file);
 
 }  // namespace planlint

@@ -1,9 +1,10 @@
-#include "planlint/lint/rule_packs.hpp"
+#include "planlint/settings/rule_packs.hpp"
 
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 
 namespace planlint {
@@ -35,12 +36,19 @@ std::optional<std::string> closest_sibling(const std::string& written, const std
 
 }  // namespace
 
-std::unique_ptr<RuleSet> load_rule_packs(const Config* config, const std::vector<std::string>& extra,
-                                         std::vector<std::string>& errors) {
+Result<std::unique_ptr<RuleSet>> load_rule_packs(const Config* config, const std::vector<std::string>& extra,
+                                                 DiagnosticSink& problems) {
   const bool config_packs = config != nullptr && !config->rules.empty();
-  if (!config_packs && extra.empty()) return nullptr;
+  if (!config_packs && extra.empty()) return std::unique_ptr<RuleSet>();
   auto rules = std::make_unique<RuleSet>(RuleSet::with_builtin());
   std::vector<Diagnostic> pack_errors;
+  auto missing = [&](std::string message, Location where) {
+    Diagnostic d;
+    d.rule = where.file.empty() ? problem_kinds::invalid_rule : problem_kinds::config;
+    d.message = std::move(message);
+    d.primary = std::move(where);
+    problems.report(std::move(d));
+  };
   if (config_packs) {
     for (const ConfigPath& pack : config->rules) {
       std::error_code ec;
@@ -48,25 +56,25 @@ std::unique_ptr<RuleSet> load_rule_packs(const Config* config, const std::vector
         rules->load_path(pack.resolved, pack_errors);
         continue;
       }
-      std::string line = fmt::format(
-          "{}:{}:{}: error: lint.rules names '{}', which does not exist (a pack is a rule file or folder, "
-          "relative to the config's folder)",
-          config->path, pack.span.begin.line, pack.span.begin.column, pack.written);
+      std::string message = fmt::format(
+          "lint.rules names '{}', which does not exist (a pack is a rule file or folder, relative to the config's "
+          "folder)",
+          pack.written);
       if (auto suggestion = closest_sibling(pack.written, pack.resolved))
-        line += fmt::format("; did you mean '{}'?", *suggestion);
-      errors.push_back(std::move(line));
+        message += fmt::format("; did you mean '{}'?", *suggestion);
+      missing(std::move(message), Location{config->path, pack.span});
     }
   }
   for (const std::string& pack : extra) {
     std::error_code ec;
     if (!fs::exists(pack, ec)) {
-      errors.push_back(fmt::format("planlint: error: cannot read rule pack '{}': No such file or directory", pack));
+      missing(fmt::format("cannot read rule pack '{}': No such file or directory", pack), Location{});
       continue;
     }
     rules->load_path(pack, pack_errors);
   }
-  for (const Diagnostic& d : pack_errors) errors.push_back(error_line(d));
-  if (!pack_errors.empty()) errors.push_back("planlint: error: invalid rule pack");
+  for (Diagnostic& d : pack_errors) problems.report(std::move(d));
+  if (!pack_errors.empty()) return Error("invalid rule pack");
   return rules;
 }
 

@@ -1,0 +1,59 @@
+#pragma once
+/// A batch of files through the pipeline, what a run's workers do (lint/run.cpp): each file read
+/// (unless the search for inputs read it), its plans found (the file itself, or a Markdown
+/// doc's ```toml blocks), linted with its settings, its inline suppressions applied and its
+/// findings sorted.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "planlint/baseline/baseline.hpp"
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/diag/result.hpp"
+#include "planlint/source/source_file.hpp"
+
+namespace planlint {
+
+struct Settings;
+
+/// A file of a batch: its path, its text when the search for inputs read it already, and the
+/// settings of its config.
+struct FileTask {
+  const std::string* path = nullptr;
+  std::optional<std::string> text;
+  const Settings* settings = nullptr;
+};
+
+/// A linted file.
+struct FileOutput {
+  std::shared_ptr<const SourceFile> source;
+  /// Sorted with diagnostic_less, selected, the inline suppressions applied.
+  std::vector<Diagnostic> diagnostics;
+  FormerKeys former_keys;  ///< how older releases keyed the findings, for their baselines
+  /// Why the file could not be read or linted: the run ends with exit status 2.
+  std::optional<Error> error;
+  /// A Markdown doc without a plan block: nothing in it was linted (only a named doc gets
+  /// here; a folder search and --skip-non-plans pass over it).
+  bool without_plan = false;
+};
+
+struct BatchLimits {
+  std::size_t max_file_bytes = 0;      ///< --max-file-size
+  std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file
+};
+
+/// Lints a batch of files: the plan files with lint_texts, each stage over all of them in a
+/// row; then each Markdown doc's blocks one at a time (a block is linted from a copy of the doc
+/// up to its end, and a doc may hold a hundred: a batch's copies held at once could take
+/// gigabytes). A batch whose lint throws is linted again file by file, so that the error names
+/// its file.
+std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits& limits);
+
+/// How many files a batch holds: enough for each stage's code to stay in the caches over
+/// several plans, few enough that `jobs` threads each get several batches of a small run.
+std::size_t batch_size(std::size_t files, unsigned jobs);
+
+}  // namespace planlint

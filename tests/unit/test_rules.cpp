@@ -1,5 +1,5 @@
-// The built-in rule set: every rule has docs with the five headings, a fixture that fires (its
-// expected output stored beside it) and one that does not; docs/rules/ is generated from the
+// The built-in rule set: every rule has docs with the five headings and cases beside it in
+// tests/rules/<id>/, each with its expected output; docs/rules/ is generated from the
 // rule files and kept in step. PLANLINT_UPDATE_GOLDEN=1 rewrites expectations and docs.
 #include <algorithm>
 #include <cstdlib>
@@ -128,26 +128,42 @@ TEST_CASE("every rule documents itself with the five headings", "[rules][docs]")
   }
 }
 
-TEST_CASE("every rule has a firing fixture with its expected output and a clean one",
-          "[rules][fixtures]") {
+TEST_CASE("every rule's cases in tests/rules/<id>/ give their expected output", "[rules][fixtures]") {
+  // Each NAME.toml beside its rule is a case with its whole output in NAME.expected. A case
+  // named clean*.toml must not draw the rule; any other must. Every rule has fires.toml and
+  // clean.toml at least.
+  fs::current_path(PLANLINT_SOURCE_DIR);
   for (const RuleDescriptor& rule : RuleSet::builtin().descriptors()) {
     DYNAMIC_SECTION(rule.id) {
       const fs::path folder = fs::path("tests/rules") / rule.id;
-      const fs::path firing = folder / "fires.toml", clean = folder / "clean.toml";
-      const fs::path expected = folder / "fires.expected";
-      fs::current_path(PLANLINT_SOURCE_DIR);
-      INFO("fixtures for " << rule.id << " in " << folder.string());
-      REQUIRE(fs::exists(firing));
-      REQUIRE(fs::exists(clean));
-      const std::string output = lint_output(firing);
-      CHECK(fires(output, rule.id));
-      if (updating()) std::ofstream(expected, std::ios::binary) << output;
-      REQUIRE(fs::exists(expected));
-      CHECK(output == read_all(expected));
-      const std::string clean_output = lint_output(clean);
-      INFO(clean_output);
-      CHECK_FALSE(fires(clean_output, rule.id));
+      INFO("cases of " << rule.id << " in " << folder.string());
+      REQUIRE(fs::exists(folder / "fires.toml"));
+      REQUIRE(fs::exists(folder / "clean.toml"));
+      std::vector<fs::path> cases;
+      for (const auto& entry : fs::directory_iterator(folder))
+        if (entry.path().extension() == ".toml") cases.push_back(entry.path());
+      std::sort(cases.begin(), cases.end());
+      for (const fs::path& plan : cases) {
+        const fs::path expected = fs::path(plan).replace_extension(".expected");
+        const std::string output = lint_output(plan);
+        INFO(plan.string() << "\n" << output);
+        const bool clean = plan.filename().string().starts_with("clean");
+        CHECK(fires(output, rule.id) != clean);
+        if (updating()) std::ofstream(expected, std::ios::binary) << output;
+        INFO("expected output in " << expected.string() << " (PLANLINT_UPDATE_GOLDEN=1 rewrites it)");
+        REQUIRE(fs::exists(expected));
+        CHECK(output == read_all(expected));
+      }
     }
+  }
+}
+
+TEST_CASE("every folder of tests/rules is a built-in rule's", "[rules][fixtures]") {
+  std::set<std::string> ids;
+  for (const RuleDescriptor& rule : RuleSet::builtin().descriptors()) ids.insert(rule.id);
+  for (const auto& entry : fs::directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / "tests/rules")) {
+    INFO("tests/rules/" << entry.path().filename().string() << " is no rule's folder");
+    CHECK(ids.count(entry.path().filename().string()) == 1);
   }
 }
 
@@ -171,71 +187,6 @@ TEST_CASE("docs/rules is generated from the rule files and up to date", "[rules]
   for (const auto& entry : fs::directory_iterator("docs/rules")) {
     INFO("docs/rules/" << entry.path().filename().string() << " has no rule file");
     CHECK(pages.count(entry.path().filename().string()) == 1);
-  }
-}
-
-TEST_CASE("mistakes of published worked examples are caught by the right rule", "[rules][seeds]") {
-  const std::pair<const char*, const char*> cases[] = {
-      {"tests/rules/seeds/a100-gpu-hours-slip.toml", "unit-slip"},
-      {"tests/rules/seeds/42-eflops.toml", "unit-slip"},
-      {"tests/rules/seeds/adam-state-4n.toml", "estimate-mismatch"},
-      {"tests/rules/seeds/7b-on-2-a100-zero2.toml", "memory-fit"},
-      {"tests/rules/seeds/rtx-4090-fp32-peak.toml", "precision-peak"},
-      {"tests/rules/seeds/rtx-a6000-fp32-peak.toml", "precision-peak"},
-      {"tests/rules/seeds/h100-sparse-bf16.toml", "sparse-peak"},
-      {"tests/rules/seeds/ndr-400-gbytes.toml", "bits-for-bytes"},
-      {"tests/rules/seeds/70b-15t-no-goodput.toml", "missing-goodput"},
-  };
-  for (const auto& [file, rule] : cases) {
-    std::vector<Diagnostic> diagnostics;
-    const std::string output = lint_output(file, {}, &diagnostics);
-    INFO(file << "\n" << output);
-    CHECK(fires(output, rule));
-    if (std::string_view(rule) == "unit-slip") CHECK_FALSE(fires(output, "estimate-mismatch"));
-  }
-}
-
-TEST_CASE("a peak of the wrong variant or precision is caught on every GPU, with or without FP4 and sparse figures",
-          "[rules][peak]") {
-  // docs/catalog.md's known traps. The catalog lacks some figures for most GPUs (an FP4 or a sparse
-  // peak): a check that asks for one must still decide, not fall silent.
-  struct Case {
-    const char* gpu;
-    const char* precision;
-    const char* peak;
-    const char* rule;     // the peak rule that fires, or "" for none
-    const char* phrase;   // in its message
-  };
-  const Case cases[] = {
-      {"h100-sxm", "bf16", "756 TFLOPS", "peak-mismatch", "peak 756 TFLOPS vs 989 TFLOPS"},  // the PCIe figure
-      {"h100-pcie", "bf16", "989 TFLOPS", "peak-mismatch", "peak 989 TFLOPS vs 756 TFLOPS"},  // the SXM figure
-      {"a100-sxm", "bf16", "250 TFLOPS", "peak-mismatch", "vs 312 TFLOPS"},
-      {"tpu-v5e", "bf16", "394 TFLOPS", "peak-mismatch", "vs 197 TFLOPS"},
-      {"b200", "bf16", "1500 TFLOPS", "peak-mismatch", "vs 2250 TFLOPS"},
-      {"h100-sxm", "fp8", "989 TFLOPS", "precision-peak", "the h100-sxm BF16 peak, not its dense fp8 peak of 1979 TFLOPS"},
-      {"a100-sxm", "bf16", "156 TFLOPS", "precision-peak", "the a100-sxm TF32 peak"},
-      {"h100-sxm", "bf16", "67 TFLOPS", "precision-peak", "FP32 CUDA-core (non-tensor)"},
-      {"h100-sxm", "bf16", "1979 TFLOPS", "sparse-peak", "with 2:4 sparsity"},
-      {"mi300x", "bf16", "2614 TFLOPS", "sparse-peak", "with 2:4 sparsity"},
-      {"h100-sxm", "bf16", "989 TFLOPS", "", ""},
-      {"h100-sxm", "fp8", "1979 TFLOPS", "", ""},
-      {"tpu-v5e", "bf16", "197 TFLOPS", "", ""},
-      {"a100-sxm", "bf16", "320 TFLOPS", "", ""},  // within 5% of 312
-  };
-  planlint::test::Scratch dir;
-  for (const Case& c : cases) {
-    CAPTURE(c.gpu, c.precision, c.peak);
-    const fs::path plan = dir.write(
-        "plan.toml", fmt::format("[plan]\nname = \"x\"\nkind = \"training\"\nowner = \"o\"\nupdated = 2026-11-01\n"
-                                 "[model]\nparams = \"7B\"\n[training]\ntokens = \"1T\"\nprecision = \"{}\"\n"
-                                 "mfu = \"40%\"\ngoodput = \"90%\"\n[cluster]\ngpu = \"{}\"\ncount = 8\npeak = \"{}\"\n",
-                                 c.precision, c.gpu, c.peak));
-    const std::string output = lint_output(plan);
-    INFO(output);
-    for (const char* rule : {"peak-mismatch", "precision-peak", "sparse-peak"})
-      CHECK(fires(output, rule) == (std::string_view(rule) == c.rule));
-    CHECK_THAT(output, Catch::Contains(c.phrase));
-    CHECK_THAT(output, !Catch::Contains(" ? "));
   }
 }
 
@@ -296,7 +247,7 @@ TEST_CASE("sla-unreachable names the latency that misses its SLA, or both", "[ru
     CHECK(fires(output, "sla-unreachable"));
   }
   CHECK_FALSE(fires(lint_output(dir.write("plan.toml", plan("5 s", "50 ms"))), "sla-unreachable"));
-  // Audit 2026-12-01 night: with one SLA stated the other printed as "(SLA ?)".
+  // With one SLA stated the other printed as "(SLA ?)".
   std::string itl_only = plan("5 s", "5 ms");
   itl_only.erase(itl_only.find("sla_ttft = \"5 s\"\n"), std::string("sla_ttft = \"5 s\"\n").size());
   const std::string output = lint_output(dir.write("plan.toml", itl_only));
@@ -449,7 +400,7 @@ docs = "d"
 }
 
 TEST_CASE("an error in an expression with escapes is reported at its own column", "[rules][load]") {
-  // Audit 2026-12-01 night: after an escape (\" or \u00e9) the column fell back to the
+  // After an escape (\" or \u00e9) the column fell back to the
   // string's opening quote.
   auto column_of_error = [](const std::string& check_line) {
     const std::vector<Diagnostic> errors = refused_rule_errors(
@@ -483,7 +434,7 @@ docs = "d"
 }
 
 TEST_CASE("a placeholder rounds up or down to the figures it shows", "[rules][load][template]") {
-  // Audit 2026-12-02: a help's "claim at most 187.9 tokens/s" was above the bound, 187.87, and
+  // A help's "claim at most 187.9 tokens/s" was above the bound, 187.87, and
   // "a 1.67× larger global batch" under the 1.6747 it takes: rounded to the nearest, a
   // suggested bound lands on the wrong side of it half the time.
   planlint::test::Scratch dir;
@@ -517,7 +468,7 @@ docs = "d"
 
 TEST_CASE("a placeholder in dollars or GPU-hours prints the readable form the default does",
           "[rules][template]") {
-  // Audit of custom rule packs: {est.cost.total:$} printed "$1824000" next to {est.cost.total}'s
+  // {est.cost.total:$} printed "$1824000" next to {est.cost.total}'s
   // "$1.82M", {x:GPU*h} "589800 GPU*h", and {x:$M} was refused.
   planlint::test::Scratch dir;
   const std::string pack = dir.write("money.toml", R"(id = "money"
@@ -533,7 +484,7 @@ docs = "d"
 }
 
 TEST_CASE("interconnect-bottleneck's suggested global batch clears it and splits evenly", "[rules][network]") {
-  // Audit 2026-12-02: the help's "1.25× larger" batch, rounded to the nearest, was 10.02% of
+  // The help's "1.25× larger" batch, rounded to the nearest, was 10.02% of
   // the step (still a finding) and 10 sequences over dp 8, which global-batch-split refuses.
   auto plan = [](const std::string& global_batch) {
     return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
@@ -564,7 +515,7 @@ TEST_CASE("interconnect-bottleneck's suggested global batch clears it and splits
 }
 
 TEST_CASE("a figure next to the limit it breaks does not read as the limit", "[rules][template]") {
-  // Audit 2026-12-02: "2048 sequences is 33 micro-batches ... not a whole number" (33.03),
+  // "2048 sequences is 33 micro-batches ... not a whole number" (33.03),
   // "19.99 ... is 20 tokens per parameter, below the compute-optimal 20".
   auto message_of = [](const std::string& plan, const std::string& rule) -> std::string {
     for (const Diagnostic& d : planlint::test::lint_plan_text(plan, Date{2026, 12, 2}))
@@ -686,7 +637,7 @@ fix = "\"{cluster.price:USD/GPU/h}\""
 }
 
 TEST_CASE("a fix written without quotes still replaces a value with valid TOML", "[rules][packs][fix]") {
-  // Audit 2026-12-01 night: fix = "{options.max_price}" replaced price = "$4/GPU/h" (its span
+  // Fix = "{options.max_price}" replaced price = "$4/GPU/h" (its span
   // holds the quotes) with $3.5/GPU·h, and the patched plan was invalid TOML.
   planlint::test::Scratch dir;
   auto pack = [&](const std::string& fix) {

@@ -83,7 +83,7 @@ TEST_CASE("baseline entries that no longer match are reported on stderr", "[base
 
 TEST_CASE("an entry of two findings that now accepts one says one is gone, not that it matches nothing",
           "[baseline][cli]") {
-  // Audit 9, D9: two identical unused allow-file comments are one entry of count 2; with one
+  // Two identical unused allow-file comments are one entry of count 2; with one
   // deleted, the entry still accepted the other and was reported as no longer matching.
   Scratch dir;
   planlint::test::InDirectory cwd(dir.path);
@@ -103,7 +103,7 @@ TEST_CASE("an entry of two findings that now accepts one says one is gone, not t
 }
 
 TEST_CASE("entries of a file that no longer exists are named once, whatever the run lints", "[baseline][cli]") {
-  // Audit 9: after `git mv plans/a.toml plans/c.toml` the old entries matched nothing and were
+  // After `git mv plans/a.toml plans/c.toml` the old entries matched nothing and were
   // never reported (a.toml is not linted), while c.toml's findings came back as new.
   Scratch dir;
   planlint::test::InDirectory cwd(dir.path);
@@ -240,7 +240,7 @@ planlint::test::CliRun check_stale(std::vector<std::string> args, const std::str
 
 TEST_CASE("an assumption inserted above recorded ones is a new finding, and the fixed ones are stale",
           "[baseline][cli]") {
-  // Audit 3, D1: the entries were keyed assumptions[0] and [1], so the new first element's
+  // The entries were keyed assumptions[0] and [1], so the new first element's
   // finding took the old first element's entry by key alone, and the note named [1].
   Scratch dir;
   planlint::test::InDirectory cwd(dir.path);
@@ -271,7 +271,7 @@ TEST_CASE("an assumption inserted above recorded ones is a new finding, and the 
 }
 
 TEST_CASE("swapped assumptions keep their own baseline entries", "[baseline][cli]") {
-  // Audit 3, D1 (b.toml): after a swap and a fix of goodput, price's finding was accepted under
+  // After a swap and a fix of goodput, price's finding was accepted under
   // goodput's entry, and the stale note named assumptions[1], price's own entry.
   Scratch dir;
   planlint::test::InDirectory cwd(dir.path);
@@ -354,8 +354,8 @@ TEST_CASE("array elements are named in key paths by id, name, or metric and date
     all += d.rule + " " + d.key_path + "\n";
   }
   CAPTURE(all);
-  // Odd characters are quoted; a name an earlier element has adds its count among them (audit 4,
-  // E4: a second benchmark of a metric left the first keyed by its index, then no longer).
+  // Odd characters are quoted; a name an earlier element has adds its count among them
+  // (a second benchmark of a metric must not re-key the first).
   CHECK(keys["assumption-stale"] == std::vector<std::string>{"assumptions[id=\"mfu (H100)\"].updated",
                                                              "assumptions[id=dup].updated",
                                                              "assumptions[id=dup,n=2].updated"});
@@ -395,7 +395,7 @@ TEST_CASE("findings without a key or with an index are accepted only with their 
 }
 
 TEST_CASE("each suppression's findings have their own baseline entry", "[baseline][cli]") {
-  // Audit 3, D15: suppression-without-reason and unused-suppression had key "", so a fixed one
+  // suppression-without-reason and unused-suppression had key "", so a fixed one
   // and a new one elsewhere in the file shared one entry and the new one stayed accepted.
   Scratch dir;
   planlint::test::InDirectory cwd(dir.path);
@@ -434,7 +434,7 @@ TEST_CASE("each suppression's findings have their own baseline entry", "[baselin
 }
 
 TEST_CASE("a baseline-accepted finding's suppression location in JSON counts from 1", "[baseline][cli][json]") {
-  // Audit 3, D15: JSON gave {"line": 0, "column": 0}, SARIF line 1 column 1.
+  // JSON gave {"line": 0, "column": 0}, SARIF line 1 column 1.
   Scratch dir;
   planlint::test::InDirectory cwd(dir.path);
   dir.write("plan.toml", plan);
@@ -448,7 +448,7 @@ TEST_CASE("a baseline-accepted finding's suppression location in JSON counts fro
 }
 
 TEST_CASE("the plans of one Markdown doc keep their baseline entries apart", "[baseline][cli]") {
-  // Audit 4 (E2): two plans of a doc shared keys (assumptions[id=mfu].updated), so plan B's new
+  // Two plans of a doc shared keys (assumptions[id=mfu].updated), so plan B's new
   // stale mfu was accepted under plan A's fixed one, with no stale note.
   auto doc = [](const std::string& a_mfu, const std::string& b_mfu) {
     auto block = [](const std::string& name, const std::string& mfu) {
@@ -478,7 +478,7 @@ TEST_CASE("the plans of one Markdown doc keep their baseline entries apart", "[b
 
 TEST_CASE("a plan's baseline entries and fingerprints stay when its Markdown doc gains or loses a plan",
           "[baseline][cli][sarif]") {
-  // Audit 9, D1: a doc of one plan keyed as a plan file does, so adding a second plan re-keyed
+  // A doc of one plan keyed as a plan file does, so adding a second plan re-keyed
   // the first: its accepted findings came back with stale notes, and its SARIF fingerprints
   // changed (code scanning closed and reopened its alerts).
   auto block = [](const std::string& name) {
@@ -534,7 +534,7 @@ TEST_CASE("a plan's baseline entries and fingerprints stay when its Markdown doc
 }
 
 TEST_CASE("a nameless plan, alone in its doc, keeps keys that match a baseline by key alone", "[baseline][cli]") {
-  // Audit 10: it keyed as plans[0].plan.updated, an index, so its entries matched only with the
+  // It keyed as plans[0].plan.updated, an index, so its entries matched only with the
   // message's digest and a finding that counts days came back the next day.
   std::string nameless = plan_with_assumptions({stale_mfu});
   nameless.erase(nameless.find("name = \"x\"\n"), std::string("name = \"x\"\n").size());
@@ -548,7 +548,7 @@ TEST_CASE("a nameless plan, alone in its doc, keeps keys that match a baseline b
 }
 
 TEST_CASE("a second benchmark of a metric added after the first leaves the first's key", "[baseline]") {
-  // Audit 4 (E4): two dateless benchmarks of one metric both fell back to their indexes, so the
+  // Two dateless benchmarks of one metric both fell back to their indexes, so the
   // first one's accepted finding came back as new when the second was added.
   auto keys_of = [](const std::string& benchmarks) {
     const std::string plan = plan_with_assumptions({}) + benchmarks;

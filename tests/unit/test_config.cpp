@@ -254,7 +254,7 @@ TEST_CASE("a fraction option given as a whole percent is an error, not a rule th
   dir.write("p/.planlint.toml", "[lint.options]\nmax_mfu = -0.5\n");
   CHECK_THAT(run_cli({plan}).err, Catch::Contains("lint.options.max_mfu = -0.5 is negative, but rule mfu-implausible "
                                                   "reads a fraction (its default is \"60%\")"));
-  // Audit 4 (E8): a default above 100% (a margin of "120%") takes 1.3 as a fraction; 130 is the slip.
+  // A default above 100% (a margin of "120%") takes 1.3 as a fraction; 130 is the slip.
   dir.write("p/pack/margin.toml", "id = \"org-margin\"\ngroup = \"org\"\nseverity = \"note\"\nsummary = \"s\"\n"
                                   "check = \"not exists(training.schedule_margin) or training.schedule_margin >= "
                                   "options.min_margin\"\nmessage = \"m\"\n" + std::string(planlint::test::rule_docs_stub) +
@@ -320,7 +320,7 @@ TEST_CASE("[lint] catalog names one file or a list, loaded in order over the bui
 }
 
 TEST_CASE("a plain number for a count option reads as that count, as a plan's count = 2048 does", "[config][cli]") {
-  // Audit 11: `org_max_gpus = 2048` for a default of "1000 GPU" was an error ("a plain number,
+  // `org_max_gpus = 2048` for a default of "1000 GPU" was an error ("a plain number,
   // but rule ... expects a quantity of GPUs"), where a plan takes `count = 2048`.
   Scratch dir;
   dir.write("p/pack/org-max-gpus.toml",

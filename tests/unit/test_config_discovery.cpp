@@ -53,7 +53,7 @@ TEST_CASE("ConfigDiscovery answers as discover_config does, for every file of a 
 
 TEST_CASE("config discovery stops at the root of any version-controlled tree, not only git's",
           "[config][discovery]") {
-  // Audit 9: in a Mercurial checkout, a .planlint.toml above it applied and turned rules off.
+  // In a Mercurial checkout, a .planlint.toml above it applied and turned rules off.
   planlint::test::Scratch dir;  // a git root, with a config
   dir.write(".planlint.toml", "[lint]\nignore = [\"all\"]\n");
   for (const char* marker : {".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul"}) {

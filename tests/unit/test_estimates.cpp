@@ -347,7 +347,7 @@ count = 1
 }
 
 TEST_CASE("context parallelism shards the ZeRO states and reduces the gradients over dp · cp", "[estimates]") {
-  // Audit 2026-12-01 evening: 70B at 128K tokens on 128 H100, tp 8 · pp 2 · cp 8, dp 1, ZeRO-1.
+  // 70B at 128K tokens on 128 H100, tp 8 · pp 2 · cp 8, dp 1, ZeRO-1.
   // The cp ranks hold the same weights: Megatron-Core's distributed optimizer shards over, and
   // its gradient reduction spans, the 8 ranks of dp · cp. States 4 B · 70B / 16 + 12 B · 70B /
   // (16 · 8) = 24.1 GB (planlint said 70 GB: a false memory-fit error on a plan that fits), and
@@ -380,7 +380,7 @@ TEST_CASE("context parallelism shards the ZeRO states and reduces the gradients 
 
 TEST_CASE("a full replica's inter-token latency reads the weights once and every sequence's KV cache",
           "[estimates]") {
-  // Audit 2026-12-01 evening: 70.6B in int4 with an fp8 KV cache on two L40S (864 GB/s each),
+  // 70.6B in int4 with an fp8 KV cache on two L40S (864 GB/s each),
   // 32 sequences of 8192 tokens: 35.3 GB + 32 × 8192 × 163.8 kB = 78.2 GB a step, 45.3 ms,
   // where a sequence alone takes 21.2 ms.
   auto plan = [](const std::string& model, const std::string& concurrency) {
@@ -408,7 +408,7 @@ TEST_CASE("a full replica's inter-token latency reads the weights once and every
 }
 
 TEST_CASE("at tp above the KV heads, the KV cache divides over the heads, not tp", "[estimates]") {
-  // Audit 2026-12-01 night: a Qwen3-235B-A22B-like MoE (94 layers, 4 KV heads of 128, fp8
+  // A Qwen3-235B-A22B-like MoE (94 layers, 4 KV heads of 128, fp8
   // weights and KV cache) at tp 8 on H200 (141 GB, 4.8 TB/s), 96 sequences of 32,768 tokens.
   // A KV head's cache is not split across GPUs: serving engines hold each head on tp / kv_heads
   // = 2 GPUs, so a GPU holds a quarter of the cache, not an eighth. KV 96,256 B a token, 302.8
@@ -443,7 +443,7 @@ TEST_CASE("at tp above the KV heads, the KV cache divides over the heads, not tp
 }
 
 TEST_CASE("speculative decoding emits tokens_per_step tokens a step", "[estimates]") {
-  // Audit 2026-12-01 night: 70B in fp8 on one H200 (4.8 TB/s) with EAGLE-style drafts, a
+  // 70B in fp8 on one H200 (4.8 TB/s) with EAGLE-style drafts, a
   // measured 150 tokens/s; without drafts a step reads 70 GB + 4096 × 327.7 kB and gives at most
   // 67.3 tokens/s, with 3 tokens a step 201.8.
   auto plan = [](const std::string& steps) {
@@ -469,7 +469,7 @@ TEST_CASE("speculative decoding emits tokens_per_step tokens a step", "[estimate
 }
 
 TEST_CASE("a GPU holds whole KV heads: the cache divides by tp only where tp divides kv_heads", "[estimates]") {
-  // Audit 2026-12-01 night (E7): 8 KV heads at tp 6 put ⌈8 / 6⌉ = 2 heads on some GPUs, a
+  // 8 KV heads at tp 6 put ⌈8 / 6⌉ = 2 heads on some GPUs, a
   // quarter of the cache, not a sixth; at tp 12 a GPU holds one head, an eighth.
   auto plan = [](int tp, int kv_heads) {
     return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
@@ -500,7 +500,7 @@ TEST_CASE("a GPU holds whole KV heads: the cache divides by tp only where tp div
 }
 
 TEST_CASE("an MoE model's speculative step routes each of its tokens apart", "[estimates]") {
-  // Audit 2026-12-01 night (E1): DeepSeek-V3-like (671B, 37B active) at 2 tokens a step read
+  // DeepSeek-V3-like (671B, 37B active) at 2 tokens a step read
   // the one-token experts twice over: a step of k tokens reads 1 − (1 − N_a / N)^k of them.
   auto plan = [](const std::string& steps) {
     return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"671B\"\nactive_params = \"37B\"\n"

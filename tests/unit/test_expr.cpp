@@ -198,8 +198,8 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(eval("slip(1.1, 1)")->text()->empty());
   CHECK(eval("slip(3.6e22 FLOP, 1e22 FLOP)")->text()->empty());  // 3.6× is a time slip only
   CHECK(eval("slip(3.6 d, 1 d)")->text()->starts_with("3.6×"));
-  // Each time slip, either way, only for a figure derived from a time (audit 2026-12-01: a
-  // weights claim 3.6× too small was named "hours multiplied by 1000").
+  // Each time slip, either way, only for a figure derived from a time (a
+  // weights claim 3.6× too small is no "hours multiplied by 1000").
   CHECK(eval("slip(1 d, 3.6 d)")->text()->starts_with("3.6× too small"));
   CHECK(eval("slip(19.6 GB, 70.6 GB)")->text()->empty());
   CHECK(eval("slip(2.33e23 FLOP, 8.4e23 FLOP)")->text()->empty());
@@ -210,8 +210,8 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(eval("slip(849 d, 35.4 d)")->text()->starts_with("24× too large: hours given as days"));
   CHECK(eval("slip(1 d, 24 d)")->text()->starts_with("24× too small"));
   CHECK(eval("slip(24 GB, 1 GB)")->text()->empty());
-  // A time has no SI prefix to slip: the 1000 is in a figure it was computed from (audit
-  // 2026-12-02: "90 d" for 2.16 h was called "an SI prefix slip").
+  // A time has no SI prefix to slip: the 1000 is in a figure it was computed from ("90 d"
+  // for 2.16 h is no "SI prefix slip").
   CHECK(*eval("slip(90 d, 2.16 h)")->text() ==
         "1000× too large: no two of d, h, min and s are 1000 apart, so an SI prefix (k/M/G/T/P/E/Z "
         "differ by 1000) slipped in a figure it was computed from");

@@ -84,7 +84,7 @@ TEST_CASE("an annotation names its file from the repository root, wherever planl
 }
 
 TEST_CASE("an annotation's related notes name their file as the annotation does", "[github]") {
-  // Audit 9: `file=docs/q3.md` but "note: … (./docs/q3.md:58:16)", the path as typed.
+  // `file=docs/q3.md` but "note: … (./docs/q3.md:58:16)", the path as typed.
   planlint::test::Scratch dir;
   planlint::test::InDirectory cwd(dir.path);
   dir.write("plans/a.toml", planlint::test::read_text(std::string(PLANLINT_SOURCE_DIR) +

@@ -304,7 +304,7 @@ TEST_CASE("a folder search skips a dangling symbolic link and reports a link loo
 
 TEST_CASE("one file named twice, by a relative and an absolute path or a hard link, is linted once",
           "[inputs][cli]") {
-  // Audit 9, D10: `check plans/a.toml $PWD/plans/a.toml` linted it twice: its findings and
+  // `check plans/a.toml $PWD/plans/a.toml` linted it twice: its findings and
   // SARIF results doubled, with fingerprints of two names.
   planlint::test::Scratch dir;
   planlint::test::InDirectory cwd(dir.path);

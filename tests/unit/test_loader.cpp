@@ -295,7 +295,7 @@ count = 8
     CHECK(rules_of(plan_with(line).diagnostics) == std::vector<std::string>{"bad-quantity"});
   }
   CHECK(rules_of(plan_with("mfu = \"100%\"").diagnostics).empty());
-  // A batch counts whole sequences (1023.5 printed as "1.02K sequences"; audit of 2026-12-02);
+  // A batch counts whole sequences (1023.5 printed as "1.02K sequences");
   // in tokens it need not be whole sequences, and "4M tokens" is whole anyway.
   for (std::string_view line : {"global_batch = 1023.5", "global_batch = \"2.5 seq\"", "micro_batch = 1.5"}) {
     INFO(line);
@@ -305,7 +305,7 @@ count = 8
   }
   CHECK(rules_of(plan_with("global_batch = \"4M tokens\"").diagnostics).empty());
   CHECK(rules_of(plan_with("global_batch = 1024").diagnostics).empty());
-  // An assumption's plausible range for the key need not be whole (audit of this round).
+  // An assumption's plausible range for the key need not be whole.
   CHECK(rules_of(plan_with("global_batch = 1024\n[[assumptions]]\nid = \"b\"\nkey = \"training.global_batch\"\n"
                            "value = 1024\nlow = 1000.5\nhigh = 2048\nsource = \"s\"\nupdated = 2026-11-01")
                     .diagnostics)

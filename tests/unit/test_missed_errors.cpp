@@ -1,4 +1,4 @@
-// Errors the fifth audit (2026-12-02; docs/hardening.md) found planlint passed in silence: a
+// Mistakes a rule must not pass in silence: a
 // precision the GPU has no tensor cores for, and memory that does not fit where a part of the
 // total is unknown. Each case is a small plan linted as `planlint check` lints it.
 #include <optional>
@@ -42,7 +42,7 @@ std::string inference(const std::string& gpu, const std::string& peak) {
 }  // namespace
 
 TEST_CASE("a training precision the GPU has no tensor cores for is an error", "[rules][peak]") {
-  // Audit 2026-12-02: FP8 training on an A100 with its BF16-with-sparsity 624 TFLOPS as the
+  // FP8 training on an A100 with its BF16-with-sparsity 624 TFLOPS as the
   // peak, and FP4 on an H100 with its FP8-with-sparsity 3958, passed with "no problems": the
   // peak rules compare only with the catalog's figures at the plan's precision, and there are none.
   const auto a100 = lint_plan(training("fp8", "a100-sxm", "624 TFLOPS"));
@@ -62,7 +62,7 @@ TEST_CASE("a training precision the GPU has no tensor cores for is an error", "[
 }
 
 TEST_CASE("fp8 weights on a GPU without FP8 tensor cores compute in BF16", "[rules][peak][estimate]") {
-  // Audit 2026-12-02: an fp8 70B on four A100s with peak 624 TFLOPS (BF16 with sparsity)
+  // An fp8 70B on four A100s with peak 624 TFLOPS (BF16 with sparsity)
   // passed, its TTFT computed at FP8 from that figure (half the real time), and the help said
   // "already at the FP8 peak". FP8 weights there are weight-only quantization (plan-format.md).
   const auto stated = lint_plan(inference("a100-sxm", "624 TFLOPS"));
@@ -86,7 +86,7 @@ TEST_CASE("fp8 weights on a GPU without FP8 tensor cores compute in BF16", "[rul
 
 TEST_CASE("memory-fit reports states that alone exceed the HBM when the activations are unknown",
           "[rules][memory]") {
-  // Audit 2026-12-02: a 70B model on eight H100s, without model.layers, hidden or seq_len,
+  // A 70B model on eight H100s, without model.layers, hidden or seq_len,
   // passed: train.memory.total needs the activations, though its states cannot fit.
   auto plan = [](const std::string& params, const std::string& zero) {
     return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"" + params +
@@ -109,7 +109,7 @@ TEST_CASE("memory-fit reports states that alone exceed the HBM when the activati
   CHECK_FALSE(finding(lint_plan(plan("7B", "")), "memory-fit"));
   CHECK(finding(lint_plan(plan("7B", "zero = 0\n")), "memory-fit"));
   // An MoE plan's ep ranks are ranks of dp: ZeRO-3's states are not split by ep again
-  // (1T parameters over 64 GPUs is 250 GB a GPU however they shard; audit of the day's changes).
+  // (1T parameters over 64 GPUs is 250 GB a GPU however they shard).
   const std::string moe =
       "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"1T\"\n"
       "active_params = \"50B\"\narchitecture = \"moe\"\n[training]\ntokens = \"1T\"\nep = 8\nmfu = \"30%\"\n"
@@ -121,7 +121,7 @@ TEST_CASE("memory-fit reports states that alone exceed the HBM when the activati
 
 TEST_CASE("inference-memory-fit reports weights that alone exceed the HBM when no concurrency is stated",
           "[rules][memory]") {
-  // Audit 2026-12-02: 70B in bf16 on one H100 without inference.concurrency passed: the memory
+  // 70B in bf16 on one H100 without inference.concurrency passed: the memory
   // total needs the KV cache, which needs the concurrency; 140 GB of weights never fit 80 GB.
   auto plan = [](const std::string& weights, const std::string& tp) {
     return "[plan]\nname = \"x\"\nkind = \"inference\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
@@ -136,7 +136,7 @@ TEST_CASE("inference-memory-fit reports weights that alone exceed the HBM when n
   CHECK_FALSE(finding(lint_plan(plan("bf16", "2")), "inference-memory-fit"));
   // 70 GB of fp8 weights and one 8K sequence's 2.68 GB of KV cache fit one H100 with their
   // reserve, 79.95 GB; one 32K sequence's 10.74 GB does not (2 · 80 · 8 · 128 · 2 B = 327.7 kB
-  // a token): no concurrency could be served (audit of 2026-12-02, left open that day).
+  // a token): no concurrency could be served.
   CHECK_FALSE(finding(lint_plan(plan("fp8", "1")), "inference-memory-fit"));
   std::string long_context = plan("fp8", "1");
   long_context.replace(long_context.find("8192 tokens"), 11, "32768 tokens");
@@ -169,7 +169,7 @@ TEST_CASE("inference-memory-fit reports weights that alone exceed the HBM when n
   REQUIRE(big->help);
   CHECK_THAT(*big->help, Catch::StartsWith("state an inference.tp at which the weights fit") && !Catch::Contains("?"));
   // Stated replicas bound the tp: 16 replicas of 16 GPUs have one GPU each, and 70B does not
-  // fit one (audit of the day's changes: idle-gpus' help led there, and it passed).
+  // fit one.
   const std::string replicas = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\n"
                                "[inference]\nreplicas = 16\n[cluster]\ngpu = \"h100-sxm\"\ncount = 16\n";
   const std::optional<Diagnostic> one_each = finding(lint_plan(replicas), "inference-memory-fit");
@@ -180,7 +180,7 @@ TEST_CASE("inference-memory-fit reports weights that alone exceed the HBM when n
 
 TEST_CASE("a plan says which basis its MFU is on, and the time, attention-flops and mfu-out-of-range follow it",
           "[rules][compute][estimate]") {
-  // Audit 2026-12-02: attention-flops' "Use instead" (the MFU rescaled to the 6 · N · D
+  // attention-flops' "Use instead" (the MFU rescaled to the 6 · N · D
   // basis) did not clear it, and the rescaled MFU then drew mfu-out-of-range, whose ranges
   // count the attention FLOPs: only a suppression could answer the question the rule asks.
   auto plan = [](const std::string& mfu, const std::string& basis) {
@@ -215,7 +215,7 @@ TEST_CASE("a plan says which basis its MFU is on, and the time, attention-flops 
 }
 
 TEST_CASE("an assumption with one end ranges from its value to that end", "[rules][assumptions]") {
-  // Audit 2026-12-02: an mfu entry with value 40% and high 50% (no low) flagged the plan's 45%
+  // An mfu entry with value 40% and high 50% (no low) flagged the plan's 45%
   // as "off the value of its assumption (40% – 40%)", while the cost ranges used 45%–50%.
   auto plan = [](const std::string& mfu) {
     return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"7B\"\n"
@@ -235,7 +235,7 @@ TEST_CASE("an assumption with one end ranges from its value to that end", "[rule
 }
 
 TEST_CASE("a LoRA fine-tune's states are its frozen base's weights", "[rules][memory][estimate]") {
-  // Audit 2026-12-02 (of the day's changes): a QLoRA 70B fine-tune on eight H100s drew
+  // A QLoRA 70B fine-tune on eight H100s drew
   // memory-fit, its states taken at 16 B a parameter as if every weight trained with AdamW;
   // a 4-bit frozen base is 0.5 B a parameter, 35 GB in all.
   auto plan = [](const std::string& base) {
@@ -255,7 +255,7 @@ TEST_CASE("a LoRA fine-tune's states are its frozen base's weights", "[rules][me
 }
 
 TEST_CASE("with the attention counted, the step time divides the same FLOPs as the GPU time", "[estimate]") {
-  // Audit 2026-12-02 (of the day's changes): with mfu_counts_attention = true the GPU-hours
+  // With mfu_counts_attention = true the GPU-hours
   // counted the attention and the step time did not (3.48 s against 4.01 s), so the steps did
   // not add up to the days, and the all-reduce's share of a step was overstated.
   auto estimates_of = [](const std::string& basis) {
@@ -276,7 +276,7 @@ TEST_CASE("with the attention counted, the step time divides the same FLOPs as t
 }
 
 TEST_CASE("a V100 plan that states no precision trains in FP16", "[rules][peak]") {
-  // Audit 2026-12-02 (of the day's changes): a V100 plan without training.precision drew
+  // A V100 plan without training.precision drew
   // precision-unsupported for "bf16", a default it never stated; Volta trains in FP16.
   const std::string plan = "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"1B\"\n"
                            "[training]\ntokens = \"20B\"\nzero = 1\nmfu = \"40%\"\n[cluster]\ngpu = \"v100-sxm2\"\ncount = 8\n";
@@ -288,7 +288,7 @@ TEST_CASE("a V100 plan that states no precision trains in FP16", "[rules][peak]"
 
 TEST_CASE("a node's HBM or HBM bandwidth written per GPU is an error, and HBM in GiB is no mismatch",
           "[rules][peak]") {
-  // Audit 7 (published runs): `hbm = "640 GB"`, a DGX H100's total, turned off memory-fit on
+  // `hbm = "640 GB"`, a DGX H100's total, turned off memory-fit on
   // a 70B run that needs 192 GB a GPU, with only peak-mismatch's "check the variant" left.
   auto plan = [](const std::string& cluster) {
     return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
@@ -315,7 +315,7 @@ TEST_CASE("a node's HBM or HBM bandwidth written per GPU is an error, and HBM in
   CHECK_FALSE(finding(gib, "per-node-figure"));
   // A figure that is neither is still peak-mismatch's: the PCIe card's 2 TB/s on an SXM plan.
   CHECK(finding(lint_plan(plan("hbm_bandwidth = \"2 TB/s\"\n")), "peak-mismatch"));
-  // Audit 8: datasheets round a node's total, and GiB reads one too: 8 × 80 GiB = 687 GB.
+  // Datasheets round a node's total, and GiB reads one too: 8 × 80 GiB = 687 GB.
   CHECK(finding(lint_plan(plan("hbm = \"640 GiB\"\n")), "per-node-figure"));
   std::string mi300x = plan("hbm = \"1.5 TB\"\n");
   mi300x.replace(mi300x.find("h100-sxm"), 8, "mi300x");
@@ -329,7 +329,7 @@ TEST_CASE("a node's HBM or HBM bandwidth written per GPU is an error, and HBM in
 }
 
 TEST_CASE("a wall-clock or cost claim worked out without the plan's goodput is an error", "[rules][claims]") {
-  // Audit 7 (published runs): goodput = 85% stated, and the claims booked the ideal 90 days and
+  // Goodput = 85% stated, and the claims booked the ideal 90 days and
   // $13.3M; 15% short, inside a cost claim's 30% tolerance: "no problems".
   auto plan = [](const std::string& goodput, const std::string& estimates) {
     return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
@@ -356,7 +356,7 @@ TEST_CASE("a wall-clock or cost claim worked out without the plan's goodput is a
   CHECK_FALSE(finding(applied, "estimate-mismatch"));
   // A goodput of 98% leaves nothing to tell apart; a claim off by more is estimate-mismatch's.
   CHECK_FALSE(finding(lint_plan(plan("goodput = \"98%\"\n", "\"train.wall_days\" = \"90 d\"\n")), "goodput-not-applied"));
-  // An owned cluster (price = 0) claims $0 whatever the goodput: no finding (audit 8).
+  // An owned cluster (price = 0) claims $0 whatever the goodput: no finding.
   std::string owned = plan("goodput = \"90%\"\n", "\"cost.total\" = \"$0\"\n");
   owned.replace(owned.find("price = \"$3/GPU/h\""), 18, "price = 0");
   CHECK_FALSE(finding(lint_plan(owned), "goodput-not-applied"));
@@ -369,7 +369,7 @@ TEST_CASE("a wall-clock or cost claim worked out without the plan's goodput is a
 
 TEST_CASE("an MFU that counts full recomputation is asked about, and divides 4/3 of the FLOPs when stated",
           "[rules][compute]") {
-  // Audit 7 (published runs): GPT-3 175B on 1024 A100 at "44.9% of peak" with full
+  // GPT-3 175B on 1024 A100 at "44.9% of peak" with full
   // recomputation (Narayanan et al. 2021 §5.1, 140 TFLOPS a GPU) gave 25.4 days, where the
   // paper's own estimate, 8 · T · P / (n · X), is 34: the figure counts the second forward pass.
   auto plan = [](const std::string& training) {
@@ -398,7 +398,7 @@ TEST_CASE("an MFU that counts full recomputation is asked about, and divides 4/3
 
 TEST_CASE("mfu-out-of-range compares a hardware FLOPs utilisation at 3/4", "[rules][compute]") {
   // Megatron-LM's 52% of peak for 1T on 3072 A100 counts the recomputed forward pass: 39% of
-  // model FLOPs, inside the 35–50% of thousand-GPU runs (audit 7).
+  // model FLOPs, inside the 35–50% of thousand-GPU runs.
   auto plan = [](const std::string& mfu, const std::string& basis) {
     return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"1T\"\n"
            "[training]\ntokens = \"450B\"\nrecompute = \"full\"\nmfu = \"" + mfu + "\"\n" + basis +
@@ -408,7 +408,7 @@ TEST_CASE("mfu-out-of-range compares a hardware FLOPs utilisation at 3/4", "[rul
   CHECK_FALSE(finding(lint_plan(plan("52%", "mfu_counts_recompute = true\n")), "mfu-out-of-range"));
   const std::optional<Diagnostic> high = finding(lint_plan(plan("80%", "mfu_counts_recompute = true\n")), "mfu-out-of-range");
   REQUIRE(high);
-  // mfu-implausible holds the same MFU to its 60% at 3/4: 62% of hardware FLOPs is 46.5% (audit 8).
+  // mfu-implausible holds the same MFU to its 60% at 3/4: 62% of hardware FLOPs is 46.5%.
   CHECK_FALSE(finding(lint_plan(plan("62%", "mfu_counts_recompute = true\n")), "mfu-implausible"));
   CHECK(finding(lint_plan(plan("62%", "")), "mfu-implausible"));
   CHECK(high->message == "training.mfu 80% (60% as model FLOPs utilisation, as the ranges are: it counts the recomputed "
@@ -417,7 +417,7 @@ TEST_CASE("mfu-out-of-range compares a hardware FLOPs utilisation at 3/4", "[rul
 }
 
 TEST_CASE("a goodput above what the plan's own node failures allow is a warning", "[rules][governance]") {
-  // Audit 7 (published runs): goodput = 100% on 2,048 H100 nodes with node_mtbf = 6300 h (a
+  // Goodput = 100% on 2,048 H100 nodes with node_mtbf = 6300 h (a
   // failure every 3.1 hours) passed; Llama 3 reports higher than 90% at this scale.
   auto plan = [](const std::string& goodput, const std::string& extra) {
     return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"405B\"\n"
@@ -436,7 +436,7 @@ TEST_CASE("a goodput above what the plan's own node failures allow is a warning"
   // 75.2 d see 587 failures of 65 min each, and the bound falls to 64.7%.
   CHECK(finding(lint_plan(plan("90%", "checkpoint_interval = \"2 h\"\n")), "goodput-implausible"));
   // At the Young/Daly interval planlint itself suggests (√(2 · 60 s · 6300 h / 2048) = 19.2
-  // min), 90% holds, as Llama 3's "higher than 90%" did (audit of this round).
+  // min), 90% holds, as Llama 3's "higher than 90%" did.
   CHECK_FALSE(finding(lint_plan(plan("90%", "checkpoint_interval = \"19 min\"\ncheckpoint_write_time = \"60 s\"\n")),
                       "goodput-implausible"));
   // Without a node MTBF there is nothing to bound it with.
@@ -447,7 +447,7 @@ TEST_CASE("a goodput above what the plan's own node failures allow is a warning"
 
 namespace {
 
-/// The seventh audit's 70B run on 2048 H100 (/tmp/audit7/min-tokens-1000x.toml): every claim is
+/// A 70B run on 2048 H100: every claim is
 /// right for 15T tokens; `tokens` is what the plan says.
 std::string tokens_plan(const std::string& tokens, const std::string& estimates) {
   return "[plan]\nname = \"x\"\nkind = \"training\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
@@ -468,7 +468,7 @@ std::vector<Diagnostic> findings_of(const std::vector<Diagnostic>& diagnostics, 
 }  // namespace
 
 TEST_CASE("claims off by one factor point at the inputs they share, not at each claim", "[rules][claims]") {
-  // Audit 2026-12-02: training.tokens = "15B" for 15T made every claim 1000× too large, and
+  // training.tokens = "15B" for 15T made every claim 1000× too large, and
   // unit-slip told each claim to take planlint's figure: a $15.6M budget became $15.6K.
   const std::vector<Diagnostic> slips = findings_of(lint_plan(tokens_plan("15B", right_for_15t)), "unit-slip");
   REQUIRE(slips.size() == 3);
@@ -489,7 +489,7 @@ TEST_CASE("claims off by one factor point at the inputs they share, not at each 
   CHECK(findings_of(lint_plan(tokens_plan("15T", right_for_15t)), "unit-slip").empty());
   // Two claims off together, but a third that agrees rests on the inputs they share: 6 · N · D
   // matching train.flops clears params and tokens, and an MFU cannot be 1000× off in range, so
-  // no input is blamed and each claim is its own slip (audit 8).
+  // no input is blamed and each claim is its own slip.
   const std::vector<Diagnostic> cleared = findings_of(
       lint_plan(tokens_plan("15T", "\"train.flops\" = \"6.3e24 FLOP\"\n\"train.gpu_hours\" = \"4.42K GPU-h\"\n"
                                    "\"cost.total\" = \"$15.6K\"\n")),
@@ -512,7 +512,7 @@ TEST_CASE("claims off by one factor point at the inputs they share, not at each 
 
 namespace {
 
-/// Llama 3.1 405B's published layout (/tmp/audit7/bubble-bench.toml, trimmed): pp 16, dp 128,
+/// Llama 3.1 405B's published layout, trimmed: pp 16, dp 128,
 /// 16 sequences per data-parallel rank; `extra` adds [training] keys, `tail` sections after,
 /// `batch` is the global batch in sequences.
 std::string llama405(const std::string& extra, const std::string& tail = "", const std::string& batch = "2048") {
@@ -525,7 +525,7 @@ std::string llama405(const std::string& extra, const std::string& tail = "", con
 }  // namespace
 
 TEST_CASE("pipeline-bubble offers only what clears it: virtual stages, a measured step time", "[rules][parallelism]") {
-  // Audit 2026-12-02: on Llama 3.1 405B's configuration the help asked for 75 micro-batches
+  // On Llama 3.1 405B's configuration the help asked for 75 micro-batches
   // (9,600 sequences, 5× its batch) or an interleaved schedule "stated as a benchmark", which
   // the check never read.
   const std::optional<Diagnostic> d = finding(lint_plan(llama405("")), "pipeline-bubble");
@@ -535,7 +535,7 @@ TEST_CASE("pipeline-bubble offers only what clears it: virtual stages, a measure
   CHECK_THAT(d->help.value_or(""), Catch::Contains("training.global_batch = 9600 sequences or more"));
   CHECK_THAT(d->help.value_or(""), !Catch::Contains("training.micro_batch ="));  // 1 sequence is the least
   // Without a pipeline each GPU would hold 2 B × 405B / 8 = 101 GB of weights: a lower pp is
-  // not offered, since it does not fit (audit 8; the states 16× of today's 6.7 GB are the bound).
+  // not offered, since it does not fit.
   CHECK_THAT(d->help.value_or(""), !Catch::Contains("training.pp ="));
   // Each option clears it: the virtual stages, and a measured step time.
   CHECK_FALSE(finding(lint_plan(llama405("virtual_stages = 5\n")), "pipeline-bubble"));

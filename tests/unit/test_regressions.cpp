@@ -133,7 +133,7 @@ TEST_CASE("a subnormal value formats without undefined behaviour or an exception
 
 
 TEST_CASE("a value quoted in a note is cut at a character boundary and says it was cut", "[regressions][text]") {
-  // Audit 9, D3: a related note cut a value at 60 bytes, inside a character: text and
+  // A related note cut a value at 60 bytes, inside a character: text and
   // --format github output was invalid UTF-8, and "… 8 × H1" read as another GPU.
   const std::string source = "Vendor quote (Nebius) for 1-year reserved H100: 2.10 \xE2\x82\xAC \xE2\x89\x88 $2.30 per GPU-hour";
   const SourceFile file("p.toml", "source = \"" + source + "\"\nshort = \"80 GB\"\nmulti = [1,\n  2]\n");
@@ -157,14 +157,14 @@ TEST_CASE("a value quoted in a note is cut at a character boundary and says it w
   }
   CHECK(value_excerpt(file, span_of(2, 9, 2, 16)) == "\"80 GB\"");
   CHECK(value_excerpt(file, span_of(3, 9, 4, 5)) == "[1,\xE2\x80\xA6");
-  // Audit 10: a multi-line string showed as its opening delimiter and a single quote.
+  // A multi-line string showed as its opening delimiter and a single quote.
   const SourceFile strings("s.toml", "a = \"\"\"\n40\"\"\"\nb = '''\nthirty\ntwo'''\n");
   CHECK(value_excerpt(strings, span_of(1, 5, 2, 6)) == "\"\"\"40\"\"\"");
   CHECK(value_excerpt(strings, span_of(3, 5, 5, 7)) == "'''thirty\xE2\x80\xA6'''");
 }
 
 TEST_CASE("a quantity string that does not parse is quoted as a value excerpt, not whole", "[regressions][text]") {
-  // Audit 10: "expected a number" quoted the parsed string whole: 300 characters on one line,
+  // "expected a number" quoted the parsed string whole: 300 characters on one line,
   // and a multi-line string's line breaks inside a GitHub annotation's message.
   const std::string plan = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
                            "gpu = \"h100-sxm\"\ncount = 8\nhbm = \"" + std::string(300, 'x') + "\"\n";

@@ -182,7 +182,7 @@ TEST_CASE("report prints a plan's errors on stderr, still reports, and exits 1",
 
 TEST_CASE("report leaves out the errors check leaves out: inline suppressions and the config's selection",
           "[report][suppress][config]") {
-  // Audit 9, D4: report printed a suppressed (or ignored) error and exited 1 where check
+  // report printed a suppressed (or ignored) error and exited 1 where check
   // exited 0, so a CI step that posts the report failed on plans check accepts.
   planlint::test::Scratch dir;
   const std::string plan = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
@@ -333,7 +333,7 @@ TEST_CASE("report reads the plan of a Markdown capacity doc, and asks which when
 }
 
 TEST_CASE("a range's ends are written in one unit where the low end reads in the high end's", "[report]") {
-  // Audit 2026-12-01 evening: "46.1 h – 3.07 d" for a train.days range.
+  // "46.1 h – 3.07 d" for a train.days range.
   MetricValue days;
   days.name = "train.days";
   days.dim = units::dims::seconds;

@@ -1,5 +1,5 @@
-// What the built-in rules say about small plans written for one question each: the defects
-// found by the audit of realistic plans (2026-12-01; docs/hardening.md) and the way findings
+// What the built-in rules say about small plans written for one question each: mistakes
+// of realistic plans and the way findings
 // show numbers (percentages in text, numbers in fixes, no exponents).
 #include <algorithm>
 #include <optional>
@@ -118,7 +118,7 @@ TEST_CASE("global-batch-split needs whole micro-batches for a batch in sequences
 }
 
 TEST_CASE("an 800 Gb/s NIC per GPU is a real card in bits and in bytes", "[rules][network]") {
-  // Audit 2026-12-01: "800 Gbps per GPU is more than any network card delivers (800 Gbps)".
+  // "800 Gbps per GPU is more than any network card delivers (800 Gbps)".
   auto rules_for = [](const std::string& bandwidth) {
     return test::rules_of(lint_plan(training_plan(
         "params = \"70B\"\n", "",
@@ -132,7 +132,7 @@ TEST_CASE("an 800 Gb/s NIC per GPU is a real card in bits and in bytes", "[rules
 
 TEST_CASE("a TPU slice's ICI figure is neither a node's NICs added up nor bits written as bytes",
           "[rules][network]") {
-  // Audit 2026-12-01 evening: a v5p chip's 4,800 Gb/s ICI drew bandwidth-per-node, whose fix
+  // A v5p chip's 4,800 Gb/s ICI drew bandwidth-per-node, whose fix
   // rewrote it to 1,200 Gbps; written as 600 GB/s it drew bits-for-bytes. A GPU keeps both.
   auto rules_for = [](const std::string& gpu, const std::string& bandwidth) {
     return test::rules_of(lint_plan(training_plan(
@@ -147,7 +147,7 @@ TEST_CASE("a TPU slice's ICI figure is neither a node's NICs added up nor bits w
 
 TEST_CASE("a team's own TPU entry is left to its ICI when the catalog says scale_out = \"ici\"",
           "[rules][network][catalog]") {
-  // Audit 2026-12-02: the network-card rules named the two built-in TPU ids, so a team's own
+  // The network-card rules named the two built-in TPU ids, so a team's own
   // entry (a v6e) drew bandwidth-per-node and bits-for-bytes on its ICI figure.
   auto rules_for = [](const std::string& scale_out, const std::string& bandwidth) {
     test::Scratch dir;
@@ -175,7 +175,7 @@ TEST_CASE("a team's own TPU entry is left to its ICI when the catalog says scale
 }
 
 TEST_CASE("a target's finding points at the bound it has", "[rules][targets]") {
-  // Audit 2026-12-01 evening: a `min` target's finding pointed at the [[targets]] header.
+  // A `min` target's finding pointed at the [[targets]] header.
   const std::string plan = training_plan("params = \"7B\"\n", "",
                                          "gpu = \"h100-sxm\"\ncount = 64\n") +
                            "[[targets]]\nname = \"data\"\nmetric = \"train.tokens_per_param\"\nmin = 200\n"
@@ -193,7 +193,7 @@ TEST_CASE("a target's finding points at the bound it has", "[rules][targets]") {
 
 TEST_CASE("estimate-unverifiable leaves a GPU the catalog does not know and invalid values to their errors",
           "[rules][claims]") {
-  // Audit 2026-12-01 evening: `gpu = "h100-sxn"` drew one unknown-gpu error and a warning per
+  // `gpu = "h100-sxn"` drew one unknown-gpu error and a warning per
   // claim, none of which named the typo.
   auto rules_for = [](const std::string& gpu, const std::string& extra) {
     return lint_plan(training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
@@ -216,7 +216,7 @@ TEST_CASE("estimate-unverifiable leaves a GPU the catalog does not know and inva
 }
 
 TEST_CASE("memory-fit suggests ZeRO-3 only where it would shard something", "[rules][memory]") {
-  // Audit 2026-12-01 evening: a plan already at ZeRO-3, or with dp = 1, was told to set
+  // A plan already at ZeRO-3, or with dp = 1, was told to set
   // training.zero = 3.
   auto help_for = [](const std::string& training, const std::string& count) {
     const std::optional<Diagnostic> fit =
@@ -305,8 +305,8 @@ TEST_CASE("an MoE plan with ep > 1 fails memory-fit and interconnect-bottleneck 
 
 TEST_CASE("mfu-out-of-range scales its bf16 ranges to an fp8 plan's peak", "[rules][compute]") {
   // 2,048 H100 in fp8: the MFU counts the fp8 peak (1979 TFLOPS), twice the bf16 one, so the
-  // 35–50% measured in bf16 terms is 17.5–25% here (audit 2026-12-01: DeepSeek-V3's 19% of
-  // the fp8 peak was "below the 25%–50%").
+  // 35–50% measured in bf16 terms is 17.5–25% here (DeepSeek-V3's 19% of
+  // the fp8 peak is within range).
   auto mfu = [](const std::string& precision, const std::string& value) {
     return finding(training_plan("params = \"70B\"\n", "precision = \"" + precision + "\"\nmfu = \"" + value + "\"\n",
                                  "gpu = \"h100-sxm\"\ncount = 2048\n"),
@@ -326,7 +326,7 @@ TEST_CASE("mfu-out-of-range scales its bf16 ranges to an fp8 plan's peak", "[rul
 }
 
 TEST_CASE("missing-range asks for the assumptions' range when the plan gives none", "[rules][claims]") {
-  // Audit 2026-12-01 night: with MFU and goodput assumed without a low and high, missing-range
+  // With MFU and goodput assumed without a low and high, missing-range
   // said the metric "depends on assumptions that are ranges", and the only range it could be
   // given (low = high) is estimate-range-invalid.
   auto plan = [](const std::string& mfu_range) {
@@ -366,7 +366,7 @@ TEST_CASE("missing-range asks for the assumptions' range when the plan gives non
 
 TEST_CASE("a plain number claim reads in the unit its metric's name says, and the help says which",
           "[rules][claims]") {
-  // Audit 2026-12-01 night: the help of a GPU-seconds claim said "a plain number in GPU-hours".
+  // The help of a GPU-seconds claim said "a plain number in GPU-hours".
   const std::vector<Diagnostic> diagnostics = lint_plan(
       training_plan("params = \"7B\"\n", "mfu = \"40%\"\n", "gpu = \"h100-sxm\"\ncount = 128\n") +
       "[estimates]\n\"train.gpu_seconds\" = \"3 GB\"\n\"train.gpu_hours\" = \"3 GB\"\n\"train.days\" = \"3 GB\"\n");
@@ -381,7 +381,7 @@ TEST_CASE("a plain number claim reads in the unit its metric's name says, and th
 }
 
 TEST_CASE("idle-gpus reports GPUs that no replica uses, stated or derived", "[rules][parallelism]") {
-  // Audit 2026-12-01 night: 20 GPUs at tp 8 are two replicas on 16, and nothing said so.
+  // 20 GPUs at tp 8 are two replicas on 16, and nothing said so.
   auto plan = [](const std::string& inference, int count) {
     return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"8B\"\nlayers = 32\nhidden = 4096\n"
            "heads = 32\nkv_heads = 8\n[inference]\ncontext = \"4096 tokens\"\nconcurrency = \"8 seq\"\n" + inference +
@@ -403,7 +403,7 @@ TEST_CASE("idle-gpus reports GPUs that no replica uses, stated or derived", "[ru
 }
 
 TEST_CASE("a serving replica that cannot fit a node is told how replicas span nodes", "[rules][parallelism]") {
-  // Audit 2026-12-01 night: DeepSeek-V3 in fp8 (671 GB) on two nodes of 8 H100 (576 GB usable
+  // DeepSeek-V3 in fp8 (671 GB) on two nodes of 8 H100 (576 GB usable
   // a node) drew "keep tp ≤ 8 … use more replicas of a node-sized tp", which cannot fit it; and
   // `ep` in [inference] was told to move to [training].
   auto plan = [](const std::string& params, const std::string& extra) {
@@ -429,7 +429,7 @@ TEST_CASE("a serving replica that cannot fit a node is told how replicas span no
 }
 
 TEST_CASE("a cluster smaller than one replica is replica-count-mismatch", "[rules][parallelism]") {
-  // Audit 2026-12-01 night (E5): count 4 at tp 8 is no replica at all, and nothing said so.
+  // Count 4 at tp 8 is no replica at all, and nothing said so.
   const std::string plan =
       "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"8B\"\nlayers = 32\nhidden = 4096\nheads = 32\n"
       "kv_heads = 8\n[inference]\ncontext = \"4096 tokens\"\nconcurrency = \"8 seq\"\ntp = 8\n[cluster]\n"
@@ -445,7 +445,7 @@ TEST_CASE("a cluster smaller than one replica is replica-count-mismatch", "[rule
 }
 
 TEST_CASE("decode-bound says how many tokens a speculative step emits", "[rules][inference]") {
-  // Audit 2026-12-01 night (E6): "each token reads 70 GB ... at most 201.8 tokens/s" did not add up.
+  // "each token reads 70 GB ... at most 201.8 tokens/s" did not add up.
   const std::string plan =
       "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\nheads = 64\n"
       "kv_heads = 8\n[inference]\nweights = \"fp8\"\ncontext = 4096\nconcurrency = 1\ntokens_per_s = \"300 tokens/s\"\n"
@@ -457,7 +457,7 @@ TEST_CASE("decode-bound says how many tokens a speculative step emits", "[rules]
 }
 
 TEST_CASE("a decode benchmark below the bandwidth bound is no deviation, one above it is", "[rules][claims]") {
-  // Audit 2026-12-01 night: 150 tokens/s measured with speculative drafts against a bound of
+  // 150 tokens/s measured with speculative drafts against a bound of
   // 201.8 drew "the formula does not describe this setup"; serving engines reach 50–80% of the
   // bound, so every real decode benchmark would have.
   auto plan = [](const std::string& measured) {
@@ -483,7 +483,7 @@ TEST_CASE("a claim against a computed 0 says there is no ratio, not '+?'", "[rul
 }
 
 TEST_CASE("decode-bound and batch-decode-bound print the MoE weights the bound reads", "[rules][inference]") {
-  // Audit 2026-12-02: of Mixtral (46.7B, 12.9B active) the messages printed all 93.4 GB of
+  // Of Mixtral (46.7B, 12.9B active) the messages printed all 93.4 GB of
   // weights as read a step, while the bound reads the routed experts' share (25.8 GB), so the
   // printed figures did not divide to the printed bound.
   auto plan = [](const std::string& inference, const std::string& gpu) {
@@ -508,7 +508,7 @@ TEST_CASE("decode-bound and batch-decode-bound print the MoE weights the bound r
 }
 
 TEST_CASE("chinchilla-ratio counts an MoE plan's compute with its active parameters", "[rules][compute]") {
-  // Audit 2026-12-02: 400B (20B active) on 4T tokens printed "the same 6 · N · D = 9.6e24 FLOP
+  // 400B (20B active) on 4T tokens printed "the same 6 · N · D = 9.6e24 FLOP
   // would train a dense 282.8B-parameter model", with the total parameters; the plan computes
   // train.flops = 6 · N_a · D = 4.8e23, whose compute-optimal model is √(4.8e23 / 120) = 63.2B.
   const std::optional<Diagnostic> note = finding(
@@ -521,7 +521,7 @@ TEST_CASE("chinchilla-ratio counts an MoE plan's compute with its active paramet
 }
 
 TEST_CASE("mfu-out-of-range's help says above for an fp8 or fp4 MFU above the scaled range", "[rules][compute]") {
-  // Audit 2026-12-02: fp8 at 26% (range 17.5–25%, scaled to the fp8 peak) read "above" in the
+  // Fp8 at 26% (range 17.5–25%, scaled to the fp8 peak) read "above" in the
   // message, but the help tested the unscaled 50% and said "an MFU below the range is pessimistic".
   auto plan = [](const std::string& precision, const std::string& mfu, const std::string& gpu) {
     return "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\n"
@@ -540,7 +540,7 @@ TEST_CASE("mfu-out-of-range's help says above for an fp8 or fp4 MFU above the sc
 }
 
 TEST_CASE("a tp that does not divide kv_heads shows the KV divisor and the KV bytes the bounds use", "[rules][inference][memory]") {
-  // Audit 2026-12-02: at tp 6 and 8 KV heads each GPU holds ⌈8 / 6⌉ = 2 heads. inference-memory-fit
+  // At tp 6 and 8 KV heads each GPU holds ⌈8 / 6⌉ = 2 heads. inference-memory-fit
   // printed "KV cache 375.8 GB / 6" (the total used / 4) and decode-bound "42.95 GB of KV cache
   // from 20.1 TB/s" (the bound reads it 6 × 2 / 8 = 1.5 times), with the caveat only at tp > kv_heads.
   auto plan = [](const std::string& inference) {
@@ -568,7 +568,7 @@ TEST_CASE("a tp that does not divide kv_heads shows the KV divisor and the KV by
 }
 
 TEST_CASE("idle-gpus does not suggest the replicas already stated", "[rules][parallelism]") {
-  // Audit 2026-12-02: tp 8, count 36, replicas = 4 drew "state the replicas the GPUs hold
+  // Tp 8, count 36, replicas = 4 drew "state the replicas the GPUs hold
   // (replicas = 4), or book the 32 GPUs": the plan already says replicas = 4.
   const std::optional<Diagnostic> idle = finding(
       "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"70B\"\nlayers = 80\nhidden = 8192\nheads = 64\n"
@@ -581,7 +581,7 @@ TEST_CASE("idle-gpus does not suggest the replicas already stated", "[rules][par
 }
 
 TEST_CASE("a GPU count that tp · pp · cp does not divide is not told to state a dp", "[rules][parallelism]") {
-  // Audit 2026-12-02: count 2000 at tp 8 × pp 4 drew bad-value's "or state training.dp", and a
+  // Count 2000 at tp 8 × pp 4 drew bad-value's "or state training.dp", and a
   // stated dp = 62 parallelism-mismatch's "dp = count / (tp · pp · cp) = 62.5 … leave dp out":
   // no whole dp exists, so the user went in a circle. Both now name the counts that divide.
   auto plan = [](const std::string& dp) {
@@ -652,7 +652,7 @@ std::string overlay_toml(const std::string& base, const std::string& overlay) {
 }  // namespace
 
 TEST_CASE("interconnect-bottleneck's docs example fires and its 'Use instead' passes", "[rules][docs]") {
-  // Audit 2026-12-02: the "Use instead" (4M-token batch, tp 2, 400 Gbps) still put the
+  // The "Use instead" (4M-token batch, tp 2, 400 Gbps) still put the
   // all-reduce at 16.7% of a step, above the 10% the rule allows.
   std::optional<RuleDescriptor> rule;
   for (const RuleDescriptor& d : RuleSet::builtin().descriptors())
@@ -669,7 +669,7 @@ TEST_CASE("interconnect-bottleneck's docs example fires and its 'Use instead' pa
 }
 
 TEST_CASE("estimate-mismatch's docs say which rule compares the ends of a range claim", "[rules][docs]") {
-  // Audit 2026-12-02: the docs said the ends "are not [compared] … missing-range and the
+  // The docs said the ends "are not [compared] … missing-range and the
   // assumption rules look after those", but estimate-range-mismatch compares them.
   std::optional<RuleDescriptor> rule;
   for (const RuleDescriptor& d : RuleSet::builtin().descriptors())
@@ -680,7 +680,7 @@ TEST_CASE("estimate-mismatch's docs say which rule compares the ends of a range 
 }
 
 TEST_CASE("estimate-range-invalid names every fault of a range claim", "[rules][claims]") {
-  // Audit 2026-12-02: { value = "9.6 d", low = "7.7 d", high = "7.7 d" } was reported only as
+  // { value = "9.6 d", low = "7.7 d", high = "7.7 d" } was reported only as
   // "low equal to high"; the value is above high too.
   auto plan = [](const std::string& claim) {
     return training_plan("params = \"7B\"\n", "mfu = \"40%\"\n",
@@ -710,7 +710,7 @@ TEST_CASE("estimate-range-invalid names every fault of a range claim", "[rules][
 }
 
 TEST_CASE("helps do not suggest quantising int4 weights, and name the inputs of the plan's kind", "[rules][inference][claims]") {
-  // Audit 2026-12-02: decode-bound, sla-unreachable and batch-decode-bound told an int4 plan to
+  // decode-bound, sla-unreachable and batch-decode-bound told an int4 plan to
   // quantise its weights; target-unmeasurable listed only training keys for an inference target;
   // missing-range said "the assumptions … state no low and high" of a plan with no [[assumptions]].
   auto plan = [](const std::string& inference, const std::string& gpu) {
@@ -729,8 +729,8 @@ TEST_CASE("helps do not suggest quantising int4 weights, and name the inputs of 
   }
   const std::vector<Diagnostic> unmeasurable = of_rule(alone, "target-unmeasurable");
   REQUIRE(unmeasurable.size() == 1);
-  // Of the inference inputs without a default, the plan leaves out only the prompt (audit of
-  // the day's changes: the help listed keys the plan states).
+  // Of the inference inputs without a default, the plan leaves out only the prompt (the help
+  // must not list keys the plan states).
   CHECK_THAT(unmeasurable.front().help.value_or(""),
              Catch::Contains("(inputs with no default that the plan does not state: `inference.prompt_tokens`)"));
   const std::optional<Diagnostic> batch = finding(plan("tp = 2\nsla_itl = \"30 ms\"\n", "l40s"), "batch-decode-bound");
@@ -760,7 +760,7 @@ TEST_CASE("tp-heads-indivisible: the KV heads are split over tp or copied to tp 
   CHECK_THAT(*training->help, Catch::StartsWith("use a tp that divides model.heads, with model.kv_heads divisible by "
                                                 "it or it by them: 4 is the largest power of two up to 8 that does"));
   CHECK_FALSE(finding(training_plan(model, "tp = 4\n", cluster), "tp-heads-indivisible"));
-  // Audit 10: StarCoder 15.5B, 48 heads and one multi-query KV head, trained at tp 4 (its
+  // StarCoder 15.5B, 48 heads and one multi-query KV head, trained at tp 4 (its
   // Megatron-LM fork copies the KV head); Llama 3 70B's 8 KV heads at tp 16 are copied likewise.
   CHECK_FALSE(finding(training_plan("params = \"15.5B\"\nheads = 48\nkv_heads = 1\n", "tp = 4\n", cluster),
                       "tp-heads-indivisible"));

@@ -191,7 +191,7 @@ TEST_CASE("the rules of a run's packs cannot together grow without bound through
           "[rules][let][limits]") {
   // Each rule writes out eight n13 (131,064 nodes) and its lets n1 … n13 (32,752), 163,816 in
   // all, inside its own 262,144; three of them are 491,448, four past the packs' 524,288 in all
-  // (audit 8: 100 such files took 12.5 s and 3 GB to load).
+  //.
   const std::string lets = doubling_lets(13);
   std::string eight;
   for (int i = 0; i < 8; ++i) eight += "{n13} ";

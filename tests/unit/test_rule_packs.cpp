@@ -234,7 +234,7 @@ TEST_CASE("a rule file's empty group and keys swallowed by [options] are errors 
 }
 
 TEST_CASE("a rule key after [options] is an error, not an option", "[rules][packs][options]") {
-  // Audit 11: `applies`, `help` and `at` written after [options] became options, so the rule
+  // `applies`, `help` and `at` written after [options] became options, so the rule
   // ran on every plan, at 1:1, without its help (only required keys were caught).
   std::vector<planlint::Diagnostic> errors;
   RuleSet rules;
@@ -326,7 +326,7 @@ TEST_CASE("a pack folder passes over its test plans, takes .TOML, and holding no
 
 TEST_CASE("the packs' node limit crossed is one error, not one for each let of every rule after it",
           "[rules][packs][limits]") {
-  // Audit 11: 40 rules of 2^12-node lets printed 236 errors, one per let after the limit.
+  // 40 rules of 2^12-node lets printed 236 errors, one per let after the limit.
   Scratch dir;
   std::string lets = "[let]\nl0 = \"1\"\n";
   for (int i = 1; i <= 12; ++i) lets += fmt::format("l{} = \"l{} + l{}\"\n", i, i - 1, i - 1);
@@ -344,7 +344,7 @@ TEST_CASE("the packs' node limit crossed is one error, not one for each let of e
 
 TEST_CASE("planlint rules --format markdown lists a pack's rules with their files, its cells escaped",
           "[rules][packs][cli]") {
-  // Audit 11: pack rules were linked to pages that do not exist, under a header calling the
+  // Pack rules were linked to pages that do not exist, under a header calling the
   // table generated from rules/, and a `|` in a summary broke the table.
   Scratch dir;
   std::string piped = rule_file("org-pipe");
@@ -367,7 +367,7 @@ TEST_CASE("planlint rules --format markdown lists a pack's rules with their file
 
 TEST_CASE("a rule file's malformed option default, each typo and bad at element are errors where they are written",
           "[rules][packs]") {
-  // Audit 11: "80 GBB" became a string option (the error came where it was used, as a type
+  // "80 GBB" became a string option (the error came where it was used, as a type
   // error); `each = "assumption"` had no did-you-mean; a bad `at` element was reported at the list.
   std::vector<planlint::Diagnostic> errors;
   RuleSet rules;

@@ -124,7 +124,7 @@ TEST_CASE("unused suppressions and missing reasons are findings of their own", "
 
 TEST_CASE("a directive in capitals is a directive, and a reason after a colon is named for what it is",
           "[suppress]") {
-  // Audit 9: `# PLANLINT: allow ...` was passed over in silence (not applied, not reported);
+  // `# PLANLINT: allow ...` was passed over in silence (not applied, not reported);
   // `allow memory-fit: offloaded` reported 'memory-fit:' and each word of the reason as
   // unknown rules, with no word of the `--`.
   std::vector<Diagnostic> diagnostics = {finding("memory-fit", 1), finding("peak-mismatch", 2)};

@@ -68,7 +68,7 @@ void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* 
   properties += ",title=" + github_escape_property(d.rule);
   std::string message = d.message;
   for (const RelatedLocation& related : d.related)
-    // Named as the annotation names its file: from the repository root (audit 9).
+    // Named as the annotation names its file: from the repository root.
     message += fmt::format("\nnote: {} ({}:{}:{})", related.message, annotation_path(related.location.file, paths),
                            related.location.span.begin.line,
                            shown_column(file, related.location.file, related.location.span.begin));

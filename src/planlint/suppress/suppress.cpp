@@ -26,7 +26,7 @@ using detail::without_mark;
 constexpr std::string_view prefix = "planlint:";
 
 /// Whether `text` starts with "planlint:" in any case: `# PLANLINT: allow ...` is meant as a
-/// directive (ruff reads `# NOQA` as `# noqa`), and was passed over in silence (audit 9).
+/// directive (ruff reads `# NOQA` as `# noqa`), and was passed over in silence.
 bool starts_with_prefix(std::string_view text) {
   if (text.size() < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i)

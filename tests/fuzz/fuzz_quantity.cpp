@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const Quantity& parsed = std::get<Quantity>(result);
-  // Open bug (tests/unit/test_regressions.cpp, "a subnormal value formats ..."): formatting a
+  // Open bug (tests/unit/test_input_extremes.cpp, "a subnormal value formats ..."): formatting a
   // subnormal value is undefined behaviour. Skipped until it is fixed, so that the fuzzer looks
   // for other bugs; remove this line with the fix.
   if (parsed.value != 0 && std::fabs(parsed.value) < 1e-280) return 0;

@@ -274,7 +274,7 @@ TEST_CASE("a metric whose input is missing is absent and names the input", "[est
           std::vector<std::string>{"training.mfu", "cluster.price"});
   }
   SECTION("a GPU without a peak at the compute precision: V100 has no bf16") {
-    // Stated: a plan that states none trains in fp16 on a V100 (test_missed_errors.cpp).
+    // Stated: a plan that states none trains in fp16 on a V100 (test_figure_basis.cpp).
     const Estimated e =
         estimate_text(training_plan({{"cluster.gpu", "\"v100-sxm2\""}, {"training.precision", "\"bf16\""}}));
     CHECK(e.estimates.absent().at("train.gpu_hours") ==

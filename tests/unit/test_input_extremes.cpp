@@ -1,6 +1,7 @@
-// Regressions found by fuzzing and hostile input (scripts/fuzz, docs/hardening.md): each case is
-// the minimal reproducer of one bug. A case tagged [!mayfail] is a bug reported but not fixed
-// yet: it runs and reports, without failing the suite; remove the tag with the fix. An open bug
+// Inputs at the extremes, as fuzzing and hostile input produce them (scripts/fuzz,
+// docs/hardening.md): each case is the smallest input of one failure. A case tagged
+// [!mayfail] is a bug reported but not fixed yet: it runs and reports, without failing the
+// suite; remove the tag with the fix. An open bug
 // that is undefined behaviour is also hidden ([.]), because the sanitizer build aborts on it:
 // run those with `planlint_tests "[open]"`.
 #include <limits>
@@ -29,7 +30,7 @@ FileResult lint(std::string text, std::string path = "plan.toml") {
 
 }  // namespace
 
-TEST_CASE("keys nested 60,000 levels deep do not overflow toml++'s stack", "[regression][toml-depth]") {
+TEST_CASE("keys nested 60,000 levels deep do not overflow toml++'s stack", "[extremes][toml-depth]") {
   // toml++ recursed once per level of a dotted key (parser::update_region_ends, the table
   // destructor) and crashed near 50,000 levels on an 8 MiB stack. Fixed by parse_toml's limit.
   std::string key = "a";
@@ -40,7 +41,7 @@ TEST_CASE("keys nested 60,000 levels deep do not overflow toml++'s stack", "[reg
 }
 
 TEST_CASE("'not' and 'if' separated by line breaks count toward the expression nesting limit",
-          "[regression][expr]") {
+          "[extremes][expr]") {
   // parse_expression's check_bounds counted "not " and "if " only when a space followed; the
   // grammar's skipper also takes tabs and line breaks, so 1,000 nested `not` passed the limit
   // of 64 levels and recursed 1,000 deep in the parser, the checker and the evaluator.
@@ -51,7 +52,7 @@ TEST_CASE("'not' and 'if' separated by line breaks count toward the expression n
 }
 
 TEST_CASE("an infinite or NaN value formats in a chosen unit without undefined behaviour",
-          "[regression][units]") {
+          "[extremes][units]") {
   // fuzz_quantity, input "1e300B": format_in → up_to_four → scientific → decimal_exponent
   // cast floor(log10(inf)) to int (UBSan: "inf is outside the range of representable values
   // of type 'int'"). Reachable from a plan: params = "1e150B" with tokens = "1e200" makes
@@ -66,7 +67,7 @@ TEST_CASE("an infinite or NaN value formats in a chosen unit without undefined b
 }
 
 TEST_CASE("a Markdown doc with more plan blocks than the limit is an error that names it",
-          "[regression][markdown][limits]") {
+          "[extremes][markdown][limits]") {
   // Each plan block was linted with a copy of the whole doc whose other lines are blanked, so a
   // doc of n blocks cost n × its size: 2,000 blocks in 38 KB took 3.8 s, and a 16 MiB doc of
   // blocks would not finish. Fixed: at most 100 plans per Markdown file (--max-plans-per-file
@@ -82,7 +83,7 @@ TEST_CASE("a Markdown doc with more plan blocks than the limit is an error that 
                           Catch::Contains("--max-plans-per-file"));
 }
 
-TEST_CASE("a file that is not UTF-8 still gives valid JSON and SARIF", "[regression][json][sarif]") {
+TEST_CASE("a file that is not UTF-8 still gives valid JSON and SARIF", "[extremes][json][sarif]") {
   // fuzz_lint, input "# \xC3\n": the SARIF snippet holds the line's bytes and nlohmann's
   // dump() threw type_error 316 "invalid UTF-8 byte" (exit 2). A file name that is not UTF-8
   // did the same to the JSON output. Fixed: dump() replaces such bytes with U+FFFD.
@@ -100,7 +101,7 @@ TEST_CASE("a file that is not UTF-8 still gives valid JSON and SARIF", "[regress
 }
 
 TEST_CASE("a baseline records findings of a file whose name is not UTF-8",
-          "[regression][baseline]") {
+          "[extremes][baseline]") {
   // baseline.cpp dumped with nlohmann's default error handler: --write-baseline threw
   // type_error 316 (exit 2) for a file named "bad\xFF.toml". Fixed: the name is recorded with
   // U+FFFD for that byte, and matched the same way, so the baseline still accepts the findings.
@@ -117,7 +118,7 @@ TEST_CASE("a baseline records findings of a file whose name is not UTF-8",
 }
 
 TEST_CASE("a subnormal value formats without undefined behaviour or an exception",
-          "[regression][units]") {
+          "[extremes][units]") {
   // fuzz_quantity, input "1E-323": scientific() divided by std::pow(10.0, exponent), which
   // underflows to 0 below 1e-323, so decimal_exponent() casts floor(log10(inf)) to int (UBSan:
   // "inf is outside the range of representable values of type 'int'") and fixed_significant()
@@ -132,7 +133,7 @@ TEST_CASE("a subnormal value formats without undefined behaviour or an exception
 }
 
 
-TEST_CASE("a value quoted in a note is cut at a character boundary and says it was cut", "[regressions][text]") {
+TEST_CASE("a value quoted in a note is cut at a character boundary and says it was cut", "[extremes][text]") {
   // A related note cut a value at 60 bytes, inside a character: text and
   // --format github output was invalid UTF-8, and "… 8 × H1" read as another GPU.
   const std::string source = "Vendor quote (Nebius) for 1-year reserved H100: 2.10 \xE2\x82\xAC \xE2\x89\x88 $2.30 per GPU-hour";
@@ -163,7 +164,7 @@ TEST_CASE("a value quoted in a note is cut at a character boundary and says it w
   CHECK(value_excerpt(strings, span_of(3, 5, 5, 7)) == "'''thirty\xE2\x80\xA6'''");
 }
 
-TEST_CASE("a quantity string that does not parse is quoted as a value excerpt, not whole", "[regressions][text]") {
+TEST_CASE("a quantity string that does not parse is quoted as a value excerpt, not whole", "[extremes][text]") {
   // "expected a number" quoted the parsed string whole: 300 characters on one line,
   // and a multi-line string's line breaks inside a GitHub annotation's message.
   const std::string plan = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"

@@ -34,7 +34,7 @@
 
 using namespace planlint;
 
-TEST_CASE("fixed() prints what fmt's {:.Nf} prints", "[hotpath][quantity]") {
+TEST_CASE("fixed() prints what fmt's {:.Nf} prints", "[lookup][quantity]") {
   auto same = [](double x, int decimals) {
     INFO(fmt::format("x = {:.17g}, decimals = {}", x, decimals));
     CHECK(units::detail::fixed(x, decimals) == fmt::format("{:.{}f}", x, decimals));
@@ -66,7 +66,7 @@ TEST_CASE("fixed() prints what fmt's {:.Nf} prints", "[hotpath][quantity]") {
   }
 }
 
-TEST_CASE("find_key and find_metric agree with a scan of the tables", "[hotpath][schema]") {
+TEST_CASE("find_key and find_metric agree with a scan of the tables", "[lookup][schema]") {
   for (const KeySpec& spec : plan_keys()) {
     const KeySpec* first = nullptr;
     for (const KeySpec& other : plan_keys())
@@ -82,7 +82,7 @@ TEST_CASE("find_key and find_metric agree with a scan of the tables", "[hotpath]
   CHECK(find_metric("") == nullptr);
 }
 
-TEST_CASE("plan tables are found by string_view", "[hotpath][plan]") {
+TEST_CASE("plan tables are found by string_view", "[lookup][plan]") {
   Plan plan;
   plan.sections["cluster"].values.emplace(*find_key("cluster.gpu"),
                                           PlanValue{std::string("h100-sxm"), {}, {}, Origin::plan});
@@ -96,7 +96,7 @@ TEST_CASE("plan tables are found by string_view", "[hotpath][plan]") {
 }
 
 TEST_CASE("every plan key has its own place: its section's and its own among that section's keys",
-          "[hotpath][schema]") {
+          "[lookup][schema]") {
   std::set<std::pair<int, int>> places;
   for (const KeySpec& spec : plan_keys()) {
     INFO(spec.section << "." << spec.key);
@@ -109,7 +109,7 @@ TEST_CASE("every plan key has its own place: its section's and its own among tha
   CHECK(plan_sections().size() == plan_section_count);
 }
 
-TEST_CASE("a plan's values are found through their key's place as by name", "[hotpath][plan]") {
+TEST_CASE("a plan's values are found through their key's place as by name", "[lookup][plan]") {
   // Every TOML file of the project that loads as a plan: examples, fixtures, golden and rule
   // files, valid or with findings.
   std::size_t plans = 0;
@@ -140,7 +140,7 @@ TEST_CASE("a plan's values are found through their key's place as by name", "[ho
 }
 
 TEST_CASE("the text emitter escapes control characters wherever they fall in eight-byte chunks",
-          "[hotpath][emit]") {
+          "[lookup][emit]") {
   // The reference: byte by byte, as append_one_line did before it skipped clean chunks.
   auto escaped = [](std::string_view text) {
     std::string out;
@@ -205,7 +205,7 @@ bool same(const std::optional<expr::ValueRef>& ref, const std::optional<expr::Va
 
 }  // namespace
 
-TEST_CASE("a rule's path read through its PathRef gives what its text gives", "[hotpath][rules]") {
+TEST_CASE("a rule's path read through its PathRef gives what its text gives", "[lookup][rules]") {
   // Every path of every built-in rule (resolved at build time), and the same texts parsed
   // without a resolver, read from every plan of the project, for the plan and for each
   // element of its [[targets]], [[assumptions]], [[benchmarks]] and [estimates].

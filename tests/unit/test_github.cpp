@@ -62,8 +62,7 @@ TEST_CASE("property values escape % CR LF : and , while messages escape % CR LF"
 TEST_CASE("the github format prints workflow commands for a real plan", "[github][cli]") {
   planlint::test::Scratch dir;
   planlint::test::InDirectory cwd(dir.path);
-  dir.write("plan.toml", "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n"
-                         "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\nhmb = \"80 GB\"\n");
+  dir.write("plan.toml", planlint::test::inference_plan_with("hmb = \"80 GB\"\n"));
   auto run = planlint::test::run_cli({"check", "--format", "github", "plan.toml"});
   CHECK(run.status == 1);
   CHECK(run.out.starts_with("::error file=plan.toml,line=9,col=1,endLine=9,endColumn=3,title=unknown-key::"));

@@ -167,8 +167,7 @@ TEST_CASE("a value quoted in a note is cut at a character boundary and says it w
 TEST_CASE("a quantity string that does not parse is quoted as a value excerpt, not whole", "[extremes][text]") {
   // "expected a number" quoted the parsed string whole: 300 characters on one line,
   // and a multi-line string's line breaks inside a GitHub annotation's message.
-  const std::string plan = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
-                           "gpu = \"h100-sxm\"\ncount = 8\nhbm = \"" + std::string(300, 'x') + "\"\n";
+  const std::string plan = planlint::test::inference_plan_with("hbm = \"" + std::string(300, 'x') + "\"\n");
   const auto diagnostics = planlint::test::lint_plan_text(plan, Date{2026, 12, 2});
   bool found = false;
   for (const Diagnostic& d : diagnostics) {

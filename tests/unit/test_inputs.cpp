@@ -148,8 +148,7 @@ TEST_CASE("the scan agrees with the parse on every toml-test document and the pr
 
 TEST_CASE("a folder run lints the files whose text holds a top-level plan table", "[inputs][cli]") {
   planlint::test::Scratch dir;
-  const std::string plan = "[plan]\nname = \"a\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n"
-                           "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\nhbmm = 1\n";
+  const std::string plan = planlint::test::inference_plan_with("hbmm = 1\n");
   dir.write("plans/a.toml", plan);
   dir.write("plans/spaced.toml", "[ plan ]\nname = \"b\"\nkind = \"inference\"\nhbmm = 2\n");
   dir.write("plans/dotted.toml", "plan.name = \"c\"\nplan.kind = \"inference\"\nplan.hbmm = 3\n");

@@ -185,8 +185,7 @@ TEST_CASE("report leaves out the errors check leaves out: inline suppressions an
   // report printed a suppressed (or ignored) error and exited 1 where check
   // exited 0, so a CI step that posts the report failed on plans check accepts.
   planlint::test::Scratch dir;
-  const std::string plan = "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
-                           "gpu = \"h100-sxm\"\ncount = 8\ngpus_per_nod = 8";
+  const std::string plan = planlint::test::inference_plan_with("gpus_per_nod = 8");
   const fs::path suppressed =
       dir.write("a/plan.toml", plan + "  # planlint: allow unknown-key -- read by our scheduler\n");
   CliRun run = run_cli({"report", suppressed.string()});

@@ -1,7 +1,7 @@
 // The built planlint executable, run as users run it (the other tests drive the CLI in-process,
-// linked differently): the static link, and the paths that throw an exception or used to
+// linked differently): the static link, and the paths where an error leaves the usual flow
 // (CLI11's --version and --help, a TOML syntax error, a unit typo), which a static link must
-// still unwind.
+// handle as a dynamic one does.
 #include <filesystem>
 #include <string>
 

@@ -1,6 +1,6 @@
 // Literals a rule cannot mean: a metric or plan key name that names nothing, a choice a key
-// never takes, a percentage written without its '%'. Each loaded cleanly and then never fired
-//; each is now an error when the rule loads.
+// never takes, a percentage written without its '%'. Such a rule would load and never fire,
+// so each is an error when the rule loads.
 #include <map>
 #include <string>
 #include <tuple>

@@ -10,6 +10,7 @@
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/defaults.hpp"
 #include "planlint/estimate/metric_table.hpp"
+#include "planlint/estimate/tolerance.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint {
@@ -295,17 +296,8 @@ std::vector<std::string> PlanEnvironment::shared_inputs(const std::vector<std::s
 
 std::optional<double> PlanEnvironment::tolerance(std::string_view metric) const {
   const MetricSpec* m = find_metric(metric);
-  if (!m || m->tier == Tier::latency) return std::nullopt;
-  const std::string tier(to_string(m->tier));  // "capacity" or "cost": no allocation
-  // Rules ask for a claim's tolerance several times (its check, its place, its message): the
-  // key by the schema's two-part lookup, where "tolerances." + tier allocated on every call.
-  const KeySpec* key = find_key("tolerances", tier);
-  const PlanValue* stated = key ? inputs_.plan.find(*key) : nullptr;
-  if (stated && stated->origin == Origin::plan && stated->quantity()) return stated->quantity()->value;
-  if (auto config = inputs_.tolerances.find(tier); config != inputs_.tolerances.end())
-    return config->second;
-  if (stated && stated->quantity()) return stated->quantity()->value;
-  return std::nullopt;
+  if (!m) return std::nullopt;
+  return tier_tolerance(inputs_.plan, *m, inputs_.tolerances);
 }
 
 std::optional<expr::Value> PlanEnvironment::catalog(std::string_view gpu, std::string_view field,

@@ -95,9 +95,11 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
 
   // A plan's findings → its file's output, with the suppressions of the plan's text applied
   // and their own findings selected as the plan's were.
-  auto finish = [&](const PlanText& plan, std::size_t file, FileResult& result) {
+  auto finish = [&](const PlanText& plan, std::size_t file, FileResult& result, std::uint32_t last_line) {
     const Settings& settings = *tasks[file].settings;
     FileOutput& output = outputs[file];
+    if (tasks[file].keep_plans)
+      output.plans.push_back(LintedPlan{plan.first_line, last_line, std::move(result.plan), std::move(result.estimates)});
     std::vector<Diagnostic> own = apply_suppressions(result.diagnostics, find_suppressions(*output.source, plan.toml_text),
                                                      settings.suppression_rules, output.source->path());
     select_findings(own, settings.lint);
@@ -110,17 +112,19 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
   auto failed = [&](std::size_t file, const std::exception& error) {
     FileOutput& output = outputs[file];
     output.diagnostics.clear();
+    output.plans.clear();
     output.error = Error(error.what(), Location{output.source->path(), {}});
   };
   try {
     std::vector<FileResult> results = lint_texts(plans);
-    for (std::size_t k = 0; k < plans.size(); ++k) finish(plans[k], owner[k], results[k]);
+    for (std::size_t k = 0; k < plans.size(); ++k) finish(plans[k], owner[k], results[k], plans[k].source->line_count());
   } catch (const std::exception&) {
     for (std::size_t k = 0; k < plans.size(); ++k) {
       outputs[owner[k]].diagnostics.clear();
+      outputs[owner[k]].plans.clear();
       try {
         std::vector<FileResult> results = lint_texts(std::span(&plans[k], 1));
-        finish(plans[k], owner[k], results.front());
+        finish(plans[k], owner[k], results.front(), plans[k].source->line_count());
       } catch (const std::exception& error) {
         failed(owner[k], error);
       }
@@ -136,7 +140,7 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
       for (std::size_t b = 0; b < blocks[t].size(); ++b)
         doc_plans.push_back(PlanText{outputs[t].source, texts[b], blocks[t][b].first_line, &tasks[t].settings->lint});
       std::vector<FileResult> results = lint_doc_plans(doc_plans, outputs[t].former_keys);
-      for (std::size_t b = 0; b < results.size(); ++b) finish(doc_plans[b], t, results[b]);
+      for (std::size_t b = 0; b < results.size(); ++b) finish(doc_plans[b], t, results[b], blocks[t][b].last_line);
     } catch (const std::exception& error) {
       failed(t, error);
     }

@@ -4,6 +4,7 @@
 /// doc's ```toml blocks), linted with its settings, its inline suppressions applied and its
 /// findings sorted.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -13,6 +14,8 @@
 #include "planlint/baseline/baseline.hpp"
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/diag/result.hpp"
+#include "planlint/estimate/estimates.hpp"
+#include "planlint/plan/plan.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace planlint {
@@ -25,6 +28,16 @@ struct FileTask {
   const std::string* path = nullptr;
   std::optional<std::string> text;
   const Settings* settings = nullptr;
+  /// Whether the output keeps each plan with its estimates (FileOutput::plans).
+  bool keep_plans = false;
+};
+
+/// A plan of a linted file, kept when its task asks (an editor's hover reads it).
+struct LintedPlan {
+  std::uint32_t first_line = 1;  ///< its lines in the file: a Markdown block's, else all
+  std::uint32_t last_line = 0;
+  std::optional<Plan> plan;            ///< absent when its text is not valid TOML
+  std::optional<Estimates> estimates;  ///< with the provenance its settings asked for
 };
 
 /// A linted file.
@@ -38,6 +51,8 @@ struct FileOutput {
   /// A Markdown doc without a plan block: nothing in it was linted (only a named doc gets
   /// here; a folder search and --skip-non-plans pass over it).
   bool without_plan = false;
+  /// The file's plans, in file order, when FileTask::keep_plans.
+  std::vector<LintedPlan> plans;
 };
 
 struct BatchLimits {

@@ -16,8 +16,8 @@
 namespace planlint::cli {
 
 /// The subcommands, in the order `planlint --help` lists them.
-inline constexpr std::array<std::string_view, 5> subcommand_names = {"check", "report", "rules", "explain",
-                                                                     "new"};
+inline constexpr std::array<std::string_view, 6> subcommand_names = {"check", "report", "rules", "explain",
+                                                                     "new",   "lsp"};
 /// `planlint PATH...` means `planlint check PATH...`.
 inline constexpr std::string_view default_subcommand = "check";
 
@@ -40,6 +40,7 @@ struct CommandLine {
   RulesOptions rules_options;
   ExplainOptions explain_options;
   NewOptions new_options;
+  LspOptions lsp_options;
 
   CLI::App app;
   CLI::App* check = nullptr;  ///< nullptr: not set up (a run of another subcommand)
@@ -47,6 +48,7 @@ struct CommandLine {
   CLI::App* rules = nullptr;
   CLI::App* explain = nullptr;
   CLI::App* new_command = nullptr;
+  CLI::App* lsp = nullptr;
 };
 
 }  // namespace planlint::cli

@@ -22,17 +22,6 @@ namespace {
 
 constexpr const char* levels = "error, warning, note or off";
 
-/// A size in the quantity syntax: "64MiB", "100 MB", "1.5G", or a plain number of bytes.
-std::optional<std::size_t> parse_byte_size(const std::string& text) {
-  auto parsed = units::parse_quantity(text);
-  const auto* quantity = std::get_if<units::Quantity>(&parsed);
-  if (quantity == nullptr) return std::nullopt;
-  const units::Quantity bytes = units::resolve(*quantity, units::dims::bytes);
-  // 2^62 bytes bounds the cast; a limit that large is no limit.
-  if (bytes.dim != units::dims::bytes || !(bytes.value >= 1) || bytes.value > 0x1p62) return std::nullopt;
-  return static_cast<std::size_t>(bytes.value);
-}
-
 /// The command line as the library's options, or the first bad value.
 Result<RunOptions> to_run_options(const CheckOptions& options) {
   RunOptions run;
@@ -70,6 +59,16 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
 }
 
 }  // namespace
+
+std::optional<std::size_t> parse_byte_size(const std::string& text) {
+  auto parsed = units::parse_quantity(text);
+  const auto* quantity = std::get_if<units::Quantity>(&parsed);
+  if (quantity == nullptr) return std::nullopt;
+  const units::Quantity bytes = units::resolve(*quantity, units::dims::bytes);
+  // 2^62 bytes bounds the cast; a limit that large is no limit.
+  if (bytes.dim != units::dims::bytes || !(bytes.value >= 1) || bytes.value > 0x1p62) return std::nullopt;
+  return static_cast<std::size_t>(bytes.value);
+}
 
 Result<std::optional<Date>> today_option(const std::string& option) {
   std::string text = option;

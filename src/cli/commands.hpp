@@ -38,6 +38,9 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options);
 /// The date of `--today` (`option`), else of PLANLINT_TODAY: nullopt when neither is set; the
 /// error names which one when it is not a date (YYYY-MM-DD).
 Result<std::optional<Date>> today_option(const std::string& option);
+/// A size in the quantity syntax: "64MiB", "100 MB", "1.5G", or a plain number of bytes;
+/// nullopt when it is not one (--max-file-size, lsp's --max-message-size).
+std::optional<std::size_t> parse_byte_size(const std::string& text);
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
               const Environment& environment);
 
@@ -53,6 +56,20 @@ struct ReportOptions {
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,
                const Environment& environment);
+
+/// `planlint lsp`: the language server over stdin and stdout (lsp_command.cpp, docs/editors.md).
+struct LspOptions {
+  std::string config;            ///< --config FILE; empty: each document's nearest .planlint.toml
+  std::string today;             ///< --today / PLANLINT_TODAY
+  std::string max_file_size;     ///< --max-file-size: the largest document linted
+  std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file; 0: the default
+  std::string max_message_size;  ///< --max-message-size: the largest message read
+  unsigned debounce_ms = 150;    ///< --debounce MS: how long edits pause before a lint
+  bool log = false;              ///< --log: a line per message on stderr
+};
+
+CLI::App* add_lsp_command(CLI::App& app, LspOptions& options);
+int run_lsp(const LspOptions& options, std::ostream& err);
 
 /// `planlint new training|inference [-o FILE]`: a commented plan template (new_command.cpp).
 struct NewOptions {

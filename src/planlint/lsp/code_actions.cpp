@@ -1,0 +1,145 @@
+// textDocument/codeAction: each finding's fix (the edits `--fix` applies) and a comment that
+// suppresses it, for the author to give the reason.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "planlint/diag/native_rules.hpp"
+#include "planlint/lsp/features.hpp"
+#include "planlint/lsp/params.hpp"
+#include "planlint/lsp/positions.hpp"
+#include "planlint/source/toml_lexing.hpp"
+
+namespace planlint::lsp {
+
+namespace {
+
+/// What a TOML line holds at its end, as far as a comment placed there is concerned.
+struct LineShape {
+  bool starts_in_string = false;  ///< the line starts inside a multi-line string
+  bool ends_in_string = false;    ///< its line break is inside a multi-line string
+  bool has_comment = false;
+};
+
+/// The shape of 0-based `line` of `text`, lexed from `from` (the plan's first byte).
+LineShape line_shape(const TextDocument& text, std::size_t from, std::uint32_t line) {
+  const std::string_view all = text.text();
+  const std::size_t line_begin = text.offset({line, 0});
+  const std::size_t line_end = line_begin + text.line(line).size();
+  LineShape shape;
+  std::size_t at = std::min(from, line_begin);
+  while (at < line_end) {
+    const std::size_t next = find_any_of(all, at, '"', '\'', '#');
+    if (next >= line_end) break;
+    if (all[next] == '#') {
+      if (next >= line_begin) {
+        shape.has_comment = true;
+        break;
+      }
+      at = std::min(all.find('\n', next), all.size());  // a comment on an earlier line
+      continue;
+    }
+    std::size_t end = next;
+    skip_toml_string(all, end);  // an unclosed one-line string stops at its line break
+    if (next < line_begin && end > line_begin) shape.starts_in_string = true;
+    if (end > line_end) {
+      shape.ends_in_string = true;
+      break;
+    }
+    at = end;
+  }
+  return shape;
+}
+
+bool intersects(const LspRange& a, const LspRange& b) { return a.start <= b.end && b.start <= a.end; }
+
+json workspace_edit(const std::string& uri, const Analysis& analysis, json edits, const ClientSupport& client) {
+  if (client.document_changes)
+    return {{"documentChanges",
+             json::array({{{"textDocument", {{"uri", uri}, {"version", analysis.version}}}, {"edits", std::move(edits)}}})}};
+  return {{"changes", {{uri, std::move(edits)}}}};
+}
+
+/// The fix of `d`: all its edits, which make one change together.
+std::optional<json> fix_action(const Diagnostic& d, const json& diagnostic, const std::string& uri,
+                               const Analysis& analysis, const Positions& positions, const ClientSupport& client) {
+  if (d.fixes.empty()) return std::nullopt;
+  json edits = json::array();
+  for (const FixEdit& edit : d.fixes) {
+    if (edit.location.file != positions.source().path()) return std::nullopt;  // not this document's
+    edits.push_back({{"range", to_json(positions.range(edit.location.span))}, {"newText", edit.replacement}});
+  }
+  const std::string title = d.help ? fmt::format("{} ({})", *d.help, d.rule) : fmt::format("Apply the fix of {}", d.rule);
+  return json{{"title", title},
+              {"kind", "quickfix"},
+              {"diagnostics", json::array({diagnostic})},
+              {"isPreferred", true},
+              {"edit", workspace_edit(uri, analysis, std::move(edits), client)}};
+}
+
+/// `# planlint: allow ID -- ` at the end of the finding's line, or `allow-next-line` on a line
+/// of its own above it when the line has a comment already or ends inside a multi-line string.
+std::optional<json> suppress_action(const Diagnostic& d, const json& diagnostic, const std::string& uri,
+                                    const Analysis& analysis, const Positions& positions, const ClientSupport& client) {
+  // A syntax error is silenced only by --ignore or a severity (cli.md); a suppression's own
+  // findings are mended in the comment.
+  if (d.rule == native_rules::toml_syntax || d.rule == native_rules::unused_suppression ||
+      d.rule == native_rules::suppression_without_reason)
+    return std::nullopt;
+  const TextDocument& text = analysis.text;
+  const std::uint32_t line = positions.position(d.primary.span.begin).line;
+  const DocumentPlan* plan = analysis.plan_at(d.primary.span.begin.line);
+  const std::size_t plan_start = plan ? positions.offset(Position{plan->first_line, 1}) : 0;
+  const LineShape shape = line_shape(text, plan_start, line);
+  json edit;
+  if (!shape.has_comment && !shape.ends_in_string) {
+    const LspPosition end{line, utf16_length(text.line(line))};
+    edit = {{"range", to_json(LspRange{end, end})}, {"newText", fmt::format("  # planlint: allow {} -- ", d.rule)}};
+  } else if (!shape.starts_in_string) {
+    const std::string_view content = text.line(line);
+    const std::string indent(content.substr(0, content.find_first_not_of(" \t") == std::string_view::npos
+                                                   ? content.size()
+                                                   : content.find_first_not_of(" \t")));
+    const LspPosition start{line, 0};
+    edit = {{"range", to_json(LspRange{start, start})},
+            {"newText", fmt::format("{}# planlint: allow-next-line {} -- \n", indent, d.rule)}};
+  } else {
+    return std::nullopt;
+  }
+  return json{{"title", fmt::format("Suppress {} on this line, with a reason", d.rule)},
+              {"kind", "quickfix"},
+              {"diagnostics", json::array({diagnostic})},
+              {"edit", workspace_edit(uri, analysis, json::array({edit}), client)}};
+}
+
+/// Whether the client asked for quick fixes (context.only absent, or listing a kind that
+/// quickfix is, or is under).
+bool wants_quick_fixes(const json& context) {
+  if (!context.is_object() || !context.contains("only") || !context["only"].is_array()) return true;
+  for (const json& kind : context["only"])
+    if (kind.is_string() && (kind == "quickfix" || kind == "")) return true;
+  return false;
+}
+
+}  // namespace
+
+json code_actions(const std::string& uri, const Analysis& analysis, LspRange range, const json& context,
+                  const ClientSupport& client) {
+  json actions = json::array();
+  if (!analysis.source || !wants_quick_fixes(context)) return actions;
+  const Positions positions(analysis.text, *analysis.source);
+  std::vector<json> suppressions;
+  for (const Diagnostic& d : analysis.diagnostics) {
+    if (d.suppression || d.primary.file != analysis.source->path()) continue;
+    if (!intersects(positions.range(d.primary.span), range)) continue;
+    const json diagnostic = lsp_diagnostic(d, uri, positions, analysis, client);
+    if (auto fix = fix_action(d, diagnostic, uri, analysis, positions, client)) actions.push_back(std::move(*fix));
+    if (auto suppress = suppress_action(d, diagnostic, uri, analysis, positions, client))
+      suppressions.push_back(std::move(*suppress));
+  }
+  // The fixes first: the editor offers the first action of a finding as its quick fix.
+  for (json& suppress : suppressions) actions.push_back(std::move(suppress));
+  return actions;
+}
+
+}  // namespace planlint::lsp

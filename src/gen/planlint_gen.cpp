@@ -325,9 +325,11 @@ std::vector<GpuSpec> gpus() {
     std::vector<std::string> rows;
     for (const MessageTemplate::Part& part : message.parts) {
       const std::int32_t expression = node_row(part.expression);
-      rows.push_back(fmt::format("{{{},{},{},static_cast<Rounding>({})}}", literal(part.literal),
+      rows.push_back(fmt::format("{{{},{},{},static_cast<Rounding>({}),static_cast<MessageTemplate::Part::Kind>({}),{},{}}}",
+                                 literal(part.literal),
                                  expression < 0 ? std::string("nullptr") : fmt::format("&nodes[{}]", expression),
-                                 literal(part.unit), static_cast<unsigned>(part.rounding)));
+                                 literal(part.unit), static_cast<unsigned>(part.rounding),
+                                 static_cast<unsigned>(part.kind), part.next, part.end));
     }
     const Range range{parts_.size(), rows.size()};
     parts_.insert(parts_.end(), rows.begin(), rows.end());

@@ -56,6 +56,9 @@ void compare(const MessageTemplate& generated, const MessageTemplate& parsed,
     CHECK(generated.parts[i].literal == parsed.parts[i].literal);
     CHECK(generated.parts[i].unit == parsed.parts[i].unit);
     CHECK(generated.parts[i].rounding == parsed.parts[i].rounding);
+    CHECK(generated.parts[i].kind == parsed.parts[i].kind);
+    CHECK(generated.parts[i].next == parsed.parts[i].next);
+    CHECK(generated.parts[i].end == parsed.parts[i].end);
     compare(generated.parts[i].expression, parsed.parts[i].expression,
             fmt::format("{}.parts[{}]", where, i));
   }

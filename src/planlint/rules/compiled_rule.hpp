@@ -21,15 +21,23 @@ namespace planlint {
 /// help suggests, or a figure a message compares with a limit, stays on its side of it.
 enum class Rounding : std::uint8_t { nearest, up, down };
 
-/// A message with `{expr}`, `{expr:UNIT}` and `{expr:UNIT up|down}` placeholders, compiled.
-/// Its parts view constants for a built-in rule (generated code: no copy of every rule's
-/// templates at each start) or `owned` for a template compiled from a rule file.
+/// A message with `{expr}`, `{expr:UNIT}` and `{expr:UNIT up|down}` placeholders and
+/// `{if C}…{else if C}…{else}…{/if}` sections, compiled. Its parts view constants for a
+/// built-in rule (generated code: no copy of every rule's templates at each start) or `owned`
+/// for a template compiled from a rule file.
 struct MessageTemplate {
   struct Part {
+    /// What follows the part's literal: a placeholder (none for the tail), or a section's
+    /// `{if C}`, `{else if C}`, `{else}` or `{/if}`.
+    enum class Kind : std::uint8_t { placeholder, if_, else_if, else_, end_if };
     std::string_view literal;                ///< text before the placeholder (or the whole tail)
-    const expr::Node* expression = nullptr;  ///< null for the tail
+    const expr::Node* expression = nullptr;  ///< the placeholder's value or the branch's condition; null for the tail
     std::string_view unit;                   ///< "" (readable default), "GB", "%", ...
     Rounding rounding = Rounding::nearest;
+    Kind kind = Kind::placeholder;
+    /// A branch's (if_, else_if, else_): the part of its section's next branch or `{/if}`, where
+    /// a false condition goes, and of its `{/if}`, where the branch goes when it has run.
+    std::uint32_t next = 0, end = 0;
   };
   /// What the parts of a template compiled from a rule file view: its texts, its parts and
   /// their expression trees.

@@ -618,13 +618,88 @@ bool is_rule_id(std::string_view id) {
   return true;
 }
 
+namespace {
+
+/// `text` without the spaces around it.
+std::string_view trimmed(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(' ');
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
+/// Whether `text` has the word `then` outside quoted strings: `{if c then a else b}` is a
+/// placeholder's conditional, `{if c}` a section's.
+bool has_then(std::string_view text) {
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (text.substr(i).starts_with("then") && (i == 0 || !word_char(text[i - 1])) &&
+               (i + 4 == text.size() || !word_char(text[i + 4]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// A section of a template being compiled, not yet closed by its `{/if}`.
+struct OpenSection {
+  std::size_t offset = 0;             ///< of its `{if` in the template's text
+  std::vector<std::size_t> branches;  ///< its if_, else_if and else_ parts
+  bool has_else = false;
+};
+
+/// A placeholder's or a condition's tree, substituted and checked, and its type.
+using CompiledExpression = std::variant<std::pair<expr::NodePtr, expr::Type>, TemplateError>;
+
+CompiledExpression compile_expression(std::string_view source, std::size_t offset, bool condition,
+                                      const expr::TypeEnvironment& names, std::span<const expr::Binding> lets,
+                                      expr::NodeBudget* let_budget) {
+  expr::ParseResult parsed = expr::parse_expression(source, resolve_path);
+  if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed)) return TemplateError{offset + syntax->offset, syntax->message};
+  auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets, let_budget);
+  if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted))
+    return TemplateError{offset + problem->offset, problem->message};
+  expr::NodePtr tree = std::get<expr::NodePtr>(substituted);
+  auto checked = condition ? expr::check(*tree, names) : expr::check_placeholder(*tree, names);
+  if (auto* problem = std::get_if<expr::CheckError>(&checked)) return TemplateError{offset + problem->offset, problem->message};
+  const expr::Type type = std::get<expr::Type>(checked);
+  if (condition && type.kind != expr::Type::Kind::boolean && type.kind != expr::Type::Kind::any)
+    return TemplateError{offset, fmt::format("a section's condition must be true or false, not {}", expr::describe(type))};
+  return std::pair{std::move(tree), type};
+}
+
+}  // namespace
+
 std::variant<MessageTemplate, TemplateError> compile_template(std::string_view text,
                                                                const expr::TypeEnvironment& names,
                                                                std::span<const expr::Binding> lets,
                                                                expr::NodeBudget* let_budget) {
+  using Part = MessageTemplate::Part;
   auto owned = std::make_shared<MessageTemplate::Owned>();
   auto keep = [&owned](std::string text) -> std::string_view { return owned->texts.emplace_back(std::move(text)); };
   std::string literal;
+  std::vector<OpenSection> open;
+  // Ends the literal with a part; returns its place.
+  auto add_part = [&](Part part, expr::NodePtr tree) {
+    part.literal = keep(std::move(literal));
+    part.expression = tree.get();
+    owned->parts.push_back(part);
+    if (tree) owned->trees.push_back(std::move(tree));
+    literal.clear();
+    return owned->parts.size() - 1;
+  };
+  // A branch of the innermost open section, after the one before it.
+  auto add_branch = [&](Part::Kind kind, expr::NodePtr condition) {
+    OpenSection& section = open.back();
+    const std::size_t part = add_part(Part{.kind = kind}, std::move(condition));
+    owned->parts[section.branches.back()].next = static_cast<std::uint32_t>(part);
+    section.branches.push_back(part);
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '}' && i + 1 < text.size() && text[i + 1] == '}') {
@@ -660,6 +735,53 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
     }
     if (close == std::string_view::npos) return TemplateError{i, "'{' without a closing '}'"};
     std::string_view inside = text.substr(i + 1, close - i - 1);
+
+    // A section's `{else}`, `{/if}`, `{else if C}` or `{if C}`: a `{if ...}` whose rest parses
+    // as a whole expression opens a section; `{if c then a else b}` is a placeholder.
+    const std::string_view word = trimmed(inside);
+    const std::size_t word_offset = i + 1 + static_cast<std::size_t>(word.data() - inside.data());
+    if (word == "else" || word == "/if") {
+      if (open.empty())
+        return TemplateError{i, fmt::format("'{{{}}}' without an '{{if ...}}' before it", word)};
+      if (word == "else") {
+        if (open.back().has_else) return TemplateError{i, "a second '{else}' in one section"};
+        add_branch(Part::Kind::else_, nullptr);
+        open.back().has_else = true;
+      } else {
+        const std::size_t end = add_part(Part{.kind = Part::Kind::end_if}, nullptr);
+        for (std::size_t branch : open.back().branches) owned->parts[branch].end = static_cast<std::uint32_t>(end);
+        owned->parts[open.back().branches.back()].next = static_cast<std::uint32_t>(end);
+        open.pop_back();
+      }
+      i = close;
+      continue;
+    }
+    const bool else_if = word.starts_with("else if ");
+    if (else_if || word.starts_with("if ")) {
+      const std::size_t skip = else_if ? 8 : 3;
+      const std::string_view condition = word.substr(skip);
+      CompiledExpression compiled =
+          compile_expression(condition, word_offset + skip, true, names, lets, let_budget);
+      // `{if c then a else b}` does not parse as a condition: it is a placeholder, below.
+      const auto* error = std::get_if<TemplateError>(&compiled);
+      const bool placeholder = !else_if && error && expr::parse_expression(condition).index() != 0 &&
+                               has_then(inside);
+      if (!placeholder) {
+        if (error) return *error;
+        expr::NodePtr tree = std::move(std::get<0>(compiled).first);
+        if (else_if) {
+          if (open.empty()) return TemplateError{i, "'{else if ...}' without an '{if ...}' before it"};
+          if (open.back().has_else) return TemplateError{i, "'{else if ...}' after the section's '{else}'"};
+          add_branch(Part::Kind::else_if, std::move(tree));
+        } else {
+          const std::size_t part = add_part(Part{.kind = Part::Kind::if_}, std::move(tree));
+          open.push_back(OpenSection{i, {part}, false});
+        }
+        i = close;
+        continue;
+      }
+    }
+
     std::string unit;
     Rounding rounding = Rounding::nearest;
     if (colon != std::string_view::npos) {
@@ -673,17 +795,9 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
         unit = space == std::string::npos ? std::string() : unit.substr(0, unit.find_last_not_of(' ', space) + 1);
       }
     }
-    expr::ParseResult parsed = expr::parse_expression(inside, resolve_path);
-    if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed))
-      return TemplateError{i + 1 + syntax->offset, syntax->message};
-    auto substituted = expr::substitute(std::get<expr::NodePtr>(parsed), lets, let_budget);
-    if (auto* problem = std::get_if<expr::SubstitutionError>(&substituted))
-      return TemplateError{i + 1 + problem->offset, problem->message};
-    expr::NodePtr tree = std::get<expr::NodePtr>(substituted);
-    auto checked = expr::check_placeholder(*tree, names);
-    if (auto* problem = std::get_if<expr::CheckError>(&checked))
-      return TemplateError{i + 1 + problem->offset, problem->message};
-    const expr::Type& type = std::get<expr::Type>(checked);
+    CompiledExpression compiled = compile_expression(inside, i + 1, false, names, lets, let_budget);
+    if (auto* error = std::get_if<TemplateError>(&compiled)) return *error;
+    auto [tree, type] = std::move(std::get<0>(compiled));
     if (rounding != Rounding::nearest && type.kind != expr::Type::Kind::number &&
         type.kind != expr::Type::Kind::any)
       return TemplateError{i + 1, fmt::format("'{}' rounds a number, not {}",
@@ -695,12 +809,11 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
       if (std::string problem = display_unit_problem(unit, type.dim, at); !problem.empty())
         return TemplateError{i + 1 + inside.size() + 1 + at, std::move(problem)};
     }
-    owned->parts.push_back({keep(std::move(literal)), tree.get(), keep(std::move(unit)), rounding});
-    owned->trees.push_back(std::move(tree));
-    literal.clear();
+    add_part(Part{.unit = keep(std::move(unit)), .rounding = rounding}, std::move(tree));
     i = close;
   }
-  owned->parts.push_back({keep(std::move(literal)), nullptr, {}});
+  if (!open.empty()) return TemplateError{open.back().offset, "'{if ...}' without its '{/if}'"};
+  add_part(Part{}, nullptr);
   MessageTemplate result;
   result.parts = owned->parts;
   result.owned = std::move(owned);

@@ -290,18 +290,47 @@ class RuleRunner {
 
 namespace {
 
-/// Renders `message`; an absent placeholder is "?", or stops the rendering (nullopt) when
-/// `for_fix`. A fix's text replaces a value in the plan, so a fraction stays a number there
-/// ("0.75"), where a message shows a percentage written so, or a fraction key's value, as one
-/// ("75%").
+/// Renders `message`; an absent placeholder, or a section whose condition is absent, is "?",
+/// or stops the rendering (nullopt) when `for_fix`. A fix's text replaces a value in the plan,
+/// so a fraction stays a number there ("0.75"), where a message shows a percentage written so,
+/// or a fraction key's value, as one ("75%").
 std::optional<std::string> render_parts(const MessageTemplate& message, const expr::Environment& environment,
                                         bool for_fix) {
+  using Kind = MessageTemplate::Part::Kind;
   std::string out;
-  for (const MessageTemplate::Part& part : message.parts) {
-    out += part.literal;
+  // A part reached by a jump (a false condition, or the end of a branch that ran) skips its
+  // literal, the text of a branch that does not run.
+  bool jumped = false;
+  for (std::size_t i = 0; i < message.parts.size();) {
+    const MessageTemplate::Part& part = message.parts[i];
+    if (!jumped) out += part.literal;
+    const bool arrived_by_jump = std::exchange(jumped, false);
+    if (part.kind != Kind::placeholder) {
+      // `{else if}` and `{else}` reached from the branch before them, which ran: on to `{/if}`.
+      const bool branch_ran = !arrived_by_jump && (part.kind == Kind::else_if || part.kind == Kind::else_);
+      if (part.kind == Kind::end_if || (part.kind == Kind::else_ && !branch_ran)) {
+        ++i;
+        continue;
+      }
+      if (branch_ran) {
+        i = part.end;
+        jumped = true;
+        continue;
+      }
+      const std::optional<bool> condition = expr::evaluate_condition(*part.expression, environment);
+      if (!condition) {
+        if (for_fix) return std::nullopt;
+        out += "?";
+        i = part.end;
+      } else {
+        i = *condition ? i + 1 : part.next;
+      }
+      jumped = !condition || !*condition;
+      continue;
+    }
+    ++i;
     if (!part.expression) continue;
-    // A picked string literal is appended without a copy through a Value: the help texts are
-    // mostly `{if ... then '...' else ''}` parts with long literals.
+    // A picked string literal is appended without a copy through a Value.
     const expr::Node* node = expr::chosen_branch(*part.expression, environment);
     if (node && node->kind == expr::Node::Kind::string) {
       out += node->text;

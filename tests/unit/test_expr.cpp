@@ -46,6 +46,10 @@ class FakeEnvironment : public Environment {
   bool assumed(std::string_view key) const override { return key == "training.mfu"; }
   bool claimed(std::string_view metric) const override { return metric == "train.days"; }
   bool computed(std::string_view metric) const override { return metric == "train.memory.total"; }
+  std::vector<std::string> missing_inputs(std::string_view metric) const override {
+    if (metric == "train.days") return {"training.mfu", "cluster.count"};
+    return {};
+  }
   bool benchmarked(std::string_view metric) const override { return metric == "train.step_seconds"; }
   /// Two claims 1000× their metric (train.flops, train.days), one 3.6× (train.gpu_hours).
   std::vector<std::string> claims_with_ratio(double ratio, double tolerance) const override {
@@ -61,8 +65,12 @@ class FakeEnvironment : public Environment {
   }
   std::optional<double> tolerance(std::string_view) const override { return 0.3; }
   std::optional<Value> catalog(std::string_view, std::string_view field,
-                               std::string_view) const override {
+                               std::string_view precision) const override {
     if (field == "hbm") return Value{units::Quantity{80e9, units::dims::bytes}};
+    // An H100 SXM's dense peaks.
+    if (field == "dense_peak" && precision == "fp32") return Value{units::Quantity{67e12, units::dims::flop_per_second}};
+    if (field == "dense_peak" && precision == "bf16") return Value{units::Quantity{989e12, units::dims::flop_per_second}};
+    if (field == "dense_peak" && precision == "fp8") return Value{units::Quantity{1979e12, units::dims::flop_per_second}};
     return std::nullopt;
   }
   std::optional<Value> compute_precision() const override { return Value{std::string("bf16")}; }
@@ -179,7 +187,17 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(eval("tier('train.days')")->text()[0] == "cost");
   CHECK(eval("tier('train.memory.total')")->text()[0] == "capacity");
   CHECK(number("tolerance('train.days')") == Approx(0.3));
+  CHECK(eval("moe_scaling('train.days')")->text()[0] == "active_params");
+  CHECK(eval("moe_scaling('train.memory.states')")->text()[0] == "total_params");
+  CHECK(truth("ranged_by('cost.total', 'cluster.price')"));
+  CHECK_FALSE(truth("ranged_by('train.days', 'training.goodput')"));
+  CHECK_FALSE(truth("ranged_by('train.flops', 'training.mfu')"));
+  CHECK(*eval("missing_inputs('train.days')")->text() == "training.mfu, cluster.count");
+  CHECK(eval("missing_inputs('train.memory.total')")->text()->empty());
   CHECK(number("catalog(cluster.gpu, 'hbm')") == Approx(80e9));
+  CHECK(*eval("peak_precision(cluster.gpu, 1979 TFLOPS, 2%)")->text() == "fp8");
+  CHECK(*eval("peak_precision(cluster.gpu, 67 TFLOPS, 2%)")->text() == "fp32");
+  CHECK(eval("peak_precision(cluster.gpu, 1200 TFLOPS, 2%)")->text()->empty());
   CHECK(truth("exists(cluster.hbm)"));
   CHECK_FALSE(truth("exists(cluster.peak)"));
   CHECK(truth("given(cluster.hbm)"));

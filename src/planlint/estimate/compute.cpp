@@ -60,7 +60,9 @@ void run_groups(detail::EstimateContext& context, const Plan& plan, Record recor
     }
   } else {
     detail::estimate_inference(context);
+    detail::estimate_inference_reads(context);
   }
+  if (record != Record::values) detail::estimate_hardware(context);
 }
 
 /// One evaluation with every metric's arithmetic and, with Record::provenance, its provenance.

@@ -202,6 +202,18 @@ std::optional<std::string> MetricBuilder::choice(std::string_view path, double u
   return text;
 }
 
+Term MetricBuilder::metric_terms(Metric metric) {
+  Term term = this->metric(metric);
+  const MetricValue* found = context_.with_text() ? context_.estimates().find(metric) : nullptr;
+  if (!found || found->arithmetic.empty()) return term;
+  term.text = TermText::deferred([arithmetic = found->arithmetic] {
+    std::string text = arithmetic.str();
+    if (const std::size_t at = text.rfind(" = "); at != std::string::npos) text.resize(at);
+    return text;
+  });
+  return term;
+}
+
 Term MetricBuilder::metric(Metric metric) {
   if (!context_.with_text()) {
     const double value = context_.values()[static_cast<std::size_t>(metric)];

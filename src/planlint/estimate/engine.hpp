@@ -193,6 +193,10 @@ class MetricBuilder {
   std::optional<std::string> choice(std::string_view path, double used_value = 0, std::string note = {});
   /// Another metric; when it is absent, its missing inputs become this metric's.
   Term metric(Metric metric);
+  /// metric(), its text the metric's own arithmetic without its " = value": for a metric that is
+  /// another one for this plan (a dense model's weights read are its weights), whose arithmetic
+  /// then shows the terms rather than one figure.
+  Term metric_terms(Metric metric);
 
   /// Records a missing input by name (a plan key, possibly with a reason).
   void missing(std::string name);
@@ -209,14 +213,19 @@ class MetricBuilder {
 
   /// Sets the metric when every input is there, else records it as absent. `arithmetic`
   /// makes the substituted formula (a callable returning std::string, called when the
-  /// arithmetic is read, so it captures by value); " = <value>" is appended to it.
+  /// arithmetic is read, so it captures by value); " = <value>" is appended to it, unless it
+  /// is the value's own text.
   template <typename Render>
   void finish(double value, std::string_view formula, Render arithmetic) {
     if (!complete()) return set_absent();
     if (!context_.with_text()) return set_value(value, {}, {});
     const Metric metric = metric_;
     set_value(value, formula, LazyText::deferred([arithmetic = std::move(arithmetic), metric, value] {
-                return std::string(arithmetic()) + " = " + show_metric_value(metric_spec(metric), value);
+                std::string text(arithmetic());
+                // A metric that is one term ("26 GB": a dense model's weights read) reads as it.
+                if (std::string shown = show_metric_value(metric_spec(metric), value); shown != text)
+                  text += " = " + shown;
+                return text;
               }));
   }
   /// A fixed arithmetic text ("0 B").
@@ -268,6 +277,9 @@ void estimate_training_compute(EstimateContext& context);
 void estimate_training_memory(EstimateContext& context);
 void estimate_training_comm(EstimateContext& context);
 void estimate_inference(EstimateContext& context);
+void estimate_inference_reads(EstimateContext& context);
+/// The catalog's figures of the plan's GPU (both kinds of plan).
+void estimate_hardware(EstimateContext& context);
 
 }  // namespace planlint::detail
 

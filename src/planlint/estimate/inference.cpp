@@ -4,9 +4,48 @@
 
 #include <fmt/format.h>
 
-#include "planlint/estimate/engine.hpp"
+#include "planlint/estimate/inference_terms.hpp"
 
 namespace planlint::detail {
+
+std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
+  const std::optional<double> tp = context.number("inference.tp");
+  const std::optional<double> heads = context.number("model.kv_heads");
+  if (!tp || !heads || !(*tp >= 1) || !(*heads >= 1)) return std::nullopt;
+  const double per_gpu = std::ceil(*heads / *tp);
+  if (per_gpu * *tp == *heads) return std::nullopt;  // tp divides kv_heads: the cache / tp
+  const Term kv_heads = m.plan("model.kv_heads");
+  const bool whole = *tp >= *heads;
+  if (context.with_provenance()) {
+    auto count = [](double x) { return units::format(x, units::dims::none); };
+    if (*heads == 1)
+      m.note(fmt::format("the model has one KV head, which is not split across GPUs: every GPU of the tp {} "
+                         "replica holds the whole KV cache",
+                         count(*tp)));
+    else if (whole && std::fmod(*tp, *heads) == 0)
+      m.note(fmt::format("tp {} is more than the model's {} KV heads: each head's cache is held whole on "
+                         "tp / kv_heads = {} GPUs, so the KV cache divides over {} GPUs, not {}",
+                         count(*tp), count(*heads), count(*tp / *heads), count(*heads), count(*tp)));
+    else
+      m.note(fmt::format("tp {} and the model's {} KV heads do not divide one another, which serving engines "
+                         "require; a head is not split across GPUs, so a GPU holds ⌈{} / {}⌉ = {} of them and "
+                         "the KV cache divides over {} GPUs' worth, not {}",
+                         count(*tp), count(*heads), count(*heads), count(*tp), count(per_gpu),
+                         count(*heads / per_gpu), count(*tp)));
+  }
+  return KvSplit{kv_heads, Term{per_gpu, TermText::count(per_gpu)}, whole, per_gpu / *heads};
+}
+
+std::optional<Term> tokens_per_step(EstimateContext& context, MetricBuilder& m) {
+  if (context.plan().states_invalid("inference.tokens_per_step")) return m.plan("inference.tokens_per_step");
+  return m.degree_above_one("inference.tokens_per_step");
+}
+
+std::optional<ExpertTerms> expert_terms(EstimateContext& context, MetricBuilder& m) {
+  if (context.text("model.architecture") != "moe") return std::nullopt;
+  const Term n = m.plan("model.params");
+  return ExpertTerms{n, m.plan("model.active_params")};
+}
 
 namespace {
 
@@ -63,69 +102,6 @@ void kv_cache(EstimateContext& context) {
            [=] { return fmt::format("{} × {} × {}", per_token.text, tokens.text, sequences.text); });
 }
 
-/// How a replica's KV cache divides over its GPUs when it does not simply divide over tp. A KV
-/// head's keys and values are not split across GPUs, so each GPU holds ⌈kv_heads / tp⌉ whole
-/// heads: at tp > kv_heads serving engines (vLLM, TensorRT-LLM, LMDeploy) hold each head on
-/// tp / kv_heads GPUs and the cache divides over kv_heads (with MQA or MLA, kv_heads 1, every
-/// GPU holds all of it); at a tp that does not divide kv_heads the GPUs holding the most heads
-/// bound the replica. At a tp that divides kv_heads both ways agree (nullopt).
-struct KvSplit {
-  Term heads;           ///< model.kv_heads, recorded as an input
-  Term heads_per_gpu;   ///< ⌈kv_heads / tp⌉
-  bool whole_heads;     ///< tp ≥ kv_heads: one head a GPU
-  double share;         ///< the share of the replica's KV cache on one GPU: ⌈kv_heads / tp⌉ / kv_heads
-
-  /// What divides or multiplies the cache, in the formula and in the arithmetic.
-  std::string_view share_formula() const { return whole_heads ? " / kv_heads" : " · ⌈kv_heads / tp⌉ / kv_heads"; }
-  std::string_view spread_formula() const {
-    return whole_heads ? " · tp / kv_heads" : " · tp · ⌈kv_heads / tp⌉ / kv_heads";
-  }
-  std::string share_text() const {
-    return whole_heads ? fmt::format(" / {}", heads.text) : fmt::format(" × {} / {}", heads_per_gpu.text, heads.text);
-  }
-  std::string spread_text(const Term& tp) const {
-    return whole_heads ? fmt::format(" × {} / {}", tp.text, heads.text)
-                       : fmt::format(" × {} × {} / {}", tp.text, heads_per_gpu.text, heads.text);
-  }
-};
-
-std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
-  const std::optional<double> tp = context.number("inference.tp");
-  const std::optional<double> heads = context.number("model.kv_heads");
-  if (!tp || !heads || !(*tp >= 1) || !(*heads >= 1)) return std::nullopt;
-  const double per_gpu = std::ceil(*heads / *tp);
-  if (per_gpu * *tp == *heads) return std::nullopt;  // tp divides kv_heads: the cache / tp
-  const Term kv_heads = m.plan("model.kv_heads");
-  const bool whole = *tp >= *heads;
-  if (context.with_provenance()) {
-    auto count = [](double x) { return units::format(x, units::dims::none); };
-    if (*heads == 1)
-      m.note(fmt::format("the model has one KV head, which is not split across GPUs: every GPU of the tp {} "
-                         "replica holds the whole KV cache",
-                         count(*tp)));
-    else if (whole && std::fmod(*tp, *heads) == 0)
-      m.note(fmt::format("tp {} is more than the model's {} KV heads: each head's cache is held whole on "
-                         "tp / kv_heads = {} GPUs, so the KV cache divides over {} GPUs, not {}",
-                         count(*tp), count(*heads), count(*tp / *heads), count(*heads), count(*tp)));
-    else
-      m.note(fmt::format("tp {} and the model's {} KV heads do not divide one another, which serving engines "
-                         "require; a head is not split across GPUs, so a GPU holds ⌈{} / {}⌉ = {} of them and "
-                         "the KV cache divides over {} GPUs' worth, not {}",
-                         count(*tp), count(*heads), count(*heads), count(*tp), count(per_gpu),
-                         count(*heads / per_gpu), count(*tp)));
-  }
-  return KvSplit{kv_heads, Term{per_gpu, TermText::count(per_gpu)}, whole, per_gpu / *heads};
-}
-
-/// inference.tokens_per_step above 1 (speculative decoding: a step verifies the draft tokens
-/// and emits the accepted ones, reading the weights and the KV cache once), as an input. A
-/// stated value that is not valid makes the metric absent (its bad-quantity names it), as any
-/// invalid input does, rather than a default of 1 standing in for it.
-std::optional<Term> tokens_per_step(EstimateContext& context, MetricBuilder& m) {
-  if (context.plan().states_invalid("inference.tokens_per_step")) return m.plan("inference.tokens_per_step");
-  return m.degree_above_one("inference.tokens_per_step");
-}
-
 // The replica's weights and KV cache spread over its tp GPUs, plus the reserve on that.
 void memory_total(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_memory_total);
@@ -176,23 +152,6 @@ void max_concurrency(EstimateContext& context) {
   m.finish(sequences, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context)⌋",
            [=] { return fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {})⌋", hbm.text, reserve.text, tp.text,
                        model.text, per_token.text, tokens.text); });
-}
-
-/// An MoE model's parameters (recorded as inputs), for the share of its weights a decode step
-/// reads: each routed token takes N_a of the N, drawn apart, so `tokens` of them read
-/// 1 − (1 − N_a / N)^tokens. nullopt for a dense model, which reads them all.
-struct ExpertTerms {
-  Term n, n_active;
-  double routed_share(double tokens) const {
-    const double one = n_active.value / n.value;
-    return tokens == 1 ? one : 1 - std::pow(1 - one, tokens);
-  }
-};
-
-std::optional<ExpertTerms> expert_terms(EstimateContext& context, MetricBuilder& m) {
-  if (context.text("model.architecture") != "moe") return std::nullopt;
-  const Term n = m.plan("model.params");
-  return ExpertTerms{n, m.plan("model.active_params")};
 }
 
 /// What the decode formulas say about the plan's layout, appended to the formula: "(MoE: ...;

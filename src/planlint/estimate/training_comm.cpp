@@ -95,9 +95,22 @@ void allreduce_bytes(EstimateContext& context) {
                        show_count(group), n.text, t.text, p.text); });
 }
 
-// The data-parallel group is as slow as the slowest link it crosses. Ranks are laid out as in
-// Megatron-LM (tp innermost, then cp, then dp, pp outermost), so the dp group stays inside a
-// node while tp · cp · dp ≤ gpus_per_node.
+// Ranks are laid out as in Megatron-LM (tp innermost, then cp, then dp, pp outermost), so a
+// data-parallel group spans ⌈tp · cp · dp / gpus_per_node⌉ nodes: one while tp · cp · dp ≤
+// gpus_per_node, and its all-reduce runs on NVLink.
+double dp_group_nodes(double tp, double cp, double dp, double per_node) { return std::ceil(tp * cp * dp / per_node); }
+
+void comm_dp_group_nodes(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_comm_dp_group_nodes);
+  const Term t = m.plan("training.tp");
+  const Term cp = m.plan("training.cp");
+  const Term dp = m.plan("training.dp");
+  const Term per_node = m.plan("cluster.gpus_per_node");
+  m.finish(dp_group_nodes(t.value, cp.value, dp.value, per_node.value), "⌈tp · cp · dp / gpus_per_node⌉",
+           [=] { return fmt::format("⌈{} × {} × {} / {}⌉", t.text, cp.text, dp.text, show_count(per_node.value)); });
+}
+
+// The data-parallel group is as slow as the slowest link it crosses (comm_dp_group_nodes).
 void comm_seconds(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_comm_seconds);
   const Term bytes = m.metric(Metric::train_comm_allreduce_bytes);
@@ -113,7 +126,7 @@ void comm_seconds(EstimateContext& context) {
   const Term t = m.plan("training.tp");
   const Term per_node = m.plan("cluster.gpus_per_node");
   if (!m.complete()) return m.finish(0, "", "");
-  if (t.value * cp.value * dp.value > per_node.value) {
+  if (dp_group_nodes(t.value, cp.value, dp.value, per_node.value) > 1) {
     const Term bandwidth = m.plan("cluster.inter_node_bandwidth");
     m.finish(bytes.value / bandwidth.value,
              "allreduce_bytes / inter_node_bandwidth (dp spans nodes: tp · cp · dp > gpus_per_node)",
@@ -199,16 +212,83 @@ void checkpoint_interval(EstimateContext& context) {
            [=] { return fmt::format("√(2 × {} × {} / {} nodes)", write.text, mtbf.text, show_count(nodes)); });
 }
 
+// An MoE model's all-reduce bytes are an upper bound at ep > 1: each GPU reduces only its share
+// of the expert gradients. At the least every gradient is split ep ways.
+void comm_fraction_lower_bound(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_comm_fraction_lower_bound);
+  const auto ep = context.number("training.ep");
+  const bool split = context.text("model.architecture") == "moe" && ep && *ep > 1;
+  const Term fraction = split ? m.metric(Metric::train_comm_fraction) : m.metric_terms(Metric::train_comm_fraction);
+  if (split) {
+    const Term ep_term = m.plan("training.ep");
+    m.finish(fraction.value / ep_term.value,
+             "train.comm.fraction / ep (MoE: at the least, ep splits every gradient)",
+             [=] { return fmt::format("{} / {}", fraction.text, ep_term.text); });
+    return;
+  }
+  m.finish(fraction.value, "train.comm.fraction", [=] { return fraction.text.str(); });
+}
+
+// The nodes the run spans: a job stops when any of them fails.
+void nodes(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_nodes);
+  const Term count = m.plan("cluster.count");
+  const Term per_node = m.plan("cluster.gpus_per_node");
+  m.finish(std::ceil(count.value / per_node.value), "⌈n / gpus_per_node⌉",
+           [=] { return fmt::format("⌈{} / {}⌉", count.text, per_node.text); });
+}
+
+// Node failures over the run's wall-clock time, at the plan's node MTBF.
+void failures(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_failures);
+  const Term node_count = m.metric(Metric::train_nodes);
+  const Term wall = m.metric(Metric::train_wall_days);
+  const Term mtbf = m.plan("cluster.node_mtbf");
+  m.finish(node_count.value * wall.value / mtbf.value, "train.nodes · train.wall_days / node_mtbf",
+           [=] { return fmt::format("{} × {} / {}", node_count.text, wall.text, mtbf.text); });
+}
+
+// The share of the training time a checkpoint interval T loses (Young 1974, Daly 2006): writes,
+// w / T, and the work redone after a failure, half an interval at nodes / MTBF failures a unit
+// of time: T · nodes / (2 · MTBF) = w · T / T_opt², T_opt the optimal interval.
+void checkpoint_overhead(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_checkpoint_overhead);
+  const Term write = m.plan("training.checkpoint_write_time");
+  const Term interval = m.plan("training.checkpoint_interval");
+  const Term optimal = m.metric(Metric::train_checkpoint_optimal_interval);
+  m.finish(write.value / interval.value + write.value * interval.value / (optimal.value * optimal.value),
+           "w / T + w · T / T_opt², w = checkpoint_write_time, T = checkpoint_interval, T_opt = the optimal interval",
+           [=] {
+             return fmt::format("{} / {} + {} × {} / {}²", write.text, interval.text, write.text, interval.text,
+                                optimal.text);
+           });
+}
+
+// At the optimal interval the two losses are equal: 2 · w / T_opt.
+void checkpoint_optimal_overhead(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_checkpoint_optimal_overhead);
+  const Term write = m.plan("training.checkpoint_write_time");
+  const Term optimal = m.metric(Metric::train_checkpoint_optimal_interval);
+  m.finish(2 * write.value / optimal.value, "2 · w / T_opt",
+           [=] { return fmt::format("2 × {} / {}", write.text, optimal.text); });
+}
+
 }  // namespace
 
 void estimate_training_comm(EstimateContext& context) {
   step_seconds(context);
   allreduce_bytes(context);
+  comm_dp_group_nodes(context);
   comm_seconds(context);
   comm_fraction(context);
   micro_batches(context);
   pipeline_bubble(context);
   checkpoint_interval(context);
+  comm_fraction_lower_bound(context);
+  nodes(context);
+  failures(context);
+  checkpoint_overhead(context);
+  checkpoint_optimal_overhead(context);
 }
 
 }  // namespace planlint::detail

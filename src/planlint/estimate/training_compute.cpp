@@ -98,11 +98,73 @@ void cost_total(EstimateContext& context) {
            [=] { return fmt::format("{} × {}", billed.text, price.text); });
 }
 
+// The model FLOPs a token that train.flops counts: 2 forward and 4 backward per active
+// parameter (Kaplan et al. 2020 eq. 2.1).
+void flops_per_token(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_flops_per_token);
+  const Term n = m.plan("model.active_params");
+  m.finish(6 * n.value, "6 · N_a", [=] { return fmt::format("6 × {}", n.text); });
+}
+
+// The attention's FLOPs a token, forward and backward, scores and weighted values: 12 · L · h · S
+// (Chowdhery et al. 2022, PaLM, appendix B), which 6 · N_a leaves out.
+void attention_flops_per_token(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_attention_flops_per_token);
+  const Term layers = m.plan("model.layers");
+  const Term hidden = m.plan("model.hidden");
+  const Term seq = m.plan("training.seq_len");
+  m.finish(12 * layers.value * hidden.value * seq.value, "12 · L · h · S",
+           [=] { return fmt::format("12 × {} × {} × {}", layers.text, hidden.text, seq.text); });
+}
+
+// R = 12 · L · h · S / (6 · N_a): how much the attention adds to the FLOPs train.flops counts.
+void attention_share(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_attention_share);
+  const Term attention = m.metric(Metric::train_attention_flops_per_token);
+  const Term model = m.metric(Metric::train_flops_per_token);
+  m.finish(attention.value / model.value, "train.attention_flops_per_token / train.flops_per_token",
+           [=] { return fmt::format("{} / {}", attention.text, model.text); });
+}
+
+// An MFU that counts full recomputation's second forward pass is a hardware FLOPs utilisation:
+// 8 · N a token on the hardware where the model FLOPs count 6 · N, so its model FLOPs
+// utilisation is 3/4 of it (Narayanan et al. 2021 §5.1; counted_recompute, engine.hpp).
+void mfu_model_flops(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_mfu_model_flops);
+  const Term mfu = m.plan("training.mfu");
+  const CountedRecompute recompute = counted_recompute(context, m);
+  if (recompute.factor == 1) {
+    m.finish(mfu.value, "training.mfu", [=] { return mfu.text.str(); });
+    return;
+  }
+  m.finish(mfu.value / recompute.factor,
+           "training.mfu · 3/4 (it counts full recomputation's second forward pass: 8 · N_a a token, not 6 · N_a)",
+           [=] { return fmt::format("{} × 3/4", mfu.text); });
+}
+
+// An MFU stated against 6 · N · D alone (mfu_counts_attention = false) on the basis of the
+// published MFUs, which count the attention FLOPs too: × (1 + R). Only for such a plan.
+void mfu_with_attention(EstimateContext& context) {
+  const PlanValue* counts = context.find("training.mfu_counts_attention");
+  if (!counts || !counts->boolean() || *counts->boolean()) return;  // not stated against 6 · N · D
+  MetricBuilder m(context, Metric::train_mfu_with_attention);
+  m.choice("training.mfu_counts_attention");
+  const Term mfu = m.metric(Metric::train_mfu_model_flops);
+  const Term share = m.metric(Metric::train_attention_share);
+  m.finish(mfu.value * (1 + share.value), "train.mfu.model_flops · (1 + train.attention_share)",
+           [=] { return fmt::format("{} × (1 + {})", mfu.text, share.text); });
+}
+
 }  // namespace
 
 void estimate_training_compute(EstimateContext& context) {
   train_flops(context);
   tokens_per_param(context);
+  flops_per_token(context);
+  attention_flops_per_token(context);
+  attention_share(context);
+  mfu_model_flops(context);
+  mfu_with_attention(context);
   gpu_time(context, Metric::train_gpu_seconds, "train.flops / (P · MFU)",
            "(train.flops + 12 · L · h · S · D) / (P · MFU)");
   gpu_time(context, Metric::train_gpu_hours, "train.flops / (P · MFU) / 3600",

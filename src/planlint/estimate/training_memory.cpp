@@ -2,6 +2,7 @@
 /// model parallelism and ZeRO (Rajbhandari et al. 2020), activations (Korthikanti et al. 2022),
 /// and the reserve for fragmentation and communication buffers.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -254,6 +255,80 @@ void memory_total(EstimateContext& context) {
            [=] { return fmt::format("{} + {} + {}", states.text, activations.text, reserve.text); });
 }
 
+// The least memory per GPU the plan can need, what memory-fit holds to the HBM. An MoE model's
+// states are an upper bound at ep > 1 (ep also splits the experts, which a plan does not size):
+// below ZeRO 3 they are split ep ways at the least; ZeRO-3 already shards them over dp, whose
+// ranks the ep ranks are. Without the activations the states and their reserve alone are a lower
+// bound, and a plan that states no training.zero is held to the states ZeRO-3 would leave (a
+// cost-only plan's default ZeRO 0 is no claim about how it shards).
+void memory_lower_bound(EstimateContext& context) {
+  const MetricValue* activations_found = context.estimates().find(Metric::train_memory_activations);
+  const bool zero_stated = context.find("training.zero") && context.find("training.zero")->origin == Origin::plan;
+  for (const Metric metric : {Metric::train_memory_lower_bound_states, Metric::train_memory_lower_bound}) {
+    MetricBuilder m(context, metric);
+    const Term zero = m.plan("training.zero");
+    const bool moe_split = context.text("model.architecture") == "moe" && context.number("training.ep") &&
+                           *context.number("training.ep") > 1 && zero.value < 3;
+    // The states themselves, as memory-fit holds them, read with their own terms.
+    const bool as_states = metric == Metric::train_memory_lower_bound_states && !moe_split &&
+                           (activations_found || zero_stated);
+    const Term states = as_states ? m.metric_terms(Metric::train_memory_states) : m.metric(Metric::train_memory_states);
+    std::string formula = "train.memory.states";
+    Term least = states;
+    if (!activations_found && !zero_stated) {
+      // ZeRO-3 over dp · cp: the states at the default ZeRO 0, k · N / M, over dp · cp.
+      const Term dp = m.plan("training.dp");
+      const Term cp = m.plan("training.cp");
+      formula = "train.memory.states / (dp · cp) (ZeRO-3, the least any stage leaves: the plan states no training.zero)";
+      least = Term{states.value / (dp.value * cp.value), TermText::deferred([=] {
+                     return fmt::format("{} / ({} × {})", states.text, dp.text, cp.text);
+                   })};
+    } else if (const auto ep = context.number("training.ep");
+               context.text("model.architecture") == "moe" && ep && *ep > 1 && zero.value < 3) {
+      const Term ep_term = m.plan("training.ep");
+      formula = "train.memory.states / ep (MoE below ZeRO 3: at the least, ep splits every parameter)";
+      least = Term{states.value / ep_term.value, TermText::deferred([=] {
+                     return fmt::format("{} / {}", states.text, ep_term.text);
+                   })};
+    }
+    if (metric == Metric::train_memory_lower_bound_states) {
+      m.finish(least.value, formula, [=] { return least.text.str(); });
+      continue;
+    }
+    const Term reserve = m.plan("cluster.memory_reserve");
+    if (!activations_found) {
+      m.finish(least.value * (1 + reserve.value),
+               "train.memory.lower_bound_states · (1 + memory_reserve) (no activations: the plan does not size them)",
+               [=] { return fmt::format("{} × (1 + {})", least.text, reserve.text); });
+      continue;
+    }
+    const Term activations = m.metric(Metric::train_memory_activations);
+    m.finish((least.value + activations.value) * (1 + reserve.value),
+             "(train.memory.lower_bound_states + activations) · (1 + memory_reserve)",
+             [=] { return fmt::format("({} + {}) × (1 + {})", least.text, activations.text, reserve.text); });
+  }
+}
+
+// The fewest pipeline stages pp' at which the memory fits the HBM, the GPU count, tp and cp
+// kept: each GPU then holds pp / pp' times the states (an upper bound: the ZeRO-sharded part
+// shrinks as dp grows), and with 1F1B the first stage the same activations, L layers' worth.
+void memory_min_pp(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_memory_min_pp);
+  const Term states = m.metric(Metric::train_memory_states);
+  const Term activations = m.metric(Metric::train_memory_activations);
+  const Term pp = m.plan("training.pp");
+  const Term hbm = m.plan("cluster.hbm");
+  const Term reserve = m.plan("cluster.memory_reserve");
+  const double room = hbm.value / (1 + reserve.value) - activations.value;
+  if (m.complete() && !(room > 0))
+    m.missing("room for the model states (the activations and their reserve alone fill cluster.hbm)");
+  m.finish(std::max(1.0, std::ceil(states.value * pp.value / room)),
+           "⌈states · pp / (hbm / (1 + memory_reserve) − activations)⌉, at least 1", [=] {
+             return fmt::format("⌈{} × {} / ({} / (1 + {}) − {})⌉", states.text, pp.text, hbm.text, reserve.text,
+                                activations.text);
+           });
+}
+
 }  // namespace
 
 void estimate_training_memory(EstimateContext& context) {
@@ -261,6 +336,8 @@ void estimate_training_memory(EstimateContext& context) {
   memory_activations(context);
   memory_reserve(context);
   memory_total(context);
+  memory_lower_bound(context);
+  memory_min_pp(context);
 }
 
 }  // namespace planlint::detail

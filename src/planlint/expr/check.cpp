@@ -403,6 +403,32 @@ class Checker {
         type.vocabulary.words = &tiers;
         return type;
       }
+      case Function::moe_scaling: {
+        arity(node, 1, 1);
+        text(0);
+        metric_argument(*node.children[0]);
+        static const std::vector<std::string_view> scalings = {
+            to_string(MoeScaling::none), to_string(MoeScaling::active_params), to_string(MoeScaling::total_params),
+            to_string(MoeScaling::routed_experts)};
+        Type type = Type::of(Kind::string);
+        type.vocabulary.words = &scalings;
+        return type;
+      }
+      case Function::ranged_by: {
+        arity(node, 2, 2);
+        text(0);
+        text(1);
+        metric_argument(*node.children[0]);
+        static const std::vector<std::string_view> keys = {plan_key_of(RangedKey::mfu), plan_key_of(RangedKey::goodput),
+                                                           plan_key_of(RangedKey::price)};
+        check_word(*node.children[1], Vocabulary{"ranged key", &keys});
+        return Type::of(Kind::boolean);
+      }
+      case Function::missing_inputs:
+        arity(node, 1, 1);
+        text(0);
+        metric_argument(*node.children[0]);
+        return Type::of(Kind::string);
       case Function::tolerance: {
         arity(node, 1, 1);
         text(0);
@@ -450,6 +476,18 @@ class Checker {
           fail(*node.children[1], fmt::format("the tolerance of {}() is a fraction, not {}", f, describe(tol)));
         return node.function == Function::claims_with_ratio ? Type::number(units::dims::none)
                                                             : Type::of(Kind::string);
+      }
+      case Function::peak_precision: {
+        arity(node, 3, 3);
+        text(0);
+        const Type peak = numbers(1), tolerance = numbers(2);
+        if (peak.dim && *peak.dim != units::dims::flop_per_second)
+          fail(*node.children[1], fmt::format("peak_precision() compares a peak (FLOP/s), not {}", describe(peak)));
+        if (tolerance.dim && !tolerance.dim->dimensionless())
+          fail(*node.children[2], fmt::format("the tolerance of peak_precision() is a fraction, not {}", describe(tolerance)));
+        Type type = Type::of(Kind::string);
+        type.vocabulary.words = &peak_precisions();
+        return type;
       }
       case Function::catalog: {
         arity(node, 2, 3);
@@ -515,6 +553,11 @@ std::optional<units::Dimension> catalog_field_dimension(std::string_view field) 
   if (field == "hbm") return units::dims::bytes;
   if (field == "hbm_bandwidth" || field == "link_bandwidth") return units::dims::bytes_per_second;
   return std::nullopt;
+}
+
+const std::vector<std::string_view>& peak_precisions() {
+  static const std::vector<std::string_view> precisions = {"fp32", "tf32", "fp8", "fp4", "bf16"};
+  return precisions;
 }
 
 const std::vector<std::string_view>& function_names() {

@@ -26,6 +26,10 @@ std::variant<Type, CheckError> check_placeholder(const Node& node, const TypeEnv
 /// The dimension a catalog() field has ("dense_peak" → FLOP/s); nullopt for an unknown field.
 std::optional<units::Dimension> catalog_field_dimension(std::string_view field);
 
+/// The precisions peak_precision() tells apart, in the order it tries them: the FP32 CUDA-core
+/// and TF32 figures, and the tensor peaks a plan at another precision may have copied.
+const std::vector<std::string_view>& peak_precisions();
+
 /// The function names of the language, for did-you-mean.
 const std::vector<std::string_view>& function_names();
 

@@ -60,6 +60,10 @@ class Environment {
   virtual std::vector<std::string> shared_inputs(const std::vector<std::string>& metrics) const = 0;
   /// Whether planlint could compute the metric from the plan.
   virtual bool computed(std::string_view metric) const = 0;
+  /// The inputs `metric` lacks, traced to the plan keys ("model.layers", "cluster.peak (the
+  /// catalog has no bf16 peak for v100-sxm2)"); empty when it is computed or not of the plan's
+  /// kind.
+  virtual std::vector<std::string> missing_inputs(std::string_view metric) const = 0;
   /// Whether an [[assumptions]] entry justifies the plan key.
   virtual bool assumed(std::string_view key) const = 0;
   /// The tolerance of the metric's tier (plan [tolerances], config, or the default).

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/expr/check.hpp"
 
 namespace planlint::expr {
@@ -414,6 +415,28 @@ class Evaluator {
         }
         return tier_name(*name);
       }
+      case Function::moe_scaling: {
+        auto name = text(*args[0]);
+        const MetricSpec* m = name ? find_metric(*name) : nullptr;
+        if (!m) return std::nullopt;
+        return ValueRef::of_text(to_string(m->moe));
+      }
+      case Function::ranged_by: {
+        auto name = text(*args[0]), key = text(*args[1]);
+        const MetricSpec* m = name ? find_metric(*name) : nullptr;
+        if (!m || !key) return std::nullopt;
+        for (const RangedKey ranged : ranged_keys)
+          if (plan_key_of(ranged) == *key) return ValueRef::of(planlint::ranged_by(*m, ranged));
+        return ValueRef::of(false);
+      }
+      case Function::missing_inputs: {
+        auto name = text(*args[0]);
+        if (!name) return std::nullopt;
+        std::string joined;
+        for (const std::string& input : environment_.missing_inputs(*name))
+          joined += (joined.empty() ? "" : ", ") + input;
+        return kept_text(std::move(joined));
+      }
       case Function::claims_with_ratio:
       case Function::shared_inputs: {
         auto r = quantity(*args[0]), tolerance = quantity(*args[1]);
@@ -429,6 +452,17 @@ class Evaluator {
           }
         return kept_text(std::move(joined));
       }
+      case Function::peak_precision: {
+        auto gpu = text(*args[0]);
+        auto peak = quantity(*args[1]), tolerance = quantity(*args[2]);
+        if (!gpu || !peak || !tolerance) return std::nullopt;
+        for (std::string_view precision : peak_precisions())
+          if (const std::optional<Value> dense = environment_.catalog(*gpu, "dense_peak", precision))
+            if (const units::Quantity* q = dense->quantity();
+                q && std::abs(peak->value - q->value) <= tolerance->value * std::abs(q->value))
+              return ValueRef::of_text(precision);
+        return ValueRef::of_text("");
+      }
       case Function::catalog: {
         auto gpu = text(*args[0]), field = text(*args[1]);
         std::optional<std::string_view> precision;
@@ -441,25 +475,15 @@ class Evaluator {
     return std::nullopt;
   }
 
-  static std::optional<ValueRef> tier_name(std::string_view metric);
+  static std::optional<ValueRef> tier_name(std::string_view metric) {
+    const MetricSpec* m = find_metric(metric);
+    if (!m) return std::nullopt;
+    return ValueRef::of_text(to_string(m->tier));
+  }
 
   const Environment& environment_;
   mutable ValueStore keep_;
 };
-
-}  // namespace
-}  // namespace planlint::expr
-
-#include "planlint/estimate/metric_table.hpp"
-
-namespace planlint::expr {
-namespace {
-
-std::optional<ValueRef> Evaluator::tier_name(std::string_view metric) {
-  const MetricSpec* m = find_metric(metric);
-  if (!m) return std::nullopt;
-  return ValueRef::of_text(to_string(m->tier));
-}
 
 }  // namespace
 

@@ -16,8 +16,8 @@ enum class Function : std::uint8_t {
   exists, given, in_bits, known, compute_precision, has_invalid_values,
   min, max, abs, floor, ceil, sqrt, log10,
   within, ratio, slip, days_since,
-  tier, tolerance, metric, metric_low, metric_high, value, assumed, claimed, computed, benchmarked,
-  claims_with_ratio, shared_inputs, catalog,
+  tier, tolerance, moe_scaling, ranged_by, missing_inputs, metric, metric_low, metric_high, value, assumed,
+  claimed, computed, benchmarked, claims_with_ratio, shared_inputs, peak_precision, catalog,
 };
 
 struct FunctionName {
@@ -25,7 +25,7 @@ struct FunctionName {
   Function function;
 };
 
-inline constexpr std::array<FunctionName, 30> function_table{{
+inline constexpr std::array<FunctionName, 34> function_table{{
     {"exists", Function::exists},
     {"given", Function::given},
     {"in_bits", Function::in_bits},
@@ -45,6 +45,9 @@ inline constexpr std::array<FunctionName, 30> function_table{{
     {"days_since", Function::days_since},
     {"tier", Function::tier},
     {"tolerance", Function::tolerance},
+    {"moe_scaling", Function::moe_scaling},
+    {"ranged_by", Function::ranged_by},
+    {"missing_inputs", Function::missing_inputs},
     {"metric", Function::metric},
     {"metric_low", Function::metric_low},
     {"metric_high", Function::metric_high},
@@ -55,6 +58,7 @@ inline constexpr std::array<FunctionName, 30> function_table{{
     {"benchmarked", Function::benchmarked},
     {"claims_with_ratio", Function::claims_with_ratio},
     {"shared_inputs", Function::shared_inputs},
+    {"peak_precision", Function::peak_precision},
     {"catalog", Function::catalog},
 }};
 

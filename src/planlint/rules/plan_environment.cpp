@@ -70,6 +70,7 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
     case Space::metric:
     case Space::metric_low:
     case Space::metric_high: {
+      paths_read_.set(path.ref.index);
       const MetricValue* m = inputs_.estimates.find(static_cast<Metric>(path.ref.index));
       if (!m) return std::nullopt;
       const std::optional<double>& bound = path.ref.space == Space::metric        ? std::optional<double>(m->value)
@@ -197,6 +198,12 @@ bool PlanEnvironment::claimed(std::string_view metric) const {
 
 bool PlanEnvironment::computed(std::string_view metric) const {
   return inputs_.estimates.find(metric) != nullptr;
+}
+
+std::vector<std::string> PlanEnvironment::missing_inputs(std::string_view metric) const {
+  const auto& absent = inputs_.estimates.absent();
+  if (auto it = absent.find(metric); it != absent.end()) return it->second;
+  return {};
 }
 
 bool PlanEnvironment::benchmarked(std::string_view metric) const {

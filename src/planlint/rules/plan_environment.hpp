@@ -1,6 +1,7 @@
 #pragma once
 /// The run-time names of a rule expression, read from one plan and its estimates: plan keys,
 /// est.METRIC, it.FIELD (the current element of `each`), options.NAME.
+#include <bitset>
 #include <map>
 #include <optional>
 #include <span>
@@ -106,6 +107,7 @@ class PlanEnvironment : public expr::Environment {
   bool assumed(std::string_view key) const override;
   bool claimed(std::string_view metric) const override;
   bool computed(std::string_view metric) const override;
+  std::vector<std::string> missing_inputs(std::string_view metric) const override;
   bool benchmarked(std::string_view metric) const override;
   std::vector<std::string> claims_with_ratio(double ratio, double tolerance) const override;
   std::vector<std::string> shared_inputs(const std::vector<std::string>& metrics) const override;
@@ -117,7 +119,13 @@ class PlanEnvironment : public expr::Environment {
 
   /// Metrics read through metric(NAME) since the last reset, for the provenance notes.
   const std::vector<std::string>& metrics_read() const { return metrics_read_; }
-  void reset_metrics_read() { metrics_read_.clear(); }
+  /// Whether an est.NAME path of the metric was read since the last reset: a finding notes
+  /// the arithmetic of the metrics it read, not of those its other branches name.
+  bool read_path(const MetricSpec& metric) const { return paths_read_[static_cast<std::size_t>(metric.id)]; }
+  void reset_metrics_read() {
+    metrics_read_.clear();
+    paths_read_.reset();
+  }
 
  private:
   const RuleInputs& inputs_;
@@ -127,6 +135,7 @@ class PlanEnvironment : public expr::Environment {
   /// The element's section's fields by field id (element_fields_of): what it.FIELD reads.
   std::span<const KeySpec* const> element_fields_;
   mutable std::vector<std::string> metrics_read_;
+  mutable std::bitset<metric_count> paths_read_;
   /// The provenance when RuleInputs has none.
   mutable std::optional<PlanProvenance> own_provenance_;
 };

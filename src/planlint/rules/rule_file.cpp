@@ -684,8 +684,14 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
   auto keep = [&owned](std::string text) -> std::string_view { return owned->texts.emplace_back(std::move(text)); };
   std::string literal;
   std::vector<OpenSection> open;
-  // Ends the literal with a part; returns its place.
-  auto add_part = [&](Part part, expr::NodePtr tree) {
+  // Ends the literal with a part of `kind` (a placeholder's unit and rounding for one); returns
+  // its place.
+  auto add_part = [&](Part::Kind kind, expr::NodePtr tree, std::string_view unit = {},
+                      Rounding rounding = Rounding::nearest) {
+    Part part;
+    part.kind = kind;
+    part.unit = unit;
+    part.rounding = rounding;
     part.literal = keep(std::move(literal));
     part.expression = tree.get();
     owned->parts.push_back(part);
@@ -696,7 +702,7 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
   // A branch of the innermost open section, after the one before it.
   auto add_branch = [&](Part::Kind kind, expr::NodePtr condition) {
     OpenSection& section = open.back();
-    const std::size_t part = add_part(Part{.kind = kind}, std::move(condition));
+    const std::size_t part = add_part(kind, std::move(condition));
     owned->parts[section.branches.back()].next = static_cast<std::uint32_t>(part);
     section.branches.push_back(part);
   };
@@ -748,7 +754,7 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
         add_branch(Part::Kind::else_, nullptr);
         open.back().has_else = true;
       } else {
-        const std::size_t end = add_part(Part{.kind = Part::Kind::end_if}, nullptr);
+        const std::size_t end = add_part(Part::Kind::end_if, nullptr);
         for (std::size_t branch : open.back().branches) owned->parts[branch].end = static_cast<std::uint32_t>(end);
         owned->parts[open.back().branches.back()].next = static_cast<std::uint32_t>(end);
         open.pop_back();
@@ -774,7 +780,7 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
           if (open.back().has_else) return TemplateError{i, "'{else if ...}' after the section's '{else}'"};
           add_branch(Part::Kind::else_if, std::move(tree));
         } else {
-          const std::size_t part = add_part(Part{.kind = Part::Kind::if_}, std::move(tree));
+          const std::size_t part = add_part(Part::Kind::if_, std::move(tree));
           open.push_back(OpenSection{i, {part}, false});
         }
         i = close;
@@ -809,11 +815,11 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
       if (std::string problem = display_unit_problem(unit, type.dim, at); !problem.empty())
         return TemplateError{i + 1 + inside.size() + 1 + at, std::move(problem)};
     }
-    add_part(Part{.unit = keep(std::move(unit)), .rounding = rounding}, std::move(tree));
+    add_part(Part::Kind::placeholder, std::move(tree), keep(std::move(unit)), rounding);
     i = close;
   }
   if (!open.empty()) return TemplateError{open.back().offset, "'{if ...}' without its '{/if}'"};
-  add_part(Part{}, nullptr);
+  add_part(Part::Kind::placeholder, nullptr);
   MessageTemplate result;
   result.parts = owned->parts;
   result.owned = std::move(owned);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/estimate/metric_table.hpp"
 #include "planlint/expr/eval.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/source/source_file.hpp"
@@ -259,16 +260,37 @@ class RuleRunner {
     // How planlint computed the numbers the rule used.
     // The rule's declared metrics, then those it read that it did not declare (metrics_read()
     // holds each name once), without copying either list.
-    auto note_arithmetic = [&](std::string_view name) {
-      if (const MetricValue* m = run_.inputs.estimates.find(name); m && !m->arithmetic.empty()) {
-        std::string note(name);  // "train.days: 4.42M GPU·h / 2048 / 24 = 90.0 d"
-        note += ": ";
-        note += m->arithmetic.str();
-        d.notes.push_back(std::move(note));
+    // A catalog figure (gpu.*) is shown in the message and has no arithmetic to note. A metric
+    // that is one term (a dense model's weights read: "26 GB") stands for the metric it is, whose
+    // arithmetic is noted instead. Each metric, and each arithmetic, is noted once.
+    std::vector<std::string_view> noted;
+    auto note_one = [&](auto& self, std::string_view name) -> void {
+      const MetricValue* m = run_.inputs.estimates.find(name);
+      if (!m || m->arithmetic.empty() || (m->spec && m->spec->section == ReportSection::hardware)) return;
+      if (std::find(noted.begin(), noted.end(), m->name) != noted.end()) return;
+      noted.push_back(m->name);
+      const std::string arithmetic = m->arithmetic.str();
+      if (arithmetic.find(" = ") == std::string::npos) {
+        for (const MetricInput& input : m->inputs)
+          if (input.is_metric) self(self, input.name);
+        return;
       }
+      // A bound that is the metric itself for this plan (an MoE bound of a dense model) is
+      // noted under the metric's name, the one earlier in the metric table.
+      const std::string suffix = ": " + arithmetic;
+      std::string note = std::string(name) + suffix;  // "train.days: 4.42M GPU·h / 2048 / 24 = 90.0 d"
+      for (std::string& other : d.notes)
+        if (other.ends_with(suffix)) {
+          const MetricSpec* earlier = find_metric(std::string_view(other).substr(0, other.size() - suffix.size()));
+          if (m->spec && earlier && m->spec->id < earlier->id) other = std::move(note);
+          return;
+        }
+      d.notes.push_back(std::move(note));
     };
+    auto note_arithmetic = [&](std::string_view name) { note_one(note_one, name); };
     const NameList used = rule_.metrics_used;
-    for (std::string_view name : used) note_arithmetic(name);
+    for (std::string_view name : used)
+      if (const MetricSpec* metric = find_metric(name); metric && environment_.read_path(*metric)) note_arithmetic(name);
     for (const std::string& name : environment_.metrics_read())
       if (std::find(used.begin(), used.end(), name) == used.end()) note_arithmetic(name);
     return d;

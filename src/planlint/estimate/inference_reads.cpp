@@ -1,0 +1,235 @@
+/// What an inference plan's rules compare beside the bounds of inference.cpp (estimates.md,
+/// "Inference"): how the KV cache spreads over a replica's GPUs, the bytes a decode step reads
+/// (an MoE model's routed experts, the KV heads each GPU holds whole), the memory of one
+/// sequence and of the weights alone, and the prompt's attention FLOPs that the TTFT bound
+/// leaves out.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "planlint/estimate/inference_terms.hpp"
+
+namespace planlint::detail {
+
+namespace {
+
+// A KV head's keys and values are not split across GPUs: each GPU of a tp replica holds
+// ⌈kv_heads / tp⌉ whole heads (KvSplit).
+void kv_heads_per_gpu(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_kv_heads_per_gpu);
+  const Term heads = m.plan("model.kv_heads");
+  const Term tp = m.plan("inference.tp");
+  m.finish(std::ceil(heads.value / tp.value), "⌈kv_heads / tp⌉ (a KV head is not split across GPUs)",
+           [=] { return fmt::format("⌈{} / {}⌉", heads.text, tp.text); });
+}
+
+// How many times over the replica's GPUs hold (and a decode step reads) its KV cache, against
+// an even split over tp: 1 where tp divides kv_heads, tp / kv_heads at tp > kv_heads.
+void kv_replication(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_kv_replication);
+  const Term tp = m.plan("inference.tp");
+  const Term per_gpu = m.metric(Metric::infer_kv_heads_per_gpu);
+  const Term heads = m.plan("model.kv_heads");
+  m.finish(tp.value * per_gpu.value / heads.value, "tp · ⌈kv_heads / tp⌉ / kv_heads",
+           [=] { return fmt::format("{} × {} / {}", tp.text, per_gpu.text, heads.text); });
+}
+
+// One sequence's KV cache at the full context, over its replica's GPUs as a whole.
+void kv_per_sequence(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_kv_per_sequence);
+  const Term per_token = m.metric(Metric::infer_kv_per_token);
+  const Term tokens = m.plan("inference.context");
+  m.finish(per_token.value * tokens.value, "kv_per_token · context",
+           [=] { return fmt::format("{} × {}", per_token.text, tokens.text); });
+}
+
+// One sequence's KV cache on each GPU of its replica: the heads a GPU holds.
+void kv_per_sequence_per_gpu(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_kv_per_sequence_per_gpu);
+  const Term sequence = m.metric(Metric::infer_kv_per_sequence);
+  const Term replication = m.metric(Metric::infer_kv_replication);
+  const Term tp = m.plan("inference.tp");
+  m.finish(sequence.value * replication.value / tp.value, "infer.kv_per_sequence · infer.kv_replication / tp",
+           [=] { return fmt::format("{} × {} / {}", sequence.text, replication.text, tp.text); });
+}
+
+// The reserve of infer.memory.total: memory_reserve of the weights and KV cache a GPU holds.
+void memory_reserve(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_memory_reserve);
+  const Term reserve = m.plan("cluster.memory_reserve");
+  const Term model = m.metric(Metric::infer_weights);
+  const Term cache = m.metric(Metric::infer_kv_cache);
+  const Term replication = m.metric(Metric::infer_kv_replication);
+  const Term tp = m.plan("inference.tp");
+  m.finish(reserve.value * (model.value + cache.value * replication.value) / tp.value,
+           "memory_reserve · (weights + kv_cache · infer.kv_replication) / tp", [=] {
+             return fmt::format("{} × ({} + {} × {}) / {}", reserve.text, model.text, cache.text, replication.text,
+                                tp.text);
+           });
+}
+
+// infer.memory.total at a concurrency of one: the least any concurrency needs at the plan's tp.
+void memory_one_sequence(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_memory_one_sequence);
+  const Term model = m.metric(Metric::infer_weights);
+  const Term tp = m.plan("inference.tp");
+  const Term sequence = m.metric(Metric::infer_kv_per_sequence_per_gpu);
+  const Term reserve = m.plan("cluster.memory_reserve");
+  m.finish((model.value / tp.value + sequence.value) * (1 + reserve.value),
+           "(weights / tp + infer.kv_per_sequence_per_gpu) · (1 + memory_reserve)",
+           [=] { return fmt::format("({} / {} + {}) × (1 + {})", model.text, tp.text, sequence.text, reserve.text); });
+}
+
+// The GPUs a replica spreads its weights over: the plan's tp; a plan that states none has not
+// chosen one yet, and is taken at the most one node gives, and no more than the GPUs of one of
+// its replicas when it states inference.replicas.
+void replica_gpus(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_replica_gpus);
+  const PlanValue* tp_value = context.find("inference.tp");
+  if (tp_value && tp_value->origin == Origin::plan) {
+    const Term tp = m.plan("inference.tp");
+    m.finish(tp.value, "inference.tp", [=] { return tp.text.str(); });
+    return;
+  }
+  const Term count = m.plan("cluster.count");
+  const Term per_node = m.plan("cluster.gpus_per_node");
+  const PlanValue* replicas_value = context.find("inference.replicas");
+  if (replicas_value && replicas_value->origin == Origin::plan) {
+    const Term replicas = m.plan("inference.replicas");
+    const double per_replica = std::floor(count.value / replicas.value);
+    m.finish(std::min(per_replica, per_node.value),
+             "min(⌊n / replicas⌋, gpus_per_node) (no inference.tp: the GPUs of one replica, at most a node's)",
+             [=] {
+               return fmt::format("min(⌊{} / {}⌋, {})", show_count(count.value), show_count(replicas.value),
+                                  show_count(per_node.value));
+             });
+    return;
+  }
+  m.finish(std::min(count.value, per_node.value), "min(n, gpus_per_node) (no inference.tp: the most one node gives)",
+           [=] { return fmt::format("min({}, {})", show_count(count.value), show_count(per_node.value)); });
+}
+
+// The weights a GPU holds with their reserve, before any KV cache: what no concurrency avoids.
+void memory_weights_alone(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_memory_weights_alone);
+  const Term model = m.metric(Metric::infer_weights);
+  const Term gpus = m.metric(Metric::infer_replica_gpus);
+  const Term reserve = m.plan("cluster.memory_reserve");
+  m.finish(model.value / gpus.value * (1 + reserve.value), "weights / infer.replica_gpus · (1 + memory_reserve)",
+           [=] { return fmt::format("{} / {} × (1 + {})", model.text, show_count(gpus.value), reserve.text); });
+}
+
+// The share of an MoE model's weights a decode step reads: its tokens (one sequence's
+// tokens_per_step, or every sequence's at the planned concurrency) routed apart, each to N_a of
+// the N parameters (ExpertTerms). Only for an MoE model: a dense model reads every weight.
+void expert_share(EstimateContext& context, Metric metric, bool at_concurrency) {
+  if (context.text("model.architecture") != "moe") return;
+  MetricBuilder m(context, metric);
+  const ExpertTerms experts = *expert_terms(context, m);
+  const std::optional<Term> steps = tokens_per_step(context, m);
+  const std::optional<Term> sequences =
+      at_concurrency ? std::optional<Term>(m.plan("inference.concurrency")) : std::nullopt;
+  const double tokens = (sequences ? sequences->value : 1) * (steps ? steps->value : 1);
+  const double value = experts.routed_share(tokens);
+  if (tokens == 1) {
+    m.finish(value, "N_a / N", [=] { return fmt::format("{} / {}", experts.n_active.text, experts.n.text); });
+    return;
+  }
+  const std::string_view exponent = sequences && steps ? "concurrency · tokens_per_step"
+                                    : sequences        ? "concurrency"
+                                                       : "tokens_per_step";
+  m.finish(value, fmt::format("1 − (1 − N_a / N)^({}) (tokens routed apart)", exponent), [=] {
+    const std::string power = sequences && steps ? fmt::format("({} × {})", sequences->text, steps->text)
+                              : sequences        ? sequences->text.str()
+                                                 : steps->text.str();
+    return fmt::format("1 − (1 − {} / {})^{}", experts.n_active.text, experts.n.text, power);
+  });
+}
+
+// The weight bytes a decode step reads: an MoE model's routed experts' share, every weight of a
+// dense one.
+void weights_read(EstimateContext& context, Metric metric, Metric share) {
+  MetricBuilder m(context, metric);
+  if (context.text("model.architecture") != "moe") {
+    const Term model = m.metric_terms(Metric::infer_weights);
+    m.finish(model.value, "infer.weights (a dense model reads every weight)", [=] { return model.text.str(); });
+    return;
+  }
+  const Term model = m.metric(Metric::infer_weights);
+  const Term routed = m.metric(share);
+  m.finish(model.value * routed.value, fmt::format("infer.weights · {}", metric_spec(share).name),
+           [=] { return fmt::format("{} × {}", model.text, routed.text); });
+}
+
+// The KV bytes a decode step reads: one sequence's cache at the full context, or the planned
+// concurrency's, each GPU reading the whole cache of the heads it holds.
+void kv_read(EstimateContext& context, Metric metric, bool at_concurrency) {
+  MetricBuilder m(context, metric);
+  const Term replication = m.metric(Metric::infer_kv_replication);
+  if (at_concurrency) {
+    const Term cache = m.metric(Metric::infer_kv_cache);
+    m.finish(cache.value * replication.value, "kv_cache · infer.kv_replication",
+             [=] { return fmt::format("{} × {}", cache.text, replication.text); });
+    return;
+  }
+  const Term sequence = m.metric(Metric::infer_kv_per_sequence);
+  m.finish(sequence.value * replication.value, "infer.kv_per_sequence · infer.kv_replication",
+           [=] { return fmt::format("{} × {}", sequence.text, replication.text); });
+}
+
+// The causal attention of the prompt's forward pass, scores and weighted values over L layers:
+// 2 · L · S² · a · d_h FLOPs (half of the 4 · L · S² · a · d_h of full attention), which
+// infer.prefill_flops (2 · N_a a token) leaves out.
+void prefill_attention_flops(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_prefill_attention_flops);
+  const Term layers = m.plan("model.layers");
+  const Term prompt = m.plan("inference.prompt_tokens");
+  const Term heads = m.plan("model.heads");
+  const Term head_dim = m.plan("model.head_dim");
+  m.finish(2 * layers.value * prompt.value * prompt.value * heads.value * head_dim.value, "2 · L · S² · a · d_h", [=] {
+    return fmt::format("2 × {} × {}² × {} × {}", layers.text, show_count(prompt.value), heads.text, head_dim.text);
+  });
+}
+
+// R = 2 · L · S² · a · d_h / (2 · N_a · S) = L · S · a · d_h / N_a: what the attention adds to
+// the prefill FLOPs the TTFT bound counts.
+void prefill_attention_share(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_prefill_attention_share);
+  const Term attention = m.metric(Metric::infer_prefill_attention_flops);
+  const Term prefill = m.metric(Metric::infer_prefill_flops);
+  m.finish(attention.value / prefill.value, "infer.prefill_attention_flops / infer.prefill_flops",
+           [=] { return fmt::format("{} / {}", attention.text, prefill.text); });
+}
+
+void ttft_with_attention(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_ttft_with_attention);
+  const Term ttft = m.metric(Metric::infer_ttft);
+  const Term share = m.metric(Metric::infer_prefill_attention_share);
+  m.finish(ttft.value * (1 + share.value), "infer.ttft · (1 + infer.prefill_attention_share)",
+           [=] { return fmt::format("{} × (1 + {})", ttft.text, share.text); });
+}
+
+}  // namespace
+
+void estimate_inference_reads(EstimateContext& context) {
+  kv_heads_per_gpu(context);
+  kv_replication(context);
+  kv_per_sequence(context);
+  kv_per_sequence_per_gpu(context);
+  memory_reserve(context);
+  memory_one_sequence(context);
+  replica_gpus(context);
+  memory_weights_alone(context);
+  expert_share(context, Metric::infer_expert_share, false);
+  expert_share(context, Metric::infer_expert_share_at_concurrency, true);
+  weights_read(context, Metric::infer_weights_read, Metric::infer_expert_share);
+  weights_read(context, Metric::infer_weights_read_at_concurrency, Metric::infer_expert_share_at_concurrency);
+  kv_read(context, Metric::infer_kv_read, false);
+  kv_read(context, Metric::infer_kv_read_at_concurrency, true);
+  prefill_attention_flops(context);
+  prefill_attention_share(context);
+  ttft_with_attention(context);
+}
+
+}  // namespace planlint::detail

@@ -12,7 +12,7 @@ namespace planlint::detail {
 
 namespace {
 
-/// A figure of the plan's GPU in the catalog (`figure` of the spec), recorded on `m` as the
+/// A figure of the plan's GPU in the catalog (`figure` of the catalog entry), recorded on `m` as the
 /// input cluster.gpu with `what` ("dense bf16 peak"); missing with the reason when the plan names
 /// no GPU, the catalog does not know it, or has no such figure for it.
 template <typename Figure>

@@ -1,5 +1,5 @@
 // Stages in batches: lint_texts runs each stage over many plans in a row, and a run lints its
-// files in batches (docs/performance.md, "Stages in batches"). A plan's findings must not depend
+// files in batches (docs/development.md, "Layout"). A plan's findings must not depend
 // on the plans linted with it, and a run's output not on how its files were batched.
 #include <deque>
 #include <filesystem>

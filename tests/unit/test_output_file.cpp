@@ -1,6 +1,6 @@
 // -o FILE and --write-baseline FILE: the atomic rename only for a regular file or a new path;
 // a symbolic link is written through and kept, a FIFO or device is written in place, an
-// existing file keeps its mode, a file the user cannot write is exit 2 (docs/cli.md).
+// existing file keeps its mode, a file the user cannot write is exit 2 (docs/hardening.md, "Security model").
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 #pragma once
-/// `.planlint.toml` (cli.md "Configuration file"), described by schemas/config.schema.json:
+/// `.planlint.toml` (cli.md "Configuration"), described by schemas/config.schema.json:
 ///
 ///     [lint]
 ///     select = ["all"]

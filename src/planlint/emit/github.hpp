@@ -1,5 +1,6 @@
 #pragma once
-/// GitHub Actions workflow commands (cli.md `--format github`): one annotation per finding,
+/// GitHub Actions workflow commands (docs/integrations.md, "Annotations without code scanning"):
+/// one annotation per finding,
 ///
 ///     ::error file=plans/a.toml,line=11,col=1,endLine=11,endColumn=3,title=unknown-key::unknown key 'hmb' ...
 ///

@@ -1,5 +1,5 @@
 #pragma once
-/// Machine-readable output (cli.md "JSON"), described by schemas/diagnostics.schema.json:
+/// Machine-readable output (cli.md "JSON output"), described by schemas/diagnostics.schema.json:
 ///
 ///     {"version": 1, "files": ["plans/a.toml"], "diagnostics": [{"rule": "memory-fit",
 ///      "level": "error", "message": "...", "file": "plans/a.toml",

@@ -1,6 +1,6 @@
 #pragma once
 /// Writing a report to a file (`-o FILE`, `--write-baseline FILE`) so that readers never see a
-/// half-written one, without replacing what FILE is (docs/cli.md, "Output files"):
+/// half-written one, without replacing what FILE is (docs/hardening.md, "Security model"):
 /// - a new path or a regular file: the text goes to a temporary file in the same folder, which
 ///   is then renamed over FILE, keeping an existing file's permission bits (and owner, when
 ///   allowed);

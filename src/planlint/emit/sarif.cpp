@@ -22,7 +22,7 @@ using json = nlohmann::ordered_json;
 
 constexpr std::string_view schema_uri = "https://json.schemastore.org/sarif-2.1.0.json";
 constexpr std::string_view fingerprint_name = "planlint/v1";
-// tool.driver.informationUri (cli.md). The project's public home is not settled: a build can
+// tool.driver.informationUri. The project's public home is not settled: a build can
 // set PLANLINT_INFORMATION_URI; the default is a placeholder.
 #ifndef PLANLINT_INFORMATION_URI
 #define PLANLINT_INFORMATION_URI "https://github.com/planlint/planlint"

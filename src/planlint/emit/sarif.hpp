@@ -1,5 +1,5 @@
 #pragma once
-/// SARIF 2.1.0 output (cli.md "SARIF 2.1.0") for code scanning and SARIF viewers: one run with
+/// SARIF 2.1.0 output (cli.md "SARIF output") for code scanning and SARIF viewers: one run with
 /// tool.driver.rules[] from the rule descriptors, one result per diagnostic (suppressed ones
 /// carry `suppressions`), repository-relative URIs under %SRCROOT%.
 ///

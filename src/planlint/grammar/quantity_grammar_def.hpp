@@ -1,5 +1,5 @@
 #pragma once
-/// The quantity grammar (plan-format.md, "Quantities"). It accepts the shape of a quantity:
+/// The quantity grammar (quantities.md). It accepts the shape of a quantity:
 ///
 ///   quantity := ws ['$'] ws number { ws group } ws end
 ///   number   := ['+'|'-'] (digits ['.' digits] | '.' digits) [('e'|'E') ['+'|'-'] digit+]

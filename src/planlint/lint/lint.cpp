@@ -21,10 +21,9 @@ bool estimates_with_ranges(const LintOptions& options, const RuleSet& rules) {
 std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
   // Each stage runs over every plan before the next begins: a stage's code and tables then
   // stay in the caches and the branch predictor across plans, where a plan-by-plan run evicts
-  // each stage with the next (docs/performance.md, "Stages in batches"). But a plan is read
-  // into its Plan right after its parse, and its TOML document freed: 32 documents parsed
-  // before the first was read were out of the data caches by then (the map walks of the read
-  // missed), and the next parse now reuses the blocks the last document freed, still cached.
+  // each stage with the next (docs/development.md, "Layout"). But a plan is read into its Plan
+  // right after its parse, and its TOML document freed: the read then walks a document still in
+  // the data caches, and the next parse reuses the blocks the last document freed.
   std::vector<FileResult> results;
   results.reserve(plans.size());
   for (const PlanText& p : plans) {

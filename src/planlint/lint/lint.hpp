@@ -64,7 +64,7 @@ struct PlanText {
 };
 
 /// lint_text on each plan, a stage at a time over all of them: the same results, faster over
-/// many plans (docs/performance.md, "Stages in batches").
+/// many plans (docs/development.md, "Layout").
 std::vector<FileResult> lint_texts(std::span<const PlanText> plans);
 
 /// Keeps the findings that `options.selection` runs, each at its level there: what lint_texts

@@ -29,8 +29,7 @@ std::vector<Diagnostic> run_rules(const RuleSet& rules, const RuleRun& run);
 
 /// run_rules on several plans, a rule at a time: each rule runs on every plan before the next
 /// begins, so that its expression trees stay in the data cache across the plans, where a plan
-/// at a time reads all the rules' trees again for each (docs/performance.md, "Rules across a
-/// batch"). The findings of `runs[i]` are appended to `out[i]` in run_rules' order.
+/// at a time reads all the rules' trees again for each (docs/development.md, "Layout"). The findings of `runs[i]` are appended to `out[i]` in run_rules' order.
 void run_rules(const RuleSet& rules, std::span<const RuleRun* const> runs, std::span<std::vector<Diagnostic>> out);
 
 /// The message of a compiled template, with placeholders evaluated ("?" when absent).

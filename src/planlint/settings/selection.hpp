@@ -1,6 +1,6 @@
 #pragma once
 /// Which rules run, and at which level: `--select`, `--ignore` and `--severity` over a config's
-/// `[lint] select`, `ignore` and `[lint.severity]` (docs/cli.md, "Choosing rules").
+/// `[lint] select`, `ignore` and `[lint.severity]` (docs/cli.md, "Configuration").
 ///
 ///     RuleSelection selection;
 ///     selection.ignore = {"memory"};

@@ -104,11 +104,11 @@ TEST_CASE("a plan says which basis its MFU is on, and the time, attention-flops 
   CHECK_THAT(rules(plan("6.7%", "")), VectorContains(std::string("mfu-out-of-range")));
   const std::optional<Diagnostic> low = finding(lint_plan(plan("3%", "mfu_counts_attention = false\n")), "mfu-out-of-range");
   REQUIRE(low);
-  CHECK_THAT(low->message, Catch::StartsWith("training.mfu 3% (15.9% counting the attention FLOPs") && Catch::Contains("is below"));
+  CHECK_THAT(low->message, Catch::StartsWith("training.mfu 3% (15.9% on the ranges' basis: counting the attention FLOPs") && Catch::Contains("is below"));
   // Next to the range, the converted figure is rounded away from it: 6.61% is 34.9997%.
   const std::optional<Diagnostic> edge = finding(lint_plan(plan("6.61%", "mfu_counts_attention = false\n")), "mfu-out-of-range");
   REQUIRE(edge);
-  CHECK_THAT(edge->message, Catch::StartsWith("training.mfu 6.61% (34.9% counting the attention FLOPs"));
+  CHECK_THAT(edge->message, Catch::StartsWith("training.mfu 6.61% (34.9% on the ranges' basis: counting the attention FLOPs"));
 
   // With the attention counted, the GPU time divides (6 · N + 12 · L · h · S) · D by the MFU:
   // 5.29× the 6 · N · D time at 128K tokens.

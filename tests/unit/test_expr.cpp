@@ -192,6 +192,9 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(truth("ranged_by('cost.total', 'cluster.price')"));
   CHECK_FALSE(truth("ranged_by('train.days', 'training.goodput')"));
   CHECK_FALSE(truth("ranged_by('train.flops', 'training.mfu')"));
+  CHECK(truth("ranged('train.days')"));
+  CHECK_FALSE(truth("ranged('train.flops')"));
+  CHECK_FALSE(truth("ranged('train.attention_share')"));  // cost tier, but no assumption moves it
   CHECK(*eval("missing_inputs('train.days')")->text() == "training.mfu, cluster.count");
   CHECK(eval("missing_inputs('train.memory.total')")->text()->empty());
   CHECK(number("catalog(cluster.gpu, 'hbm')") == Approx(80e9));

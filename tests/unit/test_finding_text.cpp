@@ -418,10 +418,10 @@ TEST_CASE("helps do not suggest quantising int4 weights, and name the inputs of 
   }
   const std::vector<Diagnostic> unmeasurable = of_rule(alone, "target-unmeasurable");
   REQUIRE(unmeasurable.size() == 1);
-  // Of the inference inputs without a default, the plan leaves out only the prompt (the help
-  // must not list keys the plan states).
+  // Of the inputs infer.ttft needs, the plan leaves out only the prompt (the help must not list
+  // keys the plan states).
   CHECK_THAT(unmeasurable.front().help.value_or(""),
-             Catch::Contains("(inputs with no default that the plan does not state: `inference.prompt_tokens`)"));
+             Catch::Contains("infer.ttft needs that the plan leaves out (inference.prompt_tokens; "));
   const std::optional<Diagnostic> batch = finding(plan("tp = 2\nsla_itl = \"30 ms\"\n", "l40s"), "batch-decode-bound");
   REQUIRE(batch);
   CHECK_THAT(batch->help.value_or(""), Catch::Contains("more replicas), quantise the KV cache (kv_precision = \"fp8\"), "

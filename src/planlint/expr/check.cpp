@@ -414,6 +414,11 @@ class Checker {
         type.vocabulary.words = &scalings;
         return type;
       }
+      case Function::ranged:
+        arity(node, 1, 1);
+        text(0);
+        metric_argument(*node.children[0]);
+        return Type::of(Kind::boolean);
       case Function::ranged_by: {
         arity(node, 2, 2);
         text(0);

@@ -421,6 +421,12 @@ class Evaluator {
         if (!m) return std::nullopt;
         return ValueRef::of_text(to_string(m->moe));
       }
+      case Function::ranged: {
+        auto name = text(*args[0]);
+        const MetricSpec* m = name ? find_metric(*name) : nullptr;
+        if (!m) return std::nullopt;
+        return ValueRef::of(m->ranged_by != 0);
+      }
       case Function::ranged_by: {
         auto name = text(*args[0]), key = text(*args[1]);
         const MetricSpec* m = name ? find_metric(*name) : nullptr;

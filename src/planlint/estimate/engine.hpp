@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -166,13 +168,32 @@ struct Term {
   TermText text;
 };
 
+/// The text of a term given to arithmetic(): a Term's, a TermText itself, or a view of a string
+/// literal (CountedRecompute::text).
+inline const TermText& text_of(const Term& term) { return term.text; }
+inline const TermText& text_of(const TermText& text) { return text; }
+inline std::string_view text_of(std::string_view literal) { return literal; }
+template <typename T>
+using TextOf = std::decay_t<decltype(text_of(std::declval<const T&>()))>;
+
+/// A metric's arithmetic for MetricBuilder::finish(): `format` with the texts of `terms`
+/// (Terms, or TermTexts such as TermText::count(x)), formatted only when the arithmetic is read.
+///
+///     m.finish(tp.value * heads.value, "tp · kv_heads", arithmetic("{} × {}", tp, heads));
+template <typename... Terms>
+auto arithmetic(fmt::format_string<const TextOf<Terms>&...> format, const Terms&... terms) {
+  return [format = fmt::string_view(format), ... texts = TextOf<Terms>(text_of(terms))] {
+    return fmt::vformat(format, fmt::make_format_args(texts...));
+  };
+}
+
 /// Builds one metric: collects its inputs (or the names of the missing ones), then sets the
 /// metric with its formula and arithmetic, or records it as absent. A missing input reads as
 /// NaN so that the formula code runs straight through; finish() discards the result then.
 ///
 ///     MetricBuilder m(context, Metric::train_flops);
 ///     Term n = m.plan("model.active_params"), d = m.plan("training.tokens");
-///     m.finish(6 * n.value * d.value, "6 · N_a · D", fmt::format("6 × {} × {}", n.text, d.text));
+///     m.finish(6 * n.value * d.value, "6 · N_a · D", arithmetic("6 × {} × {}", n, d));
 class MetricBuilder {
  public:
   /// Plan keys are named by string literals (the terms' texts view them).

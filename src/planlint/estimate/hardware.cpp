@@ -50,7 +50,7 @@ void bf16_peak_share(EstimateContext& context) {
                                    [](const GpuSpec& gpu) { return gpu.dense_peak(Precision::bf16); });
   const Term peak = m.metric(Metric::gpu_catalog_peak);
   m.finish(bf16.value / peak.value, "dense bf16 peak / the dense peak at the compute precision",
-           [=] { return fmt::format("{} / {}", bf16.text, peak.text); });
+           arithmetic("{} / {}", bf16, peak));
 }
 
 // The catalog's HBM is the marketed figure, which is GiB: an H100's five 16 GiB stacks are its
@@ -61,7 +61,7 @@ void hbm_gib(EstimateContext& context) {
                                   [](const GpuSpec& gpu) { return std::optional<double>(gpu.hbm_bytes); });
   constexpr double gib_per_gb = 1.073741824;  // 2^30 / 10^9
   m.finish(hbm.value * gib_per_gb, "the catalog's HBM read in GiB: hbm · 2^30 / 10^9",
-           [=] { return fmt::format("{} × 1.073741824", hbm.text); });
+           arithmetic("{} × 1.073741824", hbm));
 }
 
 /// A node's total of a figure of one GPU, gpus_per_node × it; `figure` reads the figure on `m`.
@@ -71,7 +71,7 @@ void node_total(EstimateContext& context, Metric metric, std::string_view formul
   const Term one = figure(m);
   const Term per_node = m.plan("cluster.gpus_per_node");
   m.finish(one.value * per_node.value, formula,
-           [=] { return fmt::format("{} × {}", one.text, show_count(per_node.value)); });
+           arithmetic("{} × {}", one, TermText::count(per_node.value)));
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ void weights(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_weights);
   const Term n = m.plan("model.params");
   const Term bytes = precision_bytes(context, m, "inference.weights");
-  m.finish(n.value * bytes.value, "N · bytes(weights)", [=] { return fmt::format("{} × {}", n.text, bytes.text); });
+  m.finish(n.value * bytes.value, "N · bytes(weights)", arithmetic("{} × {}", n, bytes));
 }
 
 // Keys and values (2) for every layer and KV head, per token.
@@ -89,8 +89,7 @@ void kv_per_token(EstimateContext& context) {
   const Term bytes = precision_bytes(context, m, "inference.kv_precision");
   m.finish(2 * layers.value * kv_heads.value * head_dim.value * bytes.value,
            "2 · L · a_kv · d_h · bytes(kv_precision)",
-           [=] { return fmt::format("2 × {} × {} × {} × {}", layers.text, kv_heads.text, head_dim.text,
-                       bytes.text); });
+           arithmetic("2 × {} × {} × {} × {}", layers, kv_heads, head_dim, bytes));
 }
 
 void kv_cache(EstimateContext& context) {
@@ -99,7 +98,7 @@ void kv_cache(EstimateContext& context) {
   const Term tokens = m.plan("inference.context");
   const Term sequences = m.plan("inference.concurrency");
   m.finish(per_token.value * tokens.value * sequences.value, "kv_per_token · context · concurrency",
-           [=] { return fmt::format("{} × {} × {}", per_token.text, tokens.text, sequences.text); });
+           arithmetic("{} × {} × {}", per_token, tokens, sequences));
 }
 
 // The replica's weights and KV cache spread over its tp GPUs, plus the reserve on that.
@@ -122,7 +121,7 @@ void memory_total(EstimateContext& context) {
   const double per_gpu = (model.value + cache.value) / tp.value;
   m.finish(per_gpu * (1 + reserve.value),
            "(weights + kv_cache) / tp + reserve, reserve = memory_reserve · (weights + kv_cache) / tp",
-           [=] { return fmt::format("({} + {}) / {} × (1 + {})", model.text, cache.text, tp.text, reserve.text); });
+           arithmetic("({} + {}) / {} × (1 + {})", model, cache, tp, reserve));
 }
 
 // What is left of the replica's HBM after the reserve and the weights, in whole sequences.
@@ -150,8 +149,8 @@ void max_concurrency(EstimateContext& context) {
   }
   const double sequences = std::floor(std::max(0.0, free) / (per_token.value * tokens.value));
   m.finish(sequences, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context)⌋",
-           [=] { return fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {})⌋", hbm.text, reserve.text, tp.text,
-                       model.text, per_token.text, tokens.text); });
+           arithmetic("⌊({} × (1 − {}) × {} − {}) / ({} × {})⌋", hbm, reserve, tp, model, per_token,
+                      tokens));
 }
 
 /// What the decode formulas say about the plan's layout, appended to the formula: "(MoE: ...;
@@ -193,8 +192,7 @@ void decode_tokens_per_s(EstimateContext& context) {
   const double value = bandwidth.value * tp.value / (weights_read + kv_read) * (steps ? steps->value : 1);
   if (!moe && !heads && !steps) {
     m.finish(value, "hbm_bandwidth · tp / (weights + kv_per_token · context)",
-             [=] { return fmt::format("{} × {} / ({} + {} × {})", bandwidth.text, tp.text, model.text,
-                                      per_token.text, tokens.text); });
+             arithmetic("{} × {} / ({} + {} × {})", bandwidth, tp, model, per_token, tokens));
     return;
   }
   const std::string formula =
@@ -217,7 +215,7 @@ void decode_tokens_per_s(EstimateContext& context) {
 void decode_flops_per_token(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_decode_flops_per_token);
   const Term n_active = m.plan("model.active_params");
-  m.finish(2 * n_active.value, "2 · N_a", [=] { return fmt::format("2 × {}", n_active.text); });
+  m.finish(2 * n_active.value, "2 · N_a", arithmetic("2 × {}", n_active));
 }
 
 void prefill_flops(EstimateContext& context) {
@@ -225,7 +223,7 @@ void prefill_flops(EstimateContext& context) {
   const Term n_active = m.plan("model.active_params");
   const Term prompt = m.plan("inference.prompt_tokens");
   m.finish(2 * n_active.value * prompt.value, "2 · N_a · prompt_tokens",
-           [=] { return fmt::format("2 × {} × {}", n_active.text, prompt.text); });
+           arithmetic("2 × {} × {}", n_active, prompt));
 }
 
 // Lower bound: the prompt's forward pass at the assumed prefill MFU on the replica's GPUs.
@@ -236,13 +234,13 @@ void ttft(EstimateContext& context) {
   const Term tp = m.plan("inference.tp");
   const Term mfu = m.plan("inference.mfu");
   m.finish(flops.value / (peak.value * tp.value * mfu.value), "prefill_flops / (P · tp · MFU)",
-           [=] { return fmt::format("{} / ({} × {} × {})", flops.text, peak.text, tp.text, mfu.text); });
+           arithmetic("{} / ({} × {} × {})", flops, peak, tp, mfu));
 }
 
 void itl(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_itl);
   const Term speed = m.metric(Metric::infer_decode_tokens_per_s);
-  m.finish(1 / speed.value, "1 / decode_tokens_per_s", [=] { return fmt::format("1 / {}", speed.text); });
+  m.finish(1 / speed.value, "1 / decode_tokens_per_s", arithmetic("1 / {}", speed));
 }
 
 // Lower bound at the planned concurrency: the replica decodes its sequences together
@@ -269,7 +267,7 @@ void itl_at_concurrency(EstimateContext& context) {
                        (bandwidth.value * tp.value) / (steps ? steps->value : 1);
   if (!moe && !heads && !steps) {
     m.finish(value, "(weights + kv_cache) / (hbm_bandwidth · tp)",
-             [=] { return fmt::format("({} + {}) / ({} × {})", model.text, cache.text, bandwidth.text, tp.text); });
+             arithmetic("({} + {}) / ({} × {})", model, cache, bandwidth, tp));
     return;
   }
   const std::string formula =

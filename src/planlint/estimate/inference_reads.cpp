@@ -21,7 +21,7 @@ void kv_heads_per_gpu(EstimateContext& context) {
   const Term heads = m.plan("model.kv_heads");
   const Term tp = m.plan("inference.tp");
   m.finish(std::ceil(heads.value / tp.value), "⌈kv_heads / tp⌉ (a KV head is not split across GPUs)",
-           [=] { return fmt::format("⌈{} / {}⌉", heads.text, tp.text); });
+           arithmetic("⌈{} / {}⌉", heads, tp));
 }
 
 // How many times over the replica's GPUs hold (and a decode step reads) its KV cache, against
@@ -32,7 +32,7 @@ void kv_replication(EstimateContext& context) {
   const Term per_gpu = m.metric(Metric::infer_kv_heads_per_gpu);
   const Term heads = m.plan("model.kv_heads");
   m.finish(tp.value * per_gpu.value / heads.value, "tp · ⌈kv_heads / tp⌉ / kv_heads",
-           [=] { return fmt::format("{} × {} / {}", tp.text, per_gpu.text, heads.text); });
+           arithmetic("{} × {} / {}", tp, per_gpu, heads));
 }
 
 // One sequence's KV cache at the full context, over its replica's GPUs as a whole.
@@ -41,7 +41,7 @@ void kv_per_sequence(EstimateContext& context) {
   const Term per_token = m.metric(Metric::infer_kv_per_token);
   const Term tokens = m.plan("inference.context");
   m.finish(per_token.value * tokens.value, "kv_per_token · context",
-           [=] { return fmt::format("{} × {}", per_token.text, tokens.text); });
+           arithmetic("{} × {}", per_token, tokens));
 }
 
 // One sequence's KV cache on each GPU of its replica: the heads a GPU holds.
@@ -51,7 +51,7 @@ void kv_per_sequence_per_gpu(EstimateContext& context) {
   const Term replication = m.metric(Metric::infer_kv_replication);
   const Term tp = m.plan("inference.tp");
   m.finish(sequence.value * replication.value / tp.value, "infer.kv_per_sequence · infer.kv_replication / tp",
-           [=] { return fmt::format("{} × {} / {}", sequence.text, replication.text, tp.text); });
+           arithmetic("{} × {} / {}", sequence, replication, tp));
 }
 
 // The reserve of infer.memory.total: memory_reserve of the weights and KV cache a GPU holds.
@@ -63,10 +63,8 @@ void memory_reserve(EstimateContext& context) {
   const Term replication = m.metric(Metric::infer_kv_replication);
   const Term tp = m.plan("inference.tp");
   m.finish(reserve.value * (model.value + cache.value * replication.value) / tp.value,
-           "memory_reserve · (weights + kv_cache · infer.kv_replication) / tp", [=] {
-             return fmt::format("{} × ({} + {} × {}) / {}", reserve.text, model.text, cache.text, replication.text,
-                                tp.text);
-           });
+           "memory_reserve · (weights + kv_cache · infer.kv_replication) / tp",
+           arithmetic("{} × ({} + {} × {}) / {}", reserve, model, cache, replication, tp));
 }
 
 // infer.memory.total at a concurrency of one: the least any concurrency needs at the plan's tp.
@@ -78,7 +76,7 @@ void memory_one_sequence(EstimateContext& context) {
   const Term reserve = m.plan("cluster.memory_reserve");
   m.finish((model.value / tp.value + sequence.value) * (1 + reserve.value),
            "(weights / tp + infer.kv_per_sequence_per_gpu) · (1 + memory_reserve)",
-           [=] { return fmt::format("({} / {} + {}) × (1 + {})", model.text, tp.text, sequence.text, reserve.text); });
+           arithmetic("({} / {} + {}) × (1 + {})", model, tp, sequence, reserve));
 }
 
 // The GPUs a replica spreads its weights over: the plan's tp; a plan that states none has not
@@ -100,14 +98,12 @@ void replica_gpus(EstimateContext& context) {
     const double per_replica = std::floor(count.value / replicas.value);
     m.finish(std::min(per_replica, per_node.value),
              "min(⌊n / replicas⌋, gpus_per_node) (no inference.tp: the GPUs of one replica, at most a node's)",
-             [=] {
-               return fmt::format("min(⌊{} / {}⌋, {})", show_count(count.value), show_count(replicas.value),
-                                  show_count(per_node.value));
-             });
+             arithmetic("min(⌊{} / {}⌋, {})", TermText::count(count.value), TermText::count(replicas.value),
+                        TermText::count(per_node.value)));
     return;
   }
   m.finish(std::min(count.value, per_node.value), "min(n, gpus_per_node) (no inference.tp: the most one node gives)",
-           [=] { return fmt::format("min({}, {})", show_count(count.value), show_count(per_node.value)); });
+           arithmetic("min({}, {})", TermText::count(count.value), TermText::count(per_node.value)));
 }
 
 // The weights a GPU holds with their reserve, before any KV cache: what no concurrency avoids.
@@ -117,7 +113,7 @@ void memory_weights_alone(EstimateContext& context) {
   const Term gpus = m.metric(Metric::infer_replica_gpus);
   const Term reserve = m.plan("cluster.memory_reserve");
   m.finish(model.value / gpus.value * (1 + reserve.value), "weights / infer.replica_gpus · (1 + memory_reserve)",
-           [=] { return fmt::format("{} / {} × (1 + {})", model.text, show_count(gpus.value), reserve.text); });
+           arithmetic("{} / {} × (1 + {})", model, TermText::count(gpus.value), reserve));
 }
 
 // The share of an MoE model's weights a decode step reads: its tokens (one sequence's
@@ -133,7 +129,7 @@ void expert_share(EstimateContext& context, Metric metric, bool at_concurrency) 
   const double tokens = (sequences ? sequences->value : 1) * (steps ? steps->value : 1);
   const double value = experts.routed_share(tokens);
   if (tokens == 1) {
-    m.finish(value, "N_a / N", [=] { return fmt::format("{} / {}", experts.n_active.text, experts.n.text); });
+    m.finish(value, "N_a / N", arithmetic("{} / {}", experts.n_active, experts.n));
     return;
   }
   const std::string_view exponent = sequences && steps ? "concurrency · tokens_per_step"
@@ -159,7 +155,7 @@ void weights_read(EstimateContext& context, Metric metric, Metric share) {
   const Term model = m.metric(Metric::infer_weights);
   const Term routed = m.metric(share);
   m.finish(model.value * routed.value, fmt::format("infer.weights · {}", metric_spec(share).name),
-           [=] { return fmt::format("{} × {}", model.text, routed.text); });
+           arithmetic("{} × {}", model, routed));
 }
 
 // The KV bytes a decode step reads: one sequence's cache at the full context, or the planned
@@ -170,12 +166,12 @@ void kv_read(EstimateContext& context, Metric metric, bool at_concurrency) {
   if (at_concurrency) {
     const Term cache = m.metric(Metric::infer_kv_cache);
     m.finish(cache.value * replication.value, "kv_cache · infer.kv_replication",
-             [=] { return fmt::format("{} × {}", cache.text, replication.text); });
+             arithmetic("{} × {}", cache, replication));
     return;
   }
   const Term sequence = m.metric(Metric::infer_kv_per_sequence);
   m.finish(sequence.value * replication.value, "infer.kv_per_sequence · infer.kv_replication",
-           [=] { return fmt::format("{} × {}", sequence.text, replication.text); });
+           arithmetic("{} × {}", sequence, replication));
 }
 
 // The causal attention of the prompt's forward pass, scores and weighted values over L layers:
@@ -187,9 +183,8 @@ void prefill_attention_flops(EstimateContext& context) {
   const Term prompt = m.plan("inference.prompt_tokens");
   const Term heads = m.plan("model.heads");
   const Term head_dim = m.plan("model.head_dim");
-  m.finish(2 * layers.value * prompt.value * prompt.value * heads.value * head_dim.value, "2 · L · S² · a · d_h", [=] {
-    return fmt::format("2 × {} × {}² × {} × {}", layers.text, show_count(prompt.value), heads.text, head_dim.text);
-  });
+  m.finish(2 * layers.value * prompt.value * prompt.value * heads.value * head_dim.value, "2 · L · S² · a · d_h",
+           arithmetic("2 × {} × {}² × {} × {}", layers, TermText::count(prompt.value), heads, head_dim));
 }
 
 // R = 2 · L · S² · a · d_h / (2 · N_a · S) = L · S · a · d_h / N_a: what the attention adds to
@@ -199,7 +194,7 @@ void prefill_attention_share(EstimateContext& context) {
   const Term attention = m.metric(Metric::infer_prefill_attention_flops);
   const Term prefill = m.metric(Metric::infer_prefill_flops);
   m.finish(attention.value / prefill.value, "infer.prefill_attention_flops / infer.prefill_flops",
-           [=] { return fmt::format("{} / {}", attention.text, prefill.text); });
+           arithmetic("{} / {}", attention, prefill));
 }
 
 void ttft_with_attention(EstimateContext& context) {
@@ -207,7 +202,7 @@ void ttft_with_attention(EstimateContext& context) {
   const Term ttft = m.metric(Metric::infer_ttft);
   const Term share = m.metric(Metric::infer_prefill_attention_share);
   m.finish(ttft.value * (1 + share.value), "infer.ttft · (1 + infer.prefill_attention_share)",
-           [=] { return fmt::format("{} × (1 + {})", ttft.text, share.text); });
+           arithmetic("{} × (1 + {})", ttft, share));
 }
 
 }  // namespace

@@ -58,8 +58,7 @@ void step_seconds(EstimateContext& context) {
   }
   m.finish(recompute.factor * 6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),
            m.formula(recompute.formula, "6 · N_a · tokens_per_step / (n · P · MFU)"),
-           [=] { return fmt::format("{}6 × {} × {} / ({} × {} × {})", recompute.text, n_active.text, tokens.text,
-                                    count.text, peak.text, mfu.text); });
+           arithmetic("{}6 × {} × {} / ({} × {} × {})", recompute.text, n_active, tokens, count, peak, mfu));
 }
 
 // A ring all-reduce sends (and receives) 2·(g − 1)/g times the buffer per GPU over a group of g
@@ -91,8 +90,8 @@ void allreduce_bytes(EstimateContext& context) {
                        show_count(*ep)));
   m.finish(2 * (group - 1) / group * 2 * n.value / (t.value * p.value),
            cp ? "2 · (g − 1)/g · 2 · N / M, g = dp · cp, M = tp · pp" : "2 · (dp − 1)/dp · 2 · N / M, M = tp · pp",
-           [=] { return fmt::format("2 × {}/{} × 2 B × {} / ({} × {})", show_count(group - 1),
-                       show_count(group), n.text, t.text, p.text); });
+           arithmetic("2 × {}/{} × 2 B × {} / ({} × {})", TermText::count(group - 1), TermText::count(group), n, t,
+                      p));
 }
 
 // Ranks are laid out as in Megatron-LM (tp innermost, then cp, then dp, pp outermost), so a
@@ -107,7 +106,7 @@ void comm_dp_group_nodes(EstimateContext& context) {
   const Term dp = m.plan("training.dp");
   const Term per_node = m.plan("cluster.gpus_per_node");
   m.finish(dp_group_nodes(t.value, cp.value, dp.value, per_node.value), "⌈tp · cp · dp / gpus_per_node⌉",
-           [=] { return fmt::format("⌈{} × {} × {} / {}⌉", t.text, cp.text, dp.text, show_count(per_node.value)); });
+           arithmetic("⌈{} × {} × {} / {}⌉", t, cp, dp, TermText::count(per_node.value)));
 }
 
 // The data-parallel group is as slow as the slowest link it crosses (comm_dp_group_nodes).
@@ -130,7 +129,7 @@ void comm_seconds(EstimateContext& context) {
     const Term bandwidth = m.plan("cluster.inter_node_bandwidth");
     m.finish(bytes.value / bandwidth.value,
              "allreduce_bytes / inter_node_bandwidth (dp spans nodes: tp · cp · dp > gpus_per_node)",
-             [=] { return fmt::format("{} / {}", bytes.text, bandwidth.text); });
+             arithmetic("{} / {}", bytes, bandwidth));
     return;
   }
   // NVLink-class figures count both directions; a ring sends at one direction's rate.
@@ -138,7 +137,7 @@ void comm_seconds(EstimateContext& context) {
   m.finish(bytes.value / (bandwidth.value / 2),
            "allreduce_bytes / (intra_node_bandwidth / 2) (dp within a node: tp · cp · dp ≤ "
            "gpus_per_node; the NVLink figure counts both directions)",
-           [=] { return fmt::format("{} / ({} / 2)", bytes.text, bandwidth.text); });
+           arithmetic("{} / ({} / 2)", bytes, bandwidth));
 }
 
 // Without overlap of communication and computation (an upper bound on the exposed share).
@@ -147,7 +146,7 @@ void comm_fraction(EstimateContext& context) {
   const Term comm = m.metric(Metric::train_comm_seconds);
   const Term step = m.metric(Metric::train_step_seconds);
   m.finish(comm.value / step.value, "comm.seconds / step_seconds",
-           [=] { return fmt::format("{} / {}", comm.text, step.text); });
+           arithmetic("{} / {}", comm, step));
 }
 
 // The micro-batches each data-parallel replica runs per optimizer step (its gradient
@@ -159,7 +158,7 @@ void micro_batches(EstimateContext& context) {
   const Term dp = m.plan("training.dp");
   const Term micro = m.plan("training.micro_batch");
   m.finish(sequences.value / (dp.value * micro.value), "global_batch / (dp · b), in sequences",
-           [=] { return fmt::format("{} / ({} × {})", sequences.text, show_count(dp.value), show_count(micro.value)); });
+           arithmetic("{} / ({} × {})", sequences, TermText::count(dp.value), TermText::count(micro.value)));
 }
 
 // 1F1B pipeline schedule (Narayanan et al. 2021, §2.2.1): (p − 1) idle slots per m
@@ -186,16 +185,14 @@ void pipeline_bubble(EstimateContext& context) {
     return m.finish((p.value - 1) / (v->value * micro_batches),
                     "(p − 1) / (v · m), v = virtual_stages, m = global_batch / (dp · b) micro-batches per "
                     "step per pipeline",
-                    [=] {
-                      return fmt::format("({} − 1) / ({} × {} / ({} × {}))", show_count(p.value),
-                                         show_count(v->value), sequences.text, show_count(dp.value),
-                                         show_count(micro.value));
-                    });
+                    arithmetic("({} − 1) / ({} × {} / ({} × {}))", TermText::count(p.value),
+                               TermText::count(v->value), sequences, TermText::count(dp.value),
+                               TermText::count(micro.value)));
   }
   m.finish((p.value - 1) / micro_batches,
            "(p − 1) / m, m = global_batch / (dp · b) micro-batches per step per pipeline",
-           [=] { return fmt::format("({} − 1) / ({} / ({} × {}))", show_count(p.value), sequences.text,
-                       show_count(dp.value), show_count(micro.value)); });
+           arithmetic("({} − 1) / ({} / ({} × {}))", TermText::count(p.value), sequences,
+                      TermText::count(dp.value), TermText::count(micro.value)));
 }
 
 // Young 1974 / Daly 2006: the interval that minimises checkpoint cost plus lost work is
@@ -209,7 +206,7 @@ void checkpoint_interval(EstimateContext& context) {
   const double nodes = std::ceil(count.value / per_node.value);
   m.finish(std::sqrt(2 * write.value * mtbf.value / nodes),
            "√(2 · checkpoint_write_time · node_mtbf / nodes), nodes = ⌈n / gpus_per_node⌉",
-           [=] { return fmt::format("√(2 × {} × {} / {} nodes)", write.text, mtbf.text, show_count(nodes)); });
+           arithmetic("√(2 × {} × {} / {} nodes)", write, mtbf, TermText::count(nodes)));
 }
 
 // An MoE model's all-reduce bytes are an upper bound at ep > 1: each GPU reduces only its share
@@ -223,7 +220,7 @@ void comm_fraction_lower_bound(EstimateContext& context) {
     const Term ep_term = m.plan("training.ep");
     m.finish(fraction.value / ep_term.value,
              "train.comm.fraction / ep (MoE: at the least, ep splits every gradient)",
-             [=] { return fmt::format("{} / {}", fraction.text, ep_term.text); });
+             arithmetic("{} / {}", fraction, ep_term));
     return;
   }
   m.finish(fraction.value, "train.comm.fraction", [=] { return fraction.text.str(); });
@@ -235,7 +232,7 @@ void nodes(EstimateContext& context) {
   const Term count = m.plan("cluster.count");
   const Term per_node = m.plan("cluster.gpus_per_node");
   m.finish(std::ceil(count.value / per_node.value), "⌈n / gpus_per_node⌉",
-           [=] { return fmt::format("⌈{} / {}⌉", count.text, per_node.text); });
+           arithmetic("⌈{} / {}⌉", count, per_node));
 }
 
 // Node failures over the run's wall-clock time, at the plan's node MTBF.
@@ -245,7 +242,7 @@ void failures(EstimateContext& context) {
   const Term wall = m.metric(Metric::train_wall_days);
   const Term mtbf = m.plan("cluster.node_mtbf");
   m.finish(node_count.value * wall.value / mtbf.value, "train.nodes · train.wall_days / node_mtbf",
-           [=] { return fmt::format("{} × {} / {}", node_count.text, wall.text, mtbf.text); });
+           arithmetic("{} × {} / {}", node_count, wall, mtbf));
 }
 
 // The share of the training time a checkpoint interval T loses (Young 1974, Daly 2006): writes,
@@ -258,10 +255,7 @@ void checkpoint_overhead(EstimateContext& context) {
   const Term optimal = m.metric(Metric::train_checkpoint_optimal_interval);
   m.finish(write.value / interval.value + write.value * interval.value / (optimal.value * optimal.value),
            "w / T + w · T / T_opt², w = checkpoint_write_time, T = checkpoint_interval, T_opt = the optimal interval",
-           [=] {
-             return fmt::format("{} / {} + {} × {} / {}²", write.text, interval.text, write.text, interval.text,
-                                optimal.text);
-           });
+           arithmetic("{} / {} + {} × {} / {}²", write, interval, write, interval, optimal));
 }
 
 // At the optimal interval the two losses are equal: 2 · w / T_opt.
@@ -270,7 +264,7 @@ void checkpoint_optimal_overhead(EstimateContext& context) {
   const Term write = m.plan("training.checkpoint_write_time");
   const Term optimal = m.metric(Metric::train_checkpoint_optimal_interval);
   m.finish(2 * write.value / optimal.value, "2 · w / T_opt",
-           [=] { return fmt::format("2 × {} / {}", write.text, optimal.text); });
+           arithmetic("2 × {} / {}", write, optimal));
 }
 
 }  // namespace

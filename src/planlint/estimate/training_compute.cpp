@@ -21,7 +21,7 @@ void train_flops(EstimateContext& context) {
   if (m.complete() && total && *total != n.value)
     m.note(fmt::format("compute follows the active parameters ({} of {} in total)", n.text,
                        show_count(*total)));
-  m.finish(6 * n.value * d.value, "6 · N_a · D", [=] { return fmt::format("6 × {} × {}", n.text, d.text); });
+  m.finish(6 * n.value * d.value, "6 · N_a · D", arithmetic("6 × {} × {}", n, d));
 }
 
 // Chinchilla (Hoffmann et al. 2022): about 20 tokens per parameter is compute-optimal.
@@ -29,7 +29,7 @@ void tokens_per_param(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_tokens_per_param);
   const Term d = m.plan("training.tokens");
   const Term n = m.plan("model.params");
-  m.finish(d.value / n.value, "D / N", [=] { return fmt::format("{} / {}", d.text, n.text); });
+  m.finish(d.value / n.value, "D / N", arithmetic("{} / {}", d, n));
 }
 
 // GPU time at the assumed utilisation: MFU is model FLOPs / (time · peak), PaLM appendix B.
@@ -53,7 +53,7 @@ void gpu_time(EstimateContext& context, Metric name, std::string_view formula,
                     });
   }
   m.finish(recompute.factor * flops.value / (peak.value * mfu.value), m.formula(recompute.formula, formula),
-           [=] { return fmt::format("{}{} / ({} × {})", recompute.text, flops.text, peak.text, mfu.text); });
+           arithmetic("{}{} / ({} × {})", recompute.text, flops, peak, mfu));
 }
 
 // Ideal: no failures, restarts or checkpoint stalls (train.wall_days adds them).
@@ -62,7 +62,7 @@ void train_days(EstimateContext& context) {
   const Term gpu_seconds = m.metric(Metric::train_gpu_hours);
   const Term count = m.plan("cluster.count");
   m.finish(gpu_seconds.value / count.value, "train.gpu_hours / n / 24",
-           [=] { return fmt::format("{} / {}", gpu_seconds.text, count.text); });
+           arithmetic("{} / {}", gpu_seconds, count));
 }
 
 void wall_days(EstimateContext& context) {
@@ -70,7 +70,7 @@ void wall_days(EstimateContext& context) {
   const Term days = m.metric(Metric::train_days);
   const Term goodput = m.plan("training.goodput");
   m.finish(days.value / goodput.value, "train.days / G",
-           [=] { return fmt::format("{} / {}", days.text, goodput.text); });
+           arithmetic("{} / {}", days, goodput));
 }
 
 void schedule_days(EstimateContext& context) {
@@ -78,7 +78,7 @@ void schedule_days(EstimateContext& context) {
   const Term wall = m.metric(Metric::train_wall_days);
   const Term margin = m.plan("training.schedule_margin");
   m.finish(wall.value * margin.value, "train.wall_days · schedule_margin",
-           [=] { return fmt::format("{} × {}", wall.text, margin.text); });
+           arithmetic("{} × {}", wall, margin));
 }
 
 // The whole allocation is billed for the wall time, idle or not.
@@ -87,7 +87,7 @@ void gpu_hours_billed(EstimateContext& context) {
   const Term count = m.plan("cluster.count");
   const Term wall = m.metric(Metric::train_wall_days);
   m.finish(count.value * wall.value, "n · train.wall_days · 24",
-           [=] { return fmt::format("{} × {}", count.text, wall.text); });
+           arithmetic("{} × {}", count, wall));
 }
 
 void cost_total(EstimateContext& context) {
@@ -95,7 +95,7 @@ void cost_total(EstimateContext& context) {
   const Term billed = m.metric(Metric::cost_gpu_hours_billed);
   const Term price = m.plan("cluster.price");
   m.finish(billed.value * price.value, "cost.gpu_hours_billed · price",
-           [=] { return fmt::format("{} × {}", billed.text, price.text); });
+           arithmetic("{} × {}", billed, price));
 }
 
 // The model FLOPs a token that train.flops counts: 2 forward and 4 backward per active
@@ -103,7 +103,7 @@ void cost_total(EstimateContext& context) {
 void flops_per_token(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_flops_per_token);
   const Term n = m.plan("model.active_params");
-  m.finish(6 * n.value, "6 · N_a", [=] { return fmt::format("6 × {}", n.text); });
+  m.finish(6 * n.value, "6 · N_a", arithmetic("6 × {}", n));
 }
 
 // The attention's FLOPs a token, forward and backward, scores and weighted values: 12 · L · h · S
@@ -114,7 +114,7 @@ void attention_flops_per_token(EstimateContext& context) {
   const Term hidden = m.plan("model.hidden");
   const Term seq = m.plan("training.seq_len");
   m.finish(12 * layers.value * hidden.value * seq.value, "12 · L · h · S",
-           [=] { return fmt::format("12 × {} × {} × {}", layers.text, hidden.text, seq.text); });
+           arithmetic("12 × {} × {} × {}", layers, hidden, seq));
 }
 
 // R = 12 · L · h · S / (6 · N_a): how much the attention adds to the FLOPs train.flops counts.
@@ -123,7 +123,7 @@ void attention_share(EstimateContext& context) {
   const Term attention = m.metric(Metric::train_attention_flops_per_token);
   const Term model = m.metric(Metric::train_flops_per_token);
   m.finish(attention.value / model.value, "train.attention_flops_per_token / train.flops_per_token",
-           [=] { return fmt::format("{} / {}", attention.text, model.text); });
+           arithmetic("{} / {}", attention, model));
 }
 
 // An MFU that counts full recomputation's second forward pass is a hardware FLOPs utilisation:
@@ -139,7 +139,7 @@ void mfu_model_flops(EstimateContext& context) {
   }
   m.finish(mfu.value / recompute.factor,
            "training.mfu · 3/4 (it counts full recomputation's second forward pass: 8 · N_a a token, not 6 · N_a)",
-           [=] { return fmt::format("{} × 3/4", mfu.text); });
+           arithmetic("{} × 3/4", mfu));
 }
 
 // An MFU stated against 6 · N · D alone (mfu_counts_attention = false) on the basis of the
@@ -152,7 +152,7 @@ void mfu_with_attention(EstimateContext& context) {
   const Term mfu = m.metric(Metric::train_mfu_model_flops);
   const Term share = m.metric(Metric::train_attention_share);
   m.finish(mfu.value * (1 + share.value), "train.mfu.model_flops · (1 + train.attention_share)",
-           [=] { return fmt::format("{} × (1 + {})", mfu.text, share.text); });
+           arithmetic("{} × (1 + {})", mfu, share));
 }
 
 }  // namespace

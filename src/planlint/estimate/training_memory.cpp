@@ -243,7 +243,7 @@ void memory_reserve(EstimateContext& context) {
   const Term activations = m.metric(Metric::train_memory_activations);
   m.finish(reserve.value * (states.value + activations.value),
            "memory_reserve · (states + activations)",
-           [=] { return fmt::format("{} × ({} + {})", reserve.text, states.text, activations.text); });
+           arithmetic("{} × ({} + {})", reserve, states, activations));
 }
 
 void memory_total(EstimateContext& context) {
@@ -252,7 +252,7 @@ void memory_total(EstimateContext& context) {
   const Term activations = m.metric(Metric::train_memory_activations);
   const Term reserve = m.metric(Metric::train_memory_reserve);
   m.finish(states.value + activations.value + reserve.value, "states + activations + reserve",
-           [=] { return fmt::format("{} + {} + {}", states.text, activations.text, reserve.text); });
+           arithmetic("{} + {} + {}", states, activations, reserve));
 }
 
 // The least memory per GPU the plan can need, what memory-fit holds to the HBM. An MoE model's
@@ -280,16 +280,13 @@ void memory_lower_bound(EstimateContext& context) {
       const Term dp = m.plan("training.dp");
       const Term cp = m.plan("training.cp");
       formula = "train.memory.states / (dp · cp) (ZeRO-3, the least any stage leaves: the plan states no training.zero)";
-      least = Term{states.value / (dp.value * cp.value), TermText::deferred([=] {
-                     return fmt::format("{} / ({} × {})", states.text, dp.text, cp.text);
-                   })};
+      least = Term{states.value / (dp.value * cp.value),
+                   TermText::deferred(arithmetic("{} / ({} × {})", states, dp, cp))};
     } else if (const auto ep = context.number("training.ep");
                context.text("model.architecture") == "moe" && ep && *ep > 1 && zero.value < 3) {
       const Term ep_term = m.plan("training.ep");
       formula = "train.memory.states / ep (MoE below ZeRO 3: at the least, ep splits every parameter)";
-      least = Term{states.value / ep_term.value, TermText::deferred([=] {
-                     return fmt::format("{} / {}", states.text, ep_term.text);
-                   })};
+      least = Term{states.value / ep_term.value, TermText::deferred(arithmetic("{} / {}", states, ep_term))};
     }
     if (metric == Metric::train_memory_lower_bound_states) {
       m.finish(least.value, formula, [=] { return least.text.str(); });
@@ -299,13 +296,13 @@ void memory_lower_bound(EstimateContext& context) {
     if (!activations_found) {
       m.finish(least.value * (1 + reserve.value),
                "train.memory.lower_bound_states · (1 + memory_reserve) (no activations: the plan does not size them)",
-               [=] { return fmt::format("{} × (1 + {})", least.text, reserve.text); });
+               arithmetic("{} × (1 + {})", least, reserve));
       continue;
     }
     const Term activations = m.metric(Metric::train_memory_activations);
     m.finish((least.value + activations.value) * (1 + reserve.value),
              "(train.memory.lower_bound_states + activations) · (1 + memory_reserve)",
-             [=] { return fmt::format("({} + {}) × (1 + {})", least.text, activations.text, reserve.text); });
+             arithmetic("({} + {}) × (1 + {})", least, activations, reserve));
   }
 }
 
@@ -323,10 +320,8 @@ void memory_min_pp(EstimateContext& context) {
   if (m.complete() && !(room > 0))
     m.missing("room for the model states (the activations and their reserve alone fill cluster.hbm)");
   m.finish(std::max(1.0, std::ceil(states.value * pp.value / room)),
-           "⌈states · pp / (hbm / (1 + memory_reserve) − activations)⌉, at least 1", [=] {
-             return fmt::format("⌈{} × {} / ({} / (1 + {}) − {})⌉", states.text, pp.text, hbm.text, reserve.text,
-                                activations.text);
-           });
+           "⌈states · pp / (hbm / (1 + memory_reserve) − activations)⌉, at least 1",
+           arithmetic("⌈{} × {} / ({} / (1 + {}) − {})⌉", states, pp, hbm, reserve, activations));
 }
 
 }  // namespace

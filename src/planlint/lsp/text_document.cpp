@@ -8,32 +8,7 @@ namespace {
 
 bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
-/// UTF-16 code units of the character that starts with `lead`: two above U+FFFF (a four-byte
-/// sequence), else one.
-std::uint32_t units_of(unsigned char lead) { return lead >= 0xF0 ? 2 : 1; }
-
 }  // namespace
-
-std::uint32_t utf16_length(std::string_view text) {
-  std::uint32_t units = 0;
-  for (char c : text)
-    if (!is_continuation(static_cast<unsigned char>(c))) units += units_of(static_cast<unsigned char>(c));
-  return units;
-}
-
-std::size_t utf8_prefix_bytes(std::string_view line, std::uint32_t units) {
-  std::size_t at = 0;
-  std::uint32_t counted = 0;
-  while (at < line.size()) {
-    const auto lead = static_cast<unsigned char>(line[at]);
-    const std::uint32_t width = units_of(lead);
-    if (counted + width > units) break;
-    counted += width;
-    ++at;
-    while (at < line.size() && is_continuation(static_cast<unsigned char>(line[at]))) ++at;
-  }
-  return at;
-}
 
 void TextDocument::index() {
   line_starts_.assign(1, 0);

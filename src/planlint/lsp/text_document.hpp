@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "planlint/source/columns.hpp"  // utf16_length, utf8_prefix_bytes
+
 namespace planlint::lsp {
 
 /// A place in a document as LSP names it.
@@ -58,11 +60,5 @@ class TextDocument {
   std::string text_;
   std::vector<std::size_t> line_starts_;
 };
-
-/// The UTF-16 code units of `text` (valid UTF-8; a byte that starts no sequence counts one).
-std::uint32_t utf16_length(std::string_view text);
-/// The byte length of the longest prefix of `line` that is at most `units` UTF-16 code units
-/// long, never ending inside a character.
-std::size_t utf8_prefix_bytes(std::string_view line, std::uint32_t units);
 
 }  // namespace planlint::lsp

@@ -11,6 +11,10 @@ namespace {
 
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
+/// The UTF-16 code units of the character that starts with `lead`: a four-byte sequence (lead
+/// byte 0xF0 and above) is a code point above U+FFFF, a surrogate pair; any other is one.
+std::uint32_t utf16_units(unsigned char lead) { return lead >= 0xF0 ? 2 : 1; }
+
 /// Counts the characters that start in the first `bytes` bytes of `line` (bytes past its end
 /// count one each), `units(lead)` each.
 template <typename Units>
@@ -44,9 +48,24 @@ std::uint32_t code_point_column(std::string_view line, std::uint32_t byte_column
 
 std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column) {
   if (byte_column == 0) return 0;
-  // A four-byte sequence (lead byte 0xF0 and above) is a code point above U+FFFF: a
-  // surrogate pair in UTF-16.
-  return 1 + count_before(line, byte_column, [](unsigned char lead) { return lead >= 0xF0 ? 2u : 1u; });
+  return 1 + count_before(line, byte_column, utf16_units);
+}
+
+std::uint32_t utf16_length(std::string_view text) {
+  return count_before(text, static_cast<std::uint32_t>(text.size() + 1), utf16_units);
+}
+
+std::size_t utf8_prefix_bytes(std::string_view line, std::uint32_t units) {
+  std::size_t at = 0;
+  std::uint32_t counted = 0;
+  while (at < line.size()) {
+    const std::uint32_t width = utf16_units(static_cast<unsigned char>(line[at]));
+    if (counted + width > units) break;
+    counted += width;
+    ++at;
+    while (at < line.size() && is_continuation(line[at])) ++at;
+  }
+  return at;
 }
 
 std::uint32_t after_character(std::string_view line, std::uint32_t byte_column) {

@@ -9,6 +9,7 @@
 /// `line` is the line's text without its terminator. A column past its end (a span that ends
 /// at the line break, a position toml++ places after the last character) counts one per
 /// column beyond, in either direction, so conversions of such columns still round-trip.
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -37,6 +38,13 @@ std::uint32_t code_point_column(std::string_view line, std::uint32_t byte_column
 /// The 1-based UTF-16 code unit column of the 1-based byte column `byte_column`: a code point
 /// above U+FFFF is two units. 0 stays 0.
 std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column);
+
+/// The UTF-16 code units of `text` (a byte that starts no UTF-8 sequence counts one).
+std::uint32_t utf16_length(std::string_view text);
+
+/// The byte length of the longest prefix of `line` that is at most `units` UTF-16 code units
+/// long, never ending inside a character (inside a surrogate pair: before the pair).
+std::size_t utf8_prefix_bytes(std::string_view line, std::uint32_t units);
 
 /// The byte column after the character that starts at byte column `byte_column`: a
 /// one-character span's end (past the line's end: the next column).

@@ -14,14 +14,13 @@
 
 namespace planlint {
 
-/// Runs `work(i)` for i in [0, count) on up to `jobs` threads (0: one per core) and hands each
-/// result to `deliver(i, result)` in the order of i, one call at a time, as soon as the results
-/// of 0..i are all in: the output's order never depends on scheduling, and a result is let go
-/// once delivered rather than held to the end. With one job everything runs on the caller's
-/// thread.
+/// Runs `work(i)` for i in [0, count) on up to `jobs` threads and hands each result to
+/// `deliver(i, result)` in the order of i, one call at a time, as soon as the results of 0..i
+/// are all in: the output's order never depends on scheduling, and a result is let go once
+/// delivered rather than held to the end. With one job everything runs on the caller's thread
+/// (the caller resolves --jobs 0 to the cores, as it sizes its batches by the count).
 template <typename Work, typename Deliver>
 void parallel_in_order(std::size_t count, unsigned jobs, Work work, Deliver deliver) {
-  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, count));
   if (jobs <= 1) {
     for (std::size_t i = 0; i < count; ++i) deliver(i, work(i));

@@ -13,11 +13,7 @@
 #include "integration_support.hpp"
 
 namespace fs = std::filesystem;
-using planlint::test::quote;
-using planlint::test::read_text;
-using planlint::test::run_command;
-using planlint::test::Scratch;
-using planlint::test::system_tool;
+using namespace planlint::test;
 
 namespace {
 

@@ -19,11 +19,7 @@
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using planlint::test::quote;
-using planlint::test::read_text;
-using planlint::test::run_command;
-using planlint::test::Scratch;
-using planlint::test::system_tool;
+using namespace planlint::test;
 
 namespace {
 

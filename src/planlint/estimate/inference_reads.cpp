@@ -116,6 +116,26 @@ void memory_weights_alone(EstimateContext& context) {
            arithmetic("{} / {} × (1 + {})", model, TermText::count(gpus.value), reserve));
 }
 
+// The memory one node gives a replica after the reserve: a model whose weights alone exceed it
+// needs a replica that spans nodes (tp-across-nodes).
+void node_memory(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_node_memory);
+  const Term per_node = m.plan("cluster.gpus_per_node");
+  const Term hbm = m.plan("cluster.hbm");
+  const Term reserve = m.plan("cluster.memory_reserve");
+  m.finish(per_node.value * hbm.value * (1 - reserve.value), "gpus_per_node · hbm · (1 − memory_reserve)",
+           [=] { return fmt::format("{} × {} × (1 − {})", show_count(per_node.value), hbm.text, reserve.text); });
+}
+
+// The sequences in flight at the demand's peak, which the replicas must hold together.
+void peak_concurrency(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_peak_concurrency);
+  const Term mean = m.plan("inference.mean_concurrency");
+  const Term factor = m.plan("inference.peak_factor");
+  m.finish(mean.value * factor.value, "mean_concurrency · peak_factor",
+           [=] { return fmt::format("{} × {}", mean.text, factor.text); });
+}
+
 // The share of an MoE model's weights a decode step reads: its tokens (one sequence's
 // tokens_per_step, or every sequence's at the planned concurrency) routed apart, each to N_a of
 // the N parameters (ExpertTerms). Only for an MoE model: a dense model reads every weight.
@@ -216,6 +236,8 @@ void estimate_inference_reads(EstimateContext& context) {
   memory_one_sequence(context);
   replica_gpus(context);
   memory_weights_alone(context);
+  node_memory(context);
+  peak_concurrency(context);
   expert_share(context, Metric::infer_expert_share, false);
   expert_share(context, Metric::infer_expert_share_at_concurrency, true);
   weights_read(context, Metric::infer_weights_read, Metric::infer_expert_share);

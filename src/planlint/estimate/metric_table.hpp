@@ -82,7 +82,7 @@ enum class Metric : std::uint8_t {
   // inference memory
   infer_weights, infer_kv_per_token, infer_kv_cache, infer_memory_total, infer_max_concurrency,
   infer_kv_heads_per_gpu, infer_kv_replication, infer_memory_reserve, infer_kv_per_sequence, infer_kv_per_sequence_per_gpu,
-  infer_memory_one_sequence, infer_replica_gpus, infer_memory_weights_alone,
+  infer_memory_one_sequence, infer_replica_gpus, infer_memory_weights_alone, infer_node_memory, infer_peak_concurrency,
   // inference compute
   infer_decode_flops_per_token, infer_prefill_flops, infer_prefill_attention_flops, infer_prefill_attention_share,
   // inference latency bounds and the reads behind them

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 #include <catch2/catch.hpp>
 
@@ -22,6 +23,28 @@ namespace fs = std::filesystem;
 inline std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// PLANLINT_UPDATE_GOLDEN=1: the tests that compare against a checked-in expectation rewrite it.
+inline bool updating_golden() {
+  const char* update = std::getenv("PLANLINT_UPDATE_GOLDEN");
+  return update != nullptr && std::string_view(update) == "1";
+}
+
+/// The part of `doc` between the `begin` and `end` marker lines, as checked in; with
+/// updating_golden(), `doc` is first rewritten with `generated` there.
+inline std::string generated_region(const fs::path& doc, std::string_view begin, std::string_view end,
+                                    const std::string& generated) {
+  std::string text = read_text(doc);
+  const std::size_t from = text.find(begin), to = text.find(end);
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to != std::string::npos);
+  const std::size_t region = from + begin.size();
+  if (updating_golden()) {
+    text.replace(region, to - region, generated);
+    std::ofstream(doc, std::ios::binary) << text;
+  }
+  return text.substr(region, to - region);
 }
 
 /// The smallest inference plan that loads (an H100 SXM cluster of 8, a 7B model), with `extra`

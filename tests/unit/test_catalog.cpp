@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "integration_support.hpp"
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/catalog/catalog_table.hpp"
 #include "planlint/catalog/gpu_suggestion.hpp"
@@ -123,21 +124,10 @@ TEST_CASE("the builtin catalog has every id of docs/catalog.md, in the table's o
 }
 
 TEST_CASE("docs/catalog.md's table is generated from the builtin catalog and up to date", "[catalog][docs]") {
-  const fs::path doc = fs::path(PLANLINT_SOURCE_DIR) / "docs/catalog.md";
-  std::ifstream in(doc, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string begin_marker = "rewrites it. -->\n", end_marker = "<!-- end of the generated table -->";
-  const std::size_t begin = text.find(begin_marker), end = text.find(end_marker);
-  REQUIRE(begin != std::string::npos);
-  REQUIRE(end != std::string::npos);
-  const std::size_t table = begin + begin_marker.size();
   const std::string generated = catalog_table_markdown(Catalog::builtin());
-  if (const char* update = std::getenv("PLANLINT_UPDATE_GOLDEN"); update && std::string_view(update) == "1") {
-    text.replace(table, end - table, generated);
-    std::ofstream(doc, std::ios::binary) << text;
-  }
   INFO("docs/catalog.md's table is out of date: PLANLINT_UPDATE_GOLDEN=1 build/tests/planlint_tests \"[catalog]\"");
-  CHECK(text.substr(table, end - table) == generated);
+  CHECK(planlint::test::generated_region(fs::path(PLANLINT_SOURCE_DIR) / "docs/catalog.md", "rewrites it. -->\n",
+                                         "<!-- end of the generated table -->", generated) == generated);
 }
 
 TEST_CASE("the catalog table shows each entry's own figures, and a dash where it has none", "[catalog][docs]") {

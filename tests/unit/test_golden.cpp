@@ -8,24 +8,11 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "integration_support.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
 using planlint::test::run_cli;
-
-namespace {
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-bool update_requested() {
-  const char* update = std::getenv("PLANLINT_UPDATE_GOLDEN");
-  return update && std::string_view(update) == "1";
-}
-
-}  // namespace
 
 TEST_CASE("every golden case prints exactly its expected output", "[golden]") {
   // Paths in the output are relative to the repository root, as a user would type them.
@@ -42,14 +29,14 @@ TEST_CASE("every golden case prints exactly its expected output", "[golden]") {
       const std::string actual = fmt::format("{}[exit status: {}]\n", run.out, run.status);
       fs::path expected_path = input;
       expected_path.replace_extension(".expected");
-      if (update_requested()) {
+      if (planlint::test::updating_golden()) {
         std::ofstream(expected_path, std::ios::binary) << actual;
         continue;
       }
       INFO("expected output in " << expected_path.string()
                                  << " (PLANLINT_UPDATE_GOLDEN=1 rewrites it)");
       REQUIRE(fs::exists(expected_path));
-      CHECK(actual == read_all(expected_path));
+      CHECK(actual == planlint::test::read_text(expected_path));
       CHECK(run.err.empty());
     }
   }

@@ -48,14 +48,13 @@ TEST_CASE("every Markdown case prints exactly its expected output", "[markdown][
     if (entry.path().extension() == ".md") docs.push_back(entry.path());
   std::sort(docs.begin(), docs.end());
   REQUIRE(docs.size() >= 2);
-  const char* update = std::getenv("PLANLINT_UPDATE_GOLDEN");
   for (const fs::path& doc : docs) {
     DYNAMIC_SECTION(doc.filename().string()) {
       auto run = run_cli({"check", "--no-color", doc.string()});
       const std::string actual = fmt::format("{}[exit status: {}]\n", run.out, run.status);
       fs::path expected = doc;
       expected.replace_extension(".expected");
-      if (update && std::string_view(update) == "1") {
+      if (planlint::test::updating_golden()) {
         std::ofstream(expected, std::ios::binary) << actual;
         continue;
       }

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "planlint/estimate/metric_table.hpp"
+#include "integration_support.hpp"
 #include "test_estimates_support.hpp"
 
 namespace fs = std::filesystem;
@@ -151,21 +152,10 @@ TEST_CASE("a plain number in a claim or target is read in the metric's plain uni
 }
 
 TEST_CASE("docs/estimates.md lists the metric table as it is", "[metric-table][docs]") {
-  const fs::path path = fs::path(PLANLINT_SOURCE_DIR) / "docs/estimates.md";
-  std::ifstream in(path, std::ios::binary);
-  std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string begin = "<!-- metric table: generated from src/planlint/estimate/metric_table.cpp -->\n";
-  const std::string end = "<!-- end of the metric table -->\n";
-  const std::size_t from = doc.find(begin), to = doc.find(end);
-  REQUIRE(from != std::string::npos);
-  REQUIRE(to != std::string::npos);
-  const std::string listed = doc.substr(from + begin.size(), to - from - begin.size());
   const std::string generated = metric_table_markdown();
-  if (const char* update = std::getenv("PLANLINT_UPDATE_GOLDEN"); update && std::string_view(update) == "1") {
-    doc.replace(from + begin.size(), to - from - begin.size(), generated);
-    std::ofstream(path, std::ios::binary) << doc;
-  }
   INFO("docs/estimates.md's metric table is out of date: PLANLINT_UPDATE_GOLDEN=1 build/tests/planlint_tests "
        "\"[metric-table]\" rewrites it");
-  CHECK(listed == generated);
+  CHECK(planlint::test::generated_region(fs::path(PLANLINT_SOURCE_DIR) / "docs/estimates.md",
+                                         "<!-- metric table: generated from src/planlint/estimate/metric_table.cpp -->\n",
+                                         "<!-- end of the metric table -->\n", generated) == generated);
 }

@@ -31,16 +31,6 @@ using namespace planlint;
 
 namespace {
 
-bool updating() {
-  const char* update = std::getenv("PLANLINT_UPDATE_GOLDEN");
-  return update && std::string_view(update) == "1";
-}
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 /// Lints a fixture as `planlint check --no-color --today 2026-11-30 [--rules PACK]` would
 /// (paths relative to the repository root, suppressions applied, no config discovery).
 std::string lint_output(const fs::path& relative, std::vector<std::string> packs = {},
@@ -149,10 +139,10 @@ TEST_CASE("every rule's cases in tests/rules/<id>/ give their expected output", 
         INFO(plan.string() << "\n" << output);
         const bool clean = plan.filename().string().starts_with("clean");
         CHECK(fires(output, rule.id) != clean);
-        if (updating()) std::ofstream(expected, std::ios::binary) << output;
+        if (planlint::test::updating_golden()) std::ofstream(expected, std::ios::binary) << output;
         INFO("expected output in " << expected.string() << " (PLANLINT_UPDATE_GOLDEN=1 rewrites it)");
         REQUIRE(fs::exists(expected));
-        CHECK(output == read_all(expected));
+        CHECK(output == planlint::test::read_text(expected));
       }
     }
   }
@@ -172,12 +162,12 @@ TEST_CASE("docs/rules is generated from the rule files and up to date", "[rules]
   const auto rules = RuleSet::builtin().descriptors();
   std::set<std::string> pages = {"README.md"};
   auto compare = [](const fs::path& path, const std::string& generated) {
-    if (updating()) {
+    if (planlint::test::updating_golden()) {
       fs::create_directories(path.parent_path());
       std::ofstream(path, std::ios::binary) << generated;
     }
     INFO(path.string() << " is out of date: PLANLINT_UPDATE_GOLDEN=1 regenerates docs/rules/");
-    CHECK(read_all(path) == generated);
+    CHECK(planlint::test::read_text(path) == generated);
   };
   compare("docs/rules/README.md", rule_index_markdown(rules));
   for (const auto& rule : RuleSet::builtin().rules()) {
@@ -287,7 +277,7 @@ TEST_CASE("an MoE claim off by params / active_params is left to moe-compute-par
   // mistake (6 · N instead of 6 · N_a); memory and communication do not follow N_a, so a claim
   // N / N_a off there is an ordinary mismatch, which estimate-mismatch and unit-slip once
   // skipped, leaving the claims without any finding.
-  std::string text = read_all(fs::path(PLANLINT_SOURCE_DIR) / "examples/moe-pretrain.toml");
+  std::string text = planlint::test::read_text(fs::path(PLANLINT_SOURCE_DIR) / "examples/moe-pretrain.toml");
   text.erase(text.find("[estimates]"));
   text += "[estimates]\n\"train.step_seconds\" = \"20 s\"\n\"train.memory.activations\" = \"21.7 GB\"\n"
           "\"train.comm.fraction\" = \"22.7%\"\n";
@@ -308,7 +298,7 @@ TEST_CASE("a LoRA fine-tune across nodes is not an interconnect bottleneck", "[r
   // The QLoRA example on 32 GPUs (four nodes) behind one 400 Gb/s NIC each: interconnect-bottleneck
   // said the all-reduce took 39% of the step, counting 271 GB of full-model gradients per GPU,
   // where only the rank-16 adapters' gradients (well under 1 GB) are reduced.
-  std::string text = read_all(fs::path(PLANLINT_SOURCE_DIR) / "examples/finetune-qlora.toml");
+  std::string text = planlint::test::read_text(fs::path(PLANLINT_SOURCE_DIR) / "examples/finetune-qlora.toml");
   const std::string count = "count = 8\n";
   REQUIRE(text.find(count) != std::string::npos);
   text.replace(text.find(count), count.size(), "count = 32\ninter_node_bandwidth = \"400 Gbps\"\n");

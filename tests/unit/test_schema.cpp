@@ -42,7 +42,7 @@ std::set<std::string> rules_reported(const fs::path& file) {
 TEST_CASE("schemas/plan.schema.json is the schema generated from the plan format", "[schema]") {
   const fs::path path = source_dir / "schemas/plan.schema.json";
   const std::string generated = planlint::plan_json_schema();
-  if (const char* update = std::getenv("PLANLINT_UPDATE_GOLDEN"); update && std::string_view(update) == "1")
+  if (planlint::test::updating_golden())
     std::ofstream(path, std::ios::binary) << generated;
   INFO("PLANLINT_UPDATE_GOLDEN=1 build/tests/planlint_tests \"[schema]\" rewrites it");
   CHECK(planlint::test::read_text(path) == generated);

@@ -187,8 +187,6 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(eval("tier('train.days')")->text()[0] == "cost");
   CHECK(eval("tier('train.memory.total')")->text()[0] == "capacity");
   CHECK(number("tolerance('train.days')") == Approx(0.3));
-  CHECK(eval("moe_scaling('train.days')")->text()[0] == "active_params");
-  CHECK(eval("moe_scaling('train.memory.states')")->text()[0] == "total_params");
   CHECK(truth("ranged_by('cost.total', 'cluster.price')"));
   CHECK_FALSE(truth("ranged_by('train.days', 'training.goodput')"));
   CHECK_FALSE(truth("ranged_by('train.flops', 'training.mfu')"));

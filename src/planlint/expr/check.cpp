@@ -403,17 +403,6 @@ class Checker {
         type.vocabulary.words = &tiers;
         return type;
       }
-      case Function::moe_scaling: {
-        arity(node, 1, 1);
-        text(0);
-        metric_argument(*node.children[0]);
-        static const std::vector<std::string_view> scalings = {
-            to_string(MoeScaling::none), to_string(MoeScaling::active_params), to_string(MoeScaling::total_params),
-            to_string(MoeScaling::routed_experts)};
-        Type type = Type::of(Kind::string);
-        type.vocabulary.words = &scalings;
-        return type;
-      }
       case Function::ranged:
         arity(node, 1, 1);
         text(0);

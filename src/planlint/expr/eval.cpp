@@ -415,12 +415,6 @@ class Evaluator {
         }
         return tier_name(*name);
       }
-      case Function::moe_scaling: {
-        auto name = text(*args[0]);
-        const MetricSpec* m = name ? find_metric(*name) : nullptr;
-        if (!m) return std::nullopt;
-        return ValueRef::of_text(to_string(m->moe));
-      }
       case Function::ranged: {
         auto name = text(*args[0]);
         const MetricSpec* m = name ? find_metric(*name) : nullptr;

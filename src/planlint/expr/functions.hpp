@@ -16,7 +16,7 @@ enum class Function : std::uint8_t {
   exists, given, in_bits, known, compute_precision, has_invalid_values,
   min, max, abs, floor, ceil, sqrt, log10,
   within, ratio, slip, days_since,
-  tier, tolerance, moe_scaling, ranged, ranged_by, missing_inputs, metric, metric_low, metric_high, value, assumed,
+  tier, tolerance, ranged, ranged_by, missing_inputs, metric, metric_low, metric_high, value, assumed,
   claimed, computed, benchmarked, claims_with_ratio, shared_inputs, peak_precision, catalog,
 };
 
@@ -25,7 +25,7 @@ struct FunctionName {
   Function function;
 };
 
-inline constexpr std::array<FunctionName, 35> function_table{{
+inline constexpr std::array<FunctionName, 34> function_table{{
     {"exists", Function::exists},
     {"given", Function::given},
     {"in_bits", Function::in_bits},
@@ -45,7 +45,6 @@ inline constexpr std::array<FunctionName, 35> function_table{{
     {"days_since", Function::days_since},
     {"tier", Function::tier},
     {"tolerance", Function::tolerance},
-    {"moe_scaling", Function::moe_scaling},
     {"ranged", Function::ranged},
     {"ranged_by", Function::ranged_by},
     {"missing_inputs", Function::missing_inputs},

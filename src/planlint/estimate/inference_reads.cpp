@@ -124,7 +124,7 @@ void node_memory(EstimateContext& context) {
   const Term hbm = m.plan("cluster.hbm");
   const Term reserve = m.plan("cluster.memory_reserve");
   m.finish(per_node.value * hbm.value * (1 - reserve.value), "gpus_per_node · hbm · (1 − memory_reserve)",
-           [=] { return fmt::format("{} × {} × (1 − {})", show_count(per_node.value), hbm.text, reserve.text); });
+           arithmetic("{} × {} × (1 − {})", TermText::count(per_node.value), hbm, reserve));
 }
 
 // The sequences in flight at the demand's peak, which the replicas must hold together.
@@ -132,8 +132,7 @@ void peak_concurrency(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_peak_concurrency);
   const Term mean = m.plan("inference.mean_concurrency");
   const Term factor = m.plan("inference.peak_factor");
-  m.finish(mean.value * factor.value, "mean_concurrency · peak_factor",
-           [=] { return fmt::format("{} × {}", mean.text, factor.text); });
+  m.finish(mean.value * factor.value, "mean_concurrency · peak_factor", arithmetic("{} × {}", mean, factor));
 }
 
 // The share of an MoE model's weights a decode step reads: its tokens (one sequence's

@@ -12,7 +12,7 @@
 #include "planlint/config/config.hpp"
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
-#include "planlint/estimate/report.hpp"
+#include "planlint/emit/report.hpp"
 #include "planlint/lint/inputs.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/markdown/markdown.hpp"

@@ -24,7 +24,7 @@
 #include "planlint/emit/json.hpp"
 #include "planlint/emit/sarif.hpp"
 #include "planlint/emit/text.hpp"
-#include "planlint/estimate/report.hpp"
+#include "planlint/emit/report.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/source/limits.hpp"

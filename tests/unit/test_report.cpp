@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "planlint/estimate/report.hpp"
-#include "planlint/estimate/report_common.hpp"
+#include "planlint/emit/report.hpp"
+#include "planlint/emit/report_common.hpp"
 #include "integration_support.hpp"
 #include "test_estimates_support.hpp"
 

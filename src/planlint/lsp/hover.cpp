@@ -7,7 +7,7 @@
 
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/estimate/engine.hpp"
-#include "planlint/estimate/report_common.hpp"
+#include "planlint/emit/report_common.hpp"
 #include "planlint/estimate/tolerance.hpp"
 #include "planlint/lsp/features.hpp"
 #include "planlint/lsp/hover_text.hpp"

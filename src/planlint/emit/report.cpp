@@ -1,12 +1,12 @@
 /// The report's sections, the shared helpers of its renderers, and the text renderer.
-#include "planlint/estimate/report.hpp"
+#include "planlint/emit/report.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "planlint/emit/report_common.hpp"
 #include "planlint/estimate/engine.hpp"
-#include "planlint/estimate/report_common.hpp"
 
 namespace planlint {
 

@@ -3,7 +3,7 @@
 /// the metrics that could not be computed.
 #include <fmt/format.h>
 
-#include "planlint/estimate/report_common.hpp"
+#include "planlint/emit/report_common.hpp"
 
 namespace planlint::detail {
 

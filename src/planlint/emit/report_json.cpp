@@ -11,7 +11,7 @@
 /// the plan format writes them.
 #include <nlohmann/json.hpp>
 
-#include "planlint/estimate/report_common.hpp"
+#include "planlint/emit/report_common.hpp"
 
 namespace planlint::detail {
 

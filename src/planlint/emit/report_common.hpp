@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "planlint/estimate/report.hpp"
+#include "planlint/emit/report.hpp"
 
 namespace planlint::detail {
 

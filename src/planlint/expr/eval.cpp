@@ -9,6 +9,7 @@
 
 #include "planlint/estimate/metric_table.hpp"
 #include "planlint/expr/check.hpp"
+#include "planlint/units/unit_slip.hpp"
 
 namespace planlint::expr {
 
@@ -381,7 +382,7 @@ class Evaluator {
       case Function::slip: {
         auto x = quantity(*args[0]), y = quantity(*args[1]);
         if (!x || !y || !compatible(*x, *y)) return std::nullopt;
-        return kept_text(describe_slip(x->value, y->value, x->dim));
+        return kept_text(units::describe_slip(x->value, y->value, x->dim));
       }
       case Function::days_since: {
         auto date = (*this)(*args[0]);
@@ -500,43 +501,6 @@ std::optional<bool> evaluate_condition(const Node& node, const Environment& envi
 
 const Node* chosen_branch(const Node& node, const Environment& environment) {
   return Evaluator(environment).pick(node);
-}
-
-std::string describe_slip(double claimed, double computed, units::Dimension dim) {
-  if (claimed <= 0 || computed <= 0) return {};
-  const double ratio = claimed / computed;
-  auto near = [&](double target) { return std::abs(ratio / target - 1) <= 0.03; };
-  // The slips of a time conversion only for a figure derived from a time: bytes or FLOPs 3.6×
-  // off are an ordinary mismatch, not hours multiplied by 1000.
-  const bool from_time = dim[units::Base::second] != 0 || dim[units::Base::usd] != 0;
-  if (from_time) {
-    if (near(3.6)) return "3.6× too large: seconds divided by 1000 instead of 3600 (the s → h conversion)";
-    if (near(1 / 3.6)) return "3.6× too small: hours multiplied by 1000 instead of 3600 (the h → s conversion)";
-    if (near(3600)) return "3600× too large: seconds given as hours";
-    if (near(1 / 3600.0)) return "3600× too small: hours given as seconds";
-    if (near(24)) return "24× too large: hours given as days";
-    if (near(1 / 24.0)) return "24× too small: days given as hours";
-  }
-  // A time (days, hours, seconds) is written without an SI prefix, and no two of d, h, min
-  // and s are 1000 apart: the 1000 slipped in a figure it was computed from, not in its unit
-  // (audit 2026-12-02: "90 d" right for 15T tokens, computed from "15B").
-  const bool plain_time = dim == units::dims::seconds;
-  const std::string_view cause =
-      plain_time ? "no two of d, h, min and s are 1000 apart, so an SI prefix (k/M/G/T/P/E/Z "
-                   "differ by 1000) slipped in a figure it was computed from"
-                 : "an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)";
-  // Most claims are near no factor: the prefix is formatted only for the one that is.
-  auto slipped = [&](int k, std::string_view direction) {
-    const std::string prefix = k == 1 ? "1000×" : fmt::format("1000^{}×", k);
-    return fmt::format("{} too {}: {}", prefix, direction, cause);
-  };
-  double factor = 1;
-  for (int k = 1; k <= 4; ++k) {
-    factor *= 1000.0;
-    if (near(factor)) return slipped(k, "large");
-    if (near(1 / factor)) return slipped(k, "small");
-  }
-  return {};
 }
 
 }  // namespace planlint::expr

@@ -282,8 +282,8 @@ std::vector<std::string> PlanEnvironment::shared_inputs(const std::vector<std::s
     }
   }
   // An input that a claim which agrees with planlint (within 3%) also rests on is cleared by
-  // it: 6 · N · D matching train.flops says params and tokens are right, whatever else slipped
-  // (audit of 2026-12-02). A fraction (an MFU, a goodput) cannot be 1000× off and stay in range.
+  // it: 6 · N · D matching train.flops says params and tokens are right, whatever else slipped.
+  // A fraction (an MFU, a goodput) cannot be 1000× off and stay in range.
   for (const Claim& claim : inputs_.plan.estimates) {
     if (std::find(metrics.begin(), metrics.end(), claim.metric) != metrics.end()) continue;
     const std::optional<double> off = claim_ratio(claim, *with_inputs);

@@ -123,7 +123,7 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
   std::optional<CompiledRule> rule = load_rule_file(file, errors, &let_nodes_left_, origin);
   if (!rule) {
     // The packs' node limit, once crossed, fails every let of every rule after it: one error
-    // says so (40 rules printed 236, audit 11).
+    // says so, not one per let (40 rules past it would print 236).
     const auto past_limit = [](const Diagnostic& d) { return d.message.ends_with(pack_node_limit_note); };
     for (auto it = errors.begin() + static_cast<std::ptrdiff_t>(first_error); it != errors.end();) {
       if (!past_limit(*it)) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "integration_support.hpp"
 #include "planlint/lint/inputs.hpp"
@@ -280,6 +281,36 @@ TEST_CASE("a file or subfolder a folder search cannot read is an error naming it
         planlint::expand_inputs({(dir.path / "plans" / "a.toml").string()}, true, 1000, UnreadablePaths({"a.toml"}));
     REQUIRE_FALSE(found);
     CHECK(found.error().message == "Permission denied");
+  }
+}
+
+TEST_CASE("a folder searched on several threads finds what one thread finds, in order", "[inputs]") {
+  planlint::test::Scratch dir;
+  const std::string plan = "[plan]\nname = \"a\"\nkind = \"inference\"\n";
+  for (int i = 0; i < 300; ++i) {
+    const std::string name = fmt::format("plans/{}/p{:03}", i % 7, i);
+    const bool markdown = i % 5 == 0, holds_plan = i % 3 != 0;
+    const std::string text = holds_plan ? plan : "x = 1\n";
+    dir.write(name + (markdown ? ".md" : ".toml"), markdown ? "```toml\n" + text + "```\n" : text);
+  }
+  const std::string plans = (dir.path / "plans").string();
+  const auto paths = [](const std::vector<planlint::Input>& inputs) {
+    std::vector<std::string> listed;
+    for (const planlint::Input& input : inputs) listed.push_back(input.path);
+    return listed;
+  };
+  const auto one = planlint::expand_inputs({plans}, false, 1000, UnreadablePaths({}), 1);
+  const auto four = planlint::expand_inputs({plans}, false, 1000, UnreadablePaths({}), 4);
+  REQUIRE(one);
+  REQUIRE(four);
+  CHECK(one->size() == 200);
+  CHECK(paths(*four) == paths(*one));
+  // Of two unreadable candidates, the first in the search's order is the error, however the
+  // threads took them.
+  for (unsigned jobs : {1u, 2u, 4u}) {
+    const auto found = planlint::expand_inputs({plans}, false, 1000, UnreadablePaths({"p101.toml", "p296.toml"}), jobs);
+    REQUIRE_FALSE(found);
+    CHECK(found.error().location.file == (dir.path / "plans" / "2" / "p296.toml").string());
   }
 }
 

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <set>
 
+#include "planlint/lint/batch.hpp"
 #include "planlint/lint/path_order.hpp"
 #include "planlint/markdown/markdown.hpp"
+#include "planlint/parallel/parallel_in_order.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/source/source_file.hpp"
 #include "planlint/source/toml_lexing.hpp"
@@ -225,21 +227,42 @@ void find_candidates(const fs::path& folder, std::vector<fs::path>& found, std::
   }
 }
 
+/// A candidate as the search read it: in `files` when it holds a plan, the search's error when
+/// it could not be read.
+struct ScannedFile {
+  Candidate candidate = Candidate::no_plan;
+  Input input;
+  std::optional<Error> error;
+};
+
 void search_folder(const fs::path& folder, std::vector<Input>& files, std::optional<Error>& error,
-                   std::size_t max_file_bytes, const InputReader& reader) {
+                   std::size_t max_file_bytes, const InputReader& reader, unsigned jobs) {
   std::vector<fs::path> found;
   find_candidates(folder, found, error, reader);
   if (error) return;
   std::sort(found.begin(), found.end(), path_order_less);
-  for (const fs::path& path : found) {
-    std::optional<std::string> text;
-    std::optional<FileIdentity> identity;
-    switch (holds_plan(path, max_file_bytes, text, identity, reader, error)) {
-      case Candidate::plan: files.push_back(Input{path.string(), std::move(text), identity}); break;
-      case Candidate::no_plan: break;
-      case Candidate::unreadable: return;
-    }
-  }
+  // Reading every candidate to scan it is most of a folder's search: the run's workers share
+  // it, and the files come back in sorted order, the first unreadable one the error.
+  const std::size_t chunk = batch_size(found.size(), jobs);
+  parallel_in_order(
+      (found.size() + chunk - 1) / chunk, jobs,
+      [&](std::size_t c) {
+        std::vector<ScannedFile> scanned;
+        for (std::size_t i = c * chunk; i < std::min(found.size(), (c + 1) * chunk); ++i) {
+          ScannedFile& file = scanned.emplace_back();
+          file.input.path = found[i].string();
+          file.candidate = holds_plan(found[i], max_file_bytes, file.input.text, file.input.identity, reader, file.error);
+          if (file.candidate == Candidate::unreadable) break;
+        }
+        return scanned;
+      },
+      [&](std::size_t, std::vector<ScannedFile> scanned) {
+        for (ScannedFile& file : scanned) {
+          if (error) return;
+          if (file.candidate == Candidate::plan) files.push_back(std::move(file.input));
+          if (file.candidate == Candidate::unreadable) error = std::move(file.error);
+        }
+      });
 }
 
 }  // namespace
@@ -270,7 +293,7 @@ bool toml_holds_plan(std::string_view text) {
 }
 
 Result<std::vector<Input>> expand_inputs(const std::vector<std::string>& paths, bool skip_non_plans,
-                                         std::size_t max_file_bytes, const InputReader& reader) {
+                                         std::size_t max_file_bytes, const InputReader& reader, unsigned jobs) {
   std::vector<Input> files;
   std::optional<Error> error;
   for (const std::string& path : paths) {
@@ -278,7 +301,7 @@ Result<std::vector<Input>> expand_inputs(const std::vector<std::string>& paths, 
     fs::file_status status = fs::status(path, ec);
     if (ec || !fs::exists(status)) return Error("No such file or directory", Location{path, {}});
     if (fs::is_directory(status)) {
-      search_folder(path, files, error, max_file_bytes, reader);
+      search_folder(path, files, error, max_file_bytes, reader, jobs);
       if (error) return *std::move(error);
     } else if (!skip_non_plans) {
       files.push_back(Input{path, std::nullopt});

@@ -44,10 +44,11 @@ class InputReader {
 /// that cannot be read or whose symbolic link cannot be followed (a loop). A dangling symbolic
 /// link in a folder is skipped. With `skip_non_plans`, a file named explicitly is kept only
 /// when it holds a plan too (for pre-commit, which passes every *.toml). A file larger than
-/// `max_file_bytes` is kept (without its text): its lint reports the size limit.
+/// `max_file_bytes` is kept (without its text): its lint reports the size limit. A folder's
+/// candidates are read and scanned on up to `jobs` threads, so `reader` is called from them.
 Result<std::vector<Input>> expand_inputs(const std::vector<std::string>& paths, bool skip_non_plans = false,
                                          std::size_t max_file_bytes = default_max_file_bytes,
-                                         const InputReader& reader = InputReader());
+                                         const InputReader& reader = InputReader(), unsigned jobs = 1);
 
 /// What the text of a TOML file says about a top-level `plan` table, read without parsing it:
 /// `yes` at the first header `[plan]` / `[plan.x]` / `[[plan.x]]` (spaces and quotes allowed),

@@ -35,8 +35,9 @@ void add_problems(const DiagnosticSink& problems, std::vector<Error>& errors) {
 }
 
 /// The inputs, the settings of each and the baseline, or the errors that stop the run.
-bool prepare(const RunOptions& options, Prepared& run, std::vector<Error>& errors) {
-  Result<std::vector<Input>> inputs = expand_inputs(options.paths, options.skip_non_plans, options.max_file_bytes);
+bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vector<Error>& errors) {
+  Result<std::vector<Input>> inputs =
+      expand_inputs(options.paths, options.skip_non_plans, options.max_file_bytes, InputReader(), jobs);
   if (!inputs) {
     const Error& error = inputs.error();
     errors.emplace_back(fmt::format("cannot read '{}': {}", error.location.file, error.message));
@@ -86,8 +87,9 @@ bool prepare(const RunOptions& options, Prepared& run, std::vector<Error>& error
 
 RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   RunResult result;
+  const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   Prepared run(options);
-  if (!prepare(options, run, result.errors)) return result;
+  if (!prepare(options, jobs, run, result.errors)) return result;
 
   std::set<std::string, std::less<>> listed;  // ids in result.rules
   if (options.list_rules) {
@@ -121,7 +123,6 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   // --write-baseline records every finding before any is shown, as accepted: the files are
   // held until the baseline is written.
   std::vector<std::pair<std::size_t, FileOutput>> held;
-  const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   const std::size_t batch = batch_size(order.size(), jobs);
   const BatchLimits limits{options.max_file_bytes, options.max_plans_per_file};
   parallel_in_order(

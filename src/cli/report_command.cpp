@@ -148,6 +148,12 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   input.plan = result.plan ? &*result.plan : nullptr;
   input.estimates = result.estimates ? &*result.estimates : nullptr;
   input.path = options.path;
+  // Which assumption moves each figure: computed here, by estimate/, for the renderers to show.
+  std::optional<Sensitivity> sensitivity;
+  if (input.plan && input.estimates) {
+    sensitivity = planlint::sensitivity(*input.plan, catalog, *input.estimates);
+    input.sensitivity = &*sensitivity;
+  }
   render_report(out, input, *format);
 
   for (const Diagnostic& d : result.diagnostics)

@@ -148,6 +148,7 @@ void render_text(std::ostream& out, const ReportInput& input) {
       sources.push_back(range_source_text(source));
     out << "\nRanges at the [[assumptions]] low/high: " << join(sources) << '\n';
   }
+  render_sensitivity_text(out, input);
 
   std::vector<std::pair<std::string_view, const std::vector<std::string>*>> absent;
   for (const MetricSpec* spec : shown)

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "planlint/estimate/estimates.hpp"
+#include "planlint/estimate/sensitivity.hpp"
 
 namespace planlint {
 
@@ -24,6 +25,8 @@ struct ReportInput {
   const Plan* plan = nullptr;  ///< nullptr when the file is not valid TOML
   const Estimates* estimates = nullptr;
   std::string path;  ///< the file as named on the command line
+  /// The metrics' sensitivity to the plan's assumptions (sensitivity()); nullptr: not shown.
+  const Sensitivity* sensitivity = nullptr;
 };
 
 /// Writes the report. JSON values are in base units (FLOP, FLOP/s, B, B/s, s, USD, tokens),

@@ -22,6 +22,14 @@ std::string value_text(const MetricValue& metric);
 std::string range_text(const MetricValue& metric);
 /// "training.mfu 30%–50% (assumption mfu)".
 std::string range_source_text(const RangeSource& source);
+/// "training.mfu 30% → 50% (assumption mfu): 12.8 d → 7.68 d, swing 5.12 d".
+std::string bar_text(const MetricSpec& metric, const SensitivityBar& bar);
+/// "'training time' (train.days at most 14 d) breaks at training.mfu 30%, its low end
+/// (assumption mfu): 15 d".
+std::string target_break_text(const TargetBreak& broken);
+/// "no range: training.goodput, cluster.price"; empty when every assumption has one.
+std::string unranged_text(const MetricSensitivity& entry);
+
 /// "cluster.node_mtbf, training.checkpoint_write_time".
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
 
@@ -29,6 +37,9 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 std::size_t display_width(std::string_view text);
 
 void render_text(std::ostream& out, const ReportInput& input);
+/// The text and Markdown reports' sensitivity sections (nothing without input.sensitivity).
+void render_sensitivity_text(std::ostream& out, const ReportInput& input);
+void render_sensitivity_markdown(std::ostream& out, const ReportInput& input);
 void render_markdown(std::ostream& out, const ReportInput& input);
 void render_json(std::ostream& out, const ReportInput& input);
 

@@ -5,7 +5,12 @@
 ///                                  "tier": "cost", "formula": "6 · N_a · D", "arithmetic": "...",
 ///                                  "readable": "4.2e22 FLOP", "inputs": {...}, "notes": []}},
 ///      "absent": {"train.memory.activations": ["model.layers"]},
-///      "ranges": [{"key": "training.mfu", "assumption": "mfu", "low": 0.3, "high": 0.5, ...}]}
+///      "ranges": [{"key": "training.mfu", "assumption": "mfu", "low": 0.3, "high": 0.5, ...}],
+///      "target_breaks": [{"target": "training time", "metric": "train.days", "key": "training.mfu",
+///                         "end": "low", ...}]}
+///
+/// Each metric's "sensitivity" holds its bars (one assumption from its low to its high end:
+/// "key_low", "key_high", the metric "at_low", "at_high", "swing") and "unranged".
 ///
 /// Values are in base units, except GPU time (GPU-hours) and prices (USD per GPU-hour), as
 /// the plan format writes them.
@@ -85,7 +90,35 @@ json input_json(const MetricInput& input) {
   return out;
 }
 
-json metric_json(const MetricValue& metric) {
+/// A metric's sensitivity: its bars, largest swing first, each with the assumption's ends (in
+/// the key's JSON unit) and the metric at each (in the metric's), and the assumptions with no
+/// range.
+json sensitivity_json(const MetricSensitivity* entry, const JsonValue& unit) {
+  json out = json::object();
+  json bars = json::array();
+  json unranged = json::array();
+  if (entry) {
+    for (const SensitivityBar& bar : entry->bars) {
+      const JsonValue key_unit = json_unit(bar.key_dim);
+      json item = json::object();
+      item["key"] = bar.key;
+      item["assumption"] = bar.assumption;
+      item["key_low"] = bar.key_low * key_unit.scale;
+      item["key_high"] = bar.key_high * key_unit.scale;
+      item["key_unit"] = key_unit.unit;
+      item["at_low"] = bar.at_low * unit.scale;
+      item["at_high"] = bar.at_high * unit.scale;
+      item["swing"] = bar.swing() * unit.scale;
+      bars.push_back(std::move(item));
+    }
+    unranged = entry->unranged;
+  }
+  out["bars"] = std::move(bars);
+  out["unranged"] = std::move(unranged);
+  return out;
+}
+
+json metric_json(const MetricValue& metric, const Sensitivity* sensitivity) {
   const JsonValue unit = json_unit(metric.dim);
   json out = json::object();
   out["value"] = metric.value * unit.scale;
@@ -101,6 +134,7 @@ json metric_json(const MetricValue& metric) {
   out["inputs"] = std::move(inputs);
   out["notes"] = metric.notes;
   out["range_keys"] = metric.range_keys;
+  if (sensitivity) out["sensitivity"] = sensitivity_json(sensitivity->find(metric.name), unit);
   return out;
 }
 
@@ -117,7 +151,7 @@ void render_json(std::ostream& out, const ReportInput& input) {
   // Report order (the metric table's), so a reader sees compute first.
   json metrics = json::object();
   for (const MetricSpec& spec : metric_table())
-    if (const MetricValue* metric = estimates.find(spec.id)) metrics[std::string(spec.name)] = metric_json(*metric);
+    if (const MetricValue* metric = estimates.find(spec.id)) metrics[std::string(spec.name)] = metric_json(*metric, input.sensitivity);
   report["metrics"] = std::move(metrics);
 
   json absent = json::object();
@@ -139,6 +173,25 @@ void render_json(std::ostream& out, const ReportInput& input) {
     ranges.push_back(std::move(range));
   }
   report["ranges"] = std::move(ranges);
+  if (input.sensitivity) {
+    json breaks = json::array();
+    for (const TargetBreak& broken : input.sensitivity->target_breaks) {
+      const JsonValue unit = json_unit(broken.metric->dim);
+      const JsonValue key_unit = json_unit(broken.key_dim);
+      json item = json::object();
+      item["target"] = broken.target;
+      item["metric"] = broken.metric->name;
+      item[broken.is_max ? "max" : "min"] = broken.bound * unit.scale;
+      item["key"] = broken.key;
+      item["assumption"] = broken.assumption;
+      item["end"] = broken.at_high ? "high" : "low";
+      item["key_value"] = broken.key_value * key_unit.scale;
+      item["value"] = broken.metric_value * unit.scale;
+      item["broken_at_value"] = broken.broken_at_value;
+      breaks.push_back(std::move(item));
+    }
+    report["target_breaks"] = std::move(breaks);
+  }
   out << report.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
 }
 

@@ -50,6 +50,7 @@ void render_markdown(std::ostream& out, const ReportInput& input) {
     }
     out << ".\n";
   }
+  render_sensitivity_markdown(out, input);
 
   bool absent_heading = false;
   for (const MetricSpec* spec : shown) {

@@ -153,6 +153,10 @@ MetricRange range_over(const std::vector<detail::MetricValues>& variants, const 
 
 }  // namespace
 
+Estimates detail::evaluate_overridden(const Plan& plan, const Catalog& catalog, const Overrides& overrides) {
+  return evaluate(plan, catalog, overrides, Record::arithmetic);
+}
+
 std::map<std::string, MetricRange, std::less<>> metric_ranges(const Plan& plan, const Catalog& catalog,
                                                               const Estimates& estimates, RangeEvaluations how) {
   std::map<std::string, MetricRange, std::less<>> result;

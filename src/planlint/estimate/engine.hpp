@@ -45,6 +45,11 @@ struct Override {
 /// every metric of the ranges' evaluations.
 using Overrides = std::vector<Override>;
 
+/// One evaluation of every metric of the plan's kind with `overrides` in place of the plan's
+/// values, with the arithmetic and without the provenance: what the sensitivity's bars
+/// (sensitivity.hpp) recompute at an assumption's end.
+Estimates evaluate_overridden(const Plan& plan, const Catalog& catalog, const Overrides& overrides);
+
 /// The values of one evaluation by Metric, NaN where a metric is absent: all that the ranges'
 /// evaluations keep.
 using MetricValues = std::array<double, metric_count>;

@@ -1,0 +1,173 @@
+#include "planlint/estimate/sensitivity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "planlint/estimate/engine.hpp"
+
+namespace planlint {
+
+namespace {
+
+/// The [[assumptions]] entries with a low or high end, the first for each key the plan holds a
+/// number at (as the ranges take them); an end left out is the plan's value.
+std::vector<RangeSource> moved_assumptions(const Plan& plan) {
+  std::vector<RangeSource> moved;
+  for (const PlanTable& assumption : plan.assumptions) {
+    const PlanValue* key = assumption.find("key");
+    if (!key || !key->text() || !find_key(*key->text())) continue;
+    const std::string& name = *key->text();
+    if (std::any_of(moved.begin(), moved.end(), [&](const RangeSource& range) { return range.key == name; })) continue;
+    const PlanValue* value = plan.find(name);
+    if (!value || !value->quantity()) continue;
+    const PlanValue* low = assumption.find("low");
+    const PlanValue* high = assumption.find("high");
+    if ((!low || !low->quantity()) && (!high || !high->quantity())) continue;
+    RangeSource range;
+    range.key = name;
+    range.dim = value->quantity()->dim;
+    range.low = low && low->quantity() ? low->quantity()->value : value->quantity()->value;
+    range.high = high && high->quantity() ? high->quantity()->value : value->quantity()->value;
+    range.span = assumption.header;
+    if (const PlanValue* id = assumption.find("id"); id && id->text()) range.assumption = *id->text();
+    if (range.low != value->quantity()->value || range.high != value->quantity()->value)
+      moved.push_back(std::move(range));
+  }
+  return moved;
+}
+
+/// The plan keys that are assumptions: every [[assumptions]] entry's key, and the ranged keys.
+std::set<std::string, std::less<>> assumption_keys(const Plan& plan) {
+  std::set<std::string, std::less<>> keys;
+  for (const RangedKey ranged : ranged_keys) keys.emplace(plan_key_of(ranged));
+  for (const PlanTable& assumption : plan.assumptions)
+    if (const PlanValue* key = assumption.find("key"); key && key->text()) keys.insert(*key->text());
+  return keys;
+}
+
+/// The plan keys `metric` rests on, through the metrics it uses, each once, in input order.
+void plan_inputs(const Estimates& estimates, const MetricValue& metric, std::vector<std::string>& keys,
+                 std::set<std::string_view>& visited) {
+  if (!visited.insert(metric.name).second) return;
+  for (const MetricInput& input : metric.inputs) {
+    if (!input.is_metric) {
+      if (std::find(keys.begin(), keys.end(), input.name) == keys.end()) keys.push_back(input.name);
+    } else if (const MetricValue* used = estimates.find(input.name)) {
+      plan_inputs(estimates, *used, keys, visited);
+    }
+  }
+}
+
+/// The value of `metric` in an evaluation, NaN when it is absent there.
+double value_in(const Estimates& evaluation, const MetricSpec& metric) {
+  const MetricValue* found = evaluation.find(metric.id);
+  return found ? found->value : std::nan("");
+}
+
+struct HardTarget {
+  std::string name;
+  const MetricSpec* metric = nullptr;
+  bool is_max = true;
+  double bound = 0;
+  bool breaks(double value) const { return is_max ? value > bound : value < bound; }
+};
+
+/// The plan's hard targets (hard = true, the default) with a known metric and a bound.
+std::vector<HardTarget> hard_targets(const Plan& plan) {
+  std::vector<HardTarget> targets;
+  for (const PlanTable& target : plan.targets) {
+    if (const PlanValue* hard = target.find("hard"); hard && hard->boolean() && !*hard->boolean()) continue;
+    const PlanValue* metric = target.find("metric");
+    const MetricSpec* spec = metric && metric->text() ? find_metric(*metric->text()) : nullptr;
+    if (!spec) continue;
+    HardTarget hard;
+    hard.metric = spec;
+    if (const PlanValue* name = target.find("name"); name && name->text()) hard.name = *name->text();
+    if (const PlanValue* max = target.find("max"); max && max->quantity()) {
+      hard.bound = max->quantity()->value;
+    } else if (const PlanValue* min = target.find("min"); min && min->quantity()) {
+      hard.is_max = false;
+      hard.bound = min->quantity()->value;
+    } else {
+      continue;
+    }
+    targets.push_back(std::move(hard));
+  }
+  return targets;
+}
+
+}  // namespace
+
+const MetricSensitivity* Sensitivity::find(std::string_view metric) const {
+  for (const MetricSensitivity& entry : metrics)
+    if (entry.spec && entry.spec->name == metric) return &entry;
+  return nullptr;
+}
+
+Sensitivity sensitivity(const Plan& plan, const Catalog& catalog, const Estimates& estimates) {
+  Sensitivity result;
+  result.assumptions = moved_assumptions(plan);
+
+  // Each assumption at its low end and at its high end, the others at the plan's values.
+  struct Ends {
+    Estimates low, high;
+  };
+  std::vector<Ends> evaluations;
+  evaluations.reserve(result.assumptions.size());
+  for (const RangeSource& range : result.assumptions) {
+    detail::Overrides overrides(1);
+    overrides[0].spec = find_key(range.key);
+    overrides[0].value = range.low;
+    Estimates low = detail::evaluate_overridden(plan, catalog, overrides);
+    overrides[0].value = range.high;
+    evaluations.push_back({std::move(low), detail::evaluate_overridden(plan, catalog, overrides)});
+  }
+
+  const std::set<std::string, std::less<>> assumed = assumption_keys(plan);
+  for (const MetricSpec& spec : metric_table()) {
+    const MetricValue* metric = estimates.find(spec.id);
+    if (!metric) continue;
+    MetricSensitivity entry;
+    entry.spec = &spec;
+    for (std::size_t i = 0; i < result.assumptions.size(); ++i) {
+      const RangeSource& range = result.assumptions[i];
+      SensitivityBar bar{range.key, range.assumption, range.low, range.high, range.dim,
+                         value_in(evaluations[i].low, spec), value_in(evaluations[i].high, spec)};
+      if (!std::isfinite(bar.at_low) || !std::isfinite(bar.at_high)) continue;
+      if (bar.at_low == metric->value && bar.at_high == metric->value) continue;  // not moved
+      entry.bars.push_back(std::move(bar));
+    }
+    // Largest swing first; equal swings in the plan's order of the assumptions.
+    std::stable_sort(entry.bars.begin(), entry.bars.end(),
+                     [](const SensitivityBar& a, const SensitivityBar& b) { return a.swing() > b.swing(); });
+    std::vector<std::string> inputs;
+    std::set<std::string_view> visited;
+    plan_inputs(estimates, *metric, inputs, visited);
+    for (const std::string& key : inputs) {
+      if (!assumed.count(key)) continue;
+      if (std::any_of(result.assumptions.begin(), result.assumptions.end(),
+                      [&](const RangeSource& range) { return range.key == key; }))
+        continue;
+      entry.unranged.push_back(key);
+    }
+    if (!entry.bars.empty() || !entry.unranged.empty()) result.metrics.push_back(std::move(entry));
+  }
+
+  for (const HardTarget& target : hard_targets(plan)) {
+    const MetricSensitivity* entry = result.find(target.metric->name);
+    const MetricValue* metric = estimates.find(target.metric->id);
+    if (!entry || !metric) continue;
+    for (const SensitivityBar& bar : entry->bars)
+      for (const bool at_high : {false, true}) {
+        const double value = at_high ? bar.at_high : bar.at_low;
+        if (!target.breaks(value)) continue;
+        result.target_breaks.push_back({target.name, target.metric, target.is_max, target.bound, bar.key,
+                                        bar.assumption, at_high, at_high ? bar.key_high : bar.key_low, bar.key_dim,
+                                        value, target.breaks(metric->value)});
+      }
+  }
+  return result;
+}
+
+}  // namespace planlint

@@ -22,8 +22,6 @@ std::string value_text(const MetricValue& metric);
 std::string range_text(const MetricValue& metric);
 /// "training.mfu 30%–50% (assumption mfu)".
 std::string range_source_text(const RangeSource& source);
-/// "training.mfu 30% → 50% (assumption mfu): 12.8 d → 7.68 d, swing 5.12 d".
-std::string bar_text(const MetricSpec& metric, const SensitivityBar& bar);
 /// "'training time' (train.days at most 14 d) breaks at training.mfu 30%, its low end
 /// (assumption mfu): 15 d".
 std::string target_break_text(const TargetBreak& broken);
@@ -32,6 +30,9 @@ std::string unranged_text(const MetricSensitivity& entry);
 
 /// "cluster.node_mtbf, training.checkpoint_write_time".
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
+
+/// Text safe inside a Markdown table cell: pipes escaped, line breaks as <br>.
+std::string cell(std::string_view text);
 
 /// Display width of UTF-8 text (code points; every character planlint prints is one column).
 std::size_t display_width(std::string_view text);

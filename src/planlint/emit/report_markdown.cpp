@@ -7,9 +7,6 @@
 
 namespace planlint::detail {
 
-namespace {
-
-/// Text safe inside a table cell: pipes escaped, line breaks as <br>.
 std::string cell(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -19,8 +16,6 @@ std::string cell(std::string_view text) {
   }
   return out;
 }
-
-}  // namespace
 
 void render_markdown(std::ostream& out, const ReportInput& input) {
   const Estimates& estimates = *input.estimates;

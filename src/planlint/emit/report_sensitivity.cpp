@@ -28,22 +28,7 @@ std::string pad_to(std::string text, std::size_t width) {
   return text;
 }
 
-/// Text safe inside a Markdown table cell.
-std::string cell(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
-    else out += c;
-  }
-  return out;
-}
-
 }  // namespace
-
-std::string bar_text(const MetricSpec& metric, const SensitivityBar& bar) {
-  return fmt::format("{}: {}", assumption_text(bar), effect_text(metric, bar));
-}
 
 std::string target_break_text(const TargetBreak& broken) {
   const std::string end = fmt::format("{} {}, its {} end", broken.key,

@@ -12,6 +12,7 @@
 #include "cli/option_checks.hpp"
 #include "planlint/emit/formats.hpp"
 #include "planlint/emit/output_file.hpp"
+#include "planlint/fix/files.hpp"
 #include "planlint/lint/run.hpp"
 #include "planlint/source/repository.hpp"
 #include "planlint/units/quantity.hpp"
@@ -40,6 +41,8 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
   }
   run.rules = options.rules;
   if (!options.fail_on.empty()) run.fail_on = parse_severity(options.fail_on);
+  if (options.unsafe_fixes && !options.fix && !options.diff)
+    return Error("--unsafe-fixes: applies with --fix or --diff");
   Result<std::optional<Date>> today = today_option(options.today);
   if (!today) return today.error();
   run.today = *today;
@@ -56,6 +59,64 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
   if (!options.write_baseline.empty()) run.write_baseline = options.write_baseline;
   if (!options.output.empty()) run.output = options.output;
   return run;
+}
+
+/// The files that fixes change, from a run that reports nothing and writes no baseline;
+/// nullopt after printing why the run failed (exit 2).
+std::optional<std::vector<fix::FixedFile>> planned_fixes(const CheckOptions& options, RunOptions run,
+                                                          std::ostream& err) {
+  run.list_rules = true;  // each rule's fix safety
+  run.write_baseline.reset();
+  run.output.reset();
+  const RunResult result = run_lint(run);
+  for (const Error& error : result.errors) err << error_line(error) << '\n';
+  if (!result.errors.empty()) return std::nullopt;
+  return fix::plan_fixes(result.report, fix::fix_safety_of(result.rules), options.unsafe_fixes);
+}
+
+/// --diff: the fixes as a unified diff on stdout (or -o FILE); exit 1 when there is one.
+int run_diff(const CheckOptions& options, const RunOptions& run, std::ostream& out, std::ostream& err) {
+  std::optional<std::vector<fix::FixedFile>> files = planned_fixes(options, run, err);
+  if (!files) return exit_failure;
+  std::string diff;
+  std::size_t fixed = 0;
+  for (const fix::FixedFile& file : *files) {
+    diff += fix::unified_diff(file.before, file.edits, file.path);
+    fixed += file.fixed;
+  }
+  if (!options.output.empty()) {
+    if (Result<void> written = write_file_atomically(options.output, diff); !written) {
+      err << error_line(written.error()) << '\n';
+      return exit_failure;
+    }
+  } else {
+    out << diff;
+  }
+  err << fmt::format("planlint: {} fixable finding{} in {} file{}{}\n", fixed, fixed == 1 ? "" : "s",
+                     files->size(), files->size() == 1 ? "" : "s", fixed ? " (--fix applies them)" : "");
+  return files->empty() ? exit_clean : exit_findings;
+}
+
+/// --fix: writes every file its fixes change; nullopt to go on and report what remains, else
+/// the exit status of a run that failed.
+std::optional<int> run_fix(const CheckOptions& options, const RunOptions& run, std::ostream& err) {
+  std::optional<std::vector<fix::FixedFile>> files = planned_fixes(options, run, err);
+  if (!files) return exit_failure;
+  std::size_t fixed = 0, written = 0;
+  bool failed = false;
+  for (const fix::FixedFile& file : *files) {
+    if (Result<void> done = fix::write_fixed(file); !done) {
+      err << error_line(done.error()) << '\n';
+      failed = true;
+      continue;
+    }
+    fixed += file.fixed;
+    ++written;
+  }
+  err << fmt::format("planlint: fixed {} finding{} in {} file{}\n", fixed, fixed == 1 ? "" : "s", written,
+                     written == 1 ? "" : "s");
+  if (failed) return exit_failure;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -139,6 +200,12 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
                     "Most results in a SARIF log, the most severe kept (default 25000, GitHub's limit; 0: none)")
       ->type_name("N")
       ->check(whole_number<std::size_t>(0, "a whole number, 0 (no limit) or more"));
+  CLI::Option* fix = check->add_flag("--fix", options.fix,
+                                     "Apply the safe fixes to the files in place (atomically), then report what remains");
+  check->add_flag("--diff", options.diff, "Print the fixes --fix would make as a unified diff; change no file")
+      ->excludes(fix);
+  check->add_flag("--unsafe-fixes", options.unsafe_fixes,
+                  "With --fix or --diff: apply the unsafe fixes too (they may change what a plan means)");
   check->add_option("--today", options.today,
                     "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)")
       ->type_name("DATE")
@@ -153,6 +220,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
     err << error_line(run_options.error()) << '\n';
     return exit_failure;
   }
+  if (options.diff) return run_diff(options, *run_options, out, err);
+  if (options.fix)
+    if (std::optional<int> failed = run_fix(options, *run_options, err)) return *failed;
   const OutputFormat* format = find_output_format(options.format);  // one of them: --format checks it
   run_options->list_rules = format->lists_rules;
   std::ostringstream buffer;  // -o: the report is written atomically, and only when complete

@@ -29,6 +29,9 @@ struct CheckOptions {
   std::string max_file_size;           ///< --max-file-size: "64MiB", "100 MB", "20000000"
   std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file; 0: the default
   std::size_t sarif_max_results = SarifOptions::github_max_results;  ///< --sarif-max-results; 0: none
+  bool fix = false;           ///< --fix: apply the safe fixes in place, then report what remains
+  bool diff = false;          ///< --diff: print the fixes as a unified diff, change nothing
+  bool unsafe_fixes = false;  ///< --unsafe-fixes: --fix and --diff apply unsafe fixes too
 };
 
 /// Each add_*_command adds its subcommand with its options; a run adds the subcommand it

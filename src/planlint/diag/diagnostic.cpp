@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/result.hpp"
+#include "planlint/diag/rule_descriptor.hpp"
 
 namespace planlint {
 
@@ -23,6 +24,15 @@ std::optional<Severity> parse_severity(std::string_view text) {
   if (text == "warning") return Severity::warning;
   if (text == "error") return Severity::error;
   return std::nullopt;
+}
+
+std::string_view to_string(FixSafety safety) {
+  switch (safety) {
+    case FixSafety::none: return "none";
+    case FixSafety::safe: return "safe";
+    case FixSafety::unsafe: return "unsafe";
+  }
+  return "none";
 }
 
 std::string text_digest(std::string_view text) {

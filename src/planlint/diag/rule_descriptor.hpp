@@ -35,6 +35,12 @@ class SharedText {
   std::string_view view_;                     ///< *owner_, or the static text
 };
 
+/// Whether `planlint check --fix` applies a rule's fix: `safe` ones always, `unsafe` ones (the
+/// edit may change what the plan means) only with --unsafe-fixes.
+enum class FixSafety { none, safe, unsafe };
+
+std::string_view to_string(FixSafety safety);
+
 struct RuleDescriptor {
   std::string id;       ///< "memory-fit"
   std::string group;    ///< "memory"
@@ -43,6 +49,7 @@ struct RuleDescriptor {
   SharedText docs;      ///< Markdown: What it does / Why is this bad? / Example / Use instead / References
   bool native = false;  ///< implemented in C++ rather than as an expression
   SharedText origin;    ///< the rule file it came from ("rules/memory/memory-fit.toml")
+  FixSafety fix = FixSafety::none;  ///< none: the rule's findings carry no fix
 };
 
 }  // namespace planlint

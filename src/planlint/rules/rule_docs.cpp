@@ -10,11 +10,17 @@ std::string rule_markdown(const RuleDescriptor& rule) {
   std::string docs(rule.docs.view());
   while (!docs.empty() && (docs.back() == '\n' || docs.back() == ' ')) docs.pop_back();
   while (!docs.empty() && docs.front() == '\n') docs.erase(docs.begin());
+  std::string_view fix;
+  if (rule.fix == FixSafety::safe)
+    fix = "**Fix:** safe: `planlint check --fix` applies it (`--diff` shows it first).\n\n";
+  else if (rule.fix == FixSafety::unsafe)
+    fix = "**Fix:** unsafe: `planlint check --fix --unsafe-fixes` applies it; the edit may change what the plan "
+          "means, so review it first with `--diff --unsafe-fixes`.\n\n";
   return fmt::format(
       "# {}\n\n{}\n\n| group | default severity | implemented as |\n|---|---|---|\n| {} | {} | {} |\n\n"
-      "{}\n",
+      "{}{}\n",
       rule.id, rule.summary.view(), rule.group, to_string(rule.severity),
-      rule.native ? "native check (C++)" : fmt::format("rule file `{}`", rule.origin.view()), docs);
+      rule.native ? "native check (C++)" : fmt::format("rule file `{}`", rule.origin.view()), fix, docs);
 }
 
 std::string rule_markdown(const CompiledRule& rule) {

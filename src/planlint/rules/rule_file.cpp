@@ -27,7 +27,7 @@ using detail::to_span;
 
 const std::vector<std::string_view> rule_keys = {
     "id", "group", "severity", "summary", "applies", "check", "at", "related", "message",
-    "help", "docs", "each", "options", "fix", "native", "let"};
+    "help", "docs", "each", "options", "fix", "fix_safety", "native", "let"};
 
 /// Appends the UTF-8 encoding of `code` to `out`.
 void append_utf8(std::string& out, std::uint32_t code) {
@@ -192,6 +192,12 @@ class RuleLoader {
       if (auto level = parse_severity(severity)) d.severity = *level;
       else error(span_of(table, "severity"), fmt::format("severity '{}' must be error, warning or note", severity));
     }
+    // A native rule's fix is made in C++; its file says how safe it is.
+    const std::string fix_safety = optional_string(table, "fix_safety");
+    if (fix_safety == "safe") d.fix = FixSafety::safe;
+    else if (fix_safety == "unsafe") d.fix = FixSafety::unsafe;
+    else if (!fix_safety.empty())
+      error(span_of(table, "fix_safety"), fmt::format("fix_safety '{}' must be safe or unsafe", fix_safety));
     if (d.native) return failed_ ? std::nullopt : std::optional(std::move(rule));
 
     rule.each = optional_string(table, "each");
@@ -258,7 +264,13 @@ class RuleLoader {
       missing(table, "message");
     }
     if (const toml::node* help = table.get("help")) rule.help = message_template(*help, "help", names, rule);
-    if (const toml::node* fix = table.get("fix")) rule.fix = message_template(*fix, "fix", names, rule);
+    if (const toml::node* fix = table.get("fix")) {
+      rule.fix = message_template(*fix, "fix", names, rule);
+      // A fix no one vouched for changes a plan only when asked (--unsafe-fixes).
+      if (d.fix == FixSafety::none) d.fix = FixSafety::unsafe;
+    } else if (d.fix != FixSafety::none) {
+      error(span_of(table, "fix_safety"), "fix_safety says how safe the rule's fix is, and the rule has no 'fix'");
+    }
     if (failed_) return std::nullopt;
     rule.own_names(at_keys_, related_keys_, metric_names_);
     return rule;

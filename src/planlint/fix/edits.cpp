@@ -1,0 +1,170 @@
+#include "planlint/fix/edits.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "planlint/diag/native_rules.hpp"
+
+namespace planlint::fix {
+
+SafetyOf fix_safety_of(const std::vector<RuleDescriptor>& rules) {
+  std::map<std::string, FixSafety, std::less<>> by_id;
+  for (const RuleDescriptor& rule : rules) by_id[rule.id] = rule.fix;
+  return [by_id = std::move(by_id)](std::string_view rule) {
+    auto found = by_id.find(rule);
+    return found == by_id.end() ? FixSafety::none : found->second;
+  };
+}
+
+FileFixes collect_fixes(const SourceFile& source, const std::vector<Diagnostic>& diagnostics,
+                        const SafetyOf& safety, bool include_unsafe) {
+  FileFixes result;
+  for (const Diagnostic& d : diagnostics)
+    if (d.rule == native_rules::toml_syntax && d.primary.file == source.path()) return result;
+  for (const Diagnostic& d : diagnostics) {
+    if (d.fixes.empty() || d.suppression) continue;
+    const FixSafety level = safety(d.rule);
+    if (level == FixSafety::none || (level == FixSafety::unsafe && !include_unsafe)) continue;
+    std::vector<TextEdit> mine;
+    bool in_file = true;
+    for (const FixEdit& edit : d.fixes) {
+      if (edit.location.file != source.path() || !edit.location.span.known()) in_file = false;
+      else mine.push_back({source.offset(edit.location.span.begin), source.offset(edit.location.span.end),
+                           edit.replacement});
+    }
+    if (!in_file || mine.empty()) continue;
+    auto overlaps = [&](const TextEdit& edit) {
+      // Two edits overlap when their ranges share a byte, or both insert at one place.
+      return std::any_of(result.edits.begin(), result.edits.end(), [&](const TextEdit& taken) {
+        return edit.begin < taken.end && taken.begin < edit.end ? true
+               : edit.begin == taken.begin && (edit.begin == edit.end || taken.begin == taken.end);
+      });
+    };
+    if (std::any_of(mine.begin(), mine.end(), overlaps)) {
+      ++result.left;
+      continue;
+    }
+    for (TextEdit& edit : mine) {
+      auto at = std::lower_bound(result.edits.begin(), result.edits.end(), edit,
+                                 [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
+      result.edits.insert(at, std::move(edit));
+    }
+    ++result.fixed;
+  }
+  return result;
+}
+
+std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edits) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t at = 0;
+  for (const TextEdit& edit : edits) {
+    out.append(text.substr(at, edit.begin - at));
+    out += edit.replacement;
+    at = edit.end;
+  }
+  out.append(text.substr(at));
+  return out;
+}
+
+namespace {
+
+/// The text split into lines, each with its line break ("" after a final line break).
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    end = end == std::string_view::npos ? text.size() : end + 1;
+    lines.push_back(text.substr(at, end - at));
+    at = end;
+  }
+  return lines;
+}
+
+/// Changed lines: old lines [old_first, old_last) become `replacement` (whole lines).
+struct Block {
+  std::size_t old_first = 0, old_last = 0;
+  std::string replacement;
+};
+
+void add_line(std::string& out, char mark, std::string_view line) {
+  out += mark;
+  out.append(line);
+  if (line.empty() || line.back() != '\n') out += "\n\\ No newline at end of file\n";
+}
+
+}  // namespace
+
+std::string unified_diff(std::string_view text, const std::vector<TextEdit>& edits, std::string_view path,
+                         std::size_t context) {
+  if (edits.empty()) return {};
+  std::vector<std::size_t> starts;  // the byte offset of each line
+  const std::vector<std::string_view> lines = split_lines(text);
+  std::size_t offset = 0;
+  for (std::string_view line : lines) {
+    starts.push_back(offset);
+    offset += line.size();
+  }
+  auto line_of = [&](std::size_t byte) {  // the line holding `byte` (the last line at the end)
+    if (starts.empty()) return std::size_t{0};
+    return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), byte) - starts.begin()) - 1;
+  };
+  auto line_end = [&](std::size_t line) { return line < lines.size() ? starts[line] + lines[line].size() : text.size(); };
+
+  // Edits touching the same lines make one block of whole lines.
+  std::vector<Block> blocks;
+  for (std::size_t i = 0; i < edits.size();) {
+    const std::size_t first = line_of(edits[i].begin);
+    std::size_t last = line_of(std::max(edits[i].begin, edits[i].end == 0 ? 0 : edits[i].end - 1));
+    std::size_t j = i + 1;
+    while (j < edits.size() && line_of(edits[j].begin) <= last) {
+      last = std::max(last, line_of(std::max(edits[j].begin, edits[j].end - (edits[j].end > edits[j].begin))));
+      ++j;
+    }
+    const std::size_t from = lines.empty() ? 0 : starts[first];
+    const std::size_t to = lines.empty() ? 0 : line_end(last);
+    std::string replaced(text.substr(from, edits[i].begin - from));
+    for (std::size_t k = i; k < j; ++k) {
+      replaced += edits[k].replacement;
+      replaced.append(text.substr(edits[k].end, (k + 1 < j ? edits[k + 1].begin : to) - edits[k].end));
+    }
+    blocks.push_back({first, lines.empty() ? 0 : last + 1, std::move(replaced)});
+    i = j;
+  }
+
+  std::string out = fmt::format("--- {}\n+++ {}\n", path, path);
+  long shift = 0;  // new line number minus old, before the current hunk
+  for (std::size_t b = 0; b < blocks.size();) {
+    // A hunk: blocks less than 2 * context lines apart, with their context.
+    std::size_t e = b + 1;
+    while (e < blocks.size() && blocks[e].old_first - blocks[e - 1].old_last <= 2 * context) ++e;
+    const std::size_t hunk_first = blocks[b].old_first - std::min(context, blocks[b].old_first);
+    const std::size_t hunk_last = std::min(lines.size(), blocks[e - 1].old_last + context);
+    std::string body;
+    std::size_t new_count = 0;
+    std::size_t line = hunk_first;
+    for (std::size_t k = b; k < e; ++k) {
+      for (; line < blocks[k].old_first; ++line, ++new_count) add_line(body, ' ', lines[line]);
+      for (; line < blocks[k].old_last; ++line) add_line(body, '-', lines[line]);
+      for (std::string_view added : split_lines(blocks[k].replacement)) {
+        add_line(body, '+', added);
+        ++new_count;
+      }
+    }
+    for (; line < hunk_last; ++line, ++new_count) add_line(body, ' ', lines[line]);
+    const std::size_t old_count = hunk_last - hunk_first;
+    // diff -u numbers an empty range by the line before it.
+    const long old_start = static_cast<long>(hunk_first) + (old_count > 0 ? 1 : 0);
+    const long new_start = static_cast<long>(hunk_first) + shift + (new_count > 0 ? 1 : 0);
+    out += fmt::format("@@ -{},{} +{},{} @@\n", old_start, old_count, new_start, new_count);
+    out += body;
+    shift += static_cast<long>(new_count) - static_cast<long>(old_count);
+    b = e;
+  }
+  return out;
+}
+
+}  // namespace planlint::fix

@@ -135,6 +135,7 @@ struct RuleRow {
   std::uint8_t severity;
   std::string_view summary, docs;
   bool native;
+  std::uint8_t fix_safety;
   std::string_view origin, each;
   std::int32_t applies, check;
   std::uint32_t at_first, at_count;
@@ -228,6 +229,7 @@ std::vector<std::shared_ptr<const CompiledRule>> rules() {
     d.summary = SharedText::of_static(row.summary);
     d.docs = SharedText::of_static(row.docs);
     d.native = row.native;
+    d.fix = static_cast<FixSafety>(row.fix_safety);
     d.origin = SharedText::of_static(row.origin);
     rule->each = str(row.each);
     rule->applies = node(row.applies);
@@ -355,9 +357,9 @@ std::vector<GpuSpec> gpus() {
     for (const auto& [name, value] : rule.options) options_.push_back(option_row(name, value));
     const Range metrics = string_rows(rule.metrics_used);
     rules_.push_back(fmt::format(
-        "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
+        "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
         literal(d.id), literal(d.group), code(d.severity), literal(d.summary.view()), literal(d.docs.view()),
-        d.native, literal(d.origin.view()), literal(rule.each), applies, check, at.text(),
+        d.native, static_cast<int>(d.fix), literal(d.origin.view()), literal(rule.each), applies, check, at.text(),
         bool(rule.at_template), at_template.text(), related.text(), message.text(), help.text(),
         bool(rule.fix), fix.text(), options.text(), metrics.text(), rule.reads_metric_ranges));
   }

@@ -104,6 +104,7 @@ TEST_CASE("the generated built-in rules equal the rule files loaded at run time"
     CHECK(a.descriptor.summary == b.descriptor.summary);
     CHECK(a.descriptor.docs == b.descriptor.docs);
     CHECK(a.descriptor.native == b.descriptor.native);
+    CHECK(a.descriptor.fix == b.descriptor.fix);
     CHECK(a.descriptor.origin == b.descriptor.origin);
     CHECK(a.each == b.each);
     compare(a.applies.get(), b.applies.get(), fmt::format("{}.applies", id));

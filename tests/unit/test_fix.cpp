@@ -134,20 +134,21 @@ TEST_CASE("--diff prints the fixes as a diff and leaves the file unchanged", "[f
   Scratch dir;
   const std::string plan = sparse_peak_plan();
   const fs::path path = dir.write("plan.toml", plan);
-  auto run = run_cli({"check", "--today", "2026-11-20", "--diff", path.string()});
+  InDirectory in(dir.path);  // patch(1) takes the relative names of a diff only
+  auto run = run_cli({"check", "--today", "2026-11-20", "--diff", "plan.toml"});
   CHECK(run.status == 1);
   CHECK(read_text(path) == plan);
-  CHECK_THAT(run.out, Catch::StartsWith("--- " + path.string() + "\n+++ " + path.string() + "\n@@ "));
+  CHECK_THAT(run.out, Catch::StartsWith("--- plan.toml\n+++ plan.toml\n@@ -24,8 +24,8 @@\n"));
   CHECK_THAT(run.out, Catch::Contains("\n-peak = \"1979 TFLOPS\"\n-hmb = \"80 GB\"  # HBM per GPU\n"
                                       "+peak = \"989 TFLOPS\"\n+hbm = \"80 GB\"  # HBM per GPU\n"));
   CHECK(run.err == "planlint: 2 fixable findings in 1 file (--fix applies them)\n");
   // patch(1) applies it and gives what --fix writes.
   dir.write("fix.diff", run.out);
   std::string output;
-  REQUIRE(run_command("patch -p0 --quiet < " + quote((dir.path / "fix.diff").string()), output) == 0);
+  REQUIRE(run_command("patch -p0 --quiet < fix.diff", output) == 0);
   CHECK(read_text(path) == fixed_plan(plan));
   // Nothing to fix: no diff, exit 0.
-  auto clean = run_cli({"check", "--today", "2026-11-20", "--diff", path.string()});
+  auto clean = run_cli({"check", "--today", "2026-11-20", "--diff", "plan.toml"});
   CHECK(clean.status == 0);
   CHECK(clean.out.empty());
 }

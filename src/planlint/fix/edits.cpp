@@ -114,13 +114,14 @@ std::string unified_diff(std::string_view text, const std::vector<TextEdit>& edi
   };
   auto line_end = [&](std::size_t line) { return line < lines.size() ? starts[line] + lines[line].size() : text.size(); };
 
-  // Edits touching the same lines make one block of whole lines.
+  // Edits touching the same or adjacent lines make one block of whole lines.
   std::vector<Block> blocks;
   for (std::size_t i = 0; i < edits.size();) {
     const std::size_t first = line_of(edits[i].begin);
     std::size_t last = line_of(std::max(edits[i].begin, edits[i].end == 0 ? 0 : edits[i].end - 1));
     std::size_t j = i + 1;
-    while (j < edits.size() && line_of(edits[j].begin) <= last) {
+    // Edits on adjacent lines too: diff -u shows one change's removed lines before its added ones.
+    while (j < edits.size() && line_of(edits[j].begin) <= last + 1) {
       last = std::max(last, line_of(std::max(edits[j].begin, edits[j].end - (edits[j].end > edits[j].begin))));
       ++j;
     }

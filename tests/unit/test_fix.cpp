@@ -106,7 +106,7 @@ TEST_CASE("collect_fixes takes safe fixes, leaves overlapping and suppressed one
   CHECK(fix::collect_fixes(source, findings, safety, true).edits.empty());
 }
 
-TEST_CASE("--fix clears a sparse peak and a misspelt key, the rest of the file byte for byte", "[fix][cli]") {
+TEST_CASE("planlint check --fix clears a sparse peak and a misspelt key, the rest of the file byte for byte", "[fix][cli]") {
   Scratch dir;
   const std::string plan = sparse_peak_plan();
   const fs::path path = dir.write("plan.toml", plan);
@@ -130,7 +130,7 @@ TEST_CASE("--fix clears a sparse peak and a misspelt key, the rest of the file b
   CHECK(read_text(path) == fixed_plan(plan));
 }
 
-TEST_CASE("--diff prints the fixes as a diff and leaves the file unchanged", "[fix][cli]") {
+TEST_CASE("planlint check --diff prints the fixes as a diff and leaves the file unchanged", "[fix][cli]") {
   Scratch dir;
   const std::string plan = sparse_peak_plan();
   const fs::path path = dir.write("plan.toml", plan);
@@ -153,7 +153,7 @@ TEST_CASE("--diff prints the fixes as a diff and leaves the file unchanged", "[f
   CHECK(clean.out.empty());
 }
 
-TEST_CASE("--fix edits a Markdown doc's plan block in place, its prose untouched", "[fix][cli][markdown]") {
+TEST_CASE("planlint check --fix edits a Markdown doc's plan block in place, its prose untouched", "[fix][cli][markdown]") {
   Scratch dir;
   const std::string prose = "# Q3 capacity\n\nThe peak below is **the datasheet's** – check it.\n\n";
   const std::string after = "\nSigned off: nobody yet. `hmb = 1` here is prose.\n";
@@ -165,7 +165,7 @@ TEST_CASE("--fix edits a Markdown doc's plan block in place, its prose untouched
   CHECK(read_text(path) == prose + "```toml\n" + fixed_plan(sparse_peak_plan()) + "```\n" + after);
 }
 
-TEST_CASE("--fix changes no file with a TOML error, nor one reached through a symbolic link", "[fix][cli]") {
+TEST_CASE("planlint check --fix changes no file with a TOML error, nor one reached through a symbolic link", "[fix][cli]") {
   Scratch dir;
   const std::string broken = sparse_peak_plan() + "[cluster\n";
   const fs::path path = dir.write("broken.toml", broken);
@@ -184,7 +184,7 @@ TEST_CASE("--fix changes no file with a TOML error, nor one reached through a sy
   CHECK(fs::is_symlink(dir.path / "link.toml"));
 }
 
-TEST_CASE("--fix keeps a byte order mark and the file's permissions", "[fix][cli]") {
+TEST_CASE("planlint check --fix keeps a byte order mark and the file's permissions", "[fix][cli]") {
   Scratch dir;
   const fs::path path = dir.write("plan.toml", "\xEF\xBB\xBF" + sparse_peak_plan());
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);

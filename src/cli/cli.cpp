@@ -88,7 +88,10 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
   try {
     auto invoked = [](const CLI::App* command) { return command != nullptr && command->parsed(); };
     if (invoked(line.check)) return run_check(line.check_options, out, err, environment);
-    if (invoked(line.report)) return run_report(line.report_options, out, err, environment);
+    if (invoked(line.report)) {
+      if (line.report_options.paths.size() == 1) line.report_options.path = line.report_options.paths.front();
+      return run_report(line.report_options, out, err, environment);
+    }
     if (invoked(line.rules)) return run_rules_command(line.rules_options, out, err);
     if (invoked(line.explain)) return run_explain_command(line.explain_options, out, err);
     if (invoked(line.new_command)) return run_new(line.new_options, out, err);

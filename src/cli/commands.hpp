@@ -49,7 +49,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
 
 /// `planlint report PLAN [--format text|markdown|json]` (report_command.cpp).
 struct ReportOptions {
-  std::string path;
+  std::vector<std::string> paths;  ///< as given; one for every format but html
+  std::string path;                ///< the one plan of the text, Markdown and JSON formats
+  std::string output;              ///< -o FILE (html); empty: stdout
   std::string format = "text";
   bool no_color = false;
   std::string config;      ///< --config FILE; empty: the nearest .planlint.toml (its catalog)
@@ -59,6 +61,8 @@ struct ReportOptions {
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,
                const Environment& environment);
+/// `planlint report --format html PATH...` (report_html_command.cpp, docs/report.md).
+int run_html_report(const ReportOptions& options, std::ostream& out, std::ostream& err);
 
 /// `planlint lsp`: the language server over stdin and stdout (lsp_command.cpp, docs/editors.md).
 struct LspOptions {

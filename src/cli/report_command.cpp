@@ -25,11 +25,18 @@ namespace planlint::cli {
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
   CLI::App* report = app.add_subcommand(
       "report", "Print the plan's estimates with their arithmetic and ranges");
-  report->add_option("plan", options.path, "Plan file (TOML), or a Markdown doc with plans")->type_name("FILE")->required();
+  report->add_option("plan", options.paths,
+                     "Plan file (TOML), or a Markdown doc with plans; with --format html, any number of files and "
+                     "folders")
+      ->type_name("PATH")
+      ->required();
   report->add_option("--format", options.format, "Output format")
       ->type_name("FORMAT")
-      ->check(CLI::IsMember({"text", "markdown", "json"}))
+      ->check(CLI::IsMember(report_format_names()))
       ->capture_default_str();
+  report->add_option("-o,--output", options.output, "With --format html: write the page to FILE (atomically)")
+      ->type_name("FILE")
+      ->check(non_empty("a file path"));
   report->add_flag("--no-color", options.no_color, "Never colour the diagnostics (also: NO_COLOR)");
   report->add_option("--config", options.config,
                      "Config file whose GPU catalog applies (default: the nearest .planlint.toml up from PLAN)")
@@ -43,11 +50,19 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
 
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,
                const Environment& environment) {
-  const std::optional<ReportFormat> format = parse_report_format(options.format);
-  if (!format) {
+  const ReportFormatSpec* spec = find_report_format(options.format);
+  if (!spec) {
     err << fmt::format("planlint: error: unknown report format '{}'\n", options.format);
     return exit_failure;
   }
+  if (spec->many_plans) return run_html_report(options, out, err);
+  if (options.paths.size() != 1 || !options.output.empty()) {
+    err << fmt::format("planlint: error: report --format {} takes one plan and writes to stdout, not {}{}; "
+                       "--format html takes several files and folders, and -o FILE\n",
+                       options.format, fmt::join(options.paths, " "), options.output.empty() ? "" : " -o " + options.output);
+    return exit_failure;
+  }
+  const std::optional<ReportFormat> format = spec->format;
   Result<std::string> text = read_file(options.path);
   if (!text) {
     err << fmt::format("planlint: error: cannot read '{}': {}\n", options.path, text.error().message);

@@ -159,7 +159,7 @@ TEST_CASE("bash completes subcommands, options, choices, files and rule ids", "[
   CHECK(bash_complete("planlint check --format ''") == std::vector<std::string>{"text", "sarif", "json", "github"});
   // --format=json: bash splits the word at the '='.
   CHECK(bash_complete("planlint check --format = js") == std::vector<std::string>{"json"});
-  CHECK(bash_complete("planlint report --format ''") == std::vector<std::string>{"text", "markdown", "json"});
+  CHECK(bash_complete("planlint report --format ''") == std::vector<std::string>{"text", "markdown", "json", "html"});
   CHECK(has(bash_complete("planlint explain memory-f"), "memory-fit"));
   CHECK(bash_complete("planlint new ''") == std::vector<std::string>{"training", "inference"});
   // `planlint PATH...` is `planlint check PATH...`: check's options, and its files.
@@ -256,7 +256,7 @@ TEST_CASE("cmake --install puts planlint, its man page and its completions under
   CHECK(output == planlint::cli::version_line() + "\n");
   const std::string man = system_tool("man", "man-db");
   CHECK(run_command("MANPATH=" + quote((prefix.path / "share/man").string()) + " MANWIDTH=100 " + man + " planlint", output) == 0);
-  CHECK_THAT(output, Catch::Contains("planlint report [OPTIONS] FILE"));
+  CHECK_THAT(output, Catch::Contains("planlint report [OPTIONS] PATH..."));
 }
 
 TEST_CASE("cpack makes a Debian package and a tarball of the static binary that lint a plan", "[install][package]") {

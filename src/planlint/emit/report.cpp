@@ -6,14 +6,37 @@
 #include <fmt/format.h>
 
 #include "planlint/emit/report_common.hpp"
+#include "planlint/emit/report_html.hpp"
 #include "planlint/estimate/engine.hpp"
 
 namespace planlint {
 
+namespace {
+constexpr ReportFormatSpec report_format_table[] = {
+    {"text", ReportFormat::text},
+    {"markdown", ReportFormat::markdown},
+    {"json", ReportFormat::json},
+    {"html", ReportFormat::html, true},
+};
+}  // namespace
+
+std::span<const ReportFormatSpec> report_formats() { return report_format_table; }
+
+std::vector<std::string> report_format_names() {
+  std::vector<std::string> names;
+  for (const ReportFormatSpec& format : report_format_table) names.emplace_back(format.name);
+  return names;
+}
+
+const ReportFormatSpec* find_report_format(std::string_view name) {
+  if (name == "md") name = "markdown";  // the library's alias; the command line lists the names
+  for (const ReportFormatSpec& format : report_format_table)
+    if (format.name == name) return &format;
+  return nullptr;
+}
+
 std::optional<ReportFormat> parse_report_format(std::string_view name) {
-  if (name == "text") return ReportFormat::text;
-  if (name == "markdown" || name == "md") return ReportFormat::markdown;
-  if (name == "json") return ReportFormat::json;
+  if (const ReportFormatSpec* format = find_report_format(name)) return format->format;
   return std::nullopt;
 }
 
@@ -25,6 +48,11 @@ void render_report(std::ostream& out, const ReportInput& input, ReportFormat for
     case ReportFormat::text: return detail::render_text(out, complete);
     case ReportFormat::markdown: return detail::render_markdown(out, complete);
     case ReportFormat::json: return detail::render_json(out, complete);
+    case ReportFormat::html: {
+      HtmlReport page;
+      page.plans.push_back(HtmlPlan{complete, "plan-1"});
+      return render_html_report(out, page);
+    }
   }
 }
 

@@ -10,15 +10,31 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/estimate/sensitivity.hpp"
 
 namespace planlint {
 
-enum class ReportFormat { text, markdown, json };
+enum class ReportFormat { text, markdown, json, html };
 
-/// "text" → text, "markdown" / "md" → markdown, "json" → json.
+/// A format of `planlint report --format`: one table, which the command line reads for its
+/// choices and for how many plans a format takes.
+struct ReportFormatSpec {
+  std::string_view name;  ///< --format NAME
+  ReportFormat format;
+  /// Takes any number of files and folders (a portfolio); the others take one plan.
+  bool many_plans = false;
+};
+
+/// Every format, in the order `--help` lists them; the first is the default.
+std::span<const ReportFormatSpec> report_formats();
+/// The formats' names (the CLI's choices).
+std::vector<std::string> report_format_names();
+/// The format named `name` ("md": markdown), or nullptr.
+const ReportFormatSpec* find_report_format(std::string_view name);
+/// find_report_format(name)'s format.
 std::optional<ReportFormat> parse_report_format(std::string_view name);
 
 struct ReportInput {
@@ -29,8 +45,10 @@ struct ReportInput {
   const Sensitivity* sensitivity = nullptr;
 };
 
-/// Writes the report. JSON values are in base units (FLOP, FLOP/s, B, B/s, s, USD, tokens),
+/// Writes the report of one plan. JSON values are in base units (FLOP, FLOP/s, B, B/s, s, USD, tokens),
 /// except GPU time in GPU-hours and prices in USD per GPU-hour; every metric carries its unit.
+/// ReportFormat::html writes the one plan's page without findings, memory bar or targets: the
+/// command line gives render_html_report() those (report_html.hpp).
 void render_report(std::ostream& out, const ReportInput& input, ReportFormat format);
 
 }  // namespace planlint

@@ -1,13 +1,14 @@
 #pragma once
 /// The figures the HTML report draws and tabulates, computed here so that its renderer only
-/// shows them (docs/report.md): a plan's memory per GPU in parts against its HBM, its targets
-/// met or not, and a portfolio of plans with totals per GPU type.
+/// shows them (docs/report.md): a plan's memory per GPU in parts against its HBM and a
+/// portfolio of plans with totals per GPU type (its targets: targets.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "planlint/estimate/estimates.hpp"
+#include "planlint/estimate/targets.hpp"
 
 namespace planlint {
 
@@ -27,21 +28,6 @@ struct MemoryBar {
 /// The plan's memory bar, or nullopt when its total is not computed or its parts do not add up
 /// to it (an inference plan's total holds per-GPU shares of whole-model figures).
 std::optional<MemoryBar> memory_bar(const Plan& plan, const Estimates& estimates);
-
-/// One [[targets]] entry and the recomputed metric against its bound.
-struct TargetResult {
-  std::string name;
-  std::string metric;                 ///< as written
-  const MetricSpec* spec = nullptr;   ///< null: not a metric
-  bool hard = true;
-  bool is_max = true;
-  std::optional<double> bound;        ///< base units
-  std::optional<double> value;        ///< the metric, when computed
-  /// Met at the plan's values; nullopt when the metric or the bound is missing.
-  std::optional<bool> met;
-};
-
-std::vector<TargetResult> target_results(const Plan& plan, const Estimates& estimates);
 
 /// One plan of a portfolio.
 struct PortfolioPlan {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "planlint/estimate/engine.hpp"
+#include "planlint/estimate/targets.hpp"
 
 namespace planlint {
 
@@ -65,38 +66,6 @@ double value_in(const Estimates& evaluation, const MetricSpec& metric) {
   return found ? found->value : std::nan("");
 }
 
-struct HardTarget {
-  std::string name;
-  const MetricSpec* metric = nullptr;
-  bool is_max = true;
-  double bound = 0;
-  bool breaks(double value) const { return is_max ? value > bound : value < bound; }
-};
-
-/// The plan's hard targets (hard = true, the default) with a known metric and a bound.
-std::vector<HardTarget> hard_targets(const Plan& plan) {
-  std::vector<HardTarget> targets;
-  for (const PlanTable& target : plan.targets) {
-    if (const PlanValue* hard = target.find("hard"); hard && hard->boolean() && !*hard->boolean()) continue;
-    const PlanValue* metric = target.find("metric");
-    const MetricSpec* spec = metric && metric->text() ? find_metric(*metric->text()) : nullptr;
-    if (!spec) continue;
-    HardTarget hard;
-    hard.metric = spec;
-    if (const PlanValue* name = target.find("name"); name && name->text()) hard.name = *name->text();
-    if (const PlanValue* max = target.find("max"); max && max->quantity()) {
-      hard.bound = max->quantity()->value;
-    } else if (const PlanValue* min = target.find("min"); min && min->quantity()) {
-      hard.is_max = false;
-      hard.bound = min->quantity()->value;
-    } else {
-      continue;
-    }
-    targets.push_back(std::move(hard));
-  }
-  return targets;
-}
-
 }  // namespace
 
 const MetricSensitivity* Sensitivity::find(std::string_view metric) const {
@@ -154,17 +123,19 @@ Sensitivity sensitivity(const Plan& plan, const Catalog& catalog, const Estimate
     if (!entry.bars.empty() || !entry.unranged.empty()) result.metrics.push_back(std::move(entry));
   }
 
-  for (const HardTarget& target : hard_targets(plan)) {
-    const MetricSensitivity* entry = result.find(target.metric->name);
-    const MetricValue* metric = estimates.find(target.metric->id);
-    if (!entry || !metric) continue;
+  // Every hard target with a metric and a bound.
+  for (const TargetResult& target : target_results(plan, estimates)) {
+    if (!target.hard || !target.spec || !target.bound) continue;
+    const auto breaks = [&](double value) { return target.is_max ? value > *target.bound : value < *target.bound; };
+    const MetricSensitivity* entry = result.find(target.spec->name);
+    if (!entry || !target.value) continue;
     for (const SensitivityBar& bar : entry->bars)
       for (const bool at_high : {false, true}) {
         const double value = at_high ? bar.at_high : bar.at_low;
-        if (!target.breaks(value)) continue;
-        result.target_breaks.push_back({target.name, target.metric, target.is_max, target.bound, bar.key,
+        if (!breaks(value)) continue;
+        result.target_breaks.push_back({target.name, target.spec, target.is_max, *target.bound, bar.key,
                                         bar.assumption, at_high, at_high ? bar.key_high : bar.key_low, bar.key_dim,
-                                        value, target.breaks(metric->value)});
+                                        value, breaks(*target.value)});
       }
   }
   return result;

@@ -6,11 +6,11 @@ PLANLINT_BUILD_PACKAGES=(
 )
 
 # What the integration tests run besides the npm tools (tests/unit/test_integrations.cpp,
-# test_install.cpp), as command=package: node (VS Code's regular expressions), jq (the GitLab
-# job), git and pre-commit (the hooks), zsh and fish (the completions), groff and man (the man
-# page), xmllint (the HTML report is well-formed XHTML). A command already on PATH, from a
-# package or not, is used as it is.
-PLANLINT_TEST_COMMANDS=(node=nodejs jq=jq git=git pre-commit=pre-commit zsh=zsh fish=fish groff=groff-base
+# test_install.cpp), as command=package: node (VS Code's regular expressions), git and pre-commit
+# (the hooks), zsh and fish (the completions), groff and man (the man page), xmllint (the HTML
+# report is well-formed XHTML; the JUnit output against its schema). A command already on PATH,
+# from a package or not, is used as it is.
+PLANLINT_TEST_COMMANDS=(node=nodejs git=git pre-commit=pre-commit zsh=zsh fish=fish groff=groff-base
                         man=man-db xmllint=libxml2-utils)
 
 planlint_missing_packages() {

@@ -41,6 +41,10 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
   }
   run.rules = options.rules;
   if (!options.fail_on.empty()) run.fail_on = parse_severity(options.fail_on);
+  const OutputFormat* format = find_output_format(options.format == "full" ? "text" : options.format);
+  if (options.statistics && format->name != "text" && format->name != "concise")
+    return Error(fmt::format("--statistics: applies to the text and concise formats, not --format {}", options.format));
+  run.allow_empty = options.allow_empty;
   if (options.unsafe_fixes && !options.fix && !options.diff)
     return Error("--unsafe-fixes: applies with --fix or --diff");
   Result<std::optional<Date>> today = today_option(options.today);
@@ -92,9 +96,10 @@ int run_diff(const CheckOptions& options, const RunOptions& run, std::ostream& o
   } else {
     out << diff;
   }
-  err << fmt::format("planlint: {} fixable finding{} in {} file{}{}\n", fixed, fixed == 1 ? "" : "s",
-                     files->size(), files->size() == 1 ? "" : "s", fixed ? " (--fix applies them)" : "");
-  return files->empty() ? exit_clean : exit_findings;
+  if (!options.quiet)
+    err << fmt::format("planlint: {} fixable finding{} in {} file{}{}\n", fixed, fixed == 1 ? "" : "s",
+                       files->size(), files->size() == 1 ? "" : "s", fixed ? " (--fix applies them)" : "");
+  return files->empty() || options.exit_zero ? exit_clean : exit_findings;
 }
 
 /// --fix: writes every file its fixes change; nullopt to go on and report what remains, else
@@ -113,13 +118,30 @@ std::optional<int> run_fix(const CheckOptions& options, const RunOptions& run, s
     fixed += file.fixed;
     ++written;
   }
-  err << fmt::format("planlint: fixed {} finding{} in {} file{}\n", fixed, fixed == 1 ? "" : "s", written,
-                     written == 1 ? "" : "s");
+  if (!options.quiet)
+    err << fmt::format("planlint: fixed {} finding{} in {} file{}\n", fixed, fixed == 1 ? "" : "s", written,
+                       written == 1 ? "" : "s");
   if (failed) return exit_failure;
   return std::nullopt;
 }
 
+/// --format's choices: the table's formats, and `full` (ruff's name of the full text output).
+std::vector<std::string> format_choices() {
+  std::vector<std::string> names = output_format_names();
+  names.emplace_back("full");
+  return names;
+}
+
 }  // namespace
+
+void add_color_options(CLI::App& command, std::string& color, bool& no_color) {
+  CLI::Option* choice =
+      command.add_option("--color", color, "Colour the output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never")
+          ->type_name("WHEN")
+          ->check(CLI::IsMember({"auto", "always", "never"}))
+          ->capture_default_str();
+  command.add_flag("--no-color", no_color, "Never colour the output: --color never")->excludes(choice);
+}
 
 std::optional<std::size_t> parse_byte_size(const std::string& text) {
   auto parsed = units::parse_quantity(text);
@@ -146,9 +168,9 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
                     "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs")
       ->type_name("PATH")
       ->required();
-  check->add_option("--format", options.format, "Output format")
+  check->add_option("--format,--output-format", options.format, "Output format (full is text)")
       ->type_name("FORMAT")
-      ->check(CLI::IsMember(output_format_names()))
+      ->check(CLI::IsMember(format_choices()))
       ->capture_default_str();
   check->add_option("-o,--output", options.output, "Write the report to FILE (atomically) instead of stdout")
       ->type_name("FILE")
@@ -184,7 +206,11 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
       ->check(non_empty("a file path"));
   check->add_flag("--skip-non-plans", options.skip_non_plans,
                   "Skip named files that hold no plan instead of reporting them (for pre-commit)");
-  check->add_flag("--no-color", options.no_color, "Never colour the output (also: NO_COLOR)");
+  add_color_options(*check, options.color, options.no_color);
+  check->add_flag("--exit-zero", options.exit_zero, "Exit 0 even when findings are at or above --fail-on (2 still means planlint could not run)");
+  check->add_flag("-q,--quiet", options.quiet, "Print the findings only: no summary line, no notes on stderr");
+  check->add_flag("--statistics", options.statistics, "Print how many findings each rule has instead of the findings (text and concise formats)");
+  check->add_flag("--allow-empty", options.allow_empty, "Exit 0 when the paths hold no plan, instead of 2");
   check->add_option("-j,--jobs", options.jobs, "Files linted in parallel (0: one per core); output order is fixed")
       ->type_name("N")
       ->check(whole_number<unsigned>(0, "a whole number, 0 (one per core) or more"));
@@ -223,12 +249,14 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   if (options.diff) return run_diff(options, *run_options, out, err);
   if (options.fix)
     if (std::optional<int> failed = run_fix(options, *run_options, err)) return *failed;
-  const OutputFormat* format = find_output_format(options.format);  // one of them: --format checks it
+  // One of the table's, or full: --format checks it.
+  const OutputFormat* format = find_output_format(options.format == "full" ? "text" : options.format);
   run_options->list_rules = format->lists_rules;
   std::ostringstream buffer;  // -o: the report is written atomically, and only when complete
   EmitterSettings settings;
-  settings.style.color =
-      options.output.empty() && environment.stdout_is_terminal && !environment.no_color && !options.no_color;
+  settings.style.color = use_color(options.no_color ? "never" : options.color, options.output.empty(), environment);
+  settings.style.quiet = options.quiet;
+  settings.style.statistics = options.statistics;
   // SARIF URIs, GitHub annotations and JSON repository_file name files from the repository
   // root, wherever planlint runs.
   settings.working_directory = std::filesystem::current_path().string();
@@ -238,14 +266,15 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   const RunResult result = run_lint(*run_options, *emitter);
   for (const Error& error : result.errors) err << error_line(error) << '\n';
   if (!result.errors.empty()) return exit_failure;
-  for (const std::string& line : result.messages) err << line << '\n';
+  if (!options.quiet)
+    for (const std::string& line : result.messages) err << line << '\n';
   for (const std::string& line : emitter->warnings()) err << line << '\n';
   if (!options.output.empty())
     if (Result<void> written = write_file_atomically(options.output, buffer.str()); !written) {
       err << error_line(written.error()) << '\n';
       return exit_failure;
     }
-  return result.failing > 0 ? exit_findings : exit_clean;
+  return result.failing > 0 && !options.exit_zero ? exit_findings : exit_clean;
 }
 
 }  // namespace planlint::cli

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "planlint/diag/suggest.hpp"
 
 namespace planlint::cli {
 
@@ -22,10 +23,42 @@ Environment detect_environment() {
   environment.stdout_is_terminal = ::isatty(STDOUT_FILENO) == 1;
   const char* no_color = std::getenv("NO_COLOR");
   environment.no_color = no_color != nullptr && no_color[0] != '\0';
+  const char* force_color = std::getenv("FORCE_COLOR");
+  environment.force_color = force_color != nullptr && force_color[0] != '\0';
   return environment;
 }
 
+bool use_color(std::string_view color, bool to_stdout, const Environment& environment) {
+  if (color == "always") return true;
+  if (color == "never") return false;
+  if (environment.no_color) return false;
+  return environment.force_color || (to_stdout && environment.stdout_is_terminal);
+}
+
 namespace {
+
+/// A first argument that is no path and reads as a misspelt command ("chek"): the command
+/// meant, rather than "cannot read 'chek'".
+std::optional<std::string> misspelt_command(const std::string& first) {
+  std::error_code ec;
+  if (first.empty() || first.front() == '-' || first.find_first_of("./") != std::string::npos ||
+      std::filesystem::exists(first, ec))
+    return std::nullopt;
+  const std::vector<std::string_view> names(subcommand_names.begin(), subcommand_names.end());
+  if (std::find(names.begin(), names.end(), first) != names.end()) return std::nullopt;
+  return closest_match(first, names);
+}
+
+/// The option of `command` closest to `word` ("--formt" → "--format").
+std::optional<std::string> misspelt_option(const CLI::App& command, std::string_view word) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+  }
+  const std::vector<std::string_view> views(names.begin(), names.end());
+  return closest_match(word.substr(0, word.find('=')), views);
+}
 
 /// `planlint PATH...` means `planlint check PATH...`: insert the subcommand unless the first
 /// argument already names one, or asks for help or the version.
@@ -60,6 +93,12 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
                 const Environment& environment) {
   // Only the subcommand invoked is set up (CommandLine); every one is when none is invoked
   // (`planlint --help` lists them with their options in its "all" mode).
+  if (argc > 1)
+    if (std::optional<std::string> command = misspelt_command(argv[1])) {
+      err << "planlint: error: unknown command '" << argv[1] << "'; did you mean '" << *command << "'?\n"
+          << "Run 'planlint --help' for usage.\n";
+      return exit_failure;
+    }
   std::vector<std::string> args = with_default_subcommand(argc, argv);
   const bool invokes_one = args.size() > 1 && std::find(subcommand_names.begin(), subcommand_names.end(),
                                                         args[1]) != subcommand_names.end();
@@ -80,7 +119,24 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
     out << version_line() << '\n';
     return exit_clean;
   } catch (const CLI::ParseError& error) {
-    err << "planlint: error: " << error.what() << "\n"
+    err << "planlint: error: " << error.what();
+    // An option no command has: the closest one of the command run ("--formt" → "--format").
+    const CLI::App* command = &app;
+    for (const CLI::App* sub : {line.check, line.report, line.rules, line.explain, line.new_command, line.lsp})
+      if (sub != nullptr && sub->parsed()) command = sub;
+    const bool unknown_option = dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr;
+    for (std::size_t i = 2; unknown_option && i < args.size(); ++i) {
+      const std::string& arg = args[i];
+      if (arg == "--") break;
+      if (!arg.starts_with("-") || arg == "-") continue;
+      const std::string name = arg.substr(0, arg.find('='));
+      if (command->get_option_no_throw(name) != nullptr || app.get_option_no_throw(name) != nullptr) continue;
+      if (std::optional<std::string> option = misspelt_option(*command, name)) {
+        err << "; did you mean '" << *option << "'?";
+        break;
+      }
+    }
+    err << "\n"
         << "Run 'planlint --help' for usage.\n";
     return exit_failure;
   }

@@ -1,6 +1,7 @@
 #pragma once
 /// The planlint command line: CLI11 options → library calls → exit status (cli.md).
 #include <ostream>
+#include <string_view>
 
 namespace planlint::cli {
 
@@ -9,8 +10,14 @@ enum ExitStatus : int { exit_clean = 0, exit_findings = 1, exit_failure = 2 };
 
 struct Environment {
   bool stdout_is_terminal = false;
-  bool no_color = false;  ///< NO_COLOR is set (https://no-color.org)
+  bool no_color = false;     ///< NO_COLOR is set (https://no-color.org)
+  bool force_color = false;  ///< FORCE_COLOR is set (https://force-color.org)
 };
+
+/// Whether output is coloured: `color` is --color's value (auto, always, never; --no-color is
+/// never). auto: never with NO_COLOR, always with FORCE_COLOR, else when stdout is a terminal
+/// that the output goes to (`to_stdout`: no -o).
+bool use_color(std::string_view color, bool to_stdout, const Environment& environment);
 
 /// Reads the real process environment.
 Environment detect_environment();

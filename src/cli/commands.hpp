@@ -32,6 +32,11 @@ struct CheckOptions {
   bool fix = false;           ///< --fix: apply the safe fixes in place, then report what remains
   bool diff = false;          ///< --diff: print the fixes as a unified diff, change nothing
   bool unsafe_fixes = false;  ///< --unsafe-fixes: --fix and --diff apply unsafe fixes too
+  std::string color = "auto";  ///< --color auto|always|never (--no-color: never)
+  bool exit_zero = false;      ///< --exit-zero: findings do not make the exit status 1
+  bool quiet = false;          ///< -q: the findings only
+  bool statistics = false;     ///< --statistics: a count per rule instead of the findings
+  bool allow_empty = false;    ///< --allow-empty: a run that finds no plan is not an error
 };
 
 /// Each add_*_command adds its subcommand with its options; a run adds the subcommand it
@@ -56,7 +61,11 @@ struct ReportOptions {
   bool no_color = false;
   std::string config;      ///< --config FILE; empty: the nearest .planlint.toml (its catalog)
   std::size_t block = 0;   ///< --block N: the Nth plan of a Markdown doc (1-based); 0: its only one
+  std::string color = "auto";  ///< --color auto|always|never
 };
+
+/// --color and --no-color, on `command`: `color` is what they choose.
+void add_color_options(CLI::App& command, std::string& color, bool& no_color);
 
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,

@@ -37,7 +37,7 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
   report->add_option("-o,--output", options.output, "With --format html: write the page to FILE (atomically)")
       ->type_name("FILE")
       ->check(non_empty("a file path"));
-  report->add_flag("--no-color", options.no_color, "Never colour the diagnostics (also: NO_COLOR)");
+  add_color_options(*report, options.color, options.no_color);
   report->add_option("--config", options.config,
                      "Config file whose GPU catalog applies (default: the nearest .planlint.toml up from PLAN)")
       ->type_name("FILE")
@@ -155,7 +155,7 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     diagnostics.files.push_back(source);
     diagnostics.diagnostics = result.diagnostics;
     TextStyle style;
-    style.color = environment.stdout_is_terminal && !environment.no_color && !options.no_color;
+    style.color = use_color(options.no_color ? "never" : options.color, true, environment);
     emit_text(err, diagnostics, style);
   }
 

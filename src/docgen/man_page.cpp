@@ -100,7 +100,11 @@ std::string man_page(const ProgramModel& program) {
                    "an output that could not be written.") +
          "\n";
   out += ".SH ENVIRONMENT\n";
-  out += ".TP\n.B NO_COLOR\nWhen set and not empty, the output is never coloured.\n";
+  out += ".TP\n.B NO_COLOR\nWhen set and not empty, the output is never coloured (unless \\fB\\-\\-color always\\fR).\n";
+  out += ".TP\n.B FORCE_COLOR\n" +
+         roff_text("When set and not empty (and NO_COLOR is not), the output is coloured even when it is not a "
+                   "terminal (unless --color never).") +
+         "\n";
   out += ".TP\n.B PLANLINT_TODAY\n" +
          roff_text("The date (YYYY-MM-DD) staleness rules compare with when --today is not given.") + "\n";
   out += ".SH FILES\n";

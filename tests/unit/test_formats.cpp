@@ -13,13 +13,13 @@
 using namespace planlint;
 
 TEST_CASE("the output formats are one table the command line offers", "[formats]") {
-  CHECK(output_format_names() == std::vector<std::string>{"text", "sarif", "json", "github"});
+  CHECK(output_format_names() == std::vector<std::string>{"text", "concise", "sarif", "json", "github", "gitlab", "junit"});
   REQUIRE(find_output_format("sarif") != nullptr);
   CHECK(find_output_format("sarif")->lists_rules);
   CHECK(find_output_format("xml") == nullptr);
   const test::CliRun run = test::run_cli({"check", "--format", "xml", "x.toml"});
   CHECK(run.status == 2);
-  CHECK(run.err == "planlint: error: --format: xml not in {text,sarif,json,github}\nRun 'planlint --help' for usage.\n");
+  CHECK(run.err == "planlint: error: --format: xml not in {text,concise,sarif,json,github,gitlab,junit,full}\nRun 'planlint --help' for usage.\n");
 }
 
 TEST_CASE("a streaming format writes each file as it is delivered, a document format at the end", "[formats]") {

@@ -1,7 +1,7 @@
 // The integrations docs/integrations.md gives, run with the real tools: the VS Code problem
 // matcher (its regexp, read from the docs, applied with node's RegExp as VS Code applies it), the
-// GitLab job's jq program (read from the docs, run with jq, its report checked against what GitLab
-// requires), the editors' .taplo.toml (read from the docs, run with taplo), and the pre-commit
+// GitLab job's Code Quality report (checked against what GitLab requires) and the JUnit XML
+// output (validated with xmllint against the Ant JUnit schema), the editors' .taplo.toml (read from the docs, run with taplo), and the pre-commit
 // hooks (the shipped .pre-commit-hooks.yaml through `pre-commit try-repo`, and the docs' `repo:
 // local` snippet installed as a git hook and run by `git commit`). Each runs the built binary,
 // as a user's tools do.
@@ -152,28 +152,14 @@ TEST_CASE("the docs' VS Code problem matcher reads every finding of the text out
 
 namespace {
 
-/// The jq program of the docs' GitLab job, as the docs write it.
-std::string gitlab_jq_program() {
-  const std::string job = docs_block(".gitlab-ci.yml");
-  const std::size_t begin = job.find("jq '");
-  const std::size_t end = job.find("' planlint.json > gl-code-quality-report.json");
-  REQUIRE(begin != std::string::npos);
-  REQUIRE(end != std::string::npos);
-  return job.substr(begin + 4, end - begin - 4);
-}
-
-/// The docs' GitLab job's two commands, run in `cwd`: `planlint check --format json -o
-/// planlint.json ARGUMENTS`, then the jq program on planlint.json. Returns the Code Quality
-/// report (gl-code-quality-report.json in `cwd`).
+/// The docs' GitLab job's command, run in `cwd` on ARGUMENTS: `planlint check --format gitlab -o
+/// gl-code-quality-report.json`. Returns the Code Quality report.
 json gitlab_code_quality(const fs::path& cwd, const std::string& arguments) {
-  const std::string jq = system_tool("jq", "jq");
-  const Lint lint = planlint_binary(cwd, "check --format json -o planlint.json " + arguments);
+  const std::string command = "check --format gitlab -o gl-code-quality-report.json";
+  REQUIRE_THAT(docs_block(".gitlab-ci.yml"), Catch::Contains("planlint " + command + " plans/"));
+  const Lint lint = planlint_binary(cwd, command + " " + arguments);
   INFO(lint.output);
   REQUIRE(lint.status == 1);
-  std::string output;
-  REQUIRE(run_command("cd " + quote(cwd.string()) + " && " + quote(jq) + " " + quote(gitlab_jq_program()) +
-                          " planlint.json > gl-code-quality-report.json",
-                      output) == 0);
   return json::parse(read_text(cwd / "gl-code-quality-report.json"));
 }
 
@@ -218,7 +204,7 @@ std::size_t descriptions_changed(const json& before, const json& after) {
 
 }  // namespace
 
-TEST_CASE("the docs' GitLab job turns the JSON output into a Code Quality report GitLab accepts",
+TEST_CASE("--format gitlab writes a Code Quality report GitLab accepts, with the JSON output's findings",
           "[integrations][gitlab]") {
   PlanRepository repo;
   repo.dir.write("plans/twice-suppressed.toml", twice_suppressed_plan);
@@ -233,6 +219,7 @@ TEST_CASE("the docs' GitLab job turns the JSON output into a Code Quality report
   CHECK(run_command(command, output) == 0);
   INFO(output);
 
+  const Lint json_lint = planlint_binary(repo.path(), "check --today 2026-12-01 --format json -o planlint.json plans/ docs/");
   const json report = json::parse(read_text(repo.path() / "planlint.json"));
   std::size_t unsuppressed = 0;
   for (const json& d : report["diagnostics"]) unsuppressed += d["suppressed"].get<bool>() ? 0 : 1;
@@ -250,7 +237,7 @@ TEST_CASE("the docs' GitLab job turns the JSON output into a Code Quality report
   CHECK(twice == 2);
 }
 
-TEST_CASE("the docs' GitLab job's fingerprints stay while the finding does, and its paths are the repository's",
+TEST_CASE("--format gitlab: fingerprints stay while the finding does, and paths are the repository's",
           "[integrations][gitlab]") {
   PlanRepository repo;
   repo.dir.write("plans/twice-suppressed.toml", twice_suppressed_plan);
@@ -495,4 +482,37 @@ TEST_CASE("the docs' local pre-commit hook refuses a commit of a plan with an er
   CHECK(status != 0);
   CHECK_THAT(output, Catch::Contains("docs/fallback.markdown:12:1: error: unknown key 'gpu_typ'"));
   CHECK_THAT(output, Catch::Contains("plans/SERVING.TOML:9:1: error: unknown key 'gpu_count'"));
+}
+
+TEST_CASE("--format junit is valid against the Apache Ant JUnit schema, a testcase per file and rule",
+          "[integrations][junit]") {
+  PlanRepository repo;
+  const Lint lint = planlint_binary(repo.path(), "check --today 2026-12-01 --format junit -o junit.xml plans/ docs/");
+  INFO(lint.output);
+  REQUIRE(lint.status == 1);
+  const std::string xmllint = system_tool("xmllint", "libxml2-utils");
+  std::string output;
+  CHECK(run_command(quote(xmllint) + " --noout --schema " +
+                        quote((source_dir / "tests/integrations/junit/JUnit.xsd").string()) + " " +
+                        quote((repo.path() / "junit.xml").string()),
+                    output) == 0);
+  INFO(output);
+  CHECK_THAT(output, Catch::Contains("validates"));
+
+  // The same findings as the JSON output: a failing testcase per file and rule that has one.
+  const Lint json_lint = planlint_binary(repo.path(), "check --today 2026-12-01 --format json -o all.json plans/ docs/");
+  const json report = json::parse(read_text(repo.path() / "all.json"));
+  std::set<std::string> failing;  // "file rule"
+  for (const json& d : report["diagnostics"])
+    if (!d["suppressed"].get<bool>())
+      failing.insert(d["repository_file"].get<std::string>() + " " + d["rule"].get<std::string>());
+  const std::string xml = read_text(repo.path() / "junit.xml");
+  std::size_t failures = 0, suites = 0;
+  for (std::size_t at = 0; (at = xml.find("<failure ", at)) != std::string::npos; ++at) ++failures;
+  for (std::size_t at = 0; (at = xml.find("<testsuite ", at)) != std::string::npos; ++at) ++suites;
+  CHECK(failures == failing.size());
+  CHECK(suites == report["files"].size());
+  // A failure names the place of each finding, file:line:col from the repository root.
+  CHECK_THAT(xml, Catch::Contains("<testcase name=\"unknown-key\" classname=\"plans/llama 7b serving.toml\" time=\"0\">"));
+  CHECK_THAT(xml, Catch::Contains("plans/llama 7b serving.toml:9:1: error: unknown key &apos;hmb&apos; in [cluster]\n"));
 }

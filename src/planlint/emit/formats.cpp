@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include "planlint/emit/github.hpp"
+#include "planlint/emit/gitlab.hpp"
 #include "planlint/emit/json.hpp"
+#include "planlint/emit/junit.hpp"
 
 namespace planlint {
 
@@ -55,10 +57,16 @@ std::vector<std::string> write_json(std::ostream& out, const Report& report, con
   return {};
 }
 
-const std::array<OutputFormat, 4> formats{{
+const std::array<OutputFormat, 7> formats{{
     {"text", true, false,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        return std::make_unique<TextEmitter>(out, settings.style);
+     }},
+    {"concise", true, false,
+     [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
+       TextStyle style = settings.style;
+       style.concise = true;
+       return std::make_unique<TextEmitter>(out, style);
      }},
     {"sarif", false, true,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
@@ -72,6 +80,15 @@ const std::array<OutputFormat, 4> formats{{
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        return std::make_unique<GithubEmitter>(out,
                                               GithubPaths{settings.repository_root, settings.working_directory});
+     }},
+    {"gitlab", true, false,
+     [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
+       return std::make_unique<GitlabEmitter>(out, RepositoryPaths{settings.repository_root, settings.working_directory});
+     }},
+    {"junit", true, false,
+     [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
+       return std::make_unique<JunitEmitter>(out, RepositoryPaths{settings.repository_root, settings.working_directory},
+                                             junit_timestamp_now());
      }},
 }};
 

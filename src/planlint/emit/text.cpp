@@ -293,7 +293,8 @@ std::string plural(std::size_t n, std::string_view word) {
 
 /// Appends one finding: its header line, the source line with carets under the span (when
 /// `file` holds it), then its related locations, notes and help.
-void append_finding(std::string& text, const Diagnostic& d, const SourceFile* file, const Painter& paint) {
+void append_finding(std::string& text, const Diagnostic& d, const SourceFile* file, const Painter& paint,
+                    bool concise = false) {
   const Span& span = d.primary.span;
   paint.open(text, bold);
   append_place(text, d.primary.file, span, file);
@@ -311,6 +312,7 @@ void append_finding(std::string& text, const Diagnostic& d, const SourceFile* fi
   text += " [";
   text += d.rule;
   text += "]\n";
+  if (concise) return;
   if (file != nullptr) write_snippet(text, *file, d, paint);
   for (const RelatedLocation& related : d.related) {
     append_note(text, paint, "note:", severity_colour(Severity::note), related.message);
@@ -365,16 +367,32 @@ void TextEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vec
   counts_ += count(diagnostics);
   for (const Diagnostic& d : diagnostics) {
     if (d.suppression) continue;
+    if (style_.statistics) {
+      auto [entry, added] = per_rule_.try_emplace(d.rule, 0, d.severity);
+      ++entry->second.first;
+      entry->second.second = std::max(entry->second.second, d.severity);
+      continue;
+    }
     text_.clear();
     // Every finding of a linted file points into it; one elsewhere shows no source line, as
     // in emit_text, where the report holds no file of that path.
-    append_finding(text_, d, d.primary.file == source->path() ? source.get() : nullptr, paint);
+    append_finding(text_, d, d.primary.file == source->path() ? source.get() : nullptr, paint, style_.concise);
     out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
   }
 }
 
 void TextEmitter::finish(const std::vector<RuleDescriptor>&) {
-  if (counts_.shown() > 0) out_ << '\n';
+  if (style_.statistics) {
+    // The rules with the most findings first, as ruff --statistics lists them.
+    std::vector<std::pair<std::string_view, std::pair<std::size_t, Severity>>> rows(per_rule_.begin(), per_rule_.end());
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+    std::size_t width = 1;
+    for (const auto& row : rows) width = std::max(width, fmt::formatted_size("{}", row.second.first));
+    for (const auto& [rule, counted] : rows)
+      out_ << fmt::format("{:>{}}  {:<7}  {}\n", counted.first, width, to_string(counted.second), rule);
+  }
+  if (style_.quiet) return;
+  if (counts_.shown() > 0 && (!style_.concise || style_.statistics)) out_ << '\n';
   out_ << summary_line(counts_, files_) << '\n';
 }
 

@@ -7,6 +7,7 @@
 ///           |        ^^^^^^^^^^^^^
 ///        note: training.precision = "bf16" (plans/llama.toml:12:13)
 ///        help: use the dense peak: peak = "989 TFLOPS"
+#include <map>
 #include <ostream>
 
 #include "planlint/diag/report.hpp"
@@ -15,7 +16,10 @@
 namespace planlint {
 
 struct TextStyle {
-  bool color = false;  ///< ANSI colours (the CLI enables them only on a terminal, never with NO_COLOR)
+  bool color = false;       ///< ANSI colours (--color; the CLI's auto: on a terminal, without NO_COLOR)
+  bool concise = false;     ///< one `file:line:col: severity: message [rule]` line per finding
+  bool quiet = false;       ///< the findings only, without the summary line (-q)
+  bool statistics = false;  ///< a count per rule instead of the findings (--statistics)
 };
 
 /// Writes every diagnostic of `report` and the summary line.
@@ -35,6 +39,8 @@ class TextEmitter final : public Emitter {
   TextStyle style_;
   std::string text_;  // one finding's lines, built in place and written at once
   SeverityCounts counts_;
+  /// --statistics: the findings of each rule, by id, and their highest level.
+  std::map<std::string, std::pair<std::size_t, Severity>, std::less<>> per_rule_;
   std::size_t files_ = 0;
 };
 

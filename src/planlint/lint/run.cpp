@@ -44,6 +44,13 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
     return false;
   }
   run.inputs = *std::move(inputs);
+  if (run.inputs.empty() && !options.allow_empty && !options.skip_non_plans) {
+    errors.emplace_back(fmt::format(
+        "no plans found in {}: no *.toml file with a [plan] table, no Markdown doc with a ```toml plan block "
+        "(--allow-empty makes this exit 0)",
+        fmt::join(options.paths, ", ")));
+    return false;
+  }
   const WrittenFiles written{options.output, options.write_baseline, options.baseline};
   if (writes_files(written)) {
     std::vector<std::string> linted;

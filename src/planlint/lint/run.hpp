@@ -37,6 +37,10 @@ struct RunOptions : SettingsOverrides {
   /// A file named in `paths` that holds no plan is skipped rather than linted (pre-commit
   /// passes every *.toml and *.md of a commit).
   bool skip_non_plans = false;
+  /// A run that finds no file to lint is an error (a CI job given a wrong path would pass
+  /// while checking nothing), unless allowed, or `skip_non_plans` (pre-commit passes a
+  /// commit's files, which may hold no plan).
+  bool allow_empty = false;
   /// --config: this file configures every linted file; otherwise each file's nearest
   /// .planlint.toml (discover_config) does, when it has one.
   std::optional<std::string> config;

@@ -27,7 +27,7 @@ std::string run_colored(const std::vector<std::string>& args, planlint::cli::Env
 
 }  // namespace
 
-TEST_CASE("--exit-zero: findings exit 0, a failed run still 2", "[cli][conventions]") {
+TEST_CASE("planlint check --exit-zero: findings exit 0, a failed run still 2", "[cli][conventions]") {
   Scratch dir;
   const std::string plan = dir.write("plan.toml", two_unknown_keys()).string();
   auto run = run_cli({"check", "--exit-zero", plan});
@@ -36,7 +36,7 @@ TEST_CASE("--exit-zero: findings exit 0, a failed run still 2", "[cli][conventio
   CHECK(run_cli({"check", "--exit-zero", (dir.path / "missing.toml").string()}).status == 2);
 }
 
-TEST_CASE("-q prints the findings only", "[cli][conventions]") {
+TEST_CASE("planlint check -q prints the findings only", "[cli][conventions]") {
   Scratch dir;
   const std::string plan = dir.write("plan.toml", two_unknown_keys()).string();
   auto quiet = run_cli({"check", "-q", plan});
@@ -52,7 +52,7 @@ TEST_CASE("-q prints the findings only", "[cli][conventions]") {
   CHECK(run_cli({"check", "-q", doc}).err.empty());
 }
 
-TEST_CASE("--statistics counts the findings of each rule", "[cli][conventions]") {
+TEST_CASE("planlint check --statistics counts the findings of each rule", "[cli][conventions]") {
   Scratch dir;
   dir.write("plans/a.toml", two_unknown_keys());
   dir.write("plans/b.toml", inference_plan_with("gpu_count = 8\n"));
@@ -64,7 +64,7 @@ TEST_CASE("--statistics counts the findings of each rule", "[cli][conventions]")
   CHECK(json.err == "planlint: error: --statistics: applies to the text and concise formats, not --format json\n");
 }
 
-TEST_CASE("--format concise: one gcc-style line per finding; --output-format and full are other names", "[cli][conventions]") {
+TEST_CASE("planlint check --format concise: one gcc-style line per finding; --output-format and full are other names", "[cli][conventions]") {
   Scratch dir;
   const std::string plan = dir.write("plan.toml", two_unknown_keys()).string();
   auto concise = run_cli({"check", "--format", "concise", plan});
@@ -76,7 +76,7 @@ TEST_CASE("--format concise: one gcc-style line per finding; --output-format and
   CHECK(run_cli({"check", "--format", "full", plan}).out == run_cli({"check", "--format", "text", plan}).out);
 }
 
-TEST_CASE("--color auto|always|never, NO_COLOR and FORCE_COLOR", "[cli][conventions][color]") {
+TEST_CASE("planlint --color auto|always|never, NO_COLOR and FORCE_COLOR", "[cli][conventions][color]") {
   Scratch dir;
   const std::string plan = dir.write("plan.toml", two_unknown_keys()).string();
   using Env = planlint::cli::Environment;

@@ -156,7 +156,7 @@ TEST_CASE("bash completes subcommands, options, choices, files and rule ids", "[
   system_tool("bash", "bash");
   CHECK(bash_complete("planlint ch") == std::vector<std::string>{"check"});
   CHECK(has(bash_complete("planlint check --fo"), "--format"));
-  CHECK(bash_complete("planlint check --format ''") == std::vector<std::string>{"text", "sarif", "json", "github"});
+  CHECK(bash_complete("planlint check --format ''") == std::vector<std::string>{"text", "concise", "sarif", "json", "github", "gitlab", "junit", "full"});
   // --format=json: bash splits the word at the '='.
   CHECK(bash_complete("planlint check --format = js") == std::vector<std::string>{"json"});
   CHECK(bash_complete("planlint report --format ''") == std::vector<std::string>{"text", "markdown", "json", "html"});
@@ -204,7 +204,11 @@ TEST_CASE("the man page renders with man and groff without a warning", "[install
   CHECK_THAT(output, Catch::Contains("planlint - a linter for AI compute capacity plans"));
   CHECK_THAT(output, Catch::Contains("planlint check [OPTIONS] PATH..."));
   CHECK_THAT(output, Catch::Contains("--write-baseline FILE"));
-  CHECK_THAT(output, Catch::Contains("One of: text, sarif, json, github. Default: text."));
+  CHECK_THAT(output, Catch::Contains("One of: text, concise, sarif, json,") && Catch::Contains("junit, full. Default: text."));
+  // Every option of check, --fix and the conventions of other linters included.
+  for (const char* option : {"--fix", "--diff", "--unsafe-fixes", "--exit-zero", "--quiet", "--statistics", "--color WHEN",
+                             "--allow-empty", "--output-format"})
+    CHECK_THAT(output, Catch::Contains(option));
   CHECK_THAT(output, Catch::Contains("EXIT STATUS"));
   CHECK_THAT(output, Catch::Contains(std::string("planlint ") + PLANLINT_VERSION));
 }

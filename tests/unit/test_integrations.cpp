@@ -204,7 +204,7 @@ std::size_t descriptions_changed(const json& before, const json& after) {
 
 }  // namespace
 
-TEST_CASE("--format gitlab writes a Code Quality report GitLab accepts, with the JSON output's findings",
+TEST_CASE("planlint check --format gitlab writes a Code Quality report GitLab accepts, with the JSON output's findings",
           "[integrations][gitlab]") {
   PlanRepository repo;
   repo.dir.write("plans/twice-suppressed.toml", twice_suppressed_plan);
@@ -237,7 +237,7 @@ TEST_CASE("--format gitlab writes a Code Quality report GitLab accepts, with the
   CHECK(twice == 2);
 }
 
-TEST_CASE("--format gitlab: fingerprints stay while the finding does, and paths are the repository's",
+TEST_CASE("planlint check --format gitlab: fingerprints stay while the finding does, and paths are the repository's",
           "[integrations][gitlab]") {
   PlanRepository repo;
   repo.dir.write("plans/twice-suppressed.toml", twice_suppressed_plan);
@@ -484,7 +484,7 @@ TEST_CASE("the docs' local pre-commit hook refuses a commit of a plan with an er
   CHECK_THAT(output, Catch::Contains("plans/SERVING.TOML:9:1: error: unknown key 'gpu_count'"));
 }
 
-TEST_CASE("--format junit is valid against the Apache Ant JUnit schema, a testcase per file and rule",
+TEST_CASE("planlint check --format junit is valid against the Apache Ant JUnit schema, a testcase per file and rule",
           "[integrations][junit]") {
   PlanRepository repo;
   const Lint lint = planlint_binary(repo.path(), "check --today 2026-12-01 --format junit -o junit.xml plans/ docs/");

@@ -1,7 +1,8 @@
 /// `planlint report PLAN [--format text|markdown|json]`: the plan's estimates with their
-/// arithmetic and ranges (cli.md). Loads through the library like `check`, runs no rules, and
-/// prints the plan's own errors (which leave values out of the estimates) on stderr, with the
-/// config's selection and the plan's inline suppressions applied as `check` applies them.
+/// arithmetic and ranges (cli.md). Lints the plan like `check` (the built-in rules, the config's
+/// selection, the plan's inline suppressions), prints the plan's own structure findings and
+/// every error on stderr, states the errors above the numbers in every format, and exits 1
+/// when there is one.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "planlint/config/config.hpp"
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/report.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/emit/report.hpp"
@@ -119,11 +121,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     return exit_failure;
   }
 
-  // The report shows estimates, not rule findings (that is `check`): an empty rule set leaves
-  // only the plan's own structure checks.
-  const RuleSet no_rules;
+  // The checks run as `check` runs them: a plan that needs 423 GB on an 80 GB GPU, or uses a
+  // sparse peak, must not make a clean-looking table for a pull request.
   LintOptions lint_options;
-  lint_options.rules = &no_rules;
   lint_options.catalog = &catalog;
   // The plan's errors as `check` shows them: with the config's selection (an ignored or
   // lowered rule) and the plan's inline suppressions, so that a plan `check` passes does not
@@ -148,12 +148,19 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   (void)apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text), suppression_rules,
                            source->path());
 
-  const bool any_shown = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
-                                     [](const Diagnostic& d) { return !d.suppression; });
+  // On stderr: the plan's structure findings (which leave values out of the estimates) and
+  // every error; the rules' warnings and notes are `check`'s to show.
+  const auto structural = [](const Diagnostic& d) {
+    return std::find(native_rules::all.begin(), native_rules::all.end(), d.rule) != native_rules::all.end();
+  };
+  std::vector<Diagnostic> shown;
+  for (const Diagnostic& d : result.diagnostics)
+    if (structural(d) || d.severity == Severity::error) shown.push_back(d);
+  const bool any_shown = std::any_of(shown.begin(), shown.end(), [](const Diagnostic& d) { return !d.suppression; });
   if (any_shown) {
     Report diagnostics;
     diagnostics.files.push_back(source);
-    diagnostics.diagnostics = result.diagnostics;
+    diagnostics.diagnostics = shown;
     TextStyle style;
     style.color = use_color(options.no_color ? "never" : options.color, true, environment);
     emit_text(err, diagnostics, style);
@@ -169,6 +176,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     sensitivity = planlint::sensitivity(*input.plan, catalog, *input.estimates);
     input.sensitivity = &*sensitivity;
   }
+  for (const Diagnostic& d : result.diagnostics)
+    if (d.severity == Severity::error && !d.suppression)
+      input.errors.push_back(ReportError{d.rule, d.primary.span.begin.line, d.primary.span.begin.column, d.message});
   render_report(out, input, *format);
 
   for (const Diagnostic& d : result.diagnostics)

@@ -217,9 +217,9 @@ TEST_CASE("the examples' hand-computed numbers agree with the engine", "[estimat
     CHECK(round3(hours(e["train.gpu_hours"].value)) == Approx(4.42e6));
     CHECK(round3(days(e["train.wall_days"].value)) == Approx(106));
     CHECK(round3(e["train.memory.states"].value) == Approx(9.16e9));
-    CHECK(round3(e["train.memory.activations"].value) == Approx(22.8e9));
-    CHECK(round3(e["train.memory.reserve"].value) == Approx(3.20e9));
-    CHECK(round3(e["train.memory.total"].value) == Approx(35.2e9));
+    CHECK(round3(e["train.memory.activations"].value) == Approx(22.5e9));
+    CHECK(round3(e["train.memory.reserve"].value) == Approx(3.16e9));
+    CHECK(round3(e["train.memory.total"].value) == Approx(34.8e9));
     CHECK(round3(e["train.step_seconds"].value) == Approx(8.70));
     CHECK(round3(e["train.comm.allreduce_bytes"].value) == Approx(8.61e9));
     CHECK(round3(e["train.comm.seconds"].value) == Approx(0.172));
@@ -239,7 +239,7 @@ TEST_CASE("the examples' hand-computed numbers agree with the engine", "[estimat
   }
   SECTION("every claim of every example is within 2% of the recomputed metric") {
     for (const char* name : {"cluster-plan.toml", "llama-70b-pretrain.toml", "moe-pretrain.toml",
-                             "finetune-qlora.toml", "inference-serving.toml"}) {
+                             "finetune-qlora.toml", "inference-serving.toml", "llama3-405b-published.toml"}) {
       const Estimated e = estimate_example(name);
       for (const Claim& claim : e.plan().estimates) {
         INFO(name << ": " << claim.metric);

@@ -33,10 +33,12 @@ struct ScratchPlan {
   ~ScratchPlan() { fs::remove(path); }
 };
 
-json report_json(const std::string& path) {
+/// The JSON report of `path`; `errors`: the plan may have errors (report exits 1 then).
+json report_json(const std::string& path, bool errors = false) {
   CliRun run = run_cli({"report", "--format", "json", path});
   INFO(run.err);
-  REQUIRE(run.status == 0);
+  if (errors) REQUIRE((run.status == 0 || run.status == 1));
+  else REQUIRE(run.status == 0);
   return json::parse(run.out);
 }
 
@@ -77,7 +79,8 @@ TEST_CASE("every worked example of docs/estimates.md comes out of report --forma
   for (const std::string& fixture : vector_fixtures) {
     DYNAMIC_SECTION(fixture) {
       const std::string path = estimates_fixture(fixture);
-      const json report = report_json(path);
+      // A worked example states only its inputs: a rule may find the rest of the plan wanting.
+      const json report = report_json(path, true);
       const Estimated expected = estimate_fixture(fixture);
       REQUIRE_FALSE(expected.plan().estimates.empty());
       CHECK(report["file"] == path);
@@ -86,8 +89,8 @@ TEST_CASE("every worked example of docs/estimates.md comes out of report --forma
         INFO(claim.metric);
         REQUIRE(report["metrics"].contains(claim.metric));
         const json& metric = report["metrics"][claim.metric];
-        // GPU time is in GPU-hours in JSON; everything else in base units.
-        const double to_base = metric["unit"] == "GPU·h" ? 3600 : 1;
+        // Each value in the unit its "unit" names.
+        const double to_base = metric["unit"] == "GPU·h" ? 3600 : metric["unit"] == "d" ? 86400 : 1;
         CHECK(same_3sf(claim.metric, metric["value"].get<double>() * to_base,
                        claim.value->quantity()->value));
         if (claim.low)
@@ -128,8 +131,16 @@ TEST_CASE("report --format json carries units, ranges and where each input is", 
   CHECK(gpu_hours["inputs"]["cluster.peak"]["unit"] == "FLOP/s");
 
   const json& days = report["metrics"]["train.days"];
-  CHECK(days["unit"] == "s");
-  CHECK(days["low"].get<double>() / 86400 == Approx(7.68).epsilon(1e-3));
+  CHECK(days["unit"] == "d");
+  CHECK(days["low"].get<double>() == Approx(7.68).epsilon(1e-3));
+  CHECK(gpu_hours["inputs"]["train.flops"]["unit"] == "FLOP");
+  // Each metric in the unit its name says, and the unit field names it.
+  const json& gpu_seconds = report["metrics"]["train.gpu_seconds"];
+  CHECK(gpu_seconds["unit"] == "GPU·s");
+  CHECK(gpu_seconds["value"].get<double>() == Approx(29491.0 * 3600).epsilon(1e-4));
+  CHECK(report["metrics"]["train.wall_days"]["unit"] == "d");
+  CHECK(report["metrics"]["train.wall_days"]["value"].get<double>() == Approx(10.7).epsilon(5e-3));
+  CHECK(report["metrics"]["train.days"]["inputs"]["train.gpu_hours"]["unit"] == "GPU·h");
   CHECK(days["range_keys"] == json::array({"training.mfu"}));
   CHECK(report["metrics"]["cost.total"]["unit"] == "USD");
   CHECK(report["metrics"]["cost.total"]["inputs"]["cluster.price"]["value"].get<double>() == Approx(3));
@@ -350,4 +361,37 @@ TEST_CASE("a range's ends are written in one unit where the low end reads in the
   cost.low = 6.9e5;
   cost.high = 1.2e6;
   CHECK(detail::range_text(cost) == "$690K–$1.2M");
+}
+
+TEST_CASE("report runs the checks: a plan with errors says so above the numbers, in every format, and exits 1",
+          "[report]") {
+  // 70B on eight H100s at ZeRO-0: 140 GB of states a GPU, a memory-fit error.
+  ScratchPlan plan(training_plan({{"model.params", "\"70B\""}, {"cluster.count", "8"}, {"training.zero", "0"}}));
+  CliRun text = run_cli({"report", "--no-color", plan.path.string()});
+  INFO(text.out << text.err);
+  CHECK(text.status == 1);
+  CHECK_THAT(text.err, Catch::Contains("[memory-fit]"));
+  const std::size_t banner = text.out.find("error: the plan has 1 error");
+  REQUIRE(banner != std::string::npos);
+  CHECK(banner < text.out.find("train.flops"));
+  CHECK_THAT(text.out, Catch::Contains("[memory-fit]"));
+
+  CliRun markdown = run_cli({"report", "--format", "markdown", plan.path.string()});
+  CHECK(markdown.status == 1);
+  CHECK(markdown.out.find("> **The plan has 1 error**") < markdown.out.find("| | metric |"));
+  CHECK_THAT(markdown.out, Catch::Contains("(`memory-fit`)"));
+
+  CliRun as_json = run_cli({"report", "--format", "json", plan.path.string()});
+  CHECK(as_json.status == 1);
+  const json report = json::parse(as_json.out);
+  REQUIRE(report["errors"].size() == 1);
+  CHECK(report["errors"][0]["rule"] == "memory-fit");
+  CHECK(report["errors"][0]["line"].is_number());
+
+  // A plan without errors: no banner, an empty list, exit 0; the rules' warnings stay check's.
+  const json clean = report_json(example("cluster-plan.toml"));
+  CHECK(clean["errors"].empty());
+  CliRun clean_text = run_cli({"report", example("cluster-plan.toml")});
+  CHECK(clean_text.status == 0);
+  CHECK(clean_text.out.find("error:") == std::string::npos);
 }

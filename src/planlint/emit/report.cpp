@@ -74,6 +74,10 @@ std::string_view kind_name(const ReportInput& input) {
   return "training";
 }
 
+std::string errors_count_text(std::size_t count) {
+  return count == 1 ? std::string("1 error") : fmt::format("{} errors", count);
+}
+
 bool is_training(const ReportInput& input) { return !input.plan || input.plan->is_training(); }
 
 std::vector<const MetricSpec*> shown_metrics(const ReportInput& input) {
@@ -157,6 +161,14 @@ void render_text(std::ostream& out, const ReportInput& input) {
     }
 
   out << fmt::format("{}: {} estimates ({})\n", report_title(input), kind_name(input), input.path);
+  if (!input.errors.empty()) {
+    out << fmt::format("\nerror: the plan has {} (`planlint check` explains each); the numbers below are what "
+                       "it implies as written, not a plan that holds:\n",
+                       errors_count_text(input.errors.size()));
+    for (const ReportError& error : input.errors)
+      out << fmt::format("  {}{} [{}]\n", error.line ? fmt::format("{}:{}: ", error.line, error.column) : "",
+                         error.message, error.rule);
+  }
   std::optional<ReportSection> heading;  // the section whose heading is out
   for (const MetricSpec* spec : shown) {
     const MetricValue* metric = estimates.find(spec->id);

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <cstdint>
 
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/estimate/sensitivity.hpp"
@@ -37,18 +38,28 @@ const ReportFormatSpec* find_report_format(std::string_view name);
 /// find_report_format(name)'s format.
 std::optional<ReportFormat> parse_report_format(std::string_view name);
 
+/// An error `planlint check` reports for the plan, which the report states above its numbers.
+struct ReportError {
+  std::string rule;     ///< "memory-fit"
+  std::uint32_t line = 0, column = 0;  ///< 0 when the finding has no place in the file
+  std::string message;
+};
+
 struct ReportInput {
   const Plan* plan = nullptr;  ///< nullptr when the file is not valid TOML
   const Estimates* estimates = nullptr;
   std::string path;  ///< the file as named on the command line
   /// The metrics' sensitivity to the plan's assumptions (sensitivity()); nullptr: not shown.
   const Sensitivity* sensitivity = nullptr;
+  /// The plan's errors, in file order: the numbers below them come from a plan that does not
+  /// hold as written, and every format says so first.
+  std::vector<ReportError> errors = {};
 };
 
-/// Writes the report of one plan. JSON values are in base units (FLOP, FLOP/s, B, B/s, s, USD, tokens),
-/// except GPU time in GPU-hours and prices in USD per GPU-hour; every metric carries its unit.
-/// ReportFormat::html writes the one plan's page without findings, memory bar or targets: the
-/// command line gives render_html_report() those (report_html.hpp).
+/// Writes the report of one plan, the plan's errors first. Every JSON value carries its unit: a
+/// metric's is the one its name says (train.days in d, train.gpu_hours in GPU·h), prices in USD
+/// per GPU-hour. ReportFormat::html writes the one plan's page without findings, memory bar or
+/// targets: the command line gives render_html_report() those (report_html.hpp).
 void render_report(std::ostream& out, const ReportInput& input, ReportFormat format);
 
 }  // namespace planlint

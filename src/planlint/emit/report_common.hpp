@@ -37,6 +37,8 @@ std::string cell(std::string_view text);
 /// Display width of UTF-8 text (code points; every character planlint prints is one column).
 std::size_t display_width(std::string_view text);
 
+/// "1 error", "3 errors".
+std::string errors_count_text(std::size_t count);
 void render_text(std::ostream& out, const ReportInput& input);
 /// The text and Markdown reports' sensitivity sections (nothing without input.sensitivity).
 void render_sensitivity_text(std::ostream& out, const ReportInput& input);

@@ -12,8 +12,10 @@
 /// Each metric's "sensitivity" holds its bars (one assumption from its low to its high end:
 /// "key_low", "key_high", the metric "at_low", "at_high", "swing") and "unranged".
 ///
-/// Values are in base units, except GPU time (GPU-hours) and prices (USD per GPU-hour), as
-/// the plan format writes them.
+/// Each value is in the unit its "unit" field names: a metric's in the unit its name says
+/// (train.days in d, train.gpu_hours in GPU·h, train.gpu_seconds in GPU·s, the metric table's
+/// plain-number unit), a plan value's in base units except prices (USD per GPU-hour, as the
+/// plan format writes them).
 #include <nlohmann/json.hpp>
 
 #include "planlint/emit/report_common.hpp"
@@ -59,6 +61,18 @@ std::string_view origin_name(Origin origin) {
   return "plan";
 }
 
+/// The unit a metric's value is reported in: the one its name says, which is the unit a claim
+/// written as a plain number is read in (the metric table's `plain`: days, GPU-hours), else the
+/// base unit of its dimension (GPU·s for GPU time).
+JsonValue metric_unit(const MetricSpec* spec, units::Dimension dim) {
+  if (spec && spec->plain.scale != 1) {
+    if (spec->plain.unit == "days") return {1 / spec->plain.scale, "d"};
+    if (spec->plain.unit == "GPU-hours") return {1 / spec->plain.scale, "GPU·h"};
+  }
+  if (dim == units::dims::gpu_seconds) return {1, "GPU·s"};
+  return json_unit(dim);
+}
+
 json optional_number(const std::optional<double>& value, double scale) {
   if (!value) return nullptr;
   return *value * scale;
@@ -70,7 +84,7 @@ json input_json(const MetricInput& input) {
     out["value"] = input.text;
     if (input.value != 0) out["used"] = input.value;  // optimizer → bytes per parameter
   } else {
-    const JsonValue unit = json_unit(input.dim);
+    const JsonValue unit = input.is_metric ? metric_unit(find_metric(input.name), input.dim) : json_unit(input.dim);
     out["value"] = input.value * unit.scale;
     out["unit"] = unit.unit;
   }
@@ -119,7 +133,7 @@ json sensitivity_json(const MetricSensitivity* entry, const JsonValue& unit) {
 }
 
 json metric_json(const MetricValue& metric, const Sensitivity* sensitivity) {
-  const JsonValue unit = json_unit(metric.dim);
+  const JsonValue unit = metric_unit(metric.spec, metric.dim);
   json out = json::object();
   out["value"] = metric.value * unit.scale;
   out["unit"] = unit.unit;
@@ -147,6 +161,18 @@ void render_json(std::ostream& out, const ReportInput& input) {
   else report["plan"] = nullptr;
   report["kind"] = kind_name(input);
   report["file"] = input.path;
+  // The plan's errors before its numbers: a script reading "metrics" of a plan that does not
+  // hold can tell.
+  json errors = json::array();
+  for (const ReportError& error : input.errors) {
+    json entry = json::object();
+    entry["rule"] = error.rule;
+    entry["line"] = error.line ? json(error.line) : json(nullptr);
+    entry["column"] = error.line ? json(error.column) : json(nullptr);
+    entry["message"] = error.message;
+    errors.push_back(std::move(entry));
+  }
+  report["errors"] = std::move(errors);
 
   // Report order (the metric table's), so a reader sees compute first.
   json metrics = json::object();

@@ -24,6 +24,15 @@ void render_markdown(std::ostream& out, const ReportInput& input) {
   out << fmt::format("### planlint report: `{}` ({})\n\n", cell(report_title(input)),
                      kind_name(input));
   out << fmt::format("Estimates recomputed from `{}`.\n\n", cell(input.path));
+  if (!input.errors.empty()) {
+    out << fmt::format("> **The plan has {}** (`planlint check` explains each); the numbers below are what it "
+                       "implies as written, not a plan that holds:\n>\n",
+                       errors_count_text(input.errors.size()));
+    for (const ReportError& error : input.errors)
+      out << fmt::format("> - {}{} (`{}`)\n", error.line ? fmt::format("line {}: ", error.line) : "",
+                         cell(error.message), error.rule);
+    out << '\n';
+  }
   out << "| | metric | value | range | arithmetic |\n|---|---|---|---|---|\n";
   std::optional<ReportSection> heading;  // the section whose title is out
   for (const MetricSpec* spec : shown) {

@@ -283,6 +283,10 @@ struct CountedAttention {
   std::string text() const;
 };
 std::optional<CountedAttention> counted_attention(EstimateContext& context, MetricBuilder& m);
+/// The h of the attention FLOPs 12 · L · h · S: the query width heads · head_dim (PaLM appendix B's
+/// H · Q) where the plan states a head_dim that makes it differ from model.hidden (a note says
+/// so), else model.hidden. Its inputs are recorded on `m`.
+Term attention_width(EstimateContext& context, MetricBuilder& m);
 
 /// 4/3 when the plan's MFU counts full recomputation's second forward pass (a hardware FLOPs
 /// utilisation: training.mfu_counts_recompute = true with training.recompute = "full"): the

@@ -111,7 +111,7 @@ void flops_per_token(EstimateContext& context) {
 void attention_flops_per_token(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_attention_flops_per_token);
   const Term layers = m.plan("model.layers");
-  const Term hidden = m.plan("model.hidden");
+  const Term hidden = attention_width(context, m);
   const Term seq = m.plan("training.seq_len");
   m.finish(12 * layers.value * hidden.value * seq.value, "12 · L · h · S",
            arithmetic("12 × {} × {} × {}", layers, hidden, seq));

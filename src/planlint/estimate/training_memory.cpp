@@ -139,7 +139,39 @@ void memory_states(EstimateContext& context) {
 }
 
 // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
-// §4 and table 2: bytes of 16-bit activations per layer per micro-batch.
+// §4.1 and table 2: bytes of 16-bit activations per layer per micro-batch, written per token in
+// units of h so that the architecture's own widths replace GPT-3's (docs/estimates.md,
+// "Activations"). Per token and layer, with q = heads · head_dim and kv = kv_heads · head_dim:
+//  - kept whole on every tensor-parallel rank (the 10 of 10 + 24/t): the two norms' inputs 4h,
+//    the inputs of the QKV and first MLP projections 2h + 2h, the two dropout masks 2h (1 byte
+//    each; none without dropout);
+//  - split over tp (the 24): Q 2q, K and V 4kv, the attention output 2q (the output
+//    projection's input), and the MLP inside: GeLU 4F (its input and output, 2F each; fused
+//    bias-GeLU recomputes nothing else), SwiGLU 6F (the gate and up projections' output 4F,
+//    which Megatron-LM's fused bias_swiglu keeps and recomputes SiLU from, and the product 2F);
+//  - attention scores without flash attention or selective recompute: softmax output 2·a·S,
+//    with dropout also its mask a·S and output 2·a·S (the 5·a·S of table 2).
+// GPT-3's shape (q = kv = h, F = 4h, GeLU, dropout) gives table 2's 10 + 24 = 34.
+struct LayerBytes {
+  double kept = 10, split = 24;  ///< per token, in units of h
+  bool gpt_shape = true;         ///< kept = 10 and split = 24: table 2's own figures
+  std::string parts;             ///< how kept + split add up, for a shape other than GPT-3's
+};
+
+LayerBytes layer_bytes(double h, double q, double kv, double ffn, bool swiglu, bool dropout) {
+  LayerBytes bytes;
+  bytes.kept = 8 + (dropout ? 2 : 0);
+  const double mlp = (swiglu ? 6 : 4) * ffn;
+  bytes.split = (4 * q + 4 * kv + mlp) / h;
+  bytes.gpt_shape = dropout && !swiglu && q == h && kv == h && ffn == 4 * h;
+  // The widths in full ("4 · 28672/h"), the parts in units of h as the formula adds them.
+  bytes.parts = fmt::format("8 (norms and projection inputs){} + {} (Q and attention output, 4 · {:.7g}/h) + {} (K and "
+                            "V, 4 · {:.7g}/h) + {} ({} MLP, {} · {:.7g}/h)",
+                            dropout ? " + 2 (dropout masks)" : "", show_count(4 * q / h), q, show_count(4 * kv / h), kv,
+                            show_count(mlp / h), swiglu ? "SwiGLU" : "GeLU", swiglu ? 6 : 4, ffn);
+  return bytes;
+}
+
 void memory_activations(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_memory_activations);
   if (auto measured = m.optional_plan("training.activation_memory")) {
@@ -158,13 +190,39 @@ void memory_activations(EstimateContext& context) {
   const auto sp_text = m.choice("training.sequence_parallel");
   const bool sequence_parallel = sp_text == "true";
   const bool scores_kept = recompute == "none" && flash == "false";
-  // The attention-score term 5·a·S/h needs the heads; the other cases do not.
-  const Term heads = scores_kept ? m.plan("model.heads") : Term{0, "0"};
-
+  const bool dropout = context.plan().boolean("training.dropout").value_or(true);
+  const bool swiglu = context.text("model.mlp") == "swiglu";
+  // The architecture's widths, where the plan states them (the defaults are GPT-3's shape).
+  const auto stated = [&](std::string_view path) {
+    const PlanValue* value = context.find(path);
+    return value && value->origin == Origin::plan;
+  };
+  const bool shaped = recompute != "full" && (stated("model.kv_heads") || stated("model.head_dim") ||
+                                              stated("model.mlp") || stated("model.ffn_hidden") ||
+                                              stated("training.dropout"));
+  // The attention-score term 5·a·S/h needs the heads; so do the widths of a stated shape.
+  const Term heads = scores_kept || shaped ? m.plan("model.heads") : Term{0, "0"};
+  LayerBytes shape_bytes;
+  if (shaped) {
+    const Term kv_heads = m.plan("model.kv_heads");
+    const Term head_dim = m.plan("model.head_dim");
+    const Term ffn = m.plan("model.ffn_hidden");
+    if (stated("model.mlp")) m.choice("model.mlp");
+    if (stated("training.dropout")) m.choice("training.dropout");
+    shape_bytes = layer_bytes(hidden.value, heads.value * head_dim.value, kv_heads.value * head_dim.value,
+                              ffn.value, swiglu, dropout);
+  }
+  // The scores: softmax output 2·a·S, with dropout its mask and output too (5·a·S).
+  const double score_bytes = dropout ? 5 : 2;
   const double sbh = seq.value * micro.value * hidden.value;
   // Sequence parallelism (or tp = 1) splits every stored tensor by t; plain tensor parallelism
   // only the ones inside the attention and MLP blocks (the 24/t part).
   const bool split_all = sequence_parallel || t.value == 1;
+  const double kept = shape_bytes.kept, split = shape_bytes.split;
+  const bool gpt = !shaped || shape_bytes.gpt_shape;
+  const std::string c_text = gpt ? "34" : show_count(kept + split);
+  const std::string kept_text = gpt ? "10" : show_count(kept), split_text = gpt ? "24" : show_count(split);
+  const std::string score_text = show_count(score_bytes);
   // Which of the formulas below applies, for the arithmetic (written only when it is read).
   enum class Shape { full, split_scores, split, tensor_scores, tensor };
   Shape shape = Shape::full;
@@ -178,59 +236,82 @@ void memory_activations(EstimateContext& context) {
                           "replicated over tp)";
     shape = Shape::full;
   } else if (split_all) {
-    const double scores = scores_kept ? 5 * heads.value * seq.value / hidden.value : 0;
-    per_layer = sbh * (34 + scores) / t.value;
+    const double scores = scores_kept ? score_bytes * heads.value * seq.value / hidden.value : 0;
+    per_layer = sbh * (kept + split + scores) / t.value;
     if (scores_kept) {
-      formula = "L · S·b·h·(34 + 5·a·S/h) / t (no recompute, attention scores stored)";
+      formula = fmt::format("L · S·b·h·({} + {}·a·S/h) / t (no recompute, attention scores stored)", c_text, score_text);
       shape = Shape::split_scores;
     } else {
       formula = recompute == "selective"
-                    ? "L · S·b·h·34 / t (selective recompute: attention scores recomputed)"
-                    : "L · S·b·h·34 / t (flash attention: attention scores not stored)";
+                    ? fmt::format("L · S·b·h·{} / t (selective recompute: attention scores recomputed)", c_text)
+                    : fmt::format("L · S·b·h·{} / t (flash attention: attention scores not stored)", c_text);
       shape = Shape::split;
     }
   } else {
-    const double scores = scores_kept ? 5 * heads.value * seq.value / (hidden.value * t.value) : 0;
-    per_layer = sbh * (10 + 24 / t.value + scores);
+    const double scores = scores_kept ? score_bytes * heads.value * seq.value / (hidden.value * t.value) : 0;
+    per_layer = sbh * (kept + split / t.value + scores);
     if (scores_kept) {
-      formula = "L · S·b·h·(10 + 24/t + 5·a·S/(h·t)) (tensor parallel without sequence parallelism)";
+      formula = fmt::format("L · S·b·h·({} + {}/t + {}·a·S/(h·t)) (tensor parallel without sequence parallelism)",
+                            kept_text, split_text, score_text);
       shape = Shape::tensor_scores;
     } else {
-      formula = "L · S·b·h·(10 + 24/t) (tensor parallel without sequence parallelism, attention "
-                "scores not stored)";
+      formula = fmt::format("L · S·b·h·({} + {}/t) (tensor parallel without sequence parallelism, attention "
+                            "scores not stored)",
+                            kept_text, split_text);
       shape = Shape::tensor;
     }
   }
+  if (shaped && !gpt)
+    formula += fmt::format("; bytes per token and layer in units of h: {}", shape_bytes.parts);
   // Context parallelism gives each GPU S/cp of every sequence.
   if (cp.value > 1) formula += " / cp";
+  // The first pipeline stage (Korthikanti et al. 2022, §4.2.3): with 1F1B it holds p
+  // micro-batches of its L/p layers, L layers' worth; with first_stage_layers f, p · f layers'
+  // worth; with an interleaved schedule of v chunks a GPU, (1 + (p − 1)/(p · v)) times that
+  // (its warm-up runs (v + 1) · p − 1 chunks of L/(p · v) layers before the first backward).
+  const auto first = m.optional_plan("training.first_stage_layers");
+  const std::optional<Term> p = first ? std::optional<Term>(m.plan("training.pp")) : m.degree_above_one("training.pp");
+  const std::optional<Term> v = p ? m.degree_above_one("training.virtual_stages") : std::nullopt;
+  double held_layers = first ? first->value * p->value : layers.value;
+  if (first) formula += " (first pipeline stage: pp · first_stage_layers in place of L)";
+  if (v) {
+    held_layers *= 1 + (p->value - 1) / (p->value * v->value);
+    formula += " · (1 + (pp − 1)/(pp · v)) (interleaved schedule: the first stage's extra in-flight micro-batches)";
+  }
   const double l = layers.value, s = seq.value, b = micro.value, h = hidden.value, a = heads.value,
                tp = t.value, c = cp.value;
-  // 1F1B: the first pipeline stage holds p micro-batches of L/p layers, L layers' worth.
-  m.finish(layers.value * per_layer / cp.value, formula, [=] {
+  const std::string layers_text =
+      first ? fmt::format("({} × {})", show_count(p->value), show_count(first->value)) : show_count(l);
+  const std::string interleave_text =
+      v ? fmt::format(" × (1 + ({} − 1) / ({} × {}))", show_count(p->value), show_count(p->value), show_count(v->value))
+        : "";
+  m.finish(held_layers * per_layer / cp.value, formula, [=] {
     const std::string sbh_text =
         fmt::format("{} × {} × {}", show_count(s), show_count(b), show_count(h));
     std::string arithmetic;
     switch (shape) {
       case Shape::full:
-        arithmetic = fmt::format("{} × 2 × {}{}", show_count(l), sbh_text,
+        arithmetic = fmt::format("{} × 2 × {}{}", layers_text, sbh_text,
                                  split_all ? fmt::format(" / {}", show_count(tp)) : "");
         break;
       case Shape::split_scores:
-        arithmetic = fmt::format("{} × {} × (34 + 5 × {} × {} / {}) / {}", show_count(l), sbh_text,
-                                 show_count(a), show_count(s), show_count(h), show_count(tp));
+        arithmetic = fmt::format("{} × {} × ({} + {} × {} × {} / {}) / {}", layers_text, sbh_text, c_text,
+                                 score_text, show_count(a), show_count(s), show_count(h), show_count(tp));
         break;
       case Shape::split:
-        arithmetic = fmt::format("{} × {} × 34 / {}", show_count(l), sbh_text, show_count(tp));
+        arithmetic = fmt::format("{} × {} × {} / {}", layers_text, sbh_text, c_text, show_count(tp));
         break;
       case Shape::tensor_scores:
-        arithmetic = fmt::format("{} × {} × (10 + 24 / {} + 5 × {} × {} / ({} × {}))", show_count(l),
-                                 sbh_text, show_count(tp), show_count(a), show_count(s),
+        arithmetic = fmt::format("{} × {} × ({} + {} / {} + {} × {} × {} / ({} × {}))", layers_text, sbh_text,
+                                 kept_text, split_text, show_count(tp), score_text, show_count(a), show_count(s),
                                  show_count(h), show_count(tp));
         break;
       case Shape::tensor:
-        arithmetic = fmt::format("{} × {} × (10 + 24 / {})", show_count(l), sbh_text, show_count(tp));
+        arithmetic = fmt::format("{} × {} × ({} + {} / {})", layers_text, sbh_text, kept_text, split_text,
+                                 show_count(tp));
         break;
     }
+    arithmetic += interleave_text;
     if (c > 1) arithmetic += fmt::format(" / {}", show_count(c));
     return arithmetic;
   });

@@ -77,6 +77,11 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
 
   // [model]
   d.set("model", "architecture", std::string("dense"));
+  d.set("model", "mlp", std::string("gelu"));
+  // GeLU's 4·h (Vaswani et al. 2017, GPT-3); SwiGLU's parameter-matched 2/3 of it (Shazeer
+  // 2020, "GLU Variants Improve Transformer", §2), which Llama rounds up.
+  if (auto hidden = plan.number("model.hidden"))
+    d.set_quantity("model", "ffn_hidden", plan.text("model.mlp") == "swiglu" ? *hidden * 8 / 3 : *hidden * 4, none);
   if (auto params = plan.number("model.params")) d.set_quantity("model", "active_params", *params, none);
   if (auto heads = plan.number("model.heads")) {
     d.set_quantity("model", "kv_heads", *heads, none);
@@ -113,6 +118,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
     d.set_quantity("training", "zero", 0, none);
     d.set("training", "recompute", std::string("selective"));
     d.set("training", "flash_attention", true);
+    d.set("training", "dropout", true);
     const double model_parallel =
         tp * d.number_or("training.pp", 1) * d.number_or("training.cp", 1);
     if (auto count = plan.number("cluster.count"); count && !plan.find("training.dp")) {
@@ -170,12 +176,14 @@ std::span<const std::string_view> default_sources(std::string_view key) {
   static constexpr std::string_view heads[] = {"model.heads"};
   static constexpr std::string_view head_dim[] = {"model.hidden", "model.heads"};
   static constexpr std::string_view tp[] = {"training.tp"};
+  static constexpr std::string_view ffn[] = {"model.hidden", "model.mlp"};
   static constexpr std::string_view dp[] = {"cluster.count", "training.tp", "training.pp", "training.cp"};
   static constexpr std::string_view replicas[] = {"cluster.count", "inference.tp"};
   if (key == "model.active_params") return Keys(params);
   if (key == "model.kv_heads") return Keys(heads);
   if (key == "model.head_dim") return Keys(head_dim);
   if (key == "training.sequence_parallel") return Keys(tp);
+  if (key == "model.ffn_hidden") return Keys(ffn);
   if (key == "training.dp") return Keys(dp);
   if (key == "inference.replicas") return Keys(replicas);
   return {};

@@ -65,7 +65,7 @@ class Loader {
                     const std::string& prefix, PlanTable& out);
   void read_estimates(const toml::table& table, const std::string& prefix);
   void read_claim(const toml::node& node, const toml::key& key, const std::string& metric);
-  void unknown_key(const toml::key& key, std::string_view where, const std::string& path,
+  Diagnostic& unknown_key(const toml::key& key, std::string_view where, const std::string& path,
                    const std::vector<std::string_view>& candidates);
   void check_required();
   void check_gpu();
@@ -111,7 +111,7 @@ Result<Plan> Loader::load() {
   return std::move(plan_);
 }
 
-void Loader::unknown_key(const toml::key& key, std::string_view where, const std::string& path,
+Diagnostic& Loader::unknown_key(const toml::key& key, std::string_view where, const std::string& path,
                          const std::vector<std::string_view>& candidates) {
   Span span = findings_.span(key.source());
   Diagnostic& d = findings_.add(native_rules::unknown_key, span, path,
@@ -144,6 +144,7 @@ void Loader::unknown_key(const toml::key& key, std::string_view where, const std
       list += (i ? ", " : "") + std::string(candidates[i]);
     d.help = fmt::format("valid keys here: {}", list);
   }
+  return d;
 }
 
 void Loader::read_document(const toml::table& root) {
@@ -193,7 +194,15 @@ void Loader::read_table(const toml::table& table, std::string_view section,
     const KeyPath path{prefix, key.str()};
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
-      unknown_key(key, fmt::format("[{}]", section), path.str(), keys_of(section));
+      Diagnostic& d = unknown_key(key, fmt::format("[{}]", section), path.str(), keys_of(section));
+      // Clusters are often sized in nodes; planlint counts GPUs.
+      if (section == "cluster" && (key.str() == "nodes" || key.str() == "node_count")) {
+        const auto nodes = node.value<double>();
+        const double per_node = table["gpus_per_node"].value<double>().value_or(8);
+        d.help = nodes ? fmt::format("planlint counts GPUs: write count = nodes × gpus_per_node, count = {:.15g} ({:.15g} × {:.15g})",
+                                     *nodes * per_node, *nodes, per_node)
+                       : std::string("planlint counts GPUs: write count = nodes × gpus_per_node");
+      }
       continue;
     }
     written_.emplace_back(spec, in_section);

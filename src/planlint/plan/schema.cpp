@@ -86,6 +86,11 @@ std::vector<KeySpec> make_keys() {
       count("model", "head_dim", "dimension of one head; default hidden / heads"),
       count("model", "vocab", "vocabulary size"),
       choice("model", "architecture", "dense or mixture of experts; default dense", {"dense", "moe"}),
+      choice("model", "mlp",
+             "MLP kind: gelu (two matrices; GPT, BERT) or swiglu (gated, three matrices; Llama, "
+             "Mistral, Qwen); sizes the MLP's activations; default gelu",
+             {"gelu", "swiglu"}),
+      count("model", "ffn_hidden", "MLP inner width F; default 4 · hidden (gelu), 8 · hidden / 3 (swiglu)"),
       // [training]
       amount("training", "tokens", "training tokens D", {tokens}, "tokens", true),
       choice("training", "precision", "compute precision; selects the catalog peak; default bf16",
@@ -112,6 +117,12 @@ std::vector<KeySpec> make_keys() {
       choice("training", "recompute", "activation recomputation; default selective",
              {"none", "selective", "full"}),
       flag("training", "flash_attention", "attention scores are not stored; default true"),
+      flag("training", "dropout",
+           "the model trains with dropout, whose 1-byte masks are stored for the backward pass "
+           "(GPT-3, Megatron-LM's GPT); false for models trained without it (Llama, Mistral); default true"),
+      count("training", "first_stage_layers",
+            "transformer layers on the first pipeline stage (Megatron-LM's "
+            "--decoder-first-pipeline-num-layers); default layers / pp"),
       amount("training", "activation_memory", "measured activation memory per GPU", {bytes}, "bytes"),
       fraction("training", "mfu", "model FLOPs utilisation assumed"),
       flag("training", "mfu_counts_attention",

@@ -1,7 +1,11 @@
 #include "planlint/plan/value_reader.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -93,6 +97,83 @@ std::string price_per_gpu_help(const std::string& written, double usd_per_hour, 
                      "it is a node's, divide it by the node's GPUs (a node of {2} at {0} is \"${3}/GPU/h\")",
                      written, dollars(usd_per_hour), node_gpus,
                      dollars(usd_per_hour / static_cast<double>(node_gpus)));
+}
+
+/// The magnitudes a key's value takes in practice, for a plain number that falls outside them:
+/// `peak = 989` is 989 FLOP/s as written, a value no accelerator has, where "989 TFLOPS" is an
+/// H100's. The ranges span the catalog's parts (rules/catalog/gpus.toml: peaks from 8 TFLOPS to
+/// 20 PFLOPS, 16–288 GB of HBM at 0.3–8 TB/s, links of 16–1800 GB/s) and published plans with
+/// room on both sides; `units` are the spellings tried, in order, for the help.
+struct PlausibleMagnitude {
+  std::string_view path;
+  double low, high;  ///< base units
+  /// Up to three; an empty spelling ends the list.
+  std::array<std::pair<double, std::string_view>, 3> units;
+};
+
+constexpr double plausible_hour = 3600;
+const PlausibleMagnitude plausible_magnitudes[] = {
+    {"cluster.peak", 1e12, 1e17, {{{1e12, "TFLOPS"}, {1e15, "PFLOPS"}}}},
+    {"cluster.hbm", 4e9, 2e12, {{{1e9, "GB"}, {1e12, "TB"}}}},
+    {"cluster.hbm_bandwidth", 1e11, 5e13, {{{1e9, "GB/s"}, {1e12, "TB/s"}}}},
+    {"cluster.intra_node_bandwidth", 5e9, 2e13, {{{1e9, "GB/s"}, {1e12, "TB/s"}}}},
+    // NICs are quoted in bits: "400 Gbps" is 50 GB/s.
+    {"cluster.inter_node_bandwidth", 1e9, 2e12, {{{1e9 / 8, "Gbps"}, {1e9, "GB/s"}}}},
+    {"cluster.node_mtbf", 86400, 3e9, {{{plausible_hour, "h"}, {86400, "d"}}}},
+    {"training.activation_memory", 1e8, 2e12, {{{1e9, "GB"}, {1e6, "MB"}}}},
+    {"model.params", 1e6, 1e14, {{{1e9, "B"}, {1e6, "M"}, {1e12, "T"}}}},
+    {"model.active_params", 1e6, 1e14, {{{1e9, "B"}, {1e6, "M"}, {1e12, "T"}}}},
+};
+
+/// The help of a plain number outside its key's magnitudes, naming the unit that makes it
+/// plausible (`peak = "989 TFLOPS"`); nullopt when the number is plausible as written or no unit
+/// makes it so.
+std::optional<std::string> implausible_plain_number(const KeyPath& path, double number, const SourceFile& source,
+                                                    Span span) {
+  for (const PlausibleMagnitude& magnitude : plausible_magnitudes) {
+    if (path.prefix.size() + 1 + path.key.size() != magnitude.path.size() ||
+        !magnitude.path.starts_with(path.prefix) || !magnitude.path.ends_with(path.key) ||
+        magnitude.path[path.prefix.size()] != '.')
+      continue;
+    if (number <= 0 || (number >= magnitude.low && number <= magnitude.high)) return std::nullopt;
+    for (const auto& [scale, unit] : magnitude.units) {
+      if (unit.empty()) break;
+      const double value = number * scale;
+      if (value < magnitude.low || value > magnitude.high) continue;
+      const bool count = unit == "B" || unit == "M" || unit == "T";
+      return fmt::format("write {} = \"{}{}{}\"", path.key, source_text(source, span), count ? "" : " ", unit);
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// "128 x 8", "128×8", "16 * 8 GPUs": a product where a count belongs; nullopt for anything else.
+std::optional<double> written_product(std::string_view text) {
+  double product = 1;
+  int factors = 0;
+  std::size_t at = 0;
+  const auto skip_spaces = [&] {
+    while (at < text.size() && text[at] == ' ') ++at;
+  };
+  while (true) {
+    skip_spaces();
+    const std::size_t start = at;
+    while (at < text.size() && (std::isdigit(static_cast<unsigned char>(text[at])) || text[at] == '.')) ++at;
+    if (start == at) return std::nullopt;
+    product *= std::stod(std::string(text.substr(start, at - start)));
+    ++factors;
+    skip_spaces();
+    if (text.substr(at).starts_with("GPUs")) at += 4;
+    else if (text.substr(at).starts_with("GPU")) at += 3;
+    skip_spaces();
+    if (at == text.size()) break;
+    if (text[at] == 'x' || text[at] == 'X' || text[at] == '*') ++at;
+    else if (text.substr(at).starts_with("\xC3\x97")) at += 2;  // ×
+    else return std::nullopt;
+  }
+  if (factors < 2) return std::nullopt;
+  return product;
 }
 
 std::string join(const std::vector<std::string_view>& words) {
@@ -218,6 +299,16 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
       return std::nullopt;
     }
     quantity = units::Quantity{number * context.plain_number_scale, base};
+    if (spec && path.prefix == spec->section && path.key == spec->key)
+      if (auto help = implausible_plain_number(path, quantity.value, source, out.span)) {
+        Diagnostic& d = findings_.add(
+            native_rules::bad_quantity, out.span, path.str(),
+            fmt::format("{} = {} has no unit: a plain number is in the key's base unit, and {} is far from any real "
+                        "value of it",
+                        path, source_text(source, out.span), units::format(quantity.value, base)));
+        d.help = std::move(help);
+        return std::nullopt;
+      }
   } else if (node.is_string()) {
     const std::string& text = node.as_string()->get();
     units::QuantityResult parsed = units::parse_quantity(text);
@@ -225,7 +316,10 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
       Span at = span_inside_string(source, out.span, text.size(), error->column);
       Diagnostic& d = findings_.add(native_rules::bad_quantity, at, path.str(),
                                     fmt::format("{} = {}: {}", path, source_text(source, out.span), error->message));
-      if (!context.dims.empty()) d.help = how_to_write(path, context);
+      if (const auto product = written_product(text); product && base == units::dims::gpus)
+        d.help = fmt::format("{} is a number of GPUs: write {} = {:.15g} ({})", path, path.key, *product, text);
+      else if (!context.dims.empty())
+        d.help = how_to_write(path, context);
       return std::nullopt;
     }
     quantity = units::resolve(std::get<units::Quantity>(parsed), base);
@@ -272,6 +366,10 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
       // Cloud price lists quote instances: "$98.32/h" is an 8-GPU node's hour as often as
       // one GPU's. Which it is, only the writer knows; show both readings.
       d.help = price_per_gpu_help(source_text(source, out.span), quantity.value * 3600, section_);
+    else if (quantity.dim * units::dims::per_second == base)
+      // A near miss: "989 TFLOP" for a rate, "3.35 TB" for a bandwidth.
+      d.help = fmt::format("{} is a rate, per second: {} = \"{}\"", path, path.key,
+                           units::format(quantity.value, base));
     else
       d.help = how_to_write(path, context);
     return std::nullopt;
@@ -287,9 +385,13 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
                             describe_number(spec->max, quantity.dim, spec->base_unit))
               : fmt::format("{} {}", spec->min_exclusive ? "greater than" : "at least",
                             describe_number(spec->min, quantity.dim, spec->base_unit));
-      findings_.add(native_rules::bad_quantity, out.span, path.str(),
-                    fmt::format("{} = {} is out of physical range: it must be {}", path,
-                                source_text(source, out.span), bound));
+      Diagnostic& d = findings_.add(native_rules::bad_quantity, out.span, path.str(),
+                                    fmt::format("{} = {} is out of physical range: it must be {}", path,
+                                                source_text(source, out.span), bound));
+      // A percentage written as a plain number: mfu = 40 is 4000%.
+      if (spec->base_unit == "fraction" && quantity.dim.dimensionless() && node.is_number() && v > 1 && v <= 100)
+        d.help = fmt::format("a plain number is a fraction (0.4 = 40%): write {} = \"{:g}%\" or {} = {:g}", path.key,
+                             v, path.key, v / 100);
       return std::nullopt;
     }
     // "16.4B" is 16399999999.999998 in binary floating point: whole within rounding.

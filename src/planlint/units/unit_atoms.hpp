@@ -2,6 +2,7 @@
 /// The unit atoms of the quantity syntax ("GB", "TFLOPS", "GPU-h", "tokens") and their value in
 /// base units. Header-only so that the grammar library (planlint_grammar) and the units code
 /// share one table without a link cycle; it does not include Spirit.
+#include <algorithm>
 #include <cctype>
 #include <optional>
 #include <string>
@@ -202,6 +203,24 @@ inline std::optional<std::string> flop_case_error(std::string_view word) {
   return message;
 }
 
+namespace detail {
+/// Levenshtein distance of two short words (unit spellings).
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace detail
+
 /// A hint for an unknown unit word, e.g. " (did you mean 'GB/s'?)", or "" when none fits.
 inline std::string unit_suggestion(std::string_view word) {
   std::vector<std::string> candidates;
@@ -213,6 +232,12 @@ inline std::string unit_suggestion(std::string_view word) {
     const auto lowered = detail::lower(word);
     for (const auto& spelling : unit_atom_spellings())
       if (detail::lower(spelling) == lowered && spelling != word) candidates.push_back(spelling);
+  }
+  // A typo of a word unit ("tokns", "secnds"): the spellings one edit away (two for long words).
+  if (candidates.empty() && word.size() >= 4) {
+    const std::size_t allowed = word.size() >= 7 ? 2 : 1;
+    for (const auto& spelling : unit_atom_spellings())
+      if (spelling.size() >= 3 && detail::edit_distance(word, spelling) <= allowed) candidates.push_back(spelling);
   }
   if (candidates.empty()) return "";
   std::string hint = " (did you mean ";

@@ -24,6 +24,7 @@ CommandLine::CommandLine(const std::function<bool(std::string_view)>& wanted)
   if (wanted("report")) report = add_report_command(app, report_options);
   if (wanted("rules")) rules = add_rules_command(app, rules_options);
   if (wanted("explain")) explain = add_explain_command(app, explain_options);
+  if (wanted("gpus")) gpus = add_gpus_command(app, gpus_options);
   if (wanted("new")) new_command = add_new_command(app, new_options);
   if (wanted("lsp")) lsp = add_lsp_command(app, lsp_options);
 }

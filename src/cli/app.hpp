@@ -16,8 +16,8 @@
 namespace planlint::cli {
 
 /// The subcommands, in the order `planlint --help` lists them.
-inline constexpr std::array<std::string_view, 6> subcommand_names = {"check", "report", "rules", "explain",
-                                                                     "new",   "lsp"};
+inline constexpr std::array<std::string_view, 7> subcommand_names = {"check", "report", "rules", "explain",
+                                                                     "gpus",  "new",    "lsp"};
 /// `planlint PATH...` means `planlint check PATH...`.
 inline constexpr std::string_view default_subcommand = "check";
 
@@ -39,6 +39,7 @@ struct CommandLine {
   ReportOptions report_options;
   RulesOptions rules_options;
   ExplainOptions explain_options;
+  GpusOptions gpus_options;
   NewOptions new_options;
   LspOptions lsp_options;
 
@@ -47,6 +48,7 @@ struct CommandLine {
   CLI::App* report = nullptr;
   CLI::App* rules = nullptr;
   CLI::App* explain = nullptr;
+  CLI::App* gpus = nullptr;
   CLI::App* new_command = nullptr;
   CLI::App* lsp = nullptr;
 };

@@ -150,6 +150,7 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
     }
     if (invoked(line.rules)) return run_rules_command(line.rules_options, out, err);
     if (invoked(line.explain)) return run_explain_command(line.explain_options, out, err);
+    if (invoked(line.gpus)) return run_gpus_command(line.gpus_options, out, err);
     if (invoked(line.new_command)) return run_new(line.new_options, out, err);
     if (invoked(line.lsp)) return run_lsp(line.lsp_options, err);
     out << app.help();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/option_checks.hpp"
+#include "planlint/catalog/catalog_table.hpp"
 #include "planlint/config/config.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/emit/text.hpp"
@@ -66,6 +67,38 @@ int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostre
   if (!rules) return exit_failure;
   out << (options.format == "markdown" ? rule_index_markdown(*rules)
                                        : rule_table_text(rules->descriptors()));
+  return exit_clean;
+}
+
+CLI::App* add_gpus_command(CLI::App& app, GpusOptions& options) {
+  CLI::App* gpus = app.add_subcommand(
+      "gpus", "List the GPU catalog: peaks per precision, HBM, bandwidth, links and sources");
+  gpus->add_option("--format", options.format, "Output format")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  gpus->add_option("--config", options.config,
+                   "Config file whose catalog files count (default: the nearest .planlint.toml up from here)")
+      ->type_name("FILE")
+      ->check(non_empty("a file path"));
+  return gpus;
+}
+
+int run_gpus_command(const GpusOptions& options, std::ostream& out, std::ostream& err) {
+  const std::optional<std::string> config_path =
+      options.config.empty() ? discover_folder_config(".") : std::optional(options.config);
+  Catalog catalog = Catalog::builtin();
+  if (config_path) {
+    DiagnosticSink problems;
+    Result<Config> loaded = load_config(*config_path, problems);
+    if (loaded) (void)catalog.load_files(loaded->catalogs, problems);
+    if (!problems.empty() || !loaded) {
+      for (const Diagnostic& d : problems) err << error_line(d) << '\n';
+      err << error_line(Error(fmt::format("invalid config '{}'", *config_path))) << '\n';
+      return exit_failure;
+    }
+  }
+  out << (options.format == "json" ? catalog_listing_json(catalog) : catalog_listing_text(catalog));
   return exit_clean;
 }
 

@@ -24,6 +24,16 @@ struct ExplainOptions {
   std::string config;
 };
 
+/// `planlint gpus`: the GPU catalog `check` would use here (the built-in one with the config's
+/// catalog files over it).
+struct GpusOptions {
+  std::string config;           ///< --config FILE; empty: discover from the working folder
+  std::string format = "text";  ///< text | json
+};
+
+CLI::App* add_gpus_command(CLI::App& app, GpusOptions& options);
+int run_gpus_command(const GpusOptions& options, std::ostream& out, std::ostream& err);
+
 CLI::App* add_rules_command(CLI::App& app, RulesOptions& options);
 int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostream& err);
 

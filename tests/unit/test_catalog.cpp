@@ -117,7 +117,8 @@ TEST_CASE("the builtin catalog has every id of docs/catalog.md, in the table's o
       "v100-sxm2", "v100-sxm2-16gb", "a100-sxm", "a100-sxm-40gb", "a100-pcie", "a100-pcie-40gb",
       "h100-sxm",  "h100-pcie",      "h100-nvl", "h800-sxm",      "h200-sxm",  "b200",
       "gb200",     "mi300x",         "mi325x",   "l40s",          "rtx-4090",  "rtx-a6000",
-      "tpu-v5e",   "tpu-v5p"};
+      "tpu-v5e",   "tpu-v5p",        "tpu-v4",   "l4",            "h20",       "gh200",
+      "mi250x",    "gaudi2",         "gaudi3"};
   CHECK(Catalog::builtin().ids() == expected);
   CHECK(Catalog::builtin().find("h100") == nullptr);
   CHECK(&Catalog::builtin() == &Catalog::builtin());
@@ -173,6 +174,22 @@ TEST_CASE("the builtin catalog keeps the figures behind the known traps", "[cata
       CHECK(dense(builtin(small), Precision::fp16) == exactly(dense(builtin(large), Precision::fp16)));
       CHECK(builtin(small).hbm_bytes < builtin(large).hbm_bytes);
     }
+  }
+  SECTION("the parts published runs and rentals use, with their own figures") {
+    // TPU v4 trained PaLM, Gopher and Chinchilla: 275 TFLOPS and 32 GiB, not v5e's 197 and 16 GB.
+    CHECK(dense(builtin("tpu-v4"), Precision::bf16) == exactly(275e12));
+    CHECK(builtin("tpu-v4").hbm_bytes == exactly(32.0 * 1024 * 1024 * 1024));
+    CHECK(builtin("tpu-v4").scale_out == planlint::ScaleOut::ici);
+    // H20: H100's memory system with about 15% of its tensor peak.
+    CHECK(dense(builtin("h20"), Precision::bf16) < 0.16 * dense(builtin("h100-sxm"), Precision::bf16));
+    CHECK(builtin("h20").hbm_bytes > builtin("h100-sxm").hbm_bytes);
+    // GH200's Hopper GPU: H100 SXM's peaks, more HBM.
+    CHECK(near(dense(builtin("gh200"), Precision::bf16), dense(builtin("h100-sxm"), Precision::bf16)));
+    CHECK(builtin("gh200").hbm_bytes == exactly(96e9));
+    CHECK(dense(builtin("mi250x"), Precision::bf16) == exactly(383e12));
+    CHECK(dense(builtin("l4"), Precision::fp8) == exactly(242.5e12));
+    CHECK(dense(builtin("gaudi3"), Precision::bf16) == exactly(dense(builtin("gaudi3"), Precision::fp8)));
+    CHECK(dense(builtin("gaudi2"), Precision::bf16) == exactly(432e12));
   }
   SECTION("Blackwell lists FP4") {
     CHECK(dense(builtin("b200"), Precision::fp4) == exactly(2 * dense(builtin("b200"), Precision::fp8)));

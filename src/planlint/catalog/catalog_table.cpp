@@ -3,6 +3,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace planlint {
 
@@ -34,6 +35,55 @@ std::string catalog_table_markdown(const Catalog& catalog) {
                        figure(gpu.link_bandwidth_bytes_per_s, giga, "GB/s"));
   }
   return out;
+}
+
+std::string catalog_listing_text(const Catalog& catalog) {
+  std::string out;
+  for (const GpuSpec& gpu : catalog.gpus()) {
+    out += fmt::format("{}  {}\n", gpu.id, gpu.name);
+    std::string dense, sparse;
+    for (auto [precision, peak] : gpu.dense_peak_flops)
+      dense += fmt::format("{}{} {}", dense.empty() ? "" : ", ", to_string(precision), figure(peak, 1e12, "TFLOPS"));
+    for (auto [precision, peak] : gpu.sparse_peak_flops)
+      sparse += fmt::format("{}{} {}", sparse.empty() ? "" : ", ", to_string(precision), figure(peak, 1e12, "TFLOPS"));
+    out += fmt::format("  dense peaks   {}\n", dense);
+    if (!sparse.empty()) out += fmt::format("  sparse peaks  {} (2:4 structured sparsity)\n", sparse);
+    out += fmt::format("  memory        {}, {}\n", figure(gpu.hbm_bytes, 1e9, "GB"),
+                       figure(gpu.hbm_bandwidth_bytes_per_s, 1e12, "TB/s"));
+    out += fmt::format("  link          {}; scale-out by {}\n",
+                       gpu.link_bandwidth_bytes_per_s ? figure(gpu.link_bandwidth_bytes_per_s, 1e9, "GB/s") + " per GPU"
+                                                      : std::string("none listed"),
+                       gpu.scale_out == ScaleOut::ici ? "chip-to-chip links (ICI)" : "network cards");
+    for (const std::string& source : gpu.sources) out += fmt::format("  source        {}\n", source);
+    out += '\n';
+  }
+  out += fmt::format("{} accelerators (docs/catalog.md; a team's own: [lint] catalog in .planlint.toml)\n",
+                     catalog.gpus().size());
+  return out;
+}
+
+std::string catalog_listing_json(const Catalog& catalog) {
+  using json = nlohmann::ordered_json;
+  json entries = json::array();
+  for (const GpuSpec& gpu : catalog.gpus()) {
+    json entry = json::object();
+    entry["id"] = gpu.id;
+    entry["name"] = gpu.name;
+    entry["hbm_bytes"] = gpu.hbm_bytes;
+    entry["hbm_bandwidth_bytes_per_s"] = gpu.hbm_bandwidth_bytes_per_s;
+    entry["link_bandwidth_bytes_per_s"] =
+        gpu.link_bandwidth_bytes_per_s ? json(*gpu.link_bandwidth_bytes_per_s) : json(nullptr);
+    entry["scale_out"] = std::string(to_string(gpu.scale_out));
+    json dense = json::object(), sparse = json::object();
+    for (auto [precision, peak] : gpu.dense_peak_flops) dense[std::string(to_string(precision))] = peak;
+    for (auto [precision, peak] : gpu.sparse_peak_flops) sparse[std::string(to_string(precision))] = peak;
+    entry["dense_peak_flops"] = std::move(dense);
+    entry["sparse_peak_flops"] = std::move(sparse);
+    entry["notes"] = gpu.notes;
+    entry["sources"] = gpu.sources;
+    entries.push_back(std::move(entry));
+  }
+  return entries.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace planlint

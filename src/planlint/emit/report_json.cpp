@@ -202,7 +202,7 @@ void render_json(std::ostream& out, const ReportInput& input) {
   if (input.sensitivity) {
     json breaks = json::array();
     for (const TargetBreak& broken : input.sensitivity->target_breaks) {
-      const JsonValue unit = json_unit(broken.metric->dim);
+      const JsonValue unit = metric_unit(broken.metric, broken.metric->dim);
       const JsonValue key_unit = json_unit(broken.key_dim);
       json item = json::object();
       item["target"] = broken.target;

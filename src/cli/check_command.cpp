@@ -62,6 +62,7 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
   if (!options.baseline.empty()) run.baseline = options.baseline;
   if (!options.write_baseline.empty()) run.write_baseline = options.write_baseline;
   if (!options.output.empty()) run.output = options.output;
+  run.output_follow_symlinks = options.output_follow_symlinks;
   return run;
 }
 
@@ -204,6 +205,8 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   check->add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file")
       ->type_name("FILE")
       ->check(non_empty("a file path"));
+  check->add_flag("--output-follow-symlinks", options.output_follow_symlinks,
+                  "Let -o and --write-baseline write through a symbolic link (refused by default)");
   check->add_flag("--skip-non-plans", options.skip_non_plans,
                   "Skip named files that hold no plan instead of reporting them (for pre-commit)");
   add_color_options(*check, options.color, options.no_color);
@@ -267,10 +270,12 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   for (const Error& error : result.errors) err << error_line(error) << '\n';
   if (!result.errors.empty()) return exit_failure;
   if (!options.quiet)
-    for (const std::string& line : result.messages) err << line << '\n';
-  for (const std::string& line : emitter->warnings()) err << line << '\n';
+    for (const std::string& line : result.messages) print_line(err, line);
+  for (const std::string& line : emitter->warnings()) print_line(err, line);
   if (!options.output.empty())
-    if (Result<void> written = write_file_atomically(options.output, buffer.str()); !written) {
+    if (Result<void> written =
+            write_file_atomically(options.output, buffer.str(), OutputTarget{"-o", options.output_follow_symlinks});
+        !written) {
       err << error_line(written.error()) << '\n';
       return exit_failure;
     }

@@ -15,8 +15,11 @@
 
 #include "cli/app.hpp"
 #include "planlint/diag/suggest.hpp"
+#include "planlint/diag/printable.hpp"
 
 namespace planlint::cli {
+
+void print_line(std::ostream& stream, std::string_view line) { stream << printable(line) << '\n'; }
 
 Environment detect_environment() {
   Environment environment;
@@ -95,7 +98,7 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
   // (`planlint --help` lists them with their options in its "all" mode).
   if (argc > 1)
     if (std::optional<std::string> command = misspelt_command(argv[1])) {
-      err << "planlint: error: unknown command '" << argv[1] << "'; did you mean '" << *command << "'?\n"
+      err << "planlint: error: unknown command '" << printable(argv[1]) << "'; did you mean '" << *command << "'?\n"
           << "Run 'planlint --help' for usage.\n";
       return exit_failure;
     }
@@ -119,7 +122,7 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
     out << version_line() << '\n';
     return exit_clean;
   } catch (const CLI::ParseError& error) {
-    err << "planlint: error: " << error.what();
+    err << printable(std::string("planlint: error: ") + error.what());
     // An option no command has: the closest one of the command run ("--formt" → "--format").
     const CLI::App* command = &app;
     for (const CLI::App* sub : {line.check, line.report, line.rules, line.explain, line.new_command, line.lsp})
@@ -156,7 +159,7 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
     out << app.help();
     return exit_clean;
   } catch (const std::exception& error) {
-    err << "planlint: error: " << error.what() << '\n';
+    print_line(err, std::string("planlint: error: ") + error.what());
     return exit_failure;
   }
 }

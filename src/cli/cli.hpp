@@ -19,6 +19,12 @@ struct Environment {
 /// that the output goes to (`to_stdout`: no -o).
 bool use_color(std::string_view color, bool to_stdout, const Environment& environment);
 
+/// Writes one line planlint composed around its input (a path, an option's value, a rule id)
+/// to `stream`, printable() whole (planlint/diag/printable.hpp), and a line break. Every line
+/// begins with planlint's own words ("planlint: error: ..."), so none starts a GitHub workflow
+/// command.
+void print_line(std::ostream& stream, std::string_view line);
+
 /// Reads the real process environment.
 Environment detect_environment();
 

@@ -26,6 +26,7 @@ struct CheckOptions {
   std::string baseline, write_baseline, today;
   unsigned jobs = 1;
   bool skip_non_plans = false;
+  bool output_follow_symlinks = false;  ///< --output-follow-symlinks
   std::string max_file_size;           ///< --max-file-size: "64MiB", "100 MB", "20000000"
   std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file; 0: the default
   std::size_t sarif_max_results = SarifOptions::github_max_results;  ///< --sarif-max-results; 0: none

@@ -5,6 +5,7 @@
 #include "cli/option_checks.hpp"
 #include "planlint/catalog/catalog_table.hpp"
 #include "planlint/config/config.hpp"
+#include "planlint/diag/printable.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/settings/rule_packs.hpp"
@@ -25,7 +26,8 @@ std::optional<RuleSet> load_rules(const std::string& config_option, const std::v
   DiagnosticSink problems;
   std::optional<Config> config;
   if (config_path) {
-    Result<Config> loaded = load_config(*config_path, problems);
+    Result<Config> loaded = load_config(*config_path, problems,
+                                        config_option.empty() ? ConfigOrigin::discovered : ConfigOrigin::command_line);
     if (!loaded) {
       for (const Diagnostic& d : problems) err << error_line(d) << '\n';
       err << error_line(loaded.error()) << '\n';
@@ -65,8 +67,9 @@ CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
 int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostream& err) {
   auto rules = load_rules(options.config, options.rule_packs, err);
   if (!rules) return exit_failure;
-  out << (options.format == "markdown" ? rule_index_markdown(*rules)
-                                       : rule_table_text(rules->descriptors()));
+  // A pack's ids, summaries and docs are its author's text: printable, line by line.
+  out << printable_lines(options.format == "markdown" ? rule_index_markdown(*rules)
+                                                      : rule_table_text(rules->descriptors()));
   return exit_clean;
 }
 
@@ -114,15 +117,16 @@ int run_explain_command(const ExplainOptions& options, std::ostream& out, std::o
   if (!rules) return exit_failure;
   for (const auto& rule : rules->rules())
     if (rule->descriptor.id == options.rule) {
-      out << rule_markdown(*rule);
+      out << printable_lines(rule_markdown(*rule));
       return exit_clean;
     }
   std::vector<std::string> ids;
   for (const RuleDescriptor& d : rules->descriptors()) ids.push_back(d.id);
   std::vector<std::string_view> views(ids.begin(), ids.end());
-  err << fmt::format("planlint: error: no rule '{}'", options.rule);
-  if (auto suggestion = closest_match(options.rule, views)) err << fmt::format("; did you mean '{}'?", *suggestion);
-  err << "\nRun 'planlint rules' for the list.\n";
+  std::string line = fmt::format("planlint: error: no rule '{}'", options.rule);
+  if (auto suggestion = closest_match(options.rule, views)) line += fmt::format("; did you mean '{}'?", *suggestion);
+  print_line(err, line);
+  err << "Run 'planlint rules' for the list.\n";
   return exit_failure;
 }
 

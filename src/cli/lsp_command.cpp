@@ -56,7 +56,7 @@ int run_lsp(const LspOptions& options, std::ostream& err) {
     if (text->empty()) continue;
     const auto bytes = parse_byte_size(*text);
     if (!bytes) {
-      err << fmt::format("planlint: error: {} {}: expected a size in bytes, such as 64MiB or 100MB\n", option, *text);
+      print_line(err, fmt::format("planlint: error: {} {}: expected a size in bytes, such as 64MiB or 100MB", option, *text));
       return exit_failure;
     }
     *limit = *bytes;

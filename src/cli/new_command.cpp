@@ -39,7 +39,7 @@ int run_new(const NewOptions& options, std::ostream& out, std::ostream& err) {
   }
   const std::optional<std::string> text = plan_template(options.kind, today->value_or(real_today()));
   if (!text) {
-    err << fmt::format("planlint: error: no template for kind '{}'\n", options.kind);
+    print_line(err, fmt::format("planlint: error: no template for kind '{}'", options.kind));
     return exit_failure;
   }
   if (options.output.empty()) {
@@ -49,16 +49,16 @@ int run_new(const NewOptions& options, std::ostream& out, std::ostream& err) {
   // A template is a start, never a replacement: an existing plan is not overwritten.
   std::error_code ec;
   if (std::filesystem::exists(options.output, ec) || ec) {
-    err << fmt::format("planlint: error: '{}' already exists; choose another name or remove it first\n",
-                       options.output);
+    print_line(err, fmt::format("planlint: error: '{}' already exists; choose another name or remove it first",
+                       options.output));
     return exit_failure;
   }
   if (Result<void> written = write_file_atomically(options.output, *text); !written) {
     err << error_line(written.error()) << '\n';
     return exit_failure;
   }
-  err << fmt::format("planlint: wrote the {} plan template to {}; `planlint {}` says what to fill in\n",
-                     options.kind, options.output, options.output);
+  print_line(err, fmt::format("planlint: wrote the {} plan template to {}; `planlint {}` says what to fill in",
+                     options.kind, options.output, options.output));
   return exit_clean;
 }
 

@@ -54,20 +54,21 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
                const Environment& environment) {
   const ReportFormatSpec* spec = find_report_format(options.format);
   if (!spec) {
-    err << fmt::format("planlint: error: unknown report format '{}'\n", options.format);
+    print_line(err, fmt::format("planlint: error: unknown report format '{}'", options.format));
     return exit_failure;
   }
   if (spec->many_plans) return run_html_report(options, out, err);
   if (options.paths.size() != 1 || !options.output.empty()) {
-    err << fmt::format("planlint: error: report --format {} takes one plan and writes to stdout, not {}{}; "
-                       "--format html takes several files and folders, and -o FILE\n",
-                       options.format, fmt::join(options.paths, " "), options.output.empty() ? "" : " -o " + options.output);
+    print_line(err, fmt::format("planlint: error: report --format {} takes one plan and writes to stdout, not {}{}; "
+                                "--format html takes several files and folders, and -o FILE",
+                                options.format, fmt::join(options.paths, " "),
+                                options.output.empty() ? "" : " -o " + options.output));
     return exit_failure;
   }
   const std::optional<ReportFormat> format = spec->format;
   Result<std::string> text = read_file(options.path);
   if (!text) {
-    err << fmt::format("planlint: error: cannot read '{}': {}\n", options.path, text.error().message);
+    print_line(err, fmt::format("planlint: error: cannot read '{}': {}", options.path, text.error().message));
     return exit_failure;
   }
   auto source = std::make_shared<const SourceFile>(options.path, *std::move(text));
@@ -81,7 +82,8 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   std::optional<Config> config;
   if (config_path) {
     DiagnosticSink problems;
-    Result<Config> loaded = load_config(*config_path, problems);
+    Result<Config> loaded = load_config(*config_path, problems,
+                                        options.config.empty() ? ConfigOrigin::discovered : ConfigOrigin::command_line);
     if (loaded) (void)catalog.load_files(loaded->catalogs, problems);
     if (!problems.empty()) {
       for (const Diagnostic& d : problems) err << error_line(d) << '\n';
@@ -99,17 +101,17 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   if (is_markdown_path(options.path)) {
     const std::vector<PlanBlock> blocks = plan_blocks(source->text());
     if (blocks.empty()) {
-      err << fmt::format("planlint: error: {}: no plan found: the doc holds no ```toml block with a [plan] "
-                         "table\n",
-                         options.path);
+      print_line(err, fmt::format("planlint: error: {}: no plan found: the doc holds no ```toml block with a [plan] "
+                         "table",
+                         options.path));
       return exit_failure;
     }
     if (options.block > blocks.size() || (options.block == 0 && blocks.size() > 1)) {
       std::vector<std::string> lines;
       for (const PlanBlock& block : blocks) lines.push_back(std::to_string(block.first_line - 1));  // the fences
-      err << fmt::format("planlint: error: {}: the doc holds {} plans (```toml blocks at lines {}): name one "
-                         "with --block 1 to --block {}\n",
-                         options.path, blocks.size(), fmt::join(lines, ", "), blocks.size());
+      print_line(err, fmt::format("planlint: error: {}: the doc holds {} plans (```toml blocks at lines {}): name one "
+                         "with --block 1 to --block {}",
+                         options.path, blocks.size(), fmt::join(lines, ", "), blocks.size()));
       return exit_failure;
     }
     const PlanBlock& block = blocks[options.block == 0 ? 0 : options.block - 1];
@@ -117,7 +119,7 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     toml_text = block_text;
     first_line = block.first_line;
   } else if (options.block > 0) {
-    err << fmt::format("planlint: error: --block: {} is not a Markdown doc\n", options.path);
+    print_line(err, fmt::format("planlint: error: --block: {} is not a Markdown doc", options.path));
     return exit_failure;
   }
 
@@ -134,9 +136,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   // on: it printed an empty report under a plan header after the missing sections. A file that
   // does not parse may be a plan; its syntax error is the finding to show (exit 1).
   if (!is_markdown_path(options.path) && result.plan && !toml_holds_plan(toml_text)) {
-    err << fmt::format("planlint: error: {}: no plan found: a plan file has a top-level [plan] table (`planlint "
-                       "new training` or `planlint new inference` prints one to start from)\n",
-                       options.path);
+    print_line(err, fmt::format("planlint: error: {}: no plan found: a plan file has a top-level [plan] table (`planlint "
+                       "new training` or `planlint new inference` prints one to start from)",
+                       options.path));
     return exit_failure;
   }
   SuppressionRules suppression_rules;

@@ -125,7 +125,7 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
   if (options.output.empty()) {
     out << html.str();
   } else if (Result<void> written = write_file_atomically(options.output, html.str()); !written) {
-    err << "planlint: error: " << written.error().message << '\n';
+    err << error_line(written.error()) << '\n';
     return exit_failure;
   }
   return checked.failing > 0 ? exit_findings : exit_clean;

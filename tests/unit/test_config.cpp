@@ -27,7 +27,10 @@ hmb = "80 GB"
 /// The config, or nullopt; its problems appended to `errors`.
 std::optional<planlint::Config> parse(const std::string& text, std::vector<planlint::Diagnostic>& errors) {
   planlint::DiagnosticSink problems;
-  auto config = planlint::parse_config(planlint::SourceFile("cfg/.planlint.toml", text), problems);
+  // As --config reads it: these cases name files anywhere (a discovered config's confinement to
+  // its repository: test_hostile_files.cpp).
+  auto config = planlint::parse_config(planlint::SourceFile("cfg/.planlint.toml", text), problems,
+                                       planlint::ConfigOrigin::command_line);
   for (planlint::Diagnostic& d : problems.take()) errors.push_back(std::move(d));
   if (!config) {
     CHECK(config.error().message == "invalid config 'cfg/.planlint.toml'");

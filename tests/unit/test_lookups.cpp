@@ -150,6 +150,8 @@ TEST_CASE("the text emitter escapes control characters wherever they fall in eig
       else if (c == '\t') out += "\\t";
       else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
         out += fmt::format("\\x{:02x}", c);
+      else if (static_cast<unsigned char>(c) >= 0x80)  // "\x80\xff": malformed UTF-8, escaped too
+        out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
       else out += c;
     }
     return out;

@@ -1,5 +1,5 @@
 // -o FILE and --write-baseline FILE: the atomic rename only for a regular file or a new path;
-// a symbolic link is written through and kept, a FIFO or device is written in place, an
+// a symbolic link is refused unless --output-follow-symlinks (then written through and kept), a FIFO or device is written in place, an
 // existing file keeps its mode, a file the user cannot write is exit 2 (docs/hardening.md, "Security model").
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -30,13 +30,41 @@ TEST_CASE("an output is renamed into place only over a regular file or a new pat
   CHECK(output_method(true, S_IFIFO | 0444, false) == OutputMethod::refuse);
 }
 
-TEST_CASE("an output through a symbolic link writes the file it names and keeps the link", "[output][run]") {
+TEST_CASE("an output onto a symbolic link is refused, before anything is linted", "[output][run][hostile]") {
+  Scratch dir;
+  auto plan = dir.write("plan.toml", inference_plan_with(""));
+  // A pull request plants planlint.sarif -> a file elsewhere; the Action writes -o planlint.sarif.
+  auto victim = dir.write("elsewhere/victim.txt", "precious\n");
+  const fs::path link = dir.path / "planlint.sarif";
+  fs::create_symlink(victim, link);
+  auto run = run_cli({"--format", "sarif", "-o", link.string(), plan.string()});
+  CHECK(run.status == 2);
+  CHECK_THAT(run.err, Catch::StartsWith("planlint: error: -o " + link.string() + ": '" + link.string() +
+                                        "' is a symbolic link (to '" + victim.string() + "')"));
+  CHECK_THAT(run.err, Catch::Contains("--output-follow-symlinks"));
+  CHECK(read_text(victim) == "precious\n");
+  CHECK(fs::is_symlink(fs::symlink_status(link)));
+
+  // A dangling link would create the file it names: refused alike.
+  const fs::path dangling = dir.path / "dangling.txt";
+  fs::create_symlink(dir.path / "elsewhere/new.txt", dangling);
+  CHECK(run_cli({"-o", dangling.string(), plan.string()}).status == 2);
+  CHECK_FALSE(fs::exists(dir.path / "elsewhere/new.txt"));
+
+  // --write-baseline too, naming its option.
+  auto write = run_cli({"--write-baseline", link.string(), plan.string()});
+  CHECK(write.status == 2);
+  CHECK_THAT(write.err, Catch::StartsWith("planlint: error: --write-baseline " + link.string() + ": "));
+  CHECK(read_text(victim) == "precious\n");
+}
+
+TEST_CASE("--output-follow-symlinks writes the file a link names and keeps the link", "[output][run]") {
   Scratch dir;
   auto plan = dir.write("plan.toml", inference_plan_with(""));
   auto target = dir.write("reports/real.txt", "old\n");
   const fs::path link = dir.path / "link.txt";
   fs::create_symlink("reports/real.txt", link);
-  auto run = run_cli({"--no-color", "-o", link.string(), plan.string()});
+  auto run = run_cli({"--no-color", "--output-follow-symlinks", "-o", link.string(), plan.string()});
   CHECK(run.status == 0);
   CHECK(fs::is_symlink(fs::symlink_status(link)));
   CHECK(fs::read_symlink(link) == "reports/real.txt");
@@ -46,7 +74,7 @@ TEST_CASE("an output through a symbolic link writes the file it names and keeps 
   const fs::path baseline_link = dir.path / "baseline.json";
   auto baseline_target = dir.write("reports/baseline.json", "");
   fs::create_symlink(baseline_target, baseline_link);
-  auto write = run_cli({"--write-baseline", baseline_link.string(), plan.string()});
+  auto write = run_cli({"--output-follow-symlinks", "--write-baseline", baseline_link.string(), plan.string()});
   CHECK(write.status == 0);
   CHECK(fs::is_symlink(fs::symlink_status(baseline_link)));
   CHECK_THAT(read_text(baseline_target), Catch::Contains("\"version\""));
@@ -54,7 +82,7 @@ TEST_CASE("an output through a symbolic link writes the file it names and keeps 
   // A dangling link: the file it names is created, the link kept.
   const fs::path dangling = dir.path / "dangling.txt";
   fs::create_symlink("reports/new.txt", dangling);
-  CHECK(run_cli({"--no-color", "-o", dangling.string(), plan.string()}).status == 0);
+  CHECK(run_cli({"--no-color", "--output-follow-symlinks", "-o", dangling.string(), plan.string()}).status == 0);
   CHECK(fs::is_symlink(fs::symlink_status(dangling)));
   CHECK(read_text(dir.path / "reports/new.txt") == "no problems in 1 file\n");
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "planlint/source/regular_file.hpp"
 #include "planlint/plan/element_keys.hpp"
 #include "planlint/source/source_file.hpp"
 
@@ -199,7 +200,7 @@ BaselineFileKey baseline_file_key(const std::string& baseline_path) {
 }
 
 Result<BaselineMatcher> load_baseline(const std::string& path) {
-  Result<std::string> text = read_file(path);
+  Result<std::string> text = read_regular_file(path);
   Result<Baseline> baseline = text ? parse_baseline(path, *text) : Result<Baseline>(text.error());
   if (!baseline) return Error(fmt::format("cannot read baseline '{}': {}", path, baseline.error().message));
   return BaselineMatcher(*baseline, baseline_file_key(path));

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "planlint/source/regular_file.hpp"
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/source/columns.hpp"
@@ -405,7 +406,7 @@ Result<void> Catalog::load(const SourceFile& file, DiagnosticSink& errors) {
 Result<void> Catalog::load_files(const std::vector<std::string>& paths, DiagnosticSink& errors) {
   const std::size_t before = errors.size();
   for (const std::string& path : paths) {
-    Result<std::string> text = read_file(path);
+    Result<std::string> text = read_regular_file(path);
     if (!text) {
       Diagnostic d;
       d.rule = problem_kinds::catalog;

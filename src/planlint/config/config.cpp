@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "planlint/source/regular_file.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/schema.hpp"
@@ -27,7 +28,8 @@ constexpr std::string_view tolerance_keys[] = {"capacity", "cost", "formula_vs_b
 
 class Reader {
  public:
-  Reader(const SourceFile& file, DiagnosticSink& errors) : file_(file), errors_(errors) {}
+  Reader(const SourceFile& file, DiagnosticSink& errors, ConfigOrigin origin)
+      : file_(file), errors_(errors), origin_(origin) {}
 
   void error(const toml::source_region& region, std::string message,
              std::optional<std::string> help = std::nullopt) {
@@ -35,7 +37,7 @@ class Reader {
     d.rule = problem_kinds::config;
     d.severity = Severity::error;
     d.message = std::move(message);
-    d.primary = Location{file_.path(), detail::to_span(region, file_)};
+    d.primary = Location{file_.path(), columns_.span(region)};
     d.help = std::move(help);
     errors_.report(std::move(d));
     failed_ = true;
@@ -108,6 +110,29 @@ class Reader {
     return (folder / p).lexically_normal().string();
   }
 
+  /// relative_to_config(written), or nullopt after an error at `node` when a discovered config
+  /// names a file outside its repository: a pull request can add a `.planlint.toml`, and it
+  /// must not make planlint read `/proc/self/environ`, `../../secrets` or `/dev/tty`. The
+  /// check resolves symbolic links (a link in the tree to a file outside is outside).
+  std::optional<std::string> confined(const std::string& written, const toml::node& node, std::string_view key) {
+    std::string resolved = relative_to_config(written);
+    if (origin_ == ConfigOrigin::command_line) return resolved;
+    std::error_code ec;
+    if (root_.empty()) {
+      const fs::path folder = fs::absolute(fs::path(file_.path()), ec).lexically_normal().parent_path();
+      root_ = fs::weakly_canonical(repository_root(folder.string()), ec);
+    }
+    const fs::path real = fs::weakly_canonical(fs::absolute(resolved, ec), ec);
+    const fs::path inside = real.lexically_relative(root_);
+    if (!ec && !inside.empty() && *inside.begin() != ".." && !inside.is_absolute()) return resolved;
+    error(node.source(),
+          fmt::format("{} = \"{}\" names a file outside the repository ('{}'): a .planlint.toml found beside "
+                      "the linted files names only files inside it",
+                      key, written, root_.string()),
+          "keep the file in the repository, or name it on the command line (--config, --rules), which may name any");
+    return std::nullopt;
+  }
+
   void read_lint(const toml::table& lint, Config& config) {
     for (const auto& [key, node] : lint) {
       const std::string_view name = key.str();
@@ -116,21 +141,24 @@ class Reader {
         auto list = strings(node, where);  // an array of strings when not nullopt
         if (list)
           for (std::size_t i = 0; i < list->size(); ++i)
-            config.names.push_back({where, (*list)[i], detail::to_span((*node.as_array())[i].source(), file_)});
+            config.names.push_back({where, (*list)[i], columns_.span((*node.as_array())[i].source())});
         (name == "select" ? config.select : config.ignore) = std::move(list);
       }
       else if (name == "rules") {
         if (auto list = strings(node, "lint.rules"))
           for (std::size_t i = 0; i < list->size(); ++i)
-            config.rules.push_back({(*list)[i], relative_to_config((*list)[i]),
-                                    detail::to_span((*node.as_array())[i].source(), file_)});
+            if (auto resolved = confined((*list)[i], (*node.as_array())[i], "lint.rules"))
+              config.rules.push_back({(*list)[i], *resolved, columns_.span((*node.as_array())[i].source())});
       } else if (name == "catalog") {
         // One file, or a list of them (docs/catalog.md: `[lint] catalog = [...]`).
         if (node.is_string()) {
-          config.catalogs.push_back(relative_to_config(std::string(*node.value<std::string_view>())));
+          if (auto resolved = confined(std::string(*node.value<std::string_view>()), node, "lint.catalog"))
+            config.catalogs.push_back(*resolved);
         } else if (node.is_array()) {
           if (auto list = strings(node, "lint.catalog"))
-            for (const std::string& path : *list) config.catalogs.push_back(relative_to_config(path));
+            for (std::size_t i = 0; i < list->size(); ++i)
+              if (auto resolved = confined((*list)[i], (*node.as_array())[i], "lint.catalog"))
+                config.catalogs.push_back(*resolved);
         } else {
           error(node.source(), "lint.catalog must be a file name or an array of them");
         }
@@ -148,7 +176,7 @@ class Reader {
           continue;
         }
         for (const auto& [option, value] : *options) {
-          config.names.push_back({"lint.options", std::string(option.str()), detail::to_span(option.source(), file_)});
+          config.names.push_back({"lint.options", std::string(option.str()), columns_.span(option.source())});
           if (auto q = quantity(value, fmt::format("lint.options.{}", option.str())))
             config.options[std::string(option.str())] = *q;
         }
@@ -165,7 +193,7 @@ class Reader {
       return;
     }
     for (const auto& [rule, value] : *table) {
-      config.names.push_back({"lint.severity", std::string(rule.str()), detail::to_span(rule.source(), file_)});
+      config.names.push_back({"lint.severity", std::string(rule.str()), columns_.span(rule.source())});
       auto level = string(value, fmt::format("lint.severity.{}", rule.str()));
       if (!level) continue;
       if (*level != "off" && !parse_severity(*level)) {
@@ -200,14 +228,18 @@ class Reader {
   const SourceFile& file_;
   DiagnosticSink& errors_;
   bool failed_ = false;
+  ConfigOrigin origin_;
+  fs::path root_;  ///< the repository a discovered config is confined to (canonical), once asked
+  /// One converter for the file: a 2 MB `ignore` list on one line is converted in one pass.
+  detail::ColumnConverter columns_{file_};
 };
 
 }  // namespace
 
-Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors) {
+Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors, ConfigOrigin origin) {
   const std::size_t first_error = errors.size();
   const Error invalid(fmt::format("invalid config '{}'", file.path()));
-  Reader reader(file, errors);
+  Reader reader(file, errors, origin);
   auto root = parse_toml(file.text(), file.path());
   if (!root) {
     reader.error(root.error().source, fmt::format("invalid TOML: {}", root.error().description));
@@ -236,8 +268,8 @@ Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors) {
   return config;
 }
 
-Result<Config> load_config(const std::string& path, DiagnosticSink& errors) {
-  Result<std::string> text = read_file(path);
+Result<Config> load_config(const std::string& path, DiagnosticSink& errors, ConfigOrigin origin) {
+  Result<std::string> text = read_regular_file(path);
   if (!text) {
     Diagnostic d;
     d.rule = problem_kinds::config;
@@ -246,7 +278,7 @@ Result<Config> load_config(const std::string& path, DiagnosticSink& errors) {
     errors.report(std::move(d));
     return Error(fmt::format("invalid config '{}'", path));
   }
-  return parse_config(SourceFile(path, *std::move(text)), errors);
+  return parse_config(SourceFile(path, *std::move(text)), errors, origin);
 }
 
 std::optional<std::string> discover_config(const std::string& linted_file) {

@@ -61,13 +61,21 @@ struct Config {
 /// The name of the file discover_config looks for.
 inline constexpr std::string_view config_file_name = ".planlint.toml";
 
+/// Where a config comes from. One found beside the linted files (discover_config) is part of
+/// what a pull request can change: the files it names (`rules`, `catalog`) must lie inside its
+/// repository (the folder tree from the config up to the repository root), else an error at the
+/// key. One named on the command line (`--config`) may name any file.
+enum class ConfigOrigin { discovered, command_line };
+
 /// Parses a config file. Problems (bad TOML, an unknown key, a value of the wrong type) are
 /// reported to `errors` at the file's line and column (problem_kinds::config); then the result
 /// is the error "invalid config 'PATH'".
-Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors);
+Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors,
+                            ConfigOrigin origin = ConfigOrigin::discovered);
 
 /// Reads and parses a config file; an unreadable file is a problem without a position.
-Result<Config> load_config(const std::string& path, DiagnosticSink& errors);
+Result<Config> load_config(const std::string& path, DiagnosticSink& errors,
+                           ConfigOrigin origin = ConfigOrigin::discovered);
 
 /// The nearest `.planlint.toml` in the folder of `linted_file` or above, stopping after the
 /// first repository root (is_repository_root, source/repository.hpp); nullopt when there is none.

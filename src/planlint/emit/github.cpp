@@ -4,8 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/printable.hpp"
 #include "planlint/emit/repository_path.hpp"
-#include "planlint/source/columns.hpp"
+#include "planlint/source/column_cursor.hpp"
 
 namespace planlint {
 
@@ -23,12 +24,20 @@ std::string_view command_of(Severity severity) {
 }  // namespace
 
 std::string github_escape_data(std::string_view text) {
+  // CR and LF are the runner's own escapes (%0D, %0A: a line break inside the annotation); every
+  // other character of the policy is printable()'s escape; then % is escaped, as the runner
+  // decodes it.
   std::string out;
-  for (char c : text) {
-    if (c == '%') out += "%25";
-    else if (c == '\r') out += "%0D";
-    else if (c == '\n') out += "%0A";
-    else out += c;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find_first_of("\r\n", begin), text.size());
+    for (char c : printable(text.substr(begin, end - begin))) {
+      if (c == '%') out += "%25";
+      else out += c;
+    }
+    if (end == text.size()) break;
+    out += text[end] == '\r' ? "%0D" : "%0A";
+    begin = end + 1;
   }
   return out;
 }
@@ -46,7 +55,14 @@ std::string github_escape_property(std::string_view text) {
 namespace {
 
 /// One finding's workflow command; nothing for a suppressed one.
-void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* file, const GithubPaths& paths) {
+/// Column cursors for a file's findings: their starts, their ends and their related places each
+/// move forward on a line, mostly.
+struct AnnotationColumns {
+  ColumnCursor begin, end, related;
+};
+
+void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* file, const GithubPaths& paths,
+                      AnnotationColumns& columns) {
   if (d.suppression) return;
   const Span& span = d.primary.span;
   std::string properties = "file=" + github_escape_property(annotation_path(d.primary.file, paths));
@@ -56,8 +72,8 @@ void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* 
     // Columns only for a span on one line (the runner ignores them otherwise); endColumn is
     // the last character, inclusive.
     if (end_line == span.begin.line) {
-      const std::uint32_t column = shown_column(file, d.primary.file, span.begin);
-      const std::uint32_t end_column = shown_column(file, d.primary.file, end);
+      const std::uint32_t column = columns.begin.shown(file, d.primary.file, span.begin);
+      const std::uint32_t end_column = columns.end.shown(file, d.primary.file, end);
       properties += fmt::format(",line={},col={},endLine={},endColumn={}", span.begin.line,
                                 column, end_line,
                                 std::max(column, end_column > 1 ? end_column - 1 : 1));
@@ -66,12 +82,14 @@ void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* 
     }
   }
   properties += ",title=" + github_escape_property(d.rule);
+  // Joined by the line breaks the runner shows; github_escape_data escapes every part (no
+  // control or bidi character of the input reaches the runner's log).
   std::string message = d.message;
   for (const RelatedLocation& related : d.related)
     // Named as the annotation names its file: from the repository root.
     message += fmt::format("\nnote: {} ({}:{}:{})", related.message, annotation_path(related.location.file, paths),
                            related.location.span.begin.line,
-                           shown_column(file, related.location.file, related.location.span.begin));
+                           columns.related.shown(file, related.location.file, related.location.span.begin));
   for (const std::string& note : d.notes) message += "\nnote: " + note;
   if (d.help) message += "\nhelp: " + *d.help;
   out << "::" << command_of(d.severity) << ' ' << properties << "::" << github_escape_data(message)
@@ -85,11 +103,13 @@ std::string annotation_path(const std::string& display_path, const GithubPaths& 
 }
 
 void emit_github(std::ostream& out, const Report& report, const GithubPaths& paths) {
-  for (const Diagnostic& d : report.diagnostics) write_annotation(out, d, report.file(d.primary.file), paths);
+  AnnotationColumns columns;
+  for (const Diagnostic& d : report.diagnostics) write_annotation(out, d, report.file(d.primary.file), paths, columns);
 }
 
 void GithubEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) {
-  for (const Diagnostic& d : diagnostics) write_annotation(out_, d, source.get(), paths_);
+  AnnotationColumns columns;
+  for (const Diagnostic& d : diagnostics) write_annotation(out_, d, source.get(), paths_, columns);
 }
 
 }  // namespace planlint

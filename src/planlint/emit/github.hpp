@@ -39,7 +39,8 @@ class GithubEmitter final : public Emitter {
   GithubPaths paths_;
 };
 
-/// The runner's escaping of a command's message: % CR LF.
+/// The runner's escaping of a command's message: % CR LF, and every other character the
+/// printable policy escapes (planlint/diag/printable.hpp) as it does.
 std::string github_escape_data(std::string_view text);
 /// The runner's escaping of a property value: % CR LF : and ,.
 std::string github_escape_property(std::string_view text);

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "planlint/emit/json_text.hpp"
+
 #include "planlint/emit/fingerprint.hpp"
 #include "planlint/emit/repository_path.hpp"
 
@@ -90,7 +92,7 @@ void emit_json(std::ostream& out, const Report& report, const JsonOptions& optio
                 {"notes", counts.notes},
                 {"suppressed", counts.suppressed},
                 {"files", report.files.size()}}}};
-  out << log.dump(2, ' ', false, json::error_handler_t::replace) << '\n';  // bytes that are not UTF-8: U+FFFD
+  out << json_text(log) << '\n';
 }
 
 }  // namespace planlint

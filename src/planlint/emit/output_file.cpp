@@ -58,10 +58,23 @@ bool write_all(int fd, std::string_view contents) {
 
 }  // namespace
 
-Result<void> write_file_atomically(const std::string& path, std::string_view contents) {
+std::optional<Error> refused_symlink(const std::string& path, const OutputTarget& output) {
+  std::error_code ec;
+  if (output.follow_symlinks || !fs::is_symlink(fs::symlink_status(path, ec))) return std::nullopt;
+  // A device the user names (/dev/stdout, /dev/fd/1) is a link on Linux; no checkout plants it.
+  if (path.rfind("/dev/", 0) == 0) return std::nullopt;
+  const fs::path link = fs::read_symlink(path, ec);
+  return Error(fmt::format("{} {}: '{}' is a symbolic link (to '{}'); planlint does not write through a link, which "
+                           "a checkout may have planted to overwrite another file",
+                           output.option, path, path, link.string()),
+               Location{}, "name another file, or allow it with --output-follow-symlinks");
+}
+
+Result<void> write_file_atomically(const std::string& path, std::string_view contents, const OutputTarget& output) {
   auto fail = [&](int code) -> Result<void> {
     return Error(fmt::format("cannot write '{}': {}", path, std::strerror(code)));
   };
+  if (std::optional<Error> refused = refused_symlink(path, output)) return *refused;
   const fs::path target = resolve_links(path);
   struct stat status {};
   const bool exists = ::stat(target.c_str(), &status) == 0;

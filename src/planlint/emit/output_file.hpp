@@ -4,11 +4,14 @@
 /// - a new path or a regular file: the text goes to a temporary file in the same folder, which
 ///   is then renamed over FILE, keeping an existing file's permission bits (and owner, when
 ///   allowed);
-/// - a symbolic link: the same, for the file it resolves to; the link stays;
+/// - a symbolic link: refused (a checkout can plant `planlint.sarif -> /any/path`), unless the
+///   user allows it (`--output-follow-symlinks`) or wrote a path under /dev/ (/dev/stdout is a
+///   link); then the same, for the file it resolves to, and the link stays;
 /// - a device, FIFO or socket (/dev/null, a pipe): opened and written in place, never renamed;
 /// - a file the user cannot write (access(W_OK)): not written at all.
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,9 +19,20 @@
 
 namespace planlint {
 
+/// How an output is named on the command line and whether a symbolic link may be written through.
+struct OutputTarget {
+  std::string option = "-o";     ///< "-o", "--write-baseline": the error names it
+  bool follow_symlinks = false;  ///< --output-follow-symlinks
+};
+
 /// Writes `contents` to `path` as above. The error says why not ("cannot write 'x/out.sarif':
 /// No such file or directory"); a regular file at `path` is then untouched.
-Result<void> write_file_atomically(const std::string& path, std::string_view contents);
+Result<void> write_file_atomically(const std::string& path, std::string_view contents,
+                                   const OutputTarget& target = {});
+
+/// The error for `path` when it is a symbolic link `target` does not allow writing through;
+/// nothing otherwise. Checked before a run lints anything, and again as the file is written.
+std::optional<Error> refused_symlink(const std::string& path, const OutputTarget& target);
 
 namespace detail {
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/printable.hpp"
 #include "planlint/emit/report_common.hpp"
 #include "planlint/emit/report_html.hpp"
 #include "planlint/estimate/engine.hpp"
@@ -160,14 +161,17 @@ void render_text(std::ostream& out, const ReportInput& input) {
       range_width = std::max(range_width, display_width(range_text(*metric)));
     }
 
-  out << fmt::format("{}: {} estimates ({})\n", report_title(input), kind_name(input), input.path);
+  // The plan's text is printable(), and its name, which begins the first line, cannot start a
+  // GitHub workflow command.
+  out << fmt::format("{}: {} estimates ({})\n", printable_line_start(report_title(input)), kind_name(input),
+                     printable(input.path));
   if (!input.errors.empty()) {
     out << fmt::format("\nerror: the plan has {} (`planlint check` explains each); the numbers below are what "
                        "it implies as written, not a plan that holds:\n",
                        errors_count_text(input.errors.size()));
     for (const ReportError& error : input.errors)
       out << fmt::format("  {}{} [{}]\n", error.line ? fmt::format("{}:{}: ", error.line, error.column) : "",
-                         error.message, error.rule);
+                         printable(error.message), printable(error.rule));
   }
   std::optional<ReportSection> heading;  // the section whose heading is out
   for (const MetricSpec* spec : shown) {
@@ -177,16 +181,16 @@ void render_text(std::ostream& out, const ReportInput& input) {
     heading = spec->section;
     std::string line = "  " + pad(spec->name, name_width) + "  " + pad(value_text(*metric), value_width);
     if (range_width > 0) line += "  " + pad(range_text(*metric), range_width);
-    line += "  " + metric->arithmetic.str();
+    line += "  " + printable(metric->arithmetic.str());
     out << line << '\n';
     for (const std::string& note : metric->notes)
-      out << std::string(name_width + 4, ' ') << "note: " << note << '\n';
+      out << std::string(name_width + 4, ' ') << "note: " << printable(note) << '\n';
   }
   if (!estimates.range_sources().empty()) {
     std::vector<std::string> sources;
     for (const RangeSource& source : estimates.range_sources())
       sources.push_back(range_source_text(source));
-    out << "\nRanges at the [[assumptions]] low/high: " << join(sources) << '\n';
+    out << "\nRanges at the [[assumptions]] low/high: " << printable(join(sources)) << '\n';
   }
   render_sensitivity_text(out, input);
 
@@ -199,7 +203,7 @@ void render_text(std::ostream& out, const ReportInput& input) {
   for (const auto& [name, missing] : absent) absent_width = std::max(absent_width, name.size());
   out << "\nNot computed\n";
   for (const auto& [name, missing] : absent)
-    out << "  " << pad(name, absent_width) << "  needs " << join(*missing) << '\n';
+    out << "  " << pad(name, absent_width) << "  needs " << printable(join(*missing)) << '\n';
 }
 
 }  // namespace detail

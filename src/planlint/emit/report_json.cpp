@@ -18,6 +18,8 @@
 /// plan format writes them).
 #include <nlohmann/json.hpp>
 
+#include "planlint/emit/json_text.hpp"
+
 #include "planlint/emit/report_common.hpp"
 
 namespace planlint::detail {
@@ -218,7 +220,7 @@ void render_json(std::ostream& out, const ReportInput& input) {
     }
     report["target_breaks"] = std::move(breaks);
   }
-  out << report.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+  out << json_text(report) << '\n';
 }
 
 }  // namespace planlint::detail

@@ -3,34 +3,29 @@
 /// the metrics that could not be computed.
 #include <fmt/format.h>
 
+#include "planlint/diag/printable.hpp"
 #include "planlint/emit/report_common.hpp"
 
 namespace planlint::detail {
 
-std::string cell(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
-    else out += c;
-  }
-  return out;
-}
+/// Text of the plan or of planlint inside a table cell (markdown_text: no HTML, link or code
+/// span from the plan).
+std::string cell(std::string_view text) { return markdown_text(text); }
 
 void render_markdown(std::ostream& out, const ReportInput& input) {
   const Estimates& estimates = *input.estimates;
   const std::vector<const MetricSpec*> shown = shown_metrics(input);
 
-  out << fmt::format("### planlint report: `{}` ({})\n\n", cell(report_title(input)),
+  out << fmt::format("### planlint report: {} ({})\n\n", markdown_code_span(report_title(input)),
                      kind_name(input));
-  out << fmt::format("Estimates recomputed from `{}`.\n\n", cell(input.path));
+  out << fmt::format("Estimates recomputed from {}.\n\n", markdown_code_span(input.path));
   if (!input.errors.empty()) {
     out << fmt::format("> **The plan has {}** (`planlint check` explains each); the numbers below are what it "
                        "implies as written, not a plan that holds:\n>\n",
                        errors_count_text(input.errors.size()));
     for (const ReportError& error : input.errors)
-      out << fmt::format("> - {}{} (`{}`)\n", error.line ? fmt::format("line {}: ", error.line) : "",
-                         cell(error.message), error.rule);
+      out << fmt::format("> - {}{} ({})\n", error.line ? fmt::format("line {}: ", error.line) : "",
+                         cell(error.message), markdown_code_span(error.rule));
     out << '\n';
   }
   out << "| | metric | value | range | arithmetic |\n|---|---|---|---|---|\n";
@@ -63,7 +58,7 @@ void render_markdown(std::ostream& out, const ReportInput& input) {
     if (!absent_heading) out << "\n**Not computed**\n\n";
     absent_heading = true;
     std::vector<std::string> needs;
-    for (const std::string& missing : it->second) needs.push_back("`" + missing + "`");
+    for (const std::string& missing : it->second) needs.push_back(markdown_code_span(missing));
     out << fmt::format("- `{}`: needs {}\n", spec->name, join(needs));
   }
 }

@@ -2,6 +2,7 @@
 /// tornado, as sensitivity() computed it) and which end of an assumption breaks a hard target.
 #include <fmt/format.h>
 
+#include "planlint/diag/printable.hpp"
 #include "planlint/emit/report_common.hpp"
 #include "planlint/estimate/engine.hpp"
 
@@ -79,7 +80,7 @@ void render_sensitivity_markdown(std::ostream& out, const ReportInput& input) {
     bool first = true;
     const auto name = [&] { return first ? fmt::format("`{}`", entry.spec->name) : std::string(); };
     for (const SensitivityBar& bar : entry.bars) {
-      out << fmt::format("| {} | `{}`{} | {} → {} | {} → {} | {} |\n", name(), cell(bar.key),
+      out << fmt::format("| {} | {}{} | {} → {} | {} → {} | {} |\n", name(), markdown_code_span(bar.key),
                          bar.assumption.empty() ? "" : fmt::format(" ({})", cell(bar.assumption)),
                          show_plan_value(bar.key, bar.key_low, bar.key_dim),
                          show_plan_value(bar.key, bar.key_high, bar.key_dim), show_metric_value(*entry.spec, bar.at_low),
@@ -88,7 +89,7 @@ void render_sensitivity_markdown(std::ostream& out, const ReportInput& input) {
     }
     if (!entry.unranged.empty()) {
       std::vector<std::string> keys;
-      for (const std::string& key : entry.unranged) keys.push_back("`" + cell(key) + "`");
+      for (const std::string& key : entry.unranged) keys.push_back(markdown_code_span(key));
       out << fmt::format("| {} | no range: {} | | | |\n", name(), join(keys));
     }
   }

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "planlint/emit/json_text.hpp"
+
 #include "planlint/emit/fingerprint.hpp"
 #include "planlint/emit/repository_path.hpp"
 #include "planlint/source/columns.hpp"
@@ -28,6 +30,9 @@ constexpr std::string_view fingerprint_name = "planlint/v1";
 #define PLANLINT_INFORMATION_URI "https://github.com/planlint/planlint"
 #endif
 constexpr std::string_view information_uri = PLANLINT_INFORMATION_URI;
+
+/// The longest snippet a location carries (its span's text, or its context region's lines).
+constexpr std::size_t max_snippet_bytes = 1024;
 
 std::string_view level_of(Severity severity) {
   switch (severity) {
@@ -78,7 +83,7 @@ class Writer {
     // UTF-16 code units. The two kinds differ only after a character above U+FFFF (an emoji)
     // on the line.
     auto column = [&](Position p) {
-      return std::max<std::uint32_t>(file ? utf16_column(file->line(p.line), p.column) : p.column, 1);
+      return std::max<std::uint32_t>(file ? utf16_at(file->line(p.line), p.column) : p.column, 1);
     };
     Position end = span.end.line == 0 ? span.begin : span.end;
     if (end < span.begin) end = span.begin;
@@ -89,6 +94,9 @@ class Writer {
     json context;
     if (file && with_snippet && span.begin.line <= file->line_count()) {
       std::size_t begin = file->offset(span.begin), stop = file->offset(end);
+      // A snippet is optional (SARIF 2.1.0 §3.30.13): a span or lines longer than the cap go
+      // without one, so that findings on one long line do not each copy it.
+      if (stop - begin > max_snippet_bytes) return std::pair{std::move(region), std::move(context)};
       region["snippet"] = {{"text", file->text().substr(begin, stop - begin)}};
       // The spanned lines as the file has them (CRLF line breaks kept): a region without
       // columns ends at its last line's last character, before the line break (SARIF 2.1.0
@@ -97,6 +105,7 @@ class Writer {
       const std::size_t lines_begin = file->offset(Position{span.begin.line, 1});
       const std::string_view last_line = file->line(last);
       const std::size_t lines_end = static_cast<std::size_t>(last_line.data() - file->text().data()) + last_line.size();
+      if (lines_end - lines_begin > max_snippet_bytes) return std::pair{std::move(region), std::move(context)};
       context = {{"startLine", span.begin.line},
                  {"endLine", last},
                  {"snippet", {{"text", file->text().substr(lines_begin, lines_end - lines_begin)}}}};
@@ -129,6 +138,29 @@ class Writer {
   }
 
  private:
+  /// utf16_column(), counted on from the last column asked of the same line: the findings come
+  /// in line and column order, so the many findings of one long line cost one pass over it.
+  std::uint32_t utf16_at(std::string_view line, std::uint32_t byte_column) const {
+    if (byte_column == 0) return 0;
+    const std::size_t bytes = byte_column - 1, inside = std::min<std::size_t>(bytes, line.size());
+    std::size_t from = 0;
+    std::uint32_t units = 0;
+    if (cursor_.line == line.data() && cursor_.size == line.size() && cursor_.byte <= inside) {
+      from = cursor_.byte;
+      units = cursor_.units;
+    }
+    units += utf16_length(line.substr(from, inside - from));  // the characters starting in between
+    cursor_ = Cursor{line.data(), line.size(), inside, units};
+    return 1 + units + static_cast<std::uint32_t>(bytes - inside);
+  }
+
+  struct Cursor {
+    const char* line = nullptr;  ///< the line's text, in a file the report holds
+    std::size_t size = 0;
+    std::size_t byte = 0;        ///< bytes counted
+    std::uint32_t units = 0;     ///< UTF-16 units of the characters starting in them
+  };
+  mutable Cursor cursor_;
   const Report& report_;
   const SarifOptions& options_;
 };
@@ -285,7 +317,7 @@ std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vecto
   run["results"] = std::move(results);
   run["columnKind"] = "utf16CodeUnits";
   json log = {{"$schema", schema_uri}, {"version", "2.1.0"}, {"runs", json::array({run})}};
-  out << log.dump(2, ' ', false, json::error_handler_t::replace) << '\n';  // bytes that are not UTF-8: U+FFFD
+  out << json_text(log) << '\n';
   return left_out;
 }
 

@@ -7,13 +7,12 @@
 #include <iterator>
 #include <utility>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>  // x86-64 always has SSE2
-#endif
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "planlint/diag/printable.hpp"
+#include "planlint/source/column_cursor.hpp"
 #include "planlint/source/columns.hpp"
 
 namespace planlint {
@@ -42,106 +41,22 @@ void append_number(std::string& out, std::size_t n, std::size_t width = 0) {
   out.append(digits, size);
 }
 
-bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
-
-/// Whether `text` holds a C1 control character (U+0080 to U+009F, in UTF-8 0xC2 0x80-0x9F) at `i`.
-bool is_c1_at(std::string_view text, std::size_t i) {
-  return static_cast<unsigned char>(text[i]) == 0xC2 && i + 1 < text.size() &&
-         static_cast<unsigned char>(text[i + 1]) >= 0x80 && static_cast<unsigned char>(text[i + 1]) <= 0x9F;
-}
-
-/// Whether any of the eight bytes at `p` is_control or could start a C1 character (bit tricks:
-/// a byte below 0x20, a byte equal to 0x7f or 0xc2). Never misses one; a chunk it flags is
-/// looked at byte by byte anyway.
-bool has_control(const char* p) {
-  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  std::uint64_t word;
-  std::memcpy(&word, p, sizeof word);
-  const std::uint64_t below_space = (word - ones * 0x20) & ~word & highs;
-  const std::uint64_t del = word ^ (ones * 0x7f);
-  const std::uint64_t is_del = (del - ones) & ~del & highs;
-  const std::uint64_t c2 = word ^ (ones * 0xc2);
-  const std::uint64_t is_c2 = (c2 - ones) & ~c2 & highs;
-  return (below_space | is_del | is_c2) != 0;
-}
-
 /// Whether `line` is printable ASCII and spaces only (no tab, no control character): shown as
 /// it is, one terminal cell a byte, as most plan lines are.
 bool is_plain_ascii(std::string_view line) {
-  if (!is_ascii(line)) return false;
-  std::size_t i = 0;
-  for (; line.size() - i >= 8; i += 8)
-    if (has_control(line.data() + i)) return false;
-  for (; i < line.size(); ++i)
-    if (is_control(line[i])) return false;
+  for (char c : line)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) return false;
   return true;
-}
-
-/// Appends control character `c` escaped: \n, \r, \t, else \xNN.
-void append_escaped(std::string& out, char c) {
-  if (c == '\n') out += "\\n";
-  else if (c == '\r') out += "\\r";
-  else if (c == '\t') out += "\\t";
-  else fmt::format_to(std::back_inserter(out), "\\x{:02x}", static_cast<unsigned char>(c));
-}
-
-/// Appends the C1 character whose second UTF-8 byte is `second`, escaped: \u009b.
-void append_escaped_c1(std::string& out, char second) {
-  fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned char>(second));
-}
-
-/// Keeps one finding's header on one line, and the terminal out of a file's hands: control
-/// characters (a newline inside a quoted key or a file name, a parser message that quotes the
-/// end of a line, an escape sequence) are shown escaped. Appends to `out` the runs between
-/// control characters whole: most texts have none.
-void append_one_line(std::string& out, std::string_view text) {
-  std::size_t begin = 0;
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  // Sixteen bytes a step up to the first that may need an escape (the texts are mostly clean).
-  {
-    const __m128i space = _mm_set1_epi8(0x20), minus_one = _mm_set1_epi8(-1);
-    const __m128i del = _mm_set1_epi8(0x7f), c2 = _mm_set1_epi8(static_cast<char>(0xc2));
-    for (; text.size() - i >= 16; i += 16) {
-      const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
-      // Signed compares: bytes of 0x80 and above are negative, and not "below 0x20".
-      const __m128i below_space = _mm_and_si128(_mm_cmplt_epi8(block, space), _mm_cmpgt_epi8(block, minus_one));
-      const __m128i flagged =
-          _mm_or_si128(below_space, _mm_or_si128(_mm_cmpeq_epi8(block, del), _mm_cmpeq_epi8(block, c2)));
-      if (_mm_movemask_epi8(flagged) != 0) break;
-    }
-  }
-#endif
-  while (i < text.size()) {
-    // Skip eight bytes at a time while none is a control character (the usual case).
-    if (text.size() - i >= 8 && !has_control(text.data() + i)) {
-      i += 8;
-      continue;
-    }
-    const char c = text[i];
-    if (is_control(c)) {
-      out.append(text, begin, i - begin);
-      append_escaped(out, c);
-      begin = ++i;
-    } else if (is_c1_at(text, i)) {
-      out.append(text, begin, i - begin);
-      append_escaped_c1(out, text[i + 1]);
-      begin = i += 2;
-    } else {
-      ++i;
-    }
-  }
-  out.append(text, begin, text.size() - begin);
 }
 
 /// "file:line:column", as a finding's header and a related location show a place.
 void append_place(std::string& out, std::string_view file, const Span& span,
-                  const SourceFile* source) {
-  append_one_line(out, file);
+                  const SourceFile* source, ColumnCursor& columns) {
+  append_printable_path(out, file);
   out += ':';
   append_number(out, span.begin.line);
   out += ':';
-  append_number(out, shown_column(source, file, span.begin));
+  append_number(out, columns.shown(source, file, span.begin));
 }
 
 class Painter {
@@ -194,21 +109,6 @@ std::size_t cell_width(char32_t c) {
   return in(wide) ? 2 : 1;
 }
 
-/// The code point of the UTF-8 sequence at `line[i]` and its length in bytes; a byte that
-/// starts no valid sequence is one character of its own (a terminal shows one cell for it).
-std::pair<char32_t, std::size_t> decode(std::string_view line, std::size_t i) {
-  const auto lead = static_cast<unsigned char>(line[i]);
-  const std::size_t length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF8 ? 4 : 1;
-  if (length == 1 || i + length > line.size()) return {lead, 1};
-  char32_t c = lead & (0x7F >> length);
-  for (std::size_t k = 1; k < length; ++k) {
-    const auto next = static_cast<unsigned char>(line[i + k]);
-    if ((next & 0xC0) != 0x80) return {lead, 1};
-    c = (c << 6) | (next & 0x3F);
-  }
-  return {c, length};
-}
-
 /// The source line as shown: tabs expanded (to stops of 4 cells) and control characters
 /// escaped as in append_one_line (a file's bytes never drive the terminal), so that carets line
 /// up; returns the terminal cell of each byte: the cell a character starts at for its first
@@ -228,25 +128,27 @@ std::string shown_line(std::string_view line, std::vector<std::size_t>& display_
       ++i;
       continue;
     }
-    if (is_control(c) || is_c1_at(line, i)) {
+    const PrintableStep step = printable_step(line, i);
+    if (step.escaped) {
       const std::size_t before = out.size();
-      const std::size_t length = is_control(c) ? 1 : 2;
-      if (length == 1) append_escaped(out, c);
-      else append_escaped_c1(out, line[i + 1]);
+      append_escape(out, line, i, step);
       cells += out.size() - before;  // an escape is ASCII: one cell a byte
-      if (length == 2) display_column.push_back(cells);
-      i += length;
-      continue;
+    } else {
+      out.append(line, i, step.bytes);
+      cells += cell_width(step.code_point);
     }
-    const auto [code_point, length] = decode(line, i);
-    out.append(line, i, length);
-    cells += cell_width(code_point);
-    for (std::size_t k = 1; k < length; ++k) display_column.push_back(cells);
-    i += length;
+    for (std::size_t k = 1; k < step.bytes; ++k) display_column.push_back(cells);
+    i += step.bytes;
   }
   display_column.push_back(cells);
   return out;
 }
+
+/// A long line's excerpt: at most this many bytes of it, from this many before the span, so a
+/// finding's output is bounded whatever the line (a 100 KB one-line array with a finding at
+/// each element would otherwise print the whole line for each).
+constexpr std::size_t snippet_max_bytes = 200;
+constexpr std::size_t snippet_bytes_before = 60;
 
 void write_snippet(std::string& out, const SourceFile& file, const Diagnostic& d,
                    const Painter& paint) {
@@ -257,8 +159,24 @@ void write_snippet(std::string& out, const SourceFile& file, const Diagnostic& d
   std::size_t last = span.end.line == span.begin.line
                          ? std::min<std::size_t>(span.end.column - 1, line.size())
                          : line.size();
+  // A long line is shown from a little before the span, "…" marking each cut (at a character's
+  // first byte, never inside one).
+  bool cut_front = false, cut_back = false;
+  if (line.size() > snippet_max_bytes) {
+    auto continuation = [&](std::size_t i) { return i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80; };
+    std::size_t from = first > snippet_bytes_before ? first - snippet_bytes_before : 0;
+    while (from > 0 && continuation(from)) --from;
+    std::size_t to = std::min(line.size(), from + snippet_max_bytes);
+    while (continuation(to)) ++to;
+    cut_front = from > 0;
+    cut_back = to < line.size();
+    line = line.substr(from, to - from);
+    first -= from;
+    last = std::min(last - from, line.size());
+  }
   append_number(out, span.begin.line, 5);
   out += " | ";
+  if (cut_front) out += "\u2026";
   std::size_t begin = first, width = last > first ? last - first : 1;
   if (is_plain_ascii(line)) {
     out += line;  // one cell a byte: the line is shown as it is
@@ -268,6 +186,8 @@ void write_snippet(std::string& out, const SourceFile& file, const Diagnostic& d
     begin = column[first];
     width = last > first ? std::max<std::size_t>(column[last] - begin, 1) : 1;
   }
+  if (cut_back) out += "\u2026";
+  if (cut_front) ++begin;  // the "…" before the excerpt takes one cell
   out += "\n      | ";
   out.append(begin, ' ');
   paint.open(out, severity_colour(d.severity));
@@ -284,7 +204,7 @@ void append_note(std::string& out, const Painter& paint, std::string_view label,
   out += label;
   paint.close(out);
   out += ' ';
-  append_one_line(out, text);
+  append_printable(out, text);
 }
 
 std::string plural(std::size_t n, std::string_view word) {
@@ -294,10 +214,10 @@ std::string plural(std::size_t n, std::string_view word) {
 /// Appends one finding: its header line, the source line with carets under the span (when
 /// `file` holds it), then its related locations, notes and help.
 void append_finding(std::string& text, const Diagnostic& d, const SourceFile* file, const Painter& paint,
-                    bool concise = false) {
+                    ColumnCursor& columns, ColumnCursor& related_columns, bool concise = false) {
   const Span& span = d.primary.span;
   paint.open(text, bold);
-  append_place(text, d.primary.file, span, file);
+  append_place(text, d.primary.file, span, file, columns);
   text += ':';
   paint.close(text);
   text += ' ';
@@ -307,7 +227,7 @@ void append_finding(std::string& text, const Diagnostic& d, const SourceFile* fi
   paint.close(text);
   text += ' ';
   paint.open(text, bold);
-  append_one_line(text, d.message);
+  append_printable(text, d.message);
   paint.close(text);
   text += " [";
   text += d.rule;
@@ -317,7 +237,7 @@ void append_finding(std::string& text, const Diagnostic& d, const SourceFile* fi
   for (const RelatedLocation& related : d.related) {
     append_note(text, paint, "note:", severity_colour(Severity::note), related.message);
     text += " (";
-    append_place(text, related.location.file, related.location.span, file);
+    append_place(text, related.location.file, related.location.span, file, related_columns);
     text += ")\n";
   }
   for (const std::string& note : d.notes) {
@@ -349,11 +269,12 @@ std::string summary_line(const Report& report) {
 
 void emit_text(std::ostream& out, const Report& report, const TextStyle& style) {
   const Painter paint(style.color);
+  ColumnCursor columns, related_columns;  // findings' places and their notes' each move forward
   std::string text;  // one finding's lines, built in place and written at once
   for (const Diagnostic& d : report.diagnostics) {
     if (d.suppression) continue;
     text.clear();
-    append_finding(text, d, report.file(d.primary.file), paint);
+    append_finding(text, d, report.file(d.primary.file), paint, columns, related_columns);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
   }
   const SeverityCounts counts = count(report.diagnostics);
@@ -363,6 +284,7 @@ void emit_text(std::ostream& out, const Report& report, const TextStyle& style) 
 
 void TextEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vector<Diagnostic>& diagnostics) {
   const Painter paint(style_.color);
+  ColumnCursor columns, related_columns;
   ++files_;
   counts_ += count(diagnostics);
   for (const Diagnostic& d : diagnostics) {
@@ -376,7 +298,8 @@ void TextEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vec
     text_.clear();
     // Every finding of a linted file points into it; one elsewhere shows no source line, as
     // in emit_text, where the report holds no file of that path.
-    append_finding(text_, d, d.primary.file == source->path() ? source.get() : nullptr, paint, style_.concise);
+    append_finding(text_, d, d.primary.file == source->path() ? source.get() : nullptr, paint, columns,
+                   related_columns, style_.concise);
     out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
   }
 }

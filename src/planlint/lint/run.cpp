@@ -36,6 +36,12 @@ void add_problems(const DiagnosticSink& problems, std::vector<Error>& errors) {
 
 /// The inputs, the settings of each and the baseline, or the errors that stop the run.
 bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vector<Error>& errors) {
+  // A symbolic link planted where a report goes is refused before anything is read.
+  for (const auto& [path, option] : {std::pair{&options.output, "-o"}, std::pair{&options.write_baseline, "--write-baseline"}})
+    if (*path)
+      if (std::optional<Error> refused = refused_symlink(**path, OutputTarget{option, options.output_follow_symlinks}))
+        errors.push_back(*std::move(refused));
+  if (!errors.empty()) return false;
   Result<std::vector<Input>> inputs =
       expand_inputs(options.paths, options.skip_non_plans, options.max_file_bytes, InputReader(), jobs);
   if (!inputs) {
@@ -61,7 +67,7 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
 
   // Settings per config file, made once each before the parallel part (rule packs compile once).
   DiagnosticSink problems;
-  if (options.config && !run.settings.find(options.config, problems)) {
+  if (options.config && !run.settings.find(options.config, problems, ConfigOrigin::command_line)) {
     add_problems(problems, errors);
     return false;
   }
@@ -69,7 +75,8 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
   for (const Input& input : run.inputs) {
     std::optional<std::string> config = options.config;
     if (!config && options.discover_config) config = discovery.find(input.path);
-    run.settings_of.push_back(run.settings.find(config, problems));
+    run.settings_of.push_back(
+        run.settings.find(config, problems, options.config ? ConfigOrigin::command_line : ConfigOrigin::discovered));
     if (!run.settings_of.back()) {
       add_problems(problems, errors);
       return false;
@@ -172,7 +179,9 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
     std::vector<std::vector<Diagnostic>*> files;
     for (auto& [input, output] : held) files.push_back(&output.diagnostics);
     const Baseline recorded = record_baseline(*options.write_baseline, files);
-    if (Result<void> written = write_file_atomically(recorded.path, baseline_text(recorded.entries)); !written) {
+    if (Result<void> written = write_file_atomically(recorded.path, baseline_text(recorded.entries),
+                                                     OutputTarget{"--write-baseline", options.output_follow_symlinks});
+        !written) {
       result.errors.push_back(written.error());
       return result;
     }

@@ -56,6 +56,9 @@ struct RunOptions : SettingsOverrides {
   /// -o FILE, which the caller writes: the run only checks, before linting, that it is not a
   /// linted file nor --baseline's or --write-baseline's file (exit 2 otherwise).
   std::optional<std::string> output;
+  /// --output-follow-symlinks: -o and --write-baseline may write through a symbolic link
+  /// (refused otherwise: a checkout can plant one).
+  bool output_follow_symlinks = false;
   /// Whether RunResult::rules is filled: SARIF's tool.driver.rules needs it, the other formats
   /// do not (61 descriptors copied, sorted and looked up for every finding, ~4% of a one-plan run).
   bool list_rules = true;

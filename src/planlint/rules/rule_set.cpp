@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "planlint/source/regular_file.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/embed/builtin.hpp"
 #include "planlint/embed/embedded_files.hpp"
@@ -241,7 +242,7 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
     if (struct stat status {}; ::stat(file.c_str(), &status) == 0 &&
                                !loaded_files_.emplace(status.st_dev, status.st_ino).second)
       continue;
-    Result<std::string> text = read_file(file.string());
+    Result<std::string> text = read_regular_file(file.string());
     if (!text) {
       Diagnostic& d = errors.emplace_back();
       d.rule = problem_kinds::invalid_rule;

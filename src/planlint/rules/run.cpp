@@ -316,6 +316,9 @@ namespace {
 /// or stops the rendering (nullopt) when `for_fix`. A fix's text replaces a value in the plan,
 /// so a fraction stays a number there ("0.75"), where a message shows a percentage written so,
 /// or a fraction key's value, as one ("75%").
+/// The most bytes of a rendered message, help or fix (4 KiB): longer is cut, and marked "…".
+constexpr std::size_t max_rendered_bytes = 4096;
+
 std::optional<std::string> render_parts(const MessageTemplate& message, const expr::Environment& environment,
                                         bool for_fix) {
   using Kind = MessageTemplate::Part::Kind;
@@ -324,6 +327,12 @@ std::optional<std::string> render_parts(const MessageTemplate& message, const ex
   // literal, the text of a branch that does not run.
   bool jumped = false;
   for (std::size_t i = 0; i < message.parts.size();) {
+    // Rendering stops past the cap (cut below): 10,000 `{plan.name}` of a 100 KB name would
+    // otherwise make a 1 GB message; a fix that long is no fix.
+    if (out.size() > max_rendered_bytes) {
+      if (for_fix) return std::nullopt;
+      break;
+    }
     const MessageTemplate::Part& part = message.parts[i];
     if (!jumped) out += part.literal;
     const bool arrived_by_jump = std::exchange(jumped, false);
@@ -381,6 +390,14 @@ std::optional<std::string> render_parts(const MessageTemplate& message, const ex
     } else {
       out += expr::format_value(*value);
     }
+  }
+  if (out.size() > max_rendered_bytes) {
+    if (for_fix) return std::nullopt;
+    // At a character's first byte, never inside one.
+    std::size_t keep = max_rendered_bytes;
+    while (keep > 0 && (static_cast<unsigned char>(out[keep]) & 0xC0) == 0x80) --keep;
+    out.resize(keep);
+    out += "\u2026";
   }
   return out;
 }

@@ -176,12 +176,13 @@ std::unique_ptr<Settings> make_settings(std::optional<Config> config, const Sett
   return settings;
 }
 
-const Settings* SettingsCache::find(const std::optional<std::string>& config_path, DiagnosticSink& problems) {
+const Settings* SettingsCache::find(const std::optional<std::string>& config_path, DiagnosticSink& problems,
+                                    ConfigOrigin origin) {
   const std::string key = config_path.value_or("");
   if (auto it = by_config_.find(key); it != by_config_.end()) return problems.empty() ? it->second.get() : nullptr;
   std::optional<Config> config;
   if (config_path) {
-    auto loaded = load_config(*config_path, problems);
+    auto loaded = load_config(*config_path, problems, origin);
     if (!loaded) {
       problems.report(loaded.error(), problem_kinds::config);
       return nullptr;

@@ -67,7 +67,9 @@ class SettingsCache {
 
   /// The settings of the config at `config_path` (nullopt: no config), loading it the first
   /// time; null after reporting to `problems` why it cannot be used.
-  const Settings* find(const std::optional<std::string>& config_path, DiagnosticSink& problems);
+  /// `origin`: command_line for --config, which may name files outside the repository.
+  const Settings* find(const std::optional<std::string>& config_path, DiagnosticSink& problems,
+                       ConfigOrigin origin = ConfigOrigin::discovered);
 
   /// The rule ids and groups of --select, --ignore and --severity that no rule of any config
   /// of the run has (the built-in rules when there was none), each reported to `problems`.

@@ -1,4 +1,5 @@
 #include "planlint/source/source_file.hpp"
+#include "planlint/source/regular_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,6 +10,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -91,7 +93,10 @@ Position SourceFile::position(std::size_t offset) const {
   return Position{line, static_cast<std::uint32_t>(offset - line_starts_[line - 1] + 1)};
 }
 
-Result<std::string> read_file(const std::string& path, std::size_t max_bytes, std::optional<FileIdentity>* identity) {
+namespace {
+
+Result<std::string> read_any_file(const std::string& path, std::size_t max_bytes, std::optional<FileIdentity>* identity,
+                                  bool regular_only) {
   auto too_large = [&](std::uint64_t size) {
     return Error(fmt::format("file{} is over the {} size limit (raise it with --max-file-size)",
                              size > max_bytes ? " of " + format_byte_size(size) : "", format_byte_size(max_bytes)),
@@ -102,10 +107,27 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes, st
   // thousands of small files; stdio added a buffer, a second fstat and a copy per file).
   errno = 0;
   int descriptor = -1;
-  do descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int flags = O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK | O_NOCTTY : 0);
+  do descriptor = ::open(path.c_str(), flags);
   while (descriptor < 0 && errno == EINTR);
   if (descriptor < 0) return failed("cannot open");
   const std::unique_ptr<int, void (*)(int*)> closer(&descriptor, [](int* fd) { ::close(*fd); });
+  if (regular_only) {
+    struct stat status {};
+    if (::fstat(descriptor, &status) != 0) return failed("cannot stat");
+    // The null device reads as empty and never blocks: `--config /dev/null` means no config.
+    if (S_ISCHR(status.st_mode) && status.st_rdev == makedev(1, 3)) return std::string();
+    if (!S_ISREG(status.st_mode))
+      return Error(fmt::format("is not a regular file ({}); planlint reads configs, catalogs, rule packs and "
+                               "baselines only from regular files",
+                               S_ISDIR(status.st_mode)   ? "a folder"
+                               : S_ISCHR(status.st_mode) ? "a character device"
+                               : S_ISBLK(status.st_mode) ? "a block device"
+                               : S_ISFIFO(status.st_mode) ? "a FIFO"
+                                                          : "a socket"),
+                   Location{path, {}});
+    ::fcntl(descriptor, F_SETFL, ::fcntl(descriptor, F_GETFL) & ~O_NONBLOCK);
+  }
   std::string text;
   // A regular file's buffer is its size and one byte, to see the end in the second read
   // without growing (the text is kept for the report: no slack per file); a device or a
@@ -139,6 +161,16 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes, st
   }
   text.resize(filled);
   return text;
+}
+
+}  // namespace
+
+Result<std::string> read_file(const std::string& path, std::size_t max_bytes, std::optional<FileIdentity>* identity) {
+  return read_any_file(path, max_bytes, identity, false);
+}
+
+Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes) {
+  return read_any_file(path, max_bytes, nullptr, true);
 }
 
 bool is_toml_path(std::string_view path) {

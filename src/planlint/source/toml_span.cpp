@@ -6,31 +6,27 @@
 
 namespace planlint::detail {
 
-namespace {
-
-/// Whether the first `count` bytes of `line` are ASCII, eight at a time: most positions sit in
-/// the ASCII start of their line even when a comment further on holds "×" or "—".
-bool ascii_prefix(std::string_view line, std::size_t count) {
-  return is_ascii(line.substr(0, std::min(count, line.size())));
-}
-
-}  // namespace
-
 Position ColumnConverter::position(const toml::source_position& at) {
   if (!at) return {};
   if (ascii_) return Position{at.line, at.column};
   const std::string_view line = file_.line(at.line);
-  // Code point c is byte c when every byte before it is ASCII (past the line's end, each column
-  // is one byte either way): no table of the line's code points to build.
-  if (ascii_prefix(line, at.column - 1)) return Position{at.line, at.column};
   if (at.line != line_) {
     line_ = at.line;
-    byte_of_.clear();
-    if (std::any_of(line.begin(), line.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
-      for (std::size_t i = 0; i < line.size(); ++i)
-        if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) byte_of_.push_back(static_cast<std::uint32_t>(i));
+    table_built_ = false;
+    ascii_prefix_ = static_cast<std::size_t>(
+        std::find_if(line.begin(), line.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }) -
+        line.begin());
   }
-  if (byte_of_.empty()) return Position{at.line, at.column};  // an ASCII line: the same column
+  // Code point c is byte c when every byte before it is ASCII (past the line's end, each column
+  // is one byte either way): most positions sit in the ASCII start of their line even when a
+  // comment further on holds "×" or "—". The prefix is measured once a line, not once a position.
+  if (ascii_prefix_ == line.size() || at.column - 1 <= ascii_prefix_) return Position{at.line, at.column};
+  if (!table_built_) {
+    table_built_ = true;
+    byte_of_.clear();
+    for (std::size_t i = 0; i < line.size(); ++i)
+      if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) byte_of_.push_back(static_cast<std::uint32_t>(i));
+  }
   const std::size_t code_point = at.column - 1;
   if (code_point < byte_of_.size()) return Position{at.line, byte_of_[code_point] + 1};
   // Past the line's end (toml++'s end of a value at the line break): one byte per column.

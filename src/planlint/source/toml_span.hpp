@@ -17,7 +17,8 @@ namespace planlint::detail {
 
 /// Converts the positions toml++ reports in `file` (the text toml++ parsed has `file`'s lines
 /// where toml++ can point: a Markdown doc's blanked copy too). It keeps the last line's
-/// columns, so the many positions of one long line cost one pass over it.
+/// columns, so the many positions of one long line cost one pass over it: use one converter
+/// for a document, not one per position (to_span is for a position or two).
 class ColumnConverter {
  public:
   explicit ColumnConverter(const SourceFile& file) : file_(file) {}
@@ -41,7 +42,9 @@ class ColumnConverter {
 
   const SourceFile& file_;
   bool ascii_ = false;
-  std::uint32_t line_ = 0;              ///< the line byte_of_ describes; 0: none yet
+  std::uint32_t line_ = 0;              ///< the line ascii_prefix_ and byte_of_ describe; 0: none yet
+  std::size_t ascii_prefix_ = 0;        ///< how many bytes the line starts with that are ASCII
+  bool table_built_ = false;            ///< whether byte_of_ is built for line_
   std::vector<std::uint32_t> byte_of_;  ///< 0-based byte of each code point; empty: ASCII
 };
 

@@ -1,0 +1,155 @@
+// Hostile input built to make planlint's cost grow faster than the input (issue "linear in
+// every input"). Each case is checked on what cannot be flaky — the count of findings, the bytes
+// of output — or, where only time shows it, as the cost of an input against the same input 10×
+// smaller, with a generous factor (linear: 10×, a little more with the larger input's cache
+// misses; allowed: 40×; the quadratic behaviour these guard against: 100×). The sizes are the ones that took minutes or gigabytes before; docs/hardening.md,
+// "Running on untrusted pull requests", lists them.
+#include <algorithm>
+#include <chrono>
+
+#include <catch2/catch.hpp>
+
+#include "integration_support.hpp"
+
+using namespace planlint::test;
+
+namespace {
+
+const std::string plan_head =
+    "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n";
+
+std::size_t count_of(const std::string& text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+std::size_t longest_line(const std::string& text) {
+  std::size_t longest = 0, begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    longest = std::max(longest, end - begin);
+    begin = end + 1;
+  }
+  return longest;
+}
+
+/// Seconds `run` takes, the best of two (the less disturbed by other work on the machine).
+template <typename Run>
+double best_seconds(Run run) {
+  double best = 1e9;
+  for (int i = 0; i < 2; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return best;
+}
+
+/// Whether `make(n)` costs at most `factor` times `make(n / 10)` to lint (after both are
+/// written): linear cost is about 10×; quadratic is about 100×.
+template <typename Make>
+void check_scales_linearly(Scratch& dir, Make make, std::size_t n, double factor = 40) {
+  const std::string small = dir.write("small.toml", make(n / 10)).string();
+  const std::string large = dir.write("large.toml", make(n)).string();
+  const double small_seconds = best_seconds([&] { run_cli({"check", "--format", "json", small}); });
+  const double large_seconds = best_seconds([&] { run_cli({"check", "--format", "json", large}); });
+  INFO("n/10: " << small_seconds << " s, n: " << large_seconds << " s");
+  // Below a few tens of milliseconds the ratio is noise: a floor keeps it meaningful.
+  CHECK(large_seconds <= factor * std::max(small_seconds, 0.05));
+}
+
+}  // namespace
+
+TEST_CASE("N copies of one assumption id are N - 1 findings, not one a pair", "[hostile][cost]") {
+  // 2,000 copies: a 60 KB plan. Before, 1,999,000 findings.
+  constexpr std::size_t copies = 2000;
+  std::string plan = plan_head;
+  for (std::size_t i = 0; i < copies; ++i) plan += "[[assumptions]]\nid = \"same\"\n";
+  Scratch dir;
+  const CliRun run = run_cli({"check", "--no-color", dir.write("plan.toml", plan).string()});
+  CHECK(run.status == 1);
+  CHECK(count_of(run.out, "assumption id \"same\" is used twice") == copies - 1);
+  CHECK(run.out.size() < 1000 * copies);  // a finding, its excerpt, note and help: about 640 bytes
+}
+
+TEST_CASE("findings on one long line show a bounded excerpt", "[hostile][cost]") {
+  // 4,000 elements on one line of 100 KB, each with an unknown key: 4,000 findings on the line.
+  constexpr std::size_t elements = 4000;
+  // A top-level key, before the first table header.
+  std::string line = "assumptions = [";
+  for (std::size_t i = 0; i < elements; ++i) line += fmt::format("{{id = \"a{}\", bogus = 1}}, ", i);
+  line += "]\n";
+  Scratch dir;
+  const std::string path = dir.write("plan.toml", line + plan_head).string();
+  const CliRun text = run_cli({"check", "--no-color", path});
+  const std::size_t findings = count_of(text.out, "unknown key 'bogus'");
+  CHECK(findings == elements);
+  // The whole line, 100 KB, would be in every excerpt; at most ~200 bytes are.
+  CHECK(longest_line(text.out) < 400);
+  CHECK(text.out.size() < 2000 * findings);  // with a help that lists the valid keys: about 1,100 bytes
+  const CliRun sarif = run_cli({"check", "--format", "sarif", path});
+  CHECK(count_of(sarif.out, "\"ruleId\": \"unknown-key\"") == elements);
+  CHECK(sarif.out.size() < 6000 * findings);
+}
+
+TEST_CASE("columns of a long line are converted in one pass", "[hostile][cost]") {
+  // A one-line array of 2.8 MB in a plan that is not all ASCII (a "×" in a comment): every
+  // element's position is converted from code points to bytes.
+  auto make = [](std::size_t elements) {
+    std::string plan = "# 8 × H100\nassumptions = [";
+    for (std::size_t i = 0; i < elements; ++i) plan += fmt::format("{{id = \"a{}\", source = \"s\"}}, ", i);
+    return plan + "]\n" + plan_head;
+  };
+  Scratch dir;
+  check_scales_linearly(dir, make, 20000);
+}
+
+TEST_CASE("required keys are checked by index, linear in the entries", "[hostile][cost]") {
+  auto make = [](std::size_t entries) {
+    std::string plan = plan_head;
+    for (std::size_t i = 0; i < entries; ++i) plan += fmt::format("[[assumptions]]\nid = \"a{}\"\nsource = \"s\"\n", i);
+    for (std::size_t i = 0; i < entries / 10; ++i) plan += "[[targets]]\nmetric = \"cost.total\"\nmax = \"$1M\"\n";
+    return plan;
+  };
+  Scratch dir;
+  check_scales_linearly(dir, make, 10000);
+}
+
+TEST_CASE("a config's one-line ignore list is read in one pass", "[hostile][cost]") {
+  auto make = [](std::size_t names) {
+    std::string config = "[lint]\nignore = [";
+    for (std::size_t i = 0; i < names; ++i) config += "\"chinchilla-ratio\", ";
+    return config + "]\n";
+  };
+  Scratch dir;
+  InDirectory here(dir.path);
+  dir.write("plan.toml", plan_head);
+  const std::string small = dir.write("small.toml", make(6000)).string();
+  const std::string large = dir.write("large.toml", make(60000)).string();
+  const double small_seconds = best_seconds([&] { run_cli({"check", "--config", small, "plan.toml"}); });
+  const double large_seconds = best_seconds([&] { run_cli({"check", "--config", large, "plan.toml"}); });
+  INFO("n/10: " << small_seconds << " s, n: " << large_seconds << " s");
+  CHECK(large_seconds <= 30 * std::max(small_seconds, 0.005));
+  CHECK(run_cli({"check", "--config", large, "plan.toml"}).status == 0);
+}
+
+TEST_CASE("a rule's rendered message is capped at 4 KiB", "[hostile][cost]") {
+  // A 100 KB plan name, and a message of 10,000 {plan.name}: 1 GB rendered, before.
+  Scratch dir;
+  std::string message;
+  for (int i = 0; i < 10000; ++i) message += "{plan.name}";
+  const std::string pack = dir.write("pack.toml", "id = \"org-name\"\ngroup = \"governance\"\nseverity = \"warning\"\nsummary = \"s\"\n"
+                                                  "check = \"false\"\nat = \"plan.name\"\nmessage = \"" + message +
+                                                      "\"\n" + std::string(rule_docs_stub))
+                               .string();
+  const std::string plan = dir.write("plan.toml", "[plan]\nname = \"" + std::string(100000, 'n') +
+                                                      "\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n"
+                                                      "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n")
+                               .string();
+  const CliRun run = run_cli({"check", "--format", "json", "--rules", pack, "--select", "org-name", plan});
+  INFO(run.err);
+  CHECK(run.status == 0);  // a warning
+  CHECK(run.out.size() < 8000);
+  CHECK_THAT(run.out, Catch::Contains("nnn\u2026\""));
+}

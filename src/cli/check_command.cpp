@@ -90,7 +90,8 @@ int run_diff(const CheckOptions& options, const RunOptions& run, std::ostream& o
     fixed += file.fixed;
   }
   if (!options.output.empty()) {
-    if (Result<void> written = write_file_atomically(options.output, diff); !written) {
+    if (Result<void> written = write_file_atomically(options.output, diff, OutputTarget{"-o", options.output_follow_symlinks});
+        !written) {
       err << error_line(written.error()) << '\n';
       return exit_failure;
     }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planlint/emit/fingerprint.hpp"
+#include "planlint/emit/json_text.hpp"
 #include "planlint/emit/repository_path.hpp"
 
 namespace planlint {
@@ -34,15 +35,15 @@ void GitlabEmitter::file(const std::shared_ptr<const SourceFile>&, std::vector<D
     if (d.suppression) continue;
     const std::string path =
         path_in_repository(d.primary.file, paths_.repository_root, paths_.working_directory).value_or(d.primary.file);
-    const nlohmann::ordered_json issue = {
+    nlohmann::ordered_json issue = {
         {"description", fmt::format("{} [{}]", d.message, d.rule)},
         {"check_name", d.rule},
         {"fingerprint", fingerprints[i]},
         {"severity", gitlab_severity(d.severity)},
         {"location", {{"path", path}, {"lines", {{"begin", std::max<std::uint32_t>(d.primary.span.begin.line, 1)}}}}}};
     text += first_ ? "[\n  " : ",\n  ";
-    // Bytes that are not UTF-8 become U+FFFD, as in the JSON output.
-    text += issue.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // As the JSON output writes strings: malformed bytes as \xff, invisible characters escaped.
+    text += json_text(issue, -1);
     first_ = false;
   }
   out_ << text;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/printable.hpp"
 #include "planlint/emit/repository_path.hpp"
 #include "planlint/source/columns.hpp"
 
@@ -29,7 +30,11 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i) {
 
 }  // namespace
 
-std::string xml_escape(std::string_view text) {
+std::string xml_escape(std::string_view raw) {
+  // The printable policy first (planlint/diag/printable.hpp), line feeds kept: no control, bidi
+  // or separator character and no malformed UTF-8 reaches the XML.
+  const std::string shown = printable_lines(raw);
+  const std::string_view text = shown;
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
@@ -93,8 +98,8 @@ void JunitEmitter::file(const std::shared_ptr<const SourceFile>& source, std::ve
     for (const Diagnostic* d : findings) {
       text += xml_escape(fmt::format("{}:{}:{}: {}: {}\n", repository_path(d->primary.file), d->primary.span.begin.line,
                                      shown_column(source.get(), d->primary.file, d->primary.span.begin),
-                                     to_string(d->severity), d->message));
-      if (d->help) text += xml_escape(fmt::format("help: {}\n", *d->help));
+                                     to_string(d->severity), printable(d->message)));
+      if (d->help) text += xml_escape(fmt::format("help: {}\n", printable(*d->help)));
     }
     text += "</failure>\n    </testcase>\n";
   }

@@ -58,7 +58,7 @@ TEST_CASE("an output onto a symbolic link is refused, before anything is linted"
   CHECK(read_text(victim) == "precious\n");
 }
 
-TEST_CASE("--output-follow-symlinks writes the file a link names and keeps the link", "[output][run]") {
+TEST_CASE("with --output-follow-symlinks, -o writes the file a link names and keeps the link", "[output][run]") {
   Scratch dir;
   auto plan = dir.write("plan.toml", inference_plan_with(""));
   auto target = dir.write("reports/real.txt", "old\n");

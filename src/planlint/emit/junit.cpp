@@ -13,53 +13,30 @@ namespace planlint {
 
 namespace {
 
-/// The length of the UTF-8 sequence at text[i] when it is a valid one, else 0.
-std::size_t utf8_sequence(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char c = byte(i);
-  const std::size_t length = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-  if (length == 0 || i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k)
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-  // Overlong forms, surrogates and code points above U+10FFFF.
-  if ((c == 0xE0 && byte(i + 1) < 0xA0) || (c == 0xED && byte(i + 1) > 0x9F) || (c == 0xF0 && byte(i + 1) < 0x90) ||
-      (c == 0xF4 && byte(i + 1) > 0x8F))
-    return 0;
-  return length;
-}
-
-}  // namespace
-
-std::string xml_escape(std::string_view raw) {
-  // The printable policy first (planlint/diag/printable.hpp), line feeds kept: no control, bidi
-  // or separator character and no malformed UTF-8 reaches the XML.
-  const std::string shown = printable_lines(raw);
-  const std::string_view text = shown;
+/// XML entities for text the printable policy has already shown (valid UTF-8 without control
+/// characters): & < > " ' and nothing else to do.
+std::string xml_entities(std::string_view shown) {
   std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t length = utf8_sequence(text, i);
-    if (length != 1) {
-      if (length == 0) out += "\xEF\xBF\xBD";
-      else out.append(text.substr(i, length));
-      i += std::max<std::size_t>(length, 1);
-      continue;
-    }
-    const char c = text[i++];
+  out.reserve(shown.size());
+  for (const char c : shown) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
-      default:
-        if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
-          out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-        else
-          out += c;
+      default: out += c;
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string xml_escape(std::string_view raw) {
+  // The printable policy first (planlint/diag/printable.hpp): no line break, control, bidi or
+  // separator character and no malformed UTF-8 reaches the XML.
+  return xml_entities(printable(raw));
 }
 
 std::string junit_timestamp_now() {
@@ -96,10 +73,13 @@ void JunitEmitter::file(const std::shared_ptr<const SourceFile>& source, std::ve
         "    <testcase name=\"{}\" classname=\"{}\" time=\"0\">\n      <failure message=\"{}\" type=\"{}\">",
         xml_escape(rule), path, xml_escape(first.message), to_string(first.severity));
     for (const Diagnostic* d : findings) {
-      text += xml_escape(fmt::format("{}:{}:{}: {}: {}\n", repository_path(d->primary.file), d->primary.span.begin.line,
-                                     shown_column(source.get(), d->primary.file, d->primary.span.begin),
-                                     to_string(d->severity), printable(d->message)));
-      if (d->help) text += xml_escape(fmt::format("help: {}\n", printable(*d->help)));
+      // One line per finding, its file name as the text output shows it (printable_path: no colon
+      // that fakes a position or begins a workflow command).
+      text += xml_entities(fmt::format("{}:{}:{}: {}: {}\n", printable_path(repository_path(d->primary.file)),
+                                       d->primary.span.begin.line,
+                                       shown_column(source.get(), d->primary.file, d->primary.span.begin),
+                                       to_string(d->severity), printable(d->message)));
+      if (d->help) text += xml_entities(fmt::format("help: {}\n", printable(*d->help)));
     }
     text += "</failure>\n    </testcase>\n";
   }

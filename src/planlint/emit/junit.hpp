@@ -33,9 +33,9 @@ class JunitEmitter final : public Emitter {
   bool opened_ = false;
 };
 
-/// `text` as XML character data or an attribute value: & < > " ' as entities; the control
-/// characters XML 1.0 does not allow (below 0x20 but tab, LF and CR), and DEL, as `\x1b`; a
-/// byte that is not UTF-8 as U+FFFD.
+/// `text` as XML character data or an attribute value, on one line: the printable policy
+/// (planlint/diag/printable.hpp: line breaks, controls, bidi characters and malformed UTF-8 shown
+/// escaped, `\x1b`), then & < > " ' as entities.
 std::string xml_escape(std::string_view text);
 
 /// The current UTC time as JUnit's timestamp: 2026-12-04T01:30:00.

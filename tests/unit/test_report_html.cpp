@@ -169,6 +169,7 @@ source = "<img src=x onerror=alert(1)>"
   CHECK(html.find("<b>bold") == std::string::npos);
   CHECK(html.find("<i>mfu") == std::string::npos);
   CHECK(html.find('\x1b') == std::string::npos);
+  CHECK(html.find("\\x1b[31m") != std::string::npos);  // shown escaped, as every format shows it
   CHECK(html.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;") != std::string::npos);
   std::string output;
   CHECK(run_command(system_tool("xmllint", "libxml2-utils") + " --noout --nonet " + quote(page.string()), output) == 0);

@@ -2,33 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/printable.hpp"
+
 namespace planlint::svg {
 
 namespace {
-
-/// The length of the well-formed UTF-8 sequence at `text[i]`, 0 when it is malformed.
-std::size_t utf8_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
-  const unsigned char lead = byte(i);
-  std::size_t length = 0;
-  char32_t code = 0;
-  if (lead < 0x80) return 1;
-  if ((lead & 0xE0) == 0xC0) length = 2, code = lead & 0x1F;
-  else if ((lead & 0xF0) == 0xE0) length = 3, code = lead & 0x0F;
-  else if ((lead & 0xF8) == 0xF0) length = 4, code = lead & 0x07;
-  else return 0;
-  if (i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    code = (code << 6) | (byte(i + k) & 0x3F);
-  }
-  // Overlong forms, surrogates, beyond U+10FFFF, and the two non-characters XML excludes.
-  static constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (code < least[length] || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF || code == 0xFFFE ||
-      code == 0xFFFF)
-    return 0;
-  return length;
-}
 
 /// A number as an SVG coordinate: two decimals at most, no exponent.
 std::string number(double value) {
@@ -41,32 +19,21 @@ std::string number(double value) {
 }  // namespace
 
 std::string xml_text(std::string_view text) {
+  // The printable policy first, as every format (planlint/diag/printable.hpp): controls, bidi
+  // characters and malformed UTF-8 show as \x1b, \u202e, \xff; line feeds stay. What is left is
+  // valid UTF-8 that XML allows, and needs only its five entities.
+  const std::string shown = printable_lines(text);
   std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const char c = text[i];
+  out.reserve(shown.size());
+  for (const char c : shown) {
     switch (c) {
-      case '&': out += "&amp;"; ++i; continue;
-      case '<': out += "&lt;"; ++i; continue;
-      case '>': out += "&gt;"; ++i; continue;
-      case '"': out += "&quot;"; ++i; continue;
-      case '\'': out += "&#39;"; ++i; continue;
-      default: break;
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
     }
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-      out += "\xEF\xBF\xBD";  // U+FFFD
-      ++i;
-      continue;
-    }
-    const std::size_t length = utf8_length(text, i);
-    if (length == 0) {
-      out += "\xEF\xBF\xBD";
-      ++i;
-      continue;
-    }
-    out.append(text.substr(i, length));
-    i += length;
   }
   return out;
 }

@@ -12,9 +12,9 @@
 
 namespace planlint::svg {
 
-/// `text` as XML character data or an attribute value: &, <, >, " and ' as entities, and any
-/// character XML 1.0 does not allow (C0 controls other than tab, line feed and carriage
-/// return, U+FFFE, U+FFFF, a malformed UTF-8 byte) as U+FFFD.
+/// `text` as XML character data or an attribute value: the printable policy
+/// (planlint/diag/printable.hpp: controls, bidi characters and malformed UTF-8 shown as `\x1b`,
+/// line feeds kept), then &, <, >, " and ' as entities.
 std::string xml_text(std::string_view text);
 
 enum class Anchor { start, middle, end };

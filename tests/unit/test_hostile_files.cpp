@@ -50,8 +50,8 @@ TEST_CASE("a per-folder config names no file outside its repository", "[hostile]
     }
   }
   SECTION("a file inside the repository, above the config's folder, is fine") {
-    dir.write("shared/catalog.toml", catalog_entry);
-    dir.write("plans/.planlint.toml", "[lint]\ncatalog = \"../shared/catalog.toml\"\n");
+    dir.write("catalogs/catalog.toml", catalog_entry);
+    dir.write("plans/.planlint.toml", "[lint]\ncatalog = \"../catalogs/catalog.toml\"\n");
     const CliRun run = run_cli({"check", "plans/plan.toml"});
     INFO(run.err);
     CHECK(run.status == 0);

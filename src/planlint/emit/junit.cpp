@@ -8,35 +8,18 @@
 #include "planlint/diag/printable.hpp"
 #include "planlint/emit/repository_path.hpp"
 #include "planlint/source/columns.hpp"
+#include "planlint/svg/svg.hpp"
 
 namespace planlint {
 
 namespace {
-
-/// XML entities for text the printable policy has already shown (valid UTF-8 without control
-/// characters): & < > " ' and nothing else to do.
-std::string xml_entities(std::string_view shown) {
-  std::string out;
-  out.reserve(shown.size());
-  for (const char c : shown) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 }  // namespace
 
 std::string xml_escape(std::string_view raw) {
   // The printable policy first (planlint/diag/printable.hpp): no line break, control, bidi or
   // separator character and no malformed UTF-8 reaches the XML.
-  return xml_entities(printable(raw));
+  return svg::xml_text(printable(raw));
 }
 
 std::string junit_timestamp_now() {
@@ -75,11 +58,11 @@ void JunitEmitter::file(const std::shared_ptr<const SourceFile>& source, std::ve
     for (const Diagnostic* d : findings) {
       // One line per finding, its file name as the text output shows it (printable_path: no colon
       // that fakes a position or begins a workflow command).
-      text += xml_entities(fmt::format("{}:{}:{}: {}: {}\n", printable_path(repository_path(d->primary.file)),
+      text += svg::xml_text(fmt::format("{}:{}:{}: {}: {}\n", printable_path(repository_path(d->primary.file)),
                                        d->primary.span.begin.line,
                                        shown_column(source.get(), d->primary.file, d->primary.span.begin),
                                        to_string(d->severity), printable(d->message)));
-      if (d->help) text += xml_entities(fmt::format("help: {}\n", printable(*d->help)));
+      if (d->help) text += svg::xml_text(fmt::format("help: {}\n", printable(*d->help)));
     }
     text += "</failure>\n    </testcase>\n";
   }

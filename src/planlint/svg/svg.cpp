@@ -31,7 +31,7 @@ std::string xml_text(std::string_view text) {
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
+      case '\'': out += "&apos;"; break;
       default: out += c;
     }
   }

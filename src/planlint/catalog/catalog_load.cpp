@@ -17,6 +17,7 @@
 #include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_span.hpp"
 #include "planlint/units/quantity.hpp"
+#include "planlint/units/unit_atoms.hpp"
 
 namespace planlint {
 namespace {
@@ -54,28 +55,13 @@ std::string join(const Keys& keys) {
   return out;
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 /// The closest of `candidates` to `word`, when it is close enough to be a likely typo.
 template <typename Keys>
 std::optional<std::string_view> did_you_mean(std::string_view word, const Keys& candidates) {
   std::optional<std::string_view> best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (std::string_view candidate : candidates)
-    if (std::size_t d = edit_distance(word, candidate); d < best_distance) {
+    if (std::size_t d = units::edit_distance(word, candidate); d < best_distance) {
       best = candidate;
       best_distance = d;
     }

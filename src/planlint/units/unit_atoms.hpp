@@ -203,8 +203,7 @@ inline std::optional<std::string> flop_case_error(std::string_view word) {
   return message;
 }
 
-namespace detail {
-/// Levenshtein distance of two short words (unit spellings).
+/// Levenshtein distance of two short words (unit spellings, catalog GPU ids).
 inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -219,7 +218,6 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   }
   return row[b.size()];
 }
-}  // namespace detail
 
 /// A hint for an unknown unit word, e.g. " (did you mean 'GB/s'?)", or "" when none fits.
 inline std::string unit_suggestion(std::string_view word) {
@@ -237,7 +235,7 @@ inline std::string unit_suggestion(std::string_view word) {
   if (candidates.empty() && word.size() >= 4) {
     const std::size_t allowed = word.size() >= 7 ? 2 : 1;
     for (const auto& spelling : unit_atom_spellings())
-      if (spelling.size() >= 3 && detail::edit_distance(word, spelling) <= allowed) candidates.push_back(spelling);
+      if (spelling.size() >= 3 && edit_distance(word, spelling) <= allowed) candidates.push_back(spelling);
   }
   if (candidates.empty()) return "";
   std::string hint = " (did you mean ";

@@ -12,6 +12,7 @@
 
 #include "planlint/source/regular_file.hpp"
 #include "planlint/catalog/catalog.hpp"
+#include "planlint/diag/edit_distance.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/source/columns.hpp"
 #include "planlint/source/toml_limits.hpp"
@@ -61,7 +62,7 @@ std::optional<std::string_view> did_you_mean(std::string_view word, const Keys& 
   std::optional<std::string_view> best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (std::string_view candidate : candidates)
-    if (std::size_t d = units::edit_distance(word, candidate); d < best_distance) {
+    if (std::size_t d = edit_distance(word, candidate); d < best_distance) {
       best = candidate;
       best_distance = d;
     }

@@ -7,9 +7,6 @@
 
 namespace planlint {
 
-/// Optimal-string-alignment edit distance (a transposition counts as one edit: hmb → hbm is 1).
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
 /// The closest candidate within a distance that still reads as a typo (at most a third of the
 /// word, at least 1, at most 3), or nullopt. Ties keep the first candidate.
 std::optional<std::string> closest_match(std::string_view word,

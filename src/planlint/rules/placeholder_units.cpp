@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/edit_distance.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/expr/value.hpp"
 #include "planlint/units/quantity.hpp"

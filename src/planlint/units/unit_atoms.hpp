@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "planlint/diag/edit_distance.hpp"
 #include "planlint/units/dimension.hpp"
 
 namespace planlint::units {
@@ -201,22 +202,6 @@ inline std::optional<std::string> flop_case_error(std::string_view word) {
   message.append(word).append("' is ambiguous: write ").append(prefix);
   message.append("FLOP (work) or ").append(prefix).append("FLOPS (rate)");
   return message;
-}
-
-/// Levenshtein distance of two short words (unit spellings, catalog GPU ids).
-inline std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 /// A hint for an unknown unit word, e.g. " (did you mean 'GB/s'?)", or "" when none fits.

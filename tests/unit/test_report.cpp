@@ -236,6 +236,17 @@ TEST_CASE("a file that is not TOML reports nothing computed and exits 1", "[repo
   const json report = json::parse(run.out);
   CHECK(report["plan"].is_null());
   CHECK(report["metrics"].empty());
+
+  // Text and Markdown say no numbers follow, with no empty table or "unknown" kind.
+  CliRun text = run_cli({"report", "--no-color", plan.path.string()});
+  CHECK(text.status == 1);
+  CHECK_THAT(text.out, Catch::StartsWith(plan.path.string() + ": no estimates\n"));
+  CHECK_THAT(text.out, Catch::Contains("planlint computes no numbers from it until it is fixed"));
+  CHECK_THAT(text.out, !Catch::Contains("unknown") && !Catch::Contains("numbers below"));
+  CliRun markdown = run_cli({"report", "--format", "markdown", plan.path.string()});
+  CHECK(markdown.status == 1);
+  CHECK_THAT(markdown.out, Catch::Contains("planlint computes no numbers from it until it is fixed"));
+  CHECK_THAT(markdown.out, !Catch::Contains("| | metric |") && !Catch::Contains("(unknown)"));
 }
 
 TEST_CASE("report on a file that holds no plan says so and exits 2, and check still lints it", "[report]") {

@@ -81,6 +81,16 @@ std::string errors_count_text(std::size_t count) {
 
 bool is_training(const ReportInput& input) { return !input.plan || input.plan->is_training(); }
 
+std::string errors_consequence(bool has_numbers) {
+  return has_numbers ? "the numbers below are what it implies as written, not a plan that holds"
+                     : "planlint computes no numbers from it until it is fixed";
+}
+
+bool has_numbers(const ReportInput& input, const std::vector<const MetricSpec*>& shown) {
+  return std::any_of(shown.begin(), shown.end(),
+                     [&](const MetricSpec* spec) { return input.estimates->find(spec->id) != nullptr; });
+}
+
 std::vector<const MetricSpec*> shown_metrics(const ReportInput& input) {
   std::vector<const MetricSpec*> shown;
   for (const MetricSpec& metric : metric_table())
@@ -163,12 +173,15 @@ void render_text(std::ostream& out, const ReportInput& input) {
 
   // The plan's text is printable(), and its name, which begins the first line, cannot start a
   // GitHub workflow command.
-  out << fmt::format("{}: {} estimates ({})\n", printable_line_start(report_title(input)), kind_name(input),
-                     printable(input.path));
+  const bool numbers = has_numbers(input, shown);
+  if (input.plan)
+    out << fmt::format("{}: {} estimates ({})\n", printable_line_start(report_title(input)), kind_name(input),
+                       printable(input.path));
+  else
+    out << fmt::format("{}: no estimates\n", printable_line_start(input.path));
   if (!input.errors.empty()) {
-    out << fmt::format("\nerror: the plan has {} (`planlint check` explains each); the numbers below are what "
-                       "it implies as written, not a plan that holds:\n",
-                       errors_count_text(input.errors.size()));
+    out << fmt::format("\nerror: the plan has {} (`planlint check` explains each); {}:\n",
+                       errors_count_text(input.errors.size()), errors_consequence(numbers));
     for (const ReportError& error : input.errors)
       out << fmt::format("  {}{} [{}]\n", error.line ? fmt::format("{}:{}: ", error.line, error.column) : "",
                          printable(error.message), printable(error.rule));

@@ -13,6 +13,11 @@ std::string report_title(const ReportInput& input);
 /// "training", "finetune", "inference".
 std::string_view kind_name(const ReportInput& input);
 bool is_training(const ReportInput& input);
+/// What a plan's errors mean for the numbers after them, for "the plan has N errors (…); ___":
+/// a plan too broken to compute anything from gets no empty table.
+std::string errors_consequence(bool has_numbers);
+/// Whether any of `shown` has a value to print.
+bool has_numbers(const ReportInput& input, const std::vector<const MetricSpec*>& shown);
 
 /// The metrics the text and Markdown reports show for the plan's kind, in report order.
 std::vector<const MetricSpec*> shown_metrics(const ReportInput& input);

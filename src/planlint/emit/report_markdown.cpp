@@ -16,19 +16,22 @@ void render_markdown(std::ostream& out, const ReportInput& input) {
   const Estimates& estimates = *input.estimates;
   const std::vector<const MetricSpec*> shown = shown_metrics(input);
 
-  out << fmt::format("### planlint report: {} ({})\n\n", markdown_code_span(report_title(input)),
-                     kind_name(input));
-  out << fmt::format("Estimates recomputed from {}.\n\n", markdown_code_span(input.path));
+  const bool numbers = has_numbers(input, shown);
+  if (input.plan)
+    out << fmt::format("### planlint report: {} ({})\n\n", markdown_code_span(report_title(input)),
+                       kind_name(input));
+  else
+    out << fmt::format("### planlint report: {}\n\n", markdown_code_span(input.path));
+  if (numbers) out << fmt::format("Estimates recomputed from {}.\n\n", markdown_code_span(input.path));
   if (!input.errors.empty()) {
-    out << fmt::format("> **The plan has {}** (`planlint check` explains each); the numbers below are what it "
-                       "implies as written, not a plan that holds:\n>\n",
-                       errors_count_text(input.errors.size()));
+    out << fmt::format("> **The plan has {}** (`planlint check` explains each); {}:\n>\n",
+                       errors_count_text(input.errors.size()), errors_consequence(numbers));
     for (const ReportError& error : input.errors)
       out << fmt::format("> - {}{} ({})\n", error.line ? fmt::format("line {}: ", error.line) : "",
                          cell(error.message), markdown_code_span(error.rule));
     out << '\n';
   }
-  out << "| | metric | value | range | arithmetic |\n|---|---|---|---|---|\n";
+  if (numbers) out << "| | metric | value | range | arithmetic |\n|---|---|---|---|---|\n";
   std::optional<ReportSection> heading;  // the section whose title is out
   for (const MetricSpec* spec : shown) {
     const MetricValue* metric = estimates.find(spec->id);

@@ -208,5 +208,18 @@ TEST_CASE("lsp: hover on an [estimates] claim and completion of metrics and enum
   const json optimizers = server.request("textDocument/completion", {{"textDocument", {{"uri", uri}}}, {"position", position(17, 13)}});
   INFO(optimizers.dump(1));
   CHECK(has(labels(optimizers), "adam"));
+
+  // A claim in another dimension is a bad value (the loader's error), with no percentage from the
+  // metric in its hover.
+  const std::string other_uri = file_uri(dir.write("other.toml", "").string());
+  server.notify("textDocument/didOpen",
+                opened(other_uri, plan_with_peak("989 TFLOPS") + "\n[estimates]\n\"train.days\" = \"10 GB\"\n\n"));
+  REQUIRE(server.diagnostics_of(other_uri));
+  const json wrong = server.request("textDocument/hover", {{"textDocument", {{"uri", other_uri}}}, {"position", position(claim_line, 3)}});
+  REQUIRE(wrong.is_object());
+  const std::string wrong_shown = wrong["contents"]["value"];
+  INFO(wrong_shown);
+  CHECK(wrong_shown.find("`train.days`") != std::string::npos);
+  CHECK(wrong_shown.find("from planlint's value") == std::string::npos);
   end_session(server);
 }

@@ -93,10 +93,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     config = *std::move(loaded);
   }
 
-  // A Markdown capacity doc: its plan block, read with the doc's other lines blanked so that
-  // line numbers stay the doc's own (as `check` reads it).
+  // A Markdown capacity doc: its plan block, read from its own lines with the doc's line
+  // numbers (as `check` reads it).
   std::string_view toml_text = source->text();
-  std::string block_text;
   std::uint32_t first_line = 1;
   if (is_markdown_path(options.path)) {
     const std::vector<PlanBlock> blocks = plan_blocks(source->text());
@@ -115,8 +114,7 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
       return exit_failure;
     }
     const PlanBlock& block = blocks[options.block == 0 ? 0 : options.block - 1];
-    block_text = blank_outside(source->text(), block);
-    toml_text = block_text;
+    toml_text = block_text(source->text(), block);
     first_line = block.first_line;
   } else if (options.block > 0) {
     print_line(err, fmt::format("planlint: error: --block: {} is not a Markdown doc", options.path));
@@ -147,7 +145,7 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   suppression_rules.enabled = [](std::string_view, std::string_view) { return true; };
   // The suppressions' own findings (unused, without a reason) are `check`'s: with no rules run,
   // every suppression of a rule's finding would look unused.
-  (void)apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text), suppression_rules,
+  (void)apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text, first_line), suppression_rules,
                            source->path());
 
   // On stderr: the plan's structure findings (which leave values out of the estimates) and

@@ -71,8 +71,7 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
       lint_options.rules = &no_rules;
       lint_options.catalog = &plan->catalog;
       const bool markdown = block.first_line > 0;
-      const std::string block_text = markdown ? blank_outside(source->text(), block) : std::string();
-      plan->result = lint_text(source, markdown ? std::string_view(block_text) : source->text(), lint_options,
+      plan->result = lint_text(source, markdown ? block_text(source->text(), block) : source->text(), lint_options,
                                markdown ? block.first_line : 1);
       if (!plan->result.plan || !plan->result.estimates) continue;
 

@@ -95,9 +95,9 @@ const SuppressionRules& suppression_rules() {
 
 /// lint_text, suppressions and the report renderings of one plan (a file, or a Markdown block).
 void lint_plan(const std::shared_ptr<const SourceFile>& source, std::string_view toml_text,
-               const LintOptions& options, std::vector<Diagnostic>& out) {
-  FileResult result = lint_text(source, toml_text, options);
-  std::vector<Diagnostic> own = apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text),
+               const LintOptions& options, std::vector<Diagnostic>& out, std::uint32_t first_line = 1) {
+  FileResult result = lint_text(source, toml_text, options, first_line);
+  std::vector<Diagnostic> own = apply_suppressions(result.diagnostics, find_suppressions(*source, toml_text, first_line),
                                                    suppression_rules(), source->path());
   for (Diagnostic& d : own) result.diagnostics.push_back(std::move(d));
   const ReportInput input{result.plan ? &*result.plan : nullptr,
@@ -131,7 +131,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string& doc = source->text();
   if (markdown) {
     for (const PlanBlock& block : plan_blocks(doc))
-      lint_plan(source, blank_outside(doc, block), options, report.diagnostics);
+      lint_plan(source, block_text(doc, block), options, report.diagnostics, block.first_line);
   } else {
     require_same_toml_readings(doc);
     lint_plan(source, doc, options, report.diagnostics);

@@ -1,7 +1,6 @@
 // Stages in batches: lint_texts runs each stage over many plans in a row, and a run lints its
 // files in batches (docs/development.md, "Layout"). A plan's findings must not depend
 // on the plans linted with it, and a run's output not on how its files were batched.
-#include <deque>
 #include <filesystem>
 #include <sstream>
 
@@ -63,7 +62,6 @@ TEST_CASE("a plan's findings do not depend on the plans linted with it", "[lint]
   options[3].rules = &with_pack;
   options[3].full_estimates = false;
 
-  std::deque<std::string> blanked;
   std::vector<PlanText> plans;
   for (std::size_t i = 0; i < sources.size(); ++i)
     plans.push_back(PlanText{sources[i], sources[i]->text(), 1, &options[i % options.size()]});
@@ -74,8 +72,8 @@ TEST_CASE("a plan's findings do not depend on the plans linted with it", "[lint]
     REQUIRE(text);
     auto source = std::make_shared<const SourceFile>(path, *std::move(text));
     for (const PlanBlock& block : plan_blocks(source->text())) {
-      blanked.push_back(blank_outside(source->text(), block));
-      plans.push_back(PlanText{source, blanked.back(), block.first_line, &options[plans.size() % options.size()]});
+      plans.push_back(PlanText{source, block_text(source->text(), block), block.first_line,
+                               &options[plans.size() % options.size()]});
       ++markdown_blocks;
     }
   }

@@ -153,3 +153,54 @@ TEST_CASE("a rule's rendered message is capped at 4 KiB", "[hostile][cost]") {
   CHECK(run.out.size() < 8000);
   CHECK_THAT(run.out, Catch::Contains("nnn\u2026\""));
 }
+
+TEST_CASE("a Markdown doc's blocks cost what the same plans cost as files", "[hostile][cost][markdown]") {
+  // Each block was parsed from a copy of the doc up to its end, earlier lines blanked: 1,000
+  // blocks cost 34 times the same plans as files (8.5 s), and 100 blocks after 15 MiB of blank
+  // lines 47 s and 1.6 GB. Now a block is parsed from its own lines.
+  constexpr std::size_t plans = 1000;
+  auto plan = [](std::size_t i) {
+    return fmt::format("[plan]\nname = \"p{}\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
+                       "gpu = \"h100-sxm\"\ncount = 8\nhmb = 1\n",
+                       i);
+  };
+  Scratch dir;
+  std::string doc = "# Capacity review\n\n";
+  for (std::size_t i = 0; i < plans; ++i) {
+    doc += fmt::format("## Plan {}\n\nWhy it needs 8 × H100.\n\n```toml\n{}```\n\n", i, plan(i));
+    dir.write(fmt::format("files/p{}.toml", i), plan(i));
+  }
+  const std::string review = dir.write("review.md", doc).string(), files = (dir.path / "files").string();
+  const std::vector<std::string> as_doc{"check", "--no-color", "--max-plans-per-file", "1000", review};
+  const std::vector<std::string> as_files{"check", "--no-color", files};
+  const CliRun from_doc = run_cli(as_doc), from_files = run_cli(as_files);
+  CHECK(from_doc.status == 1);
+  CHECK(count_of(from_doc.out, "unknown key 'hmb'") == plans);
+  CHECK(count_of(from_files.out, "unknown key 'hmb'") == plans);
+  const double doc_seconds = best_seconds([&] { run_cli(as_doc); });
+  const double files_seconds = best_seconds([&] { run_cli(as_files); });
+  INFO("doc: " << doc_seconds << " s, files: " << files_seconds << " s");
+  // Comparable: the files are 1,000 opens and reads; before, the doc cost 34 times as much.
+  CHECK(doc_seconds <= 4 * std::max(files_seconds, 0.05));
+}
+
+TEST_CASE("blank lines before a doc's blocks are read once, not once a block", "[hostile][cost][markdown]") {
+  // 15 MiB of blank lines, then 100 blocks: each block's copy held all 15 MiB (47 s, 1.6 GB).
+  // Now the doc costs about what the same doc with one block costs (linear: one scan of it).
+  auto make = [](std::size_t blocks) {
+    std::string doc(std::size_t{15} << 20, '\n');
+    for (std::size_t i = 0; i < blocks; ++i)
+      doc += fmt::format("```toml\n{}name = \"p{}\"\n```\n", "[plan]\n", i);
+    return doc;
+  };
+  Scratch dir;
+  const std::string one = dir.write("one.md", make(1)).string(), hundred = dir.write("hundred.md", make(100)).string();
+  const CliRun run = run_cli({"check", "--no-color", "--format", "json", hundred});
+  CHECK(run.status == 1);  // each plan misses its sections
+  CHECK(count_of(run.out, "missing required section [model]") == 100);
+  CHECK_THAT(run.out, Catch::Contains("\"line\": 15728642"));  // the first block's first line, the doc's own
+  const double one_seconds = best_seconds([&] { run_cli({"check", "--format", "json", one}); });
+  const double hundred_seconds = best_seconds([&] { run_cli({"check", "--format", "json", hundred}); });
+  INFO("1 block: " << one_seconds << " s, 100 blocks: " << hundred_seconds << " s");
+  CHECK(hundred_seconds <= 5 * std::max(one_seconds, 0.05));
+}

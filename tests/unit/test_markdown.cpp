@@ -32,11 +32,14 @@ TEST_CASE("the toml blocks holding a [plan] table are found, in order", "[markdo
   CHECK(blocks[2].last_line == 19);
 }
 
-TEST_CASE("lines before a block are blanked, their line breaks kept, and the lines after dropped", "[markdown]") {
-  const std::string doc = "intro\r\n```toml\n[plan]\nname = \"a\"\n```\ntail";
+TEST_CASE("a block's text is its own lines, line breaks included, without the fences", "[markdown]") {
+  const std::string doc = "intro\r\n```toml\r\n[plan]\r\nname = \"a\"\n```\ntail";
   auto blocks = planlint::plan_blocks(doc);
   REQUIRE(blocks.size() == 1);
-  CHECK(planlint::blank_outside(doc, blocks[0]) == "\r\n\n[plan]\nname = \"a\"\n");
+  CHECK(planlint::block_text(doc, blocks[0]) == "[plan]\r\nname = \"a\"\n");
+  const std::string open = "```toml\n[plan]\nname = \"b\"";  // never closed, no final line break
+  REQUIRE(planlint::plan_blocks(open).size() == 1);
+  CHECK(planlint::block_text(open, planlint::plan_blocks(open)[0]) == "[plan]\nname = \"b\"");
   CHECK(planlint::is_markdown_path("docs/Plan.MD"));
   CHECK_FALSE(planlint::is_markdown_path("plan.toml"));
 }

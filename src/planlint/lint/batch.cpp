@@ -100,7 +100,7 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
     FileOutput& output = outputs[file];
     if (tasks[file].keep_plans)
       output.plans.push_back(LintedPlan{plan.first_line, last_line, std::move(result.plan), std::move(result.estimates)});
-    std::vector<Diagnostic> own = apply_suppressions(result.diagnostics, find_suppressions(*output.source, plan.toml_text),
+    std::vector<Diagnostic> own = apply_suppressions(result.diagnostics, find_suppressions(*output.source, plan.toml_text, plan.first_line),
                                                      settings.suppression_rules, output.source->path());
     select_findings(own, settings.lint);
     for (auto& [key, earlier] : result.former_keys.earlier) output.former_keys.earlier.emplace(key, std::move(earlier));
@@ -134,11 +134,9 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
     if (blocks[t].empty()) continue;
     const std::string& doc = outputs[t].source->text();
     try {
-      std::vector<std::string> texts;
       std::vector<PlanText> doc_plans;
-      for (const PlanBlock& block : blocks[t]) texts.push_back(blank_outside(doc, block));
-      for (std::size_t b = 0; b < blocks[t].size(); ++b)
-        doc_plans.push_back(PlanText{outputs[t].source, texts[b], blocks[t][b].first_line, &tasks[t].settings->lint});
+      for (const PlanBlock& block : blocks[t])
+        doc_plans.push_back(PlanText{outputs[t].source, block_text(doc, block), block.first_line, &tasks[t].settings->lint});
       std::vector<FileResult> results = lint_doc_plans(doc_plans, outputs[t].former_keys);
       for (std::size_t b = 0; b < results.size(); ++b) finish(doc_plans[b], t, results[b], blocks[t][b].last_line);
     } catch (const std::exception& error) {

@@ -61,9 +61,7 @@ struct BatchLimits {
 };
 
 /// Lints a batch of files: the plan files with lint_texts, each stage over all of them in a
-/// row; then each Markdown doc's blocks one at a time (a block is linted from a copy of the doc
-/// up to its end, and a doc may hold a hundred: a batch's copies held at once could take
-/// gigabytes). A batch whose lint throws is linted again file by file, so that the error names
+/// row; then each Markdown doc's blocks, each parsed from its own lines (block_text). A batch whose lint throws is linted again file by file, so that the error names
 /// its file.
 std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits& limits);
 

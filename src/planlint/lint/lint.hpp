@@ -49,9 +49,9 @@ struct FileResult {
 /// Lints one loaded file.
 FileResult lint_source(std::shared_ptr<const SourceFile> source, const LintOptions& options);
 
-/// Lints `toml_text` as the plan while diagnostics name `source` (a Markdown doc whose other
-/// lines are blanked in `toml_text`, so line and column numbers stay the doc's own).
-/// `first_line` is the plan's first line in `source` (a Markdown block's: load_plan).
+/// Lints `toml_text` as the plan while diagnostics name `source`: `toml_text` is `source`'s
+/// lines from `first_line` on (a Markdown block's: block_text), and findings carry the
+/// source's own line and column numbers (load_plan).
 FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
                      const LintOptions& options, std::uint32_t first_line = 1);
 

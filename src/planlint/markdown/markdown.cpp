@@ -1,5 +1,6 @@
 #include "planlint/markdown/markdown.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include <fmt/format.h>
@@ -8,23 +9,32 @@ namespace planlint {
 
 namespace {
 
-/// The lines of `text` without their terminators (a final line without one included).
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) {
-      if (begin < text.size()) lines.push_back(text.substr(begin));
-      break;
-    }
-    std::string_view line = text.substr(begin, end - begin);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
-    begin = end + 1;
+/// The lines of a doc, one at a time, without their terminators (a final line without one
+/// included): a doc of 15 MiB of blank lines is 15 million of them, too many to hold.
+class Lines {
+ public:
+  struct Line {
+    std::string_view text;
+    std::uint32_t number = 0;  ///< 1-based
+    std::size_t begin = 0;     ///< its first byte in the doc
+  };
+  explicit Lines(std::string_view doc) : doc_(doc) {}
+  bool done() const { return next_ >= doc_.size(); }
+  std::size_t position() const { return std::min(next_, doc_.size()); }  ///< the next line's first byte
+  std::uint32_t count() const { return number_; }                         ///< lines read so far
+  Line next() {
+    const std::size_t begin = next_, end = std::min(doc_.find('\n', begin), doc_.size());
+    next_ = end + 1;
+    std::string_view text = doc_.substr(begin, end - begin);
+    if (end < doc_.size() && text.ends_with('\r')) text.remove_suffix(1);
+    return Line{text, ++number_, begin};
   }
-  return lines;
-}
+
+ private:
+  std::string_view doc_;
+  std::size_t next_ = 0;
+  std::uint32_t number_ = 0;
+};
 
 struct Fence {
   char marker;
@@ -105,47 +115,40 @@ bool is_markdown_path(std::string_view path) {
 }
 
 std::vector<PlanBlock> plan_blocks(std::string_view doc) {
-  std::vector<std::string_view> lines = split_lines(doc);
   std::vector<PlanBlock> blocks;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (opens_html_comment(lines[i])) {
-      // A commented-out fence is comment text, not a code block (a plan kept for the record).
-      while (i < lines.size() && lines[i].find("-->") == std::string_view::npos) ++i;
-      continue;  // past the line that closes it (or the end of the doc)
+  Lines lines(doc);
+  while (!lines.done()) {
+    Lines::Line line = lines.next();
+    if (opens_html_comment(line.text)) {
+      // A commented-out fence is comment text, not a code block (a plan kept for the record):
+      // past the line that closes the comment (or the end of the doc).
+      while (line.text.find("-->") == std::string_view::npos && !lines.done()) line = lines.next();
+      continue;
     }
-    auto open = fence_of(lines[i]);
+    auto open = fence_of(line.text);
     if (!open) continue;
-    std::size_t end = i + 1;
-    while (end < lines.size() && !closes(lines[end], *open)) ++end;
-    if (is_toml(open->info)) {
-      bool has_plan = false;
-      for (std::size_t line = i + 1; line < end && !has_plan; ++line) has_plan = is_plan_header(lines[line]);
-      if (has_plan)
-        blocks.push_back(PlanBlock{static_cast<std::uint32_t>(i + 2), static_cast<std::uint32_t>(end)});
+    const bool toml = is_toml(open->info);
+    bool has_plan = false;
+    PlanBlock block{line.number + 1, 0, lines.position(), doc.size()};
+    bool closed = false;
+    while (!lines.done()) {
+      const Lines::Line inside = lines.next();
+      if (closes(inside.text, *open)) {
+        block.last_line = inside.number - 1;
+        block.end = inside.begin;
+        closed = true;
+        break;
+      }
+      if (toml && !has_plan) has_plan = is_plan_header(inside.text);
     }
-    i = end;  // past the closing fence (or the end of the doc)
+    if (!closed) block.last_line = lines.count();  // a block left open runs to the end of the doc
+    if (has_plan) blocks.push_back(block);
   }
   return blocks;
 }
 
-std::string blank_outside(std::string_view doc, const PlanBlock& block) {
-  std::string out;
-  out.reserve(doc.size());
-  std::uint32_t line = 1;
-  for (std::size_t i = 0; i < doc.size(); ++i) {
-    const char c = doc[i];
-    if (c == '\n') {
-      out += c;
-      // The lines after the block are left out: nothing there can change how it parses, and a
-      // doc of many blocks would otherwise cost blocks × its whole size.
-      if (++line > block.last_line && line > block.first_line) break;
-    } else if (line >= block.first_line && line <= block.last_line) {
-      out += c;
-    } else if (c == '\r' && i + 1 < doc.size() && doc[i + 1] == '\n') {
-      out += c;  // keep CRLF line breaks whole
-    }
-  }
-  return out;
+std::string_view block_text(std::string_view doc, const PlanBlock& block) {
+  return doc.substr(block.begin, block.end - block.begin);
 }
 
 Result<std::vector<PlanBlock>> plan_blocks(std::string_view doc, std::size_t max_plans) {

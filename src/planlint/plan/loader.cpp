@@ -52,7 +52,7 @@ class Loader {
   Loader(std::shared_ptr<const SourceFile> source, const Catalog& catalog, DiagnosticSink& findings,
          std::string_view toml_text, std::uint32_t first_line)
       : source_(std::move(source)), catalog_(catalog), toml_text_(toml_text),
-        first_line_(first_line), findings_(*source_, findings) {}
+        first_line_(first_line), findings_(*source_, findings, first_line) {}
 
   /// The TOML parse, then the plan read from the document; the syntax error when the text is
   /// not valid TOML.

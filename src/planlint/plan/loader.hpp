@@ -19,10 +19,10 @@ namespace planlint {
 /// bad-quantity, bad-value, missing-required, unknown-gpu) to `findings`. The plan, unless the
 /// text is not valid TOML; a plan with structure errors is still returned (bad values are left
 /// out) so that later checks can run on what is valid. `catalog` resolves cluster.gpu and its
-/// defaults. `toml_text`, when given, is parsed instead of the source's text (a Markdown block
-/// with the doc's other lines blanked); spans and diagnostics still name `source`. `first_line`
-/// is the plan's first line in `source` (a Markdown block's first line): findings about the
-/// plan as a whole, a missing section, point at its first character.
+/// defaults. `toml_text`, when given, is parsed instead of the source's text: the source's lines
+/// from `first_line` on (a Markdown block's, block_text); spans and diagnostics name `source`
+/// at its own lines and columns. Findings about the plan as a whole, a missing section, point
+/// at `first_line`'s first character.
 Result<Plan> load_plan(std::shared_ptr<const SourceFile> source, const Catalog& catalog, DiagnosticSink& findings,
                        std::optional<std::string_view> toml_text = std::nullopt, std::uint32_t first_line = 1);
 

@@ -21,7 +21,9 @@ namespace planlint::detail {
 /// Reports the loader's findings for one file to its sink.
 class Findings {
  public:
-  Findings(const SourceFile& source, DiagnosticSink& sink) : source_(source), sink_(sink), columns_(source) {}
+  /// `first_line`: the source's line where the parsed text starts (ColumnConverter).
+  Findings(const SourceFile& source, DiagnosticSink& sink, std::uint32_t first_line = 1)
+      : source_(source), sink_(sink), columns_(source, first_line) {}
 
   Diagnostic& add(std::string_view rule, Span span, std::string key_path, std::string message);
   const SourceFile& source() const { return source_; }

@@ -6,8 +6,9 @@
 
 namespace planlint::detail {
 
-Position ColumnConverter::position(const toml::source_position& at) {
-  if (!at) return {};
+Position ColumnConverter::position(const toml::source_position& parsed) {
+  if (!parsed) return {};
+  const toml::source_position at{parsed.line + line_offset_, parsed.column};
   if (ascii_) return Position{at.line, at.column};
   const std::string_view line = file_.line(at.line);
   if (at.line != line_) {

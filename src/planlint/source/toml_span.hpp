@@ -15,13 +15,14 @@
 
 namespace planlint::detail {
 
-/// Converts the positions toml++ reports in `file` (the text toml++ parsed has `file`'s lines
-/// where toml++ can point: a Markdown doc's blanked copy too). It keeps the last line's
+/// Converts the positions toml++ reports in `file`: the text toml++ parsed is `file`'s lines
+/// from `first_line` on (a Markdown block's, parsed on its own). It keeps the last line's
 /// columns, so the many positions of one long line cost one pass over it: use one converter
 /// for a document, not one per position (to_span is for a position or two).
 class ColumnConverter {
  public:
-  explicit ColumnConverter(const SourceFile& file) : file_(file) {}
+  explicit ColumnConverter(const SourceFile& file, std::uint32_t first_line = 1)
+      : file_(file), line_offset_(first_line - 1) {}
 
   Position position(const toml::source_position& at);
   /// The text toml++ parsed is all ASCII: its columns are byte columns, nothing to convert.
@@ -33,7 +34,8 @@ class ColumnConverter {
     // The usual case, inline: an ASCII document and a region with both ends (a lint makes
     // two spans for every value it reads).
     if (ascii_ && region.begin && region.end && !(region.end < region.begin))
-      return Span{{region.begin.line, region.begin.column}, {region.end.line, region.end.column}};
+      return Span{{region.begin.line + line_offset_, region.begin.column},
+                  {region.end.line + line_offset_, region.end.column}};
     return converted_span(region);
   }
 
@@ -41,6 +43,7 @@ class ColumnConverter {
   Span converted_span(const toml::source_region& region);
 
   const SourceFile& file_;
+  std::uint32_t line_offset_;  ///< the file's line of the parsed text's line 1, less one
   bool ascii_ = false;
   std::uint32_t line_ = 0;              ///< the line ascii_prefix_ and byte_of_ describe; 0: none yet
   std::size_t ascii_prefix_ = 0;        ///< how many bytes the line starts with that are ASCII

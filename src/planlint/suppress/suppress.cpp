@@ -60,11 +60,11 @@ struct Scan {
   }
 };
 
-Scan scan(std::string_view text) {
+Scan scan(std::string_view text, std::uint32_t first_line) {
   enum class State { code, basic, literal, ml_basic, ml_literal };
   Scan out;
   State state = State::code;
-  std::uint32_t line = 1;
+  std::uint32_t line = first_line;
   std::size_t line_start = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -224,10 +224,11 @@ std::string finding_key(const InlineSuppression& s, std::optional<std::size_t> n
 
 }  // namespace
 
-std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::string_view toml_text) {
+std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::string_view toml_text,
+                                                 std::uint32_t first_line) {
   // Every directive holds "planlint:"; most plans have none, and then need no scan at all.
   if (!may_hold_prefix(toml_text)) return {};
-  Scan scanned = scan(toml_text);
+  Scan scanned = scan(toml_text, first_line);
   std::vector<InlineSuppression> out;
   for (const Comment& comment : scanned.comments) {
     InlineSuppression s;

@@ -49,10 +49,11 @@ struct InlineSuppression {
   std::string target_digest;
 };
 
-/// The `# planlint: ...` comments of `toml_text` (the file's text, or a Markdown doc with the
-/// lines outside one block blanked); locations name `file`. Only real comments count: a `#`
-/// inside a string is text.
-std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::string_view toml_text);
+/// The `# planlint: ...` comments of `toml_text`, `file`'s lines from `first_line` on (the
+/// file's text, or a Markdown block's: block_text); locations name `file`. Only real comments
+/// count: a `#` inside a string is text.
+std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::string_view toml_text,
+                                                 std::uint32_t first_line = 1);
 
 /// What apply_suppressions needs to know of the rules, as plain data.
 struct SuppressionRules {

@@ -35,8 +35,9 @@ struct EmitterSettings {
 
 struct OutputFormat {
   std::string_view name;  ///< --format NAME
-  /// Writes each file's findings as the run delivers it, holding one file at a time (text,
-  /// GitHub); otherwise the whole report is held and written at the end (SARIF, JSON).
+  /// Writes each file's findings as the run delivers it (text, GitHub); otherwise the output
+  /// is written at the end, each file's entries put aside until then (SARIF, JSON:
+  /// emit/spool.hpp). Every format holds one file at a time.
   bool streaming = false;
   /// Lists the rules that ran (RunOptions::list_rules): SARIF's tool.driver.rules.
   bool lists_rules = false;

@@ -66,33 +66,69 @@ json diagnostic_json(const Diagnostic& d, const std::string& repository_file, co
   return out;
 }
 
+/// `text` with every line after its first indented by `spaces` more.
+std::string indented(const std::string& text, std::size_t spaces) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out.append(spaces, ' ');
+  }
+  return out;
+}
+
 }  // namespace
 
-void emit_json(std::ostream& out, const Report& report, const JsonOptions& options) {
-  json files = json::array();
-  for (const auto& file : report.files) files.push_back(file->path());
+void JsonEmitter::add_file(const std::string& path) {
+  json file = path;
+  files_.append(",\n    " + json_text(file));
+  ++file_count_;
+}
+
+void JsonEmitter::add_findings(const std::vector<Diagnostic>& diagnostics) {
   const std::vector<std::string> fingerprints =
-      finding_fingerprints(report.diagnostics, options.repository_root, options.working_directory);
-  json diagnostics = json::array();
-  std::string repository_file;  // of the file before, findings being sorted by file
-  for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
-    const Diagnostic& d = report.diagnostics[i];
-    if (i == 0 || d.primary.file != report.diagnostics[i - 1].primary.file)
-      repository_file = path_in_repository(d.primary.file, options.repository_root, options.working_directory)
+      finding_fingerprints(diagnostics, options_.repository_root, options_.working_directory);
+  std::string repository_file;  // of the finding before, findings being sorted by file
+  for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+    const Diagnostic& d = diagnostics[i];
+    if (i == 0 || d.primary.file != diagnostics[i - 1].primary.file)
+      repository_file = path_in_repository(d.primary.file, options_.repository_root, options_.working_directory)
                             .value_or(d.primary.file);
-    diagnostics.push_back(diagnostic_json(d, repository_file, fingerprints[i]));
+    json entry = diagnostic_json(d, repository_file, fingerprints[i]);
+    diagnostics_.append(",\n    " + indented(json_text(entry), 4));
   }
-  const SeverityCounts counts = count(report.diagnostics);
-  json log = {{"version", 1},
-              {"files", std::move(files)},
-              {"diagnostics", std::move(diagnostics)},
-              {"summary",
-               {{"errors", counts.errors},
-                {"warnings", counts.warnings},
-                {"notes", counts.notes},
-                {"suppressed", counts.suppressed},
-                {"files", report.files.size()}}}};
-  out << json_text(log) << '\n';
+  counts_ += count(diagnostics);
+}
+
+void JsonEmitter::finish(const std::vector<RuleDescriptor>&) {
+  json summary = {{"errors", counts_.errors},
+                  {"warnings", counts_.warnings},
+                  {"notes", counts_.notes},
+                  {"suppressed", counts_.suppressed},
+                  {"files", file_count_}};
+  // An array put aside, in the place of its "[]": each entry after a ",\n" (the first's comma
+  // left out).
+  auto array = [&](Spool& entries) {
+    if (entries.size() == 0) {
+      out_ << "[]";
+      return;
+    }
+    out_ << "[\n";
+    entries.copy(out_, Spool::Piece{2, entries.size() - 2});
+    out_ << "\n  ]";
+  };
+  out_ << "{\n  \"version\": 1,\n  \"files\": ";
+  array(files_);
+  out_ << ",\n  \"diagnostics\": ";
+  array(diagnostics_);
+  out_ << ",\n  \"summary\": " << indented(json_text(summary), 2) << "\n}\n";
+}
+
+void emit_json(std::ostream& out, const Report& report, const JsonOptions& options) {
+  JsonEmitter emitter(out, options);
+  for (const auto& file : report.files) emitter.add_file(file->path());
+  emitter.add_findings(report.diagnostics);
+  emitter.finish({});
 }
 
 }  // namespace planlint

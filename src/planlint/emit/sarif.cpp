@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -54,9 +55,11 @@ std::string folder_uri(std::string folder) {
   return "file://" + encode_uri_path(path);
 }
 
+/// A file's locations, fixes: `source` is the file whose findings are written (null: none at
+/// hand), which gives their columns and snippets.
 class Writer {
  public:
-  Writer(const Report& report, const SarifOptions& options) : report_(report), options_(options) {}
+  Writer(const SourceFile* source, const SarifOptions& options) : source_(source), options_(options) {}
 
   json location(const Location& where, bool with_snippet) const {
     ArtifactUri uri = artifact_of(where.file, options_);
@@ -74,7 +77,7 @@ class Writer {
   std::optional<std::pair<json, json>> region(const Location& where, bool with_snippet) const {
     Span span = where.span;
     if (!span.known()) span = Span{{1, 1}, {1, 1}};
-    const SourceFile* file = report_.file(where.file);
+    const SourceFile* file = source_ && source_->path() == where.file ? source_ : nullptr;
     // Columns are UTF-16 code units, SARIF's default column kind (run.columnKind is left
     // out, so the log means the default). Why not declare unicodeCodePoints: every consumer
     // must understand the default, while a declared kind helps only one that reads
@@ -161,7 +164,7 @@ class Writer {
     std::uint32_t units = 0;     ///< UTF-16 units of the characters starting in them
   };
   mutable Cursor cursor_;
-  const Report& report_;
+  const SourceFile* source_;
   const SarifOptions& options_;
 };
 
@@ -204,21 +207,22 @@ json rule_json(const RuleDescriptor& rule) {
   return out;
 }
 
-/// Which findings a log of at most `max_results` results keeps (0: all): the findings that are
-/// not suppressed before the suppressed ones, errors before warnings before notes, and in the
-/// report's order among equals.
-std::vector<bool> kept_results(const std::vector<Diagnostic>& diagnostics, std::size_t max_results) {
-  std::vector<bool> kept(diagnostics.size(), true);
-  if (max_results == 0 || diagnostics.size() <= max_results) return kept;
-  auto rank = [&](std::size_t i) {
-    const Diagnostic& d = diagnostics[i];
-    return std::pair(d.suppression.has_value(), -static_cast<int>(d.severity));
-  };
-  std::vector<std::size_t> order(diagnostics.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
-  for (std::size_t i = max_results; i < order.size(); ++i) kept[order[i]] = false;
-  return kept;
+/// `text` with every line after its first indented by `spaces` more (a JSON value dumped on
+/// its own, placed inside the log).
+std::string indented(const std::string& text, std::size_t spaces) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out.append(spaces, ' ');
+  }
+  return out;
+}
+
+/// The JSON string of `text`, as json_text prints it.
+std::string json_string(const std::string& text) {
+  json value = text;
+  return json_text(value, -1);
 }
 
 }  // namespace
@@ -237,29 +241,15 @@ std::string sarif_rule_name(std::string_view id) {
   return name;
 }
 
-std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleDescriptor>& rules,
-                       const SarifOptions& options) {
-  Writer writer(report, options);
-  json rules_json = json::array();
-  std::map<std::string, std::size_t, std::less<>> rule_index;
-  for (const RuleDescriptor& rule : rules) {
-    if (rule_index.count(rule.id)) continue;
-    rule_index.emplace(rule.id, rules_json.size());
-    rules_json.push_back(rule_json(rule));
-  }
-
-  const std::vector<bool> kept = kept_results(report.diagnostics, options.max_results);
-  const auto left_out = static_cast<std::size_t>(std::count(kept.begin(), kept.end(), false));
-  json results = json::array();
-  // Made for every finding, so a kept one's fingerprint does not depend on the limit.
+void SarifEmitter::add(const SourceFile* source, const std::vector<Diagnostic>& diagnostics) {
+  Writer writer(source, options_);
   const std::vector<std::string> fingerprints =
-      finding_fingerprints(report.diagnostics, options.source_root, options.working_directory);
-  for (std::size_t index = 0; index < report.diagnostics.size(); ++index) {
-    if (!kept[index]) continue;
-    const Diagnostic& d = report.diagnostics[index];
-    json result = {{"ruleId", d.rule}};
-    if (auto it = rule_index.find(d.rule); it != rule_index.end()) result["ruleIndex"] = it->second;
-    result["level"] = level_of(d.severity);
+      finding_fingerprints(diagnostics, options_.source_root, options_.working_directory);
+  for (std::size_t index = 0; index < diagnostics.size(); ++index) {
+    const Diagnostic& d = diagnostics[index];
+    // ruleId and ruleIndex come first in the log; they are written at finish(), when the
+    // rules of the log's results are known.
+    json result = {{"level", level_of(d.severity)}};
     std::string message = d.message;
     if (d.help) message = sentence(message) + " Help: " + *d.help;
     result["message"] = {{"text", sentence(message)}};
@@ -290,7 +280,43 @@ std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vecto
     if (!d.key_path.empty()) properties["key"] = d.key_path;
     if (!d.notes.empty()) properties["notes"] = d.notes;
     if (!properties.empty()) result["properties"] = std::move(properties);
-    results.push_back(std::move(result));
+    // A result is an element of runs[0].results: 8 spaces in; its text after the opening "{\n".
+    const std::string text = indented(json_text(result), 8);
+    auto [slot, added] = rule_slot_.try_emplace(d.rule, static_cast<std::uint32_t>(rule_ids_.size()));
+    if (added) rule_ids_.push_back(d.rule);
+    results_.push_back(Result{spool_.append(std::string_view(text).substr(2)), slot->second,
+                              static_cast<std::uint8_t>((d.suppression ? 4 : 0) + 2 - static_cast<int>(d.severity))});
+  }
+}
+
+void SarifEmitter::finish(const std::vector<RuleDescriptor>& rules) {
+  // Which results the log keeps: at most max_results (0: all), the findings that are not
+  // suppressed before the suppressed ones, errors before warnings before notes, and in the
+  // report's order among equals.
+  std::vector<bool> kept(results_.size(), true);
+  if (options_.max_results != 0 && results_.size() > options_.max_results) {
+    std::vector<std::size_t> order(results_.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return results_[a].rank < results_[b].rank; });
+    for (std::size_t i = options_.max_results; i < order.size(); ++i) kept[order[i]] = false;
+  }
+  left_out_ = static_cast<std::size_t>(std::count(kept.begin(), kept.end(), false));
+  const std::size_t written = results_.size() - left_out_;
+
+  // The rules of the results the log holds, in id order (the rules that ran come sorted).
+  std::vector<bool> used(rule_ids_.size(), false);
+  for (std::size_t i = 0; i < results_.size(); ++i)
+    if (kept[i]) used[results_[i].rule] = true;
+  constexpr auto unlisted = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> rule_index(rule_ids_.size(), unlisted);
+  json rules_json = json::array();
+  std::set<std::string_view> listed;
+  for (const RuleDescriptor& rule : rules) {
+    const auto slot = rule_slot_.find(rule.id);
+    if (slot == rule_slot_.end() || !used[slot->second] || !listed.insert(rule.id).second) continue;
+    rule_index[slot->second] = rules_json.size();
+    rules_json.push_back(rule_json(rule));
   }
 
   json driver = {{"name", "planlint"},
@@ -298,9 +324,9 @@ std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vecto
                  {"informationUri", information_uri},
                  {"rules", std::move(rules_json)}};
   json run = {{"tool", {{"driver", std::move(driver)}}}};
-  if (!options.source_root.empty())
-    run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", folder_uri(options.source_root)}}}};
-  if (left_out > 0) {
+  if (!options_.source_root.empty())
+    run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", folder_uri(options_.source_root)}}}};
+  if (left_out_ > 0) {
     // SARIF 3.20.21: a notification of the run itself, shown by viewers with the run.
     const json notification = {
         {"level", "warning"},
@@ -309,16 +335,56 @@ std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vecto
                                "suppressed and least severe first, to keep within {} results (GitHub code "
                                "scanning rejects a run of more than {}). Fix or baseline findings, or "
                                "raise the limit with --sarif-max-results (0: none) for a viewer without one.",
-                               results.size(), report.diagnostics.size(), left_out, options.max_results,
+                               written, results_.size(), left_out_, options_.max_results,
                                SarifOptions::github_max_results)}}}};
     run["invocations"] = json::array(
         {{{"executionSuccessful", true}, {"toolExecutionNotifications", json::array({notification})}}});
   }
-  run["results"] = std::move(results);
+  // The results take the place of a marker: a string's quotes are escaped inside any string
+  // of the log, so `"results": "` occurs only as this key.
+  constexpr std::string_view marker = "\"results\": \"planlint-results\"";
+  run["results"] = "planlint-results";
   run["columnKind"] = "utf16CodeUnits";
   json log = {{"$schema", schema_uri}, {"version", "2.1.0"}, {"runs", json::array({run})}};
-  out << json_text(log) << '\n';
-  return left_out;
+  const std::string text = json_text(log);
+  const std::size_t at = text.rfind(marker);
+  out_.write(text.data(), static_cast<std::streamsize>(at));
+  out_ << "\"results\": [";
+  bool first = true;
+  for (std::size_t i = 0; i < results_.size(); ++i) {
+    if (!kept[i]) continue;
+    out_ << (first ? "\n" : ",\n") << "        {\n          \"ruleId\": " << json_string(rule_ids_[results_[i].rule]);
+    if (const std::size_t index = rule_index[results_[i].rule]; index != unlisted)
+      out_ << ",\n          \"ruleIndex\": " << index;
+    out_ << ",\n";
+    spool_.copy(out_, results_[i].text);
+    first = false;
+  }
+  if (!first) out_ << "\n      ";
+  out_ << ']' << std::string_view(text).substr(at + marker.size()) << '\n';
+}
+
+std::vector<std::string> SarifEmitter::warnings() const {
+  if (left_out_ == 0) return {};
+  const std::size_t findings = results_.size();
+  return {fmt::format(
+      "planlint: warning: the SARIF log holds the {} most severe of {} findings ({} left out to keep "
+      "within --sarif-max-results {}; GitHub code scanning rejects more than {}; 0 keeps all)",
+      findings - left_out_, findings, left_out_, options_.max_results, SarifOptions::github_max_results)};
+}
+
+std::size_t emit_sarif(std::ostream& out, const Report& report, const std::vector<RuleDescriptor>& rules,
+                       const SarifOptions& options) {
+  SarifEmitter emitter(out, options);
+  const std::vector<Diagnostic>& all = report.diagnostics;
+  for (std::size_t begin = 0; begin < all.size();) {
+    std::size_t end = begin + 1;
+    while (end < all.size() && all[end].primary.file == all[begin].primary.file) ++end;
+    emitter.add(report.file(all[begin].primary.file), std::vector<Diagnostic>(all.begin() + begin, all.begin() + end));
+    begin = end;
+  }
+  emitter.finish(rules);
+  return emitter.left_out();
 }
 
 }  // namespace planlint

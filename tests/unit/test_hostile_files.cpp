@@ -100,3 +100,31 @@ TEST_CASE("configs, catalogs, rule packs and baselines are read only from regula
     CHECK_THAT(run.err, Catch::Contains("is not a regular file (a character device)"));
   }
 }
+
+TEST_CASE("a rule pack's folder search follows no link out of the folder", "[hostile][config][rules]") {
+  Scratch dir, outside;
+  InDirectory here(dir.path);
+  dir.write("plans/plan.toml", inference_plan_with(""));
+  const std::string rule = "id = \"org-x\"\ngroup = \"governance\"\nseverity = \"warning\"\nsummary = \"s\"\n"
+                           "check = \"true\"\nat = \"plan.name\"\nmessage = \"m\"\n" + std::string(rule_docs_stub);
+  dir.write("policies/own.toml", rule);
+  const fs::path secret = outside.write("secret.toml", "id = \"org-secret\"\n");
+  dir.write(".planlint.toml", "[lint]\nrules = [\"policies/\"]\n");
+  SECTION("a link to a file inside the folder is read") {
+    dir.write("policies/shared/base.toml", rule);
+    fs::remove(dir.path / "policies/own.toml");
+    fs::create_symlink("shared/base.toml", dir.path / "policies/own.toml");
+    const CliRun run = run_cli({"check", "plans/plan.toml"});
+    INFO(run.err);
+    CHECK(run.status == 0);
+  }
+  SECTION("a link out of it is an error naming the link, and nothing of its target is read") {
+    fs::create_symlink(secret, dir.path / "policies/planted.toml");
+    const CliRun run = run_cli({"check", "plans/plan.toml"});
+    INFO(run.err);
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::Contains("planted.toml' in rule pack") && Catch::Contains("is a symbolic link to") &&
+                            Catch::Contains("outside the pack's folder"));
+    CHECK_THAT(run.err, !Catch::Contains("org-secret"));
+  }
+}

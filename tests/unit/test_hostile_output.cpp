@@ -6,6 +6,9 @@
 
 #include "integration_support.hpp"
 #include "planlint/emit/formats.hpp"
+#include "planlint/lsp/analysis.hpp"
+#include "planlint/lsp/features.hpp"
+#include "planlint/lsp/positions.hpp"
 
 using namespace planlint;
 using namespace planlint::test;
@@ -213,4 +216,39 @@ TEST_CASE("error lines on stderr print their input escaped", "[hostile][printabl
     check_safe(explain, false);
     CHECK_THAT(explain.out, Catch::Contains("\\x1b]0;t\\x07\\u202e"));
   }
+}
+
+TEST_CASE("a diff of fixes names a file and shows its lines under the printable policy", "[hostile][fix]") {
+  Scratch dir;
+  InDirectory here(dir.path);
+  // A name with ESC and a line break, a context line with a bidi control in its comment.
+  const std::string name = "a\x1b[2J\n+++ b.toml";
+  dir.write(name, inference_plan_with("# \xE2\x80\xAE hidden\nhmb = \"80 GB\"\n"));
+  const CliRun run = run_cli({"check", "--diff", name});
+  INFO(run.out << run.err);
+  CHECK(run.status == 1);
+  CHECK(first_unsafe(run.out).empty());
+  CHECK_THAT(run.out, Catch::StartsWith("--- a\\x1b[2J\\n+++ b.toml\n+++ a\\x1b[2J\\n+++ b.toml\n"));
+  CHECK_THAT(run.out, Catch::Contains("\n # \\u202e hidden\n-hmb = \"80 GB\"\n+hbm = \"80 GB\"\n"));
+}
+
+TEST_CASE("the language server's messages are under the printable policy", "[hostile][lsp]") {
+  const std::string text = "[plan]\n";
+  auto source = std::make_shared<const SourceFile>("plan.toml", text);
+  lsp::Analysis analysis;
+  analysis.text = lsp::TextDocument(text);
+  analysis.source = source;
+  const lsp::Positions positions(analysis.text, *source);
+  Diagnostic d;
+  d.rule = "unknown-key";
+  d.message = "unknown key 'a\x1b]0;x\x07\xE2\x80\xAE' in [plan]";
+  d.notes.push_back("line\nbreak");
+  d.related.push_back({Location{"other\n.toml", Span{{1, 1}, {1, 2}}}, "first \xE2\x81\xA6used"});
+  d.help = "rename \xC2\x85it";
+  d.primary = Location{"plan.toml", Span{{1, 1}, {1, 2}}};
+  const nlohmann::json shown = lsp::lsp_diagnostic(d, "file:///plan.toml", positions, analysis, lsp::ClientSupport{});
+  const std::string message = shown["message"].get<std::string>();
+  CHECK(message ==
+        "unknown key 'a\\x1b]0;x\\x07\\u202e' in [plan]\nnote: line\\nbreak\nnote: first \\u2066used (other\\n.toml:1:1)\n"
+        "help: rename \\u0085it");
 }

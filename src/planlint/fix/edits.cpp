@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/native_rules.hpp"
+#include "planlint/diag/printable.hpp"
 
 namespace planlint::fix {
 
@@ -90,9 +91,18 @@ struct Block {
   std::string replacement;
 };
 
+/// A line of the diff: the file's text under the printable policy (diag/printable.hpp), except
+/// the tabs and the line break (CRLF too) that `patch` needs as they are. A line holding a
+/// character the policy escapes, a control or bidi character, then does not apply; --fix does.
 void add_line(std::string& out, char mark, std::string_view line) {
   out += mark;
-  out.append(line);
+  for (std::size_t i = 0; i < line.size();) {
+    const PrintableStep step = printable_step(line, i);
+    const bool line_break = line[i] == '\n' || (line[i] == '\r' && i + 2 == line.size() && line[i + 1] == '\n');
+    if (step.escaped && line[i] != '\t' && !line_break) append_escape(out, line, i, step);
+    else out.append(line, i, step.bytes);
+    i += step.bytes;
+  }
   if (line.empty() || line.back() != '\n') out += "\n\\ No newline at end of file\n";
 }
 
@@ -136,7 +146,8 @@ std::string unified_diff(std::string_view text, const std::vector<TextEdit>& edi
     i = j;
   }
 
-  std::string out = fmt::format("--- {}\n+++ {}\n", path, path);
+  const std::string shown = printable_path(path);  // a name holding a line break adds no line
+  std::string out = fmt::format("--- {}\n+++ {}\n", shown, shown);
   long shift = 0;  // new line number minus old, before the current hunk
   for (std::size_t b = 0; b < blocks.size();) {
     // A hunk: blocks less than 2 * context lines apart, with their context.

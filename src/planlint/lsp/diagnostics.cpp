@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/printable.hpp"
 #include "planlint/lsp/features.hpp"
 #include "planlint/lsp/params.hpp"
 #include "planlint/lsp/positions.hpp"
@@ -44,22 +45,24 @@ std::optional<json> location_json(const Location& where, const std::string& uri,
 json lsp_diagnostic(const Diagnostic& d, const std::string& uri, const Positions& positions,
                     const Analysis& analysis, const ClientSupport& client) {
   // The message as the text output tells it: the finding, its notes (the arithmetic), the
-  // places it relates to when the client cannot show them apart, and the help.
-  std::string message = d.message;
-  for (const std::string& note : d.notes) message += "\nnote: " + note;
+  // places it relates to when the client cannot show them apart, and the help; each text from
+  // the input under the printable policy (an editor shows a bidi control or ESC as it is).
+  std::string message = printable(d.message);
+  for (const std::string& note : d.notes) message += "\nnote: " + printable(note);
   json related = json::array();
   for (const RelatedLocation& r : d.related) {
     const auto where = client.related_information ? location_json(r.location, uri, positions) : std::nullopt;
     if (where) {
-      related.push_back({{"location", *where}, {"message", r.message}});
+      related.push_back({{"location", *where}, {"message", printable(r.message)}});
       continue;
     }
     const Position at = r.location.span.begin;
     message += r.location.file == positions.source().path()
-                   ? fmt::format("\nnote: {} (line {})", r.message, positions.position(at).line + 1)
-                   : fmt::format("\nnote: {} ({}:{}:{})", r.message, r.location.file, at.line, at.column);
+                   ? fmt::format("\nnote: {} (line {})", printable(r.message), positions.position(at).line + 1)
+                   : fmt::format("\nnote: {} ({}:{}:{})", printable(r.message), printable_path(r.location.file),
+                                 at.line, at.column);
   }
-  if (d.help) message += "\nhelp: " + *d.help;
+  if (d.help) message += "\nhelp: " + printable(*d.help);
 
   json out = {{"range", to_json(positions.range(d.primary.span))},
               {"severity", severity_of(d.severity)},

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/printable.hpp"
 #include "planlint/lsp/analysis.hpp"
 #include "planlint/lsp/features.hpp"
 #include "planlint/lsp/framing.hpp"
@@ -464,7 +465,9 @@ void Server::send(const json& message) {
 }
 
 void Server::show_message(MessageType type, const std::string& text) {
-  send(notification("window/showMessage", {{"type", static_cast<int>(type)}, {"message", "planlint: " + text}}));
+  // A message may name a file or quote a config: the printable policy, its line breaks kept.
+  send(notification("window/showMessage",
+                    {{"type", static_cast<int>(type)}, {"message", "planlint: " + printable_lines(text)}}));
 }
 
 void Server::log(const std::string& line) {

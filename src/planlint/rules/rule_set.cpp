@@ -227,14 +227,36 @@ bool RuleSet::load_path(const std::string& path, std::vector<Diagnostic>& errors
   std::vector<fs::path> files;
   const bool folder = fs::is_directory(path, ec);
   std::size_t plans_passed_over = 0;
+  bool ok = true;
   if (folder) {
-    for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
-      if (it->is_regular_file() && is_toml_path(it->path().string())) files.push_back(it->path());
+    // A pack's folder may sit in a checkout that a pull request changes: a link in it is
+    // followed only to a file inside the folder, never out of it (`policies/x.toml ->
+    // /proc/self/environ`). Linked folders are not searched (the iterator's default).
+    const fs::path root = fs::weakly_canonical(path, ec);
+    for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code entry_ec;
+      if (!is_toml_path(it->path().string()) || !it->is_regular_file(entry_ec)) continue;
+      if (it->is_symlink(entry_ec)) {
+        std::error_code link_ec;
+        const fs::path target = fs::canonical(it->path(), link_ec);
+        const fs::path inside = target.lexically_relative(root);
+        if (link_ec || root.empty() || inside.empty() || *inside.begin() == "..") {
+          Diagnostic& d = errors.emplace_back();
+          d.rule = problem_kinds::invalid_rule;
+          d.message = fmt::format("'{}' in rule pack '{}' is a symbolic link to '{}', outside the pack's folder; "
+                                  "planlint follows a link in a pack only to a file inside it",
+                                  it->path().string(), path, fs::read_symlink(it->path(), link_ec).string());
+          d.primary = Location{it->path().string(), Span{}};
+          ok = false;
+          continue;
+        }
+      }
+      files.push_back(it->path());
+    }
     std::sort(files.begin(), files.end());
   } else {
     files.push_back(path);
   }
-  bool ok = true;
   std::size_t rule_files = 0;
   for (const fs::path& file : files) {
     // The same file by another path (a config's pack named again with --rules, a folder and

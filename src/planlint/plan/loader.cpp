@@ -36,6 +36,12 @@ const std::vector<const KeySpec*>& required_keys() {
   return keys;
 }
 
+/// The most entries planlint reads in one array of tables ([[assumptions]], [[targets]],
+/// [[benchmarks]]). A plan states a few dozen; each entry read costs its values and can cost a
+/// finding of several hundred bytes, so 93,000 entries on one 2.8 MB line took 4 s and 58 MB of
+/// text. Fixed, as the TOML nesting limit is (docs/hardening.md, "Input limits").
+constexpr std::size_t max_array_entries = 10000;
+
 std::vector<std::string_view> section_names() {
   std::vector<std::string_view> names;
   for (const SectionSpec& section : plan_sections()) names.push_back(section.name);
@@ -231,6 +237,16 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
     return;
   }
   (void)key;
+  if (const std::size_t entries = node.as_array()->size(); entries > max_array_entries) {
+    // Refused whole: the entries past a cut would be a plan other than the one written.
+    Diagnostic& d = findings_.add(
+        native_rules::bad_value, findings_.span(node.source()), name,
+        fmt::format("[[{}]] holds {} entries, over planlint's fixed limit of {} entries in one array of tables; "
+                    "none of them is read",
+                    name, entries, max_array_entries));
+    d.help = fmt::format("a plan states a few dozen [[{}]]; split a generated list into plans of its own", name);
+    return;
+  }
   std::size_t index = 0;
   for (const toml::node& element : *node.as_array()) {
     const std::string prefix = fmt::format("{}[{}]", name, index++);

@@ -66,17 +66,6 @@ json diagnostic_json(const Diagnostic& d, const std::string& repository_file, co
   return out;
 }
 
-/// `text` with every line after its first indented by `spaces` more.
-std::string indented(const std::string& text, std::size_t spaces) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (const char c : text) {
-    out += c;
-    if (c == '\n') out.append(spaces, ' ');
-  }
-  return out;
-}
-
 }  // namespace
 
 void JsonEmitter::add_file(const std::string& path) {
@@ -95,7 +84,7 @@ void JsonEmitter::add_findings(const std::vector<Diagnostic>& diagnostics) {
       repository_file = path_in_repository(d.primary.file, options_.repository_root, options_.working_directory)
                             .value_or(d.primary.file);
     json entry = diagnostic_json(d, repository_file, fingerprints[i]);
-    diagnostics_.append(",\n    " + indented(json_text(entry), 4));
+    diagnostics_.append(",\n    " + json_indented(json_text(entry), 4));
   }
   counts_ += count(diagnostics);
 }
@@ -121,7 +110,7 @@ void JsonEmitter::finish(const std::vector<RuleDescriptor>&) {
   array(files_);
   out_ << ",\n  \"diagnostics\": ";
   array(diagnostics_);
-  out_ << ",\n  \"summary\": " << indented(json_text(summary), 2) << "\n}\n";
+  out_ << ",\n  \"summary\": " << json_indented(json_text(summary), 2) << "\n}\n";
 }
 
 void emit_json(std::ostream& out, const Report& report, const JsonOptions& options) {

@@ -34,4 +34,14 @@ std::string json_text(nlohmann::ordered_json& doc, int indent) {
   return json_invisibles_escaped(doc.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
+std::string json_indented(const std::string& text, std::size_t spaces) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out.append(spaces, ' ');
+  }
+  return out;
+}
+
 }  // namespace planlint

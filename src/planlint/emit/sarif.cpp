@@ -207,18 +207,6 @@ json rule_json(const RuleDescriptor& rule) {
   return out;
 }
 
-/// `text` with every line after its first indented by `spaces` more (a JSON value dumped on
-/// its own, placed inside the log).
-std::string indented(const std::string& text, std::size_t spaces) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (const char c : text) {
-    out += c;
-    if (c == '\n') out.append(spaces, ' ');
-  }
-  return out;
-}
-
 /// The JSON string of `text`, as json_text prints it.
 std::string json_string(const std::string& text) {
   json value = text;
@@ -281,7 +269,7 @@ void SarifEmitter::add(const SourceFile* source, const std::vector<Diagnostic>& 
     if (!d.notes.empty()) properties["notes"] = d.notes;
     if (!properties.empty()) result["properties"] = std::move(properties);
     // A result is an element of runs[0].results: 8 spaces in; its text after the opening "{\n".
-    const std::string text = indented(json_text(result), 8);
+    const std::string text = json_indented(json_text(result), 8);
     auto [slot, added] = rule_slot_.try_emplace(d.rule, static_cast<std::uint32_t>(rule_ids_.size()));
     if (added) rule_ids_.push_back(d.rule);
     results_.push_back(Result{spool_.append(std::string_view(text).substr(2)), slot->second,

@@ -4,6 +4,7 @@
 #include "planlint/source/toml_comments.hpp"
 #include "planlint/source/toml_lexing.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -163,6 +164,43 @@ std::optional<NestingExcess> find_toml_nesting_excess(std::string_view text, std
   return NestingExcess{position, *offset};
 }
 
+namespace {
+
+/// toml++ reports a string left open where it gives up: at the end of its line, as a
+/// control character in a string, or at the end of the file for a multi-line one. When the
+/// first string of `text` that does not close opens before `error`'s position, the error is
+/// rewritten to point at its opening quote and say so.
+void unclosed_string_error(std::string_view text, TomlError& error) {
+  std::size_t at = 0;
+  while ((at = find_any_of(text, at, '"', '\'', '#')) < text.size()) {
+    if (text[at] == '#') {  // a comment, to its line's end
+      at = text.find('\n', at);
+      if (at == std::string_view::npos) return;
+      continue;
+    }
+    const std::size_t opening = at;
+    if (skip_toml_string(text, at)) continue;
+    const std::size_t line_break = opening == 0 ? std::string_view::npos : text.rfind('\n', opening - 1);
+    const std::size_t line_start = line_break == std::string_view::npos ? 0 : line_break + 1;
+    const auto line = static_cast<std::uint32_t>(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(opening), '\n'));
+    const toml::source_position open{line, code_point_column(text.substr(line_start, opening - line_start + 1),
+                                                              static_cast<std::uint32_t>(opening - line_start + 1))};
+    if (!(open < error.source.begin)) return;  // the error comes before the string
+    const char quote = text[opening];
+    const std::string_view delimiter = text.substr(opening, 3);
+    const bool multi_line = delimiter == (quote == '"' ? std::string_view("\"\"\"") : std::string_view("'''"));
+    const std::string_view kind = quote == '"' ? "" : "literal ";
+    error.description =
+        multi_line ? fmt::format("the multi-line {}string that opens here is not closed: end it with {}", kind, delimiter)
+                   : fmt::format("the {}string that opens here is not closed: end it with {} on the same line", kind,
+                                 quote);
+    error.source.begin = error.source.end = open;
+    return;
+  }
+}
+
+}  // namespace
+
 TomlResult parse_toml(std::string_view text, std::string_view path, bool* parsed_ascii) {
   // Lines and columns are the same in both texts (toml_comments.hpp), so every position below
   // and in toml++'s errors and nodes is one in `text`.
@@ -189,7 +227,9 @@ TomlResult parse_toml(std::string_view text, std::string_view path, bool* parsed
   if (parsed_ascii) *parsed_ascii = is_ascii(text);
   toml::parse_result parsed = toml::parse(text, path);
   if (parsed) return TomlResult(std::move(parsed).table());
-  return TomlError{std::string(parsed.error().description()), parsed.error().source()};
+  TomlError error{std::string(parsed.error().description()), parsed.error().source()};
+  unclosed_string_error(text, error);
+  return error;
 }
 
 }  // namespace planlint

@@ -18,15 +18,25 @@ CommandLine::CommandLine(const std::function<bool(std::string_view)>& wanted)
   app.set_version_flag("--version", std::function<std::string()>([] { return version_line(); }),
                        "Print the version and the source commit, then exit");
   app.require_subcommand(0, 1);
-  app.footer("Run `planlint PATH...` to lint plan files, folders or Markdown docs.\n"
-             "Exit status: 0 no findings at --fail-on or above, 1 findings, 2 planlint could not run.");
-  if (wanted("check")) check = add_check_command(app, check_options);
-  if (wanted("report")) report = add_report_command(app, report_options);
+  // Each command's help is its own: CLI11 gives a subcommand its parent's footer when it is
+  // added, so the program's footer is set after them, and each sets its own.
+  if (wanted("check")) {
+    check = add_check_command(app, check_options);
+    check->footer("Exit status: 0 no findings at --fail-on or above, 1 findings, 2 planlint could not run.");
+  }
+  if (wanted("report")) {
+    report = add_report_command(app, report_options);
+    report->footer("Exit status: 0, 1 when a plan has errors (html: findings at or above the config's fail_on), "
+                   "2 planlint could not run.");
+  }
   if (wanted("rules")) rules = add_rules_command(app, rules_options);
   if (wanted("explain")) explain = add_explain_command(app, explain_options);
   if (wanted("gpus")) gpus = add_gpus_command(app, gpus_options);
   if (wanted("new")) new_command = add_new_command(app, new_options);
   if (wanted("lsp")) lsp = add_lsp_command(app, lsp_options);
+  app.footer("Run `planlint PATH...` to lint plan files, folders or Markdown docs (check is the default command);\n"
+             "`planlint COMMAND --help` shows a command's options.\n"
+             "Exit status: 0 no findings at --fail-on or above, 1 findings, 2 planlint could not run.");
 }
 
 }  // namespace planlint::cli

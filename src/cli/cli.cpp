@@ -114,6 +114,9 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
     app.parse(static_cast<int>(raw.size()), raw.data());
   } catch (const CLI::CallForHelp&) {
     out << app.help();
+    // `planlint --help`: check is what `planlint PATH...` runs, so its options follow.
+    if (line.check != nullptr && app.get_subcommands().empty())
+      out << "\nOptions of check, the default command:\n" << line.check->help("planlint");
     return exit_clean;
   } catch (const CLI::CallForAllHelp&) {
     out << app.help("", CLI::AppFormatMode::All);

@@ -27,9 +27,9 @@ namespace planlint::cli {
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
   CLI::App* report = app.add_subcommand(
       "report", "Print the plan's estimates with their arithmetic and ranges");
-  report->add_option("plan", options.paths,
-                     "Plan file (TOML), or a Markdown doc with plans; with --format html, any number of files and "
-                     "folders")
+  report->add_option("paths", options.paths,
+                     "Plan files, folders or Markdown docs: one plan file or doc for text, markdown and json; any "
+                     "number of each with --format html")
       ->type_name("PATH")
       ->required();
   report->add_option("--format", options.format, "Output format")

@@ -1,6 +1,8 @@
 // `planlint check`: options → library run (config, lint, suppressions, baseline) → emitter →
 // exit status. Everything else happens in planlint/lint/run.cpp.
+#include <algorithm>
 #include <cstdlib>
+#include <iostream>
 #include <memory>
 #include <filesystem>
 #include <optional>
@@ -15,6 +17,7 @@
 #include "planlint/fix/files.hpp"
 #include "planlint/lint/run.hpp"
 #include "planlint/source/repository.hpp"
+#include "planlint/source/limits.hpp"
 #include "planlint/units/quantity.hpp"
 
 namespace planlint::cli {
@@ -28,6 +31,8 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
   RunOptions run;
   run.paths = options.paths;
   run.skip_non_plans = options.skip_non_plans;
+  run.gitignore = !options.no_ignore;
+  run.exclude = options.exclude;
   if (!options.config.empty()) run.config = options.config;
   if (!options.select.empty()) run.select = options.select;
   if (!options.ignore.empty()) run.ignore = options.ignore;
@@ -63,7 +68,32 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
   if (!options.write_baseline.empty()) run.write_baseline = options.write_baseline;
   if (!options.output.empty()) run.output = options.output;
   run.output_follow_symlinks = options.output_follow_symlinks;
+  const bool reads_stdin = std::find(options.paths.begin(), options.paths.end(), "-") != options.paths.end();
+  if (!options.stdin_filename.empty()) {
+    if (!reads_stdin) return Error("--stdin-filename: names standard input, which is read when a PATH is '-'");
+    run.stdin_filename = options.stdin_filename;
+  }
+  if (reads_stdin && options.fix)
+    return Error("--fix: standard input ('-') has no file to write; --diff prints its fixes");
   return run;
+}
+
+/// The text of `-`: standard input, read once, whole, with the file size limit.
+Result<void> read_standard_input(const CheckOptions& options, const Environment& environment, RunOptions& run) {
+  if (std::find(options.paths.begin(), options.paths.end(), "-") == options.paths.end()) return {};
+  std::istream& in = environment.input != nullptr ? *environment.input : std::cin;
+  std::string text;
+  char buffer[65536];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > run.max_file_bytes)
+      return Error(fmt::format("cannot read '{}' (standard input): it is over the {} size limit (raise it with "
+                               "--max-file-size)",
+                               run.stdin_filename, format_byte_size(run.max_file_bytes)));
+  }
+  if (in.bad()) return Error(fmt::format("cannot read '{}' (standard input): read error", run.stdin_filename));
+  run.stdin_text = std::move(text);
+  return {};
 }
 
 /// The files that fixes change, from a run that reports nothing and writes no baseline;
@@ -167,9 +197,14 @@ Result<std::optional<Date>> today_option(const std::string& option) {
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   CLI::App* check = app.add_subcommand("check", "Lint plan files, folders and Markdown docs (the default command)");
   check->add_option("paths", options.paths,
-                    "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs")
+                    "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs; - reads standard input")
       ->type_name("PATH")
       ->required();
+  check->add_option("--stdin-filename", options.stdin_filename,
+                    "The name of standard input ('-' among the paths) in messages; its folder's config applies, "
+                    "and a Markdown name reads it as a doc")
+      ->type_name("NAME")
+      ->check(non_empty("a file name"));
   check->add_option("--format,--output-format", options.format, "Output format (full is text)")
       ->type_name("FORMAT")
       ->check(CLI::IsMember(format_choices()))
@@ -208,6 +243,14 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
       ->check(non_empty("a file path"));
   check->add_flag("--output-follow-symlinks", options.output_follow_symlinks,
                   "Let -o and --write-baseline write through a symbolic link (refused by default)");
+  check->add_flag("--no-ignore", options.no_ignore,
+                  "Search folders for plans in what .gitignore files ignore too (--exclude still applies)");
+  check->add_option("--exclude", options.exclude,
+                    "Leave what GLOB matches out of a folder search, as a .gitignore line relative to the "
+                    "working folder ('drafts/', '*.old.toml'); repeatable. Named files are linted all the same")
+      ->type_name("GLOB")
+      ->allow_extra_args(false)
+      ->check(non_empty("a glob"));
   check->add_flag("--skip-non-plans", options.skip_non_plans,
                   "Skip named files that hold no plan instead of reporting them (for pre-commit)");
   add_color_options(*check, options.color, options.no_color);
@@ -248,6 +291,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   Result<RunOptions> run_options = to_run_options(options);
   if (!run_options) {
     err << error_line(run_options.error()) << '\n';
+    return exit_failure;
+  }
+  if (Result<void> read = read_standard_input(options, environment, *run_options); !read) {
+    err << error_line(read.error()) << '\n';
     return exit_failure;
   }
   if (options.diff) return run_diff(options, *run_options, out, err);

@@ -1,5 +1,6 @@
 #pragma once
 /// The planlint command line: CLI11 options → library calls → exit status (cli.md).
+#include <istream>
 #include <ostream>
 #include <string_view>
 
@@ -12,6 +13,7 @@ struct Environment {
   bool stdout_is_terminal = false;
   bool no_color = false;     ///< NO_COLOR is set (https://no-color.org)
   bool force_color = false;  ///< FORCE_COLOR is set (https://force-color.org)
+  std::istream* input = nullptr;  ///< what `planlint check -` reads; nullptr: std::cin
 };
 
 /// Whether output is coloured: `color` is --color's value (auto, always, never; --no-color is

@@ -38,6 +38,9 @@ struct CheckOptions {
   bool quiet = false;          ///< -q: the findings only
   bool statistics = false;     ///< --statistics: a count per rule instead of the findings
   bool allow_empty = false;    ///< --allow-empty: a run that finds no plan is not an error
+  std::string stdin_filename;  ///< --stdin-filename: the name of `-` (standard input)
+  bool no_ignore = false;      ///< --no-ignore: a folder search lints what .gitignore ignores
+  std::vector<std::string> exclude;  ///< --exclude GLOB: what a folder search leaves out
 };
 
 /// Each add_*_command adds its subcommand with its options; a run adds the subcommand it

@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view lint_keys[] = {"select", "ignore", "severity", "rules",
-                                          "fail_on", "options", "catalog"};
+                                          "fail_on", "options", "catalog", "exclude"};
 constexpr std::string_view tolerance_keys[] = {"capacity", "cost", "formula_vs_benchmark"};
 
 class Reader {
@@ -162,6 +162,8 @@ class Reader {
         } else {
           error(node.source(), "lint.catalog must be a file name or an array of them");
         }
+      } else if (name == "exclude") {
+        if (auto list = strings(node, "lint.exclude")) config.exclude = std::move(*list);
       } else if (name == "fail_on") {
         if (auto level = string(node, "lint.fail_on")) {
           config.fail_on = parse_severity(*level);

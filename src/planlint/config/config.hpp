@@ -7,6 +7,7 @@
 ///     rules = ["policies/"]          # rule packs, relative to this file
 ///     fail_on = "warning"
 ///     catalog = "hardware.toml"      # a catalog file of your own GPUs, relative to this file
+///     exclude = ["drafts/"]          # left out of a folder search, relative to this file
 ///     [lint.severity]
 ///     missing-range = "error"
 ///     [lint.options]
@@ -53,6 +54,9 @@ struct Config {
   /// GPU catalog files (`catalog = "a.toml"` or `["a.toml", "b.toml"]`), resolved against the
   /// config's folder, loaded in order over the built-in catalog: a later entry of an id wins.
   std::vector<std::string> catalogs;
+  /// Files and folders a folder search leaves out: .gitignore lines relative to the config's
+  /// folder (`exclude = ["drafts/", "*.old.toml"]`).
+  std::vector<std::string> exclude;
   std::map<std::string, units::Quantity> options;
   std::map<std::string, double> tolerances;     ///< capacity, cost, formula_vs_benchmark
   std::vector<ConfigName> names;                ///< the rule, group and option names above, where written

@@ -21,6 +21,24 @@ struct Input {
   /// The file the text was read from, when the search read it: duplicates are told by it
   /// without another stat.
   std::optional<FileIdentity> identity = {};
+  /// Standard input (`-`), named by `path` (--stdin-filename, else "-"): no file on disk is
+  /// read, compared or written under that name.
+  bool standard_input = false;
+  /// Found by a folder search, not named: a config's `exclude` may leave it out.
+  bool found_in_folder = false;
+};
+
+/// What expand_inputs adds to the paths' files, and leaves out of a folder's.
+struct SearchOptions {
+  /// What a path `-` stands for (read by the caller, its `standard_input` set), in its place
+  /// among the paths; without it, `-` names a file.
+  std::optional<Input> standard_input;
+  /// A folder search honours the .gitignore files of the folders it enters and of those above
+  /// it up to the repository root (gitignore.hpp); --no-ignore: false.
+  bool gitignore = true;
+  /// --exclude globs, written as .gitignore lines relative to the working folder: a folder
+  /// search leaves out what they match (a folder with its files).
+  std::vector<std::string> exclude;
 };
 
 /// What a folder search reads of the disk. Tests replace it: as root, permission bits do not
@@ -36,7 +54,8 @@ class InputReader {
 };
 
 /// Expands the command line's paths: a file named explicitly is always linted; a folder is
-/// searched recursively (in sorted order, skipping hidden folders and node_modules) for *.toml
+/// searched recursively (in sorted order, skipping hidden folders, node_modules, what
+/// .gitignore files ignore and what `search.exclude` matches) for *.toml
 /// files that hold a top-level [plan] table and Markdown docs (*.md, *.markdown) with a ```toml
 /// block that holds one. The result keeps the order of `paths` and has no duplicates.
 /// The error is the first unreadable path, with the reason ("No such file or directory"): a
@@ -46,9 +65,11 @@ class InputReader {
 /// when it holds a plan too (for pre-commit, which passes every *.toml). A file larger than
 /// `max_file_bytes` is kept (without its text): its lint reports the size limit. A folder's
 /// candidates are read and scanned on up to `jobs` threads, so `reader` is called from them.
+/// `search` adds standard input and what a folder search leaves out (SearchOptions).
 Result<std::vector<Input>> expand_inputs(const std::vector<std::string>& paths, bool skip_non_plans = false,
                                          std::size_t max_file_bytes = default_max_file_bytes,
-                                         const InputReader& reader = InputReader(), unsigned jobs = 1);
+                                         const InputReader& reader = InputReader(), unsigned jobs = 1,
+                                         const SearchOptions& search = {});
 
 /// What the text of a TOML file says about a top-level `plan` table, read without parsing it:
 /// `yes` at the first header `[plan]` / `[plan.x]` / `[[plan.x]]` (spaces and quotes allowed),

@@ -1,6 +1,8 @@
 #include "planlint/lint/run.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <numeric>
 #include <set>
 #include <thread>
@@ -12,12 +14,15 @@
 #include "planlint/emit/output_file.hpp"
 #include "planlint/emit/written_files.hpp"
 #include "planlint/lint/batch.hpp"
+#include "planlint/lint/gitignore.hpp"
 #include "planlint/lint/inputs.hpp"
 #include "planlint/parallel/parallel_in_order.hpp"
 
 namespace planlint {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 /// What a run knows before it lints: its files, each with the settings of its config, and the
 /// baseline it applies.
@@ -34,6 +39,29 @@ void add_problems(const DiagnosticSink& problems, std::vector<Error>& errors) {
   for (const Diagnostic& d : problems) errors.emplace_back(d.message, d.primary, d.help);
 }
 
+/// Drops the files a folder search found that their config's `exclude` leaves out (relative to
+/// the config's folder, a folder with its files). A named file is linted all the same.
+void leave_out_excluded(Prepared& run) {
+  std::map<const Settings*, IgnorePatterns> patterns;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < run.inputs.size(); ++i) {
+    const Settings* settings = run.settings_of[i];
+    bool excluded = false;
+    if (run.inputs[i].found_in_folder && settings->config && !settings->config->exclude.empty()) {
+      auto it = patterns.try_emplace(settings, settings->config->exclude).first;
+      std::error_code ec;
+      const fs::path folder = fs::absolute(settings->config->path, ec).lexically_normal().parent_path();
+      const fs::path file = fs::absolute(run.inputs[i].path, ec).lexically_normal();
+      excluded = !ec && ignored_with_folders(it->second, file.lexically_relative(folder).generic_string(), false);
+    }
+    if (excluded) continue;
+    if (kept != i) run.inputs[kept] = std::move(run.inputs[i]);
+    run.settings_of[kept++] = settings;
+  }
+  run.inputs.resize(kept);
+  run.settings_of.resize(kept);
+}
+
 /// The inputs, the settings of each and the baseline, or the errors that stop the run.
 bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vector<Error>& errors) {
   // A symbolic link planted where a report goes is refused before anything is read.
@@ -42,21 +70,18 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
       if (std::optional<Error> refused = refused_symlink(**path, OutputTarget{option, options.output_follow_symlinks}))
         errors.push_back(*std::move(refused));
   if (!errors.empty()) return false;
-  Result<std::vector<Input>> inputs =
-      expand_inputs(options.paths, options.skip_non_plans, options.max_file_bytes, InputReader(), jobs);
+  SearchOptions search;
+  if (options.stdin_text) search.standard_input = Input{options.stdin_filename, options.stdin_text, std::nullopt, true};
+  search.gitignore = options.gitignore;
+  search.exclude = options.exclude;
+  Result<std::vector<Input>> inputs = expand_inputs(options.paths, options.skip_non_plans, options.max_file_bytes,
+                                                    InputReader(), jobs, search);
   if (!inputs) {
     const Error& error = inputs.error();
     errors.emplace_back(fmt::format("cannot read '{}': {}", error.location.file, error.message));
     return false;
   }
   run.inputs = *std::move(inputs);
-  if (run.inputs.empty() && !options.allow_empty && !options.skip_non_plans) {
-    errors.emplace_back(fmt::format(
-        "no plans found in {}: no *.toml file with a [plan] table, no Markdown doc with a ```toml plan block "
-        "(--allow-empty makes this exit 0)",
-        fmt::join(options.paths, ", ")));
-    return false;
-  }
   const WrittenFiles written{options.output, options.write_baseline, options.baseline};
   if (writes_files(written)) {
     std::vector<std::string> linted;
@@ -81,6 +106,14 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
       add_problems(problems, errors);
       return false;
     }
+  }
+  leave_out_excluded(run);
+  if (run.inputs.empty() && !options.allow_empty && !options.skip_non_plans) {
+    errors.emplace_back(fmt::format(
+        "no plans found in {}: no *.toml file with a [plan] table, no Markdown doc with a ```toml plan block "
+        "(--allow-empty makes this exit 0)",
+        fmt::join(options.paths, ", ")));
+    return false;
   }
   run.settings.check_command_line_names(problems);
   add_problems(problems, errors);

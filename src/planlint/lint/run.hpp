@@ -33,7 +33,13 @@ namespace planlint {
 /// The command line's settings (SettingsOverrides: select, ignore, severity, rules, fail_on,
 /// today) win over each file's config.
 struct RunOptions : SettingsOverrides {
-  std::vector<std::string> paths;  ///< files, folders, Markdown docs
+  std::vector<std::string> paths;  ///< files, folders, Markdown docs; `-`: standard input
+  /// The text `-` in `paths` stands for (standard input, read by the caller); without it, `-`
+  /// is a file name like any other.
+  std::optional<std::string> stdin_text;
+  /// --stdin-filename: the name standard input's findings carry; its folder's config applies,
+  /// and a Markdown name (`docs/q3.md`) makes it a doc.
+  std::string stdin_filename = "-";
   /// A file named in `paths` that holds no plan is skipped rather than linted (pre-commit
   /// passes every *.toml and *.md of a commit).
   bool skip_non_plans = false;
@@ -41,6 +47,11 @@ struct RunOptions : SettingsOverrides {
   /// while checking nothing), unless allowed, or `skip_non_plans` (pre-commit passes a
   /// commit's files, which may hold no plan).
   bool allow_empty = false;
+  /// A folder search honours .gitignore files (--no-ignore: false).
+  bool gitignore = true;
+  /// --exclude: globs, written as .gitignore lines relative to the working folder, that a
+  /// folder search leaves out; a config's `exclude` adds its own, relative to its folder.
+  std::vector<std::string> exclude;
   /// --config: this file configures every linted file; otherwise each file's nearest
   /// .planlint.toml (discover_config) does, when it has one.
   std::optional<std::string> config;

@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "planlint/config/config.hpp"
 #include "planlint/emit/formats.hpp"
 #include "planlint/emit/output_file.hpp"
 #include "planlint/fix/files.hpp"
@@ -155,6 +156,25 @@ std::optional<int> run_fix(const CheckOptions& options, const RunOptions& run, s
                        written == 1 ? "" : "s");
   if (failed) return exit_failure;
   return std::nullopt;
+}
+
+/// SARIF's run-level details from the config of the run (--config, else the one that governs
+/// the working folder): its `docs_url` for the rules' helpUri, and automationDetails.id
+/// "planlint/CONFIG" by the config's path from the repository root, so that code scanning
+/// tells apart the analyses of one commit made with different configs. A config that does not
+/// load leaves the defaults (the run reports its problems).
+void set_sarif_run_details(const CheckOptions& options, EmitterSettings& settings) {
+  const std::optional<std::string> config =
+      options.config.empty() ? discover_folder_config(settings.working_directory) : std::optional(options.config);
+  if (!config) return;
+  DiagnosticSink ignored;
+  Result<Config> loaded = load_config(*config, ignored, options.config.empty() ? ConfigOrigin::discovered : ConfigOrigin::command_line);
+  if (!loaded) return;
+  if (loaded->docs_url) settings.docs_url = *loaded->docs_url;
+  std::error_code ec;
+  const std::filesystem::path path = std::filesystem::absolute(*config, ec).lexically_normal();
+  const std::filesystem::path from_root = path.lexically_relative(settings.repository_root);
+  settings.automation_id = "planlint/" + (from_root.empty() || *from_root.begin() == ".." ? path : from_root).generic_string();
 }
 
 /// --format's choices: the table's formats, and `full` (ruff's name of the full text output).
@@ -313,6 +333,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   settings.working_directory = std::filesystem::current_path().string();
   settings.repository_root = repository_root(settings.working_directory);
   settings.sarif_max_results = options.sarif_max_results;
+  if (format->lists_rules) set_sarif_run_details(options, settings);
   const std::unique_ptr<Emitter> emitter = format->make(options.output.empty() ? out : buffer, settings);
   const RunResult result = run_lint(*run_options, *emitter);
   for (const Error& error : result.errors) err << error_line(error) << '\n';

@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view lint_keys[] = {"select", "ignore", "severity", "rules",
-                                          "fail_on", "options", "catalog", "exclude"};
+                                          "fail_on", "options", "catalog", "exclude", "docs_url"};
 constexpr std::string_view tolerance_keys[] = {"capacity", "cost", "formula_vs_benchmark"};
 
 class Reader {
@@ -162,6 +162,11 @@ class Reader {
         } else {
           error(node.source(), "lint.catalog must be a file name or an array of them");
         }
+      } else if (name == "docs_url") {
+        if (auto url = string(node, "lint.docs_url")) {
+          if (url->starts_with("https://") || url->starts_with("http://")) config.docs_url = std::move(*url);
+          else error(node.source(), fmt::format("lint.docs_url = \"{}\": expected an http:// or https:// URL", *url));
+        }
       } else if (name == "exclude") {
         if (auto list = strings(node, "lint.exclude")) config.exclude = std::move(*list);
       } else if (name == "fail_on") {
@@ -238,7 +243,7 @@ class Reader {
 
 }  // namespace
 
-Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors, ConfigOrigin origin) {
+Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors, ConfigOrigin origin, Config* partial) {
   const std::size_t first_error = errors.size();
   const Error invalid(fmt::format("invalid config '{}'", file.path()));
   Reader reader(file, errors, origin);
@@ -263,6 +268,11 @@ Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors, Conf
     std::vector<Diagnostic>& reported = errors.items();
     std::stable_sort(reported.begin() + static_cast<std::ptrdiff_t>(first_error), reported.end(),
                      [](const Diagnostic& a, const Diagnostic& b) { return a.primary.span < b.primary.span; });
+    if (partial) {
+      std::stable_sort(config.names.begin(), config.names.end(),
+                       [](const ConfigName& a, const ConfigName& b) { return a.span < b.span; });
+      *partial = std::move(config);
+    }
     return invalid;
   }
   std::stable_sort(config.names.begin(), config.names.end(),
@@ -270,7 +280,7 @@ Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors, Conf
   return config;
 }
 
-Result<Config> load_config(const std::string& path, DiagnosticSink& errors, ConfigOrigin origin) {
+Result<Config> load_config(const std::string& path, DiagnosticSink& errors, ConfigOrigin origin, Config* partial) {
   Result<std::string> text = read_regular_file(path);
   if (!text) {
     Diagnostic d;
@@ -280,7 +290,7 @@ Result<Config> load_config(const std::string& path, DiagnosticSink& errors, Conf
     errors.report(std::move(d));
     return Error(fmt::format("invalid config '{}'", path));
   }
-  return parse_config(SourceFile(path, *std::move(text)), errors, origin);
+  return parse_config(SourceFile(path, *std::move(text)), errors, origin, partial);
 }
 
 std::optional<std::string> discover_config(const std::string& linted_file) {

@@ -57,6 +57,9 @@ struct Config {
   /// Files and folders a folder search leaves out: .gitignore lines relative to the config's
   /// folder (`exclude = ["drafts/", "*.old.toml"]`).
   std::vector<std::string> exclude;
+  /// `docs_url`: the base URL of planlint's documentation for links to a rule's page (SARIF's
+  /// helpUri, the language server), replacing the build's (docs_links.hpp).
+  std::optional<std::string> docs_url;
   std::map<std::string, units::Quantity> options;
   std::map<std::string, double> tolerances;     ///< capacity, cost, formula_vs_benchmark
   std::vector<ConfigName> names;                ///< the rule, group and option names above, where written
@@ -73,13 +76,15 @@ enum class ConfigOrigin { discovered, command_line };
 
 /// Parses a config file. Problems (bad TOML, an unknown key, a value of the wrong type) are
 /// reported to `errors` at the file's line and column (problem_kinds::config); then the result
-/// is the error "invalid config 'PATH'".
+/// is the error "invalid config 'PATH'", and `partial`, when given, receives what could be
+/// read of valid TOML (each key in error left out), so that a caller can report the mistakes
+/// found only later (a misspelt rule name, a pack that does not load) in the same run.
 Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors,
-                            ConfigOrigin origin = ConfigOrigin::discovered);
+                            ConfigOrigin origin = ConfigOrigin::discovered, Config* partial = nullptr);
 
 /// Reads and parses a config file; an unreadable file is a problem without a position.
 Result<Config> load_config(const std::string& path, DiagnosticSink& errors,
-                           ConfigOrigin origin = ConfigOrigin::discovered);
+                           ConfigOrigin origin = ConfigOrigin::discovered, Config* partial = nullptr);
 
 /// The nearest `.planlint.toml` in the folder of `linted_file` or above, stopping after the
 /// first repository root (is_repository_root, source/repository.hpp); nullopt when there is none.

@@ -25,7 +25,8 @@ const std::array<OutputFormat, 7> formats{{
     {"sarif", false, true,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        return std::make_unique<SarifEmitter>(
-           out, SarifOptions{settings.repository_root, settings.working_directory, settings.sarif_max_results});
+           out, SarifOptions{settings.repository_root, settings.working_directory, settings.sarif_max_results,
+                             settings.docs_url, settings.automation_id});
      }},
     {"json", false, false,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {

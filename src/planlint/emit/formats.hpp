@@ -31,6 +31,8 @@ struct EmitterSettings {
   std::string repository_root;
   std::string working_directory;  ///< absolute; what the report's relative paths start from
   std::size_t sarif_max_results = SarifOptions::github_max_results;  ///< 0: no limit
+  std::string docs_url;       ///< SARIF's rule helpUri base; empty: the build's
+  std::string automation_id;  ///< SARIF's run.automationDetails.id; empty: "planlint/"
 };
 
 struct OutputFormat {

@@ -13,7 +13,9 @@
 #include "planlint/emit/json_text.hpp"
 
 #include "planlint/emit/fingerprint.hpp"
+#include "planlint/diag/docs_links.hpp"
 #include "planlint/emit/repository_path.hpp"
+#include "planlint/rules/rule_set.hpp"
 #include "planlint/source/columns.hpp"
 
 namespace planlint {
@@ -25,12 +27,6 @@ using json = nlohmann::ordered_json;
 
 constexpr std::string_view schema_uri = "https://json.schemastore.org/sarif-2.1.0.json";
 constexpr std::string_view fingerprint_name = "planlint/v1";
-// tool.driver.informationUri. The project's public home is not settled: a build can
-// set PLANLINT_INFORMATION_URI; the default is a placeholder.
-#ifndef PLANLINT_INFORMATION_URI
-#define PLANLINT_INFORMATION_URI "https://github.com/planlint/planlint"
-#endif
-constexpr std::string_view information_uri = PLANLINT_INFORMATION_URI;
 
 /// The longest snippet a location carries (its span's text, or its context region's lines).
 constexpr std::size_t max_snippet_bytes = 1024;
@@ -193,11 +189,21 @@ std::string sentence(std::string text) {
   return text;
 }
 
-json rule_json(const RuleDescriptor& rule) {
+/// A rule's page: a built-in rule's under the documentation's base URL, a pack's rule file.
+std::string help_uri(const RuleDescriptor& rule, const SarifOptions& options) {
+  if (rule.origin.empty() || RuleSet::builtin().find(rule.id))
+    return rule_docs_url(options.docs_url.empty() ? build_docs_url() : std::string_view(options.docs_url), rule.id);
+  std::error_code ec;
+  const fs::path file = fs::absolute(fs::path(rule.origin.str()), ec).lexically_normal();
+  return "file://" + encode_uri_path(file.generic_string());
+}
+
+json rule_json(const RuleDescriptor& rule, const SarifOptions& options) {
   json out = {{"id", rule.id},
               {"name", sarif_rule_name(rule.id)},
               {"shortDescription", {{"text", sentence(rule.summary.empty() ? rule.id : rule.summary.str())}}},
-              {"fullDescription", {{"text", sentence(what_it_does(rule))}}}};
+              {"fullDescription", {{"text", sentence(what_it_does(rule))}}},
+              {"helpUri", help_uri(rule, options)}};
   std::string docs = rule.docs.empty() ? sentence(rule.summary.str()) : rule.docs.str();
   out["help"] = {{"text", docs}, {"markdown", docs}};
   out["defaultConfiguration"] = {{"level", level_of(rule.severity)}};
@@ -304,14 +310,16 @@ void SarifEmitter::finish(const std::vector<RuleDescriptor>& rules) {
     const auto slot = rule_slot_.find(rule.id);
     if (slot == rule_slot_.end() || !used[slot->second] || !listed.insert(rule.id).second) continue;
     rule_index[slot->second] = rules_json.size();
-    rules_json.push_back(rule_json(rule));
+    rules_json.push_back(rule_json(rule, options_));
   }
 
   json driver = {{"name", "planlint"},
+                 {"fullName", fmt::format("planlint {}: a linter for AI compute capacity plans", PLANLINT_VERSION)},
                  {"semanticVersion", PLANLINT_VERSION},
-                 {"informationUri", information_uri},
+                 {"informationUri", project_url},
                  {"rules", std::move(rules_json)}};
   json run = {{"tool", {{"driver", std::move(driver)}}}};
+  run["automationDetails"] = {{"id", options_.automation_id.empty() ? std::string("planlint/") : options_.automation_id}};
   if (!options_.source_root.empty())
     run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", folder_uri(options_.source_root)}}}};
   if (left_out_ > 0) {

@@ -30,6 +30,12 @@ struct SarifOptions {
   /// toolExecutionNotifications how many it left out.
   std::size_t max_results = github_max_results;
   static constexpr std::size_t github_max_results = 25000;
+  /// The documentation's base URL for each built-in rule's helpUri; empty: the build's
+  /// (docs_links.hpp). A rule of a pack links to its rule file.
+  std::string docs_url;
+  /// run.automationDetails.id, "category/instance" (SARIF 3.17.4): code scanning tells apart
+  /// the analyses of one commit by its category. Empty: "planlint/".
+  std::string automation_id;
 };
 
 /// The SARIF log written as the run delivers its files: each file's results are made when it

@@ -97,15 +97,21 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
     return false;
   }
   ConfigDiscovery discovery;  // each folder's nearest config, looked up once per run
+  // Every config's mistakes are reported in one run: a config that fails is not read again for
+  // the next file it governs, and the files of the other configs go on.
+  std::set<std::optional<std::string>> failed;
   for (const Input& input : run.inputs) {
     std::optional<std::string> config = options.config;
     if (!config && options.discover_config) config = discovery.find(input.path);
-    run.settings_of.push_back(
-        run.settings.find(config, problems, options.config ? ConfigOrigin::command_line : ConfigOrigin::discovered));
-    if (!run.settings_of.back()) {
-      add_problems(problems, errors);
-      return false;
-    }
+    const std::size_t before = problems.size();
+    run.settings_of.push_back(failed.count(config) ? nullptr
+                                                   : run.settings.find(config, problems, options.config ? ConfigOrigin::command_line
+                                                                                                        : ConfigOrigin::discovered));
+    if (problems.size() > before) failed.insert(config);
+  }
+  if (!problems.empty()) {
+    add_problems(problems, errors);
+    return false;
   }
   leave_out_excluded(run);
   if (run.inputs.empty() && !options.allow_empty && !options.skip_non_plans) {

@@ -182,8 +182,11 @@ const Settings* SettingsCache::find(const std::optional<std::string>& config_pat
   if (auto it = by_config_.find(key); it != by_config_.end()) return problems.empty() ? it->second.get() : nullptr;
   std::optional<Config> config;
   if (config_path) {
-    auto loaded = load_config(*config_path, problems, origin);
+    Config partial;
+    auto loaded = load_config(*config_path, problems, origin, &partial);
     if (!loaded) {
+      // Its other mistakes too, in one run: names no rule has, packs and catalogs that do not load.
+      if (!partial.path.empty()) make_settings(std::move(partial), overrides_, problems);
       problems.report(loaded.error(), problem_kinds::config);
       return nullptr;
     }

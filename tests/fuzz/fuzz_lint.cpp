@@ -176,10 +176,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ostringstream json, sarif, limited, github, streamed_github;
   emit_json(json, report);
   require_json(json.str());
-  emit_sarif(sarif, report, rules, SarifOptions{"/fuzz/", "/fuzz/"});
+  emit_sarif(sarif, report, rules, SarifOptions{.source_root = "/fuzz/", .working_directory = "/fuzz/"});
   require_json(sarif.str());
   // A log over its result limit is valid SARIF too.
-  emit_sarif(limited, report, rules, SarifOptions{"/fuzz/", "/fuzz/", 1});
+  emit_sarif(limited, report, rules, SarifOptions{.source_root = "/fuzz/", .working_directory = "/fuzz/", .max_results = 1});
   require_json(limited.str());
   emit_github(github, report);
   GithubEmitter github_emitter(streamed_github);

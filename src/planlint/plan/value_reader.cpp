@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
@@ -161,7 +163,13 @@ std::optional<double> written_product(std::string_view text) {
     const std::size_t start = at;
     while (at < text.size() && (std::isdigit(static_cast<unsigned char>(text[at])) || text[at] == '.')) ++at;
     if (start == at) return std::nullopt;
-    product *= std::stod(std::string(text.substr(start, at - start)));
+    // from_chars, not stod: ".", ".." and "1.2.3" are text a plan may hold; they are no factor.
+    double factor = 0;
+    const char* const first = text.data() + start;
+    const char* const last = text.data() + at;
+    const auto [end, error] = std::from_chars(first, last, factor);
+    if (error != std::errc{} || end != last) return std::nullopt;
+    product *= factor;
     ++factors;
     skip_spaces();
     if (text.substr(at).starts_with("GPUs")) at += 4;

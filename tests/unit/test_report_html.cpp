@@ -102,7 +102,7 @@ TEST_CASE("report --format html renders the examples as well-formed XHTML with a
     cost_by_gpu[gpu] += metrics["cost.total"]["value"].get<double>();
     hours_by_gpu[gpu] += metrics["cost.gpu_hours_billed"]["value"].get<double>();
   }
-  CHECK(training == 5);
+  CHECK(training == 6);
 
   // The portfolio's totals per GPU type are the sums of its plans' figures.
   for (const auto& [gpu, cost] : cost_by_gpu) {

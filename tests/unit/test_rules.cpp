@@ -272,22 +272,22 @@ TEST_CASE("a placeholder may print a value or nothing, an expression may not mix
 
 TEST_CASE("an MoE claim off by params / active_params is left to moe-compute-params only where compute follows the active parameters",
           "[rules][moe]") {
-  // The example's step time is 5.54 s, its activations 5.4 GB and its all-reduce 6.27% of the
+  // The example's step time is 5.54 s, its activations 7.87 GB and its all-reduce 0.922% of the
   // step; these claims are each 3.6× (141B / 39B) too large. Only the step time is the MoE
   // mistake (6 · N instead of 6 · N_a); memory and communication do not follow N_a, so a claim
   // N / N_a off there is an ordinary mismatch, which estimate-mismatch and unit-slip once
   // skipped, leaving the claims without any finding.
   std::string text = planlint::test::read_text(fs::path(PLANLINT_SOURCE_DIR) / "examples/moe-pretrain.toml");
   text.erase(text.find("[estimates]"));
-  text += "[estimates]\n\"train.step_seconds\" = \"20 s\"\n\"train.memory.activations\" = \"19.4 GB\"\n"
-          "\"train.comm.fraction\" = \"22.7%\"\n";
+  text += "[estimates]\n\"train.step_seconds\" = \"20 s\"\n\"train.memory.activations\" = \"28.5 GB\"\n"
+          "\"train.comm.fraction\" = \"3.33%\"\n";
   planlint::test::Scratch dir;
   std::vector<Diagnostic> diagnostics;
   const std::string output = lint_output(dir.write("plan.toml", text), {}, &diagnostics);
   INFO(output);
   CHECK_THAT(output, Catch::Contains("train.step_seconds = 20 s is the figure for all 141B parameters"));
-  CHECK_THAT(output, Catch::Contains("claims 19.4 GB for train.memory.activations but planlint computes 5.4 GB"));
-  CHECK_THAT(output, Catch::Contains("claims 22.7% for train.comm.fraction but planlint computes 6.27%"));
+  CHECK_THAT(output, Catch::Contains("claims 28.5 GB for train.memory.activations but planlint computes 7.87 GB"));
+  CHECK_THAT(output, Catch::Contains("claims 3.33% for train.comm.fraction but planlint computes 0.922%"));
   CHECK(std::count_if(diagnostics.begin(), diagnostics.end(),
                       [](const Diagnostic& d) { return d.rule == "estimate-mismatch"; }) == 2);
   CHECK(std::count_if(diagnostics.begin(), diagnostics.end(),

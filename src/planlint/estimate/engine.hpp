@@ -302,10 +302,22 @@ struct CountedRecompute {
 };
 CountedRecompute counted_recompute(EstimateContext& context, MetricBuilder& m);
 
+/// Tokens per optimizer step: global_batch in tokens, or in sequences × seq_len. Its inputs
+/// are recorded on `m`.
+Term training_tokens_per_step(EstimateContext& context, MetricBuilder& m);
+/// The value of `metric` in this evaluation, if it was computed.
+std::optional<double> computed_metric(EstimateContext& context, Metric metric);
+/// model.architecture = "moe".
+bool is_moe(const EstimateContext& context);
+
 /// The metric groups, each a function that adds its metrics to the context.
 void estimate_training_compute(EstimateContext& context);
 void estimate_training_memory(EstimateContext& context);
 void estimate_training_comm(EstimateContext& context);
+/// Mixture of experts (training_moe.cpp): the parameter split, run before the memory, and the
+/// expert all-to-all, run after the step time.
+void estimate_training_moe_params(EstimateContext& context);
+void estimate_training_alltoall(EstimateContext& context);
 void estimate_inference(EstimateContext& context);
 void estimate_inference_reads(EstimateContext& context);
 /// The catalog's figures of the plan's GPU (both kinds of plan).

@@ -10,10 +10,20 @@ namespace planlint::detail {
 
 std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
   const std::optional<double> tp = context.number("inference.tp");
-  const std::optional<double> heads = context.number("model.kv_heads");
+  // MLA's cache is one latent that every head reads (DeepSeek-V2 §2.1): under tensor parallelism
+  // each GPU holds all of it, as with one KV head.
+  const bool mla = context.find("model.kv_lora_rank") != nullptr;
+  const std::optional<double> heads = mla ? std::optional<double>(1) : context.number("model.kv_heads");
   if (!tp || !heads || !(*tp >= 1) || !(*heads >= 1)) return std::nullopt;
   const double per_gpu = std::ceil(*heads / *tp);
   if (per_gpu * *tp == *heads) return std::nullopt;  // tp divides kv_heads: the cache / tp
+  if (mla) {
+    m.plan("model.kv_lora_rank");
+    m.note(fmt::format("MLA caches one latent that every head reads (DeepSeek-V2 §2.1): every GPU of the tp {} "
+                       "replica holds the whole KV cache",
+                       units::format(*tp, units::dims::none)));
+    return KvSplit{Term{1, "1"}, Term{1, "1"}, true, 1};
+  }
   const Term kv_heads = m.plan("model.kv_heads");
   const bool whole = *tp >= *heads;
   if (context.with_provenance()) {
@@ -84,6 +94,17 @@ void weights(EstimateContext& context) {
 void kv_per_token(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_kv_per_token);
   const Term layers = m.plan("model.layers");
+  if (context.find("model.kv_lora_rank")) {
+    // MLA (DeepSeek-V2 §2.1, table 1): each layer caches the compressed latent c_KV of width d_c
+    // and the decoupled RoPE key of width d_h^R, shared by all heads: (d_c + d_h^R) · L elements
+    // a token, 576 · 61 for DeepSeek-V3.
+    const Term latent = m.plan("model.kv_lora_rank");
+    const Term rope = m.plan("model.qk_rope_head_dim");
+    const Term bytes = precision_bytes(context, m, "inference.kv_precision");
+    return m.finish((latent.value + rope.value) * layers.value * bytes.value,
+                    "(d_c + d_h^R) · L · bytes(kv_precision), d_c = kv_lora_rank, d_h^R = qk_rope_head_dim (MLA)",
+                    arithmetic("({} + {}) × {} × {}", latent, rope, layers, bytes));
+  }
   const Term kv_heads = m.plan("model.kv_heads");
   const Term head_dim = m.plan("model.head_dim");
   const Term bytes = precision_bytes(context, m, "inference.kv_precision");

@@ -73,11 +73,12 @@ enum class Metric : std::uint8_t {
   train_attention_share, train_mfu_model_flops, train_mfu_with_attention, train_gpu_seconds, train_gpu_hours,
   train_days, train_wall_days, train_schedule_days, cost_gpu_hours_billed, cost_total,
   // training memory per GPU
-  train_memory_states, train_memory_activations, train_memory_reserve, train_memory_total,
+  train_moe_expert_params, train_moe_dense_params, train_moe_active_params, train_memory_states, train_memory_activations, train_memory_reserve, train_memory_total,
   train_memory_lower_bound_states, train_memory_lower_bound, train_memory_min_pp,
   // training communication and checkpoints
   train_step_seconds, train_comm_allreduce_bytes, train_comm_dp_group_nodes, train_comm_seconds, train_comm_fraction,
-  train_comm_fraction_lower_bound, train_micro_batches, train_pipeline_bubble, train_nodes, train_failures,
+  train_comm_fraction_lower_bound, train_comm_ep_group_nodes, train_comm_alltoall_bytes, train_comm_alltoall_seconds,
+  train_comm_alltoall_fraction, train_micro_batches, train_pipeline_bubble, train_nodes, train_failures,
   train_checkpoint_optimal_interval, train_checkpoint_overhead, train_checkpoint_optimal_overhead,
   // inference memory
   infer_weights, infer_kv_per_token, infer_kv_cache, infer_memory_total, infer_max_concurrency,

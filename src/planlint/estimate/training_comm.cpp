@@ -9,10 +9,7 @@
 
 namespace planlint::detail {
 
-namespace {
-
-/// Tokens per optimizer step: global_batch in tokens, or in sequences times seq_len.
-Term tokens_per_step(EstimateContext& context, MetricBuilder& m) {
+Term training_tokens_per_step(EstimateContext& context, MetricBuilder& m) {
   const Term batch = m.plan("training.global_batch");
   const PlanValue* value = context.find("training.global_batch");
   if (!value || !value->quantity() || value->quantity()->dim == units::dims::tokens) return batch;
@@ -21,6 +18,8 @@ Term tokens_per_step(EstimateContext& context, MetricBuilder& m) {
                 return fmt::format("({} × {})", batch.text, seq.text);
               })};
 }
+
+namespace {
 
 /// Sequences per optimizer step: global_batch in sequences, or in tokens divided by seq_len.
 Term sequences_per_step(EstimateContext& context, MetricBuilder& m) {
@@ -40,7 +39,7 @@ Term sequences_per_step(EstimateContext& context, MetricBuilder& m) {
 void step_seconds(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_step_seconds);
   const Term n_active = m.plan("model.active_params");
-  const Term tokens = tokens_per_step(context, m);
+  const Term tokens = training_tokens_per_step(context, m);
   const Term count = m.plan("cluster.count");
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
@@ -84,9 +83,30 @@ void allreduce_bytes(EstimateContext& context) {
     m.missing("the LoRA adapters' size (training.lora_rank: only the adapters' gradients are "
               "all-reduced)");
   const auto ep = context.number("training.ep");
-  if (context.text("model.architecture") == "moe" && ep && *ep > 1)
+  const std::optional<double> routed = computed_metric(context, Metric::train_moe_expert_params);
+  if (is_moe(context) && ep && *ep > 1 && routed) {
+    // Per group (Megatron-Core's expert data parallelism): the dense parameters' gradients over
+    // the dp · cp ranks, each routed expert's over the dp · cp / ep ranks that hold it.
+    const Term dense = m.metric(Metric::train_moe_dense_params);
+    const Term experts = m.metric(Metric::train_moe_expert_params);
+    const Term ep_term = m.plan("training.ep");
+    const double expert_group = group / ep_term.value;
+    if (m.complete() && !(expert_group >= 1))
+      m.missing("training.ep dividing dp · cp (the ranks that hold the same experts)");
+    const double model_parallel = t.value * p.value;
+    return m.finish(2 * (group - 1) / group * 2 * dense.value / model_parallel +
+                        2 * (expert_group - 1) / expert_group * 2 * experts.value / (model_parallel * ep_term.value),
+                    cp ? "2 · (g − 1)/g · 2 · N_d / M + 2 · (g_e − 1)/g_e · 2 · N_e / (M · ep), g = dp · cp, g_e = g / ep, "
+                         "M = tp · pp"
+                       : "2 · (dp − 1)/dp · 2 · N_d / M + 2 · (g_e − 1)/g_e · 2 · N_e / (M · ep), g_e = dp / ep, M = tp · pp",
+                    arithmetic("2 × {}/{} × 2 B × {} / ({} × {}) + 2 × {}/{} × 2 B × {} / ({} × {} × {})",
+                               TermText::count(group - 1), TermText::count(group), dense, t, p,
+                               TermText::count(expert_group - 1), TermText::count(expert_group), experts, t, p,
+                               ep_term));
+  }
+  if (is_moe(context) && ep && *ep > 1)
     m.note(fmt::format("upper bound: with ep = {} each GPU reduces only its share of the expert "
-                       "gradients; the expert all-to-all is not counted",
+                       "gradients, which model.experts and model.experts_per_token would size",
                        show_count(*ep)));
   m.finish(2 * (group - 1) / group * 2 * n.value / (t.value * p.value),
            cp ? "2 · (g − 1)/g · 2 · N / M, g = dp · cp, M = tp · pp" : "2 · (dp − 1)/dp · 2 · N / M, M = tp · pp",
@@ -214,7 +234,8 @@ void checkpoint_interval(EstimateContext& context) {
 void comm_fraction_lower_bound(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_comm_fraction_lower_bound);
   const auto ep = context.number("training.ep");
-  const bool split = context.text("model.architecture") == "moe" && ep && *ep > 1;
+  // With the expert split known the all-reduce is counted per group already.
+  const bool split = is_moe(context) && ep && *ep > 1 && !computed_metric(context, Metric::train_moe_expert_params);
   const Term fraction = split ? m.metric(Metric::train_comm_fraction) : m.metric_terms(Metric::train_comm_fraction);
   if (split) {
     const Term ep_term = m.plan("training.ep");
@@ -283,6 +304,7 @@ void estimate_training_comm(EstimateContext& context) {
   failures(context);
   checkpoint_overhead(context);
   checkpoint_optimal_overhead(context);
+  estimate_training_alltoall(context);
 }
 
 }  // namespace planlint::detail

@@ -54,6 +54,51 @@ StateBytes split_override(double k) {
 
 std::string bytes_text(double value) { return units::format(value, units::dims::bytes); }
 
+// An MoE model's states with expert parallelism (Megatron-Core's MoE layout): the dense
+// parameters N_d are split over M = tp · pp, the routed experts N_e over M · ep, since each ep
+// rank of a data-parallel group holds E / ep of them. ZeRO shards each group over the ranks that
+// hold the same parameters: the dense ones over dp · cp, the experts over dp · cp / ep, which is
+// M · dp · cp GPUs for both. The bytes a stage leaves unsharded, u (k at ZeRO 0, k_w + k_g at 1,
+// k_w at 2, none at 3), stay on each holder; the rest, k − u, is spread over M · dp · cp.
+void moe_states(EstimateContext& context, MetricBuilder& m, StateBytes k, int stage, Term t, Term p) {
+  const Term dense = m.metric(Metric::train_moe_dense_params);
+  const Term experts = m.metric(Metric::train_moe_expert_params);
+  const Term n = m.plan("model.params");
+  const Term ep = m.plan("training.ep");
+  const double unsharded = stage == 0 ? k.total() : stage == 1 ? k.weights + k.gradients : stage == 2 ? k.weights : 0;
+  const double sharded = k.total() - unsharded;
+  const double model_parallel = t.value * p.value;
+  const double held = dense.value / model_parallel + experts.value / (model_parallel * ep.value);
+  const auto held_text = [=] {
+    return fmt::format("({} / ({} × {}) + {} / ({} × {} × {}))", dense.text, t.text, p.text, experts.text, t.text,
+                       p.text, ep.text);
+  };
+  if (stage == 0)
+    return m.finish(k.total() * held, "k · (N_d / M + N_e / (M · ep)), M = tp · pp (ZeRO 0)",
+                    [=] { return fmt::format("{} × {}", bytes_text(k.total()), held_text()); });
+  const Term dp = m.plan("training.dp");
+  const std::optional<Term> cp = m.degree_above_one("training.cp");
+  const double shards = model_parallel * dp.value * (cp ? cp->value : 1);
+  const auto sharded_text = [=] {
+    return cp ? fmt::format("({} × {} × {} × {})", t.text, p.text, dp.text, cp->text)
+              : fmt::format("({} × {} × {})", t.text, p.text, dp.text);
+  };
+  const std::string_view over = cp ? "(M · dp · cp)" : "(M · dp)";
+  if (stage >= 3)
+    return m.finish(k.total() * n.value / shards, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
+                    [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded_text()); });
+  const std::string_view u = stage == 1 ? "(k_w + k_g)" : "k_w";
+  const std::string_view rest = stage == 1 ? "k_o" : "(k_g + k_o)";
+  m.finish(unsharded * held + sharded * n.value / shards,
+           fmt::format("{} · (N_d / M + N_e / (M · ep)) + {} · N / {}, M = tp · pp (ZeRO {}: experts sharded over "
+                       "dp / ep, the dense parameters over dp)",
+                       u, rest, over, stage),
+           [=] {
+             return fmt::format("{} × {} + {} × {} / {}", bytes_text(unsharded), held_text(), bytes_text(sharded),
+                                n.text, sharded_text());
+           });
+}
+
 void memory_states(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_memory_states);
   // Memory holds every parameter, active or not (MoE: model.params, not active_params).
@@ -93,12 +138,14 @@ void memory_states(EstimateContext& context) {
   const double model_parallel = t.value * p.value;
 
   const auto ep = context.number("training.ep");
-  if (context.text("model.architecture") == "moe" && ep && *ep > 1)
-    m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which the plan "
-                       "does not separate from the shared ones",
+  const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
+  if (is_moe(context) && ep && *ep > 1 && computed_metric(context, Metric::train_moe_expert_params))
+    return moe_states(context, m, k, stage, t, p);
+  if (is_moe(context) && ep && *ep > 1)
+    m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which model.experts and "
+                       "model.experts_per_token would separate from the dense ones",
                        show_count(*ep)));
 
-  const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
   if (stage == 0) {
     m.finish(k.total() * n.value / model_parallel, "k · N / M, M = tp · pp (ZeRO 0)",
              [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, mp()); });
@@ -158,17 +205,18 @@ struct LayerBytes {
   std::string parts;             ///< how kept + split add up, for a shape other than GPT-3's
 };
 
-LayerBytes layer_bytes(double h, double q, double kv, double ffn, bool swiglu, bool dropout) {
+LayerBytes layer_bytes(double h, double q, double kv, double ffn, bool swiglu, bool dropout, std::string_view kv_what,
+                       std::string_view mlp_what) {
   LayerBytes bytes;
   bytes.kept = 8 + (dropout ? 2 : 0);
   const double mlp = (swiglu ? 6 : 4) * ffn;
   bytes.split = (4 * q + 4 * kv + mlp) / h;
   bytes.gpt_shape = dropout && !swiglu && q == h && kv == h && ffn == 4 * h;
   // The widths in full ("4 · 28672/h"), the parts in units of h as the formula adds them.
-  bytes.parts = fmt::format("8 (norms and projection inputs){} + {} (Q and attention output, 4 · {:.7g}/h) + {} (K and "
-                            "V, 4 · {:.7g}/h) + {} ({} MLP, {} · {:.7g}/h)",
-                            dropout ? " + 2 (dropout masks)" : "", show_count(4 * q / h), q, show_count(4 * kv / h), kv,
-                            show_count(mlp / h), swiglu ? "SwiGLU" : "GeLU", swiglu ? 6 : 4, ffn);
+  bytes.parts = fmt::format("8 (norms and projection inputs){} + {} (Q and attention output, 4 · {:.7g}/h) + {} ({}, "
+                            "4 · {:.7g}/h) + {} ({} {}MLP, {} · {:.7g}/h)",
+                            dropout ? " + 2 (dropout masks)" : "", show_count(4 * q / h), q, show_count(4 * kv / h),
+                            kv_what, kv, show_count(mlp / h), swiglu ? "SwiGLU" : "GeLU", mlp_what, swiglu ? 6 : 4, ffn);
   return bytes;
 }
 
@@ -197,20 +245,33 @@ void memory_activations(EstimateContext& context) {
     const PlanValue* value = context.find(path);
     return value && value->origin == Origin::plan;
   };
+  const bool moe_mlp = is_moe(context) && stated("model.expert_ffn_hidden");
+  const bool mla = stated("model.kv_lora_rank");
   const bool shaped = recompute != "full" && (stated("model.kv_heads") || stated("model.head_dim") ||
                                               stated("model.mlp") || stated("model.ffn_hidden") ||
-                                              stated("training.dropout"));
+                                              stated("training.dropout") || moe_mlp || mla);
   // The attention-score term 5·a·S/h needs the heads; so do the widths of a stated shape.
   const Term heads = scores_kept || shaped ? m.plan("model.heads") : Term{0, "0"};
   LayerBytes shape_bytes;
   if (shaped) {
-    const Term kv_heads = m.plan("model.kv_heads");
     const Term head_dim = m.plan("model.head_dim");
-    const Term ffn = m.plan("model.ffn_hidden");
+    // MLA (DeepSeek-V2 §2.1) keeps the compressed latent and the RoPE key, d_c + d_h^R a token, and
+    // recomputes the keys' and values' up-projection in the backward pass (DeepSeek-V3 §3.2.3).
+    const double kv = mla ? m.plan("model.kv_lora_rank").value + m.plan("model.qk_rope_head_dim").value
+                          : m.plan("model.kv_heads").value * head_dim.value;
+    double ffn = m.plan("model.ffn_hidden").value;
+    if (moe_mlp) {
+      // A token's MLP in an MoE layer is its k routed experts and the shared ones, each of width
+      // F_e: (k + s) · F_e in place of F, averaged over the layers (moe_layers of L are MoE).
+      const double moe = m.plan("model.moe_layers").value, k = m.plan("model.experts_per_token").value,
+                   shared = m.plan("model.shared_experts").value, width = m.plan("model.expert_ffn_hidden").value;
+      ffn = ((layers.value - moe) * ffn + moe * (k + shared) * width) / layers.value;
+    }
     if (stated("model.mlp")) m.choice("model.mlp");
     if (stated("training.dropout")) m.choice("training.dropout");
-    shape_bytes = layer_bytes(hidden.value, heads.value * head_dim.value, kv_heads.value * head_dim.value,
-                              ffn.value, swiglu, dropout);
+    shape_bytes = layer_bytes(hidden.value, heads.value * head_dim.value, kv, ffn, swiglu, dropout,
+                              mla ? "MLA latent and RoPE key" : "K and V",
+                              moe_mlp ? "(k + shared) experts' " : "");
   }
   // The scores: softmax output 2·a·S, with dropout its mask and output too (5·a·S).
   const double score_bytes = dropout ? 5 : 2;
@@ -348,7 +409,9 @@ void memory_lower_bound(EstimateContext& context) {
   for (const Metric metric : {Metric::train_memory_lower_bound_states, Metric::train_memory_lower_bound}) {
     MetricBuilder m(context, metric);
     const Term zero = m.plan("training.zero");
-    const bool moe_split = context.text("model.architecture") == "moe" && context.number("training.ep") &&
+    // With the expert split known (train.moe.expert_params) the states are exact.
+    const bool split_known = computed_metric(context, Metric::train_moe_expert_params).has_value();
+    const bool moe_split = is_moe(context) && !split_known && context.number("training.ep") &&
                            *context.number("training.ep") > 1 && zero.value < 3;
     // The states themselves, as memory-fit holds them, read with their own terms.
     const bool as_states = metric == Metric::train_memory_lower_bound_states && !moe_split &&
@@ -363,8 +426,7 @@ void memory_lower_bound(EstimateContext& context) {
       formula = "train.memory.states / (dp · cp) (ZeRO-3, the least any stage leaves: the plan states no training.zero)";
       least = Term{states.value / (dp.value * cp.value),
                    TermText::deferred(arithmetic("{} / ({} × {})", states, dp, cp))};
-    } else if (const auto ep = context.number("training.ep");
-               context.text("model.architecture") == "moe" && ep && *ep > 1 && zero.value < 3) {
+    } else if (moe_split) {
       const Term ep_term = m.plan("training.ep");
       formula = "train.memory.states / ep (MoE below ZeRO 3: at the least, ep splits every parameter)";
       least = Term{states.value / ep_term.value, TermText::deferred(arithmetic("{} / {}", states, ep_term))};
@@ -408,6 +470,7 @@ void memory_min_pp(EstimateContext& context) {
 }  // namespace
 
 void estimate_training_memory(EstimateContext& context) {
+  estimate_training_moe_params(context);
   memory_states(context);
   memory_activations(context);
   memory_reserve(context);

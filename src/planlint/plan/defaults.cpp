@@ -83,6 +83,12 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   if (auto hidden = plan.number("model.hidden"))
     d.set_quantity("model", "ffn_hidden", plan.text("model.mlp") == "swiglu" ? *hidden * 8 / 3 : *hidden * 4, none);
   if (auto params = plan.number("model.params")) d.set_quantity("model", "active_params", *params, none);
+  // An MoE model's routed experts sit in every layer unless the plan says how many layers are MoE
+  // (DeepSeek-V3: the first 3 of 61 are dense); no shared expert unless stated.
+  if (plan.find("model.experts")) {
+    d.set_quantity("model", "shared_experts", 0, none);
+    if (auto layers = plan.number("model.layers")) d.set_quantity("model", "moe_layers", *layers, none);
+  }
   if (auto heads = plan.number("model.heads")) {
     d.set_quantity("model", "kv_heads", *heads, none);
     if (auto hidden = plan.number("model.hidden"); hidden && *heads > 0)
@@ -179,6 +185,7 @@ std::span<const std::string_view> default_sources(std::string_view key) {
   static constexpr std::string_view ffn[] = {"model.hidden", "model.mlp"};
   static constexpr std::string_view dp[] = {"cluster.count", "training.tp", "training.pp", "training.cp"};
   static constexpr std::string_view replicas[] = {"cluster.count", "inference.tp"};
+  static constexpr std::string_view moe_layers[] = {"model.layers"};
   if (key == "model.active_params") return Keys(params);
   if (key == "model.kv_heads") return Keys(heads);
   if (key == "model.head_dim") return Keys(head_dim);
@@ -186,6 +193,7 @@ std::span<const std::string_view> default_sources(std::string_view key) {
   if (key == "model.ffn_hidden") return Keys(ffn);
   if (key == "training.dp") return Keys(dp);
   if (key == "inference.replicas") return Keys(replicas);
+  if (key == "model.moe_layers") return Keys(moe_layers);
   return {};
 }
 

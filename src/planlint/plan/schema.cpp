@@ -91,6 +91,16 @@ std::vector<KeySpec> make_keys() {
              "Mistral, Qwen); sizes the MLP's activations; default gelu",
              {"gelu", "swiglu"}),
       count("model", "ffn_hidden", "MLP inner width F; default 4 · hidden (gelu), 8 · hidden / 3 (swiglu)"),
+      count("model", "experts", "MoE: routed experts per MoE layer E (256 for DeepSeek-V3)"),
+      count("model", "experts_per_token", "MoE: routed experts each token is sent to, k (top-k routing)"),
+      KeySpec{"model", "shared_experts", K::whole,
+              "MoE: shared experts every token passes through, counted with the dense parameters; default 0",
+              {none}, "count", 1, {}, false, 0, huge},
+      count("model", "expert_ffn_hidden", "MoE: MLP inner width of one expert F_e"),
+      count("model", "moe_layers", "MoE: layers whose MLP is a mixture of experts; default layers"),
+      count("model", "kv_lora_rank",
+            "MLA (DeepSeek-V2/V3): the compressed KV latent's width d_c, which the KV cache holds"),
+      count("model", "qk_rope_head_dim", "MLA: the decoupled RoPE key's width d_h^R, cached beside the latent"),
       // [training]
       amount("training", "tokens", "training tokens D", {tokens}, "tokens", true),
       choice("training", "precision", "compute precision; selects the catalog peak; default bf16",
@@ -183,7 +193,8 @@ std::vector<KeySpec> make_keys() {
               "USD per GPU-hour", 1.0 / 3600, {}, false, 0, huge},
       time("cluster", "node_mtbf", "mean time between failures of one node"),
       KeySpec{"cluster", "memory_reserve", K::quantity,
-              "fraction of HBM held back for fragmentation and buffers; default 10%", {none},
+              "reserve for fragmentation and buffers, a fraction of the memory used (training, inference "
+              "memory) or of HBM (inference concurrency); default 10%", {none},
               "fraction", 1, {}, false, 0, 1, false},
       // [[targets]]
       text("targets", "name", "what the target is called", true),

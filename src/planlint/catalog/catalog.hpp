@@ -84,6 +84,15 @@ enum class ScaleOut { nic, ici };
 std::optional<ScaleOut> parse_scale_out(std::string_view text);  // "ici" → ici
 std::string_view to_string(ScaleOut scale_out);
 
+/// What one GPU of a kind rents for, per GPU-hour, as a catalog entry's [gpu.price] gives it:
+/// from the cheapest long-term or marketplace rate to the highest on-demand list price, with
+/// where the figures come from and when they were read.
+struct PriceRange {
+  double low = 0, high = 0;  ///< USD per GPU-second
+  std::string source;
+  std::string updated;       ///< the date the prices were read, "2024-06-01"
+};
+
 struct GpuSpec {
   std::string id;    ///< catalog id, e.g. "h100-sxm"
   std::string name;  ///< marketing name, e.g. "NVIDIA H100 SXM5 80GB"
@@ -97,6 +106,8 @@ struct GpuSpec {
   std::optional<double> link_bandwidth_bytes_per_s;  ///< NVLink-class per GPU, both directions
   ScaleOut scale_out = ScaleOut::nic;  ///< `scale_out` in the entry; network cards unless it says "ici"
   std::vector<std::string> sources;
+  /// Rental prices per GPU-hour (`price-per-node` tells a node's price from a GPU's by them).
+  std::optional<PriceRange> price;
   std::string notes;  ///< traps and disagreements between sources, for explanations; may be empty
   Location location;  ///< where the entry is defined (for diagnostics about the catalog)
 

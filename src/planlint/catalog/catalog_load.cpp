@@ -25,9 +25,10 @@ namespace {
 
 constexpr std::string_view rule_id = problem_kinds::invalid_catalog;
 constexpr std::array<std::string_view, 1> root_keys = {"gpu"};
-constexpr std::array<std::string_view, 10> entry_keys = {
+constexpr std::array<std::string_view, 11> entry_keys = {
     "id",      "name",    "hbm",   "hbm_bandwidth", "link_bandwidth",
-    "scale_out", "notes", "sources", "dense",      "sparse"};
+    "scale_out", "notes", "sources", "dense",      "sparse", "price"};
+constexpr std::array<std::string_view, 4> price_keys = {"low", "high", "source", "updated"};
 
 /// The node's TOML type with its article: "an integer", "a table".
 std::string_view type_name(const toml::node& node) {
@@ -178,6 +179,7 @@ class Loader {
       missing(table, "dense", path, "a [gpu.dense] table of peaks, e.g. bf16 = \"989 TFLOPS\"");
     if (const toml::node* sparse = table.get("sparse"))
       gpu.sparse_peak_flops = peaks(*sparse, path + ".sparse");
+    if (const toml::node* price_node = table.get("price")) gpu.price = price(*price_node, path + ".price");
 
     // fp16 tensor peaks equal bf16 on every accelerator that has both; entries may omit fp16.
     for (PeakTable* peaks : {&gpu.dense_peak_flops, &gpu.sparse_peak_flops})
@@ -185,6 +187,39 @@ class Loader {
 
     if (errors_.size() != errors_before) return std::nullopt;
     return gpu;
+  }
+
+  /// [gpu.price]: low and high per GPU-hour, the source and the date they were read.
+  std::optional<PriceRange> price(const toml::node& node, const std::string& path) {
+    const toml::table* table = node.as_table();
+    if (!table) {
+      report(node, path, fmt::format("expected a [gpu.price] table, found {}", type_name(node)));
+      return std::nullopt;
+    }
+    for (auto&& [key, value] : *table)
+      if (std::find(price_keys.begin(), price_keys.end(), key.str()) == price_keys.end())
+        unknown_key(key, path, "in a [gpu.price] table", price_keys);
+    PriceRange range;
+    const auto low = required_quantity(*table, "low", path, units::dims::usd_per_gpu_second, "$1.5/GPU/h");
+    const auto high = required_quantity(*table, "high", path, units::dims::usd_per_gpu_second, "$4/GPU/h");
+    const auto source = required_string(*table, "source", path);
+    const toml::node* updated = table->get("updated");
+    if (!updated)
+      missing(*table, "updated", path, "the date the prices were read, such as 2024-06-01");
+    else if (!updated->as_date())
+      report(*updated, path + ".updated",
+             fmt::format("expected a date such as 2024-06-01, found {}", type_name(*updated)));
+    if (!low || !high || !source || !updated || !updated->as_date()) return std::nullopt;
+    if (*low > *high) {
+      report(node, path, "the price's low is above its high");
+      return std::nullopt;
+    }
+    const toml::date date = updated->as_date()->get();
+    range.low = *low;
+    range.high = *high;
+    range.source = *source;
+    range.updated = fmt::format("{:04}-{:02}-{:02}", date.year, date.month, date.day);
+    return range;
   }
 
   std::optional<std::string> required_string(const toml::table& table, std::string_view key,

@@ -381,10 +381,16 @@ class Checker {
       }
       case Function::ratio:
       case Function::slip: {
-        arity(node, 2, 2);
+        // slip(claimed, computed[, goodput[, schedule_margin]]): the two plain numbers it may
+        // look for time slips at.
+        arity(node, 2, node.function == Function::slip ? 4 : 2);
         Type a = numbers(0), b = numbers(1);
         if (!same_dimension(a, b))
           fail(node, fmt::format("{}() of {} and {}", f, describe(a), describe(b)));
+        for (std::size_t i = 2; i < node.children.size(); ++i)
+          if (Type factor = numbers(i); factor.dim && !factor.dim->dimensionless())
+            fail(*node.children[i], fmt::format("slip()'s goodput and schedule margin are plain numbers, not {}",
+                                                describe(factor)));
         return node.function == Function::ratio ? Type::number(units::dims::none) : Type::of(Kind::string);
       }
       case Function::days_since:
@@ -449,6 +455,7 @@ class Checker {
         check_word(*node.children[0], plan_key_vocabulary());
         return Type::of(Kind::any);
       case Function::assumed:
+      case Function::stated:
         arity(node, 1, 1);
         text(0);
         check_word(*node.children[0], plan_key_vocabulary());
@@ -498,7 +505,7 @@ class Checker {
           auto dim = catalog_field_dimension(field.text);
           if (!dim)
             fail(field, fmt::format("catalog() has no field '{}': use dense_peak, sparse_peak, hbm, "
-                                    "hbm_bandwidth, link_bandwidth or scale_out", field.text));
+                                    "hbm_bandwidth, link_bandwidth, price_low, price_high or scale_out", field.text));
           if ((field.text == "dense_peak" || field.text == "sparse_peak") && node.children.size() < 3)
             fail(node, "catalog() needs a precision for a peak: catalog(gpu, 'dense_peak', 'bf16')");
           return Type::number(*dim);
@@ -546,6 +553,7 @@ std::optional<units::Dimension> catalog_field_dimension(std::string_view field) 
   if (field == "dense_peak" || field == "sparse_peak") return units::dims::flop_per_second;
   if (field == "hbm") return units::dims::bytes;
   if (field == "hbm_bandwidth" || field == "link_bandwidth") return units::dims::bytes_per_second;
+  if (field == "price_low" || field == "price_high") return units::dims::usd_per_gpu_second;
   return std::nullopt;
 }
 

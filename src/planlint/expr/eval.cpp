@@ -382,7 +382,13 @@ class Evaluator {
       case Function::slip: {
         auto x = quantity(*args[0]), y = quantity(*args[1]);
         if (!x || !y || !compatible(*x, *y)) return std::nullopt;
-        return kept_text(units::describe_slip(x->value, y->value, x->dim));
+        // The optional goodput and schedule margin: 1 when absent or not a number.
+        auto factor = [&](std::size_t i) {
+          if (args.size() <= i) return 1.0;
+          auto value = quantity(*args[i]);
+          return value ? value->value : 1.0;
+        };
+        return kept_text(units::describe_slip(x->value, y->value, x->dim, factor(2), factor(3)));
       }
       case Function::days_since: {
         auto date = (*this)(*args[0]);
@@ -394,6 +400,12 @@ class Evaluator {
       case Function::metric:
       case Function::metric_low:
       case Function::metric_high:
+      case Function::stated: {
+        // The plan key named by a text (an assumption's it.key), as given() is for a path.
+        auto name = text(*args[0]);
+        if (!name) return std::nullopt;
+        return ValueRef::of(environment_.stated(*name));
+      }
       case Function::value:
       case Function::assumed:
       case Function::claimed:

@@ -17,7 +17,7 @@ enum class Function : std::uint8_t {
   min, max, abs, floor, ceil, sqrt, log10,
   within, ratio, slip, days_since,
   tier, tolerance, ranged, ranged_by, missing_inputs, metric, metric_low, metric_high, value, assumed,
-  claimed, computed, benchmarked, claims_with_ratio, shared_inputs, peak_precision, catalog,
+  claimed, computed, benchmarked, claims_with_ratio, shared_inputs, peak_precision, stated, catalog,
 };
 
 struct FunctionName {
@@ -25,7 +25,7 @@ struct FunctionName {
   Function function;
 };
 
-inline constexpr std::array<FunctionName, 34> function_table{{
+inline constexpr std::array<FunctionName, 35> function_table{{
     {"exists", Function::exists},
     {"given", Function::given},
     {"in_bits", Function::in_bits},
@@ -59,6 +59,7 @@ inline constexpr std::array<FunctionName, 34> function_table{{
     {"claims_with_ratio", Function::claims_with_ratio},
     {"shared_inputs", Function::shared_inputs},
     {"peak_precision", Function::peak_precision},
+    {"stated", Function::stated},
     {"catalog", Function::catalog},
 }};
 

@@ -323,6 +323,8 @@ std::optional<expr::Value> PlanEnvironment::catalog(std::string_view gpu, std::s
     value = spec->hbm_bytes;
   } else if (field == "hbm_bandwidth") {
     value = spec->hbm_bandwidth_bytes_per_s;
+  } else if (field == "price_low" || field == "price_high") {
+    if (spec->price) value = field == "price_low" ? spec->price->low : spec->price->high;
   } else {
     value = spec->link_bandwidth_bytes_per_s;
   }

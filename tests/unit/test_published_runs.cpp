@@ -1,0 +1,78 @@
+/// The published runs planlint ships as examples (examples/*-published.toml): each lints with no
+/// error, and each number its paper or report publishes is within 3% of planlint's.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <set>
+
+#include "planlint/lint/lint.hpp"
+#include "test_estimates_support.hpp"
+
+using namespace planlint;
+using namespace planlint::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// One published figure: the metric planlint computes and the value the source gives.
+struct Published {
+  std::string_view metric;
+  double value;  ///< base units
+  std::string_view where;
+};
+
+struct PublishedRun {
+  std::string_view example;
+  std::vector<Published> figures;
+};
+
+const std::vector<PublishedRun>& published_runs() {
+  static const std::vector<PublishedRun> runs = {
+      {"llama3-405b-published.toml",
+       {
+           // Dubey et al. 2024, §1 and §3.1: 3.8e25 FLOPs.
+           {"train.flops", 3.8e25, "Llama 3, §3.1"},
+       }},
+      {"deepseek-v3-published.toml",
+       {
+           // DeepSeek-V3 Technical Report, table 1: 2,664K H800 GPU-hours of pretraining, $5.328M
+           // at $2 a GPU-hour; §1: 3.7 days a trillion tokens on 2,048 GPUs (× 14.8T).
+           {"cost.gpu_hours_billed", 2.664e6 * 3600, "DeepSeek-V3, table 1"},
+           {"cost.total", 5.328e6, "DeepSeek-V3, table 1"},
+           {"train.wall_days", 3.7 * 14.8 * 86400, "DeepSeek-V3, §1"},
+       }},
+  };
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("every published run's published numbers are within 3% of planlint's, and it lints with no error",
+          "[estimates][published]") {
+  for (const PublishedRun& run : published_runs()) {
+    const std::string path = std::string(PLANLINT_SOURCE_DIR) + "/examples/" + std::string(run.example);
+    INFO(path);
+    auto text = read_file(path);
+    REQUIRE(text.has_value());
+    const Estimated e = estimate_text(*text);
+    for (const Published& figure : run.figures) {
+      INFO(figure.metric << " against " << figure.where);
+      CHECK(e[figure.metric].value == Approx(figure.value).epsilon(0.03));
+    }
+    const FileResult result = lint_source(std::make_shared<SourceFile>(path, *text), LintOptions{});
+    for (const Diagnostic& d : result.diagnostics) {
+      INFO(d.rule << ": " << d.message);
+      CHECK(d.severity != Severity::error);
+    }
+  }
+}
+
+TEST_CASE("every examples/*-published.toml has its published numbers checked", "[estimates][published]") {
+  std::set<std::string> checked;
+  for (const PublishedRun& run : published_runs()) checked.insert(std::string(run.example));
+  for (const auto& entry : fs::directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / "examples")) {
+    const std::string name = entry.path().filename().string();
+    INFO(name);
+    if (name.ends_with("-published.toml")) CHECK(checked.count(name) == 1);
+  }
+}

@@ -162,6 +162,9 @@ struct GpuRow {
   std::uint32_t sources_first, sources_count;
   std::string_view notes, file;
   std::uint32_t begin_line, begin_column, end_line, end_column;
+  bool has_price;
+  double price_low, price_high;
+  std::string_view price_source, price_updated;
 };
 
 )";
@@ -279,6 +282,8 @@ std::vector<GpuSpec> gpus() {
     gpu.notes = str(row.notes);
     gpu.location.file = str(row.file);
     gpu.location.span = Span{{row.begin_line, row.begin_column}, {row.end_line, row.end_column}};
+    if (row.has_price)
+      gpu.price = PriceRange{row.price_low, row.price_high, str(row.price_source), str(row.price_updated)};
   }
   return result;
 }
@@ -389,14 +394,17 @@ std::vector<GpuSpec> gpus() {
     const Range dense = peak_rows(gpu.dense_peak_flops), sparse = peak_rows(gpu.sparse_peak_flops);
     const Range sources = string_rows(gpu.sources);
     const Span& span = gpu.location.span;
-    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{}}}",
+    const PriceRange price = gpu.price.value_or(PriceRange{});
+    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{},\n   {},{},{},{},{}}}",
                                 literal(gpu.id), literal(gpu.name), dense.text(), sparse.text(),
                                 number(gpu.hbm_bytes), number(gpu.hbm_bandwidth_bytes_per_s),
                                 gpu.link_bandwidth_bytes_per_s.has_value(),
                                 number(gpu.link_bandwidth_bytes_per_s.value_or(0)),
                                 static_cast<unsigned>(gpu.scale_out), sources.text(),
                                 literal(gpu.notes), literal(gpu.location.file), span.begin.line,
-                                span.begin.column, span.end.line, span.end.column));
+                                span.begin.column, span.end.line, span.end.column, gpu.price.has_value(),
+                                number(price.low), number(price.high), literal(price.source),
+                                literal(price.updated)));
   }
 
   std::vector<std::string> nodes_, children_, parts_, options_, strings_, rules_, peaks_, gpus_;

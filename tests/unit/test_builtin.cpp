@@ -161,9 +161,24 @@ TEST_CASE("the generated built-in catalog equals gpus.toml loaded at run time",
     CHECK(a.scale_out == b.scale_out);
     CHECK(a.sources == b.sources);
     CHECK(a.notes == b.notes);
+    REQUIRE(a.price.has_value() == b.price.has_value());
+    if (b.price) {
+      CHECK(same_double(a.price->low, b.price->low));
+      CHECK(same_double(a.price->high, b.price->high));
+      CHECK(a.price->source == b.price->source);
+      CHECK(a.price->updated == b.price->updated);
+    }
     CHECK(a.location.file == b.location.file);
     CHECK(a.location.span == b.location.span);
   }
+}
+
+TEST_CASE("the built-in catalog carries the GPUs' rental prices", "[catalog][builtin]") {
+  const GpuSpec* l4 = Catalog::builtin().find("l4");
+  REQUIRE(l4);
+  REQUIRE(l4->price.has_value());
+  CHECK(l4->price->high * 3600 == Approx(1.67));
+  CHECK(l4->price->updated == "2024-06-01");
 }
 
 TEST_CASE("a copy of the built-in catalog still takes a user's entries", "[catalog][builtin]") {

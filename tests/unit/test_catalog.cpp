@@ -118,7 +118,7 @@ TEST_CASE("the builtin catalog has every id of docs/catalog.md, in the table's o
       "h100-sxm",  "h100-pcie",      "h100-nvl", "h800-sxm",      "h200-sxm",  "b200",
       "gb200",     "mi300x",         "mi325x",   "l40s",          "rtx-4090",  "rtx-a6000",
       "tpu-v5e",   "tpu-v5p",        "tpu-v4",   "l4",            "h20",       "gh200",
-      "mi250x",    "gaudi2",         "gaudi3"};
+      "mi250x",    "gaudi2",         "gaudi3",   "a10g",          "b100"};
   CHECK(Catalog::builtin().ids() == expected);
   CHECK(Catalog::builtin().find("h100") == nullptr);
   CHECK(&Catalog::builtin() == &Catalog::builtin());

@@ -205,6 +205,8 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(truth("in_bits(cluster.inter_node_bandwidth)"));
   CHECK_FALSE(truth("in_bits(cluster.hbm)"));
   CHECK(truth("assumed('training.mfu')"));
+  CHECK(truth("stated('cluster.hbm')"));
+  CHECK_FALSE(truth("stated('cluster.peak')"));
   CHECK(truth("claimed('train.days')"));
   CHECK_FALSE(truth("claimed('cost.total')"));
   CHECK(truth("computed('train.memory.total')"));
@@ -229,6 +231,12 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(eval("slip(849 d, 35.4 d)")->text()->starts_with("24× too large: hours given as days"));
   CHECK(eval("slip(1 d, 24 d)")->text()->starts_with("24× too small"));
   CHECK(eval("slip(24 GB, 1 GB)")->text()->empty());
+  // A cost worked out on the ideal time (no 90% goodput) at a per-hour price read as per second.
+  CHECK(eval("slip(3240 h, 1 h)")->text()->empty());
+  CHECK(*eval("slip(3240 h, 1 h, 0.9, 1.2)")->text() ==
+        "3600× too large: seconds given as hours, on the ideal time, without the 90% goodput");
+  CHECK(eval("slip(4320 h, 1 h, 0.9, 1.2)")->text()->starts_with("3600× too large: seconds given as hours, with the × 1.2 schedule margin"));
+  CHECK(eval("slip(3240 GB, 1 GB, 0.9, 1)")->text()->empty());  // no time in a size
   // A time has no SI prefix to slip: the 1000 is in a figure it was computed from ("90 d"
   // for 2.16 h is no "SI prefix slip").
   CHECK(*eval("slip(90 d, 2.16 h)")->text() ==

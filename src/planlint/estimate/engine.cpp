@@ -82,6 +82,9 @@ std::optional<double> EstimateContext::number(std::string_view path) const {
 std::string EstimateContext::missing_name(std::string_view path) const {
   const std::string key(path);
   if (plan_.states_invalid(path)) return key + " (its value is not valid)";
+  if (const Plan::Misspelling* misspelling = plan_.misspelt(path))
+    return misspelling->path == path ? fmt::format("{} (written as '{}')", key, misspelling->written)
+                                     : fmt::format("{} (its section is written as [{}])", key, misspelling->written);
   if (path == "model.active_params") return "model.params";
   const bool from_catalog = path == "cluster.peak" || path == "cluster.hbm" ||
                             path == "cluster.hbm_bandwidth" ||

@@ -60,7 +60,7 @@ std::string bytes_text(double value) { return units::format(value, units::dims::
 // hold the same parameters: the dense ones over dp · cp, the experts over dp · cp / ep, which is
 // M · dp · cp GPUs for both. The bytes a stage leaves unsharded, u (k at ZeRO 0, k_w + k_g at 1,
 // k_w at 2, none at 3), stay on each holder; the rest, k − u, is spread over M · dp · cp.
-void moe_states(EstimateContext& context, MetricBuilder& m, StateBytes k, int stage, Term t, Term p) {
+void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p) {
   const Term dense = m.metric(Metric::train_moe_dense_params);
   const Term experts = m.metric(Metric::train_moe_expert_params);
   const Term n = m.plan("model.params");
@@ -140,7 +140,7 @@ void memory_states(EstimateContext& context) {
   const auto ep = context.number("training.ep");
   const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
   if (is_moe(context) && ep && *ep > 1 && computed_metric(context, Metric::train_moe_expert_params))
-    return moe_states(context, m, k, stage, t, p);
+    return moe_states(m, k, stage, t, p);
   if (is_moe(context) && ep && *ep > 1)
     m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which model.experts and "
                        "model.experts_per_token would separate from the dense ones",

@@ -36,6 +36,20 @@ class Environment {
   /// Whether the plan states a key with a value that is not valid (a bad-quantity or bad-value
   /// finding): the metrics that need it are not computed.
   virtual bool has_invalid_values() const = 0;
+  /// Whether the plan writes `path` (a key or a section) in a way planlint cannot read: a value
+  /// that is not valid, or a misspelt name (`goodpt`, `[clutser]`), each reported on its own.
+  /// Whether such a key exists is then not known, rather than "no": exists() of it is absent,
+  /// as are assumed(), claimed() and benchmarked() when their section is misspelt, so that no
+  /// rule repeats that one error as "the plan has no ...".
+  virtual bool unread(std::string_view path) const {
+    (void)path;
+    return false;
+  }
+  /// Whether `metric` is not computed for want of an unread() key: computed() of it is absent.
+  virtual bool blocked(std::string_view metric) const {
+    (void)metric;
+    return false;
+  }
   /// Whether the plan file states `path` in a unit of bits ("400 Gbps"): a bandwidth is kept
   /// in bytes per second, and only the text says which unit its author thought in.
   virtual bool stated_in_bits(std::string_view path) const = 0;

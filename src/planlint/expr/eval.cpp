@@ -123,7 +123,7 @@ class Evaluator {
         break;
       case Node::Kind::call:
         switch (node.function) {
-          case Function::exists: return environment_.lookup_path(*node.children[0], keep_).has_value();
+          case Function::exists: return exists(*node.children[0]);
           case Function::given: return environment_.stated_path(*node.children[0]);
           case Function::known: return (*this)(*node.children[0]).has_value();
           default: break;
@@ -137,6 +137,14 @@ class Evaluator {
   }
 
  private:
+  /// exists(path): whether it has a value (defaults count); absent for a key the plan states
+  /// but planlint cannot read, whose existence is its own error's question.
+  std::optional<bool> exists(const Node& path) const {
+    if (environment_.lookup_path(path, keep_)) return true;
+    if (environment_.unread(path.text)) return std::nullopt;
+    return false;
+  }
+
   /// A number's value, without making a ValueRef for a literal or an arithmetic node.
   std::optional<Quantity> quantity(const Node& node) const {
     switch (node.kind) {
@@ -327,7 +335,11 @@ class Evaluator {
     const auto& args = node.children;
     const Function f = node.function;
     switch (f) {
-      case Function::exists: return ValueRef::of(environment_.lookup_path(*args[0], keep_).has_value());
+      case Function::exists: {
+        const std::optional<bool> found = exists(*args[0]);
+        if (!found) return std::nullopt;
+        return ValueRef::of(*found);
+      }
       case Function::given: return ValueRef::of(environment_.stated_path(*args[0]));
       case Function::in_bits: return ValueRef::of(environment_.stated_in_bits(args[0]->text));
       // Never absent itself: what lets a rule ask about a figure that may not exist (a GPU
@@ -395,17 +407,17 @@ class Evaluator {
         if (!date || date->kind != Kind::date) return std::nullopt;
         return number(environment_.seconds_since(date->date), units::dims::seconds);
       }
-      case Function::tier:
-      case Function::tolerance:
-      case Function::metric:
-      case Function::metric_low:
-      case Function::metric_high:
       case Function::stated: {
         // The plan key named by a text (an assumption's it.key), as given() is for a path.
         auto name = text(*args[0]);
         if (!name) return std::nullopt;
         return ValueRef::of(environment_.stated(*name));
       }
+      case Function::tier:
+      case Function::tolerance:
+      case Function::metric:
+      case Function::metric_low:
+      case Function::metric_high:
       case Function::value:
       case Function::assumed:
       case Function::claimed:
@@ -417,10 +429,20 @@ class Evaluator {
         if (f == Function::metric_low || f == Function::metric_high)
           return kept(environment_.metric_bound(*name, f == Function::metric_high));
         if (f == Function::value) return kept(environment_.plan_value(*name));
-        if (f == Function::assumed) return ValueRef::of(environment_.assumed(*name));
-        if (f == Function::claimed) return ValueRef::of(environment_.claimed(*name));
-        if (f == Function::computed) return ValueRef::of(environment_.computed(*name));
-        if (f == Function::benchmarked) return ValueRef::of(environment_.benchmarked(*name));
+        // "No" only when the answer is known: not for a section the plan misspells, nor for a
+        // metric that wants a key the plan states unreadably (Environment::unread).
+        const auto answer = [&](bool yes, bool unknown) -> std::optional<ValueRef> {
+          if (!yes && unknown) return std::nullopt;
+          return ValueRef::of(yes);
+        };
+        if (f == Function::assumed)
+          return answer(environment_.assumed(*name), environment_.unread("assumptions"));
+        if (f == Function::claimed)
+          return answer(environment_.claimed(*name),
+                        environment_.unread("estimates") || environment_.unread("targets"));
+        if (f == Function::computed) return answer(environment_.computed(*name), environment_.blocked(*name));
+        if (f == Function::benchmarked)
+          return answer(environment_.benchmarked(*name), environment_.unread("benchmarks"));
         if (f == Function::tolerance) {
           auto tolerance = environment_.tolerance(*name);
           if (!tolerance) return std::nullopt;

@@ -24,8 +24,10 @@ class Defaulter {
     if (!spec) throw std::logic_error(fmt::format("a default for {}.{}, not a plan key", section, key));
     PlanTable& table = plan_.sections.of(*spec);
     if (table.values.find(*spec)) return;
-    // A stated but invalid value gets no default: `zero = 4` is not ZeRO-0.
-    if (!plan_.invalid_keys.empty() && plan_.states_invalid(fmt::format("{}.{}", section, key))) return;
+    // A stated but invalid or misspelt value gets no default: `zero = 4` is not ZeRO-0.
+    if ((!plan_.invalid_keys.empty() || !plan_.misspellings.empty()) &&
+        plan_.states_unread(fmt::format("{}.{}", section, key)))
+      return;
     if (!span.known()) span = table.header;
     table.values.emplace(*spec, PlanValue{std::move(value), span, Span{}, origin});
   }

@@ -73,8 +73,13 @@ class Loader {
                     const std::string& prefix, PlanTable& out);
   void read_estimates(const toml::table& table, const std::string& prefix);
   void read_claim(const toml::node& node, const toml::key& key, const std::string& metric);
+  /// The unknown-key finding; `suggestion`, when given, receives its did-you-mean.
   Diagnostic& unknown_key(const toml::key& key, std::string_view where, const std::string& path,
-                   const std::vector<std::string_view>& candidates);
+                   const std::vector<std::string_view>& candidates, std::string* suggestion = nullptr);
+  /// Records `[written]` or `written = ...` as a misspelling of `path` (Plan::misspellings)
+  /// when `table` does not also write the right name.
+  void note_misspelling(const toml::table& table, std::string_view right, std::string path,
+                        const toml::key& written);
   void check_required();
   void check_gpu();
 
@@ -126,7 +131,7 @@ Result<Plan> Loader::load() {
 }
 
 Diagnostic& Loader::unknown_key(const toml::key& key, std::string_view where, const std::string& path,
-                         const std::vector<std::string_view>& candidates) {
+                         const std::vector<std::string_view>& candidates, std::string* suggestion_out) {
   Span span = findings_.span(key.source());
   Diagnostic& d = findings_.add(native_rules::unknown_key, span, path,
                                 fmt::format("unknown key '{}' in {}", key.str(), where));
@@ -152,6 +157,7 @@ Diagnostic& Loader::unknown_key(const toml::key& key, std::string_view where, co
   } else if (auto suggestion = closest_match(key.str(), candidates)) {
     d.help = fmt::format("did you mean '{}'?", *suggestion);
     d.fixes.push_back(FixEdit{Location{source_->path(), span}, *suggestion});
+    if (suggestion_out) *suggestion_out = std::move(*suggestion);
   } else if (!candidates.empty()) {
     std::string list;
     for (std::size_t i = 0; i < candidates.size(); ++i)
@@ -161,11 +167,25 @@ Diagnostic& Loader::unknown_key(const toml::key& key, std::string_view where, co
   return d;
 }
 
+void Loader::note_misspelling(const toml::table& table, std::string_view right, std::string path,
+                              const toml::key& written) {
+  if (table.contains(right)) return;
+  plan_.misspellings.push_back(Plan::Misspelling{std::move(path), std::string(written.str())});
+}
+
 void Loader::read_document(const toml::table& root) {
   for (auto&& [key, node] : root) {
     const SectionSpec* section = find_section(key.str());
     if (!section) {
-      unknown_key(key, "the plan (top level)", std::string(key.str()), section_names());
+      std::string suggestion;
+      Diagnostic& d = unknown_key(key, "the plan (top level)", std::string(key.str()), section_names(), &suggestion);
+      if (!suggestion.empty() && !root.contains(suggestion)) {
+        const SectionSpec* meant = find_section(suggestion);
+        if (meant && meant->required)
+          *d.help += fmt::format(" [{}] is a required section, and planlint reads nothing written under [{}]",
+                                suggestion, key.str());
+        note_misspelling(root, suggestion, suggestion, key);
+      }
       continue;
     }
     const std::string name(section->name);
@@ -208,7 +228,9 @@ void Loader::read_table(const toml::table& table, std::string_view section,
     const KeyPath path{prefix, key.str()};
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
-      Diagnostic& d = unknown_key(key, fmt::format("[{}]", section), path.str(), keys_of(section));
+      std::string suggestion;
+      Diagnostic& d = unknown_key(key, fmt::format("[{}]", section), path.str(), keys_of(section), &suggestion);
+      if (!suggestion.empty()) note_misspelling(table, suggestion, fmt::format("{}.{}", prefix, suggestion), key);
       // Clusters are often sized in nodes; planlint counts GPUs.
       if (section == "cluster" && (key.str() == "nodes" || key.str() == "node_count")) {
         const auto nodes = node.value<double>();
@@ -379,13 +401,15 @@ void Loader::check_required() {
                                              plan_.text("plan.kind"));
     const PlanTable& table = plan_.section(section.name);
     if (!section.array && needed && !table.present) {
-      missing_section(section.name);
+      // A section written under a misspelt name has its one finding, the misspelling's.
+      if (!plan_.misspelt(section.name)) missing_section(section.name);
       continue;
     }
     if (section.array || !table.present) continue;
     for (const KeySpec* required : required_keys()) {
       const KeySpec& key = *required;
       if (key.section != section.name || written(&key)) continue;
+      if (!plan_.misspellings.empty() && plan_.misspelt(fmt::format("{}.{}", key.section, key.key))) continue;
       Diagnostic& d = findings_.add(
           native_rules::missing_required, table.header, fmt::format("{}.{}", key.section, key.key),
           fmt::format("missing required key '{}' in [{}]", key.key, section.name));

@@ -41,6 +41,14 @@ bool Plan::states_invalid(std::string_view path) const {
   return false;
 }
 
+const Plan::Misspelling* Plan::misspelt(std::string_view path) const {
+  for (const Misspelling& misspelling : misspellings)
+    if (path.starts_with(misspelling.path) &&
+        (path.size() == misspelling.path.size() || path[misspelling.path.size()] == '.'))
+      return &misspelling;
+  return nullptr;
+}
+
 namespace {
 
 std::optional<double> number_of(const PlanValue* value) {

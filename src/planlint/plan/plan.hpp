@@ -162,6 +162,24 @@ struct Plan {
   std::vector<std::string> invalid_keys;
   bool states_invalid(std::string_view path) const;
 
+  /// A section or key the file writes under a misspelt name (`[clutser]` for [cluster],
+  /// `goodpt` for training.goodput: an unknown-key error with a did-you-mean, the right name not
+  /// written as well). Like an invalid value it is stated but not read: it gets no default, a
+  /// required one is not also "missing", and a finding that only follows from its absence is
+  /// left to the unknown-key error.
+  struct Misspelling {
+    std::string path;     ///< "cluster", "training.goodput"
+    std::string written;  ///< "clutser", "goodpt"
+  };
+  std::vector<Misspelling> misspellings;
+  /// The misspelling that `path` is or lies under, or nullptr.
+  const Misspelling* misspelt(std::string_view path) const;
+  /// Whether the file states `path` in a way planlint cannot read: an invalid value or a
+  /// misspelt name.
+  bool states_unread(std::string_view path) const {
+    return (!invalid_keys.empty() && states_invalid(path)) || (!misspellings.empty() && misspelt(path));
+  }
+
   bool is_training() const { return kind != PlanKind::inference; }
 };
 

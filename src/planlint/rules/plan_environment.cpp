@@ -114,7 +114,7 @@ bool PlanEnvironment::stated_path(const expr::Node& path) const {
   if (path.ref.space != expr::PathRef::Space::plan_key) return stated(path.text);
   static const KeySpec* const keys = plan_keys().data();
   const PlanValue* value = inputs_.plan.find(keys[path.ref.index]);
-  return (value && value->origin == Origin::plan) || inputs_.plan.states_invalid(path.text);
+  return (value && value->origin == Origin::plan) || inputs_.plan.states_unread(path.text);
 }
 
 std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const {
@@ -145,14 +145,27 @@ std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const 
 bool PlanEnvironment::stated(std::string_view path) const {
   if (path.starts_with("it.")) return lookup(path).has_value();
   const PlanValue* value = inputs_.plan.find(path);
-  // A key stated with an invalid value is stated: missing-goodput must not say "no
-  // training.goodput" to a plan whose goodput is "94 percent".
-  return (value && value->origin == Origin::plan) || inputs_.plan.states_invalid(path);
+  // A key stated with an invalid value or under a misspelt name is stated: missing-goodput
+  // must not say "no training.goodput" to a plan whose goodput is "94 percent" or `goodpt`.
+  return (value && value->origin == Origin::plan) || inputs_.plan.states_unread(path);
 }
 
 bool PlanEnvironment::stated_in_bits(std::string_view path) const {
   const PlanValue* value = inputs_.plan.find(path);
   return value && value->origin == Origin::plan && value->in_bits;
+}
+
+bool PlanEnvironment::unread(std::string_view path) const { return inputs_.plan.states_unread(path); }
+
+bool PlanEnvironment::blocked(std::string_view metric) const {
+  if (inputs_.plan.invalid_keys.empty() && inputs_.plan.misspellings.empty()) return false;
+  const auto& absent = inputs_.estimates.absent();
+  const auto it = absent.find(metric);
+  if (it == absent.end()) return false;
+  // Each missing input is named by its key, then a space and the reason (missing_name).
+  for (const std::string& missing : it->second)
+    if (inputs_.plan.states_unread(std::string_view(missing).substr(0, missing.find(' ')))) return true;
+  return false;
 }
 
 std::optional<expr::Value> PlanEnvironment::metric(std::string_view name) const {

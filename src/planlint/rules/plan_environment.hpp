@@ -101,6 +101,8 @@ class PlanEnvironment : public expr::Environment {
   bool stated_path(const expr::Node& path) const override;
   bool stated_in_bits(std::string_view path) const override;
   bool has_invalid_values() const override { return !inputs_.plan.invalid_keys.empty(); }
+  bool unread(std::string_view path) const override;
+  bool blocked(std::string_view metric) const override;
   std::optional<expr::Value> metric(std::string_view name) const override;
   std::optional<expr::Value> metric_bound(std::string_view name, bool high) const override;
   std::optional<expr::Value> plan_value(std::string_view key) const override;

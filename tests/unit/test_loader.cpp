@@ -235,6 +235,63 @@ hmb = "80 GB"
   CHECK(d.fixes[0].replacement == "hbm");
 }
 
+TEST_CASE("a misspelt section or key is recorded as the name it stands for", "[loader][unknown-key]") {
+  test::LoadResult section = load_text(R"([plan]
+name = "x"
+kind = "training"
+[model]
+params = "7B"
+[training]
+tokens = "1T"
+goodpt = "90%"
+[clutser]
+gpu = "h100-sxm"
+count = 8
+)");
+  // One finding each: no "missing required section [cluster]" beside the misspelling.
+  REQUIRE(rules_of(section.diagnostics) == std::vector<std::string>{"unknown-key", "unknown-key"});
+  REQUIRE(section.plan);
+  const Plan& plan = *section.plan;
+  REQUIRE(plan.misspellings.size() == 2);
+  CHECK(plan.misspelt("cluster.count")->written == "clutser");
+  CHECK(plan.misspelt("cluster")->written == "clutser");
+  CHECK(plan.misspelt("training.goodput")->written == "goodpt");
+  CHECK(plan.misspelt("training.mfu") == nullptr);
+  CHECK(plan.misspelt("clusters") == nullptr);
+  CHECK(plan.states_unread("training.goodput"));
+  // Nothing under it gets a default: cluster.gpus_per_node is not 8 for a [cluster] never read.
+  CHECK(plan.find("cluster.gpus_per_node") == nullptr);
+
+  // The right name written as well: the misspelt one is a stray key, the other is read.
+  test::LoadResult both = load_text(R"([plan]
+name = "x"
+kind = "training"
+[model]
+params = "7B"
+[training]
+tokens = "1T"
+goodput = "90%"
+goodpt = "90%"
+[cluster]
+gpu = "h100-sxm"
+count = 8
+)");
+  REQUIRE(both.plan);
+  CHECK(both.plan->misspellings.empty());
+
+  // A stray top-level value is no section: [plan] is still missing.
+  test::LoadResult stray = load_text(R"(plam = "x"
+[model]
+params = "7B"
+[training]
+tokens = "1T"
+[cluster]
+gpu = "h100-sxm"
+count = 8
+)");
+  CHECK(rules_of(stray.diagnostics) == std::vector<std::string>{"unknown-key", "missing-required"});
+}
+
 TEST_CASE("a quantity of the wrong dimension names both dimensions", "[loader][bad-quantity]") {
   test::LoadResult result = load_text(R"([plan]
 name = "x"

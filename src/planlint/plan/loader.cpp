@@ -179,7 +179,8 @@ void Loader::read_document(const toml::table& root) {
     if (!section) {
       std::string suggestion;
       Diagnostic& d = unknown_key(key, "the plan (top level)", std::string(key.str()), section_names(), &suggestion);
-      if (!suggestion.empty() && !root.contains(suggestion)) {
+      // A table under a misspelt section name; a stray top-level value is no section.
+      if (!suggestion.empty() && !root.contains(suggestion) && (node.is_table() || node.is_array_of_tables())) {
         const SectionSpec* meant = find_section(suggestion);
         if (meant && meant->required)
           *d.help += fmt::format(" [{}] is a required section, and planlint reads nothing written under [{}]",

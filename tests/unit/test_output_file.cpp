@@ -58,6 +58,33 @@ TEST_CASE("an output onto a symbolic link is refused, before anything is linted"
   CHECK(read_text(victim) == "precious\n");
 }
 
+TEST_CASE("an output through a linked folder of the working tree is refused", "[output][run][hostile]") {
+  Scratch dir;
+  auto plan = dir.write("plan.toml", inference_plan_with(""));
+  // A pull request plants reports -> a folder elsewhere; CI writes -o reports/planlint.sarif.
+  auto victim = dir.write("elsewhere/planlint.sarif", "precious\n");
+  fs::create_directories(dir.path / "tree");
+  fs::create_symlink(dir.path / "elsewhere", dir.path / "tree/reports");
+  planlint::test::InDirectory in_tree(dir.path / "tree");
+  for (const std::string& target : {std::string("reports/planlint.sarif"), std::string("./reports/planlint.sarif"),
+                                    (dir.path / "tree/reports/planlint.sarif").string()}) {
+    INFO(target);
+    auto run = run_cli({"--format", "sarif", "-o", target, plan.string()});
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::StartsWith("planlint: error: -o " + target + ": the folder '") &&
+                            Catch::Contains("reports' is a symbolic link (to '" + (dir.path / "elsewhere").string()));
+    CHECK(read_text(victim) == "precious\n");
+  }
+  // Allowed, it writes through the folder link.
+  auto allowed = run_cli({"--output-follow-symlinks", "-o", "reports/planlint.sarif", plan.string()});
+  CHECK(allowed.status == 0);
+  CHECK(read_text(victim) != "precious\n");
+  // A real folder is written to.
+  fs::create_directories(dir.path / "tree/out");
+  CHECK(run_cli({"-o", "out/planlint.txt", plan.string()}).status == 0);
+  CHECK(fs::is_regular_file(dir.path / "tree/out/planlint.txt"));
+}
+
 TEST_CASE("with --output-follow-symlinks, -o writes the file a link names and keeps the link", "[output][run]") {
   Scratch dir;
   auto plan = dir.write("plan.toml", inference_plan_with(""));

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -56,13 +57,44 @@ bool write_all(int fd, std::string_view contents) {
   return true;
 }
 
+/// The first folder on the way from the working directory to `path`'s file that is a symbolic
+/// link: a checkout can plant `reports -> /etc` as well as `planlint.sarif -> /etc/x`. Folders
+/// above the working directory ($RUNNER_TEMP's parents, /tmp on some systems) are the machine's,
+/// not the checkout's, and are not looked at; nor is a path outside it.
+std::optional<fs::path> linked_folder(const fs::path& path) {
+  std::error_code ec;
+  fs::path walked, inside = path;
+  if (path.is_absolute()) {
+    const fs::path cwd = fs::current_path(ec);
+    if (ec) return std::nullopt;
+    auto [in_cwd, in_path] = std::mismatch(cwd.begin(), cwd.end(), path.begin(), path.end());
+    if (in_cwd != cwd.end()) return std::nullopt;
+    walked = cwd;
+    inside.clear();
+    for (; in_path != path.end(); ++in_path) inside /= *in_path;
+  }
+  for (const fs::path& part : inside.parent_path()) {
+    walked /= part;
+    if (part == "." || part == "..") continue;
+    if (fs::is_symlink(fs::symlink_status(walked, ec))) return walked;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Error> refused_symlink(const std::string& path, const OutputTarget& output) {
   std::error_code ec;
-  if (output.follow_symlinks || !fs::is_symlink(fs::symlink_status(path, ec))) return std::nullopt;
   // A device the user names (/dev/stdout, /dev/fd/1) is a link on Linux; no checkout plants it.
-  if (path.rfind("/dev/", 0) == 0) return std::nullopt;
+  if (output.follow_symlinks || path.rfind("/dev/", 0) == 0) return std::nullopt;
+  if (const std::optional<fs::path> folder = linked_folder(path)) {
+    const fs::path link = fs::read_symlink(*folder, ec);
+    return Error(fmt::format("{} {}: the folder '{}' is a symbolic link (to '{}'); planlint does not write through a "
+                             "link, which a checkout may have planted to put the file somewhere else",
+                             output.option, path, folder->string(), link.string()),
+                 Location{}, "name a file in another folder, or allow it with --output-follow-symlinks");
+  }
+  if (!fs::is_symlink(fs::symlink_status(path, ec))) return std::nullopt;
   const fs::path link = fs::read_symlink(path, ec);
   return Error(fmt::format("{} {}: '{}' is a symbolic link (to '{}'); planlint does not write through a link, which "
                            "a checkout may have planted to overwrite another file",

@@ -4,9 +4,10 @@
 /// - a new path or a regular file: the text goes to a temporary file in the same folder, which
 ///   is then renamed over FILE, keeping an existing file's permission bits (and owner, when
 ///   allowed);
-/// - a symbolic link: refused (a checkout can plant `planlint.sarif -> /any/path`), unless the
-///   user allows it (`--output-follow-symlinks`) or wrote a path under /dev/ (/dev/stdout is a
-///   link); then the same, for the file it resolves to, and the link stays;
+/// - a symbolic link, or a path through a folder below the working directory that is one:
+///   refused (a checkout can plant `planlint.sarif -> /any/path` or `reports -> /etc`), unless
+///   the user allows it (`--output-follow-symlinks`) or wrote a path under /dev/ (/dev/stdout is
+///   a link); then the same, for the file it resolves to, and the link stays;
 /// - a device, FIFO or socket (/dev/null, a pipe): opened and written in place, never renamed;
 /// - a file the user cannot write (access(W_OK)): not written at all.
 #include <sys/types.h>

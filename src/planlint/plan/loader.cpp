@@ -298,7 +298,9 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
     const KeyPath path{prefix, key.str()};
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
-      unknown_key(key, fmt::format("[[{}]]", section), path.str(), keys_of(section));
+      std::string suggestion;
+      unknown_key(key, fmt::format("[[{}]]", section), path.str(), keys_of(section), &suggestion);
+      if (!suggestion.empty()) note_misspelling(table, suggestion, fmt::format("{}.{}", prefix, suggestion), key);
       continue;
     }
     written_.emplace(spec, index);
@@ -417,10 +419,15 @@ void Loader::check_required() {
       d.help = fmt::format("add {} ({})", key.key, key.description);
     }
   }
+  // An element's key written under a misspelt name has its one finding, the misspelling's.
+  auto misspelt_in_element = [&](std::string_view section, std::size_t i, std::string_view key) {
+    return !plan_.misspellings.empty() && plan_.misspelt(fmt::format("{}[{}].{}", section, i, key));
+  };
   auto check_elements = [&](const std::vector<PlanTable>& elements, std::string_view section) {
     for (std::size_t i = 0; i < elements.size(); ++i)
       for (const KeySpec* required : required_keys())
-        if (const KeySpec& key = *required; key.section == section && !written(&key, i)) {
+        if (const KeySpec& key = *required;
+            key.section == section && !written(&key, i) && !misspelt_in_element(section, i, key.key)) {
           Diagnostic& d = findings_.add(
               native_rules::missing_required, elements[i].header, fmt::format("{}[{}].{}", section, i, key.key),
               fmt::format("missing required key '{}' in [[{}]] #{}", key.key, section, i + 1));
@@ -432,7 +439,8 @@ void Loader::check_required() {
   check_elements(plan_.benchmarks, "benchmarks");
   for (std::size_t i = 0; i < plan_.targets.size(); ++i) {
     const PlanTable& target = plan_.targets[i];
-    if (!written(find_key("targets", "max"), i) && !written(find_key("targets", "min"), i)) {
+    if (!written(find_key("targets", "max"), i) && !written(find_key("targets", "min"), i) &&
+        !misspelt_in_element("targets", i, "max") && !misspelt_in_element("targets", i, "min")) {
       Diagnostic& d = findings_.add(native_rules::missing_required, target.header,
                                     fmt::format("targets[{}]", i),
                                     fmt::format("[[targets]] #{} has no bound: give max or min", i + 1));

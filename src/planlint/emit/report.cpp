@@ -51,7 +51,9 @@ void render_report(std::ostream& out, const ReportInput& input, ReportFormat for
     case ReportFormat::json: return detail::render_json(out, complete);
     case ReportFormat::html: {
       HtmlReport page;
-      page.plans.push_back(HtmlPlan{complete, "plan-1"});
+      HtmlPlan& plan = page.plans.emplace_back();
+      plan.report = complete;
+      plan.anchor = "plan-1";
       return render_html_report(out, page);
     }
   }

@@ -157,6 +157,20 @@ bool PlanEnvironment::stated_in_bits(std::string_view path) const {
 
 bool PlanEnvironment::unread(std::string_view path) const { return inputs_.plan.states_unread(path); }
 
+namespace {
+
+/// Whether `key` is unread (Plan::states_unread) or would have had a default from one that is:
+/// training.dp, which cluster.count written as `cont` leaves without its default.
+bool rests_on_unread(const Plan& plan, std::string_view key, int depth = 0) {
+  if (plan.states_unread(key)) return true;
+  if (depth > 8) return false;  // default chains are a few keys long
+  for (std::string_view source : default_sources(key))
+    if (rests_on_unread(plan, source, depth + 1)) return true;
+  return false;
+}
+
+}  // namespace
+
 bool PlanEnvironment::blocked(std::string_view metric) const {
   if (inputs_.plan.invalid_keys.empty() && inputs_.plan.misspellings.empty()) return false;
   const auto& absent = inputs_.estimates.absent();
@@ -164,7 +178,7 @@ bool PlanEnvironment::blocked(std::string_view metric) const {
   if (it == absent.end()) return false;
   // Each missing input is named by its key, then a space and the reason (missing_name).
   for (const std::string& missing : it->second)
-    if (inputs_.plan.states_unread(std::string_view(missing).substr(0, missing.find(' ')))) return true;
+    if (rests_on_unread(inputs_.plan, std::string_view(missing).substr(0, missing.find(' ')))) return true;
   return false;
 }
 

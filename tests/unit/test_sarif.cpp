@@ -191,14 +191,19 @@ TEST_CASE("a SARIF log over the result limit keeps the most severe findings and 
   unknown_key.id = "unknown-key";
   const std::vector<planlint::RuleDescriptor> rules = {unknown_key};
 
+  const auto at_most = [](std::size_t results) {
+    planlint::SarifOptions options;
+    options.max_results = results;
+    return options;
+  };
   std::ostringstream all_out;
-  CHECK(planlint::emit_sarif(all_out, report, rules, planlint::SarifOptions{"", "", 0}) == 0);
+  CHECK(planlint::emit_sarif(all_out, report, rules, at_most(0)) == 0);
   const json all = json::parse(all_out.str())["runs"][0];
   REQUIRE(all["results"].size() == 6);
   CHECK_FALSE(all.contains("invocations"));
 
   std::ostringstream limited_out;
-  CHECK(planlint::emit_sarif(limited_out, report, rules, planlint::SarifOptions{"", "", 4}) == 2);
+  CHECK(planlint::emit_sarif(limited_out, report, rules, at_most(4)) == 2);
   const json limited = json::parse(limited_out.str())["runs"][0];
   // The errors not suppressed (lines 4, 6), the warning (3) and the first note (1), in the
   // report's order; the suppressed error and the second note are left out.

@@ -22,8 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view lint_keys[] = {"select", "ignore", "severity", "rules",
-                                          "fail_on", "options", "catalog", "exclude", "docs_url"};
+constexpr std::string_view lint_keys[] = {"select",  "ignore",  "severity", "rules",    "fail_on",
+                                          "options", "catalog", "exclude",  "docs_url", "respect_gitignore"};
 constexpr std::string_view tolerance_keys[] = {"capacity", "cost", "formula_vs_benchmark"};
 
 class Reader {
@@ -169,6 +169,9 @@ class Reader {
         }
       } else if (name == "exclude") {
         if (auto list = strings(node, "lint.exclude")) config.exclude = std::move(*list);
+      } else if (name == "respect_gitignore") {
+        if (const std::optional<bool> respect = node.value_exact<bool>()) config.respect_gitignore = *respect;
+        else error(node.source(), "lint.respect_gitignore must be true or false");
       } else if (name == "fail_on") {
         if (auto level = string(node, "lint.fail_on")) {
           config.fail_on = parse_severity(*level);

@@ -39,9 +39,9 @@ class IgnorePatterns {
   /// A line's verdict and what it is matched against; its glob (without `!`, the leading and
   /// the trailing `/`) is `globs_`'s of the same index.
   struct Pattern {
-    bool negated = false;
-    bool directory_only = false;
-    bool anchored = false;  ///< matched against the whole relative path, else its last name
+    bool negated : 1 = false;
+    bool directory_only : 1 = false;
+    bool anchored : 1 = false;  ///< matched against the whole relative path, else its last name
   };
   void add(std::string_view line);
 

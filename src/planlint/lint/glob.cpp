@@ -117,12 +117,13 @@ bool wildmatch(std::string_view pattern, std::string_view path) {
 std::size_t GlobSet::add(std::string_view pattern) {
   pattern = pattern.substr(0, pattern.find('\0'));
   Glob glob;
-  glob.first = atoms_.size();
-  const std::size_t sets_before = sets_.size();
+  const std::size_t atoms_before = atoms_.size(), sets_before = sets_.size();
   std::size_t min_length = 0;
-  bool never = false;
-  auto push = [&](Kind kind, std::uint32_t payload = 0) { atoms_.push_back(Atom{kind, payload}); };
-  auto after_folders = [&] { return atoms_.size() > glob.first && atoms_.back().kind == Kind::folders_body; };
+  // Atoms are indexed by 32 bits: a set that would pass them holds 16 GiB of atoms already.
+  bool never = atoms_.size() + pattern.size() > UINT32_MAX;
+  glob.first = static_cast<std::uint32_t>(never ? 0 : atoms_.size());
+  auto push = [&](Kind kind, std::uint32_t payload = 0) { atoms_.push_back(atom(kind, payload)); };
+  auto after_folders = [&] { return atoms_.size() > glob.first && kind_of(atoms_.back()) == Kind::folders_body; };
   for (std::size_t i = 0; i < pattern.size() && !never;) {
     const char c = pattern[i];
     if (c == '\\') {
@@ -139,12 +140,18 @@ std::size_t GlobSet::add(std::string_view pattern) {
       ++i;
     } else if (c == '[') {
       const std::optional<Bracket> bracket = read_bracket(pattern, i);
-      if (!bracket || bracket->members.none()) {
+      if (!bracket || bracket->members.none() || sets_.size() >= max_payload) {
         never = true;
         break;
       }
-      sets_.push_back(bracket->members);
-      push(Kind::set, static_cast<std::uint32_t>(sets_.size() - 1));
+      if (bracket->members.count() == 1) {  // `[.]`: one character, without a set
+        std::uint32_t member = 0;
+        while (!bracket->members.test(member)) ++member;
+        push(Kind::byte, member);
+      } else {
+        sets_.push_back(bracket->members);
+        push(Kind::set, static_cast<std::uint32_t>(sets_.size() - 1));
+      }
       ++min_length;
       i = bracket->end;
     } else if (c == '*') {
@@ -178,9 +185,9 @@ std::size_t GlobSet::add(std::string_view pattern) {
       ++i;
     }
   }
-  const std::size_t count = atoms_.size() - glob.first;
-  if (never || count >= never_matches) {
-    atoms_.resize(glob.first);
+  const std::size_t count = atoms_.size() - atoms_before;
+  if (never) {
+    atoms_.resize(atoms_before);
     sets_.resize(sets_before);
     glob.min_length = never_matches;
   } else {
@@ -189,12 +196,6 @@ std::size_t GlobSet::add(std::string_view pattern) {
   }
   globs_.push_back(glob);
   return globs_.size() - 1;
-}
-
-void GlobSet::shrink_to_fit() {
-  globs_.shrink_to_fit();
-  atoms_.shrink_to_fit();
-  sets_.shrink_to_fit();
 }
 
 bool GlobSet::matches(std::size_t index, std::string_view path) const {
@@ -206,7 +207,26 @@ bool GlobSet::matches(std::size_t index, std::string_view path, std::size_t& ste
   const Glob& glob = globs_.at(index);
   path = path.substr(0, path.find('\0'));
   if (glob.min_length == never_matches || path.size() < glob.min_length) return false;
+  if (glob.count == glob.min_length) {
+    // No star: one character per atom ("build", "plan-?.toml"), compared in one pass.
+    if (path.size() != glob.count) return false;
+    const Atom* atoms = atoms_.data() + glob.first;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      ++steps;
+      if (!takes(atoms[i], static_cast<unsigned char>(path[i]))) return false;
+    }
+    return true;
+  }
   return run(glob, path, steps);
+}
+
+bool GlobSet::takes(Atom atom, unsigned char c) const {
+  switch (kind_of(atom)) {
+    case Kind::byte: return c == payload_of(atom);
+    case Kind::any_but_slash: return c != '/';
+    case Kind::set: return sets_[payload_of(atom)].test(c);
+    default: return false;
+  }
 }
 
 bool GlobSet::run(const Glob& glob, std::string_view path, std::size_t& steps) const {
@@ -222,7 +242,7 @@ bool GlobSet::run(const Glob& glob, std::string_view path, std::size_t& steps) c
       stamp[position] = scratch.generation;
       set.push_back(position);
       if (position == accept) return;
-      const Kind kind = atoms[position].kind;
+      const Kind kind = kind_of(atoms[position]);
       if (kind == Kind::folders_entry) {
         if (stamp[position + 1] != scratch.generation) {
           stamp[position + 1] = scratch.generation;
@@ -248,16 +268,12 @@ bool GlobSet::run(const Glob& glob, std::string_view path, std::size_t& steps) c
     for (const std::uint32_t position : current) {
       ++steps;
       if (position == accept) continue;
-      const Atom& atom = atoms[position];
-      switch (atom.kind) {
+      const Atom atom = atoms[position];
+      switch (kind_of(atom)) {
         case Kind::byte:
-          if (c == atom.payload) add(position + 1, next);
-          break;
         case Kind::any_but_slash:
-          if (c != '/') add(position + 1, next);
-          break;
         case Kind::set:
-          if (sets_[atom.payload].test(c)) add(position + 1, next);
+          if (takes(atom, c)) add(position + 1, next);
           break;
         case Kind::star:
           if (c != '/') add(position, next);

@@ -37,12 +37,12 @@ class GlobSet {
   /// (pattern size + 1) × path size for the pattern as added: the bound tests check.
   bool matches(std::size_t index, std::string_view path, std::size_t& steps) const;
   std::size_t size() const { return globs_.size(); }
-  /// Gives back the spare capacity of a set that is complete.
-  void shrink_to_fit();
+  /// Makes room for `globs` more globs (a .gitignore's lines, counted before they are read).
+  void reserve(std::size_t globs) { globs_.reserve(globs_.size() + globs); }
 
  private:
   enum class Kind : std::uint8_t {
-    byte,           ///< one character, `payload`
+    byte,           ///< one character, the payload
     any_but_slash,  ///< `?`
     set,            ///< `[...]`: `sets_[payload]`, which never holds `/`
     star,           ///< `*`: characters but `/`, zero or more
@@ -50,18 +50,23 @@ class GlobSet {
     folders_entry,  ///< `**/`: zero folders (to the atom after the next), or the next atom
     folders_body,   ///< the `**/` entered: any characters, then its `/`
   };
-  struct Atom {
-    Kind kind = Kind::byte;
-    std::uint32_t payload = 0;
-  };
+  /// One step of a glob: its Kind in the low 3 bits, its payload above (4 bytes, as a
+  /// .gitignore of one-character lines holds as many atoms as half its size).
+  using Atom = std::uint32_t;
+  static constexpr std::uint32_t max_payload = UINT32_MAX >> 3;
+  static Atom atom(Kind kind, std::uint32_t payload = 0) { return static_cast<Atom>(kind) | payload << 3; }
+  static Kind kind_of(Atom atom) { return static_cast<Kind>(atom & 7u); }
+  static std::uint32_t payload_of(Atom atom) { return atom >> 3; }
   /// One glob: its atoms in `atoms_`, and the fewest characters a path needs to match it.
   struct Glob {
-    std::size_t first = 0;
+    std::uint32_t first = 0;
     std::uint32_t count = 0;
     std::uint32_t min_length = 0;  ///< never_matches: no path matches
   };
   static constexpr std::uint32_t never_matches = UINT32_MAX;
 
+  /// Whether an atom that takes one character (byte, `?`, set) takes `c`.
+  bool takes(Atom atom, unsigned char c) const;
   bool run(const Glob& glob, std::string_view path, std::size_t& steps) const;
 
   std::vector<Glob> globs_;

@@ -7,12 +7,9 @@
 #include <filesystem>
 #include <set>
 
-#include <fmt/format.h>
-
 #include "planlint/lint/batch.hpp"
-#include "planlint/lint/gitignore.hpp"
 #include "planlint/lint/path_order.hpp"
-#include "planlint/lint/tracked_files.hpp"
+#include "planlint/lint/search_filter.hpp"
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/parallel/parallel_in_order.hpp"
 #include "planlint/plan/loader.hpp"
@@ -196,87 +193,6 @@ Candidate holds_plan(const fs::path& path, std::size_t max_file_bytes, std::opti
   const bool plan = is_markdown_path(path.string()) ? !plan_blocks(*text).empty() : toml_holds_plan(*text);
   if (!plan) text.reset();
   return plan ? Candidate::plan : Candidate::no_plan;
-}
-
-/// What a folder search leaves out besides hidden folders and node_modules: what --exclude
-/// matches, and what the .gitignore files ignore unless git tracks it.
-struct SearchFilter {
-  bool gitignore = true;
-  IgnoreStack ignores;     ///< paths relative to the repository root (or the searched folder)
-  std::string root_from_repository;  ///< the searched folder from there: "" or ending in '/'
-  IgnorePatterns exclude;  ///< --exclude, relative to the working folder
-  std::string root_from_working;     ///< the searched folder from there: "", "plans/", "../x/"
-  fs::path root;                     ///< the searched folder, as named
-  bool in_git_work_tree = false;     ///< the repository root holds `.git`
-  /// What git tracks below `root`, asked the first time a .gitignore leaves a path out.
-  std::optional<Result<TrackedFiles>> tracked;
-  std::vector<std::string>* notes = nullptr;
-
-  bool excluded(const std::string& relative, bool directory) const {
-    return !exclude.empty() && exclude.match(root_from_working + relative, directory).value_or(false);
-  }
-  bool gitignored(const std::string& relative, bool directory) const {
-    return gitignore && ignores.ignored(root_from_repository + relative, directory);
-  }
-  /// Whether git tracks `relative` (a file), or a file below it (a folder). Without git's
-  /// answer, nothing is: the .gitignore files then apply to every file, and a note says so.
-  bool tracked_by_git(const std::string& relative, bool directory) {
-    if (!in_git_work_tree) return false;
-    if (!tracked) {
-      tracked = git_tracked_files(root.string());
-      if (!*tracked && notes)
-        notes->push_back(fmt::format("planlint: note: {}: cannot tell which files git tracks ({}), so .gitignore "
-                                     "files may leave tracked plans out of the search (--no-ignore reads none)",
-                                     root.string(), tracked->error().message));
-    }
-    return *tracked && (*tracked)->holds(relative, directory);
-  }
-};
-
-/// "" for ".", else `path` with a trailing '/'.
-std::string as_prefix(const fs::path& path) {
-  const std::string text = path.generic_string();
-  return text.empty() || text == "." ? std::string() : text + "/";
-}
-
-/// The patterns of `folder`'s .gitignore file, pushed on `filter`'s stack at `prefix`.
-void push_gitignore(const fs::path& folder, const std::string& prefix, SearchFilter& filter, const InputReader& reader) {
-  std::optional<FileIdentity> identity;
-  // An unreadable .gitignore is passed over, as git passes it over.
-  if (Result<std::string> text = reader.read((folder / ".gitignore").string(), default_max_file_bytes, identity))
-    filter.ignores.push(prefix, IgnorePatterns(*text));
-}
-
-/// The filter of a search of `root`: the .gitignore files of the folders above it, up to the
-/// repository root, and the --exclude globs.
-SearchFilter make_filter(const fs::path& root, const SearchOptions& options, const InputReader& reader) {
-  SearchFilter filter;
-  filter.gitignore = !options.gitignore || options.gitignore(root.string());
-  filter.root = root;
-  filter.notes = options.notes;
-  std::error_code ec;
-  fs::path absolute = fs::absolute(root, ec).lexically_normal();
-  if (!absolute.has_filename()) absolute = absolute.parent_path();  // "plans/"
-  if (!options.exclude.empty()) {
-    filter.exclude = IgnorePatterns(options.exclude);
-    filter.root_from_working = as_prefix(absolute.lexically_relative(fs::current_path(ec)));
-  }
-  if (!filter.gitignore || ec) return filter;
-  const fs::path repository = repository_root(absolute.string());
-  filter.in_git_work_tree = fs::exists(repository / ".git", ec);
-  const fs::path from_repository = absolute.lexically_relative(repository);
-  filter.root_from_repository = as_prefix(from_repository);
-  // The folders above the searched one, from the repository root down; its own .gitignore
-  // and those below it are read as the search enters them.
-  fs::path folder = repository;
-  std::string prefix;
-  for (const fs::path& part : from_repository) {
-    if (part.empty() || part == ".") break;
-    if (fs::is_regular_file(folder / ".gitignore", ec)) push_gitignore(folder, prefix, filter, reader);
-    folder /= part;
-    prefix += part.string() + "/";
-  }
-  return filter;
 }
 
 /// Collects the candidate files under `folder` (*.toml, Markdown), not entering hidden folders,

@@ -163,10 +163,19 @@ TEST_CASE("a folder swapped for a link while --fix writes redirects no write and
   const int real_folder = ::open("plans", O_PATH | O_DIRECTORY | O_CLOEXEC);
   REQUIRE(real_folder >= 0);
 
-  // Swaps `plans` and the link `plans.link` back and forth as fast as it can.
+  // Swaps `plans` and the link `plans.link` back and forth as fast as it can, until the test
+  // ends (a failed REQUIRE included).
   std::atomic<bool> stop{false};
   std::atomic<long> swaps{0};
-  std::thread swapper([&] {
+  struct Joined {
+    std::atomic<bool>& stop;
+    std::thread thread;
+    ~Joined() {
+      stop = true;
+      if (thread.joinable()) thread.join();
+    }
+  };
+  Joined swapper{stop, std::thread([&] {
     while (!stop.load()) {
       if (::renameat2(AT_FDCWD, "plans", AT_FDCWD, "plans.link", RENAME_EXCHANGE) != 0) {
         // A file system without RENAME_EXCHANGE: a folder moved aside, a link put in its place.
@@ -177,7 +186,7 @@ TEST_CASE("a folder swapped for a link while --fix writes redirects no write and
       }
       ++swaps;
     }
-  });
+  })};
   int written = 0;
   // Before the writes held their folder, one in about 190 went outside (fsync widens the
   // window between the check and the rename): 800 tries all but always showed it.
@@ -190,7 +199,7 @@ TEST_CASE("a folder swapped for a link while --fix writes redirects no write and
     if (fix::write_fixed(file)) ++written;
   }
   stop = true;
-  swapper.join();
+  swapper.thread.join();
   ::close(real_folder);
   INFO(swaps.load() << " swaps, " << written << " writes");
   CHECK(swaps.load() > 100);

@@ -235,6 +235,9 @@ Result<std::string> OutputFile::read_regular(std::size_t max_bytes) const {
     return Error(std::strerror(errno));
   }
   const Descriptor held(fd);
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) return Error(std::strerror(errno));
+  if (!S_ISREG(status.st_mode)) return Error("it is not a regular file");
   Result<std::string> text = read_regular_descriptor(fd, path_, max_bytes);
   if (!text) return Error(text.error().message);
   return text;

@@ -2,15 +2,22 @@
 // completions generated from the command line's own definition (cli/app.hpp, src/docgen/),
 // read and run by the real groff, man and shells; `cmake --install` into a prefix; and the
 // packages cpack makes, read with dpkg-deb and unpacked as a user would.
+#include <algorithm>
 #include <filesystem>
 #include <regex>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/app.hpp"
 #include "integration_support.hpp"
+#include "planlint/emit/formats.hpp"
+#include "planlint/emit/report.hpp"
 
 namespace fs = std::filesystem;
 using namespace planlint::test;
@@ -77,6 +84,23 @@ std::vector<std::string> bash_complete(const std::string& line, const fs::path& 
 
 bool has(const std::vector<std::string>& words, const std::string& word) {
   return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+std::vector<std::string> sorted(std::vector<std::string> words) {
+  std::sort(words.begin(), words.end());
+  return words;
+}
+
+/// What `planlint check --format` takes: each row of the format table, and `full` (text).
+std::vector<std::string> check_format_choices() {
+  std::vector<std::string> choices = planlint::output_format_names();
+  choices.emplace_back("full");
+  return choices;
+}
+
+/// The characters of a UTF-8 line (man writes "·", "×" and the like).
+std::size_t utf8_length(std::string_view line) {
+  return static_cast<std::size_t>(std::count_if(line.begin(), line.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 
 }  // namespace
@@ -156,12 +180,13 @@ TEST_CASE("bash completes subcommands, options, choices, files and rule ids", "[
   system_tool("bash", "bash");
   CHECK(bash_complete("planlint ch") == std::vector<std::string>{"check"});
   CHECK(has(bash_complete("planlint check --fo"), "--format"));
-  CHECK(bash_complete("planlint check --format ''") == std::vector<std::string>{"text", "concise", "sarif", "json", "github", "gitlab", "junit", "full"});
+  // --format's choices are the format tables' rows (and check's `full`), whatever their order.
+  CHECK(sorted(bash_complete("planlint check --format ''")) == sorted(check_format_choices()));
   // --format=json: bash splits the word at the '='.
   CHECK(bash_complete("planlint check --format = js") == std::vector<std::string>{"json"});
-  CHECK(bash_complete("planlint report --format ''") == std::vector<std::string>{"text", "markdown", "json", "html"});
+  CHECK(sorted(bash_complete("planlint report --format ''")) == sorted(planlint::report_format_names()));
   CHECK(has(bash_complete("planlint explain memory-f"), "memory-fit"));
-  CHECK(bash_complete("planlint new ''") == std::vector<std::string>{"training", "inference"});
+  CHECK(sorted(bash_complete("planlint new ''")) == std::vector<std::string>{"inference", "training"});
   // `planlint PATH...` is `planlint check PATH...`: check's options, and its files.
   CHECK(has(bash_complete("planlint --fail"), "--fail-on"));
   CHECK(has(bash_complete("planlint --"), "--version"));
@@ -204,7 +229,22 @@ TEST_CASE("the man page renders with man and groff without a warning", "[install
   CHECK_THAT(output, Catch::Contains("planlint - a linter for AI compute capacity plans"));
   CHECK_THAT(output, Catch::Contains("planlint check [OPTIONS] PATH..."));
   CHECK_THAT(output, Catch::Contains("--write-baseline FILE"));
-  CHECK_THAT(output, Catch::Contains("One of: text, concise, sarif, json,") && Catch::Contains("junit, full. Default: text."));
+  // --format's paragraph offers every format, wherever man wraps it; every line fits the width.
+  std::istringstream paragraph(between(output, "--format, --output-format FORMAT\n", "\n\n"));
+  std::vector<std::string> words;
+  for (std::string word; paragraph >> word;) words.push_back(word);
+  const std::string choices = between(fmt::format("{} ", fmt::join(words, " ")), "One of: ", ". Default: text. ");
+  std::vector<std::string> offered;
+  for (std::size_t at = 0, end; at < choices.size(); at = end + 2) {
+    end = std::min(choices.find(", ", at), choices.size());
+    offered.push_back(choices.substr(at, end - at));
+  }
+  CHECK(sorted(offered) == sorted(check_format_choices()));
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK(utf8_length(line) <= 100);
+  }
   // Every option of check, --fix and the conventions of other linters included.
   for (const char* option : {"--fix", "--diff", "--unsafe-fixes", "--exit-zero", "--quiet", "--statistics", "--color WHEN",
                              "--allow-empty", "--output-format"})

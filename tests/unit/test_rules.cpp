@@ -1,6 +1,6 @@
-// The built-in rule set: every rule has docs with the five headings and cases beside it in
-// tests/rules/<id>/, each with its expected output; docs/rules/ is generated from the
-// rule files and kept in step. PLANLINT_UPDATE_GOLDEN=1 rewrites expectations and docs.
+// The built-in rule set: every rule has docs with the five headings (its cases in
+// tests/rules/<id>/ are test_rule_cases.cpp's); docs/rules/ is generated from the rule files
+// and kept in step. PLANLINT_UPDATE_GOLDEN=1 rewrites the docs.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -115,45 +115,6 @@ TEST_CASE("every rule documents itself with the five headings", "[rules][docs]")
                                 "## Use instead", "## References"})
       CHECK(rule.docs.view().find(heading) != std::string_view::npos);
     CHECK(rule.origin == "rules/" + rule.group + "/" + rule.id + ".toml");
-  }
-}
-
-TEST_CASE("every rule's cases in tests/rules/<id>/ give their expected output", "[rules][fixtures]") {
-  // Each NAME.toml beside its rule is a case with its whole output in NAME.expected. A case
-  // named clean*.toml must not draw the rule; any other must. Every rule has fires.toml and
-  // clean.toml at least.
-  fs::current_path(PLANLINT_SOURCE_DIR);
-  for (const RuleDescriptor& rule : RuleSet::builtin().descriptors()) {
-    DYNAMIC_SECTION(rule.id) {
-      const fs::path folder = fs::path("tests/rules") / rule.id;
-      INFO("cases of " << rule.id << " in " << folder.string());
-      REQUIRE(fs::exists(folder / "fires.toml"));
-      REQUIRE(fs::exists(folder / "clean.toml"));
-      std::vector<fs::path> cases;
-      for (const auto& entry : fs::directory_iterator(folder))
-        if (entry.path().extension() == ".toml") cases.push_back(entry.path());
-      std::sort(cases.begin(), cases.end());
-      for (const fs::path& plan : cases) {
-        const fs::path expected = fs::path(plan).replace_extension(".expected");
-        const std::string output = lint_output(plan);
-        INFO(plan.string() << "\n" << output);
-        const bool clean = plan.filename().string().starts_with("clean");
-        CHECK(fires(output, rule.id) != clean);
-        if (planlint::test::updating_golden()) std::ofstream(expected, std::ios::binary) << output;
-        INFO("expected output in " << expected.string() << " (PLANLINT_UPDATE_GOLDEN=1 rewrites it)");
-        REQUIRE(fs::exists(expected));
-        CHECK(output == planlint::test::read_text(expected));
-      }
-    }
-  }
-}
-
-TEST_CASE("every folder of tests/rules is a built-in rule's", "[rules][fixtures]") {
-  std::set<std::string> ids;
-  for (const RuleDescriptor& rule : RuleSet::builtin().descriptors()) ids.insert(rule.id);
-  for (const auto& entry : fs::directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / "tests/rules")) {
-    INFO("tests/rules/" << entry.path().filename().string() << " is no rule's folder");
-    CHECK(ids.count(entry.path().filename().string()) == 1);
   }
 }
 

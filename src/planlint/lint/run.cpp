@@ -11,7 +11,7 @@
 
 #include "planlint/baseline/baseline.hpp"
 #include "planlint/config/config.hpp"
-#include "planlint/emit/output_file.hpp"
+#include "planlint/files/output_file.hpp"
 #include "planlint/emit/written_files.hpp"
 #include "planlint/lint/batch.hpp"
 #include "planlint/lint/gitignore.hpp"

@@ -36,12 +36,6 @@ const std::vector<const KeySpec*>& required_keys() {
   return keys;
 }
 
-/// The most entries planlint reads in one array of tables ([[assumptions]], [[targets]],
-/// [[benchmarks]]). A plan states a few dozen; each entry read costs its values and can cost a
-/// finding of several hundred bytes, so 93,000 entries on one 2.8 MB line took 4 s and 58 MB of
-/// text. Fixed, as the TOML nesting limit is (docs/hardening.md, "Input limits").
-constexpr std::size_t max_array_entries = 10000;
-
 std::vector<std::string_view> section_names() {
   std::vector<std::string_view> names;
   for (const SectionSpec& section : plan_sections()) names.push_back(section.name);

@@ -482,9 +482,8 @@ void Loader::check_gpu() {
   } else {
     d.help = "add the GPU to a catalog file of your own ([lint] catalog in .planlint.toml)";
   }
-  std::string list;
-  for (std::size_t i = 0; i < ids.size(); ++i) list += (i ? ", " : "") + ids[i];
-  d.notes.push_back("known GPUs: " + list);
+  // The catalog's ids are not listed: `planlint gpus` shows them with what tells variants apart.
+  d.notes.push_back("`planlint gpus` lists the catalog's GPUs with their peaks, memory and links");
 }
 
 }  // namespace detail

@@ -47,7 +47,7 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
   }
   run.rules = options.rules;
   if (!options.fail_on.empty()) run.fail_on = parse_severity(options.fail_on);
-  const OutputFormat* format = find_output_format(options.format == "full" ? "text" : options.format);
+  const OutputFormat* format = find_output_format(options.format);
   if (options.statistics && format->name != "text" && format->name != "concise")
     return Error(fmt::format("--statistics: applies to the text and concise formats, not --format {}", options.format));
   run.allow_empty = options.allow_empty;
@@ -208,13 +208,6 @@ void set_sarif_run_details(const CheckOptions& options, EmitterSettings& setting
   settings.automation_id = "planlint/" + (from_root.empty() || *from_root.begin() == ".." ? path : from_root).generic_string();
 }
 
-/// --format's choices: the table's formats, and `full` (ruff's name of the full text output).
-std::vector<std::string> format_choices() {
-  std::vector<std::string> names = output_format_names();
-  names.emplace_back("full");
-  return names;
-}
-
 }  // namespace
 
 void add_color_options(CLI::App& command, std::string& color, bool& no_color) {
@@ -258,7 +251,7 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
       ->check(non_empty("a file name"));
   check->add_option("--format,--output-format", options.format, "Output format (full is text)")
       ->type_name("FORMAT")
-      ->check(CLI::IsMember(format_choices()))
+      ->check(CLI::IsMember(output_format_choices()))
       ->capture_default_str();
   check->add_option("-o,--output", options.output, "Write the report to FILE (atomically) instead of stdout")
       ->type_name("FILE")
@@ -352,7 +345,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   if (options.fix)
     if (std::optional<int> failed = run_fix(options, *run_options, err)) return *failed;
   // One of the table's, or full: --format checks it.
-  const OutputFormat* format = find_output_format(options.format == "full" ? "text" : options.format);
+  const OutputFormat* format = find_output_format(options.format);
   run_options->list_rules = format->lists_rules;
   std::ostringstream buffer;  // -o: the report is written atomically, and only when complete
   EmitterSettings settings;

@@ -127,7 +127,7 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
   if (!errors.empty()) return false;
 
   if (options.baseline) {
-    Result<BaselineMatcher> baseline = load_baseline(*options.baseline);
+    Result<BaselineMatcher> baseline = load_baseline(*options.baseline, options.max_file_bytes);
     if (!baseline) {
       errors.push_back(baseline.error());
       return false;

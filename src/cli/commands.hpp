@@ -88,6 +88,7 @@ struct LspOptions {
   std::string max_file_size;     ///< --max-file-size: the largest document linted
   std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file; 0: the default
   std::string max_message_size;  ///< --max-message-size: the largest message read
+  std::size_t max_findings_per_file = default_max_findings_per_file;  ///< --max-findings-per-file; 0: all
   unsigned debounce_ms = 150;    ///< --debounce MS: how long edits pause before a lint
   bool log = false;              ///< --log: a line per message on stderr
 };

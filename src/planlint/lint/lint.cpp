@@ -18,7 +18,7 @@ bool estimates_with_ranges(const LintOptions& options, const RuleSet& rules) {
 
 }  // namespace
 
-std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
+std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t most_findings) {
   // Each stage runs over every plan before the next begins: a stage's code and tables then
   // stay in the caches and the branch predictor across plans, where a plan-by-plan run evicts
   // each stage with the next (docs/development.md, "Layout"). But a plan is read into its Plan
@@ -28,9 +28,15 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
   results.reserve(plans.size());
   for (const PlanText& p : plans) {
     DiagnosticSink findings;
+    DroppedFindings not_kept{};
+    if (most_findings > 0)
+      findings.reduce_at(2 * most_findings, [&](std::vector<Diagnostic>& made) {
+        select_findings(made, *p.options);
+        cap_findings(made, most_findings, &not_kept);
+      });
     Result<Plan> plan = load_plan(p.source, *p.options->catalog, findings, p.toml_text, p.first_line);
     results.push_back(FileResult{p.source, plan ? std::optional<Plan>(*std::move(plan)) : std::nullopt, std::nullopt,
-                                 findings.take(), {}});
+                                 findings.take(), {}, not_kept});
   }
   for (std::size_t i = 0; i < plans.size(); ++i) {
     if (!results[i].plan) continue;

@@ -242,7 +242,8 @@ TEST_CASE("TOML nodes are counted at each key's '.' and '=', each header's ']' a
   CHECK_FALSE(crossing("[[t]]\n", 2));
   CHECK_FALSE(crossing("x = [1, 2, 3]\n", 4));     // x, and three values
   CHECK(crossing("x = [1, 2, 3]\n", 3) == 12);     // the array's ']'
-  CHECK_FALSE(crossing("t = {a = 1, b = [2]}\n", 5));
+  CHECK_FALSE(crossing("t = {a = 1, b = [2]}\n", 4));  // t, a, b and 2: an inline table's ',' is no node
+  CHECK(crossing("t = {a = 1, b = [2]}\n", 3) == 18);
   // Dots, commas and brackets in strings, comments and values are not nodes.
   CHECK_FALSE(crossing("x = \"a.b=c,]\" # a.b = [1, 2]\ny = 1.5\nz = '''\n[a.b]\n'''\n", 3));
 }

@@ -109,6 +109,10 @@ class LimitScanner {
         end_keys();
         return;
       case TomlTokenKind::comma:
+        // An array's value ends at its ','; an inline table's keys are counted at their '='.
+        if (lexer_.in_array()) count_nodes(token);
+        end_keys();
+        return;
       case TomlTokenKind::array_close:
         count_nodes(token);
         end_keys();

@@ -59,7 +59,7 @@ struct TomlLimitExcess {
 /// `limits.max_nodes` keys and array values, or nullopt. A scan of the lexer's tokens
 /// (toml_lexer.hpp) that never counts less than toml++ builds: a level for each part of a
 /// key or header, array and inline table (and for an array of tables' entry); a node at each
-/// '.' and '=' of a key, each header's ']', each ',' and each array's ']'. On malformed text it
+/// '.' and '=' of a key, each header's ']', and each ',' and ']' of an array. On malformed text it
 /// may count more, where toml++ stops with a syntax error anyway.
 std::optional<TomlLimitExcess> find_toml_limit_excess(std::string_view text, TomlLimits limits);
 

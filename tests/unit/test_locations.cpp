@@ -217,7 +217,7 @@ TEST_CASE("the nesting limit's error after non-ASCII text points at its byte", "
   const planlint::Position at = loaded.diagnostics[0].primary.span.begin;
   CHECK(at.line == 1);
   CHECK(text[at.column - 1] == '[');
-  CHECK(at.column == planlint::find_toml_nesting_excess(text, planlint::max_toml_depth)->position.column);
+  CHECK(at.column == planlint::find_toml_limit_excess(text, planlint::TomlLimits{})->position.column);
 }
 
 TEST_CASE("a config error after non-ASCII text points at its byte", "[locations][config]") {

@@ -109,6 +109,7 @@ class PlanEnvironment : public expr::Environment {
   bool assumed(std::string_view key) const override;
   bool claimed(std::string_view metric) const override;
   bool computed(std::string_view metric) const override;
+  bool computed_from(std::string_view metric, std::string_view key) const override;
   std::vector<std::string> missing_inputs(std::string_view metric) const override;
   bool benchmarked(std::string_view metric) const override;
   std::vector<std::string> claims_with_ratio(double ratio, double tolerance) const override;
@@ -138,6 +139,8 @@ class PlanEnvironment : public expr::Environment {
   std::span<const KeySpec* const> element_fields_;
   mutable std::vector<std::string> metrics_read_;
   mutable std::bitset<metric_count> paths_read_;
+  /// The estimates with the inputs of each metric: RuleInputs' provenance, else own_provenance_.
+  const Estimates& estimates_with_inputs() const;
   /// The provenance when RuleInputs has none.
   mutable std::optional<PlanProvenance> own_provenance_;
 };

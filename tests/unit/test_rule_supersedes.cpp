@@ -107,4 +107,12 @@ TEST_CASE("supersedes names loaded rules other than its own, and explain lists t
     CHECK_THAT(run.err, Catch::Contains("a.toml:8:15: error: rule org-a cannot supersede itself"));
     CHECK_THAT(run.err, Catch::Contains("a.toml:8:24: error: supersedes lists rule ids as strings"));
   }
+
+  SECTION("explain and the built-in rules' pages say what a rule supersedes") {
+    auto explain = run_cli({"explain", "unit-slip"});
+    CHECK_THAT(explain.out, Catch::Contains("## Supersedes") && Catch::Contains("`estimate-mismatch`"));
+    std::size_t superseding = 0;
+    for (const auto& rule : planlint::RuleSet::builtin().rules()) superseding += !rule->supersedes.empty();
+    CHECK(superseding >= 3);  // unit-slip, moe-compute-params, goodput-not-applied
+  }
 }

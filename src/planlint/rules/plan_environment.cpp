@@ -70,7 +70,7 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
     case Space::metric:
     case Space::metric_low:
     case Space::metric_high: {
-      paths_read_.set(path.ref.index);
+      if (recording_) paths_read_.set(path.ref.index);
       const MetricValue* m = inputs_.estimates.find(static_cast<Metric>(path.ref.index));
       if (!m) return std::nullopt;
       const std::optional<double>& bound = path.ref.space == Space::metric        ? std::optional<double>(m->value)
@@ -185,7 +185,7 @@ bool PlanEnvironment::blocked(std::string_view metric) const {
 std::optional<expr::Value> PlanEnvironment::metric(std::string_view name) const {
   const MetricValue* m = inputs_.estimates.find(name);
   if (!m) return std::nullopt;
-  if (std::find(metrics_read_.begin(), metrics_read_.end(), name) == metrics_read_.end())
+  if (recording_ && std::find(metrics_read_.begin(), metrics_read_.end(), name) == metrics_read_.end())
     metrics_read_.emplace_back(name);
   return metric_value(*m, m->value);
 }

@@ -91,6 +91,8 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
   for (std::size_t i = 0; i < plans.size(); ++i) {
     FileResult& result = results[i];
     select_findings(result.diagnostics, *plans[i].options);
+    // A finding that a selected rule's finding at its place supersedes is left out.
+    (plans[i].options->rules ? *plans[i].options->rules : RuleSet::builtin()).apply_supersedes(result.diagnostics);
     if (result.plan)
       for (auto& [named, positional] : name_elements_in_key_paths(result.diagnostics, *result.plan))
         result.former_keys.earlier.emplace(std::move(named), std::move(positional));

@@ -27,7 +27,7 @@ using detail::to_span;
 
 const std::vector<std::string_view> rule_keys = {
     "id", "group", "severity", "summary", "applies", "check", "at", "related", "message",
-    "help", "docs", "each", "options", "fix", "fix_safety", "native", "let"};
+    "help", "docs", "each", "options", "fix", "fix_safety", "native", "let", "supersedes"};
 
 class RuleLoader {
  public:
@@ -158,6 +158,7 @@ class RuleLoader {
         error(to_span(related->source(), *file_), "related must be an array of plan keys");
       }
     }
+    read_supersedes(table, d.id);
     if (const toml::node* message = table.get("message")) {
       if (message->is_string() &&
           message->as_string()->get().find_first_not_of(" \t\r\n") == std::string::npos)
@@ -176,8 +177,34 @@ class RuleLoader {
       error(span_of(table, "fix_safety"), "fix_safety says how safe the rule's fix is, and the rule has no 'fix'");
     }
     if (failed_) return std::nullopt;
-    rule.own_names(at_keys_, related_keys_, metric_names_);
+    rule.own_names(at_keys_, related_keys_, superseded_ids_, metric_names_);
     return rule;
+  }
+
+  /// `supersedes = ["estimate-mismatch"]`: rule ids, other than the rule's own. Whether each
+  /// names a loaded rule is known once every pack is loaded (RuleSet::check_supersedes).
+  void read_supersedes(const toml::table& table, const std::string& id) {
+    const toml::node* supersedes = table.get("supersedes");
+    if (!supersedes) return;
+    const toml::array* list = supersedes->as_array();
+    if (!list) {
+      error(to_span(supersedes->source(), *file_), "supersedes must be an array of rule ids");
+      return;
+    }
+    for (const toml::node& item : *list) {
+      const Span span = to_span(item.source(), *file_);
+      if (!item.is_string() || !is_rule_id(item.as_string()->get())) {
+        error(span, "supersedes lists rule ids as strings (\"estimate-mismatch\")");
+        continue;
+      }
+      const std::string& superseded = item.as_string()->get();
+      if (superseded == id) {
+        error(span, fmt::format("rule {} cannot supersede itself", id));
+        continue;
+      }
+      if (std::find(superseded_ids_.begin(), superseded_ids_.end(), superseded) == superseded_ids_.end())
+        superseded_ids_.push_back(superseded);
+    }
   }
 
   void error(Span span, std::string message) {
@@ -514,7 +541,7 @@ class RuleLoader {
   std::vector<std::string> rejected_options_;  ///< options whose default is not a quantity
   expr::NodeBudget let_budget_;   ///< nodes the rule's lets may still copy
   /// The rule's `at` keys, `related` keys and the metrics it reads, until CompiledRule::own_names.
-  std::vector<std::string> at_keys_, related_keys_, metric_names_;
+  std::vector<std::string> at_keys_, related_keys_, superseded_ids_, metric_names_;
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The pull-request side of `planlint diff`: the Markdown comment stays under GitHub's limit and
 // carries no HTML or link from a plan, names from git are printed escaped, a blob over the size
-// limit is an error.
+// limit is an error, and the comment script posts to fakes of GitHub's and GitLab's APIs.
 #include <nlohmann/json.hpp>
 
 #include "diff_support.hpp"
@@ -107,4 +107,17 @@ TEST_CASE("names from git are printed escaped, and a blob over the size limit is
   CHECK(limited.status == 2);
   CHECK(limited.err.find("git:HEAD: plans/big.toml: file of ") != std::string::npos);
   CHECK(limited.err.find("--max-file-size") != std::string::npos);
+}
+
+TEST_CASE("the Action's diff step and the docs' GitLab job post and update one comment on fakes of GitHub and GitLab",
+          "[diff][integrations]") {
+  const std::string python = system_tool("python3", "python3");
+  std::string output;
+  const int status = run_command(python + " " + quote(std::string(PLANLINT_SOURCE_DIR) +
+                                                      "/tests/integrations/review_comment_test.py") +
+                                     " " + quote(PLANLINT_SOURCE_DIR) + " " + quote(PLANLINT_BINARY),
+                                 output);
+  INFO(output);
+  CHECK(status == 0);
+  CHECK(output.find(" passed, 0 failed") != std::string::npos);
 }

@@ -68,6 +68,7 @@ struct ReportOptions {
   std::string config;      ///< --config FILE; empty: the nearest .planlint.toml (its catalog)
   std::size_t block = 0;   ///< --block N: the Nth plan of a Markdown doc (1-based); 0: its only one
   std::string color = "auto";  ///< --color auto|always|never
+  std::string compare_to;  ///< --compare-to BASE (html): the change since BASE, as `planlint diff` finds it
 };
 
 /// --color and --no-color, on `command`: `color` is what they choose.
@@ -80,6 +81,29 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
                const Environment& environment);
 /// `planlint report --format html PATH...` (report_html_command.cpp, docs/report.md).
 int run_html_report(const ReportOptions& options, std::ostream& out, std::ostream& err);
+
+/// `planlint diff BASE HEAD`, `planlint diff --base-ref REV [PATH...]` (diff_command.cpp,
+/// docs/review.md).
+struct DiffCommandOptions {
+  std::vector<std::string> sides;  ///< BASE HEAD; with --base-ref, the working tree's paths
+  std::string base_ref;            ///< --base-ref REV
+  std::string format = "text";
+  std::string output;              ///< -o FILE; empty: stdout
+  bool all = false;                ///< --all: every metric
+  bool only_if_increase = false;   ///< --only-if-increase
+  std::string config;              ///< --config FILE
+  std::string fail_on;             ///< --fail-on; empty: the config's, else error
+  std::string color = "auto";
+  bool no_color = false;
+  bool output_follow_symlinks = false;
+  unsigned jobs = 1;
+  std::string max_file_size;
+  std::string today;
+};
+
+CLI::App* add_diff_command(CLI::App& app, DiffCommandOptions& options);
+int run_diff_command(const DiffCommandOptions& options, std::ostream& out, std::ostream& err,
+                     const Environment& environment);
 
 /// `planlint lsp`: the language server over stdin and stdout (lsp_command.cpp, docs/editors.md).
 struct LspOptions {

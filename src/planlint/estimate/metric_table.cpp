@@ -16,6 +16,7 @@ constexpr auto flop_per_token = flop / tokens;
 constexpr RangedKeys mfu = static_cast<RangedKeys>(RangedKey::mfu);
 constexpr RangedKeys mfu_goodput = mfu | static_cast<RangedKeys>(RangedKey::goodput);
 constexpr RangedKeys mfu_goodput_price = mfu_goodput | static_cast<RangedKeys>(RangedKey::price);
+constexpr RangedKeys price = static_cast<RangedKeys>(RangedKey::price);
 constexpr PlainNumber in_days{86400, "days"};
 constexpr PlainNumber in_gpu_hours{3600, "GPU-hours"};
 constexpr PlainNumber in_seconds{1, "seconds"};
@@ -177,6 +178,8 @@ constexpr MetricSpec table[] = {
      "KV cache bytes one sequence's decode step reads, at the full context"},
     {infer_kv_read_at_concurrency, "infer.kv_read_at_concurrency", bytes, Tier::capacity, latency, false, no_moe, 0,
      {}, "KV cache bytes a full replica's decode step reads, at full contexts"},
+    {infer_cost_per_month, "infer.cost_per_month", usd, Tier::cost, serving_cost, false, no_moe, price, {},
+     "serving cost of a month, every GPU billed: cluster.count · price · 730.5 h"},
     {gpu_catalog_peak, "gpu.catalog_peak", flop_per_second, Tier::capacity, hardware, false, no_moe, 0, {},
      "the catalog's dense peak of cluster.gpu at the compute precision"},
     {gpu_bf16_peak_share, "gpu.bf16_peak_share", none, Tier::capacity, hardware, false, no_moe, 0, {},
@@ -231,6 +234,7 @@ std::string_view section_title(ReportSection section) {
     case ReportSection::serving_memory: return "Memory";
     case ReportSection::serving_compute: return "Compute";
     case ReportSection::latency: return "Latency bounds";
+    case ReportSection::serving_cost: return "Cost";
     case ReportSection::hardware: return "GPU figures (catalog)";
     case ReportSection::json_only: return "";
   }
@@ -246,7 +250,8 @@ bool shows_section(ReportSection section, bool training) {
     case ReportSection::communication: return training;
     case ReportSection::serving_memory:
     case ReportSection::serving_compute:
-    case ReportSection::latency: return !training;
+    case ReportSection::latency:
+    case ReportSection::serving_cost: return !training;
     case ReportSection::hardware: return true;
     case ReportSection::json_only: return false;
   }

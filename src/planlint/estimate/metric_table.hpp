@@ -29,7 +29,7 @@ std::string_view to_string(Tier tier);
 /// left out of the text and Markdown reports (train.gpu_seconds: train.gpu_hours in GPU·s).
 enum class ReportSection : std::uint8_t {
   compute, time, cost, memory, communication,            // training and finetune plans
-  serving_memory, serving_compute, latency,              // inference plans
+  serving_memory, serving_compute, latency, serving_cost,  // inference plans
   hardware,                                              // every plan
   json_only,
 };
@@ -92,6 +92,8 @@ enum class Metric : std::uint8_t {
   infer_decode_tokens_per_s, infer_itl, infer_itl_at_concurrency, infer_ttft, infer_ttft_with_attention,
   infer_expert_share, infer_expert_share_at_concurrency, infer_weights_read, infer_weights_read_at_concurrency,
   infer_kv_read, infer_kv_read_at_concurrency,
+  // inference cost
+  infer_cost_per_month,
   // the catalog's figures of the plan's GPU
   gpu_catalog_peak, gpu_bf16_peak_share, gpu_hbm_gib, gpu_node_peak, gpu_node_hbm, gpu_node_hbm_gib,
   gpu_node_hbm_bandwidth,

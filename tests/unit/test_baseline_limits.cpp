@@ -2,10 +2,6 @@
 // limits named in the error (16 MiB of `{}` took 447 MB, before); and baselines of files whose
 // findings are capped (--max-findings-per-file): matched whole, before the cap, so that no
 // entry looks stale for a finding the cap left out.
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <string>
@@ -31,28 +27,6 @@ std::string baseline_of(std::size_t count, const std::string& entry) {
   std::string text = "{\"version\": 1, \"entries\": [";
   for (std::size_t i = 0; i < count; ++i) text += (i ? "," : "") + entry;
   return text + "]}\n";
-}
-
-/// The peak resident memory of the built planlint run with `args`, in KiB, and its exit status.
-std::pair<long, int> peak_rss_kib(const std::vector<std::string>& args) {
-  const pid_t child = ::fork();
-  if (child == 0) {
-    // AddressSanitizer's quarantine holds freed blocks as resident memory: off (other builds
-    // ignore it).
-    ::setenv("ASAN_OPTIONS", "quarantine_size_mb=0:detect_leaks=0", 1);
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, STDOUT_FILENO);
-    ::dup2(null, STDERR_FILENO);
-    std::vector<char*> argv{const_cast<char*>(PLANLINT_BINARY)};
-    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  rusage usage{};
-  ::wait4(child, &status, 0, &usage);
-  return {usage.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
 
 }  // namespace

@@ -33,8 +33,7 @@ std::size_t cap_findings(std::vector<Diagnostic>& findings, std::size_t max, Dro
     }
   }
   const std::size_t dropped = findings.size() - next;
-  findings.resize(next);
-  findings.shrink_to_fit();
+  findings.resize(next);  // its capacity stays, for a caller that adds more
   return dropped;
 }
 

@@ -29,8 +29,8 @@ using DroppedFindings = std::array<std::size_t, 3>;
 
 /// Keeps at most `max` of `findings` (0: all), the most severe: the findings that are not
 /// suppressed before the suppressed ones, errors before warnings before notes, and among equals
-/// the first in the report's order. The kept ones stay in their order. Returns how many were
-/// dropped, and adds them to `dropped` when given.
+/// the first in the report's order. The kept ones stay in their order, and the vector keeps its
+/// capacity. Returns how many were dropped, and adds them to `dropped` when given.
 std::size_t cap_findings(std::vector<Diagnostic>& findings, std::size_t max, DroppedFindings* dropped = nullptr);
 
 /// How many findings `dropped` counts.

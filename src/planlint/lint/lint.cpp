@@ -103,19 +103,22 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
 
 void select_findings(std::vector<Diagnostic>& diagnostics, const LintOptions& options) {
   const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-  std::vector<Diagnostic> kept;
-  kept.reserve(diagnostics.size());
-  for (Diagnostic& d : diagnostics) {
+  // In place: a plan's loader calls this on its findings again and again while it reads a file
+  // of many mistakes (lint_texts), where a new vector each time cost a fresh allocation.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+    Diagnostic& d = diagnostics[i];
     // A native rule's group is the built-in set's whatever set runs (`report` runs none).
     const RuleDescriptor* rule = rules.find(d.rule);
     if (!rule && &rules != &RuleSet::builtin()) rule = RuleSet::builtin().find(d.rule);
     const std::string_view group = rule ? std::string_view(rule->group) : std::string_view();
     if (auto level = options.selection.level(d.rule, group, d.severity)) {
       d.severity = *level;
-      kept.push_back(std::move(d));
+      if (kept != i) diagnostics[kept] = std::move(d);
+      ++kept;
     }
   }
-  diagnostics = std::move(kept);
+  diagnostics.erase(diagnostics.begin() + static_cast<std::ptrdiff_t>(kept), diagnostics.end());
 }
 
 FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,

@@ -99,6 +99,7 @@ std::shared_ptr<const Analysis> analyse(const DocumentSnapshot& document, Worksp
     std::erase_if(analysis->diagnostics, [](const Diagnostic& d) { return d.suppression.has_value(); });
     analysis->findings_not_shown =
         cap_findings(analysis->diagnostics, options.max_findings_per_file) + total(linted.findings_not_kept);
+    analysis->diagnostics.shrink_to_fit();  // held while the document is open
     for (LintedPlan& plan : linted.plans)
       analysis->plans.push_back(DocumentPlan{plan.first_line, plan.last_line, std::move(plan.plan), std::move(plan.estimates)});
   } catch (const std::exception& error) {

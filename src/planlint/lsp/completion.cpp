@@ -61,12 +61,12 @@ struct Context {
 /// headers and the keys of the table the last one before the cursor's line opens, and the
 /// header or key of the cursor's line. The lexer's tokens: strings (multi-line ones too),
 /// comments and arrays over several lines are not headers or keys.
-Context read_context(const TextDocument& text, std::uint32_t first, LspPosition cursor, std::size_t cursor_bytes) {
+Context read_context(const TextDocument& text, std::uint32_t first, std::uint32_t cursor_line, std::size_t cursor_bytes) {
   Context context;
   const std::size_t from = text.offset({first, 0});
-  const std::size_t line_begin = text.offset({cursor.line, 0});
+  const std::size_t line_begin = text.offset({cursor_line, 0});
   const std::size_t at_cursor = line_begin + cursor_bytes;
-  const std::size_t line_end = line_begin + text.line(cursor.line).size();
+  const std::size_t line_end = line_begin + text.line(cursor_line).size();
   const std::string_view all = std::string_view(text.text()).substr(0, line_end);
   TomlLexer lexer(all.substr(from));
   enum class Reading { nothing, header, key, value } reading = Reading::nothing;
@@ -110,9 +110,7 @@ Context read_context(const TextDocument& text, std::uint32_t first, LspPosition 
         break;
       default:
         if (!token.key) break;
-        if (reading == Reading::header) {
-          parts.push_back(key_part(all, token));
-        } else if (reading == Reading::key) {
+        if (reading == Reading::header || reading == Reading::key) {
           parts.push_back(key_part(all, token));
         } else if (reading == Reading::nothing && lexer.open_containers() == 0) {
           reading = Reading::key;
@@ -200,7 +198,7 @@ json completion(const Analysis& analysis, LspPosition at, const ClientSupport&) 
     else if (!analysis.plans.empty() || analysis.markdown || has_header(text.text()))
       return {{"isIncomplete", false}, {"items", items}};
   }
-  const Context context = read_context(text, first, at, cursor);
+  const Context context = read_context(text, first, at.line, cursor);
 
   // The word being written: what the completion replaces.
   std::size_t word = before.size();

@@ -14,7 +14,7 @@
 #include "cli/option_checks.hpp"
 #include "planlint/config/config.hpp"
 #include "planlint/emit/formats.hpp"
-#include "planlint/emit/output_file.hpp"
+#include "planlint/files/output_file.hpp"
 #include "planlint/fix/files.hpp"
 #include "planlint/lint/run.hpp"
 #include "planlint/source/repository.hpp"
@@ -47,7 +47,7 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
   }
   run.rules = options.rules;
   if (!options.fail_on.empty()) run.fail_on = parse_severity(options.fail_on);
-  const OutputFormat* format = find_output_format(options.format == "full" ? "text" : options.format);
+  const OutputFormat* format = find_output_format(options.format);
   if (options.statistics && format->name != "text" && format->name != "concise")
     return Error(fmt::format("--statistics: applies to the text and concise formats, not --format {}", options.format));
   run.allow_empty = options.allow_empty;
@@ -97,22 +97,50 @@ Result<void> read_standard_input(const CheckOptions& options, const Environment&
   return {};
 }
 
-/// The files that fixes change, from a run that reports nothing and writes no baseline;
-/// nullopt after printing why the run failed (exit 2).
+/// The files that fixes change, each fixed to a fixed point (fix_to_fixed_point), from runs
+/// that report nothing and write no baseline; nullopt after printing why the run failed (exit
+/// 2). Notes on fixes not made go to `notes`.
 std::optional<std::vector<fix::FixedFile>> planned_fixes(const CheckOptions& options, RunOptions run,
-                                                          std::ostream& err) {
+                                                          std::ostream& err, std::vector<std::string>& notes) {
   run.list_rules = true;  // each rule's fix safety
   run.write_baseline.reset();
   run.output.reset();
   const RunResult result = run_lint(run);
   for (const Error& error : result.errors) err << error_line(error) << '\n';
   if (!result.errors.empty()) return std::nullopt;
-  return fix::plan_fixes(result.report, fix::fix_safety_of(result.rules), options.unsafe_fixes);
+  const fix::SafetyOf safety = fix::fix_safety_of(result.rules);
+  std::vector<fix::FixedFile> files = fix::plan_fixes(result.report, safety, options.unsafe_fixes, &notes);
+  // Each later pass lints one file's fixed text as standard input named as the file: its
+  // config, rule packs, suppressions and baseline apply as they did.
+  RunOptions again = run;
+  again.list_rules = false;
+  again.allow_empty = true;
+  again.skip_non_plans = false;
+  const fix::Relint relint = [&again](const std::string& path, const std::string& text)
+      -> std::optional<std::vector<Diagnostic>> {
+    again.paths = {"-"};
+    again.stdin_text = text;
+    again.stdin_filename = path;
+    RunResult linted = run_lint(again);
+    if (!linted.errors.empty()) return std::nullopt;
+    return std::move(linted.report.diagnostics);
+  };
+  for (fix::FixedFile& file : files) {
+    fix::fix_to_fixed_point(file, relint, safety, options.unsafe_fixes);
+    notes.insert(notes.end(), file.notes.begin(), file.notes.end());
+  }
+  return files;
+}
+
+void print_notes(const CheckOptions& options, const std::vector<std::string>& notes, std::ostream& err) {
+  if (options.quiet) return;
+  for (const std::string& note : notes) err << "planlint: note: " << note << '\n';
 }
 
 /// --diff: the fixes as a unified diff on stdout (or -o FILE); exit 1 when there is one.
 int run_diff(const CheckOptions& options, const RunOptions& run, std::ostream& out, std::ostream& err) {
-  std::optional<std::vector<fix::FixedFile>> files = planned_fixes(options, run, err);
+  std::vector<std::string> notes;
+  std::optional<std::vector<fix::FixedFile>> files = planned_fixes(options, run, err, notes);
   if (!files) return exit_failure;
   std::string diff;
   std::size_t fixed = 0;
@@ -129,6 +157,7 @@ int run_diff(const CheckOptions& options, const RunOptions& run, std::ostream& o
   } else {
     out << diff;
   }
+  print_notes(options, notes, err);
   if (!options.quiet)
     err << fmt::format("planlint: {} fixable finding{} in {} file{}{}\n", fixed, fixed == 1 ? "" : "s",
                        files->size(), files->size() == 1 ? "" : "s", fixed ? " (--fix applies them)" : "");
@@ -138,7 +167,8 @@ int run_diff(const CheckOptions& options, const RunOptions& run, std::ostream& o
 /// --fix: writes every file its fixes change; nullopt to go on and report what remains, else
 /// the exit status of a run that failed.
 std::optional<int> run_fix(const CheckOptions& options, const RunOptions& run, std::ostream& err) {
-  std::optional<std::vector<fix::FixedFile>> files = planned_fixes(options, run, err);
+  std::vector<std::string> notes;
+  std::optional<std::vector<fix::FixedFile>> files = planned_fixes(options, run, err, notes);
   if (!files) return exit_failure;
   std::size_t fixed = 0, written = 0;
   bool failed = false;
@@ -151,6 +181,7 @@ std::optional<int> run_fix(const CheckOptions& options, const RunOptions& run, s
     fixed += file.fixed;
     ++written;
   }
+  print_notes(options, notes, err);
   if (!options.quiet)
     err << fmt::format("planlint: fixed {} finding{} in {} file{}\n", fixed, fixed == 1 ? "" : "s", written,
                        written == 1 ? "" : "s");
@@ -175,13 +206,6 @@ void set_sarif_run_details(const CheckOptions& options, EmitterSettings& setting
   const std::filesystem::path path = std::filesystem::absolute(*config, ec).lexically_normal();
   const std::filesystem::path from_root = path.lexically_relative(settings.repository_root);
   settings.automation_id = "planlint/" + (from_root.empty() || *from_root.begin() == ".." ? path : from_root).generic_string();
-}
-
-/// --format's choices: the table's formats, and `full` (ruff's name of the full text output).
-std::vector<std::string> format_choices() {
-  std::vector<std::string> names = output_format_names();
-  names.emplace_back("full");
-  return names;
 }
 
 }  // namespace
@@ -227,7 +251,7 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
       ->check(non_empty("a file name"));
   check->add_option("--format,--output-format", options.format, "Output format (full is text)")
       ->type_name("FORMAT")
-      ->check(CLI::IsMember(format_choices()))
+      ->check(CLI::IsMember(output_format_choices()))
       ->capture_default_str();
   check->add_option("-o,--output", options.output, "Write the report to FILE (atomically) instead of stdout")
       ->type_name("FILE")
@@ -321,7 +345,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   if (options.fix)
     if (std::optional<int> failed = run_fix(options, *run_options, err)) return *failed;
   // One of the table's, or full: --format checks it.
-  const OutputFormat* format = find_output_format(options.format == "full" ? "text" : options.format);
+  const OutputFormat* format = find_output_format(options.format);
   run_options->list_rules = format->lists_rules;
   std::ostringstream buffer;  // -o: the report is written atomically, and only when complete
   EmitterSettings settings;

@@ -7,7 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
-#include "planlint/emit/output_file.hpp"
+#include "planlint/files/output_file.hpp"
 #include "planlint/plan/date.hpp"
 #include "planlint/plan/templates.hpp"
 

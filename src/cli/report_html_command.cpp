@@ -9,7 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "planlint/config/config.hpp"
-#include "planlint/emit/output_file.hpp"
+#include "planlint/files/output_file.hpp"
 #include "planlint/emit/report_html.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/estimate/sensitivity.hpp"

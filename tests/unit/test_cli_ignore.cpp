@@ -1,6 +1,10 @@
-// A folder search honours .gitignore (--no-ignore lints everything), --exclude and a config's
-// `exclude`; a file named on the command line is linted whatever they say.
+// A folder search honours .gitignore (--no-ignore or `respect_gitignore = false` read none) but
+// never for a file git tracks, --exclude and a config's `exclude`; a file named on the command
+// line is linted whatever they say.
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <optional>
 
 #include "integration_support.hpp"
 
@@ -85,4 +89,127 @@ TEST_CASE("planlint check: a config's exclude is relative to its folder", "[cli]
   const auto wrong = run_cli({"check", "team"});
   CHECK(wrong.status == 2);
   CHECK_THAT(wrong.err, Catch::Contains(".planlint.toml:2:11: error: lint.exclude must be an array of strings"));
+}
+
+namespace {
+
+/// A scratch git repository: `git init` over the Scratch's bare `.git` folder.
+struct GitRepository : Plans {
+  bool ready = false;
+  GitRepository() {
+    std::string output;
+    if (run_command("git --version", output) != 0) return;
+    fs::remove_all(dir.path / ".git");
+    ready = run_command("git init -q " + quote(dir.path.string()), output) == 0;
+  }
+  /// Adds files to git's index, past the .gitignore files (`git add -f`).
+  void track(const std::string& path) const {
+    std::string output;
+    REQUIRE(run_command("git -C " + quote(dir.path.string()) + " add -f -- " + quote(path), output) == 0);
+  }
+};
+
+/// Sets an environment variable for the life of the object.
+struct Environment {
+  std::string name;
+  std::optional<std::string> previous;
+  Environment(std::string variable, const std::string& value) : name(std::move(variable)) {
+    if (const char* old = std::getenv(name.c_str())) previous = old;
+    ::setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~Environment() {
+    if (previous) ::setenv(name.c_str(), previous->c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("planlint check: a .gitignore never leaves out a plan git tracks", "[cli][ignore][git]") {
+  GitRepository repo;
+  if (!repo.ready) {
+    WARN("git is not installed: tracked files cannot be told apart");
+    return;
+  }
+  repo.plan("plans/a.toml");
+  repo.plan("plans/build/tracked.toml");
+  repo.plan("plans/build/deeper/tracked.toml");
+  repo.plan("plans/build/untracked.toml");
+  repo.plan("plans/tracked.scratch.toml");
+  repo.plan("plans/untracked.scratch.toml");
+  repo.plan("plans/cache/untracked.toml");
+  // A pull request's .gitignore that would hide the repository's own plans.
+  repo.dir.write(".gitignore", "build/\n*.scratch.toml\ncache/\n");
+  repo.track("plans/a.toml");
+  repo.track("plans/build/tracked.toml");
+  repo.track("plans/build/deeper/tracked.toml");
+  repo.track("plans/tracked.scratch.toml");
+  InDirectory here(repo.dir.path);
+  for (const char* folder : {"plans", "."}) {
+    INFO("planlint check " << folder);
+    const auto run = run_cli({"check", "--format", "concise", folder});
+    const std::string prefix = std::string(folder) == "." ? "./" : "";
+    CHECK(linted(run) == prefix + "plans/a.toml\n" + prefix + "plans/build/deeper/tracked.toml\n" + prefix +
+                             "plans/build/tracked.toml\n" + prefix + "plans/tracked.scratch.toml\n");
+    CHECK(run.err.find("git tracks") == std::string::npos);
+  }
+  // --exclude still leaves tracked files out: that is the CI author's choice.
+  CHECK(linted(run_cli({"check", "--format", "concise", "--exclude", "build/", "plans"})) ==
+        "plans/a.toml\nplans/tracked.scratch.toml\n");
+
+  SECTION("without git, the .gitignore applies to every file, and a note says so") {
+    Environment no_git("PATH", (repo.dir.path / "no-such-folder").string());
+    const auto run = run_cli({"check", "--format", "concise", "plans"});
+    CHECK(linted(run) == "plans/a.toml\n");
+    CHECK_THAT(run.err, Catch::Contains("planlint: note: plans: cannot tell which files git tracks (git is not "
+                                        "installed), so .gitignore files may leave tracked plans out of the search"));
+    // Nothing is left out by a .gitignore when none is read: no git is needed.
+    const auto everything = run_cli({"check", "--format", "concise", "--no-ignore", "plans"});
+    CHECK(linted(everything).size() > linted(run).size());
+    CHECK(everything.err.find("git tracks") == std::string::npos);
+  }
+}
+
+TEST_CASE("planlint check: respect_gitignore = false in the governing config reads no .gitignore", "[cli][ignore][config]") {
+  Plans repo;
+  repo.plan("plans/a.toml");
+  repo.plan("plans/generated/b.toml");
+  repo.dir.write(".gitignore", "generated/\n");
+  repo.dir.write("ci/planlint.toml", "[lint]\nrespect_gitignore = false\n");
+  InDirectory here(repo.dir.path);
+  const std::string both = "plans/a.toml\nplans/generated/b.toml\n";
+  CHECK(linted(run_cli({"check", "--format", "concise", "plans"})) == "plans/a.toml\n");
+  // Named with --config: the pull request's .gitignore and .planlint.toml files change nothing.
+  repo.dir.write("plans/.planlint.toml", "[lint]\nrespect_gitignore = true\n");
+  CHECK(linted(run_cli({"check", "--format", "concise", "--config", "ci/planlint.toml", "plans"})) == both);
+  // Discovered: the config that governs the searched folder decides.
+  CHECK(linted(run_cli({"check", "--format", "concise", "plans"})) == "plans/a.toml\n");
+  repo.dir.write("plans/.planlint.toml", "[lint]\nrespect_gitignore = false\n");
+  CHECK(linted(run_cli({"check", "--format", "concise", "plans"})) == both);
+  // --no-ignore wins over a config's true.
+  repo.dir.write("plans/.planlint.toml", "[lint]\nrespect_gitignore = true\n");
+  CHECK(linted(run_cli({"check", "--format", "concise", "--no-ignore", "plans"})) == both);
+  repo.dir.write("plans/.planlint.toml", "[lint]\nrespect_gitignore = \"no\"\n");
+  const auto wrong = run_cli({"check", "plans"});
+  CHECK(wrong.status == 2);
+  CHECK_THAT(wrong.err, Catch::Contains(".planlint.toml:2:21: error: lint.respect_gitignore must be true or false"));
+  // Read once for the search and for the files it governs: reported once.
+  CHECK(wrong.err.find("respect_gitignore must") == wrong.err.rfind("respect_gitignore must"));
+}
+
+TEST_CASE("planlint check: a .gitignore line that makes backtracking exponential is matched quickly", "[cli][ignore][hostile]") {
+  // git's wildmatch takes minutes on this line against a 200-character name (and triples per
+  // `*a` added); planlint's matcher is bounded by pattern × name (test_glob.cpp counts it).
+  Plans repo;
+  const std::string name = "plans/" + std::string(195, 'a') + ".toml";
+  repo.plan(name);
+  repo.dir.write(".gitignore", "*a*a*a*a*a*a*b\n");
+  std::string deep = "plans";
+  for (int i = 1; i <= 30; ++i) deep += "/f" + std::to_string(i);
+  repo.plan(deep + "/plan.toml");
+  std::string folders;
+  for (int i = 0; i < 20; ++i) folders += "**/";
+  repo.dir.write("plans/.gitignore", folders + "nomatch.toml\n");
+  InDirectory here(repo.dir.path);
+  CHECK(linted(run_cli({"check", "--format", "concise", "plans"})) == name + "\n" + deep + "/plan.toml\n");
 }

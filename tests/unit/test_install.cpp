@@ -91,13 +91,6 @@ std::vector<std::string> sorted(std::vector<std::string> words) {
   return words;
 }
 
-/// What `planlint check --format` takes: each row of the format table, and `full` (text).
-std::vector<std::string> check_format_choices() {
-  std::vector<std::string> choices = planlint::output_format_names();
-  choices.emplace_back("full");
-  return choices;
-}
-
 /// The characters of a UTF-8 line (man writes "·", "×" and the like).
 std::size_t utf8_length(std::string_view line) {
   return static_cast<std::size_t>(std::count_if(line.begin(), line.end(), [](char c) { return (c & 0xC0) != 0x80; }));
@@ -181,7 +174,7 @@ TEST_CASE("bash completes subcommands, options, choices, files and rule ids", "[
   CHECK(bash_complete("planlint ch") == std::vector<std::string>{"check"});
   CHECK(has(bash_complete("planlint check --fo"), "--format"));
   // --format's choices are the format tables' rows (and check's `full`), whatever their order.
-  CHECK(sorted(bash_complete("planlint check --format ''")) == sorted(check_format_choices()));
+  CHECK(sorted(bash_complete("planlint check --format ''")) == sorted(planlint::output_format_choices()));
   // --format=json: bash splits the word at the '='.
   CHECK(bash_complete("planlint check --format = js") == std::vector<std::string>{"json"});
   CHECK(sorted(bash_complete("planlint report --format ''")) == sorted(planlint::report_format_names()));
@@ -239,7 +232,7 @@ TEST_CASE("the man page renders with man and groff without a warning", "[install
     end = std::min(choices.find(", ", at), choices.size());
     offered.push_back(choices.substr(at, end - at));
   }
-  CHECK(sorted(offered) == sorted(check_format_choices()));
+  CHECK(sorted(offered) == sorted(planlint::output_format_choices()));
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
     INFO(line);

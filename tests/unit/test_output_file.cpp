@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "integration_support.hpp"
-#include "planlint/emit/output_file.hpp"
+#include "planlint/files/output_file.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;

@@ -1,15 +1,19 @@
 #include "planlint/config/config.hpp"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <span>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
-#include "planlint/source/regular_file.hpp"
 #include "planlint/diag/native_rules.hpp"
+#include "planlint/files/held_folder.hpp"
+#include "planlint/source/regular_file.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/repository.hpp"
@@ -22,8 +26,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view lint_keys[] = {"select", "ignore", "severity", "rules",
-                                          "fail_on", "options", "catalog", "exclude", "docs_url"};
+constexpr std::string_view lint_keys[] = {"select",  "ignore",  "severity", "rules",    "fail_on",
+                                          "options", "catalog", "exclude",  "docs_url", "respect_gitignore"};
 constexpr std::string_view tolerance_keys[] = {"capacity", "cost", "formula_vs_benchmark"};
 
 class Reader {
@@ -169,6 +173,9 @@ class Reader {
         }
       } else if (name == "exclude") {
         if (auto list = strings(node, "lint.exclude")) config.exclude = std::move(*list);
+      } else if (name == "respect_gitignore") {
+        if (const std::optional<bool> respect = node.value_exact<bool>()) config.respect_gitignore = *respect;
+        else error(node.source(), "lint.respect_gitignore must be true or false");
       } else if (name == "fail_on") {
         if (auto level = string(node, "lint.fail_on")) {
           config.fail_on = parse_severity(*level);
@@ -280,13 +287,47 @@ Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors, Conf
   return config;
 }
 
+namespace {
+
+/// The text of a config found beside the linted files: a regular file inside its repository
+/// (the folder tree up to the repository root, links resolved), read through a descriptor of
+/// that root with no link followed (files/held_folder.hpp), so that nothing swapped in after
+/// the check is read. A `.planlint.toml` that a pull request makes a link to `/etc/passwd` or
+/// `~/.ssh/config` is an error that names it and quotes nothing of what it points at.
+Result<std::string> read_discovered_config(const std::string& path) {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(path, ec).lexically_normal();
+  const fs::path root = fs::canonical(repository_root(absolute.parent_path().string()), ec);
+  if (ec) return Error(ec.message());
+  const fs::path real = fs::canonical(absolute, ec);
+  if (ec) return Error(ec.message());
+  const fs::path inside = real.lexically_relative(root);
+  if (inside.empty() || *inside.begin() == ".." || inside.is_absolute())
+    return Error(fmt::format("it leads, through a symbolic link, to '{}', outside the repository ('{}'); a "
+                             ".planlint.toml found beside the linted files must be a file inside it",
+                             real.string(), root.string()),
+                 Location{}, "put the config itself in the repository, or name it on the command line (--config)");
+  std::variant<Descriptor, int> held = open_folder(root.string());
+  if (int* code = std::get_if<int>(&held)) return Error(std::strerror(*code));
+  std::variant<Descriptor, BeneathFailure> opened =
+      open_beneath(std::get<Descriptor>(held).get(), inside.string(), O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (BeneathFailure* failed = std::get_if<BeneathFailure>(&opened))
+    return Error(failed->link.empty() ? std::string(std::strerror(failed->code))
+                                      : fmt::format("'{}' in the repository became a symbolic link while it was read",
+                                                    failed->link));
+  return read_regular_descriptor(std::get<Descriptor>(opened).get(), path);
+}
+
+}  // namespace
+
 Result<Config> load_config(const std::string& path, DiagnosticSink& errors, ConfigOrigin origin, Config* partial) {
-  Result<std::string> text = read_regular_file(path);
+  Result<std::string> text = origin == ConfigOrigin::discovered ? read_discovered_config(path) : read_regular_file(path);
   if (!text) {
     Diagnostic d;
     d.rule = problem_kinds::config;
     d.message = fmt::format("cannot read config file: {}", text.error().message);
     d.primary = Location{path, {}};
+    d.help = text.error().help;
     errors.report(std::move(d));
     return Error(fmt::format("invalid config '{}'", path));
   }
@@ -337,8 +378,12 @@ std::optional<std::string> ConfigDiscovery::find_uncached(const std::string& lin
   // Name it as the linted file is named: relative when that was relative.
   if (!fs::path(linted_file).is_relative()) return config;
   auto it = relative_.find(config);
-  if (it == relative_.end())
-    it = relative_.emplace(config, fs::relative(config, fs::current_path(ec), ec).string()).first;
+  if (it == relative_.end()) {
+    // Lexically: fs::relative() would resolve a `.planlint.toml` that is a link into the path
+    // of what it names, and the config would no longer be the one found beside the files.
+    fs::path relative = fs::path(config).lexically_relative(fs::current_path(ec));
+    it = relative_.emplace(config, ec || relative.empty() ? config : relative.string()).first;
+  }
   return it->second;
 }
 

@@ -8,6 +8,7 @@
 ///     fail_on = "warning"
 ///     catalog = "hardware.toml"      # a catalog file of your own GPUs, relative to this file
 ///     exclude = ["drafts/"]          # left out of a folder search, relative to this file
+///     respect_gitignore = false      # a search of a folder it governs reads no .gitignore
 ///     [lint.severity]
 ///     missing-range = "error"
 ///     [lint.options]
@@ -57,6 +58,10 @@ struct Config {
   /// Files and folders a folder search leaves out: .gitignore lines relative to the config's
   /// folder (`exclude = ["drafts/", "*.old.toml"]`).
   std::vector<std::string> exclude;
+  /// Whether the search of a folder this config governs (named on the command line, or with
+  /// `--config`) leaves out what .gitignore files ignore; false: it reads none of them, so a
+  /// pull request's .gitignore cannot change what is linted.
+  bool respect_gitignore = true;
   /// `docs_url`: the base URL of planlint's documentation for links to a rule's page (SARIF's
   /// helpUri, the language server), replacing the build's (docs_links.hpp).
   std::optional<std::string> docs_url;

@@ -28,6 +28,11 @@ bool is_invisible_control(char32_t c) {
          (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;
 }
 
+/// Unicode's noncharacters (U+FDD0–U+FDEF, and the last two code points of every plane, U+FFFE,
+/// U+FFFF, U+1FFFE, ...): XML 1.0 forbids U+FFFE and U+FFFF outright (an XHTML page holding one
+/// is not well-formed) and discourages the rest, and no text should carry them.
+bool is_noncharacter(char32_t c) { return (c >= 0xFDD0 && c <= 0xFDEF) || (c & 0xFFFE) == 0xFFFE; }
+
 /// The index of the first character at or after `i` that may need an escape.
 std::size_t skip_plain(std::string_view text, std::size_t i) {
   while (text.size() - i >= 8 && !may_need_escape(text.data() + i)) i += 8;
@@ -61,7 +66,7 @@ PrintableStep printable_step(std::string_view text, std::size_t i) {
     c = (c << 6) | (next & 0x3F);
   }
   if (c < minimum || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return {1, true, lead};
-  return {length, (c >= 0x80 && c <= 0x9F) || is_invisible_control(c), c};
+  return {length, (c >= 0x80 && c <= 0x9F) || is_invisible_control(c) || is_noncharacter(c), c};
 }
 
 void append_escape(std::string& out, std::string_view text, std::size_t i, const PrintableStep& step) {
@@ -71,6 +76,8 @@ void append_escape(std::string& out, std::string_view text, std::size_t i, const
     else if (c == '\r') out += "\\r";
     else if (c == '\t') out += "\\t";
     else append_hex(out, "\\x", static_cast<unsigned char>(c), 2);
+  } else if (step.code_point > 0xFFFF) {
+    append_hex(out, "\\U", static_cast<std::uint32_t>(step.code_point), 8);
   } else {
     append_hex(out, "\\u", static_cast<std::uint32_t>(step.code_point), 4);
   }
@@ -189,20 +196,29 @@ std::string utf8_or_escaped(std::string_view text) {
 }
 
 std::string json_invisibles_escaped(std::string json) {
+  auto plain = [](char c) { return static_cast<unsigned char>(c) < 0x7f; };
   std::size_t i = 0;
-  while (i < json.size() && static_cast<unsigned char>(json[i]) < 0x80) ++i;
+  while (i < json.size() && plain(json[i])) ++i;
   if (i == json.size()) return json;
   std::string out(json, 0, i);
   std::size_t begin = i;
   while (i < json.size()) {
-    if (static_cast<unsigned char>(json[i]) < 0x80) {
+    if (plain(json[i])) {
       ++i;
       continue;
     }
     const PrintableStep step = printable_step(json, i);
-    if (step.escaped && step.bytes > 1) {
+    // DEL is a character JSON strings may hold as it is; malformed bytes are not there (the
+    // writer was given valid UTF-8).
+    if (step.escaped && (step.bytes > 1 || json[i] == '\x7f')) {
       out.append(json, begin, i - begin);
-      append_hex(out, "\\u", static_cast<std::uint32_t>(step.code_point), 4);
+      const auto c = static_cast<std::uint32_t>(step.code_point);
+      if (c > 0xFFFF) {  // RFC 8259 §7: a UTF-16 surrogate pair
+        append_hex(out, "\\u", 0xD800 + ((c - 0x10000) >> 10), 4);
+        append_hex(out, "\\u", 0xDC00 + ((c - 0x10000) & 0x3FF), 4);
+      } else {
+        append_hex(out, "\\u", c, 4);
+      }
       begin = i + step.bytes;
     }
     i += step.bytes;

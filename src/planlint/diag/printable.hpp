@@ -10,6 +10,9 @@
 /// - bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069: \u202e), which
 ///   reorder what a terminal or a browser shows around them;
 /// - the line and paragraph separators U+2028 and U+2029 (\u2028), which some viewers break at;
+/// - Unicode's noncharacters U+FDD0–U+FDEF and the last two code points of every plane (\ufffe,
+///   \U0001ffff), which XML forbids (U+FFFE, U+FFFF) or discourages: an XHTML report or JUnit
+///   file holding one would not be well-formed;
 /// - each byte of a malformed UTF-8 sequence (\xff), so two names that differ in such bytes stay
 ///   distinct and nothing downstream substitutes U+FFFD for them.
 /// Everything else, including every other non-ASCII character, is shown as it is.
@@ -61,10 +64,11 @@ std::string markdown_code_span(std::string_view text);
 /// format that escapes characters its own way (JSON), so that two names differing in such bytes
 /// stay distinct (nothing becomes U+FFFD).
 std::string utf8_or_escaped(std::string_view text);
-/// JSON text (valid UTF-8) with the C1 controls, bidirectional controls and line and paragraph
-/// separators written as JSON escapes (\u202e): the same strings to a JSON reader, and nothing
-/// in the bytes that reorders or breaks the lines a viewer shows. Such characters occur only
-/// inside JSON strings, where \uXXXX is their escape.
+/// JSON text (valid UTF-8) with DEL, the C1 controls, bidirectional controls, line and
+/// paragraph separators and noncharacters written as JSON escapes (\u007f, \u202e, \ufffe; a
+/// surrogate pair above U+FFFF): the same strings to a JSON reader, and no raw control or
+/// invisible character in the bytes a viewer shows. Such characters occur only inside JSON
+/// strings, where \uXXXX is their escape.
 std::string json_invisibles_escaped(std::string json);
 
 /// A file name as it begins a printed line ("file:line:col: error: ..."): printable(), and a

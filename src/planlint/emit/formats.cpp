@@ -1,7 +1,5 @@
 #include "planlint/emit/formats.hpp"
 
-#include <array>
-
 #include "planlint/emit/github.hpp"
 #include "planlint/emit/gitlab.hpp"
 #include "planlint/emit/json.hpp"
@@ -11,42 +9,42 @@ namespace planlint {
 
 namespace {
 
-const std::array<OutputFormat, 7> formats{{
-    {"text", true, false,
+const OutputFormat formats[] = {
+    {"text", "full", true, false,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        return std::make_unique<TextEmitter>(out, settings.style);
      }},
-    {"concise", true, false,
+    {"concise", {}, true, false,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        TextStyle style = settings.style;
        style.concise = true;
        return std::make_unique<TextEmitter>(out, style);
      }},
-    {"sarif", false, true,
+    {"sarif", {}, false, true,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        return std::make_unique<SarifEmitter>(
            out, SarifOptions{settings.repository_root, settings.working_directory, settings.sarif_max_results,
                              settings.docs_url, settings.automation_id});
      }},
-    {"json", false, false,
+    {"json", {}, false, false,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        return std::make_unique<JsonEmitter>(out, JsonOptions{settings.repository_root, settings.working_directory});
      }},
-    {"github", true, false,
+    {"github", {}, true, false,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        return std::make_unique<GithubEmitter>(out,
                                               GithubPaths{settings.repository_root, settings.working_directory});
      }},
-    {"gitlab", true, false,
+    {"gitlab", {}, true, false,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        return std::make_unique<GitlabEmitter>(out, RepositoryPaths{settings.repository_root, settings.working_directory});
      }},
-    {"junit", true, false,
+    {"junit", {}, true, false,
      [](std::ostream& out, const EmitterSettings& settings) -> std::unique_ptr<Emitter> {
        return std::make_unique<JunitEmitter>(out, RepositoryPaths{settings.repository_root, settings.working_directory},
                                              junit_timestamp_now());
      }},
-}};
+};
 
 }  // namespace
 
@@ -54,7 +52,7 @@ std::span<const OutputFormat> output_formats() { return formats; }
 
 const OutputFormat* find_output_format(std::string_view name) {
   for (const OutputFormat& format : formats)
-    if (format.name == name) return &format;
+    if (format.name == name || (!format.alias.empty() && format.alias == name)) return &format;
   return nullptr;
 }
 
@@ -62,6 +60,13 @@ std::vector<std::string> output_format_names() {
   std::vector<std::string> names;
   for (const OutputFormat& format : formats) names.emplace_back(format.name);
   return names;
+}
+
+std::vector<std::string> output_format_choices() {
+  std::vector<std::string> choices = output_format_names();
+  for (const OutputFormat& format : formats)
+    if (!format.alias.empty()) choices.emplace_back(format.alias);
+  return choices;
 }
 
 }  // namespace planlint

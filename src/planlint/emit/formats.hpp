@@ -37,6 +37,8 @@ struct EmitterSettings {
 
 struct OutputFormat {
   std::string_view name;  ///< --format NAME
+  /// Another name --format takes for it (ruff's `full` for text), or empty.
+  std::string_view alias;
   /// Writes each file's findings as the run delivers it (text, GitHub); otherwise the output
   /// is written at the end, each file's entries put aside until then (SARIF, JSON:
   /// emit/spool.hpp). Every format holds one file at a time.
@@ -49,10 +51,13 @@ struct OutputFormat {
 /// Every format, in the order `--help` lists them; the first is the default.
 std::span<const OutputFormat> output_formats();
 
-/// The format named `name`, or nullptr.
+/// The format named or aliased `name`, or nullptr.
 const OutputFormat* find_output_format(std::string_view name);
 
-/// The formats' names, in the table's order (the CLI's choices).
+/// The formats' names, in the table's order.
 std::vector<std::string> output_format_names();
+
+/// What --format takes: the formats' names in the table's order, then their aliases.
+std::vector<std::string> output_format_choices();
 
 }  // namespace planlint

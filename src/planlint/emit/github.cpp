@@ -43,8 +43,10 @@ std::string github_escape_data(std::string_view text) {
 }
 
 std::string github_escape_property(std::string_view text) {
+  // A property is input text whole (a file name, a pack's rule id): a line break in it is the
+  // printable policy's \n, never the runner's.
   std::string out;
-  for (char c : github_escape_data(text)) {
+  for (char c : github_escape_data(printable(text))) {
     if (c == ':') out += "%3A";
     else if (c == ',') out += "%2C";
     else out += c;
@@ -82,16 +84,17 @@ void write_annotation(std::ostream& out, const Diagnostic& d, const SourceFile* 
     }
   }
   properties += ",title=" + github_escape_property(d.rule);
-  // Joined by the line breaks the runner shows; github_escape_data escapes every part (no
-  // control or bidi character of the input reaches the runner's log).
-  std::string message = d.message;
+  // Each part under the printable policy first, so that a line break from the input (a value
+  // quoted in the message) shows as \n and cannot start a line of its own ("help: ..."); then
+  // joined by planlint's own line breaks, which github_escape_data makes the runner's %0A.
+  std::string message = printable(d.message);
   for (const RelatedLocation& related : d.related)
     // Named as the annotation names its file: from the repository root.
-    message += fmt::format("\nnote: {} ({}:{}:{})", related.message, annotation_path(related.location.file, paths),
-                           related.location.span.begin.line,
+    message += fmt::format("\nnote: {} ({}:{}:{})", printable(related.message),
+                           printable(annotation_path(related.location.file, paths)), related.location.span.begin.line,
                            columns.related.shown(file, related.location.file, related.location.span.begin));
-  for (const std::string& note : d.notes) message += "\nnote: " + note;
-  if (d.help) message += "\nhelp: " + *d.help;
+  for (const std::string& note : d.notes) message += "\nnote: " + printable(note);
+  if (d.help) message += "\nhelp: " + printable(*d.help);
   out << "::" << command_of(d.severity) << ' ' << properties << "::" << github_escape_data(message)
       << '\n';
 }

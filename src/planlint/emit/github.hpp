@@ -40,9 +40,12 @@ class GithubEmitter final : public Emitter {
 };
 
 /// The runner's escaping of a command's message: % CR LF, and every other character the
-/// printable policy escapes (planlint/diag/printable.hpp) as it does.
+/// printable policy escapes (planlint/diag/printable.hpp) as it does. Its CR and LF are the
+/// runner's line breaks: `text` is planlint's own lines, each part from the input already
+/// printable() (write_annotation does it), so that no line of an annotation comes from input.
 std::string github_escape_data(std::string_view text);
-/// The runner's escaping of a property value: % CR LF : and ,.
+/// The runner's escaping of a property value, which is input text whole: printable() (a line
+/// break shows as \n), then % : and ,.
 std::string github_escape_property(std::string_view text);
 
 }  // namespace planlint

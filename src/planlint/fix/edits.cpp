@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/printable.hpp"
+#include "planlint/fix/validate.hpp"
 
 namespace planlint::fix {
 
@@ -24,6 +26,8 @@ FileFixes collect_fixes(const SourceFile& source, const std::vector<Diagnostic>&
   FileFixes result;
   for (const Diagnostic& d : diagnostics)
     if (d.rule == native_rules::toml_syntax && d.primary.file == source.path()) return result;
+  std::vector<detail::Candidate> candidates;
+  std::vector<std::pair<std::size_t, std::size_t>> taken;  // the ranges of the candidates' edits, sorted
   for (const Diagnostic& d : diagnostics) {
     if (d.fixes.empty() || d.suppression) continue;
     const FixSafety level = safety(d.rule);
@@ -36,24 +40,33 @@ FileFixes collect_fixes(const SourceFile& source, const std::vector<Diagnostic>&
                            edit.replacement});
     }
     if (!in_file || mine.empty()) continue;
+    std::sort(mine.begin(), mine.end(), [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
     auto overlaps = [&](const TextEdit& edit) {
       // Two edits overlap when their ranges share a byte, or both insert at one place.
-      return std::any_of(result.edits.begin(), result.edits.end(), [&](const TextEdit& taken) {
-        return edit.begin < taken.end && taken.begin < edit.end ? true
-               : edit.begin == taken.begin && (edit.begin == edit.end || taken.begin == taken.end);
-      });
+      auto after = std::lower_bound(taken.begin(), taken.end(), std::pair{edit.begin, std::size_t{0}});
+      auto clash = [&](const std::pair<std::size_t, std::size_t>& range) {
+        return edit.begin < range.second && range.first < edit.end
+                   ? true
+                   : edit.begin == range.first && (edit.begin == edit.end || range.first == range.second);
+      };
+      return (after != taken.end() && clash(*after)) || (after != taken.begin() && clash(*std::prev(after)));
     };
     if (std::any_of(mine.begin(), mine.end(), overlaps)) {
       ++result.left;
       continue;
     }
-    for (TextEdit& edit : mine) {
-      auto at = std::lower_bound(result.edits.begin(), result.edits.end(), edit,
-                                 [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
-      result.edits.insert(at, std::move(edit));
-    }
-    ++result.fixed;
+    for (const TextEdit& edit : mine)
+      taken.insert(std::lower_bound(taken.begin(), taken.end(), std::pair{edit.begin, edit.end}),
+                   std::pair{edit.begin, edit.end});
+    candidates.push_back({&d, std::move(mine)});
   }
+  const std::size_t proposed = candidates.size();
+  candidates = detail::keep_valid(source, std::move(candidates), result.notes);
+  result.dropped = proposed - candidates.size();
+  for (detail::Candidate& candidate : candidates)
+    for (TextEdit& edit : candidate.edits) result.edits.push_back(std::move(edit));
+  std::sort(result.edits.begin(), result.edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
+  result.fixed = candidates.size();
   return result;
 }
 
@@ -68,6 +81,71 @@ std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edit
   }
   out.append(text.substr(at));
   return out;
+}
+
+std::vector<TextEdit> compose_edits(std::string_view text, const std::vector<TextEdit>& first,
+                                    const std::vector<TextEdit>& second) {
+  if (second.empty()) return first;
+  const std::string middle = apply_edits(text, first);
+  // Every edit as a range of the middle text; `first` says which list it is from.
+  struct Range {
+    std::size_t begin, end, index;
+    bool first;
+  };
+  std::vector<Range> ranges;
+  ranges.reserve(first.size() + second.size());
+  // shift_before[i]: how far the first i edits of `first` move the text after them.
+  std::vector<long> shift_before(first.size() + 1, 0);
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    const std::size_t begin = static_cast<std::size_t>(static_cast<long>(first[i].begin) + shift_before[i]);
+    ranges.push_back({begin, begin + first[i].replacement.size(), i, true});
+    shift_before[i + 1] = shift_before[i] + static_cast<long>(first[i].replacement.size()) -
+                          static_cast<long>(first[i].end - first[i].begin);
+  }
+  const std::size_t of_first = ranges.size();
+  for (std::size_t j = 0; j < second.size(); ++j) ranges.push_back({second[j].begin, second[j].end, j, false});
+  std::inplace_merge(ranges.begin(), ranges.begin() + static_cast<std::ptrdiff_t>(of_first), ranges.end(),
+                     [](const Range& a, const Range& b) { return a.begin < b.begin; });
+
+  // Edits of `first` that end at or before a place of the middle text unchanged by them move
+  // it by shift_before[count]; `passed` counts them, as groups come in order.
+  std::size_t passed = 0;
+  auto original = [&](std::size_t middle_offset) {
+    while (passed < first.size() &&
+           static_cast<std::size_t>(static_cast<long>(first[passed].end) + shift_before[passed + 1]) <= middle_offset)
+      ++passed;
+    return static_cast<std::size_t>(static_cast<long>(middle_offset) - shift_before[passed]);
+  };
+  std::vector<TextEdit> composed;
+  for (std::size_t k = 0; k < ranges.size();) {
+    // A group: ranges that overlap or touch, so that no two edits of the result meet.
+    const std::size_t group_begin = ranges[k].begin;
+    std::size_t group_end = ranges[k].end;
+    const std::size_t first_of_group = k;
+    for (++k; k < ranges.size() && ranges[k].begin <= group_end; ++k) group_end = std::max(group_end, ranges[k].end);
+    // Its ends in the original text: an edit of `first` there maps to that edit's end; a place
+    // in unchanged text, by the edits before it.
+    std::optional<std::size_t> begin, end;
+    std::string replacement;
+    std::size_t at = group_begin;
+    for (std::size_t r = first_of_group; r < k; ++r) {
+      const Range& range = ranges[r];
+      if (range.first) {
+        if (range.begin == group_begin && !begin) begin = first[range.index].begin;
+        if (range.end == group_end) end = first[range.index].end;
+        continue;
+      }
+      const TextEdit& later = second[range.index];
+      replacement.append(middle, at, later.begin - at);
+      replacement += later.replacement;
+      at = later.end;
+    }
+    replacement.append(middle, at, group_end - at);
+    const std::size_t original_begin = begin ? *begin : original(group_begin);
+    const std::size_t original_end = end ? *end : original(group_end);
+    composed.push_back({original_begin, original_end, std::move(replacement)});
+  }
+  return composed;
 }
 
 namespace {

@@ -1,20 +1,18 @@
 #include "planlint/fix/files.hpp"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
 #include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "planlint/diag/native_rules.hpp"
-#include "planlint/emit/output_file.hpp"
+#include "planlint/diag/printable.hpp"
+#include "planlint/files/output_file.hpp"
 
 namespace planlint::fix {
 
-std::vector<FixedFile> plan_fixes(const Report& report, const SafetyOf& safety, bool include_unsafe) {
+std::vector<FixedFile> plan_fixes(const Report& report, const SafetyOf& safety, bool include_unsafe,
+                                  std::vector<std::string>* notes) {
   std::map<std::string_view, std::vector<Diagnostic>> by_file;
   for (const Diagnostic& d : report.diagnostics)
     if (!d.fixes.empty() || d.rule == native_rules::toml_syntax) by_file[d.primary.file].push_back(d);
@@ -23,27 +21,50 @@ std::vector<FixedFile> plan_fixes(const Report& report, const SafetyOf& safety, 
     auto found = by_file.find(source->path());
     if (found == by_file.end()) continue;
     FileFixes fixes = collect_fixes(*source, found->second, safety, include_unsafe);
-    if (fixes.edits.empty()) continue;
-    files.push_back({source->path(), source->text(), std::move(fixes.edits), fixes.fixed});
     by_file.erase(found);  // a file reached twice is fixed once
+    if (fixes.edits.empty()) {
+      if (notes) notes->insert(notes->end(), fixes.notes.begin(), fixes.notes.end());
+      continue;
+    }
+    files.push_back({source->path(), source->text(), std::move(fixes.edits), fixes.fixed, std::move(fixes.notes)});
   }
   return files;
 }
 
+void fix_to_fixed_point(FixedFile& file, const Relint& relint, const SafetyOf& safety, bool include_unsafe) {
+  for (int pass = 2; pass <= max_fix_passes; ++pass) {
+    const std::string text = apply_edits(file.before, file.edits);
+    const std::optional<std::vector<Diagnostic>> findings = relint(file.path, text);
+    if (!findings) return;
+    const SourceFile source(file.path, text);
+    FileFixes fixes = collect_fixes(source, *findings, safety, include_unsafe);
+    // The notes of the last pass: those of earlier ones were about a text that is gone, and a
+    // fix dropped then is dropped again now.
+    file.notes = std::move(fixes.notes);
+    if (fixes.edits.empty()) return;
+    file.edits = compose_edits(file.before, file.edits, fixes.edits);
+    file.fixed += fixes.fixed;
+  }
+  const std::string text = apply_edits(file.before, file.edits);
+  if (const std::optional<std::vector<Diagnostic>> findings = relint(file.path, text)) {
+    const SourceFile source(file.path, text);
+    if (!collect_fixes(source, *findings, safety, include_unsafe).edits.empty())
+      file.notes.push_back(fmt::format("{}: fixes still change the file after {} passes; run --fix again to make "
+                                       "the rest, and look at what they do",
+                                       printable_path(file.path), max_fix_passes));
+  }
+}
+
 Result<void> write_fixed(const FixedFile& file) {
-  auto refuse = [&](std::string_view why) {
-    return Error(fmt::format("cannot fix '{}': {}", file.path, why));
-  };
-  struct stat status {};
-  if (::lstat(file.path.c_str(), &status) != 0) return refuse(std::strerror(errno));
-  if (S_ISLNK(status.st_mode)) return refuse("it is a symbolic link; fix the file it names");
-  if (!S_ISREG(status.st_mode)) return refuse("not a regular file");
+  // One helper for every file planlint writes (files/output_file.hpp): the folder is resolved
+  // once and held, so the file compared here is the one replaced, wherever its folder moves.
+  Result<OutputFile> target = OutputFile::open(file.path, OutputTarget{"--fix", false, false});
+  if (!target) return target.error();
+  auto refuse = [&](std::string_view why) { return Error(fmt::format("--fix {}: {}", file.path, why)); };
   constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
-  const auto size = static_cast<std::size_t>(status.st_size);
-  if (size != file.before.size() && size != file.before.size() + byte_order_mark.size())
-    return refuse("it changed since it was linted");
-  Result<std::string> now = read_file(file.path, std::max<std::size_t>(size, 1));
-  if (!now) return refuse(now.error().message);
+  Result<std::string> now =
+      target->read_regular(std::max(file.before.size() + byte_order_mark.size(), default_max_file_bytes));
+  if (!now) return now.error().message.starts_with("--fix ") ? now.error() : refuse(now.error().message);
   std::string prefix;
   if (*now != file.before) {
     if (now->size() == file.before.size() + 3 && now->starts_with(byte_order_mark) &&
@@ -52,7 +73,7 @@ Result<void> write_fixed(const FixedFile& file) {
     else
       return refuse("it changed since it was linted");
   }
-  return write_file_atomically(file.path, prefix + apply_edits(file.before, file.edits));
+  return target->write(prefix + apply_edits(file.before, file.edits));
 }
 
 }  // namespace planlint::fix

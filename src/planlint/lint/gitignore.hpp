@@ -12,12 +12,9 @@
 #include <string_view>
 #include <vector>
 
-namespace planlint {
+#include "planlint/lint/glob.hpp"
 
-/// Whether `path` matches the glob `pattern` as git's wildmatch() does with WM_PATHNAME: `*`
-/// and `?` do not match `/`, `**` between slashes matches any number of folders, `[...]`
-/// (with `!` or `^`, ranges and `[:alpha:]` classes) one character, `\` escapes the next.
-bool wildmatch(std::string_view pattern, std::string_view path);
+namespace planlint {
 
 /// The patterns of one `.gitignore` file, or a list of `exclude` globs, read as git reads them:
 /// blank lines and `#` comments are skipped, trailing spaces dropped unless escaped (`\ `),
@@ -39,15 +36,17 @@ class IgnorePatterns {
   bool empty() const { return patterns_.empty(); }
 
  private:
+  /// A line's verdict and what it is matched against; its glob (without `!`, the leading and
+  /// the trailing `/`) is `globs_`'s of the same index.
   struct Pattern {
-    std::string glob;  ///< without `!`, the leading and the trailing `/`
-    bool negated = false;
-    bool directory_only = false;
-    bool anchored = false;  ///< matched against the whole relative path, else its last name
+    bool negated : 1 = false;
+    bool directory_only : 1 = false;
+    bool anchored : 1 = false;  ///< matched against the whole relative path, else its last name
   };
   void add(std::string_view line);
 
   std::vector<Pattern> patterns_;
+  GlobSet globs_;
 };
 
 /// The `.gitignore` files that apply to a folder, each at its folder (a prefix of the paths

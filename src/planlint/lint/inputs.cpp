@@ -8,8 +8,8 @@
 #include <set>
 
 #include "planlint/lint/batch.hpp"
-#include "planlint/lint/gitignore.hpp"
 #include "planlint/lint/path_order.hpp"
+#include "planlint/lint/search_filter.hpp"
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/parallel/parallel_in_order.hpp"
 #include "planlint/plan/loader.hpp"
@@ -195,70 +195,13 @@ Candidate holds_plan(const fs::path& path, std::size_t max_file_bytes, std::opti
   return plan ? Candidate::plan : Candidate::no_plan;
 }
 
-/// What a folder search leaves out besides hidden folders and node_modules: what the
-/// .gitignore files ignore and what --exclude matches.
-struct SearchFilter {
-  bool gitignore = true;
-  IgnoreStack ignores;     ///< paths relative to the repository root (or the searched folder)
-  std::string root_from_repository;  ///< the searched folder from there: "" or ending in '/'
-  IgnorePatterns exclude;  ///< --exclude, relative to the working folder
-  std::string root_from_working;     ///< the searched folder from there: "", "plans/", "../x/"
-
-  bool leaves_out(const std::string& relative, bool directory) const {
-    if (!exclude.empty() && exclude.match(root_from_working + relative, directory).value_or(false)) return true;
-    return gitignore && ignores.ignored(root_from_repository + relative, directory);
-  }
-};
-
-/// "" for ".", else `path` with a trailing '/'.
-std::string as_prefix(const fs::path& path) {
-  const std::string text = path.generic_string();
-  return text.empty() || text == "." ? std::string() : text + "/";
-}
-
-/// The patterns of `folder`'s .gitignore file, pushed on `filter`'s stack at `prefix`.
-void push_gitignore(const fs::path& folder, const std::string& prefix, SearchFilter& filter, const InputReader& reader) {
-  std::optional<FileIdentity> identity;
-  // An unreadable .gitignore is passed over, as git passes it over.
-  if (Result<std::string> text = reader.read((folder / ".gitignore").string(), default_max_file_bytes, identity))
-    filter.ignores.push(prefix, IgnorePatterns(*text));
-}
-
-/// The filter of a search of `root`: the .gitignore files of the folders above it, up to the
-/// repository root, and the --exclude globs.
-SearchFilter make_filter(const fs::path& root, const SearchOptions& options, const InputReader& reader) {
-  SearchFilter filter;
-  filter.gitignore = options.gitignore;
-  std::error_code ec;
-  fs::path absolute = fs::absolute(root, ec).lexically_normal();
-  if (!absolute.has_filename()) absolute = absolute.parent_path();  // "plans/"
-  if (!options.exclude.empty()) {
-    filter.exclude = IgnorePatterns(options.exclude);
-    filter.root_from_working = as_prefix(absolute.lexically_relative(fs::current_path(ec)));
-  }
-  if (!options.gitignore || ec) return filter;
-  const fs::path repository = repository_root(absolute.string());
-  const fs::path from_repository = absolute.lexically_relative(repository);
-  filter.root_from_repository = as_prefix(from_repository);
-  // The folders above the searched one, from the repository root down; its own .gitignore
-  // and those below it are read as the search enters them.
-  fs::path folder = repository;
-  std::string prefix;
-  for (const fs::path& part : from_repository) {
-    if (part.empty() || part == ".") break;
-    if (fs::is_regular_file(folder / ".gitignore", ec)) push_gitignore(folder, prefix, filter, reader);
-    folder /= part;
-    prefix += part.string() + "/";
-  }
-  return filter;
-}
-
 /// Collects the candidate files under `folder` (*.toml, Markdown), not entering hidden folders,
 /// node_modules or symbolic links to folders, nor what `filter` leaves out; `relative` is
-/// `folder` from the searched folder ("" or ending in '/'). A folder that cannot be listed, or
-/// a candidate whose type cannot be told (a symbolic link loop), is an error; a dangling link
-/// is not a file.
-void find_candidates(const fs::path& folder, const std::string& relative, std::vector<fs::path>& found,
+/// `folder` from the searched folder ("" or ending in '/'). In a folder a .gitignore ignores
+/// (`ignored`), entered because git tracks files in it, only those are kept. A folder that
+/// cannot be listed, or a candidate whose type cannot be told (a symbolic link loop), is an
+/// error; a dangling link is not a file.
+void find_candidates(const fs::path& folder, const std::string& relative, bool ignored, std::vector<fs::path>& found,
                      std::optional<Error>& error, const InputReader& reader, SearchFilter& filter) {
   Result<std::vector<fs::directory_entry>> entries = reader.list(folder);
   if (!entries) {
@@ -266,23 +209,30 @@ void find_candidates(const fs::path& folder, const std::string& relative, std::v
     return;
   }
   const std::size_t levels = filter.ignores.size();
-  if (filter.gitignore)
+  if (filter.gitignore && !ignored)
     for (const fs::directory_entry& entry : *entries)
       if (entry.path().filename() == ".gitignore") {
         std::error_code ec;
         if (entry.is_regular_file(ec)) push_gitignore(folder, filter.root_from_repository + relative, filter, reader);
       }
+  // What a .gitignore leaves out, unless git tracks it (or, a folder, files in it).
+  auto left_out = [&](const std::string& path, bool directory, bool& in_ignored) {
+    if (filter.excluded(path, directory)) return true;
+    in_ignored = ignored || filter.gitignored(path, directory);
+    return in_ignored && !filter.tracked_by_git(path, directory);
+  };
   for (const fs::directory_entry& entry : *entries) {
     std::error_code ec;
     const std::string name = entry.path().filename().string();
+    bool in_ignored = false;
     if (entry.is_directory(ec) && !entry.is_symlink(ec)) {
-      if (hidden(entry.path()) || name == "node_modules" || filter.leaves_out(relative + name, true)) continue;
-      find_candidates(entry.path(), relative + name + "/", found, error, reader, filter);
+      if (hidden(entry.path()) || name == "node_modules" || left_out(relative + name, true, in_ignored)) continue;
+      find_candidates(entry.path(), relative + name + "/", in_ignored, found, error, reader, filter);
       if (error) break;
       continue;
     }
     if (!is_toml_path(entry.path().string()) && !is_markdown_path(entry.path().string())) continue;
-    if (filter.leaves_out(relative + name, false)) continue;
+    if (left_out(relative + name, false, in_ignored)) continue;
     // A regular file's type came with the listing; only a symbolic link needs a stat.
     if (entry.is_regular_file(ec)) {
       found.push_back(entry.path());
@@ -311,7 +261,7 @@ void search_folder(const fs::path& folder, std::vector<Input>& files, std::optio
                    std::size_t max_file_bytes, const InputReader& reader, unsigned jobs, const SearchOptions& options) {
   std::vector<fs::path> found;
   SearchFilter filter = make_filter(folder, options, reader);
-  find_candidates(folder, "", found, error, reader, filter);
+  find_candidates(folder, "", false, found, error, reader, filter);
   if (error) return;
   std::sort(found.begin(), found.end(), path_order_less);
   // Reading every candidate to scan it is most of a folder's search: the run's workers share

@@ -1,6 +1,7 @@
 #pragma once
 /// Which files a `planlint check PATH...` run lints.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,9 +34,14 @@ struct SearchOptions {
   /// What a path `-` stands for (read by the caller, its `standard_input` set), in its place
   /// among the paths; without it, `-` names a file.
   std::optional<Input> standard_input;
-  /// A folder search honours the .gitignore files of the folders it enters and of those above
-  /// it up to the repository root (gitignore.hpp); --no-ignore: false.
-  bool gitignore = true;
+  /// Whether the search of a folder named among the paths honours the .gitignore files of the
+  /// folders it enters and of those above it up to the repository root (gitignore.hpp), given
+  /// the folder as named; unset: every search does. A file git tracks is never left out by a
+  /// .gitignore (git_tracked_files), when git can tell.
+  std::function<bool(const std::string& folder)> gitignore;
+  /// Receives a note when a search could not learn which files git tracks, so that its
+  /// .gitignore files applied to every file ("planlint: note: ...").
+  std::vector<std::string>* notes = nullptr;
   /// --exclude globs, written as .gitignore lines relative to the working folder: a folder
   /// search leaves out what they match (a folder with its files).
   std::vector<std::string> exclude;
@@ -55,7 +61,7 @@ class InputReader {
 
 /// Expands the command line's paths: a file named explicitly is always linted; a folder is
 /// searched recursively (in sorted order, skipping hidden folders, node_modules, what
-/// .gitignore files ignore and what `search.exclude` matches) for *.toml
+/// .gitignore files ignore but git does not track, and what `search.exclude` matches) for *.toml
 /// files that hold a top-level [plan] table and Markdown docs (*.md, *.markdown) with a ```toml
 /// block that holds one. The result keeps the order of `paths` and has no duplicates.
 /// The error is the first unreadable path, with the reason ("No such file or directory"): a

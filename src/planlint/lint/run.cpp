@@ -11,7 +11,7 @@
 
 #include "planlint/baseline/baseline.hpp"
 #include "planlint/config/config.hpp"
-#include "planlint/emit/output_file.hpp"
+#include "planlint/files/output_file.hpp"
 #include "planlint/emit/written_files.hpp"
 #include "planlint/lint/batch.hpp"
 #include "planlint/lint/gitignore.hpp"
@@ -31,6 +31,7 @@ struct Prepared {
   SettingsCache settings;
   std::vector<const Settings*> settings_of;  ///< by input
   std::optional<BaselineMatcher> baseline;
+  std::vector<std::string> notes;  ///< the search's, for RunResult::messages
 
   explicit Prepared(const RunOptions& options) : settings(options) {}
 };
@@ -70,9 +71,36 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
       if (std::optional<Error> refused = refused_symlink(**path, OutputTarget{option, options.output_follow_symlinks}))
         errors.push_back(*std::move(refused));
   if (!errors.empty()) return false;
+  // Settings per config file, made once each (rule packs compile once). The configs that
+  // govern the searched folders are read before the search: their `respect_gitignore` says
+  // whether it reads .gitignore files.
+  DiagnosticSink problems;
+  if (options.config && !run.settings.find(options.config, problems, ConfigOrigin::command_line)) {
+    add_problems(problems, errors);
+    return false;
+  }
+  const ConfigOrigin origin = options.config ? ConfigOrigin::command_line : ConfigOrigin::discovered;
+  ConfigDiscovery discovery;  // each folder's nearest config, looked up once per run
+  // Every config's mistakes are reported in one run: a config that fails is not read again for
+  // the next file it governs, and the files of the other configs go on.
+  std::set<std::optional<std::string>> failed;
+  auto settings_of = [&](const std::optional<std::string>& config) -> const Settings* {
+    if (failed.count(config)) return nullptr;
+    const std::size_t before = problems.size();
+    const Settings* settings = run.settings.find(config, problems, origin);
+    if (problems.size() > before) failed.insert(config);
+    return problems.size() > before ? nullptr : settings;
+  };
   SearchOptions search;
   if (options.stdin_text) search.standard_input = Input{options.stdin_filename, options.stdin_text, std::nullopt, true};
-  search.gitignore = options.gitignore;
+  search.gitignore = [&](const std::string& folder) {
+    if (!options.gitignore) return false;
+    std::optional<std::string> config = options.config;
+    if (!config && options.discover_config) config = discovery.find((fs::path(folder) / config_file_name).string());
+    const Settings* settings = settings_of(config);
+    return !settings || !settings->config || settings->config->respect_gitignore;
+  };
+  search.notes = &run.notes;
   search.exclude = options.exclude;
   Result<std::vector<Input>> inputs = expand_inputs(options.paths, options.skip_non_plans, options.max_file_bytes,
                                                     InputReader(), jobs, search);
@@ -90,24 +118,10 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
     if (!errors.empty()) return false;
   }
 
-  // Settings per config file, made once each before the parallel part (rule packs compile once).
-  DiagnosticSink problems;
-  if (options.config && !run.settings.find(options.config, problems, ConfigOrigin::command_line)) {
-    add_problems(problems, errors);
-    return false;
-  }
-  ConfigDiscovery discovery;  // each folder's nearest config, looked up once per run
-  // Every config's mistakes are reported in one run: a config that fails is not read again for
-  // the next file it governs, and the files of the other configs go on.
-  std::set<std::optional<std::string>> failed;
   for (const Input& input : run.inputs) {
     std::optional<std::string> config = options.config;
     if (!config && options.discover_config) config = discovery.find(input.path);
-    const std::size_t before = problems.size();
-    run.settings_of.push_back(failed.count(config) ? nullptr
-                                                   : run.settings.find(config, problems, options.config ? ConfigOrigin::command_line
-                                                                                                        : ConfigOrigin::discovered));
-    if (problems.size() > before) failed.insert(config);
+    run.settings_of.push_back(settings_of(config));
   }
   if (!problems.empty()) {
     add_problems(problems, errors);
@@ -143,6 +157,7 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   Prepared run(options);
   if (!prepare(options, jobs, run, result.errors)) return result;
+  result.messages = std::move(run.notes);
 
   std::set<std::string, std::less<>> listed;  // ids in result.rules
   if (options.list_rules) {

@@ -36,12 +36,6 @@ const std::vector<const KeySpec*>& required_keys() {
   return keys;
 }
 
-/// The most entries planlint reads in one array of tables ([[assumptions]], [[targets]],
-/// [[benchmarks]]). A plan states a few dozen; each entry read costs its values and can cost a
-/// finding of several hundred bytes, so 93,000 entries on one 2.8 MB line took 4 s and 58 MB of
-/// text. Fixed, as the TOML nesting limit is (docs/hardening.md, "Input limits").
-constexpr std::size_t max_array_entries = 10000;
-
 std::vector<std::string_view> section_names() {
   std::vector<std::string_view> names;
   for (const SectionSpec& section : plan_sections()) names.push_back(section.name);
@@ -488,9 +482,8 @@ void Loader::check_gpu() {
   } else {
     d.help = "add the GPU to a catalog file of your own ([lint] catalog in .planlint.toml)";
   }
-  std::string list;
-  for (std::size_t i = 0; i < ids.size(); ++i) list += (i ? ", " : "") + ids[i];
-  d.notes.push_back("known GPUs: " + list);
+  // The catalog's ids are not listed: `planlint gpus` shows them with what tells variants apart.
+  d.notes.push_back("`planlint gpus` lists the catalog's GPUs with their peaks, memory and links");
 }
 
 }  // namespace detail

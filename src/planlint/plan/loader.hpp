@@ -15,6 +15,13 @@
 
 namespace planlint {
 
+/// The most entries planlint reads in one array of tables ([[assumptions]], [[targets]],
+/// [[benchmarks]]). A plan states a few dozen; each entry read costs its values and can cost a
+/// finding of several hundred bytes, so 93,000 entries on one 2.8 MB line took 4 s and 58 MB of
+/// text. It bounds what an `each` rule walks, too (rules/rule_cost.hpp). Fixed, as the TOML
+/// nesting limit is (docs/hardening.md, "Input limits").
+inline constexpr std::size_t max_array_entries = 10000;
+
 /// Parses and validates one plan file, reporting its findings (toml-syntax, unknown-key,
 /// bad-quantity, bad-value, missing-required, unknown-gpu) to `findings`. The plan, unless the
 /// text is not valid TOML; a plan with structure errors is still returned (bad values are left

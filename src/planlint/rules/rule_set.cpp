@@ -18,6 +18,7 @@
 #include "planlint/embed/embedded_files.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/rules/compiled_rule.hpp"
+#include "planlint/rules/rule_cost.hpp"
 #include "planlint/rules/rule_file.hpp"
 #include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_span.hpp"
@@ -215,6 +216,29 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
       return false;
     }
   }
+  // The time budget, before the rule can run: its expressions' nodes times the elements it
+  // walks, against what the rules loaded before it leave.
+  if (!cost_counted_) {
+    evaluation_cost_left_ = max_rules_evaluation_cost;
+    for (const auto& existing : rules_) evaluation_cost_left_ -= std::min(evaluation_cost_left_, evaluation_cost(*existing));
+    cost_counted_ = true;
+  }
+  if (const std::uint64_t cost = evaluation_cost(*rule); cost > evaluation_cost_left_) {
+    Diagnostic& d = errors.emplace_back();
+    d.rule = problem_kinds::invalid_rule;
+    d.severity = Severity::error;
+    const std::size_t elements = max_elements(rule->each);
+    d.message = fmt::format(
+        "rule {} may evaluate {} expression nodes on one plan ({} nodes{}), more than the {} that the rules of a "
+        "run have left of planlint's fixed budget of {}",
+        rule->descriptor.id, cost, cost / elements,
+        elements > 1 ? fmt::format(" for each of up to {} {}", elements, rule->each) : std::string(),
+        evaluation_cost_left_, max_rules_evaluation_cost);
+    d.primary = Location{file->path(), span_at(*file, rule->each.empty() ? "check" : "each")};
+    d.help = "make its expressions smaller: a let used several times is written out at each use";
+    return false;
+  }
+  evaluation_cost_left_ -= evaluation_cost(*rule);
   auto compiled = std::make_shared<const CompiledRule>(std::move(*rule));
   auto at = std::lower_bound(rules_.begin(), rules_.end(), compiled,
                              [](const auto& a, const auto& b) { return a->descriptor.id < b->descriptor.id; });

@@ -82,6 +82,10 @@ class RuleSet {
   /// What the rules loaded so far leave of the nodes their lets may copy (bindings.hpp).
   std::size_t let_nodes_left_ = expr::max_substituted_pack_nodes;
   bool pack_node_limit_reported_ = false;  ///< load() reports the packs' node limit once
+  /// What the rules loaded so far leave of the evaluation cost the rules of a run share
+  /// (rule_cost.hpp).
+  std::uint64_t evaluation_cost_left_ = 0;
+  bool cost_counted_ = false;  ///< whether evaluation_cost_left_ counts rules_
   std::set<std::pair<std::uint64_t, std::uint64_t>> loaded_files_;  ///< (device, inode) of load_path's files
 };
 

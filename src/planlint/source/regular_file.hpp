@@ -15,4 +15,10 @@ namespace planlint {
 /// (`--config /dev/null`: no config).
 Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes = default_max_file_bytes);
 
+/// read_regular_file() of a file open as `descriptor` (which stays open), named `path` in its
+/// errors: a file opened relative to a held folder (files/held_folder.hpp). Open it with
+/// O_NONBLOCK, as read_regular_file does, so that a FIFO cannot stall the open.
+Result<std::string> read_regular_descriptor(int descriptor, const std::string& path,
+                                            std::size_t max_bytes = default_max_file_bytes);
+
 }  // namespace planlint

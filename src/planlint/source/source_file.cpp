@@ -95,14 +95,11 @@ Position SourceFile::position(std::size_t offset) const {
 
 namespace {
 
+Result<std::string> read_open_file(int descriptor, const std::string& path, std::size_t max_bytes,
+                                   std::optional<FileIdentity>* identity, bool regular_only);
+
 Result<std::string> read_any_file(const std::string& path, std::size_t max_bytes, std::optional<FileIdentity>* identity,
                                   bool regular_only) {
-  auto too_large = [&](std::uint64_t size) {
-    return Error(fmt::format("file{} is over the {} size limit (raise it with --max-file-size)",
-                             size > max_bytes ? " of " + format_byte_size(size) : "", format_byte_size(max_bytes)),
-                 Location{path, {}});
-  };
-  auto failed = [&](const char* otherwise) { return Error(errno ? std::strerror(errno) : otherwise, Location{path, {}}); };
   // POSIX calls rather than stdio: open, fstat, read to the end, close (a folder run reads
   // thousands of small files; stdio added a buffer, a second fstat and a copy per file).
   errno = 0;
@@ -110,8 +107,22 @@ Result<std::string> read_any_file(const std::string& path, std::size_t max_bytes
   const int flags = O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK | O_NOCTTY : 0);
   do descriptor = ::open(path.c_str(), flags);
   while (descriptor < 0 && errno == EINTR);
-  if (descriptor < 0) return failed("cannot open");
+  if (descriptor < 0) return Error(errno ? std::strerror(errno) : "cannot open", Location{path, {}});
   const std::unique_ptr<int, void (*)(int*)> closer(&descriptor, [](int* fd) { ::close(*fd); });
+  return read_open_file(descriptor, path, max_bytes, identity, regular_only);
+}
+
+/// The rest of read_any_file, from the open `descriptor` (opened with O_NONBLOCK when
+/// `regular_only`, which is cleared once it is known to be a regular file).
+Result<std::string> read_open_file(int descriptor, const std::string& path, std::size_t max_bytes,
+                                   std::optional<FileIdentity>* identity, bool regular_only) {
+  auto too_large = [&](std::uint64_t size) {
+    return Error(fmt::format("file{} is over the {} size limit (raise it with --max-file-size)",
+                             size > max_bytes ? " of " + format_byte_size(size) : "", format_byte_size(max_bytes)),
+                 Location{path, {}});
+  };
+  auto failed = [&](const char* otherwise) { return Error(errno ? std::strerror(errno) : otherwise, Location{path, {}}); };
+  errno = 0;
   if (regular_only) {
     struct stat status {};
     if (::fstat(descriptor, &status) != 0) return failed("cannot stat");
@@ -171,6 +182,10 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes, st
 
 Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes) {
   return read_any_file(path, max_bytes, nullptr, true);
+}
+
+Result<std::string> read_regular_descriptor(int descriptor, const std::string& path, std::size_t max_bytes) {
+  return read_open_file(descriptor, path, max_bytes, nullptr, true);
 }
 
 bool is_toml_path(std::string_view path) {

@@ -40,47 +40,52 @@ constexpr HeadlineFigure headline_figures[] = {
 using Ranges = std::map<std::string, MetricRange, std::less<>>;
 
 /// The cost-tier ranges of a side's plan (empty without one).
-Ranges ranges_of(const SidePlan* side) {
-  if (!side || !side->plan || !side->estimates) return {};
-  return metric_ranges(*side->plan, *side->settings->lint.catalog, *side->estimates);
+const Ranges& ranges_of(const SidePlan* side) {
+  static const Ranges none;
+  return side ? side->ranges() : none;
 }
 
 const MetricValue* metric_of(const SidePlan* side, Metric metric) {
   return side && side->estimates ? side->estimates->find(metric) : nullptr;
 }
 
-void set_side(const SidePlan* side, const Ranges& ranges, const MetricSpec& spec, std::optional<double>& value,
-              std::optional<double>& low, std::optional<double>& high) {
-  const MetricValue* found = metric_of(side, spec.id);
-  if (!found) return;
-  value = found->value;
-  if (auto it = ranges.find(spec.name); it != ranges.end()) {
-    low = it->second.low;
-    high = it->second.high;
-  }
-}
-
-FigureChange metric_figure(std::string_view label, const MetricSpec& spec, const SidePlan* base,
-                           const SidePlan* head, const Ranges& base_ranges, const Ranges& head_ranges) {
+/// A metric's figure, its name and label left for add_names (most figures are not shown).
+FigureChange metric_figure(const MetricSpec& spec, const SidePlan* base, const SidePlan* head) {
   FigureChange figure;
-  figure.name = std::string(spec.name);
-  figure.label = std::string(label);
   figure.spec = &spec;
   figure.dim = spec.dim;
-  set_side(base, base_ranges, spec, figure.base, figure.base_low, figure.base_high);
-  set_side(head, head_ranges, spec, figure.head, figure.head_low, figure.head_high);
+  if (const MetricValue* found = metric_of(base, spec.id)) figure.base = found->value;
+  if (const MetricValue* found = metric_of(head, spec.id)) figure.head = found->value;
   return figure;
 }
 
+void add_names(FigureChange& figure, std::string_view name, std::string_view label) {
+  figure.name = std::string(name);
+  figure.label = std::string(label);
+}
+
+/// The range of each side's value from its assumptions (metric_ranges), for a figure shown:
+/// without --all, a money figure's only (cost, serving cost per month); the ranges take two more
+/// evaluations of each side's plan, which a change that moves no cost then does not pay.
+void add_ranges(FigureChange& figure, const SidePlan* base, const SidePlan* head, bool all_metrics) {
+  if (!figure.spec || figure.spec->tier != Tier::cost || (!all_metrics && figure.dim != units::dims::usd)) return;
+  for (const auto& [side, low, high] : {std::tuple{base, &figure.base_low, &figure.base_high},
+                                        std::tuple{head, &figure.head_low, &figure.head_high}}) {
+    const Ranges& ranges = ranges_of(side);
+    if (auto it = ranges.find(figure.name); it != ranges.end()) {
+      *low = it->second.low;
+      *high = it->second.high;
+    }
+  }
+}
+
 std::vector<FigureChange> figures(const SidePlan* base, const SidePlan* head, bool all_metrics) {
-  const Ranges base_ranges = ranges_of(base), head_ranges = ranges_of(head);
   std::vector<FigureChange> out;
   std::set<Metric> shown;
   for (const HeadlineFigure& headline : headline_figures) {
     FigureChange figure;
+    std::string_view name = headline.plan_key;
     if (!headline.plan_key.empty()) {
-      figure.name = std::string(headline.plan_key);
-      figure.label = std::string(headline.label);
       figure.dim = units::dims::gpus;
       if (base && base->plan) figure.base = base->plan->number(headline.plan_key);
       if (head && head->plan) figure.head = head->plan->number(headline.plan_key);
@@ -91,7 +96,8 @@ std::vector<FigureChange> figures(const SidePlan* base, const SidePlan* head, bo
           chosen = &metric_spec(headline.metrics[i]);
       if (!chosen) continue;
       shown.insert(chosen->id);
-      figure = metric_figure(headline.label, *chosen, base, head, base_ranges, head_ranges);
+      figure = metric_figure(*chosen, base, head);
+      name = chosen->name;
       if (headline.against_hbm) {
         if (base && base->plan) figure.base_hbm = base->plan->number("cluster.hbm");
         if (head && head->plan) figure.head_hbm = head->plan->number("cluster.hbm");
@@ -99,39 +105,48 @@ std::vector<FigureChange> figures(const SidePlan* base, const SidePlan* head, bo
     }
     figure.headline = true;
     if (!figure.base && !figure.head) continue;
-    if (all_metrics || figure.changed()) out.push_back(std::move(figure));
+    if (!all_metrics && !figure.changed()) continue;
+    add_names(figure, name, headline.label);
+    add_ranges(figure, base, head, all_metrics);
+    out.push_back(std::move(figure));
   }
   if (!all_metrics) return out;
   for (const MetricSpec& spec : metric_table()) {
     if (spec.section == ReportSection::json_only || shown.count(spec.id)) continue;
     if (!metric_of(base, spec.id) && !metric_of(head, spec.id)) continue;
-    out.push_back(metric_figure(spec.name, spec, base, head, base_ranges, head_ranges));
+    out.push_back(metric_figure(spec, base, head));
+    add_names(out.back(), spec.name, spec.name);
+    add_ranges(out.back(), base, head, all_metrics);
   }
   return out;
 }
 
-/// Each finding of a side that is not suppressed there, with its fingerprint.
-std::vector<DiffFinding> fingerprinted(const SidePlan* side, const std::string& identity) {
-  std::vector<DiffFinding> out;
+/// The fingerprint of each finding of a side (empty for one suppressed there: not compared).
+std::vector<std::string> fingerprints(const SidePlan* side, const std::string& identity) {
+  std::vector<std::string> out;
   if (!side) return out;
+  out.reserve(side->findings.size());
   std::map<std::pair<std::string_view, std::string_view>, std::size_t> ordinals;
   for (const Diagnostic& d : side->findings) {
     const std::size_t ordinal = ordinals[{d.rule, d.key_path}]++;
-    if (d.suppression) continue;
-    out.push_back(DiffFinding{d, finding_fingerprint(identity, d.rule, d.key_path, ordinal)});
+    out.push_back(d.suppression ? std::string() : finding_fingerprint(identity, d.rule, d.key_path, ordinal));
   }
   return out;
 }
 
-void compare_findings(const SidePlan* base, const SidePlan* head, PlanDiff& diff) {
+/// The findings move from the sides into `diff`.
+void compare_findings(SidePlan* base, SidePlan* head, PlanDiff& diff) {
   const std::string& identity = head ? head->path : base->path;
-  std::vector<DiffFinding> before = fingerprinted(base, identity), after = fingerprinted(head, identity);
-  std::set<std::string> in_base, in_head;
-  for (const DiffFinding& f : before) in_base.insert(f.fingerprint);
-  for (const DiffFinding& f : after) in_head.insert(f.fingerprint);
-  for (DiffFinding& f : after) (in_base.count(f.fingerprint) ? diff.unchanged : diff.introduced).push_back(std::move(f));
-  for (DiffFinding& f : before)
-    if (!in_head.count(f.fingerprint)) diff.resolved.push_back(std::move(f));
+  std::vector<std::string> before = fingerprints(base, identity), after = fingerprints(head, identity);
+  // Views of the strings of `before` and `after`, which stay in place: `after` is copied from.
+  const std::set<std::string_view> in_base(before.begin(), before.end()), in_head(after.begin(), after.end());
+  for (std::size_t i = 0; i < after.size(); ++i)
+    if (!after[i].empty())
+      (in_base.count(after[i]) ? diff.unchanged : diff.introduced)
+          .push_back(DiffFinding{std::move(head->findings[i]), after[i]});
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (!before[i].empty() && !in_head.count(before[i]))
+      diff.resolved.push_back(DiffFinding{std::move(base->findings[i]), std::move(before[i])});
 }
 
 /// A target's identity across the sides: its name, else its metric.
@@ -169,7 +184,15 @@ std::string_view SidePlan::toml_text() const {
   return std::string_view(text).substr(begin, end - begin);
 }
 
-PlanDiff compare_plans(const SidePlan* base, const SidePlan* head, PlanStatus status, bool all_metrics) {
+const std::map<std::string, MetricRange, std::less<>>& SidePlan::ranges() const {
+  if (!ranges_) {
+    ranges_.emplace();
+    if (plan && estimates) *ranges_ = metric_ranges(*plan, *settings->lint.catalog, *estimates);
+  }
+  return *ranges_;
+}
+
+PlanDiff compare_plans(SidePlan* base, SidePlan* head, PlanStatus status, bool all_metrics) {
   PlanDiff diff;
   diff.status = status;
   const SidePlan* named = head ? head : base;
@@ -209,13 +232,7 @@ PortfolioPlan total_row(const SidePlan& plan) {
     else if (d.severity == Severity::warning) ++warnings;
   }
   static const Estimates none;
-  PortfolioPlan row = portfolio_plan(plan.plan, plan.estimates ? *plan.estimates : none, plan.path, "", errors, warnings);
-  const Ranges ranges = ranges_of(&plan);
-  if (auto it = ranges.find(metric_spec(Metric::cost_total).name); it != ranges.end() && row.cost) {
-    row.cost_low = it->second.low;
-    row.cost_high = it->second.high;
-  }
-  return row;
+  return portfolio_plan(plan.plan, plan.estimates ? *plan.estimates : none, plan.path, "", errors, warnings);
 }
 
 }  // namespace planlint::detail

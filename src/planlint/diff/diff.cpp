@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 #include <thread>
 
 #include <fmt/format.h>
@@ -32,8 +34,8 @@ struct Linted {
 
 /// Files of the two sides to lint together: the same file (either may be missing).
 struct FilePair {
-  const SideFile* base = nullptr;
-  const SideFile* head = nullptr;
+  SideFile* base = nullptr;  ///< its text moves into the lint (lint_files)
+  SideFile* head = nullptr;
   const Settings* base_settings = nullptr;
   const Settings* head_settings = nullptr;
 };
@@ -65,6 +67,7 @@ void find_plans(Linted& linted, const Settings& settings) {
     LintedPlan& found = linted.output.plans[i];
     SidePlan plan;
     plan.path = linted.file->path;
+    plan.key = linted.file->key;
     plan.source = linted.output.source;
     plan.settings = &settings;
     plan.first_line = found.first_line;
@@ -73,9 +76,14 @@ void find_plans(Linted& linted, const Settings& settings) {
     plan.name = names[i];
     plan.plan = found.plan ? &*found.plan : nullptr;
     plan.estimates = found.estimates ? &*found.estimates : nullptr;
+    if (!markdown) {  // the file's one plan: its findings are all the file's
+      plan.findings = std::move(linted.output.diagnostics);
+      linted.plans.push_back(std::move(plan));
+      continue;
+    }
     for (const Diagnostic& d : linted.output.diagnostics) {
       const std::uint32_t line = d.primary.span.begin.line;
-      if (markdown && (line + 1 < plan.first_line || line > plan.last_line + 1)) continue;
+      if (line + 1 < plan.first_line || line > plan.last_line + 1) continue;
       Diagnostic own = d;
       if (std::optional<std::string> key = key_outside_block(plan.block_key, own.key_path)) own.key_path = *key;
       plan.findings.push_back(std::move(own));
@@ -93,14 +101,14 @@ std::string syntax_error(const DiffSide& side, const Linted& linted, const SideP
   return fmt::format("{}: {}: the plan is not valid TOML", side.label, linted.file->path);
 }
 
-/// Lints one side's files of a batch of pairs.
-std::vector<std::unique_ptr<Linted>> lint_files(const std::vector<std::pair<const SideFile*, const Settings*>>& files,
+/// Lints one side's files of a batch of pairs; their texts move into the lint's source files.
+std::vector<std::unique_ptr<Linted>> lint_files(const std::vector<std::pair<SideFile*, const Settings*>>& files,
                                                 const BatchLimits& limits) {
   std::vector<FileTask> tasks;
   for (const auto& [file, settings] : files) {
     FileTask task;
     task.path = &file->path;
-    task.text = file->text;
+    task.text = std::move(file->text);
     task.settings = settings;
     task.keep_plans = true;
     tasks.push_back(std::move(task));
@@ -119,8 +127,11 @@ std::vector<std::unique_ptr<Linted>> lint_files(const std::vector<std::pair<cons
 
 /// Adds the comparison of `base` and `head` to `result`, unless nothing differs between two
 /// versions of a plan at one place.
-void add_comparison(BatchResult& result, const SidePlan* base, const SidePlan* head, PlanStatus status,
-                    bool all_metrics) {
+void add_comparison(BatchResult& result, SidePlan* base, SidePlan* head, PlanStatus status, bool all_metrics) {
+  // The totals' rows first: they count the findings, which the comparison takes.
+  std::optional<PortfolioPlan> base_row, head_row;
+  if (base) base_row = detail::total_row(*base);
+  if (head) head_row = detail::total_row(*head);
   PlanDiff diff = detail::compare_plans(base, head, status, all_metrics);
   if (status == PlanStatus::changed && detail::nothing_differs(diff)) {
     ++result.unchanged;
@@ -136,8 +147,8 @@ void add_comparison(BatchResult& result, const SidePlan* base, const SidePlan* h
     if (result.head_sources.empty() || result.head_sources.back() != head->source)
       result.head_sources.push_back(head->source);
   }
-  if (base) result.base_rows.push_back(detail::total_row(*base));
-  if (head) result.head_rows.push_back(detail::total_row(*head));
+  if (base_row) result.base_rows.push_back(*std::move(base_row));
+  if (head_row) result.head_rows.push_back(*std::move(head_row));
   result.diffs.push_back(std::move(diff));
 }
 
@@ -150,7 +161,7 @@ struct Context {
 /// plan, a doc's block of the same name).
 BatchResult lint_pairs(const Context& context, std::span<const FilePair> pairs) {
   BatchResult result;
-  std::vector<std::pair<const SideFile*, const Settings*>> base_files, head_files;
+  std::vector<std::pair<SideFile*, const Settings*>> base_files, head_files;
   for (const FilePair& pair : pairs) {
     if (pair.base) base_files.emplace_back(pair.base, pair.base_settings);
     if (pair.head) head_files.emplace_back(pair.head, pair.head_settings);
@@ -208,7 +219,7 @@ BatchResult lint_pairs(const Context& context, std::span<const FilePair> pairs) 
 /// The pairs of files to lint: a file of one path on both sides whose texts differ, and each
 /// file of one side only. A path's file with the same text on both sides holds plans that
 /// have not changed, and is not linted. Two sides that each name one file are one pair.
-std::vector<FilePair> pair_files(const SideFiles& base, const SideFiles& head, std::size_t& unchanged) {
+std::vector<FilePair> pair_files(SideFiles& base, SideFiles& head, std::size_t& unchanged) {
   std::vector<FilePair> pairs;
   if (base.single_file && head.single_file && base.files.size() == 1 && head.files.size() == 1) {
     if (base.files[0].text == head.files[0].text) unchanged += plan_count(head.files[0]);
@@ -217,13 +228,13 @@ std::vector<FilePair> pair_files(const SideFiles& base, const SideFiles& head, s
   }
   std::size_t b = 0, h = 0;
   while (b < base.files.size() || h < head.files.size()) {
-    const SideFile* before = b < base.files.size() ? &base.files[b] : nullptr;
-    const SideFile* after = h < head.files.size() ? &head.files[h] : nullptr;
-    if (before && after && before->path == after->path) {
+    SideFile* before = b < base.files.size() ? &base.files[b] : nullptr;
+    SideFile* after = h < head.files.size() ? &head.files[h] : nullptr;
+    if (before && after && before->key == after->key) {
       if (before->text == after->text) unchanged += plan_count(*after);
       else pairs.push_back(FilePair{before, after});
       ++b, ++h;
-    } else if (before && (!after || before->path < after->path)) {
+    } else if (before && (!after || before->key < after->key)) {
       pairs.push_back(FilePair{before, nullptr});
       ++b;
     } else {
@@ -267,20 +278,21 @@ void match_left(const DiffOptions& options, BatchResult& left, BatchResult& into
   for (auto& file : left.left_head)
     for (SidePlan& plan : file->plans) head.push_back(&plan);
   auto match = [&](SidePlan*& before, SidePlan*& after) {
-    const PlanStatus status = before->path == after->path ? PlanStatus::changed : PlanStatus::renamed;
+    const PlanStatus status = before->key == after->key ? PlanStatus::changed : PlanStatus::renamed;
     add_comparison(into, before, after, status, options.all_metrics);
     before = after = nullptr;
   };
-  auto unique_name = [](const std::vector<SidePlan*>& plans, const std::string& name) {
-    return std::count_if(plans.begin(), plans.end(), [&](const SidePlan* p) { return p && p->name == name; }) == 1;
-  };
-  for (SidePlan*& after : head)
-    if (after && !after->name.empty() && unique_name(head, after->name))
-      for (SidePlan*& before : base)
-        if (before && before->name == after->name && unique_name(base, after->name)) {
-          match(before, after);
-          break;
-        }
+  // A name held by one plan on each side: those two are one plan.
+  std::unordered_map<std::string_view, std::size_t> base_names, head_names;
+  for (const SidePlan* plan : base) ++base_names[plan->name];
+  for (const SidePlan* plan : head) ++head_names[plan->name];
+  std::unordered_map<std::string_view, SidePlan**> base_by_name;
+  for (SidePlan*& plan : base)
+    if (!plan->name.empty() && base_names[plan->name] == 1) base_by_name.emplace(plan->name, &plan);
+  for (SidePlan*& after : head) {
+    if (after->name.empty() || head_names[after->name] != 1) continue;
+    if (auto found = base_by_name.find(after->name); found != base_by_name.end()) match(*found->second, after);
+  }
   const bool git = options.base.revision || options.head.revision;
   const bool any_left = std::any_of(base.begin(), base.end(), [](const SidePlan* p) { return p; }) &&
                         std::any_of(head.begin(), head.end(), [](const SidePlan* p) { return p; });
@@ -332,8 +344,6 @@ PortfolioTotal sum(const std::vector<PortfolioTotal>& totals) {
     all.gpus += total.gpus;
     all.gpu_hours += total.gpu_hours;
     all.cost += total.cost;
-    all.cost_low += total.cost_low;
-    all.cost_high += total.cost_high;
   }
   return all;
 }
@@ -361,9 +371,13 @@ DiffRun run_diff(const DiffOptions& options) {
   DiffSide base_side = options.base, head_side = options.head;
   if (base_side.revision && base_side.paths.empty() && !head_side.revision) base_side.paths = head_side.paths;
   if (head_side.revision && head_side.paths.empty() && !base_side.revision) head_side.paths = base_side.paths;
-  Result<SideFiles> base = read_side(base_side, read);
-  if (!base) run.errors.push_back(base.error());
+  // The sides are read at once: reading a revision waits on git, which works meanwhile.
+  std::optional<Result<SideFiles>> read_base;
+  std::thread base_reader([&] { read_base.emplace(read_side(base_side, read)); });
   Result<SideFiles> head = read_side(head_side, read);
+  base_reader.join();
+  Result<SideFiles>& base = *read_base;
+  if (!base) run.errors.push_back(base.error());
   if (!head) run.errors.push_back(head.error());
   if (!run.errors.empty()) return run;
   if (base->files.empty() && head->files.empty()) {

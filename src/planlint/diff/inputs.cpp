@@ -30,14 +30,16 @@ std::optional<std::string> written(const Plan& plan, const PlanValue* value) {
   return value_excerpt(*plan.source, value->span);
 }
 
-/// Adds the change of `key` when its values differ.
-void compare_value(std::vector<InputChange>& out, std::string key, const Plan& base, const PlanValue* before,
+/// Adds the change of the key `key_name()` names when its values differ (the name is made only
+/// then: most keys of a plan's schema are the same on both sides, or stated on neither).
+template <typename KeyName>
+void compare_value(std::vector<InputChange>& out, const KeyName& key_name, const Plan& base, const PlanValue* before,
                    const Plan& head, const PlanValue* after) {
   before = stated(before);
   after = stated(after);
   if (!before && !after) return;
   if (before && after && same_value(*before, *after)) return;
-  out.push_back(InputChange{std::move(key), written(base, before), written(head, after),
+  out.push_back(InputChange{key_name(), written(base, before), written(head, after),
                             before ? before->span.begin.line : 0u, after ? after->span.begin.line : 0u,
                             after ? after->span : Span{}});
 }
@@ -51,6 +53,17 @@ std::map<std::string, const PlanTable*> by_name(std::string_view section, const 
   return out;
 }
 
+/// The fields of the element `name` of `section` on each side (either null: not on that side).
+void compare_fields(std::vector<InputChange>& out, const SectionSpec& section, const std::string& name,
+                    const Plan& base, const PlanTable* old_element, const Plan& head, const PlanTable* new_element) {
+  for (const KeySpec* field : element_fields_of(section)) {
+    if (!field) continue;
+    compare_value(out, [&] { return fmt::format("{}[{}].{}", section.name, name, field->key); }, base,
+                  old_element ? old_element->values.find(*field) : nullptr, head,
+                  new_element ? new_element->values.find(*field) : nullptr);
+  }
+}
+
 void compare_elements(std::vector<InputChange>& out, const SectionSpec& section, const Plan& base,
                       const std::vector<PlanTable>& before, const Plan& head, const std::vector<PlanTable>& after) {
   const auto old_elements = by_name(section.name, before), new_elements = by_name(section.name, after);
@@ -62,12 +75,7 @@ void compare_elements(std::vector<InputChange>& out, const SectionSpec& section,
     const auto was = old_elements.find(name), is = new_elements.find(name);
     const PlanTable* old_element = was == old_elements.end() ? nullptr : was->second;
     const PlanTable* new_element = is == new_elements.end() ? nullptr : is->second;
-    for (const KeySpec* field : element_fields_of(section)) {
-      if (!field) continue;
-      compare_value(out, fmt::format("{}[{}].{}", section.name, name, field->key), base,
-                    old_element ? old_element->values.find(*field) : nullptr, head,
-                    new_element ? new_element->values.find(*field) : nullptr);
-    }
+    compare_fields(out, section, name, base, old_element, head, new_element);
   }
 }
 
@@ -89,7 +97,8 @@ void compare_claims(std::vector<InputChange>& out, const Plan& base, const Plan&
                                       std::pair{".high", &Claim::high}}) {
       const PlanValue* old_value = before && (before->*part) ? &*(before->*part) : nullptr;
       const PlanValue* new_value = after && (after->*part) ? &*(after->*part) : nullptr;
-      compare_value(out, fmt::format("estimates.\"{}\"{}", metric, field), base, old_value, head, new_value);
+      compare_value(out, [&] { return fmt::format("estimates.\"{}\"{}", metric, field); }, base, old_value, head,
+                    new_value);
     }
   }
 }
@@ -106,16 +115,13 @@ std::string range_written(const Plan& plan, const PlanTable& assumption) {
 
 std::vector<InputChange> changed_inputs(const Plan& base, const Plan& head) {
   std::vector<InputChange> out;
-  for (const SectionSpec& section : plan_sections()) {
-    if (section.name == "assumptions") continue;  // changed_assumptions
-    if (section.name == "targets") compare_elements(out, section, base, base.targets, head, head.targets);
-    else if (section.name == "benchmarks") compare_elements(out, section, base, base.benchmarks, head, head.benchmarks);
-    else if (section.name == "estimates") compare_claims(out, base, head);
-    else
-      for (const KeySpec& key : plan_keys())
-        if (key.section == section.name)
-          compare_value(out, fmt::format("{}.{}", key.section, key.key), base, base.find(key), head, head.find(key));
-  }
+  // The tables' keys (an array of tables' fields are keys of no table: element_fields_of).
+  for (const KeySpec& key : plan_keys())
+    compare_value(out, [&] { return fmt::format("{}.{}", key.section, key.key); }, base, base.find(key), head,
+                  head.find(key));
+  compare_elements(out, *find_section("targets"), base, base.targets, head, head.targets);
+  compare_elements(out, *find_section("benchmarks"), base, base.benchmarks, head, head.benchmarks);
+  compare_claims(out, base, head);  // [estimates]: claims by metric, not keys
   // The head's file order; a key the head no longer states after, in the base's order.
   std::stable_sort(out.begin(), out.end(), [](const InputChange& a, const InputChange& b) {
     if ((a.head_line == 0) != (b.head_line == 0)) return b.head_line == 0;
@@ -136,6 +142,11 @@ std::vector<AssumptionChange> changed_assumptions(const Plan& base, const Plan& 
   };
   for (const auto& [name, element] : after) {
     auto was = before.find(name);
+    std::vector<InputChange> fields;
+    if (was != before.end()) {
+      compare_fields(fields, *find_section("assumptions"), name, base, was->second, head, element);
+      if (fields.empty()) continue;  // the same on both sides
+    }
     AssumptionChange change = describe(name, *element);
     change.head_line = element->header.begin.line;
     change.head_span = element->header;
@@ -147,9 +158,6 @@ std::vector<AssumptionChange> changed_assumptions(const Plan& base, const Plan& 
     }
     change.base_line = was->second->header.begin.line;
     change.base_range = range_written(base, *was->second);
-    std::vector<InputChange> fields;
-    compare_elements(fields, *find_section("assumptions"), base, {*was->second}, head, {*element});
-    if (fields.empty()) continue;
     const bool reranged = std::any_of(fields.begin(), fields.end(), [](const InputChange& field) {
       return field.key.ends_with(".low") || field.key.ends_with(".high");
     });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -26,6 +27,14 @@ Error side_error(const DiffSide& side, const Error& error) {
   return Error(fmt::format("{}: {}{}", side.label, file, error.message), Location{}, error.help);
 }
 
+/// `path` from `folder` (both from the repository root, '/'-separated): "a.toml" of
+/// "plans/a.toml" in "plans"; `path` itself when it is not inside `folder`.
+std::string path_from_folder(const std::string& path, const std::string& folder) {
+  if (folder.empty() || folder == ".") return path;
+  const std::string prefix = folder.back() == '/' ? folder : folder + "/";
+  return path.starts_with(prefix) ? path.substr(prefix.size()) : path;
+}
+
 /// Whether a plan file of a revision holds a plan, as a folder search decides it.
 bool holds_plan(const std::string& path, const std::string& text) {
   if (is_markdown_path(path)) return !plan_blocks(text).empty();
@@ -37,11 +46,13 @@ Result<SideFiles> read_revision(const DiffSide& side, const SideReadOptions& opt
   const fs::path root = fs::path(options.repository_root);
   const fs::path cwd = fs::current_path(ec);
   // Only paths inside the repository: git reads no other, and says so in its own words too.
-  for (const std::string& path : side.paths) {
+  std::vector<std::string> folders;  // each path from the repository root
+  for (const std::string& path : side.paths.empty() ? std::vector<std::string>{"."} : side.paths) {
     const fs::path inside = (cwd / path).lexically_normal().lexically_relative(root);
     if (inside.empty() || *inside.begin() == "..")
       return Error(fmt::format("{}: '{}' is outside the repository ('{}'): a revision holds only its files",
                                side.label, path, root.string()));
+    folders.push_back(inside.generic_string());
   }
   Result<std::vector<GitFile>> tree = read_git_tree(*side.revision, side.paths, options.max_file_bytes);
   if (!tree) return side_error(side, tree.error());
@@ -49,7 +60,8 @@ Result<SideFiles> read_revision(const DiffSide& side, const SideReadOptions& opt
   for (GitFile& file : *tree) {
     if (!holds_plan(file.path, file.text)) continue;
     const std::string config_path = (root / file.path).string();
-    files.files.push_back(SideFile{std::move(file.path), config_path, std::move(file.text)});
+    std::string key = folders.size() == 1 ? path_from_folder(file.path, folders.front()) : file.path;
+    files.files.push_back(SideFile{std::move(file.path), std::move(key), config_path, std::move(file.text)});
   }
   return files;
 }
@@ -62,6 +74,13 @@ Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions&
   SideFiles files;
   std::error_code type_error;
   files.single_file = side.paths.size() == 1 && !fs::is_directory(side.paths.front(), type_error);
+  // One folder: its files are matched by their paths inside it.
+  std::optional<std::string> folder;
+  if (side.paths.size() == 1 && !files.single_file) {
+    const std::string& named = side.paths.front();
+    folder = path_in_repository(named, options.repository_root, cwd)
+                 .value_or(fs::path(named).lexically_normal().generic_string());
+  }
   for (Input& input : *inputs) {
     if (!input.text) {
       Result<std::string> text = read_file(input.path, options.max_file_bytes);
@@ -70,7 +89,8 @@ Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions&
     }
     std::string path = path_in_repository(input.path, options.repository_root, cwd).value_or(input.path);
     std::string config_path = fs::absolute(input.path, ec).lexically_normal().string();
-    files.files.push_back(SideFile{std::move(path), std::move(config_path), *std::move(input.text)});
+    std::string key = folder ? path_from_folder(path, *folder) : path;
+    files.files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), *std::move(input.text)});
   }
   return files;
 }
@@ -100,7 +120,7 @@ Result<SideFiles> read_side(const DiffSide& side, const SideReadOptions& options
   Result<SideFiles> files = side.revision ? read_revision(side, options) : read_working_tree(side, options);
   if (!files) return files;
   std::sort(files->files.begin(), files->files.end(),
-            [](const SideFile& a, const SideFile& b) { return a.path < b.path; });
+            [](const SideFile& a, const SideFile& b) { return a.key < b.key; });
   return files;
 }
 

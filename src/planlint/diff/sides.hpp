@@ -29,8 +29,11 @@ Result<DiffSide> parse_diff_side(const std::string& text);
 /// A plan file of a side.
 struct SideFile {
   /// From the repository root ("plans/a.toml"); a file of the working tree outside it keeps
-  /// the path it was named by. What the sides' files are matched by, and what the diff shows.
+  /// the path it was named by. What the diff shows.
   std::string path;
+  /// What the two sides' files are matched by: the path from the side's folder when the side
+  /// names one folder ("a.toml" of `old-plans/` matches "a.toml" of `plans/`), else `path`.
+  std::string key;
   /// Where its config is looked for: the file's absolute path in the working tree (a file of a
   /// revision: where it would be), so both sides are linted with the working tree's configs.
   std::string config_path;
@@ -38,7 +41,7 @@ struct SideFile {
 };
 
 struct SideFiles {
-  std::vector<SideFile> files;  ///< sorted by path
+  std::vector<SideFile> files;  ///< sorted by key
   /// The side named one file (not a folder, not a revision's tree): two such sides are one
   /// plan compared with another, whatever their names.
   bool single_file = false;

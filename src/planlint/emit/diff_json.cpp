@@ -69,8 +69,7 @@ json findings_json(const std::vector<DiffFinding>& findings) {
 }
 
 json total_json(const PortfolioTotal& total) {
-  return {{"plans", total.plans},         {"gpus", total.gpus},           {"gpu_hours", total.gpu_hours / 3600},
-          {"cost", total.cost},           {"cost_low", total.cost_low},   {"cost_high", total.cost_high}};
+  return {{"plans", total.plans}, {"gpus", total.gpus}, {"gpu_hours", total.gpu_hours / 3600}, {"cost", total.cost}};
 }
 
 json plan_json(const PlanDiff& plan) {

@@ -17,8 +17,12 @@ std::string join(const std::vector<std::string>& words, std::string_view separat
 std::vector<std::string> value_words(const ProgramModel& program, const OptionModel& option) {
   if (option.kind == ValueKind::choice) return option.choices;
   if (option.kind == ValueKind::rule) return program.rule_ids;
+  if (option.kind == ValueKind::rules) return program.rule_selectors;
   return {};
 }
+
+/// A value of several words joined by commas (`--select memory,peak`): each completes.
+bool completes_list(const OptionModel& option) { return option.kind == ValueKind::rules; }
 
 bool completes_files(const OptionModel& option) {
   return option.kind == ValueKind::file || option.kind == ValueKind::path;
@@ -39,6 +43,8 @@ std::string bash_value_arms(const ProgramModel& program, const CommandModel& com
     if (option.kind == ValueKind::none) continue;
     arms += fmt::format("        {})", join(option.flags, "|"));
     if (completes_files(option)) arms += " _planlint_files; return ;;\n";
+    else if (completes_list(option))
+      arms += fmt::format(" _planlint_list {}; return ;;\n", join(value_words(program, option)));
     else if (!value_words(program, option).empty())
       arms += fmt::format(" _planlint_words {}; return ;;\n", join(value_words(program, option)));
     else arms += " return ;;\n";
@@ -76,6 +82,14 @@ _planlint_files() {
 _planlint_words() {
   local IFS=$'\n'
   COMPREPLY+=($(compgen -W "$*" -- "$cur"))
+}
+
+# The words given that start with what follows the last comma of $cur, after the words before it.
+_planlint_list() {
+  local IFS=$'\n' before=
+  [[ $cur == *,* ]] && before=${cur%,*},
+  compopt -o nospace 2>/dev/null
+  COMPREPLY+=($(compgen -W "$*" -P "$before" -- "${cur##*,}"))
 }
 
 _planlint() {
@@ -146,6 +160,7 @@ std::string zsh_quote(const std::string& text, bool in_brackets) {
 
 std::string zsh_action(const ProgramModel& program, const OptionModel& option) {
   if (completes_files(option)) return "_files";
+  if (completes_list(option)) return "_sequence compadd - " + join(value_words(program, option));
   if (!value_words(program, option).empty()) return "(" + join(value_words(program, option)) + ")";
   return " ";  // a message, no completion
 }
@@ -231,6 +246,7 @@ std::string fish_option(const ProgramModel& program, const std::string& conditio
   for (const std::string& flag : option.flags)
     line += (flag.size() == 2 ? " -s " + flag.substr(1) : " -l " + flag.substr(2));
   if (completes_files(option)) line += " -r -F";
+  else if (completes_list(option)) line += " -x -a " + fish_quote("(__fish_complete_list , __planlint_rule_selectors)");
   else if (!value_words(program, option).empty()) line += " -x -a " + fish_quote(join(value_words(program, option)));
   else if (option.kind != ValueKind::none) line += " -x";
   return line + " -d " + fish_quote(option.description) + "\n";
@@ -241,6 +257,9 @@ std::string fish_option(const ProgramModel& program, const std::string& conditio
 std::string fish_completion(const ProgramModel& program) {
   const std::string commands = join(command_names(program));
   std::string out = fmt::format("# fish {}\n\ncomplete -c {} -f\n", header, program.name);
+  out += fmt::format("\n# What --select and --ignore take, joined by commas.\nfunction __planlint_rule_selectors\n"
+                     "    printf '%s\\n' {}\nend\n",
+                     join(program.rule_selectors));
   const std::string no_command = "not __fish_seen_subcommand_from " + commands;
   out += "\n# The subcommands, and the global options.\n";
   for (const CommandModel& command : program.commands)

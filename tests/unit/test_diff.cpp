@@ -21,11 +21,13 @@ TEST_CASE("diff of two commits lists each plan edited, added, renamed and remove
   // schemas/diff.schema.json describes it, as ajv reads the schema.
   const fs::path written = changed.repo.dir.write("diff.json", run.out);
   std::string validation;
-  CHECK(run_command(quote(ajv()) + " validate --spec=draft7 --strict=false -s " +
-                        quote(std::string(PLANLINT_SOURCE_DIR) + "/schemas/diff.schema.json") + " -d " +
-                        quote(written.string()),
-                    validation) == 0);
-  INFO(validation);
+  if (const auto validator = ajv()) {
+    CHECK(run_command(quote(*validator) + " validate --spec=draft7 --strict=false -s " +
+                          quote(std::string(PLANLINT_SOURCE_DIR) + "/schemas/diff.schema.json") + " -d " +
+                          quote(written.string()),
+                      validation) == 0);
+    INFO(validation);
+  }
   CHECK(doc["version"] == 1);
   CHECK(doc["base"] == "git:HEAD~1");
   CHECK(doc["summary"]["changed"] == 2);  // edited.toml, the doc's plan

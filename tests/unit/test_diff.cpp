@@ -245,7 +245,7 @@ TEST_CASE("diff --format github annotates only what the change introduces", "[di
                                                   "::warning plans/added.toml interconnect-bottleneck"});
 }
 
-TEST_CASE("diff --base-ref compares the working tree with a revision; a moved plan keeps its name", "[diff]") {
+TEST_CASE("diff --base-ref compares the working tree with a revision, and a moved plan keeps its name", "[diff]") {
   const ChangedRepository changed;
   // The working tree is the head commit, then: a plan moved and edited, another moved under a
   // new plan.name (two plans, whatever git's rename detection says of the files).

@@ -1,7 +1,9 @@
-// The npm validators (Sarif.Multitool, taplo, ajv, action-validator) are optional extras: the
-// tests pass on a machine with Debian's packages only, each check that needs a missing one
-// skipped with a line naming it, and scripts/test goes on when npm cannot install them. CI sets
-// PLANLINT_REQUIRE_NPM_TOOLS=1, which turns both into failures.
+// The test suite itself. Every test case is a CTest test of its own (catch_discover_tests), so
+// its name must survive CMake's lists. The npm validators (Sarif.Multitool, taplo, ajv,
+// action-validator) are optional extras: the tests pass on a machine with Debian's packages
+// only, each check that needs a missing one skipped with a line naming it, and scripts/test goes
+// on when npm cannot install them. CI sets PLANLINT_REQUIRE_NPM_TOOLS=1, which turns both into
+// failures.
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -28,6 +30,33 @@ int run_test_case_without_npm_tools(const std::string& name, const fs::path& too
 }
 
 }  // namespace
+
+TEST_CASE("every test name is one CTest test: no semicolon or backslash, brackets that pair up, no leading hyphen",
+          "[tests]") {
+  std::string output;
+  // Its exit status is the number of test cases (at most 255), as Catch's listings have it.
+  REQUIRE(run_command(quote(fs::read_symlink("/proc/self/exe").string()) + " --list-test-names-only", output) > 0);
+  std::size_t names = 0;
+  for (std::size_t at = 0, end; (end = output.find('\n', at)) != std::string::npos; at = end + 1) {
+    const std::string name = output.substr(at, end - at);
+    if (name.empty()) continue;
+    ++names;
+    CAPTURE(name);
+    // CMake splits a list at ';' outside brackets: a name with one, or with a bracket that does
+    // not pair up, becomes CTest tests that run nothing (tests/CMakeLists.txt makes that fail).
+    CHECK(name.find(';') == std::string::npos);
+    CHECK(name.find('\\') == std::string::npos);  // the test runner reads it as an escape
+    int depth = 0, lowest = 0;
+    for (char c : name) {
+      depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+      lowest = std::min(lowest, depth);
+    }
+    CHECK(lowest == 0);
+    CHECK(depth == 0);
+    CHECK(name.front() != '-');  // read as an option
+  }
+  CHECK(names > 100);
+}
 
 TEST_CASE("a test whose validator is not installed skips that check with a line naming it, unless CI requires it",
           "[validator]") {

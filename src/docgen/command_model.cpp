@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
+#include "planlint/diag/diagnostic.hpp"
 #include "planlint/emit/formats.hpp"
 #include "planlint/emit/report.hpp"
 #include "planlint/rules/rule_set.hpp"
@@ -40,6 +41,7 @@ void read_type_name(const CLI::Option& option, OptionModel& model) {
   else if (model.value_name == "PATH") model.kind = ValueKind::path;
   else if (model.value_name == "RULE") model.kind = ValueKind::rule;
   else if (model.value_name == "IDS") model.kind = ValueKind::rules;
+  else if (model.value_name == "ID=LEVEL") model.kind = ValueKind::rule_level;
   else model.kind = ValueKind::text;
 }
 
@@ -96,6 +98,10 @@ ProgramModel describe_command_line() {
   }
   std::sort(program.rule_ids.begin(), program.rule_ids.end());
   program.rule_selectors.assign(selectors.begin(), selectors.end());
+  // `--severity ID=LEVEL` and [lint.severity] take a severity or `off` (settings/selection.hpp).
+  for (Severity severity : {Severity::error, Severity::warning, Severity::note})
+    program.rule_levels.emplace_back(to_string(severity));
+  program.rule_levels.emplace_back("off");
   program.check_formats = output_format_names();
   program.report_formats = report_format_names();
   return program;

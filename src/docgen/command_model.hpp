@@ -14,6 +14,7 @@ enum class ValueKind {
   path,    ///< a file or a folder (type name PATH)
   rule,    ///< a rule id of the built-in rules (type name RULE)
   rules,   ///< rule ids, groups or `all`, joined by commas (type name IDS)
+  rule_level,  ///< a rule id, group or `all`, '=' and a level (type name ID=LEVEL)
   choice,  ///< one of `choices` (a CLI11 IsMember check)
 };
 
@@ -47,6 +48,7 @@ struct ProgramModel {
   std::vector<std::string> rule_ids;  ///< the built-in rules, sorted: what RULE completes to
   /// What IDS completes to: `all`, the built-in rules' groups and their ids, sorted.
   std::vector<std::string> rule_selectors;
+  std::vector<std::string> rule_levels;     ///< what ID=LEVEL's level is: the severities and `off`
   std::vector<std::string> check_formats;   ///< `planlint check --format`'s formats (emit/formats.hpp)
   std::vector<std::string> report_formats;  ///< `planlint report --format`'s (emit/report.hpp)
   std::string default_command;        ///< `planlint PATH...` runs this one

@@ -67,6 +67,7 @@ add_custom_target(planlint_debian_changelog ALL
   COMMENT "Writing the Debian changelog from CHANGELOG.md"
   VERBATIM)
 add_dependencies(planlint_debian_changelog planlint_docs)
+add_dependencies(planlint planlint_debian_changelog)  # scripts/package builds the planlint target
 
 # Where each shell looks: bash-completion and fish read <prefix>/share (bash-completion 2 and
 # fish also /usr/local/share); zsh reads site-functions under /usr/local, and Debian's zsh

@@ -2,7 +2,7 @@
 // completions generated from the command line's own definition (cli/app.hpp, src/docgen/),
 // read by the real groff, man and shells (what the completions complete: test_completions.cpp);
 // `cmake --install` into a prefix; and the packages cpack makes, read with dpkg-deb and
-// unpacked as a user would (lintian's verdict: test_package_lint.cpp).
+// unpacked as a user would (lintian's verdict: test_debian_package.cpp).
 #include <algorithm>
 #include <filesystem>
 #include <regex>

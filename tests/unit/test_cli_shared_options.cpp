@@ -61,7 +61,7 @@ TEST_CASE("an option several commands take has one value name and one help on al
   }
 }
 
-TEST_CASE("--today and PLANLINT_TODAY are checked alike by every command that takes them", "[cli][options]") {
+TEST_CASE("the date of --today or PLANLINT_TODAY is checked alike by every command that takes it", "[cli][options]") {
   Scratch dir;
   const std::string plan = dir.write("plan.toml", inference_plan_with("")).string();
   const std::set<std::string> commands = commands_taking("--today");

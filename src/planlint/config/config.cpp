@@ -240,13 +240,18 @@ class Reader {
   /// Sets what a checked value of `spec` configures.
   void set(const ConfigKeySpec& spec, ConfigValue checked, Config& config) {
     const std::string key = fmt::format("{}.{}", spec.table, spec.name);
-    std::vector<std::string> texts;
-    for (const ConfigString& string : checked.strings) texts.push_back(string.text);
+    // The strings themselves, moved out (a list may be most of a large file).
+    auto texts = [&checked] {
+      std::vector<std::string> list;
+      list.reserve(checked.strings.size());
+      for (ConfigString& string : checked.strings) list.push_back(std::move(string.text));
+      return list;
+    };
     switch (spec.key) {
       case ConfigKey::lint_select:
       case ConfigKey::lint_ignore:
         for (const ConfigString& name : checked.strings) config.names.push_back({key, name.text, name.span});
-        (spec.key == ConfigKey::lint_select ? config.select : config.ignore) = std::move(texts);
+        (spec.key == ConfigKey::lint_select ? config.select : config.ignore) = texts();
         return;
       case ConfigKey::lint_severity:
       case ConfigKey::lint_options:
@@ -264,7 +269,7 @@ class Reader {
         for (const ConfigString& catalog : checked.strings)
           if (auto resolved = confined(catalog.text, catalog.span, key)) config.catalogs.push_back(*resolved);
         return;
-      case ConfigKey::lint_exclude: config.exclude = std::move(texts); return;
+      case ConfigKey::lint_exclude: config.exclude = texts(); return;
       case ConfigKey::lint_respect_gitignore: config.respect_gitignore = checked.boolean; return;
       case ConfigKey::lint_docs_url: config.docs_url = std::move(checked.text); return;
       case ConfigKey::lint_fail_on: config.fail_on = parse_severity(checked.text); return;

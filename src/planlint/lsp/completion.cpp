@@ -200,7 +200,7 @@ json completion(const Analysis& analysis, LspPosition at, const ClientSupport&) 
         if (key.section != context.table || context.stated_keys.count(std::string(key.key))) continue;
         std::string detail = key.base_unit.empty() ? std::string() : fmt::format("in {}", key.base_unit);
         if (key.required) detail += detail.empty() ? "required" : ", required";
-        items.push_back(item(std::string(key.key), kind_property, detail, key.description, range, std::string(key.key)));
+        items.push_back(item(std::string(key.key), kind_property, detail, key.reference(), range, std::string(key.key)));
       }
     }
   }

@@ -43,10 +43,10 @@ constexpr const char* inference_plan =
 TEST_CASE("docs/plan-format.md's key tables are generated from the key specs", "[schema][docs]") {
   for (const SectionSpec& section : plan_sections()) {
     if (section.name == "estimates") continue;  // metric names, not keys
-    const std::string header = fmt::format(section.array ? "[[{}]]" : "[{}]", section.name);
+    const std::string header = section.array ? fmt::format("[[{}]]", section.name) : fmt::format("[{}]", section.name);
     const std::string generated = key_table_markdown(section);
     INFO("docs/plan-format.md's table of " << header << " is out of date: PLANLINT_UPDATE_GOLDEN=1 "
-                                              "build/tests/planlint_tests \"[docs]\" rewrites it");
+                                              "build/tests/planlint_tests \"[schema]\" rewrites it");
     CHECK(test::generated_region(std::filesystem::path(PLANLINT_SOURCE_DIR) / "docs/plan-format.md",
                                  fmt::format("<!-- keys of {}: generated from src/planlint/plan/schema.cpp -->\n", header),
                                  fmt::format("<!-- end of the keys of {} -->\n", header), generated) == generated);
@@ -150,6 +150,7 @@ TEST_CASE("a plan's nodes are counted with the default GPUs per node when it sta
       "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\ngpu = \"h100-sxm\"\n"
       "count = 8\nnodes = 3\n");
   REQUIRE(test::rules_of(result.diagnostics) == std::vector<std::string>{"unknown-key"});
-  CHECK(result.diagnostics[0].help.find(fmt::format("count = {:g} (3 × {:g})", 3 * per_node, per_node)) !=
+  REQUIRE(result.diagnostics[0].help);
+  CHECK(result.diagnostics[0].help->find(fmt::format("count = {:g} (3 × {:g})", 3 * per_node, per_node)) !=
         std::string::npos);
 }

@@ -6,11 +6,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "planlint/plan/key_rows.hpp"
+
 namespace planlint {
 
 namespace {
-using namespace units::dims;
-using K = ValueKind;
+using namespace key_rows;
 
 constexpr SectionSpec all_sections[] = {
     {"plan", false, true, "what the plan is and who answers for it"},
@@ -25,90 +26,6 @@ constexpr SectionSpec all_sections[] = {
     {"tolerances", false, false, "overrides of the tolerance tiers"},
 };
 static_assert(std::size(all_sections) == plan_section_count);
-
-constexpr double huge = 1e300;
-
-/// A row of the key table: its KeySpec, with the parts most rows leave out set by name.
-struct Row {
-  KeySpec spec;
-
-  Row& required() {
-    spec.required = true;
-    return *this;
-  }
-  /// What the key means beyond its `description` (plan-format.md's "meaning" column).
-  Row& doc(std::string_view text) {
-    spec.doc = text;
-    return *this;
-  }
-  /// A fixed default, which apply_defaults() sets wherever the key's section applies.
-  Row& fixed(double value) {
-    spec.by_default.fixed = value;
-    return *this;
-  }
-  Row& fixed_choice(std::string_view value) {
-    spec.by_default.fixed = value;
-    return *this;
-  }
-  Row& fixed_flag(bool value) {
-    spec.by_default.fixed = value;
-    return *this;
-  }
-  /// The condition of a fixed default that apply_defaults() sets only under it.
-  Row& when(std::string_view condition) {
-    spec.by_default.how = condition;
-    return *this;
-  }
-  /// A default that follows from other keys (`how`, computed from `sources`), or what the
-  /// estimates take when the key is not stated.
-  Row& derived(std::string_view how, std::vector<std::string_view> sources = {}) {
-    spec.by_default.how = how;
-    spec.by_default.sources = std::move(sources);
-    return *this;
-  }
-  /// A batch or a concurrency: whole sequences (value_reader.cpp).
-  Row& whole_sequences() {
-    spec.whole_sequences = true;
-    return *this;
-  }
-  operator KeySpec() const { return spec; }
-};
-
-// The common shapes of a row.
-Row count(std::string_view s, std::string_view k, std::string_view d, std::string_view unit = "count") {
-  return {KeySpec{s, k, K::whole, d, {none}, unit, 1, {}, false, 0, huge, true}};
-}
-Row degree(std::string_view s, std::string_view k, std::string_view d) {
-  return {KeySpec{s, k, K::whole, d, {none}, "count", 1, {}, false, 1, huge}};
-}
-Row whole_number(std::string_view s, std::string_view k, std::string_view d, std::string_view unit, double max) {
-  return {KeySpec{s, k, K::whole, d, {none}, unit, 1, {}, false, 0, max}};
-}
-Row fraction(std::string_view s, std::string_view k, std::string_view d, bool zero_allowed = false) {
-  return {KeySpec{s, k, K::quantity, d, {none}, "fraction", 1, {}, false, 0, 1, !zero_allowed}};
-}
-Row factor(std::string_view s, std::string_view k, std::string_view d, double max = huge) {
-  return {KeySpec{s, k, K::quantity, d, {none}, "factor", 1, {}, false, 1, max}};
-}
-Row amount(std::string_view s, std::string_view k, std::string_view d, std::vector<units::Dimension> dims,
-           std::string_view unit) {
-  return {KeySpec{s, k, K::quantity, d, std::move(dims), unit, 1, {}, false, 0, huge, true}};
-}
-Row time(std::string_view s, std::string_view k, std::string_view d) {
-  return amount(s, k, d, {seconds}, "seconds");
-}
-Row bandwidth(std::string_view s, std::string_view k, std::string_view d) {
-  return amount(s, k, d, {bytes_per_second, bits_per_second}, "bytes/s");
-}
-Row choice(std::string_view s, std::string_view k, std::string_view d, std::vector<std::string_view> choices) {
-  return {KeySpec{s, k, K::choice, d, {}, {}, 1, std::move(choices)}};
-}
-Row text(std::string_view s, std::string_view k, std::string_view d) { return {KeySpec{s, k, K::string, d}}; }
-Row flag(std::string_view s, std::string_view k, std::string_view d) { return {KeySpec{s, k, K::boolean, d}}; }
-Row date(std::string_view s, std::string_view k, std::string_view d) { return {KeySpec{s, k, K::date, d}}; }
-Row of_kind(std::string_view s, std::string_view k, ValueKind kind, std::string_view d) {
-  return {KeySpec{s, k, kind, d}};
-}
 
 const std::vector<std::string_view> compute_precisions = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 

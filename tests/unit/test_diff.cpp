@@ -154,12 +154,33 @@ TEST_CASE("diff's text output shows each part of the change", "[diff]") {
   CHECK(out.find("guardrails\n") != std::string::npos);
   CHECK(out.find("raises the plan's cost by 60%") != std::string::npos);
   CHECK(out.find("renamed-plan (training): renamed, plans/old-name.toml → plans/new-name.toml:1") != std::string::npos);
-  CHECK(out.find("added-plan (training): added, plans/added.toml:1") != std::string::npos);
-  CHECK(out.find("removed-plan (training): removed, plans/removed.toml:1") != std::string::npos);
+  CHECK(out.find("added-plan (training): added, plans/added.toml:1\n  new: cost $") != std::string::npos);
+  CHECK(out.find("no headline figure moved") == std::string::npos);
+  CHECK(out.find("removed-plan (training): removed, plans/removed.toml:1\n  was: cost $") != std::string::npos);
   CHECK(out.find("chat-serving (inference): changed, docs/capacity.md:") != std::string::npos);
   CHECK(out.find("serving cost per month") != std::string::npos);
   CHECK(out.find("\ntotals of the 5 plans of the change\n  h100-sxm: cost ") != std::string::npos);
   CHECK(out.find("\n  all: cost ") != std::string::npos);
+}
+
+TEST_CASE("a change of serving plans only totals their GPUs, not a cost or GPU-hours they do not have", "[diff]") {
+  // An inference plan's cost is a month's serving cost (shown per plan); the totals add the
+  // training cost and GPU-hours of the plans, which it has none of: not "$0.00 → $0.00".
+  GitRepository repo;
+  repo.write("docs/capacity.md", diff_capacity_doc("chat-serving", 8));
+  repo.commit("base");
+  repo.write("docs/capacity.md", diff_capacity_doc("chat-serving", 16));
+  repo.commit("head");
+  InDirectory here(repo.dir.path);
+  const CliRun text = run_cli({"diff", "--today", "2026-11-30", "git:HEAD~1", "git:HEAD"});
+  INFO(text.err);
+  INFO(text.out);
+  REQUIRE(text.status == 0);
+  CHECK(text.out.find("\n  h100-sxm: cost —; GPU-hours —; GPUs 8 → 16 +8 (+100%)\n") != std::string::npos);
+  CHECK(text.out.find("$0.00") == std::string::npos);
+  const CliRun markdown = run_cli({"diff", "--today", "2026-11-30", "--format", "markdown", "git:HEAD~1", "git:HEAD"});
+  INFO(markdown.out);
+  CHECK(markdown.out.find("| **all** | — | — | 8 → 16 +8 (+100%) |") != std::string::npos);
 }
 
 TEST_CASE("diff's Markdown is a comment: the marker, a summary table, a section per plan", "[diff]") {

@@ -134,7 +134,7 @@ TEST_CASE("a guardrail's level is the config's, and --fail-on decides the exit s
   CHECK(change.run({"--fail-on", "warning"}).status == 1);
 }
 
-TEST_CASE("--only-if-increase prints nothing and exits 0 when no cost figure rose", "[diff]") {
+TEST_CASE("diff --only-if-increase prints nothing and exits 0 when no cost figure rose", "[diff]") {
   const Change cheaper("[guardrails]\nnew_errors = true\n", diff_training_plan("p", "40%", 64),
                        diff_training_plan("p", "45%", 64, "hmb = 1\n"));
   const CliRun quiet = cheaper.run({"--only-if-increase"});
@@ -153,7 +153,7 @@ TEST_CASE("--only-if-increase prints nothing and exits 0 when no cost figure ros
   CHECK(read_text(cheaper.dir.path / "out.md").empty());
 }
 
-TEST_CASE("--all lists every metric of a changed plan, changed or not", "[diff]") {
+TEST_CASE("diff --all lists every metric of a changed plan, changed or not", "[diff]") {
   const Change change("", diff_training_plan("p", "40%", 64), diff_training_plan("p", "35%", 64));
   const json doc = json::parse(change.run({"--all"}).out);
   const json& figures = doc["plans"][0]["figures"];

@@ -97,7 +97,7 @@ void compare_claims(std::vector<InputChange>& out, const Plan& base, const Plan&
                                       std::pair{".high", &Claim::high}}) {
       const PlanValue* old_value = before && (before->*part) ? &*(before->*part) : nullptr;
       const PlanValue* new_value = after && (after->*part) ? &*(after->*part) : nullptr;
-      compare_value(out, [&] { return fmt::format("estimates.\"{}\"{}", metric, field); }, base, old_value, head,
+      compare_value(out, [&, field = field] { return fmt::format("estimates.\"{}\"{}", metric, field); }, base, old_value, head,
                     new_value);
     }
   }

@@ -17,9 +17,16 @@ std::string figure_side(const FigureChange& figure, bool head);
 std::string figure_change(const FigureChange& figure);
 /// The signed change of a total: "+$2.10M (+17.1%)"; "" when equal.
 std::string total_change(double base, double head, const FigureChange& like);
+/// A total before → after with its change: "$15.7M → $28.1M +$12.4M (+78.8%)"; "—" when no
+/// plan on either side has the figure (`counted` false: serving plans have no cost or
+/// GPU-hours, their cost is a month's, shown per plan). `value` formats each side (a Markdown
+/// cell escapes it).
+std::string total_transition(const FigureChange& like, double base, double head, bool counted,
+                             std::string (*value)(std::string_view) = nullptr);
 
 /// What a plan's change comes to in a few words: "cost +$1.41M (+18.3%), days +2.2 d, 1 new
-/// error, 2 fixed"; "no figure moved" when none did.
+/// error, 2 fixed"; an added or removed plan's headline figures ("new: cost $7.95M, 2048
+/// GPUs"); "no figure moved" when none did.
 std::string plan_gist(const PlanDiff& plan);
 
 /// "4 plans changed (2 changed, 1 added, 1 removed)", or "no change".

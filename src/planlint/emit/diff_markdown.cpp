@@ -88,13 +88,10 @@ std::string totals(const DiffReport& report) {
                      gpus = total_figure("cluster.count");
   std::string out = "| totals | cost | GPU-hours | GPUs |\n|---|---|---|---|\n";
   auto row = [&](const std::string& name, const PortfolioTotal& base, const PortfolioTotal& head) {
-    auto one = [&](const FigureChange& like, double before, double after) {
-      std::string text = cell(figure_value(like, before)) + " → " + cell(figure_value(like, after));
-      if (const std::string change = total_change(before, after, like); !change.empty()) text += " " + cell(change);
-      return text;
-    };
-    out += fmt::format("| {} | {} | {} | {} |\n", name, one(cost, base.cost, head.cost),
-                       one(hours, base.gpu_hours, head.gpu_hours), one(gpus, base.gpus, head.gpus));
+    const bool costed = base.costed_plans + head.costed_plans > 0;
+    out += fmt::format("| {} | {} | {} | {} |\n", name, total_transition(cost, base.cost, head.cost, costed, cell),
+                       total_transition(hours, base.gpu_hours, head.gpu_hours, costed, cell),
+                       total_transition(gpus, base.gpus, head.gpus, true, cell));
   };
   for (const TotalChange& total : report.totals)
     row(total.gpu.empty() ? "no GPU stated" : code(total.gpu), total.base, total.head);

@@ -110,6 +110,19 @@ std::string total_change(double base, double head, const FigureChange& like) {
   return fmt::format("{} ({})", signed_amount(like, head - base), signed_percent((head - base) / base));
 }
 
+std::string total_transition(const FigureChange& like, double base, double head, bool counted,
+                             std::string (*value)(std::string_view)) {
+  if (!counted) return "—";
+  auto side = [&](double v) {
+    const std::string text = figure_value(like, v);
+    return value ? value(text) : text;
+  };
+  std::string text = side(base) + " → " + side(head);
+  if (const std::string change = total_change(base, head, like); !change.empty())
+    text += " " + (value ? value(change) : change);
+  return text;
+}
+
 FigureChange total_figure(std::string_view name) {
   FigureChange figure;
   figure.name = std::string(name);
@@ -124,6 +137,17 @@ FigureChange total_figure(std::string_view name) {
 
 std::string plan_gist(const PlanDiff& plan) {
   std::vector<std::string> parts;
+  if (plan.status == PlanStatus::added || plan.status == PlanStatus::removed) {
+    // A plan on one side only: what it adds or takes away, its own headline figures.
+    std::string figures;
+    for (const FigureChange& figure : plan.figures) {
+      const std::optional<double>& value = plan.status == PlanStatus::added ? figure.head : figure.base;
+      if (!figure.headline || !value) continue;
+      figures += fmt::format("{}{} {}", figures.empty() ? "" : ", ", figure.label, figure_value(figure, *value));
+      if (figures.size() > 80) break;
+    }
+    if (!figures.empty()) parts.push_back(fmt::format("{}: {}", plan.status == PlanStatus::added ? "new" : "was", figures));
+  }
   for (const FigureChange& figure : plan.figures) {
     if (!figure.headline || !figure.changed() || !figure.base || !figure.head) continue;
     parts.push_back(fmt::format("{} {}", figure.label, figure_change(figure)));

@@ -128,11 +128,10 @@ void render_totals(std::ostream& out, const DiffReport& report) {
   const FigureChange cost = total_figure("cost.total"), hours = total_figure("cost.gpu_hours_billed"),
                      gpus = total_figure("cluster.count");
   auto line = [&](std::string_view name, const PortfolioTotal& base, const PortfolioTotal& head) {
-    std::string text = fmt::format("  {}: cost {} → {}", name, figure_value(cost, base.cost), figure_value(cost, head.cost));
-    if (const std::string change = total_change(base.cost, head.cost, cost); !change.empty()) text += " " + change;
-    text += fmt::format("; GPU-hours {} → {}", figure_value(hours, base.gpu_hours), figure_value(hours, head.gpu_hours));
-    text += fmt::format("; GPUs {} → {}", figure_value(gpus, base.gpus), figure_value(gpus, head.gpus));
-    out << text << '\n';
+    const bool costed = base.costed_plans + head.costed_plans > 0;
+    out << fmt::format("  {}: cost {}; GPU-hours {}; GPUs {}\n", name, total_transition(cost, base.cost, head.cost, costed),
+                       total_transition(hours, base.gpu_hours, head.gpu_hours, costed),
+                       total_transition(gpus, base.gpus, head.gpus, true));
   };
   out << fmt::format("\ntotals of the {} plan{} of the change\n", report.plans.size(),
                      report.plans.size() == 1 ? "" : "s");

@@ -159,7 +159,12 @@ struct GpuRow {
   double hbm, hbm_bandwidth;
   bool has_link;
   double link_bandwidth;
-  std::uint8_t scale_out;
+  bool has_link_kind;
+  std::uint8_t link_kind;
+  bool has_domain;
+  double domain;
+  bool has_host;
+  double host;
   std::uint32_t sources_first, sources_count;
   std::string_view notes, file;
   std::uint32_t begin_line, begin_column, end_line, end_column;
@@ -279,7 +284,9 @@ std::vector<GpuSpec> gpus() {
     gpu.hbm_bytes = row.hbm;
     gpu.hbm_bandwidth_bytes_per_s = row.hbm_bandwidth;
     if (row.has_link) gpu.link_bandwidth_bytes_per_s = row.link_bandwidth;
-    gpu.scale_out = static_cast<ScaleOut>(row.scale_out);
+    if (row.has_link_kind) gpu.scale_up_link = static_cast<ScaleUpLink>(row.link_kind);
+    if (row.has_domain) gpu.scale_up_domain = row.domain;
+    if (row.has_host) gpu.gpus_per_node = row.host;
     gpu.sources = string_list(row.sources_first, row.sources_count);
     gpu.notes = str(row.notes);
     gpu.location.file = str(row.file);
@@ -398,12 +405,15 @@ std::vector<GpuSpec> gpus() {
     const Range sources = string_rows(gpu.sources);
     const Span& span = gpu.location.span;
     const PriceRange price = gpu.price.value_or(PriceRange{});
-    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{},\n   {},{},{},{},{}}}",
+    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{},\n   {},{},{},{},{}}}",
                                 literal(gpu.id), literal(gpu.name), dense.text(), sparse.text(),
                                 number(gpu.hbm_bytes), number(gpu.hbm_bandwidth_bytes_per_s),
                                 gpu.link_bandwidth_bytes_per_s.has_value(),
                                 number(gpu.link_bandwidth_bytes_per_s.value_or(0)),
-                                static_cast<unsigned>(gpu.scale_out), sources.text(),
+                                gpu.scale_up_link.has_value(),
+                                static_cast<unsigned>(gpu.scale_up_link.value_or(ScaleUpLink::nvlink)),
+                                gpu.scale_up_domain.has_value(), number(gpu.scale_up_domain.value_or(0)),
+                                gpu.gpus_per_node.has_value(), number(gpu.gpus_per_node.value_or(0)), sources.text(),
                                 literal(gpu.notes), literal(gpu.location.file), span.begin.line,
                                 span.begin.column, span.end.line, span.end.column, gpu.price.has_value(),
                                 number(price.low), number(price.high), literal(price.source),

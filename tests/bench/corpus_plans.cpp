@@ -441,7 +441,7 @@ Mistake placed(Mistake mistake, const Draw& d) {
   if (mistake == Mistake::sparse_peak && !d.gpu->sparse_peak(*parse_precision(d.training() ? d.precision : d.weights)))
     mistake = Mistake::bits_for_bytes;
   // A TPU's chips talk over ICI, not network cards: 400 GB/s a chip is no bit rate in bytes.
-  if (mistake == Mistake::bits_for_bytes && d.gpu->scale_out == ScaleOut::ici) return Mistake::key_typo;
+  if (mistake == Mistake::bits_for_bytes && d.gpu->scale_out() == ScaleOut::ici) return Mistake::key_typo;
   return mistake;
 }
 

@@ -159,7 +159,9 @@ TEST_CASE("the generated built-in catalog equals gpus.toml loaded at run time",
     REQUIRE(a.link_bandwidth_bytes_per_s.has_value() == b.link_bandwidth_bytes_per_s.has_value());
     if (b.link_bandwidth_bytes_per_s)
       CHECK(same_double(*a.link_bandwidth_bytes_per_s, *b.link_bandwidth_bytes_per_s));
-    CHECK(a.scale_out == b.scale_out);
+    CHECK(a.scale_up_link == b.scale_up_link);
+    CHECK(a.scale_up_domain == b.scale_up_domain);
+    CHECK(a.gpus_per_node == b.gpus_per_node);
     CHECK(a.sources == b.sources);
     CHECK(a.notes == b.notes);
     REQUIRE(a.price.has_value() == b.price.has_value());

@@ -19,7 +19,8 @@ TEST_CASE("planlint gpus lists the catalog with peaks per precision, memory, lin
   CHECK_THAT(run.out, Catch::Contains("h100-sxm  NVIDIA H100 SXM5 80GB\n"));
   CHECK_THAT(run.out, Catch::Contains("bf16 989 TFLOPS"));
   CHECK_THAT(run.out, Catch::Contains("tpu-v4  Google Cloud TPU v4\n"));
-  CHECK_THAT(run.out, Catch::Contains("scale-out by chip-to-chip links (ICI)"));
+  CHECK_THAT(run.out, Catch::Contains("scale-up      a slice of up to 4096 GPUs over ICI\n"));
+  CHECK_THAT(run.out, Catch::Contains("scale-up      72 GPUs over NVLink; hosts of 4\n"));
   CHECK_THAT(run.out, Catch::Contains("source        NVIDIA L4 Tensor Core GPU datasheet"));
   for (const planlint::GpuSpec& gpu : Catalog::builtin().gpus()) CHECK_THAT(run.out, Catch::Contains(gpu.id + "  "));
 }

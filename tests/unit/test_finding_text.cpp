@@ -116,14 +116,14 @@ TEST_CASE("a team's own TPU entry is left to its ICI when the catalog says scale
   // entry (a v6e) drew bandwidth-per-node and bits-for-bytes on its ICI figure.
   auto rules_for = [](const std::string& scale_out, const std::string& bandwidth) {
     test::Scratch dir;
-    dir.write("hw.toml", "[[gpu]]\nid = \"tpu-v6e\"\nname = \"Google Cloud TPU v6e\"\nhbm = \"32 GB\"\n"
+    dir.write("hw.toml", "[[gpu]]\nid = \"our-tpu\"\nname = \"Our TPU\"\nhbm = \"32 GB\"\n"
                          "hbm_bandwidth = \"1.64 TB/s\"\n" + scale_out +
                          "sources = [\"Google Cloud TPU documentation, TPU v6e\"]\n"
                          "[gpu.dense]\nbf16 = \"918 TFLOPS\"\n");
     dir.write(".planlint.toml", "[lint]\ncatalog = \"hw.toml\"\n");
     RunOptions options;
     options.paths = {dir.write("plan.toml", training_plan("params = \"7B\"\n", "",
-                                                          "gpu = \"tpu-v6e\"\ncount = 256\ngpus_per_node = 4\n"
+                                                          "gpu = \"our-tpu\"\ncount = 256\ngpus_per_node = 4\n"
                                                           "inter_node_bandwidth = \"" + bandwidth + "\"\n"))
                          .string()};
     options.today = Date{2026, 11, 30};
@@ -133,6 +133,7 @@ TEST_CASE("a team's own TPU entry is left to its ICI when the catalog says scale
   };
   CHECK_THAT(rules_for("scale_out = \"ici\"\n", "3584 Gbps"), !VectorContains(std::string("bandwidth-per-node")));
   CHECK_THAT(rules_for("scale_out = \"ici\"\n", "448 GB/s"), !VectorContains(std::string("bits-for-bytes")));
+  CHECK_THAT(rules_for("scale_up_link = \"ici\"\n", "3584 Gbps"), !VectorContains(std::string("bandwidth-per-node")));
   // An entry that says nothing connects by network cards, as a GPU does.
   CHECK_THAT(rules_for("", "3584 Gbps"), VectorContains(std::string("bandwidth-per-node")));
   CHECK_THAT(rules_for("scale_out = \"nic\"\n", "448 GB/s"), VectorContains(std::string("bits-for-bytes")));

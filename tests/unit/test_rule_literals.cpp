@@ -126,9 +126,9 @@ TEST_CASE("a literal compared with a key of a few choices must be one of them", 
   CHECK(check_error("'aproved' != plan.status").message ==
         "plan.status is never 'aproved' (it is one of draft, review, approved); did you mean 'approved'?");
   CHECK(check_error("training.precision in ['bf16', 'fp9']").message ==
-        "training.precision is never 'fp9' (it is one of fp32, tf32, bf16, fp16, fp8, fp4); did you mean 'fp8'?");
+        "training.precision is never 'fp9' (it is one of fp32, tf32, bf16, fp16, fp8, fp6, fp4); did you mean 'fp8'?");
   CHECK(check_error("inference.weights not in ['int4', 'nf4']").message ==
-        "inference.weights is never 'nf4' (it is one of bf16, fp16, fp8, int8, int4)");
+        "inference.weights is never 'nf4' (it is one of bf16, fp16, fp8, int8, int4, fp6, mxfp6, fp4, nvfp4, mxfp4)");
   CHECK(check_error("training.optimizer == 'adamw8bit'").message.starts_with("training.optimizer is never 'adamw8bit'"));
   CHECK(check_error("training.recompute == 'ful'").message.ends_with("did you mean 'full'?"));
   // What the language's functions return is checked the same way.

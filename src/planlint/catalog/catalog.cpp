@@ -23,15 +23,38 @@ std::string_view to_string(Precision precision) {
     case Precision::fp16: return "fp16";
     case Precision::fp8: return "fp8";
     case Precision::int8: return "int8";
+    case Precision::fp6: return "fp6";
     case Precision::fp4: return "fp4";
   }
   return "?";
 }
 
-std::optional<ScaleOut> parse_scale_out(std::string_view text) {
-  if (text == "nic") return ScaleOut::nic;
-  if (text == "ici") return ScaleOut::ici;
+std::optional<ScaleUpLink> parse_scale_up_link(std::string_view text) {
+  for (ScaleUpLink link : all_scale_up_links)
+    if (to_string(link) == text) return link;
   return std::nullopt;
+}
+
+std::string_view to_string(ScaleUpLink link) {
+  switch (link) {
+    case ScaleUpLink::nvlink: return "nvlink";
+    case ScaleUpLink::infinity_fabric: return "infinity-fabric";
+    case ScaleUpLink::ici: return "ici";
+    case ScaleUpLink::pcie: return "pcie";
+    case ScaleUpLink::roce: return "roce";
+  }
+  return "?";
+}
+
+std::string_view display_name(ScaleUpLink link) {
+  switch (link) {
+    case ScaleUpLink::nvlink: return "NVLink";
+    case ScaleUpLink::infinity_fabric: return "Infinity Fabric";
+    case ScaleUpLink::ici: return "ICI";
+    case ScaleUpLink::pcie: return "PCIe";
+    case ScaleUpLink::roce: return "RoCE";
+  }
+  return "?";
 }
 
 std::string_view to_string(ScaleOut scale_out) { return scale_out == ScaleOut::ici ? "ici" : "nic"; }

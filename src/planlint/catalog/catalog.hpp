@@ -18,7 +18,7 @@
 namespace planlint {
 
 /// Compute precisions that have a peak in the catalog.
-enum class Precision { fp32, tf32, bf16, fp16, fp8, int8, fp4 };
+enum class Precision { fp32, tf32, bf16, fp16, fp8, int8, fp6, fp4 };
 
 std::optional<Precision> parse_precision(std::string_view text);  // "bf16" → bf16
 std::string_view to_string(Precision precision);
@@ -26,7 +26,7 @@ std::string_view to_string(Precision precision);
 /// Every precision, in the order of the enum (for listings: "fp32, tf32, bf16, ...").
 inline constexpr Precision all_precisions[] = {Precision::fp32, Precision::tf32, Precision::bf16,
                                                Precision::fp16, Precision::fp8,  Precision::int8,
-                                               Precision::fp4};
+                                               Precision::fp6,  Precision::fp4};
 
 /// Peak FLOP/s by precision: a slot per precision, in place (a catalog of 30 GPUs held 180
 /// map nodes, allocated at every start). Iterates over the precisions it holds, in the order
@@ -76,12 +76,23 @@ class PeakTable {
   std::array<std::optional<double>, precision_count> slots_{};
 };
 
-/// How the accelerators of different hosts reach each other: through network cards (InfiniBand,
-/// RoCE, Ethernet; what the inter-node network rules reason about), or by chip-to-chip links
-/// with no network card in the path (a TPU slice's ICI).
+/// The link that joins the accelerators of one scale-up domain (an HGX baseboard's or an NVL72
+/// rack's NVLink, an MI300X platform's Infinity Fabric, a TPU slice's ICI), as against the
+/// scale-out network of network cards between domains.
+enum class ScaleUpLink { nvlink, infinity_fabric, ici, pcie, roce };
+
+inline constexpr ScaleUpLink all_scale_up_links[] = {ScaleUpLink::nvlink, ScaleUpLink::infinity_fabric,
+                                                     ScaleUpLink::ici, ScaleUpLink::pcie, ScaleUpLink::roce};
+
+std::optional<ScaleUpLink> parse_scale_up_link(std::string_view text);  // "infinity-fabric" → infinity_fabric
+std::string_view to_string(ScaleUpLink link);                            // "infinity-fabric"
+std::string_view display_name(ScaleUpLink link);                         // "Infinity Fabric"
+
+/// How the accelerators of different hosts reach each other: through network cards, or by the
+/// chip-to-chip links of their scale-up domain with no network card in the path (a TPU slice's
+/// ICI). Follows from the entry's scale-up link; older catalogs state it as `scale_out`.
 enum class ScaleOut { nic, ici };
 
-std::optional<ScaleOut> parse_scale_out(std::string_view text);  // "ici" → ici
 std::string_view to_string(ScaleOut scale_out);
 
 /// What one GPU of a kind rents for, per GPU-hour, as a catalog entry's [gpu.price] gives it:
@@ -103,8 +114,13 @@ struct GpuSpec {
   PeakTable sparse_peak_flops;
   double hbm_bytes = 0;                   ///< memory per GPU as marketed (10^9-byte GB)
   double hbm_bandwidth_bytes_per_s = 0;
-  std::optional<double> link_bandwidth_bytes_per_s;  ///< NVLink-class per GPU, both directions
-  ScaleOut scale_out = ScaleOut::nic;  ///< `scale_out` in the entry; network cards unless it says "ici"
+  /// The scale-up link's bandwidth per GPU, both directions (NVLink 900 GB/s on an H100 SXM).
+  std::optional<double> link_bandwidth_bytes_per_s;
+  std::optional<ScaleUpLink> scale_up_link;  ///< the scale-up link's kind, where the entry says
+  /// Accelerators one scale-up domain joins (8 on an HGX baseboard, 72 in an NVL72 rack); for a
+  /// TPU, whose slices a job sizes, the largest slice. Absent: the domain is the host.
+  std::optional<double> scale_up_domain;
+  std::optional<double> gpus_per_node;  ///< accelerators per host (4 in a GB200 compute tray)
   std::vector<std::string> sources;
   /// Rental prices per GPU-hour (`price-per-node` tells a node's price from a GPU's by them).
   std::optional<PriceRange> price;
@@ -113,6 +129,7 @@ struct GpuSpec {
 
   std::optional<double> dense_peak(Precision precision) const;
   std::optional<double> sparse_peak(Precision precision) const;
+  ScaleOut scale_out() const { return scale_up_link == ScaleUpLink::ici ? ScaleOut::ici : ScaleOut::nic; }
 };
 
 class Catalog {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,9 +26,14 @@ namespace {
 
 constexpr std::string_view rule_id = problem_kinds::invalid_catalog;
 constexpr std::array<std::string_view, 1> root_keys = {"gpu"};
-constexpr std::array<std::string_view, 11> entry_keys = {
-    "id",      "name",    "hbm",   "hbm_bandwidth", "link_bandwidth",
-    "scale_out", "notes", "sources", "dense",      "sparse", "price"};
+constexpr std::array<std::string_view, 14> entry_keys = {
+    "id",      "name",          "hbm",           "hbm_bandwidth", "link_bandwidth",
+    "scale_up_link", "scale_up_domain", "gpus_per_node", "scale_out", "notes",
+    "sources", "dense",         "sparse",        "price"};
+/// The keys of an entry that describe its topology: a replacement that states none of one keeps
+/// the replaced entry's (Catalog::load).
+constexpr std::array<std::string_view, 4> topology_keys = {"scale_up_link", "scale_up_domain", "gpus_per_node",
+                                                           "scale_out"};
 constexpr std::array<std::string_view, 4> price_keys = {"low", "high", "source", "updated"};
 
 /// The node's TOML type with its article: "an integer", "a table".
@@ -74,9 +80,10 @@ class Loader {
  public:
   Loader(const SourceFile& file, DiagnosticSink& errors) : file_(file), errors_(errors) {}
 
-  /// Whether the entry `id` of the file states its scale_out (entries() read it).
-  bool states_scale_out(std::string_view id) const {
-    return std::find(scale_out_stated_.begin(), scale_out_stated_.end(), id) != scale_out_stated_.end();
+  /// Whether the entry `id` of the file states `key` (entries() read it).
+  bool states(std::string_view id, std::string_view key) const {
+    return std::find(stated_.begin(), stated_.end(), std::pair<std::string, std::string_view>(id, key)) !=
+           stated_.end();
   }
 
   /// The entries of the file that are valid; reports the others.
@@ -160,19 +167,7 @@ class Loader {
     if (const toml::node* link = table.get("link_bandwidth"))
       gpu.link_bandwidth_bytes_per_s = quantity(*link, path + ".link_bandwidth",
                                                 units::dims::bytes_per_second, "900 GB/s");
-    if (const toml::node* scale_out = table.get("scale_out")) {
-      scale_out_stated_.push_back(gpu.id);
-      const auto* text = scale_out->as_string();
-      if (auto parsed = text ? parse_scale_out(text->get()) : std::nullopt)
-        gpu.scale_out = *parsed;
-      else
-        report(*scale_out, path + ".scale_out",
-               text ? fmt::format("unknown scale_out '{}': expected \"nic\" (network cards, the "
-                                  "default) or \"ici\" (chip-to-chip links, as a TPU slice's)",
-                                  text->get())
-                    : fmt::format("expected scale_out to be \"nic\" or \"ici\", found {}",
-                                  type_name(*scale_out)));
-    }
+    topology(table, path, gpu);
     if (const toml::node* dense = table.get("dense"))
       gpu.dense_peak_flops = peaks(*dense, path + ".dense");
     else
@@ -187,6 +182,62 @@ class Loader {
 
     if (errors_.size() != errors_before) return std::nullopt;
     return gpu;
+  }
+
+  /// The scale-up domain (its link's kind and size) and the host. `scale_out = "ici"`, which
+  /// older catalogs write for a TPU, is the same as `scale_up_link = "ici"`.
+  void topology(const toml::table& table, const std::string& path, GpuSpec& gpu) {
+    for (std::string_view key : topology_keys)
+      if (table.get(key)) stated_.emplace_back(gpu.id, key);
+    if (const toml::node* link = table.get("scale_up_link")) {
+      const auto* text = link->as_string();
+      if (auto parsed = text ? parse_scale_up_link(text->get()) : std::nullopt)
+        gpu.scale_up_link = *parsed;
+      else
+        report(*link, path + ".scale_up_link",
+               fmt::format("{}: expected one of {}", text ? fmt::format("unknown scale_up_link '{}'", text->get())
+                                                          : fmt::format("expected a string, found {}", type_name(*link)),
+                           link_names()));
+    }
+    if (const toml::node* scale_out = table.get("scale_out")) {
+      const auto* text = scale_out->as_string();
+      if (!text || (text->get() != "nic" && text->get() != "ici"))
+        report(*scale_out, path + ".scale_out",
+               text ? fmt::format("unknown scale_out '{}': expected \"nic\" or \"ici\"; a scale-up link's kind is "
+                                  "scale_up_link, one of {}",
+                                  text->get(), link_names())
+                    : fmt::format("expected scale_out to be \"nic\" or \"ici\", found {}", type_name(*scale_out)));
+      else if (text->get() == "ici" && gpu.scale_up_link && *gpu.scale_up_link != ScaleUpLink::ici)
+        report(*scale_out, path + ".scale_out",
+               fmt::format("scale_out = \"ici\" says the chips connect by ICI, but scale_up_link says \"{}\": "
+                           "write scale_up_link alone",
+                           to_string(*gpu.scale_up_link)));
+      else if (text->get() == "ici")
+        gpu.scale_up_link = ScaleUpLink::ici;
+    }
+    gpu.scale_up_domain = accelerator_count(table, "scale_up_domain", path);
+    gpu.gpus_per_node = accelerator_count(table, "gpus_per_node", path);
+  }
+
+  static std::string link_names() {
+    std::string names;
+    for (ScaleUpLink link : all_scale_up_links) names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", to_string(link));
+    return names;
+  }
+
+  /// A count of accelerators: a positive integer.
+  std::optional<double> accelerator_count(const toml::table& table, std::string_view key, const std::string& path) {
+    const toml::node* node = table.get(key);
+    if (!node) return std::nullopt;
+    const auto* integer = node->as_integer();
+    if (!integer || integer->get() < 1 || integer->get() > 1'000'000) {
+      report(*node, fmt::format("{}.{}", path, key),
+             integer ? fmt::format("'{}' is a count of accelerators: expected a whole number from 1 to 1000000", key)
+                     : fmt::format("expected '{}' to be a whole number of accelerators, found {}", key,
+                                   type_name(*node)));
+      return std::nullopt;
+    }
+    return static_cast<double>(integer->get());
   }
 
   /// [gpu.price]: low and high per GPU-hour, the source and the date they were read.
@@ -385,7 +436,8 @@ class Loader {
 
   const SourceFile& file_;
   DiagnosticSink& errors_;
-  std::vector<std::string> scale_out_stated_;  ///< ids of the entries that state scale_out
+  /// (entry id, topology key) for each topology key an entry states.
+  std::vector<std::pair<std::string, std::string_view>> stated_;
 };
 
 }  // namespace
@@ -402,9 +454,12 @@ Result<void> Catalog::load(const SourceFile& file, DiagnosticSink& errors) {
     // A later file overrides an entry of the same id in place, so listings keep their order.
     auto same_id = [&](const GpuSpec& g) { return g.id == gpu.id; };
     if (auto existing = std::find_if(gpus_.begin(), gpus_.end(), same_id); existing != gpus_.end()) {
-      // A correction of an entry's figures that says nothing of how its hosts connect keeps
-      // the entry's (a team's tpu-v5p with its measured bandwidth is still ICI).
-      if (!loader.states_scale_out(gpu.id)) gpu.scale_out = existing->scale_out;
+      // A correction of an entry's figures that says nothing of its topology keeps the entry's
+      // (a team's tpu-v5p with its measured bandwidth is still an ICI slice).
+      if (!loader.states(gpu.id, "scale_up_link") && !loader.states(gpu.id, "scale_out"))
+        gpu.scale_up_link = existing->scale_up_link;
+      if (!loader.states(gpu.id, "scale_up_domain")) gpu.scale_up_domain = existing->scale_up_domain;
+      if (!loader.states(gpu.id, "gpus_per_node")) gpu.gpus_per_node = existing->gpus_per_node;
       *existing = std::move(gpu);
     } else
       gpus_.push_back(std::move(gpu));

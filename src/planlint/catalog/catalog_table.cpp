@@ -16,23 +16,34 @@ std::string figure(std::optional<double> value, double scale, const char* unit) 
   return fmt::format("{:.6g} {}", *value / scale, unit);
 }
 
+/// The scale-up domain as a reader says it: "72 × NVLink", "≤ 6144 × ICI" for a TPU's largest
+/// slice, "–" without one.
+std::string domain_text(const GpuSpec& gpu) {
+  if (!gpu.scale_up_domain && !gpu.scale_up_link) return "–";
+  const std::string link = gpu.scale_up_link ? std::string(display_name(*gpu.scale_up_link)) : "scale-up link";
+  if (!gpu.scale_up_domain) return link;
+  return fmt::format("{}{:g} × {}", gpu.scale_up_link == ScaleUpLink::ici ? "≤ " : "", *gpu.scale_up_domain, link);
+}
+
 }  // namespace
 
 std::string catalog_table_markdown(const Catalog& catalog) {
   constexpr double tera = 1e12, giga = 1e9;
   std::string out =
-      "| id | name | FP32 (non-tensor) | BF16/FP16 dense | FP8 dense | BF16 sparse | HBM | HBM bandwidth | link |\n"
-      "|---|---|---|---|---|---|---|---|---|\n";
+      "| id | name | FP32 (non-tensor) | BF16/FP16 dense | FP8 dense | FP4 dense | BF16 sparse | HBM | HBM bandwidth | "
+      "link | scale-up domain |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const GpuSpec& gpu : catalog.gpus()) {
     // A GPU without BF16 (Volta) shows its FP16 tensor peak in the BF16/FP16 column.
     std::optional<double> half = gpu.dense_peak(Precision::bf16);
     if (!half) half = gpu.dense_peak(Precision::fp16);
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n", gpu.id, gpu.name,
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", gpu.id, gpu.name,
                        figure(gpu.dense_peak(Precision::fp32), tera, "TFLOPS"), figure(half, tera, "TFLOPS"),
                        figure(gpu.dense_peak(Precision::fp8), tera, "TFLOPS"),
+                       figure(gpu.dense_peak(Precision::fp4), tera, "TFLOPS"),
                        figure(gpu.sparse_peak(Precision::bf16), tera, "TFLOPS"),
                        figure(gpu.hbm_bytes, giga, "GB"), figure(gpu.hbm_bandwidth_bytes_per_s, tera, "TB/s"),
-                       figure(gpu.link_bandwidth_bytes_per_s, giga, "GB/s"));
+                       figure(gpu.link_bandwidth_bytes_per_s, giga, "GB/s"), domain_text(gpu));
   }
   return out;
 }
@@ -50,10 +61,14 @@ std::string catalog_listing_text(const Catalog& catalog) {
     if (!sparse.empty()) out += fmt::format("  sparse peaks  {} (2:4 structured sparsity)\n", sparse);
     out += fmt::format("  memory        {}, {}\n", figure(gpu.hbm_bytes, 1e9, "GB"),
                        figure(gpu.hbm_bandwidth_bytes_per_s, 1e12, "TB/s"));
-    out += fmt::format("  link          {}; scale-out by {}\n",
-                       gpu.link_bandwidth_bytes_per_s ? figure(gpu.link_bandwidth_bytes_per_s, 1e9, "GB/s") + " per GPU"
-                                                      : std::string("none listed"),
-                       gpu.scale_out == ScaleOut::ici ? "chip-to-chip links (ICI)" : "network cards");
+    out += fmt::format("  link          {}\n", gpu.link_bandwidth_bytes_per_s
+                                                   ? figure(gpu.link_bandwidth_bytes_per_s, 1e9, "GB/s") + " per GPU"
+                                                   : std::string("none listed"));
+    std::string domain = gpu.scale_up_domain ? fmt::format("{:g} GPUs", *gpu.scale_up_domain) : std::string("the host");
+    if (gpu.scale_up_domain && gpu.scale_up_link == ScaleUpLink::ici) domain = "a slice of up to " + domain;
+    if (gpu.scale_up_link) domain += fmt::format(" over {}", display_name(*gpu.scale_up_link));
+    if (gpu.gpus_per_node) domain += fmt::format("; hosts of {:g}", *gpu.gpus_per_node);
+    out += fmt::format("  scale-up      {}\n", domain);
     for (const std::string& source : gpu.sources) out += fmt::format("  source        {}\n", source);
     out += '\n';
   }
@@ -73,7 +88,10 @@ std::string catalog_listing_json(const Catalog& catalog) {
     entry["hbm_bandwidth_bytes_per_s"] = gpu.hbm_bandwidth_bytes_per_s;
     entry["link_bandwidth_bytes_per_s"] =
         gpu.link_bandwidth_bytes_per_s ? json(*gpu.link_bandwidth_bytes_per_s) : json(nullptr);
-    entry["scale_out"] = std::string(to_string(gpu.scale_out));
+    entry["scale_up_link"] = gpu.scale_up_link ? json(std::string(to_string(*gpu.scale_up_link))) : json(nullptr);
+    entry["scale_up_domain"] = gpu.scale_up_domain ? json(*gpu.scale_up_domain) : json(nullptr);
+    entry["gpus_per_node"] = gpu.gpus_per_node ? json(*gpu.gpus_per_node) : json(nullptr);
+    entry["scale_out"] = std::string(to_string(gpu.scale_out()));
     json dense = json::object(), sparse = json::object();
     for (auto [precision, peak] : gpu.dense_peak_flops) dense[std::string(to_string(precision))] = peak;
     for (auto [precision, peak] : gpu.sparse_peak_flops) sparse[std::string(to_string(precision))] = peak;

@@ -309,6 +309,10 @@ Term training_tokens_per_step(EstimateContext& context, MetricBuilder& m);
 std::optional<double> computed_metric(EstimateContext& context, Metric metric);
 /// model.architecture = "moe".
 bool is_moe(const EstimateContext& context);
+/// Bytes a stored element of a weight, KV-cache or compute-copy precision takes, its block
+/// scales included ("nvfp4": 4 bits and an 8-bit scale per 16 elements, 0.5625); none for a name
+/// that is no storage precision (docs/estimates.md, "Bytes per element").
+std::optional<double> stored_element_bytes(std::string_view precision);
 
 /// The metric groups, each a function that adds its metrics to the context.
 void estimate_training_compute(EstimateContext& context);

@@ -57,21 +57,30 @@ std::optional<ExpertTerms> expert_terms(EstimateContext& context, MetricBuilder&
   return ExpertTerms{n, m.plan("model.active_params")};
 }
 
-namespace {
-
-/// Bytes per stored element of a weight or KV-cache precision.
-std::optional<double> element_bytes(std::string_view precision) {
+// The microscaling formats store a shared scale per block beside the elements: MXFP4 and MXFP6
+// an 8-bit power of two (E8M0) per 32 elements (OCP Microscaling Formats (MX) Specification
+// v1.0, 2023), NVFP4 an FP8 (E4M3) scale per 16 elements (NVIDIA, "Introducing NVFP4 for
+// Efficient and Accurate Low-Precision Inference", 2025); the per-tensor FP32 scale is
+// negligible. The plain names count the elements alone, as int4 does not count its group scales.
+std::optional<double> stored_element_bytes(std::string_view precision) {
+  constexpr double bits = 1.0 / 8;
   if (precision == "fp32") return 4.0;
   if (precision == "bf16" || precision == "fp16") return 2.0;
   if (precision == "fp8" || precision == "int8") return 1.0;
-  if (precision == "int4" || precision == "fp4") return 0.5;
+  if (precision == "fp6") return 6 * bits;
+  if (precision == "mxfp6") return (6 + 8.0 / 32) * bits;
+  if (precision == "int4" || precision == "fp4") return 4 * bits;
+  if (precision == "nvfp4") return (4 + 8.0 / 16) * bits;
+  if (precision == "mxfp4") return (4 + 8.0 / 32) * bits;
   return std::nullopt;
 }
+
+namespace {
 
 /// Records the precision at `path` as an input and returns its bytes per element.
 Term precision_bytes(EstimateContext& context, MetricBuilder& m, std::string_view path) {
   const std::optional<std::string> precision = context.text(path);
-  const std::optional<double> bytes = precision ? element_bytes(*precision) : std::nullopt;
+  const std::optional<double> bytes = precision ? stored_element_bytes(*precision) : std::nullopt;
   if (!bytes) {
     m.missing(std::string(path));
     return Term{std::nan(""), "?"};

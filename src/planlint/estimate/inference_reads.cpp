@@ -80,8 +80,9 @@ void memory_one_sequence(EstimateContext& context) {
 }
 
 // The GPUs a replica spreads its weights over: the plan's tp; a plan that states none has not
-// chosen one yet, and is taken at the most one node gives, and no more than the GPUs of one of
-// its replicas when it states inference.replicas.
+// chosen one yet, and is taken at the most one scale-up domain gives (tensor parallelism beyond it
+// crosses the network every layer), and no more than the GPUs of one of its replicas when it
+// states inference.replicas.
 void replica_gpus(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_replica_gpus);
   const PlanValue* tp_value = context.find("inference.tp");
@@ -91,19 +92,21 @@ void replica_gpus(EstimateContext& context) {
     return;
   }
   const Term count = m.plan("cluster.count");
-  const Term per_node = m.plan("cluster.gpus_per_node");
+  const Term per_domain = m.plan("cluster.scale_up_domain");
   const PlanValue* replicas_value = context.find("inference.replicas");
   if (replicas_value && replicas_value->origin == Origin::plan) {
     const Term replicas = m.plan("inference.replicas");
     const double per_replica = std::floor(count.value / replicas.value);
-    m.finish(std::min(per_replica, per_node.value),
-             "min(⌊n / replicas⌋, gpus_per_node) (no inference.tp: the GPUs of one replica, at most a node's)",
+    m.finish(std::min(per_replica, per_domain.value),
+             "min(⌊n / replicas⌋, scale_up_domain) (no inference.tp: the GPUs of one replica, at most a scale-up "
+             "domain's)",
              arithmetic("min(⌊{} / {}⌋, {})", TermText::count(count.value), TermText::count(replicas.value),
-                        TermText::count(per_node.value)));
+                        TermText::count(per_domain.value)));
     return;
   }
-  m.finish(std::min(count.value, per_node.value), "min(n, gpus_per_node) (no inference.tp: the most one node gives)",
-           arithmetic("min({}, {})", TermText::count(count.value), TermText::count(per_node.value)));
+  m.finish(std::min(count.value, per_domain.value),
+           "min(n, scale_up_domain) (no inference.tp: the most one scale-up domain gives)",
+           arithmetic("min({}, {})", TermText::count(count.value), TermText::count(per_domain.value)));
 }
 
 // The weights a GPU holds with their reserve, before any KV cache: what no concurrency avoids.
@@ -116,15 +119,15 @@ void memory_weights_alone(EstimateContext& context) {
            arithmetic("{} / {} × (1 + {})", model, TermText::count(gpus.value), reserve));
 }
 
-// The memory one node gives a replica after the reserve: a model whose weights alone exceed it
-// needs a replica that spans nodes (tp-across-nodes).
-void node_memory(EstimateContext& context) {
-  MetricBuilder m(context, Metric::infer_node_memory);
-  const Term per_node = m.plan("cluster.gpus_per_node");
+// The memory one scale-up domain gives a replica after the reserve: a model whose weights alone
+// exceed it needs a replica that spans domains (tp-across-nodes).
+void domain_memory(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_domain_memory);
+  const Term per_domain = m.plan("cluster.scale_up_domain");
   const Term hbm = m.plan("cluster.hbm");
   const Term reserve = m.plan("cluster.memory_reserve");
-  m.finish(per_node.value * hbm.value * (1 - reserve.value), "gpus_per_node · hbm · (1 − memory_reserve)",
-           arithmetic("{} × {} × (1 − {})", TermText::count(per_node.value), hbm, reserve));
+  m.finish(per_domain.value * hbm.value * (1 - reserve.value), "scale_up_domain · hbm · (1 − memory_reserve)",
+           arithmetic("{} × {} × (1 − {})", TermText::count(per_domain.value), hbm, reserve));
 }
 
 // The sequences in flight at the demand's peak, which the replicas must hold together.
@@ -274,7 +277,7 @@ void estimate_inference_reads(EstimateContext& context) {
   memory_one_sequence(context);
   replica_gpus(context);
   memory_weights_alone(context);
-  node_memory(context);
+  domain_memory(context);
   peak_concurrency(context);
   service_gpus(context);
   service_concurrency(context);

@@ -76,15 +76,15 @@ enum class Metric : std::uint8_t {
   train_moe_expert_params, train_moe_dense_params, train_moe_active_params, train_memory_states, train_memory_activations, train_memory_reserve, train_memory_total,
   train_memory_lower_bound_states, train_memory_lower_bound, train_memory_min_pp,
   // training communication and checkpoints
-  train_step_seconds, train_comm_allreduce_bytes, train_comm_dp_group_nodes, train_comm_seconds, train_comm_fraction,
-  train_comm_fraction_lower_bound, train_comm_ep_group_nodes, train_comm_alltoall_bytes, train_comm_alltoall_seconds,
+  train_step_seconds, train_comm_allreduce_bytes, train_comm_dp_group_domains, train_comm_seconds, train_comm_fraction,
+  train_comm_fraction_lower_bound, train_comm_ep_group_domains, train_comm_alltoall_bytes, train_comm_alltoall_seconds,
   train_comm_alltoall_fraction, train_micro_batches, train_pipeline_bubble, train_model_gpus, train_parallel_gpus,
   train_nodes, train_failures,
   train_checkpoint_optimal_interval, train_checkpoint_overhead, train_checkpoint_optimal_overhead,
   // inference memory
   infer_weights, infer_kv_per_token, infer_kv_cache, infer_memory_total, infer_max_concurrency,
   infer_kv_heads_per_gpu, infer_kv_replication, infer_memory_reserve, infer_kv_per_sequence, infer_kv_per_sequence_per_gpu,
-  infer_memory_one_sequence, infer_replica_gpus, infer_memory_weights_alone, infer_node_memory, infer_peak_concurrency,
+  infer_memory_one_sequence, infer_replica_gpus, infer_memory_weights_alone, infer_domain_memory, infer_peak_concurrency,
   infer_service_gpus, infer_service_concurrency, infer_peak_replicas,
   // inference compute
   infer_decode_flops_per_token, infer_prefill_flops, infer_prefill_attention_flops, infer_prefill_attention_share,

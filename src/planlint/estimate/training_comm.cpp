@@ -115,21 +115,23 @@ void allreduce_bytes(EstimateContext& context) {
 }
 
 // Ranks are laid out as in Megatron-LM (tp innermost, then cp, then dp, pp outermost), so a
-// data-parallel group spans ⌈tp · cp · dp / gpus_per_node⌉ nodes: one while tp · cp · dp ≤
-// gpus_per_node, and its all-reduce runs on NVLink.
-double dp_group_nodes(double tp, double cp, double dp, double per_node) { return std::ceil(tp * cp * dp / per_node); }
+// data-parallel group spans ⌈tp · cp · dp / scale_up_domain⌉ scale-up domains: one while
+// tp · cp · dp ≤ scale_up_domain, and its all-reduce runs on the scale-up link (NVLink within an
+// NVL72 rack or an HGX baseboard, ICI within a TPU slice, Infinity Fabric within an MI300X
+// platform), which needs no network card.
+double dp_group_domains(double tp, double cp, double dp, double per_domain) { return std::ceil(tp * cp * dp / per_domain); }
 
-void comm_dp_group_nodes(EstimateContext& context) {
-  MetricBuilder m(context, Metric::train_comm_dp_group_nodes);
+void comm_dp_group_domains(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_comm_dp_group_domains);
   const Term t = m.plan("training.tp");
   const Term cp = m.plan("training.cp");
   const Term dp = m.plan("training.dp");
-  const Term per_node = m.plan("cluster.gpus_per_node");
-  m.finish(dp_group_nodes(t.value, cp.value, dp.value, per_node.value), "⌈tp · cp · dp / gpus_per_node⌉",
-           arithmetic("⌈{} × {} × {} / {}⌉", t, cp, dp, TermText::count(per_node.value)));
+  const Term per_domain = m.plan("cluster.scale_up_domain");
+  m.finish(dp_group_domains(t.value, cp.value, dp.value, per_domain.value), "⌈tp · cp · dp / scale_up_domain⌉",
+           arithmetic("⌈{} × {} × {} / {}⌉", t, cp, dp, TermText::count(per_domain.value)));
 }
 
-// The data-parallel group is as slow as the slowest link it crosses (comm_dp_group_nodes).
+// The data-parallel group is as slow as the slowest link it crosses (comm_dp_group_domains).
 void comm_seconds(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_comm_seconds);
   const Term bytes = m.metric(Metric::train_comm_allreduce_bytes);
@@ -143,20 +145,20 @@ void comm_seconds(EstimateContext& context) {
     return;
   }
   const Term t = m.plan("training.tp");
-  const Term per_node = m.plan("cluster.gpus_per_node");
+  const Term per_domain = m.plan("cluster.scale_up_domain");
   if (!m.complete()) return m.finish(0, "", "");
-  if (dp_group_nodes(t.value, cp.value, dp.value, per_node.value) > 1) {
+  if (dp_group_domains(t.value, cp.value, dp.value, per_domain.value) > 1) {
     const Term bandwidth = m.plan("cluster.inter_node_bandwidth");
     m.finish(bytes.value / bandwidth.value,
-             "allreduce_bytes / inter_node_bandwidth (dp spans nodes: tp · cp · dp > gpus_per_node)",
+             "allreduce_bytes / inter_node_bandwidth (dp spans scale-up domains: tp · cp · dp > scale_up_domain)",
              arithmetic("{} / {}", bytes, bandwidth));
     return;
   }
-  // NVLink-class figures count both directions; a ring sends at one direction's rate.
+  // Scale-up link figures count both directions; a ring sends at one direction's rate.
   const Term bandwidth = m.plan("cluster.intra_node_bandwidth");
   m.finish(bytes.value / (bandwidth.value / 2),
-           "allreduce_bytes / (intra_node_bandwidth / 2) (dp within a node: tp · cp · dp ≤ "
-           "gpus_per_node; the NVLink figure counts both directions)",
+           "allreduce_bytes / (intra_node_bandwidth / 2) (dp within a scale-up domain: tp · cp · dp ≤ "
+           "scale_up_domain; the link's figure counts both directions)",
            arithmetic("{} / ({} / 2)", bytes, bandwidth));
 }
 
@@ -312,7 +314,7 @@ void checkpoint_optimal_overhead(EstimateContext& context) {
 void estimate_training_comm(EstimateContext& context) {
   step_seconds(context);
   allreduce_bytes(context);
-  comm_dp_group_nodes(context);
+  comm_dp_group_domains(context);
   comm_seconds(context);
   comm_fraction(context);
   micro_batches(context);

@@ -113,7 +113,7 @@ void memory_states(EstimateContext& context) {
     // the training precision's; no gradients or optimizer states for it.
     const std::string base = context.text("training.quantized_base")
                                  .value_or(context.text("training.precision").value_or("bf16"));
-    const double base_bytes = base == "int4" ? 0.5 : base == "int8" || base == "fp8" ? 1 : base == "fp32" ? 4 : 2;
+    const double base_bytes = stored_element_bytes(base).value_or(2);
     k = StateBytes{base_bytes, 0, 0};
     m.plan("training.lora_rank");
     m.note(fmt::format("LoRA: the frozen base holds its weights only, {} a parameter ({}); the adapters' "
@@ -127,6 +127,21 @@ void memory_states(EstimateContext& context) {
     if (auto bytes = optimizer_bytes(name, note)) {
       k = *bytes;
       m.choice("training.optimizer", k.total(), note);
+      // FP8 (or FP6, FP4) training keeps the 16-bit weights, their FP32 master copy and the
+      // optimizer's FP32 states, and casts the weights to an 8-bit (6-, 4-bit) copy that the GEMMs
+      // read, cached across a step's micro-batches (Micikevicius et al. 2022, "FP8 Formats for Deep
+      // Learning": higher-precision master weights; NVIDIA Transformer Engine's FP8 weight caching,
+      // `is_first_microbatch`; Megatron-Bridge's MXFP8 recipes: BF16 parameters and gradients, FP32
+      // master parameters and Adam moments): k_w gains the copy's bytes.
+      const std::string precision = context.text("training.precision").value_or("bf16");
+      if (precision == "fp8" || precision == "fp6" || precision == "fp4") {
+        const double copy = *stored_element_bytes(precision);
+        k.weights += copy;
+        m.choice("training.precision", copy,
+                 fmt::format("{}: an {} copy of the weights beside the 16-bit weights and the FP32 master ({} a "
+                             "parameter)",
+                             precision, precision, bytes_text(copy)));
+      }
     } else {
       m.missing("training.optimizer");
     }

@@ -81,16 +81,17 @@ void active_params(EstimateContext& context) {
            arithmetic("{} + {} × {} / {}", dense, routed, k, experts));
 }
 
-// Ranks as Megatron-Core lays out an expert-parallel group: tp innermost, then cp, then ep.
-void ep_group_nodes(EstimateContext& context) {
+// Ranks as Megatron-Core lays out an expert-parallel group: tp innermost, then cp, then ep; the
+// group stays on the scale-up link while it fits one scale-up domain.
+void ep_group_domains(EstimateContext& context) {
   if (!is_moe(context)) return;
-  MetricBuilder m(context, Metric::train_comm_ep_group_nodes);
+  MetricBuilder m(context, Metric::train_comm_ep_group_domains);
   const Term t = m.plan("training.tp");
   const Term cp = m.plan("training.cp");
   const Term ep = m.plan("training.ep");
-  const Term per_node = m.plan("cluster.gpus_per_node");
-  m.finish(std::ceil(t.value * cp.value * ep.value / per_node.value), "⌈tp · cp · ep / gpus_per_node⌉",
-           arithmetic("⌈{} × {} × {} / {}⌉", t, cp, ep, TermText::count(per_node.value)));
+  const Term per_domain = m.plan("cluster.scale_up_domain");
+  m.finish(std::ceil(t.value * cp.value * ep.value / per_domain.value), "⌈tp · cp · ep / scale_up_domain⌉",
+           arithmetic("⌈{} × {} × {} / {}⌉", t, cp, ep, TermText::count(per_domain.value)));
 }
 
 // Each MoE layer sends every token's hidden vector to its k experts (dispatch) and their
@@ -129,10 +130,10 @@ void alltoall_bytes(EstimateContext& context) {
                       TermText::count(t.value), TermText::count(cp.value)));
 }
 
-// Within a node the all-to-all runs on NVLink at one direction's rate (half the catalog's
-// two-way figure). When the ep group spans nodes, the share of a GPU's peers on other nodes,
-// (ep − e) / (ep − 1) with e = ep / ep_group_nodes of them on its own, crosses the network at
-// inter_node_bandwidth, and the rest overlaps it on NVLink.
+// Within a scale-up domain the all-to-all runs on its link at one direction's rate (half the
+// catalog's two-way figure). When the ep group spans domains, the share of a GPU's peers in other
+// domains, (ep − e) / (ep − 1) with e = ep / ep_group_domains of them in its own, crosses the
+// network at inter_node_bandwidth, and the rest overlaps it on the scale-up link.
 void alltoall_seconds(EstimateContext& context) {
   if (!is_moe(context)) return;
   MetricBuilder m(context, Metric::train_comm_alltoall_seconds);
@@ -140,21 +141,21 @@ void alltoall_seconds(EstimateContext& context) {
   const Term ep = m.plan("training.ep");
   if (m.complete() && ep.value <= 1)
     return m.finish(0, "no expert parallelism (ep = 1): every expert is local", "0 s");
-  const Term nodes = m.metric(Metric::train_comm_ep_group_nodes);
+  const Term domains = m.metric(Metric::train_comm_ep_group_domains);
   if (!m.complete()) return m.finish(0, "", "");
-  if (nodes.value > 1) {
+  if (domains.value > 1) {
     const Term bandwidth = m.plan("cluster.inter_node_bandwidth");
-    const double local = ep.value / nodes.value;
+    const double local = ep.value / domains.value;
     m.finish(bytes.value * (ep.value - local) / (ep.value - 1) / bandwidth.value,
-             "alltoall_bytes · (ep − e)/(ep − 1) / inter_node_bandwidth, e = ep / ep_group_nodes peers on the "
-             "GPU's own node",
+             "alltoall_bytes · (ep − e)/(ep − 1) / inter_node_bandwidth, e = ep / ep_group_domains peers in the "
+             "GPU's own scale-up domain",
              arithmetic("{} × ({} − {}) / ({} − 1) / {}", bytes, ep, TermText::count(local), ep, bandwidth));
     return;
   }
   const Term bandwidth = m.plan("cluster.intra_node_bandwidth");
   m.finish(bytes.value / (bandwidth.value / 2),
-           "alltoall_bytes / (intra_node_bandwidth / 2) (the ep group within a node; the NVLink figure counts "
-           "both directions)",
+           "alltoall_bytes / (intra_node_bandwidth / 2) (the ep group within a scale-up domain; the link's figure "
+           "counts both directions)",
            arithmetic("{} / ({} / 2)", bytes, bandwidth));
 }
 
@@ -178,7 +179,7 @@ void estimate_training_moe_params(EstimateContext& context) {
 }
 
 void estimate_training_alltoall(EstimateContext& context) {
-  ep_group_nodes(context);
+  ep_group_domains(context);
   alltoall_bytes(context);
   alltoall_seconds(context);
   alltoall_fraction(context);

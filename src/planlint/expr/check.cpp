@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/estimate/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
@@ -537,17 +538,31 @@ class Checker {
         for (std::size_t i = 0; i < node.children.size(); ++i) text(i);
         const Node& field = *node.children[1];
         if (field.kind == Node::Kind::string) {
-          // The one text field: how the GPU's hosts connect, "nic" or "ici".
+          // The text fields: how the GPU's hosts connect, "nic" or "ici"; the scale-up link's
+          // kind ("nvlink") and the name messages give it ("NVLink").
           if (field.text == "scale_out") {
             static const std::vector<std::string_view> scale_outs = {"nic", "ici"};
             Type type = Type::of(Kind::string);
             type.vocabulary.words = &scale_outs;
             return type;
           }
+          if (field.text == "scale_up_link") {
+            static const std::vector<std::string_view> links = [] {
+              std::vector<std::string_view> names;
+              for (ScaleUpLink link : all_scale_up_links) names.push_back(to_string(link));
+              return names;
+            }();
+            Type type = Type::of(Kind::string);
+            type.vocabulary.words = &links;
+            return type;
+          }
+          if (field.text == "scale_up_link_name") return Type::of(Kind::string);
           auto dim = catalog_field_dimension(field.text);
           if (!dim)
             fail(field, fmt::format("catalog() has no field '{}': use dense_peak, sparse_peak, hbm, "
-                                    "hbm_bandwidth, link_bandwidth, price_low, price_high or scale_out", field.text));
+                                    "hbm_bandwidth, link_bandwidth, scale_up_domain, gpus_per_node, price_low, price_high, "
+                                    "scale_out, scale_up_link or scale_up_link_name",
+                                    field.text));
           if ((field.text == "dense_peak" || field.text == "sparse_peak") && node.children.size() < 3)
             fail(node, "catalog() needs a precision for a peak: catalog(gpu, 'dense_peak', 'bf16')");
           return Type::number(*dim);
@@ -596,11 +611,12 @@ std::optional<units::Dimension> catalog_field_dimension(std::string_view field) 
   if (field == "hbm") return units::dims::bytes;
   if (field == "hbm_bandwidth" || field == "link_bandwidth") return units::dims::bytes_per_second;
   if (field == "price_low" || field == "price_high") return units::dims::usd_per_gpu_second;
+  if (field == "scale_up_domain" || field == "gpus_per_node") return units::dims::gpus;
   return std::nullopt;
 }
 
 const std::vector<std::string_view>& peak_precisions() {
-  static const std::vector<std::string_view> precisions = {"fp32", "tf32", "fp8", "fp4", "bf16"};
+  static const std::vector<std::string_view> precisions = {"fp32", "tf32", "fp8", "fp4", "fp6", "bf16"};
   return precisions;
 }
 

@@ -73,7 +73,9 @@ void catalog_entry(HoverText& out, const GpuSpec& gpu) {
   out.line(", HBM bandwidth ").line(units::format(gpu.hbm_bandwidth_bytes_per_s, units::dims::bytes_per_second));
   if (gpu.link_bandwidth_bytes_per_s)
     out.line(", GPU link ").line(units::format(*gpu.link_bandwidth_bytes_per_s, units::dims::bytes_per_second));
-  out.line(fmt::format(", scale-out {}", to_string(gpu.scale_out))).paragraph();
+  if (gpu.scale_up_link) out.line(fmt::format(", scale-up link {}", display_name(*gpu.scale_up_link)));
+  if (gpu.scale_up_domain) out.line(fmt::format(", scale-up domain {:g} GPUs", *gpu.scale_up_domain));
+  out.paragraph();
   if (!gpu.notes.empty()) out.text(gpu.notes).paragraph();
   for (const std::string& source : gpu.sources) out.line("source: ").text(source).line_break();
   out.paragraph();

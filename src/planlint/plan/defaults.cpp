@@ -1,5 +1,6 @@
 #include "planlint/plan/defaults.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -101,6 +102,13 @@ std::string default_training_precision(const Plan& plan, const Catalog& catalog)
 
 }  // namespace
 
+std::optional<Precision> weight_compute_precision(std::string_view weights) {
+  if (weights == "fp8") return Precision::fp8;
+  if (weights == "fp6" || weights == "mxfp6") return Precision::fp6;
+  if (weights == "fp4" || weights == "nvfp4" || weights == "mxfp4") return Precision::fp4;
+  return std::nullopt;
+}
+
 std::string compute_precision(const Plan& plan, const Catalog& catalog) {
   if (plan.is_training())
     return plan.text("training.precision").value_or(default_training_precision(plan, catalog));
@@ -110,8 +118,11 @@ std::string compute_precision(const Plan& plan, const Catalog& catalog) {
   // A GPU the catalog does not know is taken at its word.
   const std::optional<std::string> gpu = plan.text("cluster.gpu");
   const GpuSpec* spec = gpu ? catalog.find(*gpu) : nullptr;
-  const bool fp8 = plan.text("inference.weights") == "fp8";
-  if (fp8 && (!spec || spec->dense_peak(Precision::fp8))) return "fp8";
+  // FP6 and FP4 weights likewise run at their own peak where the tensor cores have one (Blackwell,
+  // CDNA 4: W4A4 and W6A6 GEMMs), and are dequantised to 16 bits elsewhere.
+  if (const std::optional<Precision> low = weight_compute_precision(plan.text("inference.weights").value_or(""));
+      low && (!spec || spec->dense_peak(*low)))
+    return std::string(to_string(*low));
   if (spec && !spec->dense_peak(Precision::bf16) && spec->dense_peak(Precision::fp16)) return "fp16";
   return "bf16";
 }
@@ -141,8 +152,22 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   // [cluster]
   d.set_fixed_defaults("cluster");
   const PlanValue* gpu_value = plan.find("cluster.gpu");
+  const GpuSpec* gpu_spec = gpu_value && gpu_value->text() ? catalog.find(*gpu_value->text()) : nullptr;
+  if (gpu_spec && gpu_spec->gpus_per_node)
+    d.set_quantity("cluster", "gpus_per_node", *gpu_spec->gpus_per_node, gpus, Origin::catalog, gpu_value->span);
+  d.set_fixed("cluster", "gpus_per_node");
+  // The scale-up domain a job gets: the catalog's, or the host without one; no more than the job's
+  // GPUs, so that a TPU job's domain is its slice.
+  if (auto count = plan.number("cluster.count")) {
+    if (gpu_spec && gpu_spec->scale_up_domain && *gpu_spec->scale_up_domain <= *count)
+      d.set_quantity("cluster", "scale_up_domain", *gpu_spec->scale_up_domain, gpus, Origin::catalog, gpu_value->span);
+    else if (const std::optional<double> domain = gpu_spec && gpu_spec->scale_up_domain
+                                                      ? gpu_spec->scale_up_domain
+                                                      : plan.number("cluster.gpus_per_node"))
+      d.set_quantity("cluster", "scale_up_domain", std::min(*count, *domain), gpus);
+  }
   if (gpu_value && gpu_value->text()) {
-    if (const GpuSpec* gpu = catalog.find(*gpu_value->text())) {
+    if (const GpuSpec* gpu = gpu_spec) {
       const Span at = gpu_value->span;
       d.set_quantity("cluster", "hbm", gpu->hbm_bytes, bytes, Origin::catalog, at);
       d.set_quantity("cluster", "hbm_bandwidth", gpu->hbm_bandwidth_bytes_per_s, bytes_per_second,

@@ -13,10 +13,15 @@
 namespace planlint {
 
 /// The compute precision whose catalog peak applies: training.precision (default bf16); for
-/// inference fp8 when the weights are fp8 and the GPU has FP8 tensor cores, else bf16, or fp16
-/// on a GPU without BF16 (a V100) (int8/int4 weights, and fp8 weights on a GPU without an FP8
-/// peak, as an A100, are weight-only quantization that computes in 16 bits).
+/// inference fp8, fp6 or fp4 when the weights are in that precision (weight_compute_precision)
+/// and the GPU has its peak, else bf16, or fp16 on a GPU without BF16 (a V100) (int8/int4
+/// weights, and fp8 weights on a GPU without an FP8 peak, as an A100, are weight-only
+/// quantization that computes in 16 bits).
 std::string compute_precision(const Plan& plan, const Catalog& catalog);
+
+/// The tensor-core precision that inference.weights computes in where the GPU has its peak:
+/// "fp8" → fp8, "fp6" and "mxfp6" → fp6, "fp4", "nvfp4" and "mxfp4" → fp4; none for the others.
+std::optional<Precision> weight_compute_precision(std::string_view weights);
 
 /// Adds every default the plan does not state. Reports a cluster.count that does not divide
 /// into tp · pp · cp (no data-parallel degree can be derived then).

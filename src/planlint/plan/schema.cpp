@@ -27,7 +27,12 @@ constexpr SectionSpec all_sections[] = {
 };
 static_assert(std::size(all_sections) == plan_section_count);
 
-const std::vector<std::string_view> compute_precisions = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
+const std::vector<std::string_view> compute_precisions = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp6", "fp4"};
+// Stored precisions of weights and KV caches: the plain 4- and 6-bit names count the elements
+// alone, the block-scaled formats their scales too (docs/estimates.md, "Bytes per element").
+const std::vector<std::string_view> weight_precisions = {"bf16", "fp16",  "fp8",   "int8",  "int4",
+                                                         "fp6",  "mxfp6", "fp4",   "nvfp4", "mxfp4"};
+const std::vector<std::string_view> kv_precisions = {"bf16", "fp16", "fp8", "int8", "fp6", "mxfp6", "fp4", "nvfp4", "mxfp4"};
 
 // Keys whose rows plan-format.md shows as one (`max` / `min`) share their doc.
 constexpr std::string_view target_bound_doc =
@@ -192,16 +197,16 @@ std::vector<KeySpec> make_keys() {
       time("training", "checkpoint_write_time", "how long one checkpoint write stalls training")
           .doc(R"(how long one checkpoint write stalls training (`"60 s"`))"),
       count("training", "lora_rank", "finetune: LoRA rank").doc("finetune: LoRA rank r"),
-      choice("training", "quantized_base", "finetune: precision of the frozen base (int4 for QLoRA)",
-             {"bf16", "fp16", "fp8", "int8", "int4"})
+      choice("training", "quantized_base", "finetune: precision of the frozen base (int4 for QLoRA)", weight_precisions)
           .doc("finetune: precision of the frozen base (`int4` for QLoRA)"),
       // [inference]
-      choice("inference", "weights", "weight precision", {"bf16", "fp16", "fp8", "int8", "int4"})
-          .doc("weight precision (bytes per element: 2, 2, 1, 1, 0.5); `fp8` also selects the FP8 peak for "
-               "prefill on a GPU that has one")
+      choice("inference", "weights", "weight precision", weight_precisions)
+          .doc("weight precision (bytes per element: 2, 2, 1, 1, 0.5; `fp6` 0.75, `mxfp6` 0.78125, `fp4` 0.5, "
+               "`nvfp4` 0.5625 and `mxfp4` 0.53125 with their block scales); `fp8`, the FP6 and the FP4 formats also "
+               "select that peak for prefill on a GPU that has one")
           .fixed_choice("bf16"),
-      choice("inference", "kv_precision", "KV cache precision", {"bf16", "fp16", "fp8", "int8"})
-          .doc("KV-cache precision")
+      choice("inference", "kv_precision", "KV cache precision", kv_precisions)
+          .doc("KV-cache precision, in the bytes per element of `weights`")
           .fixed_choice("bf16"),
       amount("inference", "context", "tokens per sequence held in the KV cache", {tokens}, "tokens")
           .doc("tokens per sequence held in the KV cache (prompt + generated)"),
@@ -237,28 +242,39 @@ std::vector<KeySpec> make_keys() {
           .doc(R"(catalog id of the accelerator, e.g. `"h100-sxm"`; unknown ids are `unknown-gpu` errors with a )"
                "did-you-mean"),
       amount("cluster", "count", "GPUs in the job or service", {gpus}, "GPUs").required(),
-      amount("cluster", "gpus_per_node", "GPUs per node", {gpus}, "GPUs")
-          .doc("GPUs per node: the GPUs that share NVLink (decides which traffic crosses the network); 72 for a "
-               "GB200 NVL72 rack, whose NVLink spans all its trays")
-          .fixed(8),
+      amount("cluster", "gpus_per_node", "GPUs per node (host)", {gpus}, "GPUs")
+          .doc("GPUs per node: one host (an HGX baseboard's 8, a GB200 compute tray's 4, a TPU v5p host's 4), the "
+               "unit that fails (`node_mtbf`), is priced (`price-per-node`) and holds the NICs; which traffic stays "
+               "on the scale-up link is `scale_up_domain`'s")
+          .fixed(8)
+          .when("without a host in the catalog entry of `gpu`; with one, the host: 4 for `gb200` and `tpu-v5p`"),
+      amount("cluster", "scale_up_domain", "GPUs per scale-up domain (NVLink, Infinity Fabric, ICI)", {gpus}, "GPUs")
+          .doc("GPUs one scale-up domain joins: those one NVLink, Infinity Fabric or ICI fabric connects without a "
+               "network card (72 in a GB200 NVL72 rack, 8 on an HGX H100 baseboard, a TPU slice's chips). Tensor, "
+               "expert and data parallelism inside it run on `intra_node_bandwidth`; across domains on "
+               "`inter_node_bandwidth`")
+          .derived("min(`count`, the catalog entry's domain of `gpu`): a TPU slice is the job's chips, up to the "
+                   "largest slice; without a domain in the entry, the host (`gpus_per_node`)",
+                   {"cluster.count", "cluster.gpu", "cluster.gpus_per_node"}),
       amount("cluster", "peak", "peak FLOP/s per GPU the plan uses", {flop_per_second}, "FLOP/s")
           .doc("peak FLOP/s per GPU the plan uses; compared with the catalog (`sparse-peak`, `precision-peak`, "
                "`peak-mismatch`)")
           .derived("the catalog's dense peak of `gpu` at the compute precision"),
       amount("cluster", "hbm", "memory per GPU", {bytes}, "bytes").derived("the catalog entry of `gpu`"),
       bandwidth("cluster", "hbm_bandwidth", "memory bandwidth per GPU").derived("the catalog entry of `gpu`"),
-      bandwidth("cluster", "intra_node_bandwidth", "per-GPU NVLink-class bandwidth")
-          .doc("per-GPU bandwidth inside a node")
-          .derived("the catalog entry of `gpu` (its NVLink-class link)"),
-      bandwidth("cluster", "inter_node_bandwidth", "per-GPU network bandwidth")
-          .doc(R"(per-GPU network bandwidth (`"400 Gbps"` = 50 GB/s))"),
+      bandwidth("cluster", "intra_node_bandwidth", "per-GPU scale-up bandwidth (NVLink, Infinity Fabric, ICI)")
+          .doc("per-GPU bandwidth of the scale-up link, both directions (NVLink 900 GB/s on an H100 SXM, ICI "
+               "1200 GB/s on a TPU v5p): what traffic inside a scale-up domain runs at")
+          .derived("the catalog entry of `gpu` (its scale-up link)"),
+      bandwidth("cluster", "inter_node_bandwidth", "per-GPU scale-out network bandwidth")
+          .doc(R"(per-GPU bandwidth of the scale-out network between scale-up domains (`"400 Gbps"` = 50 GB/s, )"
+               "one NIC per GPU)"),
       Row{KeySpec{"cluster", "price", K::quantity, "USD per GPU-hour", {usd_per_gpu_second}, "USD per GPU-hour",
                   1.0 / 3600, {}, false, 0, huge}}
           .doc(R"(rental or amortised price (`"$3/GPU/h"`, `"3 USD/GPU-h"`, or `3`))"),
       time("cluster", "node_mtbf", "mean time between failures of one node")
-          .doc(R"(mean time between failures of one node of `gpus_per_node` GPUs (`"6300 h"`; for a GB200 NVL72 )"
-               "written as one 72-GPU node, the rack's); `checkpoint-interval` and `goodput-implausible` count the "
-               "failures of the job's nodes with it"),
+          .doc(R"(mean time between failures of one node (host) of `gpus_per_node` GPUs (`"6300 h"`); )"
+               "`checkpoint-interval` and `goodput-implausible` count the failures of the job's nodes with it"),
       fraction("cluster", "memory_reserve",
                "reserve for fragmentation and buffers, a fraction of the memory used (training, inference memory) "
                "or of HBM (inference concurrency)",

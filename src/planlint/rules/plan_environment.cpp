@@ -362,7 +362,12 @@ std::optional<expr::Value> PlanEnvironment::catalog(std::string_view gpu, std::s
                                                     std::string_view precision) const {
   const GpuSpec* spec = inputs_.catalog.find(gpu);
   if (!spec) return std::nullopt;
-  if (field == "scale_out") return expr::Value{std::string(to_string(spec->scale_out))};
+  if (field == "scale_out") return expr::Value{std::string(to_string(spec->scale_out()))};
+  if (field == "scale_up_link" || field == "scale_up_link_name") {
+    if (!spec->scale_up_link) return std::nullopt;
+    return expr::Value{std::string(field == "scale_up_link" ? to_string(*spec->scale_up_link)
+                                                            : display_name(*spec->scale_up_link))};
+  }
   auto dim = expr::catalog_field_dimension(field);
   if (!dim) return std::nullopt;
   std::optional<double> value;
@@ -376,6 +381,8 @@ std::optional<expr::Value> PlanEnvironment::catalog(std::string_view gpu, std::s
     value = spec->hbm_bandwidth_bytes_per_s;
   } else if (field == "price_low" || field == "price_high") {
     if (spec->price) value = field == "price_low" ? spec->price->low : spec->price->high;
+  } else if (field == "scale_up_domain" || field == "gpus_per_node") {
+    value = field == "scale_up_domain" ? spec->scale_up_domain : spec->gpus_per_node;
   } else {
     value = spec->link_bandwidth_bytes_per_s;
   }

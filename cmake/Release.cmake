@@ -53,6 +53,8 @@ install(FILES "${PLANLINT_DOCS_DIR}/planlint.bash" RENAME planlint
 install(FILES "${PLANLINT_DOCS_DIR}/planlint.fish"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d" COMPONENT runtime)
 install(FILES README.md CHANGELOG.md LICENSE DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT runtime)
+# The script that posts `planlint diff --format markdown` as a merge-request note (docs/integrations.md).
+install(PROGRAMS scripts/lib/planlint_review_comment.py DESTINATION "${CMAKE_INSTALL_DATADIR}/planlint" COMPONENT runtime)
 install(FILES "${PLANLINT_DOCS_DIR}/_planlint" DESTINATION "${CMAKE_INSTALL_DATADIR}/zsh/site-functions"
         COMPONENT zsh_site_functions)
 # Only in the Debian package: zsh's vendor folder and the copyright file Debian's policy asks for.

@@ -4,6 +4,9 @@ PLANLINT_BUILD_PACKAGES=(
   g++ cmake ninja-build
   libtomlplusplus-dev libboost-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev
 )
+# The sanitizer build (the `asan` preset: the suite under scripts/test --sanitize and the libFuzzer
+# targets of scripts/fuzz) is clang++ with its sanitizer and libFuzzer runtimes.
+PLANLINT_SANITIZER_PACKAGES=(clang libclang-rt-14-dev)
 
 # What the integration tests run besides the npm tools (tests/unit/test_integrations.cpp,
 # test_install.cpp), as command=package: node (VS Code's regular expressions), git and pre-commit

@@ -29,6 +29,11 @@ CommandLine::CommandLine(const std::function<bool(std::string_view)>& wanted)
     report->footer("Exit status: 0, 1 when a plan has errors (html: findings at or above the config's fail_on), "
                    "2 planlint could not run.");
   }
+  if (wanted("diff")) {
+    diff = add_diff_command(app, diff_options);
+    diff->footer("Exit status: 0, 1 when the change introduces a finding (or exceeds a guardrail) at or above "
+                 "--fail-on, 2 planlint could not run.");
+  }
   if (wanted("rules")) rules = add_rules_command(app, rules_options);
   if (wanted("explain")) explain = add_explain_command(app, explain_options);
   if (wanted("gpus")) gpus = add_gpus_command(app, gpus_options);

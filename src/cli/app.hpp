@@ -16,8 +16,8 @@
 namespace planlint::cli {
 
 /// The subcommands, in the order `planlint --help` lists them.
-inline constexpr std::array<std::string_view, 7> subcommand_names = {"check", "report", "rules", "explain",
-                                                                     "gpus",  "new",    "lsp"};
+inline constexpr std::array<std::string_view, 8> subcommand_names = {"check", "report", "diff", "rules",
+                                                                     "explain", "gpus", "new", "lsp"};
 /// `planlint PATH...` means `planlint check PATH...`.
 inline constexpr std::string_view default_subcommand = "check";
 
@@ -37,6 +37,7 @@ struct CommandLine {
 
   CheckOptions check_options;
   ReportOptions report_options;
+  DiffCommandOptions diff_options;
   RulesOptions rules_options;
   ExplainOptions explain_options;
   GpusOptions gpus_options;
@@ -46,6 +47,7 @@ struct CommandLine {
   CLI::App app;
   CLI::App* check = nullptr;  ///< nullptr: not set up (a run of another subcommand)
   CLI::App* report = nullptr;
+  CLI::App* diff = nullptr;
   CLI::App* rules = nullptr;
   CLI::App* explain = nullptr;
   CLI::App* gpus = nullptr;

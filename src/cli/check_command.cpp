@@ -65,6 +65,7 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
     run.max_file_bytes = *bytes;
   }
   if (options.max_plans_per_file > 0) run.max_plans_per_file = options.max_plans_per_file;
+  run.max_findings_per_file = options.max_findings_per_file;
   if (!options.baseline.empty()) run.baseline = options.baseline;
   if (!options.write_baseline.empty()) run.write_baseline = options.write_baseline;
   if (!options.output.empty()) run.output = options.output;
@@ -103,6 +104,7 @@ Result<void> read_standard_input(const CheckOptions& options, const Environment&
 std::optional<std::vector<fix::FixedFile>> planned_fixes(const CheckOptions& options, RunOptions run,
                                                           std::ostream& err, std::vector<std::string>& notes) {
   run.list_rules = true;  // each rule's fix safety
+  run.max_findings_per_file = 0;  // every fix applies, not only those of the findings a report shows
   run.write_baseline.reset();
   run.output.reset();
   const RunResult result = run_lint(run);
@@ -219,6 +221,16 @@ void add_color_options(CLI::App& command, std::string& color, bool& no_color) {
   command.add_flag("--no-color", no_color, "Never colour the output: --color never")->excludes(choice);
 }
 
+void add_max_findings_option(CLI::App& command, std::size_t& max) {
+  command
+      .add_option("--max-findings-per-file", max,
+                  fmt::format("Most findings shown for one file, the most severe (default {}; 0: all); a note "
+                              "says how many more there are",
+                              default_max_findings_per_file))
+      ->type_name("N")
+      ->check(whole_number<std::size_t>(0, "a whole number, 0 (no limit) or more"));
+}
+
 std::optional<std::size_t> parse_byte_size(const std::string& text) {
   auto parsed = units::parse_quantity(text);
   const auto* quantity = std::get_if<units::Quantity>(&parsed);
@@ -313,6 +325,7 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
                     "Most plan blocks in one Markdown doc (default 100); more is an error")
       ->type_name("N")
       ->check(whole_number<std::size_t>(1, "a whole number, 1 or more"));
+  add_max_findings_option(*check, options.max_findings_per_file);
   check->add_option("--sarif-max-results", options.sarif_max_results,
                     "Most results in a SARIF log, the most severe kept (default 25000, GitHub's limit; 0: none)")
       ->type_name("N")

@@ -10,6 +10,7 @@
 #include "cli/cli.hpp"
 #include "planlint/diag/result.hpp"
 #include "planlint/emit/sarif.hpp"
+#include "planlint/lint/findings_cap.hpp"
 #include "planlint/plan/plan.hpp"
 
 namespace planlint::cli {
@@ -30,6 +31,7 @@ struct CheckOptions {
   std::string max_file_size;           ///< --max-file-size: "64MiB", "100 MB", "20000000"
   std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file; 0: the default
   std::size_t sarif_max_results = SarifOptions::github_max_results;  ///< --sarif-max-results; 0: none
+  std::size_t max_findings_per_file = default_max_findings_per_file;  ///< --max-findings-per-file; 0: all
   bool fix = false;           ///< --fix: apply the safe fixes in place, then report what remains
   bool diff = false;          ///< --diff: print the fixes as a unified diff, change nothing
   bool unsafe_fixes = false;  ///< --unsafe-fixes: --fix and --diff apply unsafe fixes too
@@ -66,16 +68,42 @@ struct ReportOptions {
   std::string config;      ///< --config FILE; empty: the nearest .planlint.toml (its catalog)
   std::size_t block = 0;   ///< --block N: the Nth plan of a Markdown doc (1-based); 0: its only one
   std::string color = "auto";  ///< --color auto|always|never
+  std::string compare_to;  ///< --compare-to BASE (html): the change since BASE, as `planlint diff` finds it
 };
 
 /// --color and --no-color, on `command`: `color` is what they choose.
 void add_color_options(CLI::App& command, std::string& color, bool& no_color);
+/// --max-findings-per-file N, on `command` (check and lsp): `max` is what it sets.
+void add_max_findings_option(CLI::App& command, std::size_t& max);
 
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,
                const Environment& environment);
 /// `planlint report --format html PATH...` (report_html_command.cpp, docs/report.md).
 int run_html_report(const ReportOptions& options, std::ostream& out, std::ostream& err);
+
+/// `planlint diff BASE HEAD`, `planlint diff --base-ref REV [PATH...]` (diff_command.cpp,
+/// docs/review.md).
+struct DiffCommandOptions {
+  std::vector<std::string> sides;  ///< BASE HEAD; with --base-ref, the working tree's paths
+  std::string base_ref;            ///< --base-ref REV
+  std::string format = "text";
+  std::string output;              ///< -o FILE; empty: stdout
+  bool all = false;                ///< --all: every metric
+  bool only_if_increase = false;   ///< --only-if-increase
+  std::string config;              ///< --config FILE
+  std::string fail_on;             ///< --fail-on; empty: the config's, else error
+  std::string color = "auto";
+  bool no_color = false;
+  bool output_follow_symlinks = false;
+  unsigned jobs = 1;
+  std::string max_file_size;
+  std::string today;
+};
+
+CLI::App* add_diff_command(CLI::App& app, DiffCommandOptions& options);
+int run_diff_command(const DiffCommandOptions& options, std::ostream& out, std::ostream& err,
+                     const Environment& environment);
 
 /// `planlint lsp`: the language server over stdin and stdout (lsp_command.cpp, docs/editors.md).
 struct LspOptions {
@@ -84,6 +112,7 @@ struct LspOptions {
   std::string max_file_size;     ///< --max-file-size: the largest document linted
   std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file; 0: the default
   std::string max_message_size;  ///< --max-message-size: the largest message read
+  std::size_t max_findings_per_file = default_max_findings_per_file;  ///< --max-findings-per-file; 0: all
   unsigned debounce_ms = 150;    ///< --debounce MS: how long edits pause before a lint
   bool log = false;              ///< --log: a line per message on stderr
 };

@@ -29,8 +29,9 @@ CLI::App* add_lsp_command(CLI::App& app, LspOptions& options) {
                   "Most plan blocks in one Markdown doc (default 100)")
       ->type_name("N")
       ->check(whole_number<std::size_t>(1, "a whole number, 1 or more"));
+  add_max_findings_option(*lsp, options.max_findings_per_file);
   lsp->add_option("--max-message-size", options.max_message_size,
-                  "Largest message read, e.g. 64MiB (the default); a larger one gets an error response")
+                  "Largest message read, e.g. 64MiB (default 16MiB, at most 1GiB); a larger one gets an error response")
       ->type_name("SIZE")
       ->check(non_empty("a size, such as 64MiB"));
   lsp->add_option("--debounce", options.debounce_ms,
@@ -61,7 +62,13 @@ int run_lsp(const LspOptions& options, std::ostream& err) {
     }
     *limit = *bytes;
   }
+  if (server.max_message_bytes > lsp::ServerOptions::most_message_bytes) {
+    print_line(err, fmt::format("planlint: error: --max-message-size {}: at most {}", options.max_message_size,
+                                format_byte_size(lsp::ServerOptions::most_message_bytes)));
+    return exit_failure;
+  }
   if (options.max_plans_per_file > 0) server.max_plans_per_file = options.max_plans_per_file;
+  server.max_findings_per_file = options.max_findings_per_file;
   server.debounce = std::chrono::milliseconds(options.debounce_ms);
   return lsp::serve(server, STDIN_FILENO, STDOUT_FILENO, options.log ? &err : nullptr);
 }

@@ -44,6 +44,10 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
                      "Config file whose GPU catalog applies (default: the nearest .planlint.toml up from PLAN)")
       ->type_name("FILE")
       ->check(non_empty("a file path"));
+  report->add_option("--compare-to", options.compare_to,
+                     "With --format html: add what changed since BASE, a path or git:REV[:PATH] (as planlint diff)")
+      ->type_name("BASE")
+      ->check(non_empty("a path or git:REV[:PATH]"));
   report->add_option("--block", options.block, "In a Markdown doc with several plans, the Nth plan block (1-based)")
       ->type_name("N")
       ->check(whole_number<std::size_t>(1, "a plan block's number, 1 or more"));
@@ -58,6 +62,12 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     return exit_failure;
   }
   if (spec->many_plans) return run_html_report(options, out, err);
+  if (!options.compare_to.empty()) {
+    print_line(err, fmt::format("planlint: error: --compare-to: applies to --format html, not --format {} (planlint "
+                                "diff compares plans in the other formats)",
+                                options.format));
+    return exit_failure;
+  }
   if (options.paths.size() != 1 || !options.output.empty()) {
     print_line(err, fmt::format("planlint: error: report --format {} takes one plan and writes to stdout, not {}{}; "
                                 "--format html takes several files and folders, and -o FILE",

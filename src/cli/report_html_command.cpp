@@ -6,9 +6,11 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
 #include "planlint/config/config.hpp"
+#include "planlint/diff/diff.hpp"
 #include "planlint/files/output_file.hpp"
 #include "planlint/emit/report_html.hpp"
 #include "planlint/emit/text.hpp"
@@ -118,6 +120,27 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
   std::map<std::string, const HtmlPlan*> by_anchor;
   for (const auto& plan : held) by_anchor.emplace(plan->html.anchor, &plan->html);
   for (const PortfolioPlan& row : report.portfolio.plans) report.plans.push_back(*by_anchor.at(row.anchor));
+
+  // --compare-to BASE: the same paths compared with BASE, as `planlint diff BASE PATHS` does.
+  DiffRun comparison;
+  if (!options.compare_to.empty()) {
+    Result<DiffSide> base = parse_diff_side(options.compare_to);
+    if (!base) {
+      err << error_line(Error("--compare-to " + base.error().message)) << '\n';
+      return exit_failure;
+    }
+    DiffOptions diff;
+    diff.base = *std::move(base);
+    diff.head.paths = options.paths;
+    diff.head.label = fmt::format("{}", fmt::join(options.paths, " "));
+    if (!options.config.empty()) diff.config = options.config;
+    diff.all_metrics = true;  // the page shows cost, days and GPUs on both sides, changed or not
+    comparison = run_diff(diff);
+    for (const Error& e : comparison.errors) err << error_line(e) << '\n';
+    if (!comparison.errors.empty()) return exit_failure;
+    for (const std::string& line : comparison.messages) print_line(err, line);
+    report.comparison = &comparison.report;
+  }
 
   std::ostringstream html;
   render_html_report(html, report);

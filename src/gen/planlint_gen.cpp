@@ -142,6 +142,7 @@ struct RuleRow {
   bool has_at_template;
   std::uint32_t at_template_first, at_template_count;
   std::uint32_t related_first, related_count;
+  std::uint32_t supersedes_first, supersedes_count;
   std::uint32_t message_first, message_count, help_first, help_count;
   bool has_fix;
   std::uint32_t fix_first, fix_count;
@@ -240,6 +241,7 @@ std::vector<std::shared_ptr<const CompiledRule>> rules() {
     rule->at = name_list(row.at_first, row.at_count);
     if (row.has_at_template) rule->at_template = make_template(row.at_template_first, row.at_template_count);
     rule->related = name_list(row.related_first, row.related_count);
+    rule->supersedes = name_list(row.supersedes_first, row.supersedes_count);
     rule->message = make_template(row.message_first, row.message_count);
     rule->help = make_template(row.help_first, row.help_count);
     if (row.has_fix) rule->fix = make_template(row.fix_first, row.fix_count);
@@ -356,16 +358,17 @@ std::vector<GpuSpec> gpus() {
     const Range at = string_rows(rule.at);
     const Range at_template = rule.at_template ? template_rows(*rule.at_template) : Range{};
     const Range related = string_rows(rule.related);
+    const Range supersedes = string_rows(rule.supersedes);
     const Range message = template_rows(rule.message), help = template_rows(rule.help);
     const Range fix = rule.fix ? template_rows(*rule.fix) : Range{};
     const Range options{options_.size(), rule.options.size()};
     for (const auto& [name, value] : rule.options) options_.push_back(option_row(name, value));
     const Range metrics = string_rows(rule.metrics_used);
     rules_.push_back(fmt::format(
-        "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
+        "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
         literal(d.id), literal(d.group), code(d.severity), literal(d.summary.view()), literal(d.docs.view()),
         d.native, static_cast<int>(d.fix), literal(d.origin.view()), literal(rule.each), applies, check, at.text(),
-        bool(rule.at_template), at_template.text(), related.text(), message.text(), help.text(),
+        bool(rule.at_template), at_template.text(), related.text(), supersedes.text(), message.text(), help.text(),
         bool(rule.fix), fix.text(), options.text(), metrics.text(), rule.reads_metric_ranges));
   }
 

@@ -1,15 +1,21 @@
 #pragma once
 /// Helpers of the integration tests (SARIF, JSON, config, suppressions, baseline, Markdown):
 /// scratch folders, running external validators from the npm tools, reading files.
+#include <fcntl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -175,4 +181,44 @@ inline std::string taplo() { return npm_tool(".bin/taplo"); }
 inline std::string ajv() { return npm_tool(".bin/ajv"); }
 inline std::string action_validator() { return npm_tool(".bin/action-validator"); }
 
+
+/// The peak resident memory of the built planlint run with `args`, in KiB, and its exit status:
+/// what the hostile-cost tests compare between inputs. Read as the process's VmHWM when it
+/// exits (it runs traced, stopped at its exit): wait4's ru_maxrss would count the test
+/// process's own memory, which a forked child holds until its exec.
+inline std::pair<long, int> peak_rss_kib(const std::vector<std::string>& args) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr);
+    // AddressSanitizer's quarantine holds freed blocks as resident memory, and LeakSanitizer
+    // does not run traced: both off (other builds ignore them).
+    ::setenv("ASAN_OPTIONS", "quarantine_size_mb=0:detect_leaks=0", 1);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    ::dup2(null, STDERR_FILENO);
+    std::vector<char*> argv{const_cast<char*>(PLANLINT_BINARY)};
+    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);  // stopped at its exec
+  ::ptrace(PTRACE_SETOPTIONS, child, nullptr, PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
+  long peak_kib = -1;
+  int pass_signal = 0;
+  while (true) {
+    ::ptrace(PTRACE_CONT, child, nullptr, pass_signal);
+    if (::waitpid(child, &status, 0) != child || WIFEXITED(status) || WIFSIGNALED(status)) break;
+    pass_signal = 0;
+    if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
+      std::ifstream in("/proc/" + std::to_string(child) + "/status");
+      for (std::string line; std::getline(in, line);)
+        if (line.rfind("VmHWM:", 0) == 0) peak_kib = std::stol(line.substr(6));
+    } else if (WIFSTOPPED(status) && WSTOPSIG(status) != SIGTRAP) {
+      pass_signal = WSTOPSIG(status);
+    }
+  }
+  return {peak_kib, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
 }  // namespace planlint::test

@@ -112,6 +112,7 @@ TEST_CASE("the generated built-in rules equal the rule files loaded at run time"
     CHECK(std::ranges::equal(a.at, b.at));
     compare(a.at_template, b.at_template, fmt::format("{}.at", id));
     CHECK(std::ranges::equal(a.related, b.related));
+    CHECK(std::ranges::equal(a.supersedes, b.supersedes));
     compare(a.message, b.message, fmt::format("{}.message", id));
     compare(a.help, b.help, fmt::format("{}.help", id));
     compare(a.fix, b.fix, fmt::format("{}.fix", id));

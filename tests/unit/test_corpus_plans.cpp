@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "corpus_plans.hpp"
+#include "short_plans.hpp"
 
 using planlint::bench::CorpusError;
 using planlint::bench::CorpusGenerator;
@@ -75,4 +76,20 @@ TEST_CASE("scripts/bench's clean and heavy corpora are the varied corpus's plans
     CHECK(c.text.find("\nownr = ") == std::string::npos);
   }
   CHECK(varied_mistakes > 0);
+}
+
+TEST_CASE("scripts/bench's short corpus: plans of about half a kilobyte with two findings each", "[corpus]") {
+  // short_plan() lints each plan as it makes it and throws unless it draws exactly a misspelt
+  // key and its one rule's finding; every mistake of the rotation is among the first ten.
+  for (int i = 0; i < 40; ++i) {
+    INFO("short plan " << i);
+    try {
+      const std::string text = planlint::bench::short_plan(i);
+      CHECK(text.size() >= 350);
+      CHECK(text.size() <= 700);
+      CHECK(text == planlint::bench::short_plan(i));
+    } catch (const CorpusError& error) {
+      FAIL(error.what());
+    }
+  }
 }

@@ -649,3 +649,32 @@ TEST_CASE("Estimates finds its own metrics after a copy or a move", "[estimates]
   REQUIRE(moved.find("test.metric") != nullptr);
   CHECK(moved.find("test.metric")->value == 3);
 }
+
+TEST_CASE("the GPUs of a layout and a service, and the replicas a demand's peak needs", "[estimates]") {
+  // Training: tp 8 · pp 4 · cp 2 = 64 GPUs a model copy; a stated dp of 3 makes 192 of the 256.
+  const Estimated training = estimate_text(
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"70B\"\n[training]\ntokens = \"1T\"\n"
+      "tp = 8\npp = 4\ncp = 2\ndp = 3\n[cluster]\ngpu = \"h100-sxm\"\ncount = 256\n");
+  CHECK(training["train.model_gpus"].value == 64);
+  CHECK(training["train.parallel_gpus"].value == 192);
+  // Without dp the layout is the GPU count.
+  const Estimated derived = estimate_text(
+      "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"70B\"\n[training]\ntokens = \"1T\"\n"
+      "tp = 8\npp = 4\n[cluster]\ngpu = \"h100-sxm\"\ncount = 256\n");
+  CHECK(derived["train.parallel_gpus"].value == 256);
+  // Inference: 3 replicas of tp 4, 16 sequences each, for a peak of 20 · 3.5 = 70 sequences.
+  const std::string serving =
+      "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"8B\"\nlayers = 32\nhidden = 4096\n"
+      "heads = 32\nkv_heads = 8\n[inference]\ncontext = \"8192 tokens\"\ntp = 4\nreplicas = 3\n"
+      "mean_concurrency = \"20 seq\"\npeak_factor = 3.5\n";
+  const Estimated stated = estimate_text(serving + "concurrency = \"16 seq\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 16\n");
+  CHECK(stated["infer.service_gpus"].value == 12);
+  CHECK(stated["infer.service_concurrency"].value == 48);
+  CHECK(stated["infer.peak_replicas"].value == 5);  // ⌈70 / 16⌉
+  // Without a concurrency a replica holds what fits beside the weights.
+  const Estimated sized = estimate_text(serving + "[cluster]\ngpu = \"h100-sxm\"\ncount = 16\n");
+  const double fits = sized["infer.max_concurrency"].value;
+  REQUIRE(fits >= 1);
+  CHECK(sized["infer.service_concurrency"].value == 3 * fits);
+  CHECK(sized["infer.peak_replicas"].value == std::ceil(70 / fits));
+}

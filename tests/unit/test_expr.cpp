@@ -46,6 +46,9 @@ class FakeEnvironment : public Environment {
   bool assumed(std::string_view key) const override { return key == "training.mfu"; }
   bool claimed(std::string_view metric) const override { return metric == "train.days"; }
   bool computed(std::string_view metric) const override { return metric == "train.memory.total"; }
+  bool computed_from(std::string_view metric, std::string_view key) const override {
+    return metric == "train.days" && key == "training.mfu";
+  }
   std::vector<std::string> missing_inputs(std::string_view metric) const override {
     if (metric == "train.days") return {"training.mfu", "cluster.count"};
     return {};
@@ -179,6 +182,15 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(number("log10(1000)") == Approx(3));
   CHECK(number("floor(2.7)") == 2);
   CHECK(number("ceil(2.1)") == 3);
+  CHECK(truth("divides(8, 40)"));
+  CHECK_FALSE(truth("divides(16, 40)"));
+  CHECK(truth("divides(3, 0.9 * 10)"));  // whole to the doubles' rounding
+  CHECK(truth("divides(1 GB, 80 GB)"));
+  CHECK_FALSE(eval("divides(0, 4)").has_value());
+  CHECK(number("gcd(16, 40)") == 8);
+  CHECK(number("gcd(72, 128)") == 8);
+  CHECK_FALSE(eval("gcd(2.5, 5)").has_value());
+  CHECK_FALSE(eval("gcd(0, 5)").has_value());
   CHECK(truth("within(105 GB, 100 GB, 5%)"));
   CHECK_FALSE(truth("within(106 GB, 100 GB, 5%)"));
   CHECK(number("ratio(336538 h, 93483 h)") == Approx(3.6).epsilon(0.001));
@@ -193,6 +205,15 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(truth("ranged('train.days')"));
   CHECK_FALSE(truth("ranged('train.flops')"));
   CHECK_FALSE(truth("ranged('train.attention_share')"));  // cost tier, but no assumption moves it
+  CHECK(*eval("ranged_keys('cost.total')")->text() == "training.mfu, training.goodput, cluster.price");
+  CHECK(*eval("ranged_keys('train.days')")->text() == "training.mfu");
+  CHECK(eval("ranged_keys('train.flops')")->text()->empty());
+  CHECK(*eval("moe_scaling('train.flops')")->text() == "active_params");
+  CHECK(*eval("moe_scaling('train.memory.states')")->text() == "total_params");
+  CHECK(*eval("moe_scaling('infer.itl')")->text() == "routed_experts");
+  CHECK(*eval("moe_scaling('train.pipeline_bubble')")->text() == "none");
+  CHECK(truth("computed_from('train.days', 'training.mfu')"));
+  CHECK_FALSE(truth("computed_from('train.flops', 'training.mfu')"));
   CHECK(*eval("missing_inputs('train.days')")->text() == "training.mfu, cluster.count");
   CHECK(eval("missing_inputs('train.memory.total')")->text()->empty());
   CHECK(number("catalog(cluster.gpu, 'hbm')") == Approx(80e9));
@@ -205,6 +226,8 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(truth("in_bits(cluster.inter_node_bandwidth)"));
   CHECK_FALSE(truth("in_bits(cluster.hbm)"));
   CHECK(truth("assumed('training.mfu')"));
+  CHECK(eval("unassumed(['training.mfu'])")->text()->empty());  // assumed (and not stated here)
+  CHECK(*eval("unassumed(['training.mfu', 'cluster.hbm', 'cluster.peak'])")->text() == "cluster.hbm");
   CHECK(truth("stated('cluster.hbm')"));
   CHECK_FALSE(truth("stated('cluster.peak')"));
   CHECK(truth("claimed('train.days')"));
@@ -317,6 +340,12 @@ TEST_CASE("dimensions are checked when a rule loads", "[expr][check]") {
   CHECK(check_error("claims_with_ratio(cluster.hbm, 3%)").message.find("dimensionless") != std::string::npos);
   CHECK(check_error("shared_inputs(1000, 1 GB)").message.find("fraction") != std::string::npos);
   CHECK(check_error("claims_with_ratio(1000)").message == "claims_with_ratio() takes 2 arguments");
+  CHECK(check_error("unassumed('training.mfu')").message.find("a list of plan keys") != std::string::npos);
+  CHECK(check_error("unassumed(['training.mfuu'])").message.find("did you mean 'training.mfu'") != std::string::npos);
+  CHECK_THAT(check_error("divides(2, cluster.hbm)").message,
+             Catch::StartsWith("divides() of a dimensionless number") && Catch::EndsWith("and bytes"));
+  CHECK(check_error("computed_from('train.days', 'training.mfuu')").message.find("did you mean 'training.mfu'") !=
+        std::string::npos);
   CHECK(type_of_text("shared_inputs(1000, 3%)").kind == Type::Kind::string);
   CHECK(type_of_text("claims_with_ratio(1000, 3%) >= 2").kind == Type::Kind::boolean);
   CHECK(check_error("exists(1)").message.find("takes a name") != std::string::npos);

@@ -51,7 +51,7 @@ TEST_CASE("a training precision the GPU has no tensor cores for is an error", "[
   REQUIRE(d);
   CHECK(d->severity == Severity::error);
   CHECK(d->key_path == "training.precision");
-  CHECK_THAT(d->message, Catch::Contains("a100-sxm has no fp8 tensor cores"));
+  CHECK_THAT(d->message, Catch::Contains("fp8 has no tensor cores on the a100-sxm"));
   CHECK(finding(lint_plan(training("fp4", "h100-sxm", "3958 TFLOPS")), "precision-unsupported"));
   CHECK(finding(lint_plan(training("fp8", "a100-sxm", "")), "precision-unsupported"));
   // Precisions the GPU has, and a GPU the catalog does not know (unknown-gpu's), are not reported.
@@ -104,11 +104,11 @@ TEST_CASE("a plan says which basis its MFU is on, and the time, attention-flops 
   CHECK_THAT(rules(plan("6.7%", "")), VectorContains(std::string("mfu-out-of-range")));
   const std::optional<Diagnostic> low = finding(lint_plan(plan("3%", "mfu_counts_attention = false\n")), "mfu-out-of-range");
   REQUIRE(low);
-  CHECK_THAT(low->message, Catch::StartsWith("training.mfu 3% (15.9% on the ranges' basis: counting the attention FLOPs") && Catch::Contains("is below"));
+  CHECK_THAT(low->message, Catch::StartsWith("training.mfu 3% (15.9% as the ranges count)") && Catch::Contains("is below"));
   // Next to the range, the converted figure is rounded away from it: 6.61% is 34.9997%.
   const std::optional<Diagnostic> edge = finding(lint_plan(plan("6.61%", "mfu_counts_attention = false\n")), "mfu-out-of-range");
   REQUIRE(edge);
-  CHECK_THAT(edge->message, Catch::StartsWith("training.mfu 6.61% (34.9% on the ranges' basis: counting the attention FLOPs"));
+  CHECK_THAT(edge->message, Catch::StartsWith("training.mfu 6.61% (34.9% as the ranges count)"));
 
   // With the attention counted, the GPU time divides (6 · N + 12 · L · h · S) · D by the MFU:
   // 5.29× the 6 · N · D time at 128K tokens.
@@ -187,15 +187,15 @@ TEST_CASE("a node's HBM or HBM bandwidth written per GPU is an error, and HBM in
   const std::optional<Diagnostic> d = finding(node_hbm, "per-node-figure");
   REQUIRE(d);
   CHECK(d->severity == Severity::error);
-  CHECK_THAT(d->message, Catch::StartsWith("hbm 640 GB is 8 × the 80 GB of one h100-sxm: the node's total"));
+  CHECK_THAT(d->message, Catch::StartsWith("cluster.hbm 640 GB is 8 × the 80 GB of one h100-sxm: a node's total"));
   REQUIRE(d->help);
-  CHECK_THAT(*d->help, Catch::Contains("write hbm = \"80 GB\""));
+  CHECK_THAT(*d->help, Catch::Contains("write cluster.hbm = \"80 GB\""));
   CHECK_FALSE(finding(node_hbm, "peak-mismatch"));  // one finding that says what the number is
   // The same run with the HBM left to the catalog is memory-fit's error.
   CHECK(finding(lint_plan(plan("")), "memory-fit"));
   const std::optional<Diagnostic> bandwidth = finding(lint_plan(plan("hbm_bandwidth = \"26.8 TB/s\"\n")), "per-node-figure");
   REQUIRE(bandwidth);
-  CHECK_THAT(bandwidth->message, Catch::StartsWith("hbm_bandwidth 26.8 TB/s is 8 × the 3.35 TB/s"));
+  CHECK_THAT(bandwidth->message, Catch::StartsWith("cluster.hbm_bandwidth 26.8 TB/s is 8 × the 3.35 TB/s"));
   // 80 GiB (85.9 GB) is an H100's HBM as nvidia-smi shows it: no peak-mismatch, no per-node figure.
   const std::vector<Diagnostic> gib = lint_plan(plan("hbm = \"80 GiB\"\n"));
   CHECK_FALSE(finding(gib, "peak-mismatch"));
@@ -208,7 +208,7 @@ TEST_CASE("a node's HBM or HBM bandwidth written per GPU is an error, and HBM in
   mi300x.replace(mi300x.find("h100-sxm"), 8, "mi300x");
   const std::optional<Diagnostic> amd = finding(lint_plan(mi300x), "per-node-figure");  // 8 × 192 GB = 1,536 GB
   REQUIRE(amd);
-  CHECK_THAT(amd->message, Catch::StartsWith("hbm 1.5 TB is 8 × the 192 GB of one mi300x"));
+  CHECK_THAT(amd->message, Catch::StartsWith("cluster.hbm 1.5 TB is 8 × the 192 GB of one mi300x"));
   // A peak that is one GPU's sparse peak on a 2-GPU node is sparse-peak's, not a node total.
   const std::vector<Diagnostic> sparse = lint_plan(plan("gpus_per_node = 2\npeak = \"1979 TFLOPS\"\n"));
   CHECK(finding(sparse, "sparse-peak"));

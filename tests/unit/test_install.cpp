@@ -282,7 +282,8 @@ TEST_CASE("cmake --install puts planlint, its man page and its completions under
   INFO(output);
   for (const char* file : {"bin/planlint", "share/man/man1/planlint.1", "share/bash-completion/completions/planlint",
                            "share/zsh/site-functions/_planlint", "share/fish/vendor_completions.d/planlint.fish",
-                           "share/doc/planlint/LICENSE", "share/doc/planlint/README.md"}) {
+                           "share/doc/planlint/LICENSE", "share/doc/planlint/README.md",
+                           "share/planlint/planlint_review_comment.py"}) {
     CAPTURE(file);
     CHECK(fs::is_regular_file(prefix.path / file));
   }
@@ -317,7 +318,8 @@ TEST_CASE("cpack makes a Debian package and a tarball of the static binary that 
                            " ./usr/share/bash-completion/completions/planlint\n",
                            " ./usr/share/zsh/vendor-completions/_planlint\n",
                            " ./usr/share/fish/vendor_completions.d/planlint.fish\n",
-                           " ./usr/share/doc/planlint/copyright\n"}) {
+                           " ./usr/share/doc/planlint/copyright\n",
+                           " ./usr/share/planlint/planlint_review_comment.py\n"}) {
     CAPTURE(file);
     CHECK_THAT(output, Catch::Contains(file));
   }
@@ -341,7 +343,8 @@ TEST_CASE("cpack makes a Debian package and a tarball of the static binary that 
   const fs::path top = out.path / ("planlint-" + version + "-linux-x86_64");
   for (const char* file : {"bin/planlint", "LICENSE", "README.md", "share/man/man1/planlint.1",
                            "share/bash-completion/completions/planlint", "share/zsh/site-functions/_planlint",
-                           "share/fish/vendor_completions.d/planlint.fish"}) {
+                           "share/fish/vendor_completions.d/planlint.fish",
+                           "share/planlint/planlint_review_comment.py"}) {
     CAPTURE(file);
     CHECK(fs::is_regular_file(top / file));
   }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "integration_support.hpp"
 #include "planlint/expr/syntax.hpp"
@@ -26,7 +27,7 @@ std::string dotted_key(std::size_t levels) {
 }
 
 std::optional<std::size_t> excess_line(std::string_view text, std::size_t max_depth) {
-  auto excess = find_toml_nesting_excess(text, max_depth);
+  auto excess = find_toml_limit_excess(text, TomlLimits{max_depth, max_toml_nodes});
   if (!excess) return std::nullopt;
   return excess->position.line;
 }
@@ -180,12 +181,12 @@ TEST_CASE("the example plans, the rule files and every valid toml-test document 
   for (const fs::path& path : files) {
     INFO(path.string());
     const std::string text = test::read_text(path);
-    CHECK_FALSE(find_toml_nesting_excess(text, max_toml_depth).has_value());
+    CHECK_FALSE(find_toml_limit_excess(text, TomlLimits{max_toml_depth, toml_node_limit(text.size())}).has_value());
   }
   // A plan nests 4 levels at most: [estimates] "metric" = { value = ... }.
   for (const auto& entry : fs::directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / "examples")) {
     INFO(entry.path().string());
-    CHECK_FALSE(find_toml_nesting_excess(test::read_text(entry.path()), 4).has_value());
+    CHECK_FALSE(find_toml_limit_excess(test::read_text(entry.path()), TomlLimits{4, max_toml_nodes}).has_value());
   }
 }
 
@@ -213,6 +214,61 @@ TEST_CASE("a document at the nesting limit still parses", "[limits][toml-depth]"
   FileResult result = lint_source(source, options);
   REQUIRE(result.plan.has_value());
   for (const Diagnostic& d : result.diagnostics) CHECK(d.rule != "toml-syntax");
+}
+
+TEST_CASE("the node limit grows with the file: one per 32 bytes, at least 65,536, at most 524,288",
+          "[limits][toml-nodes]") {
+  CHECK(toml_node_limit(0) == 65'536);
+  CHECK(toml_node_limit(2 << 20) == 65'536);
+  CHECK(toml_node_limit(4 << 20) == 131'072);
+  CHECK(toml_node_limit(16 << 20) == 524'288);
+  CHECK(toml_node_limit(std::size_t{64} << 20) == 524'288);
+}
+
+TEST_CASE("TOML nodes are counted at each key's '.' and '=', each header's ']' and each array value",
+          "[limits][toml-nodes]") {
+  // The offset where `text` crosses a limit of `max_nodes` nodes, or nullopt.
+  auto crossing = [](std::string_view text, std::size_t max_nodes) -> std::optional<std::size_t> {
+    const auto excess = find_toml_limit_excess(text, TomlLimits{max_toml_depth, max_nodes});
+    if (!excess) return std::nullopt;
+    CHECK(excess->limit == TomlLimitExcess::Limit::nodes);
+    return excess->offset;
+  };
+  CHECK_FALSE(crossing("a.b.c = 1\n", 3));
+  CHECK(crossing("a.b.c = 1\n", 2) == 6);          // the '='
+  CHECK_FALSE(crossing("[a.b]\n", 2));
+  CHECK(crossing("[a.b]\n[c]\n", 2) == 8);         // the second header's ']'
+  CHECK(crossing("[[t]]\n", 1) == 3);              // "]]": the key and the array's entry
+  CHECK_FALSE(crossing("[[t]]\n", 2));
+  CHECK_FALSE(crossing("x = [1, 2, 3]\n", 4));     // x, and three values
+  CHECK(crossing("x = [1, 2, 3]\n", 3) == 12);     // the array's ']'
+  CHECK_FALSE(crossing("t = {a = 1, b = [2]}\n", 4));  // t, a, b and 2: an inline table's ',' is no node
+  CHECK(crossing("t = {a = 1, b = [2]}\n", 3) == 18);
+  // Dots, commas and brackets in strings, comments and values are not nodes.
+  CHECK_FALSE(crossing("x = \"a.b=c,]\" # a.b = [1, 2]\ny = 1.5\nz = '''\n[a.b]\n'''\n", 3));
+}
+
+TEST_CASE("a file with more keys and values than its size allows is a toml-syntax finding at the one that crosses",
+          "[limits][toml-nodes]") {
+  // 200,000 lines of a two-level key: 400,000 nodes in 2.5 MB, where about 80,000 are allowed.
+  std::string text = "[plan]\nname = \"many\"\n";
+  for (int i = 0; i < 200'000; ++i) text += "k" + std::to_string(i) + ".a = 1\n";
+  const std::size_t limit = toml_node_limit(text.size());
+  REQUIRE(limit == text.size() / 32);
+  auto source = std::make_shared<const SourceFile>("many.toml", text);
+  LintOptions options;
+  const FileResult result = lint_source(source, options);
+  REQUIRE(result.diagnostics.size() == 1);
+  const Diagnostic& d = result.diagnostics.front();
+  CHECK(d.rule == "toml-syntax");
+  CHECK(d.message == fmt::format("invalid TOML: more than {} keys and array values, planlint's fixed limit for a TOML "
+                                 "file of {} (one for each 32 bytes, at least 65536 and at most 524288); a plan "
+                                 "holds a few hundred",
+                                 limit, format_byte_size(text.size())));
+  // [plan]'s two nodes (its ']' and name's '='), then two a line (its '.' and '='): node
+  // limit + 1 is on line 3 + (limit - 2) / 2.
+  CHECK(d.primary.span.begin.line == 3 + (limit - 2) / 2);
+  CHECK_FALSE(result.plan.has_value());
 }
 
 TEST_CASE("expressions too long or too deep are syntax errors that name the limit", "[limits][expr]") {

@@ -11,6 +11,7 @@
 
 #include "integration_support.hpp"
 #include "planlint/emit/sarif.hpp"
+#include "planlint/source/column_cursor.hpp"
 #include "planlint/source/columns.hpp"
 #include "planlint/source/limits.hpp"
 #include "planlint/source/source_file.hpp"
@@ -123,6 +124,23 @@ TEST_CASE("the column converter gives byte_column's answer in any order of lines
   }
 }
 
+TEST_CASE("the column cursor gives code_point_column's and utf16_column's answers in any order",
+          "[locations][columns]") {
+  using namespace planlint;
+  const SourceFile file("f.toml", "a = \"\xC3\x97\xE6\x95\xB0\" # \xF0\x9F\x9A\x80 x\nplain = 1\n\xF0\x9F\x9A\x80 = 2\n");
+  ColumnCursor characters, units(ColumnUnit::utf16);
+  // Forward, back a little, back to the start, to another line and past a line's end.
+  const std::pair<std::uint32_t, std::uint32_t> positions[] = {
+      {1, 9}, {1, 3}, {1, 17}, {1, 16}, {2, 4}, {1, 12}, {3, 1}, {3, 5}, {1, 6}, {3, 40}, {2, 11}, {1, 7}, {1, 0}, {1, 18}};
+  for (const auto& [line, column] : positions) {
+    INFO(line << ":" << column);
+    CHECK(characters.column(file.line(line), column) == code_point_column(file.line(line), column));
+    CHECK(units.column(file.line(line), column) == utf16_column(file.line(line), column));
+    CHECK(characters.shown(&file, "f.toml", Position{line, column}) == shown_column(&file, "f.toml", Position{line, column}));
+  }
+  CHECK(characters.shown(&file, "other.toml", Position{1, 9}) == 9);  // another file: its byte column
+}
+
 TEST_CASE("a key after non-ASCII text on its line has its byte columns in JSON, and the fix "
           "replaces exactly its bytes", "[locations][json]") {
   Scratch dir;
@@ -199,7 +217,7 @@ TEST_CASE("the nesting limit's error after non-ASCII text points at its byte", "
   const planlint::Position at = loaded.diagnostics[0].primary.span.begin;
   CHECK(at.line == 1);
   CHECK(text[at.column - 1] == '[');
-  CHECK(at.column == planlint::find_toml_nesting_excess(text, planlint::max_toml_depth)->position.column);
+  CHECK(at.column == planlint::find_toml_limit_excess(text, planlint::TomlLimits{})->position.column);
 }
 
 TEST_CASE("a config error after non-ASCII text points at its byte", "[locations][config]") {

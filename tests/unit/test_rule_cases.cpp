@@ -18,6 +18,8 @@
 
 #include "integration_support.hpp"
 
+#include "planlint/diag/native_rules.hpp"
+#include "planlint/diff/diff.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/lint/run.hpp"
 #include "planlint/rules/rule_set.hpp"
@@ -102,6 +104,36 @@ std::string case_output(const fs::path& relative, std::vector<std::string> selec
   return out.str();
 }
 
+/// The files beside the cases of a rule only `planlint diff` reports (native_rules::compared_only):
+/// the plan each case is the new version of, and the config with the guardrails.
+constexpr std::string_view diff_base = "base.toml", diff_config = "guardrails.toml";
+
+/// A case of such a rule, as `planlint diff --config guardrails.toml base.toml CASE` finds it:
+/// the text output of the new version's findings about the change.
+std::string diff_case_output(const fs::path& relative, std::vector<std::string> select) {
+  DiffOptions options;
+  options.base = *parse_diff_side((relative.parent_path() / diff_base).generic_string());
+  options.head = *parse_diff_side(relative.generic_string());
+  options.config = (relative.parent_path() / diff_config).generic_string();
+  options.today = Date{2026, 11, 30};
+  select.emplace_back(structure_group);
+  options.select = std::move(select);
+  const DiffRun run = run_diff(options);
+  INFO(relative.string());
+  REQUIRE(run.errors.empty());
+  Report report;
+  report.files = run.report.head_sources;
+  if (report.files.empty()) report.files.push_back(std::make_shared<const SourceFile>(relative.generic_string(), ""));
+  for (const PlanDiff& plan : run.report.plans) {
+    for (const DiffFinding& finding : plan.introduced) report.diagnostics.push_back(finding.diagnostic);
+    for (const Diagnostic& d : plan.guardrails) report.diagnostics.push_back(d);
+  }
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
+  std::ostringstream out;
+  emit_text(out, report, TextStyle{});
+  return out.str();
+}
+
 bool fires(const std::string& output, const std::string& rule) {
   return output.find("[" + rule + "]\n") != std::string::npos;
 }
@@ -119,16 +151,20 @@ TEST_CASE("every rule's cases in tests/rules/<id>/ give their expected output", 
       INFO("cases of " << rule.id << " in " << folder.string());
       REQUIRE(fs::exists(folder / "fires.toml"));
       REQUIRE(fs::exists(folder / "clean.toml"));
+      const bool compared = native_rules::is_compared_only(rule.id);
       std::vector<fs::path> cases;
       for (const auto& entry : fs::directory_iterator(folder))
-        if (entry.path().extension() == ".toml") cases.push_back(entry.path());
+        if (entry.path().extension() == ".toml" &&
+            !(compared && (entry.path().filename() == diff_base || entry.path().filename() == diff_config)))
+          cases.push_back(entry.path());
       std::sort(cases.begin(), cases.end());
       for (const fs::path& plan : cases) {
         const fs::path expected = fs::path(plan).replace_extension(".expected");
         const CaseSelection selection = case_selection(test::read_text(plan), rule);
         INFO(plan.string() << "'s planlint-case directive: " << fmt::format("{}", fmt::join(selection.errors, "; ")));
         CHECK(selection.errors.empty());
-        const std::string output = case_output(plan, selection.select);
+        const std::string output =
+            compared ? diff_case_output(plan, selection.select) : case_output(plan, selection.select);
         INFO(plan.string() << "\n" << output);
         const bool clean = plan.filename().string().starts_with("clean");
         CHECK(fires(output, rule.id) != clean);

@@ -137,6 +137,9 @@ TEST_CASE("a literal compared with a key of a few choices must be one of them", 
   CHECK(check_error("compute_precision() == 'bf61'").message.starts_with("compute_precision() is never 'bf61'"));
   CHECK(check_error("catalog(cluster.gpu, 'scale_out') == 'nvlink'").message ==
         "catalog() is never 'nvlink' (it is one of nic, ici)");
+  CHECK(check_error("moe_scaling(it.metric) == 'active_param'", "estimates").message ==
+        "moe_scaling() is never 'active_param' (it is one of none, active_params, total_params, routed_experts); "
+        "did you mean 'active_params'?");
 
   CHECK(checks("plan.kind in ['training', 'finetune'] and plan.status != 'approved' and "
                "model.architecture == 'moe' and inference.batching == 'static'"));

@@ -89,6 +89,29 @@ TEST_CASE("suppression comments are read with their scope, names and reason", "[
   CHECK(found[2].reason.empty());
 }
 
+TEST_CASE("a comment after a multi-line string with a line-ending backslash is on its own line", "[suppress]") {
+  // The backslash escapes the line break's trimming, not the line: the comment is on line 4.
+  auto found = find(
+      "doc = \"\"\"one \\\n"
+      "  two\"\"\"\n"
+      "# planlint: allow-next-line peak -- vendor quote\n"
+      "peak = 1  # planlint: allow memory-fit -- offloaded\n");
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].location.span.begin == planlint::Position{3, 1});
+  CHECK(found[0].target_line == 4);
+  CHECK(found[1].location.span.begin == planlint::Position{4, 11});
+  CHECK(found[1].target_line == 4);
+}
+
+TEST_CASE("a suppression's key text ends at the key's '=', not at one inside its quotes", "[suppress]") {
+  const auto one = find("\"a=b\" = 1  # planlint: allow peak -- measured\n");
+  const auto two = find("\"a=b\" = 2  # planlint: allow peak -- measured\n");
+  const auto other = find("\"a=c\" = 1  # planlint: allow peak -- measured\n");
+  REQUIRE((one.size() == 1 && two.size() == 1 && other.size() == 1));
+  CHECK(one[0].target_digest == two[0].target_digest);  // the key, not its value
+  CHECK(one[0].target_digest != other[0].target_digest);
+}
+
 TEST_CASE("a suppression covers findings of its rule or group on its line", "[suppress]") {
   std::vector<Diagnostic> diagnostics = {finding("memory-fit", 1), finding("peak-mismatch", 1),
                                          finding("memory-fit", 2), finding("peak-mismatch", 5)};

@@ -64,52 +64,14 @@ std::string baseline_text(const std::vector<BaselineEntry>& entries) {
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";  // messages may quote bytes that are not UTF-8
 }
 
-Result<Baseline> parse_baseline(std::string path, std::string_view text) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& problem) {
-    // nlohmann's message says where ("parse error at line 3, column 14: syntax error while
-    // parsing object key - ..."); drop its "[json.exception.parse_error.101] " prefix.
-    std::string what = problem.what();
-    if (what.starts_with("[json.exception"))
-      if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
-    return Error("not valid JSON: " + what);
-  }
-  // value("version", 0) would throw on a version that is not a number ("1").
-  if (!doc.is_object() || !doc.contains("version") || !doc["version"].is_number_integer() ||
-      doc["version"].get<long long>() != 1 || !doc.contains("entries") || !doc["entries"].is_array()) {
-    return Error("not a planlint baseline (expected {\"version\": 1, \"entries\": [...]})");
-  }
-  Baseline baseline{std::move(path), {}};
-  std::size_t index = 0;
-  for (const json& item : doc["entries"]) {
-    auto text_field = [&](const char* name) -> std::optional<std::string> {
-      if (item.is_object() && item.contains(name) && item[name].is_string()) return item[name].get<std::string>();
-      return std::nullopt;
-    };
-    auto file = text_field("file");
-    auto rule = file ? text_field("rule") : std::nullopt;
-    if (!file || !rule)
-      return Error(fmt::format("entry {}: missing string '{}'", index + 1, file ? "rule" : "file"));
-    BaselineEntry entry{*file, *rule, text_field("key").value_or(""), text_field("digest").value_or(""), 1,
-                        text_field("message").value_or("")};
-    if (item.contains("count")) {
-      if (!item["count"].is_number_unsigned() || item["count"].get<std::size_t>() == 0)
-        return Error(fmt::format("entry {}: 'count' must be a positive integer", index + 1));
-      entry.count = item["count"].get<std::size_t>();
-    }
-    baseline.entries.push_back(std::move(entry));
-    ++index;
-  }
-  return baseline;
-}
-
 BaselineMatcher::BaselineMatcher(const Baseline& baseline, BaselineFileKey file_key)
+    : BaselineMatcher(Baseline(baseline), std::move(file_key)) {}
+
+BaselineMatcher::BaselineMatcher(Baseline&& baseline, BaselineFileKey file_key)
     : file_key_(std::move(file_key)),
       accepted_{Suppression::Kind::baseline, fmt::format("accepted in the baseline {}", baseline.path),
                 Location{baseline.path, {}}},
-      left_(baseline.entries) {
+      left_(std::move(baseline.entries)) {
   for (std::size_t i = 0; i < left_.size(); ++i) {
     by_file_[left_[i].file].push_back(i);
     const std::string& key = left_[i].key;
@@ -175,9 +137,20 @@ std::vector<BaselineEntry> BaselineMatcher::stale() const {
 
 std::vector<BaselineEntry> BaselineMatcher::stale(const std::function<bool(const std::string&)>& linted) const {
   std::vector<BaselineEntry> stale;
-  for (const BaselineEntry& entry : left_)
-    if (entry.count > 0 && linted(entry.file)) stale.push_back(entry);
+  for (const BaselineEntry* entry : stale_entries(linted)) stale.push_back(*entry);
   return stale;
+}
+
+std::vector<const BaselineEntry*> BaselineMatcher::stale_entries(
+    const std::function<bool(const std::string&)>& linted) const {
+  std::vector<const BaselineEntry*> stale;
+  for (const BaselineEntry& entry : left_)
+    if (entry.count > 0 && linted(entry.file)) stale.push_back(&entry);
+  return stale;
+}
+
+std::vector<const BaselineEntry*> BaselineMatcher::stale_entries() const {
+  return stale_entries([this](const std::string& file) { return linted_.count(file) > 0; });
 }
 
 std::vector<BaselineEntry> apply_baseline(std::vector<Diagnostic>& diagnostics, const Baseline& baseline,
@@ -199,11 +172,14 @@ BaselineFileKey baseline_file_key(const std::string& baseline_path) {
   };
 }
 
-Result<BaselineMatcher> load_baseline(const std::string& path) {
-  Result<std::string> text = read_regular_file(path);
-  Result<Baseline> baseline = text ? parse_baseline(path, *text) : Result<Baseline>(text.error());
+Result<BaselineMatcher> load_baseline(const std::string& path, std::size_t max_file_bytes) {
+  Result<Baseline> baseline = Error("");
+  {
+    Result<std::string> text = read_regular_file(path, max_file_bytes);
+    baseline = text ? parse_baseline(path, *text, BaselineLimits(max_file_bytes)) : Result<Baseline>(text.error());
+  }  // the text is not held beside its entries
   if (!baseline) return Error(fmt::format("cannot read baseline '{}': {}", path, baseline.error().message));
-  return BaselineMatcher(*baseline, baseline_file_key(path));
+  return BaselineMatcher(*std::move(baseline), baseline_file_key(path));
 }
 
 }  // namespace planlint

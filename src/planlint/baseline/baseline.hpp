@@ -29,6 +29,7 @@
 
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/diag/result.hpp"
+#include "planlint/source/limits.hpp"
 
 namespace planlint {
 
@@ -77,14 +78,30 @@ std::vector<BaselineEntry> baseline_entries(const std::vector<Diagnostic>& diagn
 /// The baseline file's text.
 std::string baseline_text(const std::vector<BaselineEntry>& entries);
 
-/// Parses a baseline file's text; the error says why it is not one ("not valid JSON: ...").
-Result<Baseline> parse_baseline(std::string path, std::string_view text);
+/// What a baseline may hold, so that reading one takes a bounded multiple of its size (about 10
+/// times: an entry is read into about 200 bytes, and a baseline's JSON is never a tree).
+struct BaselineLimits {
+  /// The fewest bytes of the size limit an entry may take on average: a baseline planlint
+  /// writes takes about 200 an entry, the least a valid one can is 22.
+  static constexpr std::size_t bytes_per_entry = 64;
+
+  explicit BaselineLimits(std::size_t max_file_bytes = default_max_file_bytes);
+
+  std::size_t max_file_bytes;  ///< --max-file-size, which the file was read with
+  std::size_t max_entries;     ///< max_file_bytes / bytes_per_entry
+  std::size_t max_depth = 64;  ///< levels of nesting: planlint writes 3
+};
+
+/// Parses a baseline file's text, entry by entry as it is read (reading.cpp); the error says
+/// why it is not one ("not valid JSON: ...") or the limit it is over.
+Result<Baseline> parse_baseline(std::string path, std::string_view text, const BaselineLimits& limits = BaselineLimits());
 
 /// Applies a baseline file by file, as a run delivers them: the entries' counts are used up as
 /// findings match, and what is left over is stale.
 class BaselineMatcher {
  public:
   BaselineMatcher(const Baseline& baseline, BaselineFileKey file_key);
+  BaselineMatcher(Baseline&& baseline, BaselineFileKey file_key);
 
   /// Marks the findings the baseline accepts (Suppression kind baseline). An entry matches first
   /// a finding with the same file, rule, key and digest, then, when its key names its value (not
@@ -102,6 +119,9 @@ class BaselineMatcher {
   std::vector<BaselineEntry> stale(const std::function<bool(const std::string&)>& linted) const;
   /// The same for the files noted with linted(display_path).
   std::vector<BaselineEntry> stale() const;
+  /// stale(), without copies of the entries: they live as long as the matcher.
+  std::vector<const BaselineEntry*> stale_entries(const std::function<bool(const std::string&)>& linted) const;
+  std::vector<const BaselineEntry*> stale_entries() const;
 
  private:
   BaselineFileKey file_key_;
@@ -114,9 +134,10 @@ class BaselineMatcher {
   std::unordered_set<std::string> linted_;  ///< file keys
 };
 
-/// --baseline FILE: the file read and parsed, its entries keyed with baseline_file_key. The
-/// error names the file and says why it cannot be used.
-Result<BaselineMatcher> load_baseline(const std::string& path);
+/// --baseline FILE: the file read (at most `max_file_bytes`, --max-file-size) and parsed, its
+/// entries keyed with baseline_file_key. The error names the file and says why it cannot be
+/// used, or the limit it is over.
+Result<BaselineMatcher> load_baseline(const std::string& path, std::size_t max_file_bytes = default_max_file_bytes);
 
 /// The notes a run with --baseline `path` ends with (lines for stderr): each entry of a linted
 /// file that no longer matches, or matches fewer findings, and the entries of each file that is

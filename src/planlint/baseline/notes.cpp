@@ -10,7 +10,8 @@ namespace planlint {
 
 std::vector<std::string> baseline_notes(const BaselineMatcher& matcher, const std::string& path) {
   std::vector<std::string> notes;
-  for (const BaselineEntry& entry : matcher.stale()) {
+  for (const BaselineEntry* stale : matcher.stale_entries()) {
+    const BaselineEntry& entry = *stale;
     const std::string where = fmt::format("{} [{}]{}{}", entry.file, entry.rule, entry.key.empty() ? "" : " at ", entry.key);
     // An entry of several findings that still accepts some: say how many went, not that the
     // entry matches nothing.
@@ -31,13 +32,18 @@ std::vector<std::string> baseline_notes(const BaselineMatcher& matcher, const st
     std::size_t findings = 0;  // an entry of identical findings records their count
   };
   std::map<std::string, Gone> gone;
-  for (const BaselineEntry& entry : matcher.stale([&](const std::string& file) {
-         std::error_code missing;
-         return !std::filesystem::exists(folder / file, missing) && !missing;
+  std::map<std::string, bool, std::less<>> is_gone;  // a file of many entries is looked up once
+  for (const BaselineEntry* entry : matcher.stale_entries([&](const std::string& file) {
+         auto [it, added] = is_gone.try_emplace(file, false);
+         if (added) {
+           std::error_code missing;
+           it->second = !std::filesystem::exists(folder / file, missing) && !missing;
+         }
+         return it->second;
        })) {
-    Gone& of_file = gone[entry.file];
+    Gone& of_file = gone[entry->file];
     ++of_file.entries;
-    of_file.findings += entry.count;
+    of_file.findings += entry->count;
   }
   // Entries are what --write-baseline drops; the findings they cover are named too when an
   // entry holds several (the sum alone read as "4 entries" for two).

@@ -14,7 +14,7 @@
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/edit_distance.hpp"
 #include "planlint/diag/native_rules.hpp"
-#include "planlint/source/columns.hpp"
+#include "planlint/source/string_span.hpp"
 #include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_span.hpp"
 #include "planlint/units/quantity.hpp"
@@ -365,21 +365,9 @@ class Loader {
       d.help = fmt::format("did you mean '{}'?", *suggestion);
   }
 
-  /// Moves a diagnostic on a quoted single-line string to `column` (1-based) of its contents.
+  /// Moves a diagnostic on a quoted string to `column` (1-based) of its value.
   void point_inside_string(Diagnostic& d, const toml::node& node, std::size_t column) {
-    Span& span = d.primary.span;
-    if (!span.known() || span.begin.line != span.end.line) return;
-    const std::string_view line = file_.line(span.begin.line);
-    const std::size_t quote = span.begin.column - 1;
-    const std::string& value = node.as_string()->get();
-    // Only when the text between the quotes is the value itself (no escapes, not multi-line)
-    // do columns of the value map one to one onto columns of the file.
-    if (quote >= line.size() || (line[quote] != '"' && line[quote] != '\'') ||
-        line.substr(quote + 1, value.size()) != value ||
-        line.substr(quote + 1 + value.size(), 1) != line.substr(quote, 1))
-      return;
-    span.begin.column += static_cast<std::uint32_t>(column);
-    span.end = {span.begin.line, after_character(line, span.begin.column)};
+    d.primary.span = span_in_string(file_, d.primary.span, node.as_string()->get(), column - 1);
   }
 
   Location location(const toml::source_region& region) const {

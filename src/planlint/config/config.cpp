@@ -236,6 +236,28 @@ class Reader {
     }
   }
 
+  void read_guardrails(const toml::table& table, Config& config) {
+    std::vector<std::string_view> names;
+    for (const GuardrailKey& key : guardrail_keys()) names.push_back(key.name);
+    for (const auto& [key, node] : table) {
+      const GuardrailKey* guardrail = find_guardrail_key(key.str());
+      if (!guardrail) {
+        unknown(key, "[guardrails]", names);
+        continue;
+      }
+      GuardrailValue value;
+      if (node.is_boolean()) {
+        value.boolean = *node.value<bool>();
+      } else if (guardrail->takes != GuardrailKey::Takes::boolean && (node.is_number() || node.is_string())) {
+        value.quantity = quantity(node, fmt::format("guardrails.{}", key.str()));
+        if (!value.quantity) continue;
+        value.written_as_percent = node.is_string() && node.value<std::string_view>()->find('%') != std::string_view::npos;
+      }
+      if (std::optional<std::string> problem = set_guardrail(*guardrail, value, config.guardrails))
+        error(node.source(), *problem);
+    }
+  }
+
   bool failed() const { return failed_; }
 
  private:
@@ -261,11 +283,12 @@ Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors, Conf
   }
   Config config;
   config.path = file.path();
-  constexpr std::string_view sections[] = {"lint", "tolerances"};
+  constexpr std::string_view sections[] = {"lint", "tolerances", "guardrails"};
   for (const auto& [key, node] : *root) {
     if (key.str() == "lint" && node.is_table()) reader.read_lint(*node.as_table(), config);
     else if (key.str() == "tolerances" && node.is_table()) reader.read_tolerances(*node.as_table(), config);
-    else if (key.str() == "lint" || key.str() == "tolerances")
+    else if (key.str() == "guardrails" && node.is_table()) reader.read_guardrails(*node.as_table(), config);
+    else if (key.str() == "lint" || key.str() == "tolerances" || key.str() == "guardrails")
       reader.error(node.source(), fmt::format("{} must be a table", key.str()));
     else
       reader.unknown(key, "the config file", sections);

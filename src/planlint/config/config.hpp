@@ -15,12 +15,15 @@
 ///     assumption_max_age = "90 d"
 ///     [tolerances]
 ///     capacity = "10%"
+///     [guardrails]                   # what `planlint diff` lets a change move (docs/review.md)
+///     cost_increase = "20%"
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "planlint/config/guardrails.hpp"
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/diag/diagnostic_sink.hpp"
 #include "planlint/diag/result.hpp"
@@ -67,6 +70,7 @@ struct Config {
   std::optional<std::string> docs_url;
   std::map<std::string, units::Quantity> options;
   std::map<std::string, double> tolerances;     ///< capacity, cost, formula_vs_benchmark
+  Guardrails guardrails;                         ///< [guardrails], for `planlint diff`
   std::vector<ConfigName> names;                ///< the rule, group and option names above, where written
 };
 

@@ -12,7 +12,9 @@
 /// are its findings. A step that runs several loaders (a run's settings: its config, rule
 /// packs and catalog) reports their errors to its own sink as well, and its caller stops when
 /// that sink holds any.
+#include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,7 +27,7 @@ namespace planlint {
 
 class DiagnosticSink {
  public:
-  void report(Diagnostic diagnostic) { diagnostics_.push_back(std::move(diagnostic)); }
+  void report(Diagnostic diagnostic) { add(std::move(diagnostic)); }
   /// Reports a step's error as a problem of `kind` (problem_kinds): how a step that runs several
   /// loaders (a run's settings) passes on theirs.
   void report(const Error& error, std::string_view kind) {
@@ -35,12 +37,25 @@ class DiagnosticSink {
     d.message = error.message;
     d.primary = error.location;
     d.help = error.help;
-    diagnostics_.push_back(std::move(d));
+    add(std::move(d));
   }
-  /// Reports `diagnostic` and returns it, for a caller that adds notes, help or fixes.
+  /// Reports `diagnostic` and returns it, for a caller that adds notes, help or fixes (until
+  /// it reports the next).
   Diagnostic& add(Diagnostic diagnostic) {
+    if (reduce_ && diagnostics_.size() >= reduce_threshold_) {
+      reduce_(diagnostics_);
+      reduce_threshold_ = std::max(reduce_threshold_, 2 * diagnostics_.size());
+    }
     diagnostics_.push_back(std::move(diagnostic));
     return diagnostics_.back();
+  }
+  /// Calls `reduce` on the problems reported so far whenever they reach `threshold` (or twice
+  /// what the last call left), before the next is added: a caller that keeps only some of a
+  /// file's findings (lint/findings_cap.hpp) bounds what a file of a million mistakes holds
+  /// while it is read.
+  void reduce_at(std::size_t threshold, std::function<void(std::vector<Diagnostic>&)> reduce) {
+    reduce_threshold_ = threshold;
+    reduce_ = std::move(reduce);
   }
 
   /// How many problems were reported so far: a loader compares it before and after a step.
@@ -59,6 +74,8 @@ class DiagnosticSink {
 
  private:
   std::vector<Diagnostic> diagnostics_;
+  std::size_t reduce_threshold_ = 0;
+  std::function<void(std::vector<Diagnostic>&)> reduce_;
 };
 
 }  // namespace planlint

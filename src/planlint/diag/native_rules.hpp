@@ -1,6 +1,7 @@
 #pragma once
 /// The ids of the rules planlint checks in C++ rather than by an expression: the structure of a
-/// plan (rules/structure/) and its inline suppressions (rules/suppression/). Their rule files
+/// plan (rules/structure/), its inline suppressions (rules/suppression/) and the guardrails of
+/// a change (rules/review/, reported by `planlint diff` only). Their rule files
 /// say `native = true` and hold their docs; the code that reports them names them from here.
 ///
 ///     findings.add(native_rules::unknown_key, span, path, message);
@@ -22,10 +23,22 @@ inline constexpr std::string_view missing_required = "missing-required";
 inline constexpr std::string_view unknown_gpu = "unknown-gpu";
 inline constexpr std::string_view suppression_without_reason = "suppression-without-reason";
 inline constexpr std::string_view unused_suppression = "unused-suppression";
+inline constexpr std::string_view guardrail_exceeded = "guardrail-exceeded";
 
 /// Every native rule, sorted (a test compares them with the rule files that say `native = true`).
-inline constexpr std::array all = {bad_quantity, bad_value,   missing_required, suppression_without_reason,
-                                   toml_syntax,  unknown_gpu, unknown_key,      unused_suppression};
+inline constexpr std::array all = {bad_quantity, bad_value,   guardrail_exceeded, missing_required, suppression_without_reason,
+                                   toml_syntax,  unknown_gpu, unknown_key,        unused_suppression};
+
+/// The rules only `planlint diff` reports, about a change rather than a plan: `check` does not
+/// run them, so a suppression of one is not unused there.
+inline constexpr std::array compared_only = {guardrail_exceeded};
+
+/// Whether `rule` is one of compared_only.
+constexpr bool is_compared_only(std::string_view rule) {
+  for (std::string_view id : compared_only)
+    if (id == rule) return true;
+  return false;
+}
 
 }  // namespace native_rules
 

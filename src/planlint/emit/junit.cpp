@@ -7,14 +7,10 @@
 
 #include "planlint/diag/printable.hpp"
 #include "planlint/emit/repository_path.hpp"
-#include "planlint/source/columns.hpp"
+#include "planlint/source/column_cursor.hpp"
 #include "planlint/svg/svg.hpp"
 
 namespace planlint {
-
-namespace {
-
-}  // namespace
 
 std::string xml_escape(std::string_view raw) {
   // The printable policy first (planlint/diag/printable.hpp): no line break, control, bidi or
@@ -50,6 +46,9 @@ void JunitEmitter::file(const std::shared_ptr<const SourceFile>& source, std::ve
       "failures=\"{}\" errors=\"0\" time=\"0\">\n    <properties/>\n",
       path, suites_++, timestamp_, std::max<std::size_t>(by_rule.size(), 1), by_rule.size());
   if (by_rule.empty()) text += fmt::format("    <testcase name=\"planlint\" classname=\"{}\" time=\"0\"/>\n", path);
+  // A rule's findings come in line and column order: the findings of one long line cost one
+  // pass over it per rule.
+  ColumnCursor columns;
   for (const auto& [rule, findings] : by_rule) {
     const Diagnostic& first = *findings.front();
     text += fmt::format(
@@ -60,7 +59,7 @@ void JunitEmitter::file(const std::shared_ptr<const SourceFile>& source, std::ve
       // that fakes a position or begins a workflow command).
       text += svg::xml_text(fmt::format("{}:{}:{}: {}: {}\n", printable_path(repository_path(d->primary.file)),
                                        d->primary.span.begin.line,
-                                       shown_column(source.get(), d->primary.file, d->primary.span.begin),
+                                       columns.shown(source.get(), d->primary.file, d->primary.span.begin),
                                        to_string(d->severity), printable(d->message)));
       if (d->help) text += svg::xml_text(fmt::format("help: {}\n", printable(*d->help)));
     }

@@ -19,6 +19,15 @@ std::string errors_consequence(bool has_numbers);
 /// Whether any of `shown` has a value to print.
 bool has_numbers(const ReportInput& input, const std::vector<const MetricSpec*>& shown);
 
+/// A value in the unit JSON reports it in (value × scale), with that unit's name.
+struct JsonValue {
+  double scale = 1;
+  std::string unit;
+};
+/// The unit a metric's value is reported in by every JSON output: the one its name says
+/// (train.days in d, train.gpu_hours in GPU·h), else the base unit of its dimension.
+JsonValue metric_unit(const MetricSpec* spec, units::Dimension dim);
+
 /// The metrics the text and Markdown reports show for the plan's kind, in report order.
 std::vector<const MetricSpec*> shown_metrics(const ReportInput& input);
 /// The metric's value as reports show it ("9.6 d", "16.7%").

@@ -246,6 +246,7 @@ void render_html_report(std::ostream& out, const HtmlReport& report) {
                       "estimates with their ranges, and what each assumption moves.</p>\n",
                       report.plans.size(), report.plans.size() == 1 ? "" : "s");
   if (report.plans.size() > 1) render_portfolio(html, report.portfolio);
+  if (report.comparison) detail::render_comparison(html, *report.comparison);
   for (const HtmlPlan& plan : report.plans) render_plan(html, plan);
   html += "</body></html>\n";
   out << html;

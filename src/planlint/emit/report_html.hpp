@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "planlint/diff/model.hpp"
 #include "planlint/emit/report.hpp"
 #include "planlint/estimate/portfolio.hpp"
 
@@ -27,7 +28,14 @@ struct HtmlPlan {
 struct HtmlReport {
   std::vector<HtmlPlan> plans;  ///< in the portfolio's order
   Portfolio portfolio;          ///< shown when there is more than one plan
+  /// `--compare-to BASE`: what changed since BASE (planlint diff), shown after the portfolio.
+  const DiffReport* comparison = nullptr;
 };
+
+namespace detail {
+/// The comparison's section (report_html_compare.cpp).
+void render_comparison(std::string& html, const DiffReport& diff);
+}  // namespace detail
 
 void render_html_report(std::ostream& out, const HtmlReport& report);
 

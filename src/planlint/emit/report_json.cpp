@@ -28,12 +28,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-/// A value in the unit JSON reports it in, with that unit's name.
-struct JsonValue {
-  double scale = 1;
-  std::string unit;
-};
-
 JsonValue json_unit(units::Dimension dim) {
   using namespace units::dims;
   if (dim == gpu_seconds) return {1.0 / 3600, "GPU·h"};
@@ -61,18 +55,6 @@ std::string_view origin_name(Origin origin) {
     case Origin::catalog: return "catalog";
   }
   return "plan";
-}
-
-/// The unit a metric's value is reported in: the one its name says, which is the unit a claim
-/// written as a plain number is read in (the metric table's `plain`: days, GPU-hours), else the
-/// base unit of its dimension (GPU·s for GPU time).
-JsonValue metric_unit(const MetricSpec* spec, units::Dimension dim) {
-  if (spec && spec->plain.scale != 1) {
-    if (spec->plain.unit == "days") return {1 / spec->plain.scale, "d"};
-    if (spec->plain.unit == "GPU-hours") return {1 / spec->plain.scale, "GPU·h"};
-  }
-  if (dim == units::dims::gpu_seconds) return {1, "GPU·s"};
-  return json_unit(dim);
 }
 
 json optional_number(const std::optional<double>& value, double scale) {
@@ -155,6 +137,18 @@ json metric_json(const MetricValue& metric, const Sensitivity* sensitivity) {
 }
 
 }  // namespace
+
+/// The unit a metric's value is reported in: the one its name says, which is the unit a claim
+/// written as a plain number is read in (the metric table's `plain`: days, GPU-hours), else the
+/// base unit of its dimension (GPU·s for GPU time).
+JsonValue metric_unit(const MetricSpec* spec, units::Dimension dim) {
+  if (spec && spec->plain.scale != 1) {
+    if (spec->plain.unit == "days") return {1 / spec->plain.scale, "d"};
+    if (spec->plain.unit == "GPU-hours") return {1 / spec->plain.scale, "GPU·h"};
+  }
+  if (dim == units::dims::gpu_seconds) return {1, "GPU·s"};
+  return json_unit(dim);
+}
 
 void render_json(std::ostream& out, const ReportInput& input) {
   const Estimates& estimates = *input.estimates;

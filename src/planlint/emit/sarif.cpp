@@ -16,7 +16,7 @@
 #include "planlint/diag/docs_links.hpp"
 #include "planlint/emit/repository_path.hpp"
 #include "planlint/rules/rule_set.hpp"
-#include "planlint/source/columns.hpp"
+#include "planlint/source/column_cursor.hpp"
 
 namespace planlint {
 
@@ -82,7 +82,7 @@ class Writer {
     // UTF-16 code units. The two kinds differ only after a character above U+FFFF (an emoji)
     // on the line.
     auto column = [&](Position p) {
-      return std::max<std::uint32_t>(file ? utf16_at(file->line(p.line), p.column) : p.column, 1);
+      return std::max<std::uint32_t>(file ? columns_.column(file->line(p.line), p.column) : p.column, 1);
     };
     Position end = span.end.line == 0 ? span.begin : span.end;
     if (end < span.begin) end = span.begin;
@@ -137,29 +137,9 @@ class Writer {
   }
 
  private:
-  /// utf16_column(), counted on from the last column asked of the same line: the findings come
-  /// in line and column order, so the many findings of one long line cost one pass over it.
-  std::uint32_t utf16_at(std::string_view line, std::uint32_t byte_column) const {
-    if (byte_column == 0) return 0;
-    const std::size_t bytes = byte_column - 1, inside = std::min<std::size_t>(bytes, line.size());
-    std::size_t from = 0;
-    std::uint32_t units = 0;
-    if (cursor_.line == line.data() && cursor_.size == line.size() && cursor_.byte <= inside) {
-      from = cursor_.byte;
-      units = cursor_.units;
-    }
-    units += utf16_length(line.substr(from, inside - from));  // the characters starting in between
-    cursor_ = Cursor{line.data(), line.size(), inside, units};
-    return 1 + units + static_cast<std::uint32_t>(bytes - inside);
-  }
-
-  struct Cursor {
-    const char* line = nullptr;  ///< the line's text, in a file the report holds
-    std::size_t size = 0;
-    std::size_t byte = 0;        ///< bytes counted
-    std::uint32_t units = 0;     ///< UTF-16 units of the characters starting in them
-  };
-  mutable Cursor cursor_;
+  /// utf16_column() of the findings' columns, which come in line and column order: the many
+  /// findings of one long line cost one pass over it.
+  mutable ColumnCursor columns_{ColumnUnit::utf16};
   const SourceFile* source_;
   const SarifOptions& options_;
 };

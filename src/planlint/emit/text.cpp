@@ -296,9 +296,9 @@ void TextEmitter::file(const std::shared_ptr<const SourceFile>& source, std::vec
       continue;
     }
     text_.clear();
-    // Every finding of a linted file points into it; one elsewhere shows no source line, as
-    // in emit_text, where the report holds no file of that path.
-    append_finding(text_, d, d.primary.file == source->path() ? source.get() : nullptr, paint, columns,
+    // Every finding of a linted file points into it; one elsewhere (or without a file: a
+    // finding of another version, in `planlint diff`) shows no source line, as in emit_text.
+    append_finding(text_, d, source && d.primary.file == source->path() ? source.get() : nullptr, paint, columns,
                    related_columns, style_.concise);
     out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
   }

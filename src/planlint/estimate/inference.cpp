@@ -314,6 +314,16 @@ void itl_at_concurrency(EstimateContext& context) {
   });
 }
 
+// A month of serving with every GPU of the cluster billed: a month is 365.25 d / 12 = 730.5 h.
+void cost_per_month(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_cost_per_month);
+  const Term gpus = m.plan("cluster.count");
+  const Term price = m.plan("cluster.price");
+  constexpr double month_seconds = 365.25 * 86400 / 12;
+  m.finish(gpus.value * price.value * month_seconds, "cluster.count · price · 730.5 h",
+           arithmetic("{} × {} × 730.5 h", gpus, price));
+}
+
 }  // namespace
 
 void estimate_inference(EstimateContext& context) {
@@ -328,6 +338,7 @@ void estimate_inference(EstimateContext& context) {
   ttft(context);
   itl(context);
   itl_at_concurrency(context);
+  cost_per_month(context);
 }
 
 }  // namespace planlint::detail

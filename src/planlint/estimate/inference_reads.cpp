@@ -135,6 +135,45 @@ void peak_concurrency(EstimateContext& context) {
   m.finish(mean.value * factor.value, "mean_concurrency · peak_factor", arithmetic("{} × {}", mean, factor));
 }
 
+// The GPUs the service's replicas run on, each a tensor-parallel group.
+void service_gpus(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_service_gpus);
+  const Term replicas = m.plan("inference.replicas");
+  const Term tp = m.plan("inference.tp");
+  m.finish(replicas.value * tp.value, "replicas · tp", arithmetic("{} × {}", replicas, tp));
+}
+
+// Whether the plan states the sequences a replica holds; without it a replica holds as many as
+// fit (infer.max_concurrency: a sketch that has not chosen a concurrency).
+bool states_concurrency(const EstimateContext& context) {
+  const PlanValue* concurrency = context.find("inference.concurrency");
+  return concurrency && concurrency->origin == Origin::plan;
+}
+
+Term replica_concurrency(EstimateContext& context, MetricBuilder& m) {
+  return states_concurrency(context) ? m.plan("inference.concurrency") : m.metric(Metric::infer_max_concurrency);
+}
+
+// What the replicas hold at once, which the demand's peak must fit in.
+void service_concurrency(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_service_concurrency);
+  const Term replicas = m.plan("inference.replicas");
+  const Term per_replica = replica_concurrency(context, m);
+  m.finish(replicas.value * per_replica.value,
+           states_concurrency(context) ? "replicas · concurrency"
+                                       : "replicas · infer.max_concurrency (no inference.concurrency)",
+           arithmetic("{} × {}", replicas, per_replica));
+}
+
+// The replicas that hold the demand's peak, each at its concurrency.
+void peak_replicas(EstimateContext& context) {
+  MetricBuilder m(context, Metric::infer_peak_replicas);
+  const Term peak = m.metric(Metric::infer_peak_concurrency);
+  const Term per_replica = replica_concurrency(context, m);
+  m.finish(std::ceil(peak.value / per_replica.value), "⌈infer.peak_concurrency / a replica's concurrency⌉",
+           arithmetic("⌈{} / {}⌉", peak, per_replica));
+}
+
 // The share of an MoE model's weights a decode step reads: its tokens (one sequence's
 // tokens_per_step, or every sequence's at the planned concurrency) routed apart, each to N_a of
 // the N parameters (ExpertTerms). Only for an MoE model: a dense model reads every weight.
@@ -237,6 +276,9 @@ void estimate_inference_reads(EstimateContext& context) {
   memory_weights_alone(context);
   node_memory(context);
   peak_concurrency(context);
+  service_gpus(context);
+  service_concurrency(context);
+  peak_replicas(context);
   expert_share(context, Metric::infer_expert_share, false);
   expert_share(context, Metric::infer_expert_share_at_concurrency, true);
   weights_read(context, Metric::infer_weights_read, Metric::infer_expert_share);

@@ -16,6 +16,7 @@ constexpr auto flop_per_token = flop / tokens;
 constexpr RangedKeys mfu = static_cast<RangedKeys>(RangedKey::mfu);
 constexpr RangedKeys mfu_goodput = mfu | static_cast<RangedKeys>(RangedKey::goodput);
 constexpr RangedKeys mfu_goodput_price = mfu_goodput | static_cast<RangedKeys>(RangedKey::price);
+constexpr RangedKeys price = static_cast<RangedKeys>(RangedKey::price);
 constexpr PlainNumber in_days{86400, "days"};
 constexpr PlainNumber in_gpu_hours{3600, "GPU-hours"};
 constexpr PlainNumber in_seconds{1, "seconds"};
@@ -97,6 +98,10 @@ constexpr MetricSpec table[] = {
      "micro-batches per data-parallel replica per step, m = global_batch / (dp · b)"},
     {train_pipeline_bubble, "train.pipeline_bubble", none, Tier::capacity, communication, true, no_moe, 0, {},
      "pipeline bubble fraction, (p − 1) / (v · m)"},
+    {train_model_gpus, "train.model_gpus", gpus, Tier::capacity, communication, false, no_moe, 0, {},
+     "GPUs of one model replica, tp · pp · cp"},
+    {train_parallel_gpus, "train.parallel_gpus", gpus, Tier::capacity, communication, false, no_moe, 0, {},
+     "GPUs the parallel layout uses, tp · pp · cp · dp (cluster.count when dp is derived)"},
     {train_nodes, "train.nodes", none, Tier::capacity, communication, false, no_moe, 0, {},
      "nodes the run spans, ⌈n / gpus_per_node⌉"},
     {train_failures, "train.failures", none, Tier::capacity, communication, false, active, 0, {},
@@ -137,6 +142,12 @@ constexpr MetricSpec table[] = {
      "memory a node gives a replica after the reserve, gpus_per_node · hbm · (1 − memory_reserve)"},
     {infer_peak_concurrency, "infer.peak_concurrency", sequences, Tier::capacity, serving_memory, false, no_moe, 0,
      {}, "sequences in flight at the demand's peak, mean_concurrency · peak_factor"},
+    {infer_service_gpus, "infer.service_gpus", gpus, Tier::capacity, serving_memory, false, no_moe, 0, {},
+     "GPUs the replicas use, replicas · tp"},
+    {infer_service_concurrency, "infer.service_concurrency", sequences, Tier::capacity, serving_memory, false, no_moe,
+     0, {}, "sequences the replicas hold at once, replicas · concurrency (infer.max_concurrency without one)"},
+    {infer_peak_replicas, "infer.peak_replicas", none, Tier::capacity, serving_memory, false, no_moe, 0, {},
+     "replicas the demand's peak needs, ⌈infer.peak_concurrency / a replica's concurrency⌉"},
     {infer_decode_flops_per_token, "infer.decode_flops_per_token", flop_per_token, Tier::cost, serving_compute, false,
      active, 0, {}, "decode compute per token, 2 · N_a"},
     {infer_prefill_flops, "infer.prefill_flops", flop, Tier::cost, serving_compute, false, active, 0, {},
@@ -167,6 +178,8 @@ constexpr MetricSpec table[] = {
      "KV cache bytes one sequence's decode step reads, at the full context"},
     {infer_kv_read_at_concurrency, "infer.kv_read_at_concurrency", bytes, Tier::capacity, latency, false, no_moe, 0,
      {}, "KV cache bytes a full replica's decode step reads, at full contexts"},
+    {infer_cost_per_month, "infer.cost_per_month", usd, Tier::cost, serving_cost, false, no_moe, price, {},
+     "serving cost of a month, every GPU billed: cluster.count · price · 730.5 h"},
     {gpu_catalog_peak, "gpu.catalog_peak", flop_per_second, Tier::capacity, hardware, false, no_moe, 0, {},
      "the catalog's dense peak of cluster.gpu at the compute precision"},
     {gpu_bf16_peak_share, "gpu.bf16_peak_share", none, Tier::capacity, hardware, false, no_moe, 0, {},
@@ -221,6 +234,7 @@ std::string_view section_title(ReportSection section) {
     case ReportSection::serving_memory: return "Memory";
     case ReportSection::serving_compute: return "Compute";
     case ReportSection::latency: return "Latency bounds";
+    case ReportSection::serving_cost: return "Cost";
     case ReportSection::hardware: return "GPU figures (catalog)";
     case ReportSection::json_only: return "";
   }
@@ -236,7 +250,8 @@ bool shows_section(ReportSection section, bool training) {
     case ReportSection::communication: return training;
     case ReportSection::serving_memory:
     case ReportSection::serving_compute:
-    case ReportSection::latency: return !training;
+    case ReportSection::latency:
+    case ReportSection::serving_cost: return !training;
     case ReportSection::hardware: return true;
     case ReportSection::json_only: return false;
   }

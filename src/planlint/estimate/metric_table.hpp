@@ -29,7 +29,7 @@ std::string_view to_string(Tier tier);
 /// left out of the text and Markdown reports (train.gpu_seconds: train.gpu_hours in GPU·s).
 enum class ReportSection : std::uint8_t {
   compute, time, cost, memory, communication,            // training and finetune plans
-  serving_memory, serving_compute, latency,              // inference plans
+  serving_memory, serving_compute, latency, serving_cost,  // inference plans
   hardware,                                              // every plan
   json_only,
 };
@@ -78,18 +78,22 @@ enum class Metric : std::uint8_t {
   // training communication and checkpoints
   train_step_seconds, train_comm_allreduce_bytes, train_comm_dp_group_nodes, train_comm_seconds, train_comm_fraction,
   train_comm_fraction_lower_bound, train_comm_ep_group_nodes, train_comm_alltoall_bytes, train_comm_alltoall_seconds,
-  train_comm_alltoall_fraction, train_micro_batches, train_pipeline_bubble, train_nodes, train_failures,
+  train_comm_alltoall_fraction, train_micro_batches, train_pipeline_bubble, train_model_gpus, train_parallel_gpus,
+  train_nodes, train_failures,
   train_checkpoint_optimal_interval, train_checkpoint_overhead, train_checkpoint_optimal_overhead,
   // inference memory
   infer_weights, infer_kv_per_token, infer_kv_cache, infer_memory_total, infer_max_concurrency,
   infer_kv_heads_per_gpu, infer_kv_replication, infer_memory_reserve, infer_kv_per_sequence, infer_kv_per_sequence_per_gpu,
   infer_memory_one_sequence, infer_replica_gpus, infer_memory_weights_alone, infer_node_memory, infer_peak_concurrency,
+  infer_service_gpus, infer_service_concurrency, infer_peak_replicas,
   // inference compute
   infer_decode_flops_per_token, infer_prefill_flops, infer_prefill_attention_flops, infer_prefill_attention_share,
   // inference latency bounds and the reads behind them
   infer_decode_tokens_per_s, infer_itl, infer_itl_at_concurrency, infer_ttft, infer_ttft_with_attention,
   infer_expert_share, infer_expert_share_at_concurrency, infer_weights_read, infer_weights_read_at_concurrency,
   infer_kv_read, infer_kv_read_at_concurrency,
+  // inference cost
+  infer_cost_per_month,
   // the catalog's figures of the plan's GPU
   gpu_catalog_peak, gpu_bf16_peak_share, gpu_hbm_gib, gpu_node_peak, gpu_node_hbm, gpu_node_hbm_gib,
   gpu_node_hbm_bandwidth,

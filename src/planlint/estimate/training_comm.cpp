@@ -247,6 +247,25 @@ void comm_fraction_lower_bound(EstimateContext& context) {
   m.finish(fraction.value, "train.comm.fraction", [=] { return fraction.text.str(); });
 }
 
+// The GPUs one copy of the model is split over: a tensor-parallel group of each pipeline stage,
+// over the context-parallel ranks (Megatron-LM's layout, Narayanan et al. 2021 §3).
+void model_gpus(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_model_gpus);
+  const Term t = m.plan("training.tp");
+  const Term p = m.plan("training.pp");
+  const Term cp = m.plan("training.cp");
+  m.finish(t.value * p.value * cp.value, "tp · pp · cp", arithmetic("{} × {} × {}", t, p, cp));
+}
+
+// The GPUs the parallel layout runs on: dp copies of the model. With dp derived (the default)
+// it is the GPU count; with dp stated it may not be (`parallelism-mismatch`).
+void parallel_gpus(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_parallel_gpus);
+  const Term model = m.metric_terms(Metric::train_model_gpus);  // "8 × 2 × 1 × 8": the degrees
+  const Term dp = m.plan("training.dp");
+  m.finish(model.value * dp.value, "train.model_gpus · dp", arithmetic("{} × {}", model, dp));
+}
+
 // The nodes the run spans: a job stops when any of them fails.
 void nodes(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_nodes);
@@ -298,6 +317,8 @@ void estimate_training_comm(EstimateContext& context) {
   comm_fraction(context);
   micro_batches(context);
   pipeline_bubble(context);
+  model_gpus(context);
+  parallel_gpus(context);
   checkpoint_interval(context);
   comm_fraction_lower_bound(context);
   nodes(context);

@@ -368,6 +368,17 @@ class Checker {
         arity(node, 1, 1);
         numbers(0);
         return Type::number(units::dims::none);
+      case Function::divides:
+      case Function::gcd: {
+        // Whole numbers of one dimension: divides(tp, model.heads), gcd(tp, model.heads).
+        arity(node, 2, 2);
+        Type a = numbers(0), b = numbers(1);
+        if (!same_dimension(a, b))
+          fail(node, fmt::format("{}() of {} and {}", f, describe(a), describe(b)));
+        if (node.function == Function::divides) return Type::of(Kind::boolean);
+        a.zero_literal = false;
+        return computed(a);
+      }
       case Function::within: {
         arity(node, 3, 3);
         Type a = numbers(0), b = numbers(1), tol = numbers(2);
@@ -424,6 +435,25 @@ class Checker {
         check_word(*node.children[1], Vocabulary{"ranged key", &keys});
         return Type::of(Kind::boolean);
       }
+      case Function::moe_scaling: {
+        arity(node, 1, 1);
+        text(0);
+        metric_argument(*node.children[0]);
+        static const std::vector<std::string_view> scalings = {
+            to_string(MoeScaling::none), to_string(MoeScaling::active_params), to_string(MoeScaling::total_params),
+            to_string(MoeScaling::routed_experts)};
+        Type type = Type::of(Kind::string);
+        type.vocabulary.words = &scalings;
+        return type;
+      }
+      case Function::computed_from:
+        arity(node, 2, 2);
+        text(0);
+        text(1);
+        metric_argument(*node.children[0]);
+        check_word(*node.children[1], plan_key_vocabulary());
+        return Type::of(Kind::boolean);
+      case Function::ranged_keys:
       case Function::missing_inputs:
         arity(node, 1, 1);
         text(0);
@@ -460,6 +490,18 @@ class Checker {
         text(0);
         check_word(*node.children[0], plan_key_vocabulary());
         return Type::of(Kind::boolean);
+      case Function::unassumed: {
+        // unassumed(['training.mfu', 'cluster.price']): a list literal of plan keys.
+        arity(node, 1, 1);
+        const Node& keys = *node.children[0];
+        if (keys.kind != Node::Kind::list)
+          fail(keys, "unassumed() takes a list of plan keys, such as ['training.mfu', 'cluster.price']");
+        for (const Node* key : keys.children) {
+          if (key->kind != Node::Kind::string) fail(*key, "unassumed() lists plan keys as strings ('training.mfu')");
+          check_word(*key, plan_key_vocabulary());
+        }
+        return Type::of(Kind::string);
+      }
       case Function::claimed:
       case Function::computed:
       case Function::benchmarked:

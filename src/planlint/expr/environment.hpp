@@ -74,6 +74,9 @@ class Environment {
   virtual std::vector<std::string> shared_inputs(const std::vector<std::string>& metrics) const = 0;
   /// Whether planlint could compute the metric from the plan.
   virtual bool computed(std::string_view metric) const = 0;
+  /// Whether the metric, as planlint computed it for this plan, reads the plan key: directly
+  /// or through the metrics it reads (train.days reads training.mfu; train.flops does not).
+  virtual bool computed_from(std::string_view metric, std::string_view key) const = 0;
   /// The inputs `metric` lacks, traced to the plan keys ("model.layers", "cluster.peak (the
   /// catalog has no bf16 peak for v100-sxm2)"); empty when it is computed or not of the plan's
   /// kind.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <numeric>
 #include <string_view>
 #include <utility>
 
@@ -381,6 +383,23 @@ class Evaluator {
         }
         return number(std::sqrt(x->value), half);
       }
+      case Function::divides:
+      case Function::gcd: {
+        auto a = quantity(*args[0]), b = quantity(*args[1]);
+        if (!a || !b || !compatible(*a, *b)) return std::nullopt;
+        if (f == Function::divides) {
+          // b / a a whole number, to the rounding of the figures' doubles.
+          if (a->value == 0) return std::nullopt;
+          const double quotient = b->value / a->value;
+          if (!std::isfinite(quotient)) return std::nullopt;
+          return ValueRef::of(std::abs(quotient - std::round(quotient)) <= 1e-9 * std::max(1.0, std::abs(quotient)));
+        }
+        // Whole positive numbers up to 2^53, which doubles hold exactly.
+        const auto whole = [](double x) { return x >= 1 && x <= 9007199254740992.0 && x == std::trunc(x); };
+        if (!whole(a->value) || !whole(b->value)) return std::nullopt;
+        std::uint64_t m = static_cast<std::uint64_t>(a->value), n = static_cast<std::uint64_t>(b->value);
+        return number(static_cast<double>(std::gcd(m, n)), a->dim);
+      }
       case Function::within: {
         auto x = quantity(*args[0]), y = quantity(*args[1]), tolerance = quantity(*args[2]);
         if (!x || !y || !tolerance || !compatible(*x, *y)) return std::nullopt;
@@ -450,6 +469,19 @@ class Evaluator {
         }
         return tier_name(*name);
       }
+      case Function::unassumed: {
+        // The keys stated with a value that no assumption names; not known while the
+        // [[assumptions]] section is written under a name planlint cannot read.
+        std::string joined;
+        for (const Node* key : args[0]->children) {
+          if (!environment_.stated(key->text) || !environment_.plan_value(key->text)) continue;
+          if (environment_.unread("assumptions")) return std::nullopt;
+          if (environment_.assumed(key->text)) continue;
+          if (!joined.empty()) joined += ", ";
+          joined += key->text;
+        }
+        return kept_text(std::move(joined));
+      }
       case Function::ranged: {
         auto name = text(*args[0]);
         const MetricSpec* m = name ? find_metric(*name) : nullptr;
@@ -463,6 +495,29 @@ class Evaluator {
         for (const RangedKey ranged : ranged_keys)
           if (plan_key_of(ranged) == *key) return ValueRef::of(planlint::ranged_by(*m, ranged));
         return ValueRef::of(false);
+      }
+      case Function::ranged_keys: {
+        auto name = text(*args[0]);
+        const MetricSpec* m = name ? find_metric(*name) : nullptr;
+        if (!m) return std::nullopt;
+        std::string joined;
+        for (const RangedKey ranged : ranged_keys)
+          if (planlint::ranged_by(*m, ranged)) {
+            if (!joined.empty()) joined += ", ";
+            joined += plan_key_of(ranged);
+          }
+        return kept_text(std::move(joined));
+      }
+      case Function::moe_scaling: {
+        auto name = text(*args[0]);
+        const MetricSpec* m = name ? find_metric(*name) : nullptr;
+        if (!m) return std::nullopt;
+        return ValueRef::of_text(to_string(m->moe));
+      }
+      case Function::computed_from: {
+        auto name = text(*args[0]), key = text(*args[1]);
+        if (!name || !key) return std::nullopt;
+        return ValueRef::of(environment_.computed_from(*name, *key));
       }
       case Function::missing_inputs: {
         auto name = text(*args[0]);

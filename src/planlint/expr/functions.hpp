@@ -14,10 +14,11 @@ namespace planlint::expr {
 enum class Function : std::uint8_t {
   unknown,  ///< not a function of the language: the checker reports it with a suggestion
   exists, given, in_bits, known, compute_precision, has_invalid_values,
-  min, max, abs, floor, ceil, sqrt, log10,
+  min, max, abs, floor, ceil, sqrt, log10, divides, gcd,
   within, ratio, slip, days_since,
-  tier, tolerance, ranged, ranged_by, missing_inputs, metric, metric_low, metric_high, value, assumed,
-  claimed, computed, benchmarked, claims_with_ratio, shared_inputs, peak_precision, stated, catalog,
+  tier, tolerance, ranged, ranged_by, ranged_keys, moe_scaling, computed_from, missing_inputs, metric, metric_low,
+  metric_high, value, assumed, unassumed, claimed, computed, benchmarked, claims_with_ratio, shared_inputs,
+  peak_precision, stated, catalog,
 };
 
 struct FunctionName {
@@ -25,7 +26,7 @@ struct FunctionName {
   Function function;
 };
 
-inline constexpr std::array<FunctionName, 35> function_table{{
+inline constexpr std::array<FunctionName, 41> function_table{{
     {"exists", Function::exists},
     {"given", Function::given},
     {"in_bits", Function::in_bits},
@@ -39,6 +40,8 @@ inline constexpr std::array<FunctionName, 35> function_table{{
     {"ceil", Function::ceil},
     {"sqrt", Function::sqrt},
     {"log10", Function::log10},
+    {"divides", Function::divides},
+    {"gcd", Function::gcd},
     {"within", Function::within},
     {"ratio", Function::ratio},
     {"slip", Function::slip},
@@ -47,12 +50,16 @@ inline constexpr std::array<FunctionName, 35> function_table{{
     {"tolerance", Function::tolerance},
     {"ranged", Function::ranged},
     {"ranged_by", Function::ranged_by},
+    {"ranged_keys", Function::ranged_keys},
+    {"moe_scaling", Function::moe_scaling},
+    {"computed_from", Function::computed_from},
     {"missing_inputs", Function::missing_inputs},
     {"metric", Function::metric},
     {"metric_low", Function::metric_low},
     {"metric_high", Function::metric_high},
     {"value", Function::value},
     {"assumed", Function::assumed},
+    {"unassumed", Function::unassumed},
     {"claimed", Function::claimed},
     {"computed", Function::computed},
     {"benchmarked", Function::benchmarked},

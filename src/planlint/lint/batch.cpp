@@ -50,9 +50,11 @@ void prepare_file(FileTask& task, std::size_t file, const BatchLimits& limits, F
 /// else its place), so that a baseline keeps their findings apart, and a plan's keys (and
 /// SARIF fingerprints) stay what they were when another plan is added to its doc or removed
 /// from it.
-std::vector<FileResult> lint_doc_plans(const std::vector<PlanText>& plans, FormerKeys& former_keys) {
+std::vector<FileResult> lint_doc_plans(const std::vector<PlanText>& plans, FormerKeys& former_keys,
+                                       std::size_t most_findings) {
   std::vector<FileResult> results;
-  for (const PlanText& plan : plans) results.push_back(std::move(lint_texts(std::span(&plan, 1)).front()));
+  for (const PlanText& plan : plans)
+    results.push_back(std::move(lint_texts(std::span(&plan, 1), most_findings).front()));
   std::vector<std::string> names;
   for (const FileResult& result : results) names.push_back(result.plan ? result.plan->text("plan.name").value_or("") : "");
   // A doc's only plan without a name keeps its keys unprefixed: "plans[0]" is an index, and a
@@ -74,6 +76,7 @@ std::vector<FileResult> lint_doc_plans(const std::vector<PlanText>& plans, Forme
 }  // namespace
 
 std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits& limits) {
+  const std::size_t most_findings = limits.max_findings_per_file * findings_kept_per_shown;
   std::vector<FileOutput> outputs(tasks.size());
   std::vector<PlanText> plans;
   std::vector<std::size_t> owner;  // plans[k] is the plan file tasks[owner[k]]
@@ -108,6 +111,8 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
     for (const Diagnostic& d : own) output.former_keys.earlier.emplace(d.key_path, "");
     for (Diagnostic& d : result.diagnostics) output.diagnostics.push_back(std::move(d));
     for (Diagnostic& d : own) output.diagnostics.push_back(std::move(d));
+    for (std::size_t level = 0; level < output.findings_not_kept.size(); ++level)
+      output.findings_not_kept[level] += result.findings_not_kept[level];
   };
   auto failed = [&](std::size_t file, const std::exception& error) {
     FileOutput& output = outputs[file];
@@ -116,14 +121,15 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
     output.error = Error(error.what(), Location{output.source->path(), {}});
   };
   try {
-    std::vector<FileResult> results = lint_texts(plans);
+    std::vector<FileResult> results = lint_texts(plans, most_findings);
     for (std::size_t k = 0; k < plans.size(); ++k) finish(plans[k], owner[k], results[k], plans[k].source->line_count());
   } catch (const std::exception&) {
     for (std::size_t k = 0; k < plans.size(); ++k) {
       outputs[owner[k]].diagnostics.clear();
       outputs[owner[k]].plans.clear();
+      outputs[owner[k]].findings_not_kept = {};
       try {
-        std::vector<FileResult> results = lint_texts(std::span(&plans[k], 1));
+        std::vector<FileResult> results = lint_texts(std::span(&plans[k], 1), most_findings);
         finish(plans[k], owner[k], results.front(), plans[k].source->line_count());
       } catch (const std::exception& error) {
         failed(owner[k], error);
@@ -137,7 +143,7 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
       std::vector<PlanText> doc_plans;
       for (const PlanBlock& block : blocks[t])
         doc_plans.push_back(PlanText{outputs[t].source, block_text(doc, block), block.first_line, &tasks[t].settings->lint});
-      std::vector<FileResult> results = lint_doc_plans(doc_plans, outputs[t].former_keys);
+      std::vector<FileResult> results = lint_doc_plans(doc_plans, outputs[t].former_keys, most_findings);
       for (std::size_t b = 0; b < results.size(); ++b) finish(doc_plans[b], t, results[b], blocks[t][b].last_line);
     } catch (const std::exception& error) {
       failed(t, error);

@@ -15,6 +15,7 @@
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/diag/result.hpp"
 #include "planlint/estimate/estimates.hpp"
+#include "planlint/lint/findings_cap.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/source/source_file.hpp"
 
@@ -53,11 +54,17 @@ struct FileOutput {
   bool without_plan = false;
   /// The file's plans, in file order, when FileTask::keep_plans.
   std::vector<LintedPlan> plans;
+  /// The findings its plans' loaders counted and did not keep (BatchLimits): when there are
+  /// any, the findings are not all there for the baseline to match.
+  DroppedFindings findings_not_kept{};
 };
 
 struct BatchLimits {
   std::size_t max_file_bytes = 0;      ///< --max-file-size
   std::size_t max_plans_per_file = 0;  ///< --max-plans-per-file
+  /// --max-findings-per-file (0: all): a plan's loader keeps findings_kept_per_shown times as
+  /// many at most (FileOutput::findings_not_kept).
+  std::size_t max_findings_per_file = 0;
 };
 
 /// Lints a batch of files: the plan files with lint_texts, each stage over all of them in a

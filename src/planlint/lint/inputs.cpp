@@ -15,7 +15,6 @@
 #include "planlint/plan/loader.hpp"
 #include "planlint/source/repository.hpp"
 #include "planlint/source/source_file.hpp"
-#include "planlint/source/toml_lexing.hpp"
 
 namespace planlint {
 
@@ -27,151 +26,6 @@ bool hidden(const fs::path& path) {
   const std::string name = path.filename().string();
   return name.size() > 1 && name[0] == '.' && name != "..";
 }
-
-/// Reads TOML text statement by statement, as far as needed to answer scan_for_plan_table.
-/// Every helper returns false for what it does not read (the scan is then unsure).
-class PlanScanner {
- public:
-  explicit PlanScanner(std::string_view text) : s_(text) {
-    if (s_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;  // a UTF-8 byte order mark
-  }
-
-  PlanScan run() {
-    bool at_root = true;  // no table header yet: keys belong to the root table
-    while (true) {
-      skip_blank();
-      if (i_ >= s_.size()) return PlanScan::no;
-      const char c = s_[i_];
-      if (c == '\n') {
-        ++i_;
-      } else if (c == '\r') {
-        if (!newline()) return PlanScan::unsure;
-      } else if (c == '#') {
-        skip_comment();
-      } else if (c == '[') {
-        const bool array = i_ + 1 < s_.size() && s_[i_ + 1] == '[';
-        i_ += array ? 2 : 1;
-        KeyPath key;
-        if (!key_path(key) || !expect(']') || (array && !expect(']')) || !end_of_line())
-          return PlanScan::unsure;
-        if (key.first_is_plan) return array && key.parts == 1 ? PlanScan::no : PlanScan::yes;
-        at_root = false;
-      } else {
-        KeyPath key;
-        if (!key_path(key) || !expect('=')) return PlanScan::unsure;
-        if (at_root && key.first_is_plan) {
-          if (key.parts > 1) return PlanScan::yes;  // plan.x = ...: a dotted key makes a table
-          skip_blank();
-          return i_ < s_.size() && s_[i_] == '{' ? PlanScan::yes : PlanScan::no;
-        }
-        if (!skip_value()) return PlanScan::unsure;
-      }
-    }
-  }
-
- private:
-  struct KeyPath {
-    bool first_is_plan = false;
-    std::size_t parts = 0;
-  };
-
-  void skip_blank() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
-  }
-  void skip_comment() {
-    while (i_ < s_.size() && s_[i_] != '\n') ++i_;
-  }
-  bool newline() {
-    if (i_ < s_.size() && s_[i_] == '\n') return ++i_, true;
-    if (s_.substr(i_, 2) == "\r\n") return i_ += 2, true;
-    return false;
-  }
-  bool expect(char c) {
-    skip_blank();
-    if (i_ >= s_.size() || s_[i_] != c) return false;
-    ++i_;
-    return true;
-  }
-  /// Blanks, a comment, then the line's end (or the text's).
-  bool end_of_line() {
-    skip_blank();
-    if (i_ < s_.size() && s_[i_] == '#') skip_comment();
-    return i_ >= s_.size() || newline();
-  }
-
-  static bool bare_key_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-';
-  }
-
-  /// One key (bare, "basic" without escapes, or 'literal'); `is_plan` when it is `plan`.
-  bool simple_key(bool& is_plan) {
-    if (i_ >= s_.size()) return false;
-    const char quote = s_[i_];
-    std::size_t begin = i_, end = i_;
-    if (quote == '"' || quote == '\'') {
-      begin = ++i_;
-      while (i_ < s_.size() && s_[i_] != quote) {
-        // An escape could spell "plan" (\u0070lan): the parse decides then.
-        if (s_[i_] == '\n' || (quote == '"' && s_[i_] == '\\')) return false;
-        ++i_;
-      }
-      if (i_ >= s_.size()) return false;
-      end = i_++;
-    } else {
-      while (i_ < s_.size() && bare_key_char(s_[i_])) ++i_;
-      end = i_;
-      if (end == begin) return false;
-    }
-    is_plan = s_.substr(begin, end - begin) == "plan";
-    return true;
-  }
-
-  /// A dotted key: key (. key)*, blanks allowed around the dots.
-  bool key_path(KeyPath& key) {
-    while (true) {
-      skip_blank();
-      bool is_plan = false;
-      if (!simple_key(is_plan)) return false;
-      if (key.parts++ == 0) key.first_is_plan = is_plan;
-      skip_blank();
-      if (i_ >= s_.size() || s_[i_] != '.') return true;
-      ++i_;
-    }
-  }
-
-  /// A string of any of the four kinds, from its opening quote.
-  bool skip_string() { return skip_toml_string(s_, i_); }
-
-  /// The value after `=`: to the end of its line, or of its last line for an array or inline
-  /// table over several, past strings and comments.
-  bool skip_value() {
-    skip_blank();
-    if (i_ >= s_.size() || s_[i_] == '\n' || s_[i_] == '#') return false;  // no value
-    int depth = 0;
-    while (i_ < s_.size()) {
-      const char c = s_[i_];
-      if (c == '"' || c == '\'') {
-        if (!skip_string()) return false;
-      } else if (c == '#') {
-        skip_comment();
-      } else if (c == '[' || c == '{') {
-        ++depth;
-        ++i_;
-      } else if (c == ']' || c == '}') {
-        if (--depth < 0) return false;
-        ++i_;
-      } else {
-        ++i_;
-        if (c == '\n' && depth == 0) return true;
-      }
-    }
-    return depth == 0;
-  }
-
-  std::string_view s_;
-  std::size_t i_ = 0;
-};
 
 enum class Candidate { plan, no_plan, unreadable };
 
@@ -303,8 +157,6 @@ Result<std::vector<fs::directory_entry>> InputReader::list(const fs::path& folde
   if (ec) return Error(ec.message(), Location{folder.string(), {}});
   return entries;
 }
-
-PlanScan scan_for_plan_table(std::string_view text) { return PlanScanner(text).run(); }
 
 bool toml_holds_plan(std::string_view text) {
   // The scan answers for nearly every file without the full parse that linting repeats.

@@ -18,7 +18,7 @@ bool estimates_with_ranges(const LintOptions& options, const RuleSet& rules) {
 
 }  // namespace
 
-std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
+std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t most_findings) {
   // Each stage runs over every plan before the next begins: a stage's code and tables then
   // stay in the caches and the branch predictor across plans, where a plan-by-plan run evicts
   // each stage with the next (docs/development.md, "Layout"). But a plan is read into its Plan
@@ -28,9 +28,15 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
   results.reserve(plans.size());
   for (const PlanText& p : plans) {
     DiagnosticSink findings;
+    DroppedFindings not_kept{};
+    if (most_findings > 0)
+      findings.reduce_at(2 * most_findings, [&](std::vector<Diagnostic>& made) {
+        select_findings(made, *p.options);
+        cap_findings(made, most_findings, &not_kept);
+      });
     Result<Plan> plan = load_plan(p.source, *p.options->catalog, findings, p.toml_text, p.first_line);
     results.push_back(FileResult{p.source, plan ? std::optional<Plan>(*std::move(plan)) : std::nullopt, std::nullopt,
-                                 findings.take(), {}});
+                                 findings.take(), {}, not_kept});
   }
   for (std::size_t i = 0; i < plans.size(); ++i) {
     if (!results[i].plan) continue;
@@ -85,6 +91,8 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
   for (std::size_t i = 0; i < plans.size(); ++i) {
     FileResult& result = results[i];
     select_findings(result.diagnostics, *plans[i].options);
+    // A finding that a selected rule's finding at its place supersedes is left out.
+    (plans[i].options->rules ? *plans[i].options->rules : RuleSet::builtin()).apply_supersedes(result.diagnostics);
     if (result.plan)
       for (auto& [named, positional] : name_elements_in_key_paths(result.diagnostics, *result.plan))
         result.former_keys.earlier.emplace(std::move(named), std::move(positional));
@@ -95,19 +103,22 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans) {
 
 void select_findings(std::vector<Diagnostic>& diagnostics, const LintOptions& options) {
   const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-  std::vector<Diagnostic> kept;
-  kept.reserve(diagnostics.size());
-  for (Diagnostic& d : diagnostics) {
+  // In place: a plan's loader calls this on its findings again and again while it reads a file
+  // of many mistakes (lint_texts), where a new vector each time cost a fresh allocation.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+    Diagnostic& d = diagnostics[i];
     // A native rule's group is the built-in set's whatever set runs (`report` runs none).
     const RuleDescriptor* rule = rules.find(d.rule);
     if (!rule && &rules != &RuleSet::builtin()) rule = RuleSet::builtin().find(d.rule);
     const std::string_view group = rule ? std::string_view(rule->group) : std::string_view();
     if (auto level = options.selection.level(d.rule, group, d.severity)) {
       d.severity = *level;
-      kept.push_back(std::move(d));
+      if (kept != i) diagnostics[kept] = std::move(d);
+      ++kept;
     }
   }
-  diagnostics = std::move(kept);
+  diagnostics.erase(diagnostics.begin() + static_cast<std::ptrdiff_t>(kept), diagnostics.end());
 }
 
 FileResult lint_text(std::shared_ptr<const SourceFile> source, std::string_view toml_text,

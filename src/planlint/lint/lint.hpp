@@ -14,6 +14,7 @@
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/estimate/estimates.hpp"
+#include "planlint/lint/findings_cap.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/rules/rule_set.hpp"
 #include "planlint/settings/selection.hpp"
@@ -44,6 +45,8 @@ struct FileResult {
   std::vector<Diagnostic> diagnostics; ///< sorted
   /// The keys older releases gave these findings, for the baselines they wrote.
   FormerKeys former_keys;
+  /// The findings of the plan's loader past lint_texts's `most_findings`, counted and not kept.
+  DroppedFindings findings_not_kept{};
 };
 
 /// Lints one loaded file.
@@ -64,8 +67,10 @@ struct PlanText {
 };
 
 /// lint_text on each plan, a stage at a time over all of them: the same results, faster over
-/// many plans (docs/development.md, "Layout").
-std::vector<FileResult> lint_texts(std::span<const PlanText> plans);
+/// many plans (docs/development.md, "Layout"). With `most_findings`, the loader of a plan keeps
+/// that many of its findings at most, the most severe of those selected, while it reads the
+/// plan; the others are counted in FileResult::findings_not_kept.
+std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t most_findings = 0);
 
 /// Keeps the findings that `options.selection` runs, each at its level there: what lint_texts
 /// does to a plan's findings, and a run to the findings of the plan's suppressions.

@@ -14,6 +14,7 @@
 #include "planlint/files/output_file.hpp"
 #include "planlint/emit/written_files.hpp"
 #include "planlint/lint/batch.hpp"
+#include "planlint/lint/findings_cap.hpp"
 #include "planlint/lint/gitignore.hpp"
 #include "planlint/lint/inputs.hpp"
 #include "planlint/parallel/parallel_in_order.hpp"
@@ -140,7 +141,7 @@ bool prepare(const RunOptions& options, unsigned jobs, Prepared& run, std::vecto
   if (!errors.empty()) return false;
 
   if (options.baseline) {
-    Result<BaselineMatcher> baseline = load_baseline(*options.baseline);
+    Result<BaselineMatcher> baseline = load_baseline(*options.baseline, options.max_file_bytes);
     if (!baseline) {
       errors.push_back(baseline.error());
       return false;
@@ -173,11 +174,24 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return inputs[a].path < inputs[b].path; });
 
-  // Hands a file to the sink, counting its failing findings and noting rules not listed yet.
+  // Hands a file to the sink, counting its failing findings (all of them: the exit status does
+  // not depend on the cap), capping them and noting rules not listed yet.
   auto hand_over = [&](std::size_t input, FileOutput& output) {
     const Severity fail_on = run.settings_of[input]->fail_on;
-    for (const Diagnostic& d : output.diagnostics) {
+    for (const Diagnostic& d : output.diagnostics)
       if (!d.suppression && d.severity >= fail_on) ++result.failing;
+    // The findings its loader did not keep count as they are: no suppression could be matched
+    // to them, and a run that cannot tell whether they are accepted does not pass.
+    for (std::size_t level = static_cast<std::size_t>(fail_on); level < output.findings_not_kept.size(); ++level)
+      result.failing += output.findings_not_kept[level];
+    // After the baseline has matched every finding kept, so that its entries of a capped file
+    // are stale only when no finding matched them.
+    const std::size_t dropped = cap_findings(output.diagnostics, options.max_findings_per_file) +
+                                total(output.findings_not_kept);
+    if (dropped > 0)
+      result.messages.push_back(fmt::format("planlint: note: {}: {}", output.source->path(),
+                                            findings_cap_note(dropped, options.max_findings_per_file)));
+    for (const Diagnostic& d : output.diagnostics) {
       if (options.list_rules && listed.insert(d.rule).second) {
         RuleDescriptor rule;
         rule.id = d.rule;
@@ -192,7 +206,7 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
   // held until the baseline is written.
   std::vector<std::pair<std::size_t, FileOutput>> held;
   const std::size_t batch = batch_size(order.size(), jobs);
-  const BatchLimits limits{options.max_file_bytes, options.max_plans_per_file};
+  const BatchLimits limits{options.max_file_bytes, options.max_plans_per_file, options.max_findings_per_file};
   parallel_in_order(
       (order.size() + batch - 1) / batch, jobs,
       [&](std::size_t b) {
@@ -219,7 +233,9 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
                 output.source->path()));
           if (run.baseline) {
             run.baseline->apply(output.diagnostics, output.former_keys);
-            run.baseline->linted(output.source->path());
+            // A file whose findings are not all kept (FileOutput::findings_not_kept) may hold
+            // those its entries accept: none of them is reported stale.
+            if (total(output.findings_not_kept) == 0) run.baseline->linted(output.source->path());
           }
           if (options.write_baseline) held.emplace_back(order[b * batch + j], std::move(output));
           else hand_over(order[b * batch + j], output);

@@ -25,6 +25,7 @@
 #include "planlint/diag/report_sink.hpp"
 #include "planlint/diag/result.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
+#include "planlint/lint/findings_cap.hpp"
 #include "planlint/settings/settings.hpp"
 #include "planlint/source/limits.hpp"
 
@@ -62,6 +63,10 @@ struct RunOptions : SettingsOverrides {
   std::size_t max_file_bytes = default_max_file_bytes;
   /// --max-plans-per-file: a Markdown doc with more plan blocks is an exit-2 error.
   std::size_t max_plans_per_file = default_max_markdown_plans;
+  /// --max-findings-per-file: the most findings of one file delivered, its most severe
+  /// (lint/findings_cap.hpp), after the baseline has matched them all; 0: every finding. A
+  /// file over it adds a note to RunResult::messages.
+  std::size_t max_findings_per_file = default_max_findings_per_file;
   std::optional<std::string> baseline;        ///< --baseline FILE
   std::optional<std::string> write_baseline;  ///< --write-baseline FILE
   /// -o FILE, which the caller writes: the run only checks, before linting, that it is not a

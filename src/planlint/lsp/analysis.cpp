@@ -7,6 +7,7 @@
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/lint/document.hpp"
+#include "planlint/lint/findings_cap.hpp"
 #include "planlint/lint/inputs.hpp"
 #include "planlint/lsp/workspace.hpp"
 #include "planlint/markdown/markdown.hpp"
@@ -51,21 +52,26 @@ std::shared_ptr<const Analysis> analyse(const DocumentSnapshot& document, Worksp
   // Findings name the file as `planlint check` given its absolute path would; an untitled
   // document by its URI.
   const std::string path = document.path.value_or(document.uri);
-  auto source = std::make_shared<const SourceFile>(path, document.text.text());
+  const std::string& text = document.text.text();
+  const WorkspaceOptions& options = workspace.options();
+  if (text.size() > options.max_file_bytes) {
+    // Not copied to be read: its one finding is about the whole document.
+    analysis->source = std::make_shared<const SourceFile>(path, std::string());
+    if (!analysis->markdown && !toml_holds_plan(text)) return analysis;
+    Diagnostic d;
+    d.rule = "file-size";
+    d.message = fmt::format(
+        "the document is {}, over the {} size limit: it is not linted (raise it with planlint lsp --max-file-size)",
+        format_byte_size(text.size()), format_byte_size(options.max_file_bytes));
+    d.primary = Location{path, Span{}};
+    analysis->diagnostics.push_back(std::move(d));
+    return analysis;
+  }
+  auto source = std::make_shared<const SourceFile>(path, text);
   analysis->source = source;
   // A TOML file without a top-level [plan] table (pyproject.toml, a config) is passed over, as
   // a folder search passes it over; a Markdown doc lints its plan blocks, if any.
   if (!analysis->markdown && !toml_holds_plan(source->text())) return analysis;
-
-  const WorkspaceOptions& options = workspace.options();
-  if (document.text.text().size() > options.max_file_bytes) {
-    analysis->diagnostics.push_back(problem_at_top(
-        *source, "file-size",
-        fmt::format("the document is {}, over the {} size limit: it is not linted (raise it with planlint lsp "
-                    "--max-file-size)",
-                    format_byte_size(document.text.text().size()), format_byte_size(options.max_file_bytes))));
-    return analysis;
-  }
   try {
     SettingsLookup lookup = workspace.settings_for(document.path);
     if (!lookup.settings) {
@@ -83,12 +89,17 @@ std::shared_ptr<const Analysis> analyse(const DocumentSnapshot& document, Worksp
     }
     analysis->settings = lookup.settings;
     FileOutput linted = lint_document(path, document.text.text(), *lookup.settings,
-                                      BatchLimits{options.max_file_bytes, options.max_plans_per_file});
+                                      BatchLimits{options.max_file_bytes, options.max_plans_per_file,
+                                                  options.max_findings_per_file});
     if (linted.error) {
       analysis->diagnostics.push_back(problem_at_top(*source, "planlint", linted.error->message));
       return analysis;
     }
     analysis->diagnostics = std::move(linted.diagnostics);
+    std::erase_if(analysis->diagnostics, [](const Diagnostic& d) { return d.suppression.has_value(); });
+    analysis->findings_not_shown =
+        cap_findings(analysis->diagnostics, options.max_findings_per_file) + total(linted.findings_not_kept);
+    analysis->diagnostics.shrink_to_fit();  // held while the document is open
     for (LintedPlan& plan : linted.plans)
       analysis->plans.push_back(DocumentPlan{plan.first_line, plan.last_line, std::move(plan.plan), std::move(plan.estimates)});
   } catch (const std::exception& error) {

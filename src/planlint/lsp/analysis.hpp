@@ -36,8 +36,11 @@ struct Analysis {
   bool markdown = false;                     ///< a Markdown doc, whose plans are its ```toml blocks
   TextDocument text;                         ///< the editor's text that was linted
   std::shared_ptr<const SourceFile> source;  ///< the same text as planlint reads it
-  /// Sorted; suppressed findings included (marked), as the report holds them.
+  /// The findings the editor shows, sorted: the suppressed ones left out, and at most
+  /// --max-findings-per-file, the most severe.
   std::vector<Diagnostic> diagnostics;
+  /// The findings over --max-findings-per-file, left out of `diagnostics`.
+  std::size_t findings_not_shown = 0;
   std::vector<DocumentPlan> plans;
   /// The settings it was linted with (its config, rules and catalog); null when its config
   /// could not be loaded.

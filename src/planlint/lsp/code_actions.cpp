@@ -8,7 +8,7 @@
 #include "planlint/lsp/features.hpp"
 #include "planlint/lsp/params.hpp"
 #include "planlint/lsp/positions.hpp"
-#include "planlint/source/toml_lexing.hpp"
+#include "planlint/source/toml_lexer.hpp"
 
 namespace planlint::lsp {
 
@@ -23,30 +23,29 @@ struct LineShape {
 
 /// The shape of 0-based `line` of `text`, lexed from `from` (the plan's first byte).
 LineShape line_shape(const TextDocument& text, std::size_t from, std::uint32_t line) {
-  const std::string_view all = text.text();
   const std::size_t line_begin = text.offset({line, 0});
   const std::size_t line_end = line_begin + text.line(line).size();
+  const std::size_t start = std::min(from, line_begin);
+  const std::string_view all = std::string_view(text.text()).substr(start);
   LineShape shape;
-  std::size_t at = std::min(from, line_begin);
-  while (at < line_end) {
-    const std::size_t next = find_any_of(all, at, '"', '\'', '#');
-    if (next >= line_end) break;
-    if (all[next] == '#') {
-      if (next >= line_begin) {
+  TomlLexer lexer(all);
+  for (TomlToken token = lexer.next_comment_or_string(); token.kind != TomlTokenKind::end;
+       token = lexer.next_comment_or_string()) {
+    const std::size_t begin = start + token.begin, end = start + token.end;
+    if (begin >= line_end) break;
+    if (token.kind == TomlTokenKind::comment) {
+      if (begin >= line_begin) {
         shape.has_comment = true;
         break;
       }
-      at = std::min(all.find('\n', next), all.size());  // a comment on an earlier line
-      continue;
+      continue;  // a comment on an earlier line
     }
-    std::size_t end = next;
-    skip_toml_string(all, end);  // an unclosed one-line string stops at its line break
-    if (next < line_begin && end > line_begin) shape.starts_in_string = true;
+    // An unclosed one-line string stops at its line break.
+    if (begin < line_begin && end > line_begin) shape.starts_in_string = true;
     if (end > line_end) {
       shape.ends_in_string = true;
       break;
     }
-    at = end;
   }
   return shape;
 }

@@ -3,7 +3,9 @@
 // of the document's settings (GPU ids).
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -13,7 +15,7 @@
 #include "planlint/lsp/params.hpp"
 #include "planlint/lsp/positions.hpp"
 #include "planlint/plan/schema.hpp"
-#include "planlint/source/toml_lexing.hpp"
+#include "planlint/source/toml_lexer.hpp"
 
 namespace planlint::lsp {
 
@@ -29,64 +31,103 @@ std::string_view trim(std::string_view text) {
   return text.substr(begin, end - begin + 1);
 }
 
-std::string unquoted(std::string_view text) {
-  text = trim(text);
-  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') && text.back() == text.front())
-    text = text.substr(1, text.size() - 2);
-  return std::string(text);
+/// A key part as TOML reads it: a bare key, or a quoted one decoded.
+std::string key_part(std::string_view all, const TomlToken& token) {
+  if (!token.is_string()) return std::string(token.text(all));
+  TomlStringValue value;
+  decode_toml_string(all, token, value);
+  return std::move(value.text);
 }
 
-/// Where the cursor is in the TOML text: the table it is in and the keys that table states.
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : ".") + part;
+  return out;
+}
+
+/// Where the cursor is in the TOML text: the table it is in, the keys that table states, and
+/// what the cursor's line holds before it.
 struct Context {
   std::string table;  ///< "cluster", "targets"; empty before the first header
   std::set<std::string> stated_keys;
+  bool header = false;         ///< the cursor's line opens a [header] before the cursor
+  bool header_array = false;   ///< ...with "[[", an array of tables
+  bool header_closed = false;  ///< ...and closes it after the cursor
+  std::optional<std::size_t> equals;  ///< the byte in the cursor's line of its key's '=', before the cursor
+  std::string key;                    ///< the key before that '='
 };
 
-/// Reads the TOML lines [first, cursor) of `text` (0-based): headers, and the keys of the
-/// table the last header opens. Strings (multi-line ones too), comments and arrays that span
-/// lines are stepped over, so that only a real header counts.
-Context read_context(const TextDocument& text, std::uint32_t first, std::uint32_t cursor) {
+/// Reads the TOML text of `text` from 0-based line `first` to the end of the cursor's line:
+/// headers and the keys of the table the last one before the cursor's line opens, and the
+/// header or key of the cursor's line. The lexer's tokens: strings (multi-line ones too),
+/// comments and arrays over several lines are not headers or keys.
+Context read_context(const TextDocument& text, std::uint32_t first, std::uint32_t cursor_line, std::size_t cursor_bytes) {
   Context context;
-  const std::string_view all = text.text();
-  std::size_t at = text.offset({first, 0});
-  const std::size_t end = text.offset({cursor, 0});
-  int depth = 0;  // arrays and inline tables open across lines
-  bool line_start = true;
-  while (at < end) {
-    if (line_start && depth == 0) {
-      const std::string_view line = trim(text.line(text.position(at).line));
-      if (line.starts_with('[')) {
-        const bool array = line.starts_with("[[");
-        const std::size_t close = line.find(']');
-        std::string name = unquoted(line.substr(array ? 2 : 1, close == std::string_view::npos ? std::string_view::npos
-                                                                                            : close - (array ? 2 : 1)));
-        context.table = name.substr(0, name.find('.'));
-        context.stated_keys.clear();
-      } else if (const std::size_t equals = line.find('='); equals != std::string_view::npos && !line.starts_with('#')) {
-        context.stated_keys.insert(unquoted(line.substr(0, equals)));
-      }
-    }
-    line_start = false;
-    const std::size_t next = std::min(all.find_first_of("\"'#[]{}\n", at), end);
-    if (next >= end) break;
-    const char c = all[next];
-    at = next + 1;
-    if (c == '\n') line_start = true;
-    else if (c == '#') at = std::min(all.find('\n', next), end);
-    else if (c == '"' || c == '\'') {
-      std::size_t after = next;
-      skip_toml_string(all, after);
-      at = after;
-    } else if (c == '[' || c == '{') {
-      // A header's brackets are not an array: they stand first on a line at depth 0, read above.
-      const std::string_view before = trim(std::string_view(all).substr(text.offset({text.position(next).line, 0}),
-                                                                         next - text.offset({text.position(next).line, 0})));
-      if (!(depth == 0 && (before.empty() || before == "["))) ++depth;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
+  const std::size_t from = text.offset({first, 0});
+  const std::size_t line_begin = text.offset({cursor_line, 0});
+  const std::size_t at_cursor = line_begin + cursor_bytes;
+  const std::size_t line_end = line_begin + text.line(cursor_line).size();
+  const std::string_view all = std::string_view(text.text()).substr(0, line_end);
+  TomlLexer lexer(all.substr(from));
+  enum class Reading { nothing, header, key, value } reading = Reading::nothing;
+  std::vector<std::string> parts;
+  std::size_t begin = 0;  // of the header or key being read
+  for (TomlToken token = lexer.next(); token.kind != TomlTokenKind::end; token = lexer.next()) {
+    token.begin += from;
+    token.end += from;
+    switch (token.kind) {
+      case TomlTokenKind::header_open:
+        reading = Reading::header;
+        begin = token.begin;
+        parts.clear();
+        if (begin >= line_begin && begin < at_cursor) {
+          context.header = true;
+          context.header_array = token.end - token.begin == 2;
+        }
+        break;
+      case TomlTokenKind::header_close:
+        if (reading != Reading::header) break;
+        reading = Reading::nothing;
+        if (begin < line_begin) {
+          context.table = parts.empty() ? std::string() : parts.front();
+          context.stated_keys.clear();
+        } else if (token.begin >= at_cursor) {
+          context.header_closed = true;
+        }
+        break;
+      case TomlTokenKind::equals:
+        if (reading != Reading::key) break;
+        reading = Reading::value;
+        if (begin < line_begin) {
+          context.stated_keys.insert(joined(parts));
+        } else if (token.begin < at_cursor) {
+          context.equals = token.begin - line_begin;
+          context.key = joined(parts);
+        }
+        break;
+      case TomlTokenKind::line_break:
+        if (lexer.open_containers() == 0) reading = Reading::nothing;
+        break;
+      default:
+        if (!token.key) break;
+        if (reading == Reading::header || reading == Reading::key) {
+          parts.push_back(key_part(all, token));
+        } else if (reading == Reading::nothing && lexer.open_containers() == 0) {
+          reading = Reading::key;
+          begin = token.begin;
+          parts.assign(1, key_part(all, token));
+        }
     }
   }
   return context;
+}
+
+/// Whether the text has a table header.
+bool has_header(std::string_view text) {
+  TomlLexer lexer(text);
+  for (TomlToken token = lexer.next(); token.kind != TomlTokenKind::end; token = lexer.next())
+    if (token.kind == TomlTokenKind::header_open) return true;
+  return false;
 }
 
 json item(std::string label, int kind, std::string_view detail, std::string_view documentation, const LspRange& range,
@@ -154,10 +195,10 @@ json completion(const Analysis& analysis, LspPosition at, const ClientSupport&) 
     const Positions positions(text, *analysis.source);
     const DocumentPlan* plan = analysis.plan_at(positions.source_position(at).line);
     if (plan) first = positions.position(Position{plan->first_line, 1}).line;
-    else if (!analysis.plans.empty() || analysis.markdown || text.text().find('[') != std::string::npos)
+    else if (!analysis.plans.empty() || analysis.markdown || has_header(text.text()))
       return {{"isIncomplete", false}, {"items", items}};
   }
-  const Context context = read_context(text, first, at.line);
+  const Context context = read_context(text, first, at.line, cursor);
 
   // The word being written: what the completion replaces.
   std::size_t word = before.size();
@@ -167,20 +208,20 @@ json completion(const Analysis& analysis, LspPosition at, const ClientSupport&) 
   const LspRange range{{at.line, at.character - utf16_length(partial)}, at};
   const std::string_view head = trim(before.substr(0, word));
 
-  if (const std::string_view lead = trim(before); lead.starts_with('[')) {
+  if (context.header) {
     // A header: [section] or [[array]].
-    const bool array = lead.starts_with("[[");
-    const bool closed = after.find(']') != std::string_view::npos;
+    const bool array = context.header_array;
+    const bool closed = context.header_closed;
     for (const SectionSpec& section : plan_sections()) {
       if (section.array != array) continue;
       items.push_back(item(std::string(section.name), kind_module, section.array ? "array of tables" : "table",
                            section.description, range,
                            std::string(section.name) + (closed ? "" : section.array ? "]]" : "]")));
     }
-  } else if (const std::size_t equals = before.find('='); equals != std::string_view::npos) {
+  } else if (context.equals) {
     // A value: inside its opening quote, or before it.
-    const std::string key = unquoted(before.substr(0, equals));
-    const std::string_view value = trim(before.substr(equals + 1));
+    const std::string& key = context.key;
+    const std::string_view value = trim(before.substr(*context.equals + 1));
     const bool quoted = value.starts_with('"') && value.size() == 1 + partial.size();
     if (value.size() == partial.size() || quoted)
       value_items(items, analysis, context.table, key, quoted, after.starts_with('"'), range);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/printable.hpp"
+#include "planlint/lint/findings_cap.hpp"
 #include "planlint/lsp/features.hpp"
 #include "planlint/lsp/params.hpp"
 #include "planlint/lsp/positions.hpp"
@@ -29,7 +30,8 @@ int severity_of(Severity severity) {
 /// (a config, a rule pack): nullopt for a file that is not there to open (the built-in
 /// catalog and rules, compiled into planlint).
 std::optional<json> location_json(const Location& where, const std::string& uri, const Positions& positions) {
-  if (where.file == positions.source().path()) return json{{"uri", uri}, {"range", to_json(positions.range(where.span))}};
+  if (where.file == positions.source().path())
+    return json{{"uri", uri}, {"range", to_json(positions.related_range(where.span))}};
   std::error_code ec;
   if (!std::filesystem::is_regular_file(where.file, ec)) return std::nullopt;
   // Another file is not at hand: its byte columns are taken for UTF-16 ones, which they are in
@@ -58,7 +60,7 @@ json lsp_diagnostic(const Diagnostic& d, const std::string& uri, const Positions
     }
     const Position at = r.location.span.begin;
     message += r.location.file == positions.source().path()
-                   ? fmt::format("\nnote: {} (line {})", printable(r.message), positions.position(at).line + 1)
+                   ? fmt::format("\nnote: {} (line {})", printable(r.message), positions.line(at) + 1)
                    : fmt::format("\nnote: {} ({}:{}:{})", printable(r.message), printable_path(r.location.file),
                                  at.line, at.column);
   }
@@ -75,13 +77,20 @@ json lsp_diagnostic(const Diagnostic& d, const std::string& uri, const Positions
   return out;
 }
 
-json publish_diagnostics_params(const std::string& uri, const Analysis& analysis, const ClientSupport& client) {
+json publish_diagnostics_params(const std::string& uri, const Analysis& analysis, const ClientSupport& client,
+                                std::size_t max_findings) {
   json diagnostics = json::array();
   if (analysis.source) {
     const Positions positions(analysis.text, *analysis.source);
     for (const Diagnostic& d : analysis.diagnostics)
       if (!d.suppression) diagnostics.push_back(lsp_diagnostic(d, uri, positions, analysis, client));
   }
+  // The findings over the cap: one diagnostic at the top of the document says how many.
+  if (analysis.findings_not_shown > 0)
+    diagnostics.push_back({{"range", to_json(LspRange{})},
+                           {"severity", severity_of(Severity::note)},
+                           {"source", "planlint"},
+                           {"message", findings_cap_note(analysis.findings_not_shown, max_findings)}});
   return {{"uri", uri}, {"version", analysis.version}, {"diagnostics", std::move(diagnostics)}};
 }
 

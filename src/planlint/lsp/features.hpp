@@ -24,8 +24,10 @@ json lsp_diagnostic(const Diagnostic& d, const std::string& uri, const Positions
                     const Analysis& analysis, const ClientSupport& client);
 
 /// textDocument/publishDiagnostics's params for `analysis` (diagnostics.cpp): every finding
-/// that is not suppressed, in the editor's positions.
-json publish_diagnostics_params(const std::string& uri, const Analysis& analysis, const ClientSupport& client);
+/// it shows, in the editor's positions, then one that says how many more there are over
+/// `max_findings` (--max-findings-per-file).
+json publish_diagnostics_params(const std::string& uri, const Analysis& analysis, const ClientSupport& client,
+                                std::size_t max_findings);
 
 /// textDocument/codeAction's result (code_actions.cpp): the fixes of the findings in `range`,
 /// and for each a "suppress with a reason" comment.

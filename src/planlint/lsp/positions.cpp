@@ -16,12 +16,16 @@ std::size_t Positions::offset(Position at) const {
   return mark_bytes_ + line_start + std::min<std::size_t>(column, source_.line(at.line).size());
 }
 
-LspRange Positions::range(Span span) const {
+LspRange Positions::range(Span span, ColumnCursor& starts, ColumnCursor& ends) const {
   if (!span.known()) return {};
-  const LspPosition start = position(span.begin);
-  const LspPosition end = span.end.line == 0 ? start : position(span.end);
+  const LspPosition start = document_.position(offset(span.begin), starts);
+  const LspPosition end = span.end.line == 0 ? start : document_.position(offset(span.end), ends);
   return {start, std::max(start, end)};
 }
+
+LspRange Positions::range(Span span) const { return range(span, starts_, ends_); }
+
+LspRange Positions::related_range(Span span) const { return range(span, related_starts_, related_ends_); }
 
 Position Positions::source_position(LspPosition at) const {
   const std::size_t offset = document_.offset(at);

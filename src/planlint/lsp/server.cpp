@@ -12,6 +12,7 @@
 #include "planlint/lsp/analysis.hpp"
 #include "planlint/lsp/features.hpp"
 #include "planlint/lsp/framing.hpp"
+#include "planlint/lsp/free_memory.hpp"
 #include "planlint/lsp/jsonrpc.hpp"
 #include "planlint/lsp/lint_scheduler.hpp"
 #include "planlint/lsp/params.hpp"
@@ -24,6 +25,11 @@ namespace planlint::lsp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// The bytes a didChange's edits may rewrite between them, per byte of --max-message-size
+/// (each edit rewrites the whole text): 64 edits of a document at the limit, ten thousand of a
+/// 100 KB one at the default. Past it the document is dropped, rather than the server stalled.
+constexpr std::size_t edit_work_per_message_byte = 64;
 
 /// LSP's MessageType.
 enum class MessageType { error = 1, warning = 2, info = 3, log = 4 };
@@ -73,13 +79,19 @@ class Server {
         reader_(in_fd, options.max_message_bytes),
         writer_(out_fd),
         log_(log),
-        workspace_(WorkspaceOptions{options.config, options.today, options.max_file_bytes, options.max_plans_per_file}) {}
+        workspace_(WorkspaceOptions{options.config, options.today, options.max_file_bytes, options.max_plans_per_file,
+                                    options.max_findings_per_file}) {}
 
   int run();
 
  private:
   void receive(Frame& frame);
   void too_large(const Frame& frame);
+  /// Answers a message over a limit: an error response when it has an id; else a message to
+  /// the user, and a document it would have opened or changed is dropped (drop_document).
+  void refuse(const MessageHead& head, const std::string& why);
+  /// Forgets a document whose text is no longer known, its diagnostics saying `why`.
+  void drop_document(const std::string& uri, const std::string& why);
   void dispatch(Incoming& message);
   json answer(const std::string& method, const json& params);
   void notice(const std::string& method, const json& params);
@@ -126,8 +138,12 @@ int Server::run() {
   // A client that goes away closes the pipe: a write then fails with EPIPE rather than
   // killing the process, and the server ends as at the end of its input.
   std::signal(SIGPIPE, SIG_IGN);
-  scheduler_ = std::make_unique<LintScheduler>([this](const std::string& uri) { lint_document(uri); },
-                                               options_.debounce, options_.debounce * 8);
+  scheduler_ = std::make_unique<LintScheduler>(
+      [this](const std::string& uri) {
+        lint_document(uri);
+        release_free_memory();  // what the lint no longer needs: its TOML document, findings past the cap
+      },
+      options_.debounce, options_.debounce * 8);
   while (!exit_ && !client_gone_) {
     Frame frame = reader_.read();
     if (frame.kind == Frame::Kind::end) {
@@ -155,6 +171,10 @@ void Server::receive(Frame& frame) {
   Decoded decoded = decode(frame.content);
   frame.content.clear();
   frame.content.shrink_to_fit();
+  if (decoded.refused) {
+    refuse(decoded.refused->head, decoded.refused->why);
+    return;
+  }
   if (decoded.error_response) {
     log("input: " + (*decoded.error_response)["error"]["message"].get<std::string>());
     send(*decoded.error_response);
@@ -164,10 +184,12 @@ void Server::receive(Frame& frame) {
 }
 
 void Server::too_large(const Frame& frame) {
-  const MessageHead head = read_head(frame.content);
-  const std::string why = fmt::format(
-      "a message of {} is over planlint lsp's limit of {} (raise it with --max-message-size)",
-      format_byte_size(frame.declared_bytes), format_byte_size(options_.max_message_bytes));
+  refuse(read_head(frame.content),
+         fmt::format("a message of {} is over planlint lsp's limit of {} (raise it with --max-message-size)",
+                     format_byte_size(frame.declared_bytes), format_byte_size(options_.max_message_bytes)));
+}
+
+void Server::refuse(const MessageHead& head, const std::string& why) {
   log("input: " + why + (head.method ? " (" + log_quoted(*head.method) + ")" : std::string()));
   if (head.id) {
     send(error_response(*head.id, ErrorCode::invalid_request, why));
@@ -182,18 +204,22 @@ void Server::too_large(const Frame& frame) {
   show_message(MessageType::error, why);
   if (!head.document_uri) return;
   if (*head.method != "textDocument/didOpen" && *head.method != "textDocument/didChange") return;
+  drop_document(*head.document_uri, why);
+}
+
+void Server::drop_document(const std::string& uri, const std::string& why) {
   {
     std::lock_guard lock(documents_mutex_);
-    documents_.erase(*head.document_uri);
+    documents_.erase(uri);
   }
-  scheduler_->forget(*head.document_uri);
+  scheduler_->forget(uri);
+  release_free_memory();
   json diagnostic = {{"range", to_json(LspRange{})},
                      {"severity", 1},
                      {"source", "planlint"},
                      {"message", why + ": the document is not linted until it is closed and opened again"}};
   std::lock_guard publishing(publish_mutex_);
-  send(notification("textDocument/publishDiagnostics",
-                    {{"uri", *head.document_uri}, {"diagnostics", json::array({diagnostic})}}));
+  send(notification("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array({diagnostic})}}));
 }
 
 void Server::dispatch(Incoming& message) {
@@ -352,6 +378,7 @@ void Server::did_change(const json& params) {
     if (change.contains("range")) edit.range = range_field(change, "range", "params.contentChanges[]");
     edits.push_back(std::move(edit));
   }
+  std::optional<std::string> refused;
   {
     std::lock_guard lock(documents_mutex_);
     const auto it = documents_.find(uri);
@@ -359,8 +386,13 @@ void Server::did_change(const json& params) {
       log("didChange of a document that is not open: " + log_quoted(uri));
       return;
     }
-    for (const TextChange& edit : edits) it->second.snapshot.text.apply(edit);
+    refused = apply_edits(it->second.snapshot.text, edits,
+                          EditLimits{options_.max_message_bytes, edit_work_per_message_byte * options_.max_message_bytes});
     it->second.snapshot.version = version;
+  }
+  if (refused) {
+    drop_document(uri, *refused);
+    return;
   }
   scheduler_->edited(uri);
 }
@@ -384,6 +416,7 @@ void Server::did_close(const json& params) {
     documents_.erase(uri);
   }
   scheduler_->forget(uri);
+  release_free_memory();
   // The findings of a closed document go with it (as in clangd and ruff).
   std::lock_guard publishing(publish_mutex_);
   send(notification("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}}));
@@ -437,7 +470,8 @@ void Server::lint_document(const std::string& uri) {
       if (it->second.published == analysis->version) return;
       it->second.published = analysis->version;
     }
-    send(notification("textDocument/publishDiagnostics", publish_diagnostics_params(uri, *analysis, client_)));
+    send(notification("textDocument/publishDiagnostics",
+                      publish_diagnostics_params(uri, *analysis, client_, options_.max_findings_per_file)));
   } catch (const std::exception& error) {
     log(fmt::format("lint of {}: {}", log_quoted(uri), error.what()));
   }
@@ -485,6 +519,7 @@ void Server::log(const std::string& line) {
 }  // namespace
 
 int serve(const ServerOptions& options, int in_fd, int out_fd, std::ostream* log) {
+  bound_free_memory();
   Server server(options, in_fd, out_fd, log);
   return server.run();
 }

@@ -25,6 +25,8 @@ struct WorkspaceOptions {
   std::optional<Date> today;
   std::size_t max_file_bytes = 0;
   std::size_t max_plans_per_file = 0;
+  /// The most findings a document shows, its most severe (lint/findings_cap.hpp); 0: all.
+  std::size_t max_findings_per_file = 0;
 };
 
 /// The settings of one document, or why there are none.

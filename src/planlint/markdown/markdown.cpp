@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "planlint/source/toml_lexer.hpp"
+
 namespace planlint {
 
 namespace {
@@ -81,24 +83,22 @@ bool is_toml(std::string_view info) {
   return true;
 }
 
-/// A line that is the header `[plan]` (spaces allowed inside the brackets, a comment after).
+/// A line that is the header `[plan]` (spaces allowed inside the brackets, a comment after), as
+/// the lexer reads it.
 bool is_plan_header(std::string_view line) {
-  std::size_t i = 0;
-  auto skip_space = [&] {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  TomlLexer lexer(line);
+  auto next_solid = [&] {
+    TomlToken token = lexer.next();
+    while (token.kind == TomlTokenKind::whitespace) token = lexer.next();
+    return token;
   };
-  skip_space();
-  if (i >= line.size() || line[i] != '[') return false;
-  ++i;
-  if (i < line.size() && line[i] == '[') return false;  // [[plan]] is an array of tables
-  skip_space();
-  if (line.substr(i, 4) != "plan") return false;
-  i += 4;
-  skip_space();
-  if (i >= line.size() || line[i] != ']') return false;
-  ++i;
-  skip_space();
-  return i == line.size() || line[i] == '#';
+  const TomlToken open = next_solid();
+  if (open.kind != TomlTokenKind::header_open || open.end - open.begin != 1) return false;  // [[plan]] is an array of tables
+  const TomlToken key = next_solid();
+  if (key.kind != TomlTokenKind::bare || key.text(line) != "plan") return false;
+  if (next_solid().kind != TomlTokenKind::header_close) return false;
+  const TomlToken after = next_solid();
+  return after.kind == TomlTokenKind::end || after.kind == TomlTokenKind::comment;
 }
 
 }  // namespace

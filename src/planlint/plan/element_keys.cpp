@@ -68,9 +68,10 @@ std::string element_name(std::string_view section, const PlanTable& element) {
   return name;
 }
 
-/// The names of a section's elements, by index; empty for an element that has none. A name an
-/// earlier element has is told apart by its count among them ("metric=train.mfu,n=2"), so that
-/// a second benchmark of a metric added after the first leaves the first's key as it was.
+}  // namespace
+
+// A name an earlier element has is told apart by its count among them ("metric=train.mfu,n=2"),
+// so that a second benchmark of a metric added after the first leaves the first's key as it was.
 std::vector<std::string> element_names(std::string_view section, const std::vector<PlanTable>& elements) {
   std::vector<std::string> names;
   names.reserve(elements.size());
@@ -82,8 +83,6 @@ std::vector<std::string> element_names(std::string_view section, const std::vect
   }
   return names;
 }
-
-}  // namespace
 
 std::vector<std::pair<std::string, std::string>> name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics,
                                                                             const Plan& plan) {

@@ -27,6 +27,10 @@ namespace planlint {
 std::vector<std::pair<std::string, std::string>> name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics,
                                                                             const Plan& plan);
 
+/// What names each element of the array of tables `section` ("targets", "assumptions",
+/// "benchmarks"), by index: "id=mfu", "metric=train.mfu,n=2"; empty for one without its field.
+std::vector<std::string> element_names(std::string_view section, const std::vector<PlanTable>& elements);
+
 /// The key of the plan block `index` of a Markdown doc whose blocks' `plan.name`s are `names`
 /// (empty for a block without one): `plans[name=llama-70b]` (`plans[name=llama-70b,n=2]` for
 /// the second of that name), or its place among the doc's blocks, `plans[1]`, without one.

@@ -14,7 +14,7 @@
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/estimate/metric_table.hpp"
-#include "planlint/source/columns.hpp"
+#include "planlint/source/string_span.hpp"
 
 namespace planlint::detail {
 
@@ -38,21 +38,6 @@ std::string KeyPath::str() const {
 
 QuantityContext context_of(const KeySpec& spec) {
   return QuantityContext{spec.dims, spec.plain_number_scale, true, spec.base_unit};
-}
-
-Span span_inside_string(const SourceFile& source, Span value_span, std::size_t text_length,
-                        std::size_t column) {
-  if (value_span.begin.line != value_span.end.line) return value_span;
-  const std::size_t width = value_span.end.column - value_span.begin.column;
-  // Only a one-line basic or literal string without escapes maps one to one: "text".
-  if (width != text_length + 2) return value_span;
-  std::string_view line = source.line(value_span.begin.line);
-  std::size_t quote = value_span.begin.column - 1;
-  if (quote >= line.size() || (line[quote] != '"' && line[quote] != '\'')) return value_span;
-  auto at = static_cast<std::uint32_t>(value_span.begin.column + column);
-  std::uint32_t last = value_span.end.column - 1;  // the closing quote
-  if (at >= last) at = last - 1 > value_span.begin.column ? last - 1 : value_span.begin.column;
-  return Span{{value_span.begin.line, at}, {value_span.begin.line, after_character(line, at)}};
 }
 
 std::string source_text(const SourceFile& source, Span span) { return value_excerpt(source, span, 80); }
@@ -321,7 +306,8 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     const std::string& text = node.as_string()->get();
     units::QuantityResult parsed = units::parse_quantity(text);
     if (auto* error = std::get_if<units::QuantityError>(&parsed)) {
-      Span at = span_inside_string(source, out.span, text.size(), error->column);
+      // The character the error is at, or the last one (an error past the end is the value's).
+      Span at = span_in_string(source, out.span, text, std::min(error->column - 1, std::max<std::size_t>(text.size(), 1) - 1));
       Diagnostic& d = findings_.add(native_rules::bad_quantity, at, path.str(),
                                     fmt::format("{} = {}: {}", path, source_text(source, out.span), error->message));
       if (const auto product = written_product(text); product && base == units::dims::gpus)

@@ -84,11 +84,6 @@ class ValueReader {
   const toml::table* section_ = nullptr;
 };
 
-/// The span of the character at 1-based `column` of a single-line string value's text, when
-/// the node's text maps one to one onto its source; otherwise the node's whole span.
-Span span_inside_string(const SourceFile& source, Span value_span, std::size_t text_length,
-                        std::size_t column);
-
 /// "training.mfu = 140%" style rendering of the value's source text, for messages.
 std::string source_text(const SourceFile& source, Span span);
 

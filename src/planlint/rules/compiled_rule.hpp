@@ -74,6 +74,9 @@ struct CompiledRule {
   /// else 'inference.sla_itl'}"): rendered per finding, it names the key to point at.
   std::optional<MessageTemplate> at_template;
   NameList related;
+  /// The rules whose finding at the place of this rule's finding is left out (`supersedes`):
+  /// this rule names the cause of what they report (unit-slip of estimate-mismatch's).
+  NameList supersedes;
   MessageTemplate message, help;
   std::optional<MessageTemplate> fix;  ///< replacement text for the `at` value
   std::map<std::string, expr::Value> options;  ///< defaults, overridable in config
@@ -83,16 +86,16 @@ struct CompiledRule {
   /// whose rules read none skips computing the ranges (EstimateScope).
   bool reads_metric_ranges = false;
 
-  /// What `at`, `related` and `metrics_used` view for a rule compiled from a file, shared by
+  /// What `at`, `related`, `supersedes` and `metrics_used` view for a rule compiled from a file, shared by
   /// the rule's copies; null for a built-in rule.
   struct OwnedNames {
     std::deque<std::string> texts;
-    std::vector<std::string_view> at, related, metrics_used;
+    std::vector<std::string_view> at, related, supersedes, metrics_used;
   };
   std::shared_ptr<const OwnedNames> owned_names;
-  /// Sets `at`, `related` and `metrics_used` to views of copies of these lists.
+  /// Sets `at`, `related`, `supersedes` and `metrics_used` to views of copies of these lists.
   void own_names(const std::vector<std::string>& at_keys, const std::vector<std::string>& related_keys,
-                 const std::vector<std::string>& metric_names);
+                 const std::vector<std::string>& superseded_ids, const std::vector<std::string>& metric_names);
 };
 
 /// The rule's file: `rule.file`, or for a built-in rule the embedded file it was compiled from

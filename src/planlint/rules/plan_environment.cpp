@@ -70,7 +70,7 @@ std::optional<expr::ValueRef> PlanEnvironment::lookup_path(const expr::Node& pat
     case Space::metric:
     case Space::metric_low:
     case Space::metric_high: {
-      paths_read_.set(path.ref.index);
+      if (recording_) paths_read_.set(path.ref.index);
       const MetricValue* m = inputs_.estimates.find(static_cast<Metric>(path.ref.index));
       if (!m) return std::nullopt;
       const std::optional<double>& bound = path.ref.space == Space::metric        ? std::optional<double>(m->value)
@@ -185,7 +185,7 @@ bool PlanEnvironment::blocked(std::string_view metric) const {
 std::optional<expr::Value> PlanEnvironment::metric(std::string_view name) const {
   const MetricValue* m = inputs_.estimates.find(name);
   if (!m) return std::nullopt;
-  if (std::find(metrics_read_.begin(), metrics_read_.end(), name) == metrics_read_.end())
+  if (recording_ && std::find(metrics_read_.begin(), metrics_read_.end(), name) == metrics_read_.end())
     metrics_read_.emplace_back(name);
   return metric_value(*m, m->value);
 }
@@ -287,15 +287,39 @@ void add_stated_inputs(const Plan& plan, const Estimates& estimates, const Metri
 
 }  // namespace
 
+const Estimates& PlanEnvironment::estimates_with_inputs() const {
+  if (inputs_.provenance) return inputs_.provenance->estimates();
+  if (!own_provenance_) own_provenance_.emplace(inputs_.plan, inputs_.catalog, inputs_.estimates, false);
+  return own_provenance_->estimates();
+}
+
+namespace {
+
+/// Whether `metric` reads the plan key `key`, directly or through the metrics it reads.
+bool reads_key(const Estimates& estimates, const MetricValue& metric, std::string_view key, int depth = 0) {
+  if (depth > static_cast<int>(metric_count)) return false;  // the metrics read earlier ones: no cycle
+  for (const MetricInput& input : metric.inputs) {
+    if (!input.is_metric) {
+      if (input.name == key) return true;
+    } else if (const MetricValue* used = estimates.find(input.name); used && reads_key(estimates, *used, key, depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool PlanEnvironment::computed_from(std::string_view metric, std::string_view key) const {
+  if (!inputs_.estimates.find(metric)) return false;
+  const Estimates& with_inputs = estimates_with_inputs();
+  const MetricValue* found = with_inputs.find(metric);
+  return found && reads_key(with_inputs, *found, key);
+}
+
 std::vector<std::string> PlanEnvironment::shared_inputs(const std::vector<std::string>& metrics) const {
   if (metrics.empty()) return {};
-  const Estimates* with_inputs = nullptr;
-  if (inputs_.provenance) {
-    with_inputs = &inputs_.provenance->estimates();
-  } else {
-    if (!own_provenance_) own_provenance_.emplace(inputs_.plan, inputs_.catalog, inputs_.estimates, false);
-    with_inputs = &own_provenance_->estimates();
-  }
+  const Estimates* with_inputs = &estimates_with_inputs();
   std::optional<std::set<std::string, std::less<>>> shared;
   for (const std::string& name : metrics) {
     const MetricValue* metric = with_inputs->find(name);

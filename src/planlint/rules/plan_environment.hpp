@@ -109,6 +109,7 @@ class PlanEnvironment : public expr::Environment {
   bool assumed(std::string_view key) const override;
   bool claimed(std::string_view metric) const override;
   bool computed(std::string_view metric) const override;
+  bool computed_from(std::string_view metric, std::string_view key) const override;
   std::vector<std::string> missing_inputs(std::string_view metric) const override;
   bool benchmarked(std::string_view metric) const override;
   std::vector<std::string> claims_with_ratio(double ratio, double tolerance) const override;
@@ -127,7 +128,11 @@ class PlanEnvironment : public expr::Environment {
   void reset_metrics_read() {
     metrics_read_.clear();
     paths_read_.reset();
+    recording_ = true;
   }
+  /// Stops recording the metrics read until the next reset: a finding notes the arithmetic of
+  /// the metrics its check read, which decide it, not of those its message and help print.
+  void stop_recording() { recording_ = false; }
 
  private:
   const RuleInputs& inputs_;
@@ -138,6 +143,9 @@ class PlanEnvironment : public expr::Environment {
   std::span<const KeySpec* const> element_fields_;
   mutable std::vector<std::string> metrics_read_;
   mutable std::bitset<metric_count> paths_read_;
+  bool recording_ = true;
+  /// The estimates with the inputs of each metric: RuleInputs' provenance, else own_provenance_.
+  const Estimates& estimates_with_inputs() const;
   /// The provenance when RuleInputs has none.
   mutable std::optional<PlanProvenance> own_provenance_;
 };

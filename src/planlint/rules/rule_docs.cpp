@@ -25,6 +25,13 @@ std::string rule_markdown(const RuleDescriptor& rule) {
 
 std::string rule_markdown(const CompiledRule& rule) {
   std::string out = rule_markdown(rule.descriptor);
+  if (!rule.supersedes.empty()) {
+    out += "\n## Supersedes\n\n";
+    for (std::size_t i = 0; i < rule.supersedes.size(); ++i)
+      out += fmt::format("{}`{}`", i == 0 ? "" : ", ", rule.supersedes[i]);
+    out += ": a finding of this rule leaves out theirs at the same place, since it names the cause of what they "
+           "report.\n";
+  }
   if (rule.options.empty()) return out;
   out += "\n## Options\n\n| option | default |\n|---|---|\n";
   for (const auto& [name, value] : rule.options) {

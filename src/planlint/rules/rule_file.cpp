@@ -12,7 +12,7 @@
 #include "planlint/expr/bindings.hpp"
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/schema.hpp"
-#include "planlint/source/columns.hpp"
+#include "planlint/source/string_span.hpp"
 #include "planlint/source/toml_limits.hpp"
 #include "planlint/source/toml_span.hpp"
 #include "planlint/rules/placeholder_units.hpp"
@@ -27,103 +27,7 @@ using detail::to_span;
 
 const std::vector<std::string_view> rule_keys = {
     "id", "group", "severity", "summary", "applies", "check", "at", "related", "message",
-    "help", "docs", "each", "options", "fix", "fix_safety", "native", "let"};
-
-/// Appends the UTF-8 encoding of `code` to `out`.
-void append_utf8(std::string& out, std::uint32_t code) {
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xC0 | (code >> 6));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xE0 | (code >> 12));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code >> 18));
-    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  }
-}
-
-/// Decodes the body of a basic string (`source`, between its quotes) as TOML does, and records
-/// for each decoded byte the source offset it came from: `\t`, `\"`, `\u00E9`, a multi-line
-/// string's line-ending backslash, CRLF read as LF.
-std::string decode_basic(std::string_view source, bool multi_line, std::vector<std::size_t>& origin) {
-  std::string out;
-  for (std::size_t i = 0; i < source.size();) {
-    const std::size_t at = i;
-    const char c = source[i];
-    if (c == '\\' && i + 1 < source.size()) {
-      const char e = source[i + 1];
-      const std::string_view simple = "btnfr\"\\";
-      const std::string_view decoded = "\b\t\n\f\r\"\\";
-      if (const std::size_t k = simple.find(e); k != std::string_view::npos) {
-        out += decoded[k];
-        i += 2;
-      } else if ((e == 'u' || e == 'U') && i + (e == 'u' ? 6 : 10) <= source.size()) {
-        const std::size_t digits = e == 'u' ? 4 : 8;
-        std::uint32_t code = 0;
-        for (std::size_t d = 0; d < digits; ++d) {
-          const char h = source[i + 2 + d];
-          code = code * 16 + static_cast<std::uint32_t>(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
-        }
-        append_utf8(out, code);
-        i += 2 + digits;
-      } else if (multi_line && (e == ' ' || e == '\t' || e == '\n' || e == '\r')) {
-        // A line-ending backslash: the whitespace and line breaks after it are dropped.
-        i += 1;
-        while (i < source.size() && (source[i] == ' ' || source[i] == '\t' || source[i] == '\n' || source[i] == '\r'))
-          ++i;
-      } else {
-        out += c;
-        ++i;
-      }
-    } else if (c == '\r' && i + 1 < source.size() && source[i + 1] == '\n') {
-      out += '\n';
-      i += 2;
-    } else {
-      out += c;
-      ++i;
-    }
-    origin.resize(out.size(), at);
-  }
-  return out;
-}
-
-/// Maps a byte offset inside a TOML string value to its position in the file: through the
-/// escapes of a basic string, verbatim in a literal one; the string's start when its source
-/// does not decode to `value` (a case this mapping does not know).
-Span position_in_string(const SourceFile& file, Span value_span, std::string_view value,
-                        std::size_t offset) {
-  const std::size_t begin = file.offset(value_span.begin);
-  const std::size_t end = file.offset(value_span.end);
-  std::string_view source = std::string_view(file.text()).substr(begin, end - begin);
-  std::size_t quote = 0;
-  const bool multi_line = source.starts_with("\"\"\"") || source.starts_with("'''");
-  if (multi_line) {
-    quote = 3;
-    if (source.size() > 3 && source[3] == '\n') quote = 4;
-    else if (source.size() > 4 && source.substr(3, 2) == "\r\n") quote = 5;
-  } else if (source.starts_with("\"") || source.starts_with("'")) {
-    quote = 1;
-  }
-  auto at_source = [&](std::size_t source_offset) {
-    Position at = file.position(begin + source_offset);
-    return Span{at, Position{at.line, after_character(file.line(at.line), at.column)}};
-  };
-  if (source.size() >= quote + value.size() && source.substr(quote, value.size()) == value)
-    return at_source(quote + std::min(offset, value.size()));
-  if (!source.empty() && source.front() == '"' && source.size() >= 2 * quote) {
-    std::vector<std::size_t> origin;
-    const std::string_view body = source.substr(quote, source.size() - quote - (multi_line ? 3 : 1));
-    if (decode_basic(body, multi_line, origin) == value)
-      return at_source(quote + (offset < origin.size() ? origin[offset] : body.size()));
-  }
-  return value_span;
-}
+    "help", "docs", "each", "options", "fix", "fix_safety", "native", "let", "supersedes"};
 
 class RuleLoader {
  public:
@@ -254,6 +158,7 @@ class RuleLoader {
         error(to_span(related->source(), *file_), "related must be an array of plan keys");
       }
     }
+    read_supersedes(table, d.id);
     if (const toml::node* message = table.get("message")) {
       if (message->is_string() &&
           message->as_string()->get().find_first_not_of(" \t\r\n") == std::string::npos)
@@ -272,8 +177,34 @@ class RuleLoader {
       error(span_of(table, "fix_safety"), "fix_safety says how safe the rule's fix is, and the rule has no 'fix'");
     }
     if (failed_) return std::nullopt;
-    rule.own_names(at_keys_, related_keys_, metric_names_);
+    rule.own_names(at_keys_, related_keys_, superseded_ids_, metric_names_);
     return rule;
+  }
+
+  /// `supersedes = ["estimate-mismatch"]`: rule ids, other than the rule's own. Whether each
+  /// names a loaded rule is known once every pack is loaded (RuleSet::check_supersedes).
+  void read_supersedes(const toml::table& table, const std::string& id) {
+    const toml::node* supersedes = table.get("supersedes");
+    if (!supersedes) return;
+    const toml::array* list = supersedes->as_array();
+    if (!list) {
+      error(to_span(supersedes->source(), *file_), "supersedes must be an array of rule ids");
+      return;
+    }
+    for (const toml::node& item : *list) {
+      const Span span = to_span(item.source(), *file_);
+      if (!item.is_string() || !is_rule_id(item.as_string()->get())) {
+        error(span, "supersedes lists rule ids as strings (\"estimate-mismatch\")");
+        continue;
+      }
+      const std::string& superseded = item.as_string()->get();
+      if (superseded == id) {
+        error(span, fmt::format("rule {} cannot supersede itself", id));
+        continue;
+      }
+      if (std::find(superseded_ids_.begin(), superseded_ids_.end(), superseded) == superseded_ids_.end())
+        superseded_ids_.push_back(superseded);
+    }
   }
 
   void error(Span span, std::string message) {
@@ -457,7 +388,7 @@ class RuleLoader {
     const Span span = to_span(node->source(), *file_);
     expr::ParseResult parsed = expr::parse_expression(text, resolve_path);
     if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed)) {
-      error(position_in_string(*file_, span, text, syntax->offset), fmt::format("in let '{}': {}", name, syntax->message));
+      error(span_in_string(*file_, span, text, syntax->offset), fmt::format("in let '{}': {}", name, syntax->message));
       return nullptr;
     }
     const expr::Node& own = *std::get<expr::NodePtr>(parsed);
@@ -465,7 +396,7 @@ class RuleLoader {
       const std::string other(entries[j].first->str());
       const expr::Node* use = expr::find_name(own, other);
       if (!use) continue;
-      error(position_in_string(*file_, span, text, use->begin),
+      error(span_in_string(*file_, span, text, use->begin),
             j == i ? fmt::format("let '{}' uses itself", name)
                    : fmt::format("let '{}' uses '{}', which is defined below it (line {}): a let may use only "
                                  "the names above it",
@@ -482,7 +413,7 @@ class RuleLoader {
     // the expression around it is checked again with its contents written out.
     auto checked = expr::check_placeholder(*tree, names);
     if (auto* problem = std::get_if<expr::CheckError>(&checked)) {
-      error(position_in_string(*file_, span, text, problem->offset), fmt::format("in let '{}': {}", name, problem->message));
+      error(span_in_string(*file_, span, text, problem->offset), fmt::format("in let '{}': {}", name, problem->message));
       return nullptr;
     }
     return tree;
@@ -492,7 +423,7 @@ class RuleLoader {
   void report_substitution(Span span, const std::string& text, std::string_view where,
                            const expr::SubstitutionError& problem) {
     if (problem.message.empty()) failed_ = true;
-    else error(position_in_string(*file_, span, text, problem.offset), fmt::format("in {}: {}", where, problem.message));
+    else error(span_in_string(*file_, span, text, problem.offset), fmt::format("in {}: {}", where, problem.message));
   }
 
   /// Why `name` cannot be a let's name, or "".
@@ -539,7 +470,7 @@ class RuleLoader {
     const Span span = to_span(node.source(), *file_);
     expr::ParseResult parsed = expr::parse_expression(text, resolve_path);
     if (auto* syntax = std::get_if<expr::SyntaxError>(&parsed)) {
-      error(position_in_string(*file_, span, text, syntax->offset),
+      error(span_in_string(*file_, span, text, syntax->offset),
             fmt::format("in {}: {}", key, syntax->message));
       return nullptr;
     }
@@ -551,7 +482,7 @@ class RuleLoader {
     expr::NodePtr tree = std::get<expr::NodePtr>(substituted);
     auto checked = expr::check(*tree, names);
     if (auto* problem = std::get_if<expr::CheckError>(&checked)) {
-      error(position_in_string(*file_, span, text, problem->offset),
+      error(span_in_string(*file_, span, text, problem->offset),
             fmt::format("in {}: {}", key, problem->message));
       return nullptr;
     }
@@ -577,7 +508,7 @@ class RuleLoader {
       return {};
     }
     if (auto* problem = std::get_if<TemplateError>(&compiled)) {
-      error(position_in_string(*file_, to_span(node.source(), *file_), text, problem->offset),
+      error(span_in_string(*file_, to_span(node.source(), *file_), text, problem->offset),
             fmt::format("in {}: {}", key, problem->message));
       return {};
     }
@@ -610,7 +541,7 @@ class RuleLoader {
   std::vector<std::string> rejected_options_;  ///< options whose default is not a quantity
   expr::NodeBudget let_budget_;   ///< nodes the rule's lets may still copy
   /// The rule's `at` keys, `related` keys and the metrics it reads, until CompiledRule::own_names.
-  std::vector<std::string> at_keys_, related_keys_, metric_names_;
+  std::vector<std::string> at_keys_, related_keys_, superseded_ids_, metric_names_;
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "planlint/source/regular_file.hpp"
 #include "planlint/diag/native_rules.hpp"
+#include "planlint/diag/suggest.hpp"
 #include "planlint/embed/builtin.hpp"
 #include "planlint/embed/embedded_files.hpp"
 #include "planlint/plan/loader.hpp"
@@ -52,7 +53,7 @@ const RuleSet& RuleSet::builtin() {
   static const RuleSet& rules = *[] {
     auto* set = new RuleSet;
     set->rules_ = builtin::rules();
-    set->note_ranges_read();
+    set->note_rules();
     return set;
   }();
   return rules;
@@ -66,6 +67,7 @@ RuleSet RuleSet::from_embedded_text() {
     set.load(std::make_shared<const SourceFile>(std::string(file.path), std::string(file.contents)),
              errors, RuleOrigin::builtin);
   }
+  if (errors.empty()) set.check_supersedes(errors);
   if (!errors.empty()) {
     const Diagnostic& first = errors.front();
     throw std::logic_error(fmt::format("built-in rule {}:{}:{}: {}", first.primary.file,
@@ -91,7 +93,7 @@ std::shared_ptr<const SourceFile> rule_source(const CompiledRule& rule) {
 RuleSet RuleSet::with_builtin() {
   RuleSet copy;
   copy.rules_ = builtin().rules_;
-  copy.note_ranges_read();
+  copy.note_rules();
   return copy;
 }
 
@@ -241,7 +243,7 @@ bool RuleSet::load(std::shared_ptr<const SourceFile> file, std::vector<Diagnosti
   auto at = std::lower_bound(rules_.begin(), rules_.end(), compiled,
                              [](const auto& a, const auto& b) { return a->descriptor.id < b->descriptor.id; });
   rules_.insert(at, std::move(compiled));
-  note_ranges_read();
+  note_rules();
   return true;
 }
 
@@ -333,8 +335,57 @@ const RuleDescriptor* RuleSet::find(std::string_view id) const {
   return nullptr;
 }
 
-void RuleSet::note_ranges_read() {
+void RuleSet::note_rules() {
   reads_metric_ranges_ = std::any_of(rules_.begin(), rules_.end(), [](const auto& rule) { return rule->reads_metric_ranges; });
+  superseded_.clear();
+  for (const auto& rule : rules_)
+    for (std::string_view superseded : rule->supersedes) superseded_.emplace_back(rule->descriptor.id, superseded);
+}
+
+bool RuleSet::check_supersedes(std::vector<Diagnostic>& errors) const {
+  bool ok = true;
+  std::vector<std::string_view> ids;
+  for (const auto& rule : rules_) ids.push_back(rule->descriptor.id);
+  for (const auto& rule : rules_)
+    for (std::string_view superseded : rule->supersedes) {
+      if (find(superseded)) continue;
+      ok = false;
+      const std::shared_ptr<const SourceFile> file = rule_source(*rule);
+      Diagnostic& d = errors.emplace_back();
+      d.rule = problem_kinds::invalid_rule;
+      d.severity = Severity::error;
+      d.message = fmt::format("rule {} supersedes '{}', which is no rule of this run", rule->descriptor.id, superseded);
+      if (auto suggestion = closest_match(superseded, ids)) d.message += fmt::format("; did you mean '{}'?", *suggestion);
+      d.primary = Location{file->path(), span_at(*file, "supersedes")};
+      d.help = "name the id of a built-in rule (`planlint rules`) or of a rule in the packs loaded";
+    }
+  return ok;
+}
+
+void RuleSet::apply_supersedes(std::vector<Diagnostic>& diagnostics) const {
+  if (superseded_.empty() || diagnostics.size() < 2) return;
+  const auto same_place = [](const Diagnostic& a, const Diagnostic& b) {
+    return a.primary.span == b.primary.span && a.primary.file == b.primary.file;
+  };
+  const auto replaced = [&](const Diagnostic& d) {
+    for (const auto& [winner, loser] : superseded_) {
+      if (loser != d.rule) continue;
+      for (const Diagnostic& other : diagnostics)
+        if (other.rule == winner && same_place(other, d)) return true;
+    }
+    return false;
+  };
+  std::vector<bool> drop(diagnostics.size());
+  bool any = false;
+  for (std::size_t i = 0; i < diagnostics.size(); ++i) any |= drop[i] = replaced(diagnostics[i]);
+  if (!any) return;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+    if (drop[i]) continue;
+    if (kept != i) diagnostics[kept] = std::move(diagnostics[i]);  // a self-move would empty it
+    ++kept;
+  }
+  diagnostics.resize(kept);
 }
 
 }  // namespace planlint

@@ -61,12 +61,24 @@ class RuleSet {
   /// Whether any rule reads a metric's range (est.NAME.low / .high).
   bool reads_metric_ranges() const { return reads_metric_ranges_; }
 
+  /// An error at the rule file's `supersedes` for each id there that no loaded rule has (with a
+  /// did-you-mean): a rule may supersede one of a pack loaded after it, so this runs once every
+  /// pack is loaded. Returns false when there was any.
+  bool check_supersedes(std::vector<Diagnostic>& errors) const;
+  /// Leaves out each finding that a finding of a rule superseding its rule replaces: one in the
+  /// same file at the same place (`supersedes`, docs/writing-rules.md). A rule yields only to
+  /// findings that `diagnostics` holds, so a superseding rule that is not selected hides nothing.
+  void apply_supersedes(std::vector<Diagnostic>& diagnostics) const;
+
  private:
-  /// Sets reads_metric_ranges_ from rules_, whenever they change: a check asks for each plan.
-  void note_ranges_read();
+  /// Sets reads_metric_ranges_ and superseded_ from rules_, whenever they change: a check asks
+  /// for each plan.
+  void note_rules();
 
   std::vector<std::shared_ptr<const CompiledRule>> rules_;
   bool reads_metric_ranges_ = false;
+  /// (superseding rule, superseded rule) for every `supersedes` entry: views of rules_' ids.
+  std::vector<std::pair<std::string_view, std::string_view>> superseded_;
   /// What the rules loaded so far leave of the nodes their lets may copy (bindings.hpp).
   std::size_t let_nodes_left_ = expr::max_substituted_pack_nodes;
   bool pack_node_limit_reported_ = false;  ///< load() reports the packs' node limit once

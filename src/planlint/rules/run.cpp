@@ -173,11 +173,14 @@ class RuleRunner {
     return options_ ? *options_ : rule_.options;
   }
 
-  /// Whether the rule applies to the current element and its check fails.
+  /// Whether the rule applies to the current element and its check fails. The metrics the
+  /// check reads, and only those, are the finding's notes: they decide it.
   bool fires() {
-    environment_.reset_metrics_read();
     if (rule_.applies && expr::evaluate_condition(*rule_.applies, environment_) != true) return false;
-    return expr::evaluate_condition(*rule_.check, environment_) == false;
+    environment_.reset_metrics_read();
+    const bool fired = expr::evaluate_condition(*rule_.check, environment_) == false;
+    environment_.stop_recording();
+    return fired;
   }
 
   Place resolve(std::string_view path, const std::string& element_path) const {

@@ -73,6 +73,8 @@ Result<std::unique_ptr<RuleSet>> load_rule_packs(const Config* config, const std
     }
     rules->load_path(pack, pack_errors);
   }
+  // A pack's rule may supersede a rule of a pack loaded after it: checked once all are in.
+  if (pack_errors.empty()) rules->check_supersedes(pack_errors);
   for (Diagnostic& d : pack_errors) problems.report(std::move(d));
   if (!pack_errors.empty()) return Error("invalid rule pack");
   return rules;

@@ -127,6 +127,8 @@ void set_suppression_rules(Settings& settings) {
     // A rule id: whether it runs; a group (or "all"): whether any of its rules runs.
     const bool is_rule = self->suppression_rules.group_of.count(name) > 0;
     for (const RuleDescriptor* rule : self->all_rules) {
+      // A guardrail is `planlint diff`'s: a check runs none (diff applies their suppressions).
+      if (native_rules::is_compared_only(rule->id)) continue;
       const bool named = is_rule ? rule->id == name : (rule->group == name || name == "all");
       if (named && self->lint.selection.level(rule->id, rule->group, rule->severity)) return true;
     }

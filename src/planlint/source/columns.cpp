@@ -55,6 +55,10 @@ std::uint32_t utf16_length(std::string_view text) {
   return count_before(text, static_cast<std::uint32_t>(text.size() + 1), utf16_units);
 }
 
+std::uint32_t code_point_length(std::string_view text) {
+  return count_before(text, static_cast<std::uint32_t>(text.size() + 1), [](unsigned char) { return 1u; });
+}
+
 std::size_t utf8_prefix_bytes(std::string_view line, std::uint32_t units) {
   std::size_t at = 0;
   std::uint32_t counted = 0;

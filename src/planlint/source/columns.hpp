@@ -41,6 +41,8 @@ std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column);
 
 /// The UTF-16 code units of `text` (a byte that starts no UTF-8 sequence counts one).
 std::uint32_t utf16_length(std::string_view text);
+/// The code points of `text`, counted as code_point_column counts them.
+std::uint32_t code_point_length(std::string_view text);
 
 /// The byte length of the longest prefix of `line` that is at most `units` UTF-16 code units
 /// long, never ending inside a character (inside a surrogate pair: before the pair).

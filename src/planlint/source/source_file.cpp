@@ -1,5 +1,6 @@
 #include "planlint/source/source_file.hpp"
 #include "planlint/source/regular_file.hpp"
+#include "planlint/source/toml_lexer.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -58,12 +59,16 @@ std::string value_excerpt(const SourceFile& file, Span span, std::size_t max_byt
   std::string_view text = std::string_view(file.text()).substr(begin, end - begin);
   // A multi-line string (triple quotes): its text from after the line break TOML trims after
   // the opening delimiter, between its own delimiters.
-  for (std::string_view delimiter : {std::string_view("\"\"\""), std::string_view("'''")}) {
-    if (text.size() < 6 || !text.starts_with(delimiter) || !text.ends_with(delimiter)) continue;
-    std::string_view body = text.substr(3, text.size() - 6);
-    if (body.starts_with("\r\n")) body.remove_prefix(2);
-    else if (body.starts_with('\n')) body.remove_prefix(1);
-    return std::string(delimiter) + cut_at_character(body, max_bytes) + std::string(delimiter);
+  if (text.front() == '"' || text.front() == '\'') {
+    TomlLexer lexer(text);
+    const TomlToken string = lexer.next_comment_or_string();
+    if (string.is_multi_line_string() && string.closed && string.begin == 0 && string.end == text.size()) {
+      const std::string_view delimiter = text.substr(0, 3);
+      std::string_view body = text.substr(3, text.size() - 6);
+      if (body.starts_with("\r\n")) body.remove_prefix(2);
+      else if (body.starts_with('\n')) body.remove_prefix(1);
+      return std::string(delimiter) + cut_at_character(body, max_bytes) + std::string(delimiter);
+    }
   }
   std::string out = cut_at_character(text, max_bytes);
   // A cut string keeps its closing quote.

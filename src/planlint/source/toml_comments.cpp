@@ -8,7 +8,7 @@
 #include <emmintrin.h>  // x86-64 always has SSE2: sixteen bytes per step
 #endif
 
-#include "planlint/source/toml_lexing.hpp"
+#include "planlint/source/toml_lexer.hpp"
 
 namespace planlint {
 
@@ -114,25 +114,24 @@ bool without_comment_bodies(std::string_view text, std::string& lean) {
   if (size == 0 || std::memchr(data, '#', size) == nullptr || !well_formed_utf8(text)) return false;
   lean.clear();
   std::size_t copied = 0;  // text[0, copied) is in `lean`, without the bodies removed
-  std::size_t at = 0;
-  while ((at = find_any_of(text, at, '#', '"', '\'')) < size) {
-    if (data[at] != '#') {
-      if (!skip_toml_string(text, at)) return false;
+  TomlLexer lexer(text);
+  for (TomlToken token = lexer.next_comment_or_string(); token.kind != TomlTokenKind::end;
+       token = lexer.next_comment_or_string()) {
+    if (token.is_string()) {
+      if (!token.closed) return false;
       continue;
     }
-    const auto* newline = static_cast<const char*>(std::memchr(data + at, '\n', size - at));
-    const std::size_t line_end = newline ? static_cast<std::size_t>(newline - data) : size;
+    // The comment's line break: its '\n' (after a '\r' that is not the comment's), or the end.
+    const std::size_t line_end = token.end < size && data[token.end] == '\r' ? token.end + 1 : token.end;
     // A comment on the text's last line stays, and so does one whose line break is the last
     // character: the end of the file is positioned after that line's last character, in
     // toml++'s end-of-file errors and in the root table's region.
     if (line_end + 1 >= size) break;
-    const std::size_t body_end = line_end > at + 1 && data[line_end - 1] == '\r' ? line_end - 1 : line_end;
-    if (body_end > at + 1 && without_control_characters(data + at + 1, data + body_end)) {
+    if (token.end > token.begin + 1 && without_control_characters(data + token.begin + 1, data + token.end)) {
       if (copied == 0) lean.reserve(size);
-      lean.append(data + copied, data + at + 1);  // up to and with the '#'
-      copied = body_end;
+      lean.append(data + copied, data + token.begin + 1);  // up to and with the '#'
+      copied = token.end;
     }
-    at = line_end;
   }
   if (copied == 0) return false;
   lean.append(data + copied, data + size);

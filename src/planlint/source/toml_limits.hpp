@@ -17,7 +17,7 @@
 namespace planlint {
 
 /// Why a text is not valid TOML and where: toml++'s description and region of a syntax error,
-/// or planlint's nesting limit in the same form.
+/// or one of planlint's TOML limits in the same form.
 struct TomlError {
   std::string description;
   toml::source_region source;
@@ -27,9 +27,11 @@ struct TomlError {
 /// columns count code points: the caller turns it into a span of its file (toml_span.hpp).
 using TomlResult = Result<toml::table, TomlError>;
 
-/// toml::parse(text, path), except that a document nesting deeper than max_toml_depth is a
-/// TomlError at the level that exceeds it ("nested deeper than 128 levels, ..."), so every
-/// caller's syntax-error handling reports it instead of toml++ overflowing the stack.
+/// toml::parse(text, path), except that a document nesting deeper than max_toml_depth, or
+/// holding more keys and array values than toml_node_limit(text.size()), is a TomlError at the
+/// level or node that crosses the limit ("nested deeper than 128 levels, ...", "more than
+/// 65536 keys and array values, ..."), found before toml++ builds anything, so every caller's
+/// syntax-error handling reports it instead of toml++ overflowing the stack or the memory.
 /// When `parsed_ascii` is given, it is set to whether the text toml++ parsed (comment bodies
 /// removed) is all ASCII: then every column toml++ reports is a byte column as well
 /// (ColumnConverter::assume_ascii).

@@ -10,6 +10,7 @@
 
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
+#include "planlint/source/toml_lexer.hpp"
 #include "planlint/suppress/reason_marks.hpp"
 
 namespace planlint {
@@ -49,7 +50,7 @@ struct Comment {
 };
 
 /// Splits TOML text into its comments and the set of lines that hold something else than
-/// blanks and comments. Strings are skipped so that a '#' inside one is not a comment.
+/// blanks and comments (the lexer's tokens: a '#' inside a string is not a comment).
 struct Scan {
   std::vector<Comment> comments;
   /// Ascending: the scan visits lines in order, so a sorted vector replaces a std::set.
@@ -61,65 +62,39 @@ struct Scan {
 };
 
 Scan scan(std::string_view text, std::uint32_t first_line) {
-  enum class State { code, basic, literal, ml_basic, ml_literal };
   Scan out;
-  State state = State::code;
-  std::uint32_t line = first_line;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') {
-      if (state == State::ml_basic || state == State::ml_literal) out.code_line(line + 1);
-      if (state == State::basic || state == State::literal) state = State::code;  // invalid TOML
-      ++line;
-      line_start = i + 1;
-      continue;
-    }
-    switch (state) {
-      case State::code:
-        if (c == '#') {
-          std::size_t end = text.find('\n', i);
-          if (end == std::string_view::npos) end = text.size();
-          std::string_view comment = text.substr(i + 1, end - i - 1);
-          if (!comment.empty() && comment.back() == '\r') comment.remove_suffix(1);
-          out.comments.push_back({line, static_cast<std::uint32_t>(i - line_start + 1), comment});
-          i = end - 1;
-        } else if (c == '"' || c == '\'') {
-          out.code_line(line);
-          bool triple = text.substr(i, 3) == std::string(3, c);
-          state = c == '"' ? (triple ? State::ml_basic : State::basic)
-                           : (triple ? State::ml_literal : State::literal);
-          if (triple) i += 2;
-        } else if (c != ' ' && c != '\t' && c != '\r') {
-          out.code_line(line);
-        }
+  TomlLexer lexer(text, first_line);
+  std::size_t line_start = 0;  // the offset of the current line's first byte
+  for (TomlToken token = lexer.next(); token.kind != TomlTokenKind::end; token = lexer.next()) {
+    switch (token.kind) {
+      case TomlTokenKind::whitespace: break;
+      case TomlTokenKind::line_break: line_start = token.end; break;
+      case TomlTokenKind::comment: {
+        std::string_view comment = token.text(text).substr(1);
+        if (!comment.empty() && comment.back() == '\r') comment.remove_suffix(1);
+        out.comments.push_back({token.line, static_cast<std::uint32_t>(token.begin - line_start + 1), comment});
         break;
-      case State::basic:
-        if (c == '\\') ++i;
-        else if (c == '"') state = State::code;
-        break;
-      case State::literal:
-        if (c == '\'') state = State::code;
-        break;
-      case State::ml_basic:
-        if (c == '\\') ++i;
-        else if (text.substr(i, 3) == "\"\"\"") {
-          // Up to two more quotes may close the string as content ("""a""""").
-          i += 2;
-          while (i + 1 < text.size() && text[i + 1] == '"') ++i;
-          state = State::code;
-        }
-        break;
-      case State::ml_literal:
-        if (text.substr(i, 3) == "'''") {
-          i += 2;
-          while (i + 1 < text.size() && text[i + 1] == '\'') ++i;
-          state = State::code;
-        }
-        break;
+      }
+      default: {
+        // Code, and every line a multi-line string runs over.
+        std::uint32_t line = token.line;
+        out.code_line(line);
+        if (!token.is_multi_line_string()) break;
+        for (std::size_t at = token.begin; (at = text.find('\n', at)) < token.end; line_start = ++at)
+          out.code_line(++line);
+      }
     }
   }
   return out;
+}
+
+/// Where the key of the statement on `line` ends: at its '=' (one in a quoted key is the
+/// key's), or the line's end.
+std::size_t key_end(std::string_view line) {
+  TomlLexer lexer(line);
+  for (TomlToken token = lexer.next(); token.kind != TomlTokenKind::end; token = lexer.next())
+    if (token.kind == TomlTokenKind::equals) return token.begin;
+  return line.size();
 }
 
 /// Parses one comment; false when it is not a `planlint:` directive.
@@ -247,7 +222,7 @@ std::vector<InlineSuppression> find_suppressions(const SourceFile& file, std::st
       std::string_view covered = file.line(s.target_line);
       if (s.target_line == comment.line) covered = covered.substr(0, comment.column - 1);
       if (covered.ends_with('\r')) covered.remove_suffix(1);
-      covered = trim(covered.substr(0, covered.find('=')));
+      covered = trim(covered.substr(0, key_end(covered)));
       s.target_digest = text_digest(covered);
     }
     out.push_back(std::move(s));

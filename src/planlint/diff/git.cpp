@@ -1,0 +1,278 @@
+#include "planlint/diff/git.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "planlint/markdown/markdown.hpp"
+#include "planlint/source/source_file.hpp"
+
+extern char** environ;  // NOLINT: POSIX's, for posix_spawnp
+
+namespace planlint {
+
+namespace {
+
+/// A pipe whose ends close with it; both ends close on exec, so a child holds only what
+/// posix_spawn's file actions give it.
+struct Pipe {
+  int read = -1, write = -1;
+  Pipe() {
+    int ends[2];
+    if (::pipe2(ends, O_CLOEXEC) == 0) {
+      read = ends[0];
+      write = ends[1];
+    }
+  }
+  ~Pipe() {
+    close_read();
+    close_write();
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  bool ok() const { return read >= 0 && write >= 0; }
+  void close_read() {
+    if (read >= 0) ::close(read);
+    read = -1;
+  }
+  void close_write() {
+    if (write >= 0) ::close(write);
+    write = -1;
+  }
+};
+
+/// Writes `input` to `fd` and closes it. A git that exits without reading all of it (an error)
+/// makes the write fail with EPIPE: SIGPIPE is blocked in this thread and its pending signal
+/// taken, so that it does not end planlint.
+void feed(int fd, const std::string& input) {
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+  std::size_t written = 0;
+  while (written < input.size()) {
+    const ssize_t n = ::write(fd, input.data() + written, input.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  const timespec now{0, 0};
+  while (sigtimedwait(&pipe_signal, nullptr, &now) == SIGPIPE) {
+  }
+}
+
+}  // namespace
+
+GitOutput run_git(const std::vector<std::string>& args, const std::string& input) {
+  GitOutput result;
+  Pipe in, out, err;
+  if (!in.ok() || !out.ok() || !err.ok()) {
+    result.status = 127;
+    result.error = fmt::format("cannot make a pipe for git: {}", std::strerror(errno));
+    return result;
+  }
+  std::vector<std::string> command = {"git"};
+  command.insert(command.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& arg : command) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in.read, STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, "git", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) {
+    result.status = 127;
+    result.error = fmt::format("cannot run git: {}", std::strerror(spawned));
+    return result;
+  }
+  in.close_read();
+  out.close_write();
+  err.close_write();
+
+  // The input is written while the output is read: git answers as it reads, and a pipe holds
+  // only so much of either.
+  const int input_fd = std::exchange(in.write, -1);
+  std::thread writer(feed, input_fd, std::cref(input));
+  std::array<pollfd, 2> fds{{{out.read, POLLIN, 0}, {err.read, POLLIN, 0}}};
+  std::array<std::string*, 2> into{&result.out, &result.error};
+  std::array<char, 65536> buffer;
+  int open = 2;
+  while (open > 0) {
+    if (::poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      const ssize_t n = ::read(fds[i].fd, buffer.data(), buffer.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n > 0) {
+        into[i]->append(buffer.data(), static_cast<std::size_t>(n));
+        continue;
+      }
+      fds[i].fd = -1;  // end of file (or an error): this stream is done
+      --open;
+    }
+  }
+  writer.join();
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return result;
+}
+
+bool is_candidate_path(const std::string& path) {
+  if (!is_toml_path(path) && !is_markdown_path(path)) return false;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t slash = path.find('/', start);
+    if (slash == std::string::npos) return true;  // the file's own name may start with a dot
+    const std::string_view folder = std::string_view(path).substr(start, slash - start);
+    if ((folder.size() > 1 && folder[0] == '.' && folder != "..") || folder == "node_modules") return false;
+    start = slash + 1;
+  }
+}
+
+namespace {
+
+/// An entry of `git ls-tree -r -z -l`: "<mode> SP <type> SP <object> SP+ <size> TAB <path>".
+struct TreeEntry {
+  std::string mode, type, object, path;
+  std::size_t size = 0;
+};
+
+std::vector<TreeEntry> parse_tree(std::string_view listing) {
+  std::vector<TreeEntry> entries;
+  std::size_t at = 0;
+  while (at < listing.size()) {
+    std::size_t end = listing.find('\0', at);
+    if (end == std::string_view::npos) end = listing.size();
+    const std::string_view record = listing.substr(at, end - at);
+    at = end + 1;
+    const std::size_t tab = record.find('\t');
+    if (tab == std::string_view::npos) continue;
+    TreeEntry entry;
+    entry.path = std::string(record.substr(tab + 1));
+    std::string_view fields = record.substr(0, tab);
+    std::array<std::string_view, 4> parts;
+    for (std::string_view& part : parts) {
+      while (!fields.empty() && fields.front() == ' ') fields.remove_prefix(1);
+      const std::size_t space = fields.find(' ');
+      part = fields.substr(0, space);
+      fields.remove_prefix(space == std::string_view::npos ? fields.size() : space);
+    }
+    entry.mode = std::string(parts[0]);
+    entry.type = std::string(parts[1]);
+    entry.object = std::string(parts[2]);
+    std::from_chars(parts[3].data(), parts[3].data() + parts[3].size(), entry.size);
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+/// git's message without its trailing line break: what planlint quotes as the reason.
+std::string git_reason(const GitOutput& output) {
+  std::string reason = output.error;
+  while (!reason.empty() && (reason.back() == '\n' || reason.back() == '\r')) reason.pop_back();
+  if (reason.empty()) reason = fmt::format("git exited with status {}", output.status);
+  return reason;
+}
+
+}  // namespace
+
+Result<std::vector<GitFile>> read_git_tree(const std::string& revision, const std::vector<std::string>& paths,
+                                           std::size_t max_file_bytes) {
+  // --end-of-options: a revision is never read as an option, whatever it starts with.
+  std::vector<std::string> args = {"ls-tree", "-r", "-z", "-l", "--full-name", "--end-of-options", revision, "--"};
+  if (paths.empty()) args.emplace_back(".");
+  args.insert(args.end(), paths.begin(), paths.end());
+  const GitOutput listing = run_git(args);
+  if (listing.status != 0) return Error(git_reason(listing));
+
+  std::vector<TreeEntry> wanted;
+  for (TreeEntry& entry : parse_tree(listing.out)) {
+    // Regular files only (100644, 100755): not a link (120000) nor a submodule (160000).
+    if (entry.type != "blob" || !entry.mode.starts_with("100") || !is_candidate_path(entry.path)) continue;
+    if (entry.size > max_file_bytes)
+      return Error(fmt::format("file of {} bytes is over the {} bytes size limit (raise it with --max-file-size)",
+                               entry.size, max_file_bytes),
+                   Location{entry.path, {}});
+    wanted.push_back(std::move(entry));
+  }
+  if (wanted.empty()) return std::vector<GitFile>{};
+
+  // One `git cat-file --batch` for every blob: "<object>\n" in, "<object> blob <size>\n<text>\n" out.
+  std::string request;
+  for (const TreeEntry& entry : wanted) request += entry.object + "\n";
+  const GitOutput blobs = run_git({"cat-file", "--batch"}, request);
+  if (blobs.status != 0) return Error(git_reason(blobs));
+  std::vector<GitFile> files;
+  files.reserve(wanted.size());
+  std::string_view rest = blobs.out;
+  for (const TreeEntry& entry : wanted) {
+    const std::size_t line_end = rest.find('\n');
+    const std::string_view header = rest.substr(0, line_end);
+    std::size_t size = 0;
+    const std::size_t last_space = header.rfind(' ');
+    if (line_end == std::string_view::npos || !header.starts_with(entry.object) || last_space == std::string_view::npos ||
+        std::from_chars(header.data() + last_space + 1, header.data() + header.size(), size).ec != std::errc() ||
+        line_end + 1 + size > rest.size())
+      return Error(fmt::format("git cat-file gave no blob for '{}' ({})", entry.path, entry.object));
+    files.push_back(GitFile{entry.path, std::string(rest.substr(line_end + 1, size))});
+    rest.remove_prefix(std::min(rest.size(), line_end + 1 + size + 1));
+  }
+  return files;
+}
+
+std::vector<std::pair<std::string, std::string>> git_renames(const std::string& base, const std::string& head,
+                                                             const std::vector<std::string>& paths) {
+  std::vector<std::string> args = {"diff", "--no-ext-diff", "--find-renames", "-z", "--name-status", "--end-of-options",
+                                   base};
+  if (!head.empty()) args.push_back(head);
+  args.emplace_back("--");
+  if (paths.empty()) args.emplace_back(".");
+  args.insert(args.end(), paths.begin(), paths.end());
+  const GitOutput output = run_git(args);
+  std::vector<std::pair<std::string, std::string>> renames;
+  if (output.status != 0) return renames;
+  // Records: "<status>\0<path>\0", a rename or copy "R<score>\0<old>\0<new>\0".
+  std::vector<std::string_view> fields;
+  std::string_view rest = output.out;
+  while (!rest.empty()) {
+    const std::size_t end = rest.find('\0');
+    fields.push_back(rest.substr(0, end));
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+  }
+  for (std::size_t i = 0; i < fields.size();) {
+    const std::string_view status = fields[i];
+    if (status.starts_with('R') && i + 2 < fields.size()) {
+      renames.emplace_back(std::string(fields[i + 1]), std::string(fields[i + 2]));
+      i += 3;
+    } else if (status.starts_with('C')) {
+      i += 3;
+    } else {
+      i += 2;
+    }
+  }
+  return renames;
+}
+
+}  // namespace planlint

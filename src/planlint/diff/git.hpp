@@ -1,0 +1,51 @@
+#pragma once
+/// Reading plans as they were at a git revision, through the `git` command (planlint is a static
+/// binary and links no git library): one `git ls-tree` for the file list, one `git cat-file
+/// --batch` for every blob, run without a shell from an argument vector.
+///
+///     Result<std::vector<GitFile>> files = read_git_tree("origin/main", {"plans/"}, limits);
+///     if (!files) ...  // "git:origin/main: fatal: Not a valid object name origin/main"
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "planlint/diag/result.hpp"
+
+namespace planlint {
+
+/// What a git command printed, and how it ended.
+struct GitOutput {
+  int status = 0;      ///< its exit status; 127: git could not be started
+  std::string out;     ///< standard output
+  std::string error;   ///< standard error, as git wrote it
+};
+
+/// Runs `git ARGS...` in the working folder, writing `input` to its standard input; the
+/// arguments go to git as they are, never through a shell.
+GitOutput run_git(const std::vector<std::string>& args, const std::string& input = {});
+
+/// A file of a revision: its path from the repository root and its text.
+struct GitFile {
+  std::string path;  ///< "plans/a.toml", as git names it (--full-name)
+  std::string text;
+};
+
+/// The blobs under `paths` (relative to the working folder, as git takes them; none: the whole
+/// tree) at `revision` that a folder search would lint: `*.toml` and Markdown files, not in a
+/// hidden folder or node_modules, regular files only (no symbolic link, no submodule). A blob
+/// larger than `max_file_bytes` is an error naming it, as a file over --max-file-size is. An
+/// error of git (a revision that does not exist, a path outside the repository) is an Error
+/// with git's own reason.
+Result<std::vector<GitFile>> read_git_tree(const std::string& revision, const std::vector<std::string>& paths,
+                                           std::size_t max_file_bytes);
+
+/// Pairs of paths git's rename detection finds between `base` and `head` (a revision, or empty
+/// for the working tree) under `paths`: (old, new). Empty when git finds none or fails.
+std::vector<std::pair<std::string, std::string>> git_renames(const std::string& base, const std::string& head,
+                                                             const std::vector<std::string>& paths);
+
+/// Whether a path of a tree is one a folder search would lint (by its name): a `*.toml` or
+/// Markdown file outside hidden folders and node_modules.
+bool is_candidate_path(const std::string& path);
+
+}  // namespace planlint

@@ -12,7 +12,7 @@
 #include "cli/option_checks.hpp"
 #include "planlint/config/config.hpp"
 #include "planlint/diag/native_rules.hpp"
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/emit/report.hpp"
 #include "planlint/lint/inputs.hpp"

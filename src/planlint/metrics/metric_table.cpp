@@ -1,4 +1,4 @@
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 
 #include <algorithm>
 #include <array>

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "support.hpp"
+#include "integration_support.hpp"
 
 namespace fs = std::filesystem;
 

@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/shared_options.hpp"
 #include "planlint/config/config.hpp"
 #include "planlint/emit/formats.hpp"
 #include "planlint/files/output_file.hpp"
@@ -57,13 +58,9 @@ Result<RunOptions> to_run_options(const CheckOptions& options) {
   if (!today) return today.error();
   run.today = *today;
   run.jobs = options.jobs;
-  if (!options.max_file_size.empty()) {
-    auto bytes = parse_byte_size(options.max_file_size);
-    if (!bytes)
-      return Error(fmt::format("--max-file-size {}: expected a size in bytes, such as 64MiB or 100MB",
-                               options.max_file_size));
-    run.max_file_bytes = *bytes;
-  }
+  Result<std::optional<std::size_t>> max_file_bytes = byte_size_option("--max-file-size", options.max_file_size);
+  if (!max_file_bytes) return max_file_bytes.error();
+  if (*max_file_bytes) run.max_file_bytes = **max_file_bytes;
   if (options.max_plans_per_file > 0) run.max_plans_per_file = options.max_plans_per_file;
   run.max_findings_per_file = options.max_findings_per_file;
   if (!options.baseline.empty()) run.baseline = options.baseline;
@@ -210,45 +207,16 @@ void set_sarif_run_details(const CheckOptions& options, EmitterSettings& setting
   settings.automation_id = "planlint/" + (from_root.empty() || *from_root.begin() == ".." ? path : from_root).generic_string();
 }
 
+/// "Output format (full is text)": the table's aliases (emit/formats.hpp), each with its format.
+std::string output_format_help() {
+  std::string aliases;
+  for (const OutputFormat& format : output_formats())
+    if (!format.alias.empty())
+      aliases += fmt::format("{}{} is {}", aliases.empty() ? "" : ", ", format.alias, format.name);
+  return aliases.empty() ? "Output format" : fmt::format("Output format ({})", aliases);
+}
+
 }  // namespace
-
-void add_color_options(CLI::App& command, std::string& color, bool& no_color) {
-  CLI::Option* choice =
-      command.add_option("--color", color, "Colour the output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never")
-          ->type_name("WHEN")
-          ->check(CLI::IsMember({"auto", "always", "never"}))
-          ->capture_default_str();
-  command.add_flag("--no-color", no_color, "Never colour the output: --color never")->excludes(choice);
-}
-
-void add_max_findings_option(CLI::App& command, std::size_t& max) {
-  command
-      .add_option("--max-findings-per-file", max,
-                  fmt::format("Most findings shown for one file, the most severe (default {}; 0: all); a note "
-                              "says how many more there are",
-                              default_max_findings_per_file))
-      ->type_name("N")
-      ->check(whole_number<std::size_t>(0, "a whole number, 0 (no limit) or more"));
-}
-
-std::optional<std::size_t> parse_byte_size(const std::string& text) {
-  auto parsed = units::parse_quantity(text);
-  const auto* quantity = std::get_if<units::Quantity>(&parsed);
-  if (quantity == nullptr) return std::nullopt;
-  const units::Quantity bytes = units::resolve(*quantity, units::dims::bytes);
-  // 2^62 bytes bounds the cast; a limit that large is no limit.
-  if (bytes.dim != units::dims::bytes || !(bytes.value >= 1) || bytes.value > 0x1p62) return std::nullopt;
-  return static_cast<std::size_t>(bytes.value);
-}
-
-Result<std::optional<Date>> today_option(const std::string& option) {
-  std::string text = option;
-  if (text.empty())
-    if (const char* variable = std::getenv("PLANLINT_TODAY")) text = variable;
-  if (text.empty()) return std::optional<Date>();
-  if (std::optional<Date> today = parse_date(text)) return today;
-  return Error(fmt::format("{} '{}' is not a date (YYYY-MM-DD)", option.empty() ? "PLANLINT_TODAY" : "--today", text));
-}
 
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   CLI::App* check = app.add_subcommand("check", "Lint plan files, folders and Markdown docs (the default command)");
@@ -261,17 +229,9 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
                     "and a Markdown name reads it as a doc")
       ->type_name("NAME")
       ->check(non_empty("a file name"));
-  check->add_option("--format,--output-format", options.format, "Output format (full is text)")
-      ->type_name("FORMAT")
-      ->check(CLI::IsMember(output_format_choices()))
-      ->capture_default_str();
-  check->add_option("-o,--output", options.output, "Write the report to FILE (atomically) instead of stdout")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
-  check->add_option("--config", options.config,
-                    "Config file (default: the nearest .planlint.toml up from each linted file)")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
+  add_format_option(*check, options.format, output_format_choices(), output_format_help(), "--format,--output-format");
+  add_output_option(*check, options.output, "Write the report to FILE (atomically) instead of stdout");
+  add_config_option(*check, options.config, "", "each linted file");
   check->add_option("--select", options.select, "Rules or groups to run (comma-separated)")
       ->type_name("IDS")
       ->delimiter(',')
@@ -283,22 +243,15 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   check->add_option("--severity", options.severity, "Override a rule's level: ID=error|warning|note|off (repeatable)")
       ->type_name("ID=LEVEL")
       ->allow_extra_args(false);
-  check->add_option("--rules", options.rules, "Add a rule pack: a rule file or a folder of them (repeatable)")
-      ->type_name("PATH")
-      ->allow_extra_args(false)
-      ->check(non_empty("a rule file or folder"));
-  check->add_option("--fail-on", options.fail_on,
-                    "Lowest level that makes the exit status 1 (default: the config's, else error)")
-      ->type_name("LEVEL")
-      ->check(CLI::IsMember({"error", "warning", "note"}));
+  add_rule_packs_option(*check, options.rules);
+  add_fail_on_option(*check, options.fail_on, "");
   check->add_option("--baseline", options.baseline, "Accept the findings recorded in this baseline file")
       ->type_name("FILE")
       ->check(non_empty("a file path"));
   check->add_option("--write-baseline", options.write_baseline, "Record the current findings in this baseline file")
       ->type_name("FILE")
       ->check(non_empty("a file path"));
-  check->add_flag("--output-follow-symlinks", options.output_follow_symlinks,
-                  "Let -o and --write-baseline write through a symbolic link (refused by default)");
+  add_output_follow_symlinks_option(*check, options.output_follow_symlinks, "-o and --write-baseline");
   check->add_flag("--no-ignore", options.no_ignore,
                   "Search folders for plans in what .gitignore files ignore too (--exclude still applies)");
   check->add_option("--exclude", options.exclude,
@@ -314,20 +267,13 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   check->add_flag("-q,--quiet", options.quiet, "Print the findings only: no summary line, no notes on stderr");
   check->add_flag("--statistics", options.statistics, "Print how many findings each rule has instead of the findings (text and concise formats)");
   check->add_flag("--allow-empty", options.allow_empty, "Exit 0 when the paths hold no plan, instead of 2");
-  check->add_option("-j,--jobs", options.jobs, "Files linted in parallel (0: one per core); output order is fixed")
-      ->type_name("N")
-      ->check(whole_number<unsigned>(0, "a whole number, 0 (one per core) or more"));
-  check->add_option("--max-file-size", options.max_file_size,
-                    "Largest file planlint reads, e.g. 64MiB (default 16MiB); a larger one is an error")
-      ->type_name("SIZE")
-      ->check(non_empty("a size, such as 64MiB"));
-  check->add_option("--max-plans-per-file", options.max_plans_per_file,
-                    "Most plan blocks in one Markdown doc (default 100); more is an error")
-      ->type_name("N")
-      ->check(whole_number<std::size_t>(1, "a whole number, 1 or more"));
+  add_jobs_option(*check, options.jobs);
+  add_max_file_size_option(*check, options.max_file_size, "file planlint reads", "a larger one is an error");
+  add_max_plans_option(*check, options.max_plans_per_file, "more is an error");
   add_max_findings_option(*check, options.max_findings_per_file);
   check->add_option("--sarif-max-results", options.sarif_max_results,
-                    "Most results in a SARIF log, the most severe kept (default 25000, GitHub's limit; 0: none)")
+                    fmt::format("Most results in a SARIF log, the most severe kept (default {}, GitHub's limit; 0: none)",
+                                SarifOptions::github_max_results))
       ->type_name("N")
       ->check(whole_number<std::size_t>(0, "a whole number, 0 (no limit) or more"));
   CLI::Option* fix = check->add_flag("--fix", options.fix,
@@ -336,10 +282,7 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
       ->excludes(fix);
   check->add_flag("--unsafe-fixes", options.unsafe_fixes,
                   "With --fix or --diff: apply the unsafe fixes too (they may change what a plan means)");
-  check->add_option("--today", options.today,
-                    "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)")
-      ->type_name("DATE")
-      ->check(non_empty("a date, YYYY-MM-DD"));
+  add_today_option(*check, options.today, "The date staleness rules compare with");
   return check;
 }
 

@@ -45,16 +45,10 @@ struct CheckOptions {
   std::vector<std::string> exclude;  ///< --exclude GLOB: what a folder search leaves out
 };
 
-/// Each add_*_command adds its subcommand with its options; a run adds the subcommand it
-/// invokes only (cli.cpp).
+/// Each add_*_command adds its subcommand with its options (those several commands take:
+/// shared_options.hpp); a run adds the subcommand it invokes only (cli.cpp).
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options);
 
-/// The date of `--today` (`option`), else of PLANLINT_TODAY: nullopt when neither is set; the
-/// error names which one when it is not a date (YYYY-MM-DD).
-Result<std::optional<Date>> today_option(const std::string& option);
-/// A size in the quantity syntax: "64MiB", "100 MB", "1.5G", or a plain number of bytes;
-/// nullopt when it is not one (--max-file-size, lsp's --max-message-size).
-std::optional<std::size_t> parse_byte_size(const std::string& text);
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
               const Environment& environment);
 
@@ -70,11 +64,6 @@ struct ReportOptions {
   std::string color = "auto";  ///< --color auto|always|never
   std::string compare_to;  ///< --compare-to BASE (html): the change since BASE, as `planlint diff` finds it
 };
-
-/// --color and --no-color, on `command`: `color` is what they choose.
-void add_color_options(CLI::App& command, std::string& color, bool& no_color);
-/// --max-findings-per-file N, on `command` (check and lsp): `max` is what it sets.
-void add_max_findings_option(CLI::App& command, std::size_t& max);
 
 CLI::App* add_report_command(CLI::App& app, ReportOptions& options);
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,

@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/shared_options.hpp"
 #include "planlint/diff/diff.hpp"
 #include "planlint/emit/diff_report.hpp"
 #include "planlint/files/output_file.hpp"
@@ -50,13 +51,9 @@ Result<planlint::DiffOptions> to_diff_options(const DiffCommandOptions& options)
   if (!today) return today.error();
   diff.today = *today;
   diff.jobs = options.jobs;
-  if (!options.max_file_size.empty()) {
-    const std::optional<std::size_t> bytes = parse_byte_size(options.max_file_size);
-    if (!bytes)
-      return Error(fmt::format("--max-file-size {}: expected a size in bytes, such as 64MiB or 100MB",
-                               options.max_file_size));
-    diff.max_file_bytes = *bytes;
-  }
+  Result<std::optional<std::size_t>> max_file_bytes = byte_size_option("--max-file-size", options.max_file_size);
+  if (!max_file_bytes) return max_file_bytes.error();
+  if (*max_file_bytes) diff.max_file_bytes = **max_file_bytes;
   diff.all_metrics = options.all;
   return diff;
 }
@@ -73,39 +70,18 @@ CLI::App* add_diff_command(CLI::App& app, DiffCommandOptions& options) {
                    "Compare the working tree's paths with the same paths at this git revision (origin/main)")
       ->type_name("REV")
       ->check(non_empty("a git revision"));
-  diff->add_option("--format", options.format, "Output format")
-      ->type_name("FORMAT")
-      ->check(CLI::IsMember(diff_format_names()))
-      ->capture_default_str();
-  diff->add_option("-o,--output", options.output, "Write the diff to FILE (atomically) instead of stdout")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
+  add_format_option(*diff, options.format, diff_format_names());
+  add_output_option(*diff, options.output, "Write the diff to FILE (atomically) instead of stdout");
   diff->add_flag("--all", options.all, "Every metric of each changed plan, not only the headline figures that moved");
   diff->add_flag("--only-if-increase", options.only_if_increase,
                  "Print nothing, and exit 0, when no plan's cost figure rose");
-  diff->add_option("--config", options.config,
-                   "Config file for every plan (default: the nearest .planlint.toml up from each file in the working tree)")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
-  diff->add_option("--fail-on", options.fail_on,
-                   "Lowest level of a finding the change introduces that makes the exit status 1 (default: the "
-                   "config's, else error)")
-      ->type_name("LEVEL")
-      ->check(CLI::IsMember({"error", "warning", "note"}));
+  add_config_option(*diff, options.config, " for every plan", "each file in the working tree");
+  add_fail_on_option(*diff, options.fail_on, " of a finding the change introduces");
   add_color_options(*diff, options.color, options.no_color);
-  diff->add_flag("--output-follow-symlinks", options.output_follow_symlinks,
-                 "Let -o write through a symbolic link (refused by default)");
-  diff->add_option("-j,--jobs", options.jobs, "Files linted in parallel (0: one per core); output order is fixed")
-      ->type_name("N")
-      ->check(whole_number<unsigned>(0, "a whole number, 0 (one per core) or more"));
-  diff->add_option("--max-file-size", options.max_file_size,
-                   "Largest file planlint reads, on either side, e.g. 64MiB (default 16MiB)")
-      ->type_name("SIZE")
-      ->check(non_empty("a size, such as 64MiB"));
-  diff->add_option("--today", options.today,
-                   "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)")
-      ->type_name("DATE")
-      ->check(non_empty("a date, YYYY-MM-DD"));
+  add_output_follow_symlinks_option(*diff, options.output_follow_symlinks, "-o");
+  add_jobs_option(*diff, options.jobs);
+  add_max_file_size_option(*diff, options.max_file_size, "file planlint reads, on either side", "a larger one is an error");
+  add_today_option(*diff, options.today, "The date staleness rules compare with");
   return diff;
 }
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/option_checks.hpp"
+#include "cli/shared_options.hpp"
 #include "planlint/catalog/catalog_table.hpp"
 #include "planlint/config/config.hpp"
 #include "planlint/diag/printable.hpp"
@@ -43,13 +43,8 @@ std::optional<RuleSet> load_rules(const std::string& config_option, const std::v
 }
 
 void add_rule_source_options(CLI::App& command, std::vector<std::string>& packs, std::string& config) {
-  command.add_option("--rules", packs, "Add a rule pack: a rule file or a folder of them (repeatable)")
-      ->type_name("PATH")
-      ->allow_extra_args(false)
-      ->check(non_empty("a rule file or folder"));
-  command.add_option("--config", config, "Config file whose rule packs count (default: the nearest .planlint.toml up from here)")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
+  add_rule_packs_option(command, packs);
+  add_config_option(command, config, " whose rule packs count", "here");
 }
 
 }  // namespace
@@ -57,10 +52,7 @@ void add_rule_source_options(CLI::App& command, std::vector<std::string>& packs,
 CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, group, default severity, summary");
   add_rule_source_options(*rules, options.rule_packs, options.config);
-  rules->add_option("--format", options.format, "Output format")
-      ->type_name("FORMAT")
-      ->check(CLI::IsMember({"text", "markdown"}))
-      ->capture_default_str();
+  add_format_option(*rules, options.format, {"text", "markdown"});
   return rules;
 }
 
@@ -76,14 +68,8 @@ int run_rules_command(const RulesOptions& options, std::ostream& out, std::ostre
 CLI::App* add_gpus_command(CLI::App& app, GpusOptions& options) {
   CLI::App* gpus = app.add_subcommand(
       "gpus", "List the GPU catalog: peaks per precision, HBM, bandwidth, links and sources");
-  gpus->add_option("--format", options.format, "Output format")
-      ->type_name("FORMAT")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  gpus->add_option("--config", options.config,
-                   "Config file whose catalog files count (default: the nearest .planlint.toml up from here)")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
+  add_format_option(*gpus, options.format, {"text", "json"});
+  add_config_option(*gpus, options.config, " whose catalog files count", "here");
   return gpus;
 }
 

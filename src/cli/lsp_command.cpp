@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/shared_options.hpp"
 #include "planlint/lsp/server.hpp"
 
 namespace planlint::cli {
@@ -14,26 +15,16 @@ namespace planlint::cli {
 CLI::App* add_lsp_command(CLI::App& app, LspOptions& options) {
   CLI::App* lsp = app.add_subcommand(
       "lsp", "Run the language server (LSP over stdin and stdout) for editors: diagnostics, fixes, hover, completion");
-  lsp->add_option("--config", options.config,
-                  "Config file for every document (default: the nearest .planlint.toml up from each one)")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
-  lsp->add_option("--today", options.today, "The date staleness rules compare with, YYYY-MM-DD (also: PLANLINT_TODAY)")
-      ->type_name("DATE")
-      ->check(non_empty("a date, YYYY-MM-DD"));
-  lsp->add_option("--max-file-size", options.max_file_size,
-                  "Largest document linted, e.g. 64MiB (default 16MiB); a larger one gets one diagnostic")
-      ->type_name("SIZE")
-      ->check(non_empty("a size, such as 64MiB"));
-  lsp->add_option("--max-plans-per-file", options.max_plans_per_file,
-                  "Most plan blocks in one Markdown doc (default 100)")
-      ->type_name("N")
-      ->check(whole_number<std::size_t>(1, "a whole number, 1 or more"));
+  add_config_option(*lsp, options.config, " for every document", "each one");
+  add_today_option(*lsp, options.today, "The date staleness rules compare with");
+  add_max_file_size_option(*lsp, options.max_file_size, "document linted", "a larger one gets one diagnostic");
+  add_max_plans_option(*lsp, options.max_plans_per_file, "more gets one diagnostic");
   add_max_findings_option(*lsp, options.max_findings_per_file);
-  lsp->add_option("--max-message-size", options.max_message_size,
-                  "Largest message read, e.g. 64MiB (default 16MiB, at most 1GiB); a larger one gets an error response")
-      ->type_name("SIZE")
-      ->check(non_empty("a size, such as 64MiB"));
+  add_byte_size_option(*lsp, "--max-message-size", options.max_message_size,
+                       fmt::format("Largest message read, e.g. 64MiB (default {}, at most {}); a larger one gets an "
+                                   "error response",
+                                   size_in_help(lsp::ServerOptions::default_max_message_bytes),
+                                   size_in_help(lsp::ServerOptions::most_message_bytes)));
   lsp->add_option("--debounce", options.debounce_ms,
                   "Milliseconds edits must pause before a document is linted again (default 150)")
       ->type_name("MS")
@@ -54,13 +45,12 @@ int run_lsp(const LspOptions& options, std::ostream& err) {
   for (const auto& [option, text, limit] :
        {std::tuple{"--max-file-size", &options.max_file_size, &server.max_file_bytes},
         std::tuple{"--max-message-size", &options.max_message_size, &server.max_message_bytes}}) {
-    if (text->empty()) continue;
-    const auto bytes = parse_byte_size(*text);
+    const Result<std::optional<std::size_t>> bytes = byte_size_option(option, *text);
     if (!bytes) {
-      print_line(err, fmt::format("planlint: error: {} {}: expected a size in bytes, such as 64MiB or 100MB", option, *text));
+      err << error_line(bytes.error()) << '\n';
       return exit_failure;
     }
-    *limit = *bytes;
+    if (*bytes) *limit = **bytes;
   }
   if (server.max_message_bytes > lsp::ServerOptions::most_message_bytes) {
     print_line(err, fmt::format("planlint: error: --max-message-size {}: at most {}", options.max_message_size,

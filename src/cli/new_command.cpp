@@ -6,7 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
-#include "cli/option_checks.hpp"
+#include "cli/shared_options.hpp"
 #include "planlint/files/output_file.hpp"
 #include "planlint/plan/date.hpp"
 #include "planlint/plan/templates.hpp"
@@ -20,14 +20,8 @@ CLI::App* add_new_command(CLI::App& app, NewOptions& options) {
       ->type_name("KIND")
       ->required()
       ->check(CLI::IsMember(kinds));
-  command->add_option("-o,--output", options.output,
-                      "Write the template to FILE (which must not exist) instead of stdout")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
-  command->add_option("--today", options.today,
-                      "The review date the template writes, YYYY-MM-DD (default: today; also: PLANLINT_TODAY)")
-      ->type_name("DATE")
-      ->check(non_empty("a date, YYYY-MM-DD"));
+  add_output_option(*command, options.output, "Write the template to FILE (which must not exist) instead of stdout");
+  add_today_option(*command, options.today, "The review date the template writes");
   return command;
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/shared_options.hpp"
 #include "planlint/config/config.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/emit/lint_report.hpp"
@@ -32,18 +33,10 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
                      "number of each with --format html")
       ->type_name("PATH")
       ->required();
-  report->add_option("--format", options.format, "Output format")
-      ->type_name("FORMAT")
-      ->check(CLI::IsMember(report_format_names()))
-      ->capture_default_str();
-  report->add_option("-o,--output", options.output, "With --format html: write the page to FILE (atomically)")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
+  add_format_option(*report, options.format, report_format_names());
+  add_output_option(*report, options.output, "With --format html: write the page to FILE (atomically)");
   add_color_options(*report, options.color, options.no_color);
-  report->add_option("--config", options.config,
-                     "Config file whose GPU catalog applies (default: the nearest .planlint.toml up from PLAN)")
-      ->type_name("FILE")
-      ->check(non_empty("a file path"));
+  add_config_option(*report, options.config, " whose GPU catalog applies", "PLAN");
   report->add_option("--compare-to", options.compare_to,
                      "With --format html: add what changed since BASE, a path or git:REV[:PATH] (as planlint diff)")
       ->type_name("BASE")

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,6 +60,22 @@ inline std::string inference_plan_with(const std::string& extra) {
   return "[plan]\nname = \"x\"\nkind = \"inference\"\n[model]\nparams = \"7B\"\n[cluster]\n"
          "gpu = \"h100-sxm\"\ncount = 8\n" + extra;
 }
+
+/// Sets an environment variable for the life of the object, then restores it.
+struct ScopedVariable {
+  std::string name;
+  std::optional<std::string> previous;
+  ScopedVariable(std::string variable, const std::string& value) : name(std::move(variable)) {
+    if (const char* old = std::getenv(name.c_str())) previous = old;
+    ::setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedVariable() {
+    if (previous) ::setenv(name.c_str(), previous->c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+};
 
 /// A fresh folder under the temp dir, removed at the end of the test. It holds a `.git`
 /// folder so that config discovery stops there, whatever is above it.

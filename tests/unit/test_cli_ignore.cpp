@@ -109,20 +109,6 @@ struct GitRepository : Plans {
   }
 };
 
-/// Sets an environment variable for the life of the object.
-struct Environment {
-  std::string name;
-  std::optional<std::string> previous;
-  Environment(std::string variable, const std::string& value) : name(std::move(variable)) {
-    if (const char* old = std::getenv(name.c_str())) previous = old;
-    ::setenv(name.c_str(), value.c_str(), 1);
-  }
-  ~Environment() {
-    if (previous) ::setenv(name.c_str(), previous->c_str(), 1);
-    else ::unsetenv(name.c_str());
-  }
-};
-
 }  // namespace
 
 TEST_CASE("planlint check: a .gitignore never leaves out a plan git tracks", "[cli][ignore][git]") {
@@ -158,7 +144,7 @@ TEST_CASE("planlint check: a .gitignore never leaves out a plan git tracks", "[c
         "plans/a.toml\nplans/tracked.scratch.toml\n");
 
   SECTION("without git, the .gitignore applies to every file, and a note says so") {
-    Environment no_git("PATH", (repo.dir.path / "no-such-folder").string());
+    ScopedVariable no_git("PATH", (repo.dir.path / "no-such-folder").string());
     const auto run = run_cli({"check", "--format", "concise", "plans"});
     CHECK(linted(run) == "plans/a.toml\n");
     CHECK_THAT(run.err, Catch::Contains("planlint: note: plans: cannot tell which files git tracks (git is not "

@@ -5,6 +5,7 @@
 
 #include "integration_support.hpp"
 #include "planlint/config/config.hpp"
+#include "planlint/config/config_keys.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
@@ -92,6 +93,46 @@ TEST_CASE("a bad config names the file, line and column of each problem", "[conf
   CHECK(errors[2].primary.span.begin.line == 5);
   CHECK(errors[3].primary.span.begin.line == 7);
   CHECK(errors[4].message == "unknown key 'output' in the config file");
+}
+
+TEST_CASE("each config key's value is checked against its spec, at its line and column", "[config]") {
+  for (const planlint::ConfigKeySpec& spec : planlint::config_keys()) {
+    const std::string key = std::string(spec.table) + "." + std::string(spec.name);
+    INFO(key);
+    std::vector<planlint::Diagnostic> errors;
+    CHECK(parse("[" + std::string(spec.table) + "]\n" + std::string(spec.name) + " = " + std::string(spec.example) + "\n",
+                errors));
+    CHECK(errors.empty());
+    // A value of another TOML type: the key, what it takes, where.
+    const std::string wrong = spec.type == planlint::ConfigType::boolean ? "\"yes\"" : "true";
+    CHECK_FALSE(parse("[" + std::string(spec.table) + "]\n" + std::string(spec.name) + " = " + wrong + "\n", errors));
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].message == key + " must be " + planlint::expected_value(spec));
+    CHECK(errors[0].primary.span.begin == planlint::Position{2, static_cast<std::uint32_t>(spec.name.size() + 4)});
+    // A misspelt key: the closest key of its table.
+    errors.clear();
+    CHECK_FALSE(parse("[" + std::string(spec.table) + "]\n" + std::string(spec.name) + "x = 1\n", errors));
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].message == "unknown key '" + std::string(spec.name) + "x' in [" + std::string(spec.table) + "]");
+    CHECK(errors[0].help == "did you mean '" + std::string(spec.name) + "'?");
+  }
+}
+
+TEST_CASE("a config value outside its key's choices says which it takes", "[config]") {
+  std::vector<planlint::Diagnostic> errors;
+  CHECK_FALSE(parse("[lint]\nfail_on = \"off\"\ndocs_url = \"docs/\"\n[lint.severity]\nmemory-fit = \"loud\"\n"
+                    "[lint.options]\nmax_mfu = \"fast\"\n[tolerances]\ncapacity = 20\n[guardrails]\ngpus_increase = \"10%\"\n",
+                    errors));
+  REQUIRE(errors.size() == 6);
+  CHECK(errors[0].message == "lint.fail_on = \"off\": expected error, warning or note");
+  CHECK(errors[0].primary.span.begin == planlint::Position{2, 11});
+  CHECK(errors[1].message == "lint.docs_url = \"docs/\": expected an http:// or https:// URL");
+  CHECK(errors[2].message == "lint.severity.memory-fit = \"loud\": expected error, warning, note or off");
+  CHECK(errors[2].primary.span.begin == planlint::Position{5, 14});
+  CHECK_THAT(errors[3].message, Catch::StartsWith("lint.options.max_mfu = \"fast\" is not a quantity: "));
+  CHECK(errors[4].message == "tolerances.capacity must be a fraction such as \"10%\" or 0.1");
+  CHECK(errors[5].message == "guardrails.gpus_increase must be a whole number of GPUs, 0 or more");
+  CHECK(errors[5].primary.span.begin == planlint::Position{11, 17});
 }
 
 TEST_CASE("the nearest .planlint.toml up from each file configures it", "[config][cli]") {

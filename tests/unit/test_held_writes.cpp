@@ -24,20 +24,6 @@ using namespace planlint::test;
 
 namespace {
 
-/// Sets an environment variable for one test and restores it.
-struct ScopedVariable {
-  std::string name;
-  std::optional<std::string> previous;
-  ScopedVariable(std::string variable, const std::string& value) : name(std::move(variable)) {
-    if (const char* old = std::getenv(name.c_str())) previous = old;
-    ::setenv(name.c_str(), value.c_str(), 1);
-  }
-  ~ScopedVariable() {
-    if (previous) ::setenv(name.c_str(), previous->c_str(), 1);
-    else ::unsetenv(name.c_str());
-  }
-};
-
 /// A training plan with one safe fix (the H100's sparse peak, fixed to the dense one).
 std::string fixable_plan() { return read_text(data_path("rules/sparse-peak/fires.toml")); }
 

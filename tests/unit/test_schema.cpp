@@ -1,6 +1,6 @@
 // schemas/: plan.schema.json is generated from the plan format's data and lists exactly its
 // keys; taplo accepts every valid example and golden plan with it and rejects unknown keys;
-// config.schema.json accepts the documented config.
+// config.schema.json is generated from the config keys and accepts the documented config.
 #include <fstream>
 #include <set>
 
@@ -8,6 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "integration_support.hpp"
+#include "planlint/config/config.hpp"
+#include "planlint/config/config_keys.hpp"
+#include "planlint/emit/config_schema.hpp"
 #include "planlint/emit/plan_schema.hpp"
 #include "planlint/plan/schema.hpp"
 #include "support.hpp"
@@ -63,6 +66,46 @@ TEST_CASE("plan.schema.json lists exactly the keys of plan_keys(), section by se
   for (const planlint::KeySpec& spec : planlint::plan_keys())
     in_code.insert(std::string(spec.section) + "." + std::string(spec.key));
   CHECK(in_schema == in_code);
+}
+
+TEST_CASE("schemas/config.schema.json is the schema generated from the config keys", "[schema][config]") {
+  const fs::path path = source_dir / "schemas/config.schema.json";
+  const std::string generated = planlint::config_json_schema();
+  if (planlint::test::updating_golden())
+    std::ofstream(path, std::ios::binary) << generated;
+  INFO("PLANLINT_UPDATE_GOLDEN=1 build/tests/planlint_tests \"[schema]\" rewrites it");
+  CHECK(planlint::test::read_text(path) == generated);
+  // Every key of config_keys() is in it, with its doc; no other key is.
+  const json schema = json::parse(generated);
+  std::set<std::string> in_schema, in_code;
+  for (const auto& [table, spec] : schema["properties"].items())
+    for (const auto& [key, value] : spec["properties"].items()) {
+      in_schema.insert(table + "." + key);
+      CHECK_FALSE(value["description"].get<std::string>().empty());
+    }
+  for (const planlint::ConfigKeySpec& spec : planlint::config_keys())
+    in_code.insert(std::string(spec.table) + "." + std::string(spec.name));
+  CHECK(in_schema == in_code);
+}
+
+TEST_CASE("a config of every key's example loads, and taplo accepts it with config.schema.json",
+          "[schema][config][validator]") {
+  planlint::test::Scratch dir;
+  std::string text;
+  for (const planlint::ConfigTableSpec& table : planlint::config_tables()) {
+    text += "[" + std::string(table.name) + "]\n";
+    for (const planlint::ConfigKeySpec& spec : planlint::config_keys())
+      if (spec.table == table.name) text += std::string(spec.name) + " = " + std::string(spec.example) + "\n";
+  }
+  const fs::path config = dir.write(".planlint.toml", text);
+  planlint::DiagnosticSink problems;
+  INFO(text);
+  CHECK(planlint::load_config(config.string(), problems));
+  CHECK(problems.empty());
+  std::string output;
+  const int status = taplo_lint("config.schema.json", {config.string()}, output);
+  INFO(output);
+  CHECK(status == 0);
 }
 
 TEST_CASE("taplo accepts every valid example and golden plan with plan.schema.json", "[schema][validator]") {

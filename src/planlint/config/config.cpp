@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "planlint/config/config_keys.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/files/held_folder.hpp"
 #include "planlint/source/regular_file.hpp"
@@ -26,59 +27,113 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view lint_keys[] = {"select",  "ignore",  "severity", "rules",    "fail_on",
-                                          "options", "catalog", "exclude",  "docs_url", "respect_gitignore"};
-constexpr std::string_view tolerance_keys[] = {"capacity", "cost", "formula_vs_benchmark"};
+/// A string of an array (or a lone file name) and where it is written.
+struct ConfigString {
+  std::string text;
+  Span span;
+};
+
+/// An entry of a table of names ([lint.severity], [lint.options]): its name and where, and its
+/// value when it passed its check (the name is recorded either way).
+struct ConfigEntry {
+  std::string name;
+  Span span;
+  std::optional<std::string> choice;
+  std::optional<units::Quantity> quantity;
+};
+
+/// A value that passed its key's check; the member of its key's type is set.
+struct ConfigValue {
+  std::vector<ConfigString> strings;  ///< strings, files
+  std::string text;                   ///< choice, url
+  bool boolean = false;               ///< boolean
+  double number = 0;                  ///< tolerance, share, usd, gpu_count, duration: in the key's unit
+  std::vector<ConfigEntry> entries;   ///< choice_table, quantity_table
+};
+
+bool allowed(const ConfigKeySpec& spec, std::string_view text) {
+  return std::find(spec.choices.begin(), spec.choices.end(), text) != spec.choices.end();
+}
+
+/// A limit of `type` from a quantity, in the key's unit (a fraction, USD, GPUs, seconds), or
+/// nullopt when the quantity is not one.
+std::optional<double> limit_of(ConfigType type, const units::Quantity& q, bool written_as_percent) {
+  if (!std::isfinite(q.value) || q.value < 0) return std::nullopt;
+  switch (type) {
+    case ConfigType::tolerance:
+      if (q.dim != units::dims::none || q.value > max_tolerance) return std::nullopt;
+      return q.value;
+    case ConfigType::share:
+      // "20%" or 0.2; a plain 20 would be 2000%, the slip a percentage without its sign is.
+      if (q.dim != units::dims::none || (!written_as_percent && q.value > 1)) return std::nullopt;
+      return q.value;
+    case ConfigType::usd:
+      if (q.dim != units::dims::usd && q.dim != units::dims::none) return std::nullopt;
+      return q.value;
+    case ConfigType::gpu_count:
+      if ((q.dim != units::dims::none && q.dim != units::dims::gpus) || written_as_percent ||
+          q.value != std::floor(q.value))
+        return std::nullopt;
+      return q.value;
+    case ConfigType::duration:
+      if (q.dim == units::dims::none && !written_as_percent) return q.value * 86400;  // days
+      if (q.dim != units::dims::seconds) return std::nullopt;
+      return q.value;
+    case ConfigType::strings:
+    case ConfigType::files:
+    case ConfigType::boolean:
+    case ConfigType::choice:
+    case ConfigType::url:
+    case ConfigType::choice_table:
+    case ConfigType::quantity_table: return std::nullopt;
+  }
+  return std::nullopt;
+}
 
 class Reader {
  public:
   Reader(const SourceFile& file, DiagnosticSink& errors, ConfigOrigin origin)
       : file_(file), errors_(errors), origin_(origin) {}
 
-  void error(const toml::source_region& region, std::string message,
-             std::optional<std::string> help = std::nullopt) {
+  void error(const Span& span, std::string message, std::optional<std::string> help = std::nullopt) {
     Diagnostic d;
     d.rule = problem_kinds::config;
     d.severity = Severity::error;
     d.message = std::move(message);
-    d.primary = Location{file_.path(), columns_.span(region)};
+    d.primary = Location{file_.path(), span};
     d.help = std::move(help);
     errors_.report(std::move(d));
     failed_ = true;
   }
 
-  void unknown(const toml::key& key, std::string_view where, std::span<const std::string_view> known) {
-    std::vector<std::string_view> candidates(known.begin(), known.end());
-    auto suggestion = closest_match(key.str(), candidates);
+  void error(const toml::source_region& region, std::string message, std::optional<std::string> help = std::nullopt) {
+    error(columns_.span(region), std::move(message), std::move(help));
+  }
+
+  void unknown(const toml::key& key, std::string_view where, const std::vector<std::string_view>& known) {
+    auto suggestion = closest_match(key.str(), known);
     error(key.source(), fmt::format("unknown key '{}' in {}", key.str(), where),
           suggestion ? std::optional(fmt::format("did you mean '{}'?", *suggestion)) : std::nullopt);
   }
 
-  std::optional<std::vector<std::string>> strings(const toml::node& node, std::string_view name) {
-    const toml::array* array = node.as_array();
-    if (!array) {
-      error(node.source(), fmt::format("{} must be an array of strings", name));
-      return std::nullopt;
-    }
-    std::vector<std::string> out;
-    for (const toml::node& item : *array) {
-      if (!item.is_string()) {
-        error(item.source(), fmt::format("{} must be an array of strings", name));
-        return std::nullopt;
+  /// Reads a table of the file (`[lint]`): each key checked against its spec, then set.
+  void read_table(const ConfigTableSpec& table_spec, const toml::table& table, Config& config) {
+    for (const auto& [key, node] : table) {
+      const ConfigKeySpec* spec = find_config_key(table_spec.name, key.str());
+      if (!spec) {
+        std::vector<std::string_view> known;
+        for (const ConfigKeySpec& candidate : config_keys())
+          if (candidate.table == table_spec.name) known.push_back(candidate.name);
+        unknown(key, fmt::format("[{}]", table_spec.name), known);
+        continue;
       }
-      out.push_back(std::string(*item.value<std::string_view>()));
+      if (std::optional<ConfigValue> checked = value(*spec, node)) set(*spec, *std::move(checked), config);
     }
-    return out;
   }
 
-  std::optional<std::string> string(const toml::node& node, std::string_view name) {
-    if (!node.is_string()) {
-      error(node.source(), fmt::format("{} must be a string", name));
-      return std::nullopt;
-    }
-    return std::string(*node.value<std::string_view>());
-  }
+  bool failed() const { return failed_; }
 
+ private:
   /// A number, or a quantity string ("90 d", "10%").
   std::optional<units::Quantity> quantity(const toml::node& node, std::string_view name) {
     if (node.is_integer() || node.is_floating_point()) {
@@ -107,6 +162,129 @@ class Reader {
     return std::get<units::Quantity>(parsed);
   }
 
+  /// `node` as a value of `spec`'s type, or nullopt after an error at it ("lint.exclude must
+  /// be an array of strings", "lint.fail_on = \"sometimes\": expected error, warning or note").
+  std::optional<ConfigValue> value(const ConfigKeySpec& spec, const toml::node& node) {
+    const std::string key = fmt::format("{}.{}", spec.table, spec.name);
+    auto wrong = [&](const toml::node& at) -> std::optional<ConfigValue> {
+      error(at.source(), fmt::format("{} must be {}", key, expected_value(spec)));
+      return std::nullopt;
+    };
+    ConfigValue checked;
+    switch (spec.type) {
+      case ConfigType::strings:
+      case ConfigType::files: {
+        if (spec.type == ConfigType::files && node.is_string()) {
+          checked.strings.push_back({std::string(*node.value<std::string_view>()), columns_.span(node.source())});
+          return checked;
+        }
+        const toml::array* array = node.as_array();
+        if (!array) return wrong(node);
+        for (const toml::node& item : *array) {
+          if (!item.is_string()) return wrong(item);
+          checked.strings.push_back({std::string(*item.value<std::string_view>()), columns_.span(item.source())});
+        }
+        return checked;
+      }
+      case ConfigType::boolean:
+        if (const std::optional<bool> boolean = node.value_exact<bool>()) {
+          checked.boolean = *boolean;
+          return checked;
+        }
+        return wrong(node);
+      case ConfigType::choice:
+      case ConfigType::url: {
+        if (!node.is_string()) return wrong(node);
+        checked.text = *node.value<std::string_view>();
+        const bool good = spec.type == ConfigType::choice
+                              ? allowed(spec, checked.text)
+                              : checked.text.starts_with("https://") || checked.text.starts_with("http://");
+        if (good) return checked;
+        error(node.source(), fmt::format("{} = \"{}\": expected {}", key, checked.text, expected_value(spec)));
+        return std::nullopt;
+      }
+      case ConfigType::choice_table:
+      case ConfigType::quantity_table: {
+        const toml::table* table = node.as_table();
+        if (!table) return wrong(node);
+        for (const auto& [name, item] : *table) {
+          ConfigEntry entry{std::string(name.str()), columns_.span(name.source()), std::nullopt, std::nullopt};
+          const std::string entry_key = fmt::format("{}.{}", key, name.str());
+          if (spec.type == ConfigType::quantity_table) entry.quantity = quantity(item, entry_key);
+          else if (!item.is_string()) error(item.source(), fmt::format("{} must be {}", entry_key, expected_entry(spec)));
+          else if (std::string_view level = *item.value<std::string_view>(); !allowed(spec, level))
+            error(item.source(), fmt::format("{} = \"{}\": expected {}", entry_key, level, expected_entry(spec)));
+          else entry.choice = std::string(level);
+          checked.entries.push_back(std::move(entry));
+        }
+        return checked;
+      }
+      case ConfigType::tolerance:
+      case ConfigType::share:
+      case ConfigType::usd:
+      case ConfigType::gpu_count:
+      case ConfigType::duration: {
+        if (!node.is_number() && !node.is_string()) return wrong(node);
+        const std::optional<units::Quantity> q = quantity(node, key);
+        if (!q) return std::nullopt;
+        const bool percent = node.is_string() && node.value<std::string_view>()->find('%') != std::string_view::npos;
+        const std::optional<double> limit = limit_of(spec.type, *q, percent);
+        if (!limit) return wrong(node);
+        checked.number = *limit;
+        return checked;
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// Sets what a checked value of `spec` configures.
+  void set(const ConfigKeySpec& spec, ConfigValue checked, Config& config) {
+    const std::string key = fmt::format("{}.{}", spec.table, spec.name);
+    // The strings themselves, moved out (a list may be most of a large file).
+    auto texts = [&checked] {
+      std::vector<std::string> list;
+      list.reserve(checked.strings.size());
+      for (ConfigString& string : checked.strings) list.push_back(std::move(string.text));
+      return list;
+    };
+    switch (spec.key) {
+      case ConfigKey::lint_select:
+      case ConfigKey::lint_ignore:
+        for (const ConfigString& name : checked.strings) config.names.push_back({key, name.text, name.span});
+        (spec.key == ConfigKey::lint_select ? config.select : config.ignore) = texts();
+        return;
+      case ConfigKey::lint_severity:
+      case ConfigKey::lint_options:
+        for (ConfigEntry& entry : checked.entries) {
+          config.names.push_back({key, entry.name, entry.span});
+          if (entry.choice) config.severity[entry.name] = *entry.choice;
+          if (entry.quantity) config.options[entry.name] = *entry.quantity;
+        }
+        return;
+      case ConfigKey::lint_rules:
+        for (const ConfigString& pack : checked.strings)
+          if (auto resolved = confined(pack.text, pack.span, key)) config.rules.push_back({pack.text, *resolved, pack.span});
+        return;
+      case ConfigKey::lint_catalog:
+        for (const ConfigString& catalog : checked.strings)
+          if (auto resolved = confined(catalog.text, catalog.span, key)) config.catalogs.push_back(*resolved);
+        return;
+      case ConfigKey::lint_exclude: config.exclude = texts(); return;
+      case ConfigKey::lint_respect_gitignore: config.respect_gitignore = checked.boolean; return;
+      case ConfigKey::lint_docs_url: config.docs_url = std::move(checked.text); return;
+      case ConfigKey::lint_fail_on: config.fail_on = parse_severity(checked.text); return;
+      case ConfigKey::tolerances_capacity:
+      case ConfigKey::tolerances_cost:
+      case ConfigKey::tolerances_formula_vs_benchmark: config.tolerances[std::string(spec.name)] = checked.number; return;
+      case ConfigKey::guardrails_cost_increase: config.guardrails.cost_increase = checked.number; return;
+      case ConfigKey::guardrails_cost_increase_amount: config.guardrails.cost_increase_amount = checked.number; return;
+      case ConfigKey::guardrails_gpus_increase: config.guardrails.gpus_increase = checked.number; return;
+      case ConfigKey::guardrails_days_increase: config.guardrails.days_increase = checked.number; return;
+      case ConfigKey::guardrails_memory_headroom: config.guardrails.memory_headroom = checked.number; return;
+      case ConfigKey::guardrails_new_errors: config.guardrails.new_errors = checked.boolean; return;
+    }
+  }
+
   std::string relative_to_config(const std::string& path) const {
     fs::path p(path);
     if (p.is_absolute()) return p.lexically_normal().string();
@@ -114,11 +292,11 @@ class Reader {
     return (folder / p).lexically_normal().string();
   }
 
-  /// relative_to_config(written), or nullopt after an error at `node` when a discovered config
+  /// relative_to_config(written), or nullopt after an error at `span` when a discovered config
   /// names a file outside its repository: a pull request can add a `.planlint.toml`, and it
   /// must not make planlint read `/proc/self/environ`, `../../secrets` or `/dev/tty`. The
   /// check resolves symbolic links (a link in the tree to a file outside is outside).
-  std::optional<std::string> confined(const std::string& written, const toml::node& node, std::string_view key) {
+  std::optional<std::string> confined(const std::string& written, const Span& span, std::string_view key) {
     std::string resolved = relative_to_config(written);
     if (origin_ == ConfigOrigin::command_line) return resolved;
     std::error_code ec;
@@ -129,7 +307,7 @@ class Reader {
     const fs::path real = fs::weakly_canonical(fs::absolute(resolved, ec), ec);
     const fs::path inside = real.lexically_relative(root_);
     if (!ec && !inside.empty() && *inside.begin() != ".." && !inside.is_absolute()) return resolved;
-    error(node.source(),
+    error(span,
           fmt::format("{} = \"{}\" names a file outside the repository ('{}'): a .planlint.toml found beside "
                       "the linted files names only files inside it",
                       key, written, root_.string()),
@@ -137,130 +315,6 @@ class Reader {
     return std::nullopt;
   }
 
-  void read_lint(const toml::table& lint, Config& config) {
-    for (const auto& [key, node] : lint) {
-      const std::string_view name = key.str();
-      if (name == "select" || name == "ignore") {
-        const std::string where = fmt::format("lint.{}", name);
-        auto list = strings(node, where);  // an array of strings when not nullopt
-        if (list)
-          for (std::size_t i = 0; i < list->size(); ++i)
-            config.names.push_back({where, (*list)[i], columns_.span((*node.as_array())[i].source())});
-        (name == "select" ? config.select : config.ignore) = std::move(list);
-      }
-      else if (name == "rules") {
-        if (auto list = strings(node, "lint.rules"))
-          for (std::size_t i = 0; i < list->size(); ++i)
-            if (auto resolved = confined((*list)[i], (*node.as_array())[i], "lint.rules"))
-              config.rules.push_back({(*list)[i], *resolved, columns_.span((*node.as_array())[i].source())});
-      } else if (name == "catalog") {
-        // One file, or a list of them (docs/catalog.md: `[lint] catalog = [...]`).
-        if (node.is_string()) {
-          if (auto resolved = confined(std::string(*node.value<std::string_view>()), node, "lint.catalog"))
-            config.catalogs.push_back(*resolved);
-        } else if (node.is_array()) {
-          if (auto list = strings(node, "lint.catalog"))
-            for (std::size_t i = 0; i < list->size(); ++i)
-              if (auto resolved = confined((*list)[i], (*node.as_array())[i], "lint.catalog"))
-                config.catalogs.push_back(*resolved);
-        } else {
-          error(node.source(), "lint.catalog must be a file name or an array of them");
-        }
-      } else if (name == "docs_url") {
-        if (auto url = string(node, "lint.docs_url")) {
-          if (url->starts_with("https://") || url->starts_with("http://")) config.docs_url = std::move(*url);
-          else error(node.source(), fmt::format("lint.docs_url = \"{}\": expected an http:// or https:// URL", *url));
-        }
-      } else if (name == "exclude") {
-        if (auto list = strings(node, "lint.exclude")) config.exclude = std::move(*list);
-      } else if (name == "respect_gitignore") {
-        if (const std::optional<bool> respect = node.value_exact<bool>()) config.respect_gitignore = *respect;
-        else error(node.source(), "lint.respect_gitignore must be true or false");
-      } else if (name == "fail_on") {
-        if (auto level = string(node, "lint.fail_on")) {
-          config.fail_on = parse_severity(*level);
-          if (!config.fail_on) error(node.source(), fmt::format("lint.fail_on = \"{}\": expected error, warning or note", *level));
-        }
-      } else if (name == "severity") {
-        read_severity(node, config);
-      } else if (name == "options") {
-        const toml::table* options = node.as_table();
-        if (!options) {
-          error(node.source(), "lint.options must be a table");
-          continue;
-        }
-        for (const auto& [option, value] : *options) {
-          config.names.push_back({"lint.options", std::string(option.str()), columns_.span(option.source())});
-          if (auto q = quantity(value, fmt::format("lint.options.{}", option.str())))
-            config.options[std::string(option.str())] = *q;
-        }
-      } else {
-        unknown(key, "[lint]", lint_keys);
-      }
-    }
-  }
-
-  void read_severity(const toml::node& node, Config& config) {
-    const toml::table* table = node.as_table();
-    if (!table) {
-      error(node.source(), "lint.severity must be a table of rule id = level");
-      return;
-    }
-    for (const auto& [rule, value] : *table) {
-      config.names.push_back({"lint.severity", std::string(rule.str()), columns_.span(rule.source())});
-      auto level = string(value, fmt::format("lint.severity.{}", rule.str()));
-      if (!level) continue;
-      if (*level != "off" && !parse_severity(*level)) {
-        error(value.source(), fmt::format("lint.severity.{} = \"{}\": expected error, warning, note or off",
-                                          rule.str(), *level));
-        continue;
-      }
-      config.severity[std::string(rule.str())] = *level;
-    }
-  }
-
-  void read_tolerances(const toml::table& table, Config& config) {
-    for (const auto& [key, node] : table) {
-      const std::string_view name = key.str();
-      if (std::find(std::begin(tolerance_keys), std::end(tolerance_keys), name) == std::end(tolerance_keys)) {
-        unknown(key, "[tolerances]", tolerance_keys);
-        continue;
-      }
-      auto q = quantity(node, fmt::format("tolerances.{}", name));
-      if (!q) continue;
-      if (q->dim != units::dims::none || q->value < 0 || q->value > max_tolerance) {
-        error(node.source(), fmt::format("tolerances.{} must be a fraction such as \"10%\" or 0.1", name));
-        continue;
-      }
-      config.tolerances[std::string(name)] = q->value;
-    }
-  }
-
-  void read_guardrails(const toml::table& table, Config& config) {
-    std::vector<std::string_view> names;
-    for (const GuardrailKey& key : guardrail_keys()) names.push_back(key.name);
-    for (const auto& [key, node] : table) {
-      const GuardrailKey* guardrail = find_guardrail_key(key.str());
-      if (!guardrail) {
-        unknown(key, "[guardrails]", names);
-        continue;
-      }
-      GuardrailValue value;
-      if (node.is_boolean()) {
-        value.boolean = *node.value<bool>();
-      } else if (guardrail->takes != GuardrailKey::Takes::boolean && (node.is_number() || node.is_string())) {
-        value.quantity = quantity(node, fmt::format("guardrails.{}", key.str()));
-        if (!value.quantity) continue;
-        value.written_as_percent = node.is_string() && node.value<std::string_view>()->find('%') != std::string_view::npos;
-      }
-      if (std::optional<std::string> problem = set_guardrail(*guardrail, value, config.guardrails))
-        error(node.source(), *problem);
-    }
-  }
-
-  bool failed() const { return failed_; }
-
- private:
   const SourceFile& file_;
   DiagnosticSink& errors_;
   bool failed_ = false;
@@ -283,15 +337,14 @@ Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors, Conf
   }
   Config config;
   config.path = file.path();
-  constexpr std::string_view sections[] = {"lint", "tolerances", "guardrails"};
+  std::vector<std::string_view> tables;
+  for (const ConfigTableSpec& table : config_tables()) tables.push_back(table.name);
   for (const auto& [key, node] : *root) {
-    if (key.str() == "lint" && node.is_table()) reader.read_lint(*node.as_table(), config);
-    else if (key.str() == "tolerances" && node.is_table()) reader.read_tolerances(*node.as_table(), config);
-    else if (key.str() == "guardrails" && node.is_table()) reader.read_guardrails(*node.as_table(), config);
-    else if (key.str() == "lint" || key.str() == "tolerances" || key.str() == "guardrails")
-      reader.error(node.source(), fmt::format("{} must be a table", key.str()));
-    else
-      reader.unknown(key, "the config file", sections);
+    const auto table = std::find_if(config_tables().begin(), config_tables().end(),
+                                    [&](const ConfigTableSpec& spec) { return spec.name == key.str(); });
+    if (table == config_tables().end()) reader.unknown(key, "the config file", tables);
+    else if (!node.is_table()) reader.error(node.source(), fmt::format("{} must be a table", key.str()));
+    else reader.read_table(*table, *node.as_table(), config);
   }
   if (reader.failed()) {
     // toml++ tables iterate in key order; report in file order.
@@ -355,59 +408,6 @@ Result<Config> load_config(const std::string& path, DiagnosticSink& errors, Conf
     return Error(fmt::format("invalid config '{}'", path));
   }
   return parse_config(SourceFile(path, *std::move(text)), errors, origin, partial);
-}
-
-std::optional<std::string> discover_config(const std::string& linted_file) {
-  // One walk up, the same as a run's; a fresh discovery remembers nothing between calls.
-  return ConfigDiscovery().find(linted_file);
-}
-
-std::optional<std::string> discover_folder_config(const std::string& folder) {
-  // A file of the folder, which need not exist: its folder is where the walk starts.
-  return ConfigDiscovery().find((fs::path(folder) / config_file_name).string());
-}
-
-const std::string& ConfigDiscovery::governing(const std::string& folder) {
-  if (auto it = by_folder_.find(folder); it != by_folder_.end()) return it->second;
-  std::error_code ec;
-  const fs::path path(folder);
-  std::string found;
-  if (fs::path candidate = path / config_file_name; fs::is_regular_file(candidate, ec)) {
-    found = candidate.string();
-  } else if (!is_repository_root(folder) && path.has_parent_path() && path.parent_path() != path) {
-    found = governing(path.parent_path().string());  // not a repository root: look further up
-  }
-  return by_folder_.emplace(folder, std::move(found)).first->second;
-}
-
-std::optional<std::string> ConfigDiscovery::find(const std::string& linted_file) {
-  // The folder as written: "" for a file named without one, "/" kept for a file at the root
-  // (which is not relative).
-  const std::size_t slash = linted_file.rfind('/');
-  const std::string_view written_folder =
-      slash == std::string::npos ? std::string_view() : std::string_view(linted_file).substr(0, slash + 1);
-  if (auto it = by_written_folder_.find(written_folder); it != by_written_folder_.end()) return it->second;
-  std::optional<std::string> found = find_uncached(linted_file);
-  by_written_folder_.emplace(written_folder, found);
-  return found;
-}
-
-std::optional<std::string> ConfigDiscovery::find_uncached(const std::string& linted_file) {
-  std::error_code ec;
-  const fs::path folder = fs::absolute(linted_file, ec).lexically_normal().parent_path();
-  if (ec) return std::nullopt;
-  const std::string& config = governing(folder.string());
-  if (config.empty()) return std::nullopt;
-  // Name it as the linted file is named: relative when that was relative.
-  if (!fs::path(linted_file).is_relative()) return config;
-  auto it = relative_.find(config);
-  if (it == relative_.end()) {
-    // Lexically: fs::relative() would resolve a `.planlint.toml` that is a link into the path
-    // of what it names, and the config would no longer be the one found beside the files.
-    fs::path relative = fs::path(config).lexically_relative(fs::current_path(ec));
-    it = relative_.emplace(config, ec || relative.empty() ? config : relative.string()).first;
-  }
-  return it->second;
 }
 
 }  // namespace planlint

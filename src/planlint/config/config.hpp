@@ -1,5 +1,6 @@
 #pragma once
-/// `.planlint.toml` (cli.md "Configuration"), described by schemas/config.schema.json:
+/// `.planlint.toml` (cli.md "Configuration"): its keys are declared in config_keys.hpp, which
+/// schemas/config.schema.json is generated from.
 ///
 ///     [lint]
 ///     select = ["all"]

@@ -9,12 +9,9 @@
 ///     days_increase = "7 d"
 ///     memory_headroom = "10%"
 ///     new_errors = true
+///
+/// Its keys, what each takes and its doc are rows of config_keys() (config_keys.hpp).
 #include <optional>
-#include <span>
-#include <string>
-#include <string_view>
-
-#include "planlint/units/quantity.hpp"
 
 namespace planlint {
 
@@ -27,28 +24,5 @@ struct Guardrails {
   std::optional<double> memory_headroom;       ///< the least share of HBM a GPU keeps free
   bool new_errors = false;                     ///< an error the change introduces is a breach
 };
-
-/// A key of `[guardrails]`, declared once: its name, what it takes, and the limit it sets.
-struct GuardrailKey {
-  std::string_view name;
-  enum class Takes { fraction, usd, count, duration, boolean } takes;
-  std::optional<double> Guardrails::*limit = nullptr;  ///< null for the boolean
-  std::string_view description;
-};
-
-/// Every key, in the order docs/review.md lists them.
-std::span<const GuardrailKey> guardrail_keys();
-const GuardrailKey* find_guardrail_key(std::string_view name);
-
-/// A value as the config writes it: a number or quantity string, or a boolean.
-struct GuardrailValue {
-  std::optional<units::Quantity> quantity;
-  std::optional<bool> boolean;
-  bool written_as_percent = false;  ///< "20%", not 0.2 or 20
-};
-
-/// Sets `key`'s limit in `out` from `value`; the error ("guardrails.cost_increase must be a
-/// share such as \"20%\" or 0.2") when the value is not what the key takes.
-std::optional<std::string> set_guardrail(const GuardrailKey& key, const GuardrailValue& value, Guardrails& out);
 
 }  // namespace planlint

@@ -4,6 +4,8 @@
 
 #include "integration_support.hpp"
 #include "lsp_client.hpp"
+#include "planlint/plan/key_docs.hpp"
+#include "planlint/plan/schema.hpp"
 
 using namespace planlint::test;
 
@@ -119,6 +121,15 @@ TEST_CASE("an editor's session: diagnostics in UTF-16, the fix applied, hover, c
     CHECK(has(key_labels, "count"));
     CHECK(has(key_labels, "peak"));
     CHECK_FALSE(has(key_labels, "tokens"));  // [training]'s
+    // A key's documentation is its row of plan-format.md's table: what it means, its default.
+    REQUIRE(has(key_labels, "gpus_per_node"));
+    const planlint::KeySpec& per_node = *planlint::find_key("cluster.gpus_per_node");
+    for (const json& item : keys["items"])
+      if (item["label"] == "gpus_per_node") {
+        CHECK(item["documentation"]["kind"] == "markdown");
+        CHECK(item["documentation"]["value"] ==
+              std::string(per_node.reference()) + "\n\nDefault: " + planlint::default_text(per_node));
+      }
 
     server.notify("textDocument/didChange", {{"textDocument", {{"uri", other}, {"version", 2}}},
                                              {"contentChanges", json::array({{{"range", range(5, 0, 5, 0)}, {"text", "gpu = \"\""}}})}});

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "planlint/metrics/metric_table.hpp"
+#include "planlint/plan/key_docs.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint {
@@ -16,40 +18,56 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+/// What the key means, with its default (schema.cpp).
+std::string key_description(const KeySpec& spec) {
+  std::string text(spec.reference());
+  if (const std::string fallback = default_text(spec); !fallback.empty()) text += ". Default: " + fallback;
+  return text;
+}
+
 /// A number in the key's base unit, or a quantity string ("80 GB", "40%").
-json quantity_json(std::string_view description, std::string_view base_unit) {
-  std::string text(description);
+json quantity_json(std::string text, std::string_view base_unit) {
   if (!base_unit.empty())
     text += fmt::format(". A number in {}, or a quantity string with a unit (\"80 GB\", \"40%\", \"7B\")", base_unit);
   return {{"description", text}, {"type", json::array({"number", "string"})}};
 }
 
-json key_json(const KeySpec& spec) {
+json key_type_json(const KeySpec& spec) {
+  const std::string description = key_description(spec);
   switch (spec.kind) {
     case ValueKind::string:
     case ValueKind::metric:
     case ValueKind::plan_key:
-      return {{"description", spec.description}, {"type", "string"}};
+      return {{"description", description}, {"type", "string"}};
     case ValueKind::choice: {
       json choices = json::array();
       for (std::string_view choice : spec.choices) choices.push_back(choice);
-      return {{"description", spec.description}, {"type", "string"}, {"enum", std::move(choices)}};
+      return {{"description", description}, {"type", "string"}, {"enum", std::move(choices)}};
     }
     case ValueKind::boolean:
-      return {{"description", spec.description}, {"type", "boolean"}};
+      return {{"description", description}, {"type", "boolean"}};
     case ValueKind::date:
-      return {{"description", std::string(spec.description) + " (a TOML date: 2026-11-01)"},
-              {"type", "string"},
-              {"format", "date"}};
+      return {{"description", description + " (a TOML date: 2026-11-01)"}, {"type", "string"}, {"format", "date"}};
     case ValueKind::quantity:
     case ValueKind::whole:
-      return quantity_json(spec.description, spec.base_unit);
+      return quantity_json(description, spec.base_unit);
     case ValueKind::any_quantity:
-      return {{"description", std::string(spec.description) +
-                                  ". A number or a quantity string in the metric's or key's unit"},
+      return {{"description", description + ". A number or a quantity string in the metric's or key's unit"},
               {"type", json::array({"number", "string"})}};
   }
   return json::object();
+}
+
+/// The key's property, with its fixed default as JSON Schema's `default`.
+json key_json(const KeySpec& spec) {
+  json property = key_type_json(spec);
+  const KeyDefault& fallback = spec.by_default;
+  if (fallback.how.empty()) {
+    if (const double* number = fallback.number()) property["default"] = *number;
+    else if (const auto* choice = std::get_if<std::string_view>(&fallback.fixed)) property["default"] = *choice;
+    else if (const bool* flag = std::get_if<bool>(&fallback.fixed)) property["default"] = *flag;
+  }
+  return property;
 }
 
 json section_json(const SectionSpec& section) {

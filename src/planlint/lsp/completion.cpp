@@ -14,6 +14,7 @@
 #include "planlint/lsp/features.hpp"
 #include "planlint/lsp/params.hpp"
 #include "planlint/lsp/positions.hpp"
+#include "planlint/plan/key_docs.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/toml_lexer.hpp"
 
@@ -138,6 +139,15 @@ json item(std::string label, int kind, std::string_view detail, std::string_view
   return out;
 }
 
+/// What a key means and its default, as plan-format.md's table gives them (key_docs.hpp):
+/// Markdown where the client shows it.
+json key_documentation(const KeySpec& key, const ClientSupport& client) {
+  std::string text(key.reference());
+  if (const std::string fallback = default_text(key); !fallback.empty()) text += "\n\nDefault: " + fallback;
+  if (!client.markdown_documentation) return text;
+  return {{"kind", "markdown"}, {"value", std::move(text)}};
+}
+
 /// The value completions of `key` in `table`, inside a string (`quoted`) or before one.
 void value_items(json& items, const Analysis& analysis, std::string_view table, std::string_view key, bool quoted,
                  bool closed, const LspRange& range) {
@@ -180,7 +190,7 @@ void value_items(json& items, const Analysis& analysis, std::string_view table, 
 
 }  // namespace
 
-json completion(const Analysis& analysis, LspPosition at, const ClientSupport&) {
+json completion(const Analysis& analysis, LspPosition at, const ClientSupport& client) {
   json items = json::array();
   const TextDocument& text = analysis.text;
   const std::string_view line = text.line(at.line);
@@ -241,7 +251,9 @@ json completion(const Analysis& analysis, LspPosition at, const ClientSupport&) 
         if (key.section != context.table || context.stated_keys.count(std::string(key.key))) continue;
         std::string detail = key.base_unit.empty() ? std::string() : fmt::format("in {}", key.base_unit);
         if (key.required) detail += detail.empty() ? "required" : ", required";
-        items.push_back(item(std::string(key.key), kind_property, detail, key.description, range, std::string(key.key)));
+        json entry = item(std::string(key.key), kind_property, detail, {}, range, std::string(key.key));
+        entry["documentation"] = key_documentation(key, client);
+        items.push_back(std::move(entry));
       }
     }
   }

@@ -88,7 +88,7 @@ bool shows_catalog(std::string_view path) {
 void value_hover(HoverText& out, const Analysis& analysis, const DocumentPlan& plan, const KeySpec& key,
                  const PlanValue& value) {
   const std::string path = fmt::format("{}.{}", key.section, key.key);
-  out.code(path).line(" = ").bold(value_text(path, value)).line(": ").text(key.description).paragraph();
+  out.code(path).line(" = ").bold(value_text(path, value)).line(": ").line(key.reference()).paragraph();
   out.source_line(analysis.source->line(value.span.begin.line));
   if (shows_catalog(path))
     if (auto id = plan.plan->text("cluster.gpu"))

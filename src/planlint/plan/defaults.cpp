@@ -1,7 +1,11 @@
 #include "planlint/plan/defaults.hpp"
 
+#include <array>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -13,6 +17,27 @@ namespace planlint {
 namespace {
 using namespace units::dims;
 
+/// The fixed default of `spec` (schema.cpp) as a plan value; nullopt for none.
+std::optional<Scalar> fixed_value(const KeySpec& spec) {
+  const KeyDefault& fallback = spec.by_default;
+  if (const double* number = fallback.number()) return units::Quantity{*number, spec.dims.front()};
+  if (const auto* choice = std::get_if<std::string_view>(&fallback.fixed)) return std::string(*choice);
+  if (const bool* flag = std::get_if<bool>(&fallback.fixed)) return *flag;
+  return std::nullopt;
+}
+
+/// The fixed defaults that hold wherever their section applies (no condition), by section.
+const std::array<std::vector<std::pair<const KeySpec*, Scalar>>, plan_section_count>& unconditional_defaults() {
+  static const auto by_section = [] {
+    std::array<std::vector<std::pair<const KeySpec*, Scalar>>, plan_section_count> table;
+    for (const KeySpec& spec : plan_keys())
+      if (auto value = fixed_value(spec); value && spec.by_default.how.empty())
+        table[spec.section_index].emplace_back(&spec, std::move(*value));
+    return table;
+  }();
+  return by_section;
+}
+
 class Defaulter {
  public:
   Defaulter(Plan& plan) : plan_(plan) {}
@@ -22,21 +47,38 @@ class Defaulter {
            Origin origin = Origin::default_, Span span = {}) {
     const KeySpec* spec = find_key(section, key);
     if (!spec) throw std::logic_error(fmt::format("a default for {}.{}, not a plan key", section, key));
-    PlanTable& table = plan_.sections.of(*spec);
-    if (table.values.find(*spec)) return;
+    set(*spec, std::move(value), origin, span);
+  }
+  void set(const KeySpec& spec, Scalar value, Origin origin = Origin::default_, Span span = {}) {
+    PlanTable& table = plan_.sections.of(spec);
+    if (table.values.find(spec)) return;
     // A stated but invalid or misspelt value gets no default: `zero = 4` is not ZeRO-0.
     if ((!plan_.invalid_keys.empty() || !plan_.misspellings.empty()) &&
-        plan_.states_unread(fmt::format("{}.{}", section, key)))
+        plan_.states_unread(fmt::format("{}.{}", spec.section, spec.key)))
       return;
     if (!span.known()) span = table.header;
-    table.values.emplace(*spec, PlanValue{std::move(value), span, Span{}, origin});
+    table.values.emplace(spec, PlanValue{std::move(value), span, Span{}, origin});
   }
   void set_quantity(std::string_view section, std::string_view key, double value,
                     units::Dimension dim, Origin origin = Origin::default_, Span span = {}) {
     set(section, key, units::Quantity{value, dim}, origin, span);
   }
-  double number_or(std::string_view path, double fallback) const {
-    return plan_.number(path).value_or(fallback);
+  /// Sets the fixed default of `section.key` (one with a condition, which the caller checked).
+  void set_fixed(std::string_view section, std::string_view key) {
+    const KeySpec* spec = find_key(section, key);
+    std::optional<Scalar> value = spec ? fixed_value(*spec) : std::nullopt;
+    if (!value) throw std::logic_error(fmt::format("{}.{} has no fixed default", section, key));
+    set(*spec, std::move(*value));
+  }
+  /// Sets every fixed default of `section` that holds wherever the section applies.
+  void set_fixed_defaults(std::string_view section) {
+    const auto index = static_cast<std::size_t>(find_section(section) - plan_sections().data());
+    for (const auto& [spec, value] : unconditional_defaults()[index]) set(*spec, value);
+  }
+  /// The number at `path`, else its key's fixed default (a stated value that is not valid has none).
+  double number_or_default(std::string_view path) const {
+    if (auto number = plan_.number(path)) return *number;
+    return *find_key(path)->by_default.number();
   }
 
  private:
@@ -78,8 +120,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   Defaulter d(plan);
 
   // [model]
-  d.set("model", "architecture", std::string("dense"));
-  d.set("model", "mlp", std::string("gelu"));
+  d.set_fixed_defaults("model");
   // GeLU's 4·h (Vaswani et al. 2017, GPT-3); SwiGLU's parameter-matched 2/3 of it (Shazeer
   // 2020, "GLU Variants Improve Transformer", §2), which Llama rounds up.
   if (auto hidden = plan.number("model.hidden"))
@@ -88,7 +129,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   // An MoE model's routed experts sit in every layer unless the plan says how many layers are MoE
   // (DeepSeek-V3: the first 3 of 61 are dense); no shared expert unless stated.
   if (plan.find("model.experts")) {
-    d.set_quantity("model", "shared_experts", 0, none);
+    d.set_fixed("model", "shared_experts");
     if (auto layers = plan.number("model.layers")) d.set_quantity("model", "moe_layers", *layers, none);
   }
   if (auto heads = plan.number("model.heads")) {
@@ -98,8 +139,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   }
 
   // [cluster]
-  d.set_quantity("cluster", "gpus_per_node", 8, gpus);
-  d.set_quantity("cluster", "memory_reserve", 0.10, none);
+  d.set_fixed_defaults("cluster");
   const PlanValue* gpu_value = plan.find("cluster.gpu");
   if (gpu_value && gpu_value->text()) {
     if (const GpuSpec* gpu = catalog.find(*gpu_value->text())) {
@@ -119,16 +159,11 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   // [training]
   if (plan.is_training() && plan.section("training").present) {
     d.set("training", "precision", default_training_precision(plan, catalog));
-    d.set("training", "optimizer", std::string("adamw"));
-    for (const char* degree : {"tp", "pp", "virtual_stages", "cp", "ep"}) d.set_quantity("training", degree, 1, none);
-    const double tp = d.number_or("training.tp", 1);
+    d.set_fixed_defaults("training");
+    const double tp = d.number_or_default("training.tp");
     d.set("training", "sequence_parallel", tp > 1);
-    d.set_quantity("training", "zero", 0, none);
-    d.set("training", "recompute", std::string("selective"));
-    d.set("training", "flash_attention", true);
-    d.set("training", "dropout", true);
     const double model_parallel =
-        tp * d.number_or("training.pp", 1) * d.number_or("training.cp", 1);
+        tp * d.number_or_default("training.pp") * d.number_or_default("training.cp");
     if (auto count = plan.number("cluster.count"); count && !plan.find("training.dp")) {
       const double dp = *count / model_parallel;
       if (dp >= 1 && std::floor(dp) == dp) {
@@ -155,48 +190,26 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
 
   // [inference]
   if (!plan.is_training()) {
-    d.set("inference", "weights", std::string("bf16"));
-    d.set("inference", "kv_precision", std::string("bf16"));
-    d.set_quantity("inference", "tp", 1, none);
-    d.set("inference", "batching", std::string("continuous"));
-    d.set_quantity("inference", "mfu", 0.5, none);
+    d.set_fixed_defaults("inference");
     if (auto count = plan.number("cluster.count")) {
-      const double tp = d.number_or("inference.tp", 1);
+      const double tp = d.number_or_default("inference.tp");
       if (*count >= tp) d.set_quantity("inference", "replicas", std::floor(*count / tp), none);
     }
   }
 
-  // [tolerances]
-  d.set_quantity("tolerances", "capacity", 0.15, none);
-  d.set_quantity("tolerances", "cost", 0.30, none);
-  d.set_quantity("tolerances", "formula_vs_benchmark", 0.25, none);
+  d.set_fixed_defaults("tolerances");
 
-  // [[targets]]
-  const KeySpec& hard = *find_key("targets", "hard");
+  // [[targets]]: each entry's own
+  const auto targets = static_cast<std::size_t>(find_section("targets") - plan_sections().data());
   for (PlanTable& target : plan.targets)
-    if (!target.values.find(hard)) target.values.emplace(hard, PlanValue{true, target.header, {}, Origin::default_});
+    for (const auto& [spec, value] : unconditional_defaults()[targets])
+      if (!target.values.find(*spec)) target.values.emplace(*spec, PlanValue{value, target.header, {}, Origin::default_});
 }
 
 std::span<const std::string_view> default_sources(std::string_view key) {
-  // The derived defaults of apply_defaults(), above: keep the two in step.
-  using Keys = std::span<const std::string_view>;
-  static constexpr std::string_view params[] = {"model.params"};
-  static constexpr std::string_view heads[] = {"model.heads"};
-  static constexpr std::string_view head_dim[] = {"model.hidden", "model.heads"};
-  static constexpr std::string_view tp[] = {"training.tp"};
-  static constexpr std::string_view ffn[] = {"model.hidden", "model.mlp"};
-  static constexpr std::string_view dp[] = {"cluster.count", "training.tp", "training.pp", "training.cp"};
-  static constexpr std::string_view replicas[] = {"cluster.count", "inference.tp"};
-  static constexpr std::string_view moe_layers[] = {"model.layers"};
-  if (key == "model.active_params") return Keys(params);
-  if (key == "model.kv_heads") return Keys(heads);
-  if (key == "model.head_dim") return Keys(head_dim);
-  if (key == "training.sequence_parallel") return Keys(tp);
-  if (key == "model.ffn_hidden") return Keys(ffn);
-  if (key == "training.dp") return Keys(dp);
-  if (key == "inference.replicas") return Keys(replicas);
-  if (key == "model.moe_layers") return Keys(moe_layers);
-  return {};
+  const KeySpec* spec = find_key(key);
+  if (!spec) return {};
+  return spec->by_default.sources;
 }
 
 }  // namespace planlint

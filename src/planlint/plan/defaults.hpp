@@ -1,6 +1,8 @@
 #pragma once
-/// The defaults of plan-format.md, added to a loaded plan as values with Origin::default_ or
-/// Origin::catalog (never with a plan span), so estimates and rules see one resolved plan.
+/// The defaults of the plan keys, added to a loaded plan as values with Origin::default_ or
+/// Origin::catalog (never with a plan span), so estimates and rules see one resolved plan. A
+/// fixed default is the key's own (KeySpec::by_default, schema.cpp); a derived one is computed
+/// here, from the keys its spec names.
 #include <span>
 #include <string_view>
 
@@ -21,8 +23,8 @@ std::string compute_precision(const Plan& plan, const Catalog& catalog);
 void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings);
 
 /// The plan keys apply_defaults() computes the default of `key` from (model.active_params:
-/// model.params; training.dp: cluster.count, training.tp, training.pp, training.cp); empty
-/// for a fixed default or a catalog figure. What a value a plan does not state rests on, so
+/// model.params; training.dp: cluster.count, training.tp, training.pp, training.cp), as its
+/// spec names them; empty for a fixed default or a catalog figure. What a value a plan does not state rests on, so
 /// that a slip in model.params is found behind a metric that reads model.active_params.
 std::span<const std::string_view> default_sources(std::string_view key);
 

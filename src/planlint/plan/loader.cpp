@@ -229,7 +229,8 @@ void Loader::read_table(const toml::table& table, std::string_view section,
       // Clusters are often sized in nodes; planlint counts GPUs.
       if (section == "cluster" && (key.str() == "nodes" || key.str() == "node_count")) {
         const auto nodes = node.value<double>();
-        const double per_node = table["gpus_per_node"].value<double>().value_or(8);
+        const double per_node = table["gpus_per_node"].value<double>().value_or(
+            *find_key("cluster", "gpus_per_node")->by_default.number());
         d.help = nodes ? fmt::format("planlint counts GPUs: write count = nodes × gpus_per_node, count = {:.15g} ({:.15g} × {:.15g})",
                                      *nodes * per_node, *nodes, per_node)
                        : std::string("planlint counts GPUs: write count = nodes × gpus_per_node");

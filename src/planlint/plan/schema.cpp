@@ -1,18 +1,17 @@
+/// The plan format's sections and keys: one row per key, with everything planlint and its docs
+/// say about it (docs/development.md, "Adding a plan key").
 #include "planlint/plan/schema.hpp"
 
-#include <algorithm>
-#include <array>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 
-#include "planlint/plan/name_index.hpp"
+#include "planlint/plan/key_rows.hpp"
 
 namespace planlint {
 
 namespace {
-using namespace units::dims;
-using K = ValueKind;
+using namespace key_rows;
 
 constexpr SectionSpec all_sections[] = {
     {"plan", false, true, "what the plan is and who answers for it"},
@@ -29,209 +28,290 @@ constexpr SectionSpec all_sections[] = {
 static_assert(std::size(all_sections) == plan_section_count);
 
 const std::vector<std::string_view> compute_precisions = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
-constexpr double huge = 1e300;
+
+// Keys whose rows plan-format.md shows as one (`max` / `min`) share their doc.
+constexpr std::string_view target_bound_doc =
+    "the upper (`max`) or lower (`min`) bound, in the metric's dimension; exactly one of the two "
+    "(both is a `bad-value` error, neither `missing-required`)";
+constexpr std::string_view assumed_range_doc =
+    "the assumed value and its plausible range, `low ≤ value ≤ high`, in the key's dimension";
 
 std::vector<KeySpec> make_keys() {
-  // Helpers for the common shapes of a row.
-  auto count = [](std::string_view s, std::string_view k, std::string_view d, bool req = false) {
-    return KeySpec{s, k, K::whole, d, {none}, "count", 1, {}, req, 0, huge, true};
-  };
-  auto degree = [](std::string_view s, std::string_view k, std::string_view d) {
-    return KeySpec{s, k, K::whole, d, {none}, "count", 1, {}, false, 1, huge};
-  };
-  auto fraction = [](std::string_view s, std::string_view k, std::string_view d) {
-    return KeySpec{s, k, K::quantity, d, {none}, "fraction", 1, {}, false, 0, 1, true};
-  };
-  auto amount = [](std::string_view s, std::string_view k, std::string_view d,
-                   std::vector<units::Dimension> dims, std::string_view unit, bool req = false) {
-    return KeySpec{s, k, K::quantity, d, std::move(dims), unit, 1, {}, req, 0, huge, true};
-  };
-  // A batch or a concurrency: whole sequences (value_reader.cpp).
-  auto batch = [](KeySpec spec) {
-    spec.whole_sequences = true;
-    return spec;
-  };
-  auto choice = [](std::string_view s, std::string_view k, std::string_view d,
-                   std::vector<std::string_view> choices, bool req = false) {
-    return KeySpec{s, k, K::choice, d, {}, {}, 1, std::move(choices), req};
-  };
-  auto text = [](std::string_view s, std::string_view k, std::string_view d, bool req = false) {
-    return KeySpec{s, k, K::string, d, {}, {}, 1, {}, req};
-  };
-  auto flag = [](std::string_view s, std::string_view k, std::string_view d) {
-    return KeySpec{s, k, K::boolean, d};
-  };
-  auto date = [](std::string_view s, std::string_view k, std::string_view d) {
-    return KeySpec{s, k, K::date, d};
-  };
-  auto time = [&](std::string_view s, std::string_view k, std::string_view d) {
-    return amount(s, k, d, {seconds}, "seconds");
-  };
-
   return {
       // [plan]
-      text("plan", "name", "identifier shown in reports", true),
-      choice("plan", "kind", "which estimates and rules apply", {"training", "finetune", "inference"}, true),
+      text("plan", "name", "identifier shown in reports").required()
+          .doc("identifier shown in reports and SARIF results"),
+      choice("plan", "kind", "which estimates and rules apply", {"training", "finetune", "inference"}).required()
+          .doc("which estimates and rules apply; `finetune` uses the training estimates"),
       text("plan", "owner", "who answers for the plan"),
-      date("plan", "updated", "when the numbers were last reviewed"),
+      date("plan", "updated", "when the numbers were last reviewed")
+          .doc("when the numbers were last reviewed; `plan-stale` notes plans older than 180 days"),
       choice("plan", "status", "review state; governance rules may be stricter for approved",
-             {"draft", "review", "approved"}),
+             {"draft", "review", "approved"})
+          .doc("review state; governance rules may be stricter for `approved`"),
       // [model]
-      count("model", "params", "total parameters N", true),
-      count("model", "active_params", "parameters active per token (MoE); default params"),
+      count("model", "params", "total parameters N", "parameters").required().doc(R"(total parameters N (`"70B"`))"),
+      count("model", "active_params", "parameters active per token (MoE)", "parameters")
+          .doc("parameters active per token (MoE); compute uses N_a, memory uses N")
+          .derived("`params`", {"model.params"}),
       count("model", "layers", "transformer layers L"),
-      count("model", "hidden", "model width d_model"),
-      count("model", "heads", "attention heads a"),
-      count("model", "kv_heads", "key/value heads (GQA/MQA); default heads"),
-      count("model", "head_dim", "dimension of one head; default hidden / heads"),
+      count("model", "hidden", "model width d_model").doc("model width d_model (h)"),
+      count("model", "heads", "attention heads a").doc("attention (query) heads a"),
+      count("model", "kv_heads", "key/value heads (GQA/MQA)")
+          .doc("key/value heads for GQA (8 for Llama-3-70B) or MQA (1); sizes the KV cache")
+          .derived("`heads` (no GQA)", {"model.heads"}),
+      count("model", "head_dim", "dimension of one head").derived("`hidden / heads`", {"model.hidden", "model.heads"}),
       count("model", "vocab", "vocabulary size"),
-      choice("model", "architecture", "dense or mixture of experts; default dense", {"dense", "moe"}),
+      choice("model", "architecture", "dense or mixture of experts", {"dense", "moe"})
+          .doc(R"(dense or mixture of experts; `"moe"` requires `active_params` (else `missing-required`))")
+          .fixed_choice("dense"),
       choice("model", "mlp",
-             "MLP kind: gelu (two matrices; GPT, BERT) or swiglu (gated, three matrices; Llama, "
-             "Mistral, Qwen); sizes the MLP's activations; default gelu",
-             {"gelu", "swiglu"}),
-      count("model", "ffn_hidden", "MLP inner width F; default 4 · hidden (gelu), 8 · hidden / 3 (swiglu)"),
-      count("model", "experts", "MoE: routed experts per MoE layer E (256 for DeepSeek-V3)"),
-      count("model", "experts_per_token", "MoE: routed experts each token is sent to, k (top-k routing)"),
-      KeySpec{"model", "shared_experts", K::whole,
-              "MoE: shared experts every token passes through, counted with the dense parameters; default 0",
-              {none}, "count", 1, {}, false, 0, huge},
-      count("model", "expert_ffn_hidden", "MoE: MLP inner width of one expert F_e"),
-      count("model", "moe_layers", "MoE: layers whose MLP is a mixture of experts; default layers"),
+             "MLP kind: gelu (two matrices; GPT, BERT) or swiglu (gated, three matrices; Llama, Mistral, Qwen); "
+             "sizes the MLP's activations",
+             {"gelu", "swiglu"})
+          .doc("MLP kind: GeLU (two matrices; GPT-3) or SwiGLU (gated, three; Llama, Mistral, Qwen); sizes "
+               "the MLP's activations (docs/estimates.md, \"Activations\")")
+          .fixed_choice("gelu"),
+      count("model", "ffn_hidden", "MLP inner width F")
+          .doc("MLP inner width F (53248 for Llama 3 405B)")
+          .derived("4 · `hidden` (gelu), 8 · `hidden` / 3 (swiglu)", {"model.hidden", "model.mlp"}),
+      count("model", "experts", "MoE: routed experts per MoE layer E (256 for DeepSeek-V3)")
+          .doc("MoE: routed experts per MoE layer E (8 for Mixtral, 256 for DeepSeek-V3); with "
+               "`experts_per_token` it splits the parameters into routed experts and the rest (`train.moe.*`), "
+               "which expert parallelism shards differently"),
+      count("model", "experts_per_token", "MoE: routed experts each token is sent to, k (top-k routing)")
+          .doc("MoE: routed experts a token is sent to, k (top-k routing); sizes the all-to-all"),
+      whole_number("model", "shared_experts",
+                   "MoE: shared experts every token passes through, counted with the dense parameters", "count", huge)
+          .doc("MoE: experts every token passes through (DeepSeek's 1); counted with the dense parameters")
+          .fixed(0)
+          .when("when `experts` is stated"),
+      count("model", "expert_ffn_hidden", "MoE: MLP inner width of one expert F_e")
+          .doc(R"(MoE: MLP inner width of one expert F_e; the routed experts then hold `moe_layers` · E · m · h · F_e )"
+               R"(parameters (m = 3 matrices for `mlp = "swiglu"`, 2 for gelu), and `moe-active-params` checks )"
+               "`active_params` against them"),
+      count("model", "moe_layers", "MoE: layers whose MLP is a mixture of experts")
+          .doc("MoE: layers whose MLP is a mixture of experts (58 of DeepSeek-V3's 61)")
+          .derived("`layers` (when `experts` is stated)", {"model.layers"}),
       count("model", "kv_lora_rank",
-            "MLA (DeepSeek-V2/V3): the compressed KV latent's width d_c, which the KV cache holds"),
-      count("model", "qk_rope_head_dim", "MLA: the decoupled RoPE key's width d_h^R, cached beside the latent"),
+            "MLA (DeepSeek-V2/V3): the compressed KV latent's width d_c, which the KV cache holds")
+          .doc("MLA (DeepSeek-V2/V3): width d_c of the compressed KV latent; the KV cache is then (d_c + "
+               "`qk_rope_head_dim`) · L elements a token, held whole on every GPU of a tensor-parallel replica"),
+      count("model", "qk_rope_head_dim", "MLA: the decoupled RoPE key's width d_h^R, cached beside the latent")
+          .doc("MLA: width d_h^R of the decoupled RoPE key cached beside the latent (64 for DeepSeek-V2/V3)"),
       // [training]
-      amount("training", "tokens", "training tokens D", {tokens}, "tokens", true),
-      choice("training", "precision", "compute precision; selects the catalog peak; default bf16",
-             compute_precisions),
+      amount("training", "tokens", "training tokens D", {tokens}, "tokens").required()
+          .doc(R"(training tokens D (`"15T"`))"),
+      choice("training", "precision", "compute precision; selects the catalog peak", compute_precisions)
+          .doc("compute precision; selects the catalog's dense peak")
+          .derived(R"(`"bf16"` (`"fp16"` on a GPU without BF16 tensor cores, a V100))"),
       choice("training", "optimizer", "sets the model-state bytes per parameter",
-             {"adamw", "adam", "sgd", "adafactor", "lion"}),
-      amount("training", "bytes_per_param", "model-state bytes per parameter (overrides optimizer)",
-             {bytes}, "bytes"),
+             {"adamw", "adam", "sgd", "adafactor", "lion"})
+          .doc("sets the model-state bytes per parameter (mixed-precision AdamW: 2 weights + 2 gradients + 12 "
+               "optimizer = 16)")
+          .fixed_choice("adamw"),
+      amount("training", "bytes_per_param", "model-state bytes per parameter (overrides optimizer)", {bytes}, "bytes")
+          .doc("explicit model-state bytes per parameter (`0.6` for a QLoRA base); overrides `optimizer`")
+          .derived("from `optimizer`"),
       amount("training", "seq_len", "sequence length S", {tokens}, "tokens"),
-      batch(amount("training", "micro_batch", "micro-batch size b per GPU", {sequences}, "sequences")),
-      batch(amount("training", "global_batch", "global batch per optimizer step, in sequences or tokens",
-                   {sequences, tokens}, "sequences")),
-      degree("training", "tp", "tensor parallel degree; default 1"),
-      degree("training", "pp", "pipeline parallel degree; default 1"),
+      amount("training", "micro_batch", "micro-batch size b per GPU", {sequences}, "sequences").whole_sequences(),
+      amount("training", "global_batch", "global batch per optimizer step, in sequences or tokens",
+             {sequences, tokens}, "sequences")
+          .whole_sequences()
+          .doc(R"(global batch per optimizer step: sequences (`2048`, `"2048 seq"`) or tokens (`"4M tokens"`))"),
+      degree("training", "tp", "tensor parallel degree").doc("tensor-parallel degree t").fixed(1),
+      degree("training", "pp", "pipeline parallel degree").doc("pipeline-parallel degree p").fixed(1),
       degree("training", "virtual_stages",
-             "model chunks per GPU of an interleaved pipeline schedule (Megatron-LM's virtual "
-             "pipeline stages, v); the bubble is (pp − 1) / (v · m); default 1"),
-      degree("training", "dp", "data parallel degree; default cluster.count / (tp · pp · cp)"),
-      degree("training", "cp", "context parallel degree; default 1"),
-      degree("training", "ep", "expert parallel degree; default 1"),
-      flag("training", "sequence_parallel", "sequence parallelism; default true when tp > 1"),
-      KeySpec{"training", "zero", K::whole, "ZeRO / FSDP sharding stage over dp; default 0", {none},
-              "stage", 1, {}, false, 0, 3},
-      choice("training", "recompute", "activation recomputation; default selective",
-             {"none", "selective", "full"}),
-      flag("training", "flash_attention", "attention scores are not stored; default true"),
+             "model chunks per GPU of an interleaved pipeline schedule (Megatron-LM's virtual pipeline stages, v); "
+             "the bubble is (pp − 1) / (v · m)")
+          .doc("model chunks per GPU of an interleaved pipeline schedule (Megatron-LM's virtual pipeline stages, "
+               "v): each GPU holds v chunks of L / (p · v) layers, and the bubble is (p − 1) / (v · m) "
+               "(`train.pipeline_bubble`); 1 is the plain 1F1B schedule")
+          .fixed(1),
+      degree("training", "dp", "data parallel degree")
+          .doc("data-parallel degree")
+          .derived("`cluster.count / (tp · pp · cp)`; when that is not a whole number, a `bad-value` error on "
+                   "`cluster.count`",
+                   {"cluster.count", "training.tp", "training.pp", "training.cp"}),
+      degree("training", "cp", "context parallel degree").doc("context-parallel degree").fixed(1),
+      degree("training", "ep", "expert parallel degree")
+          .doc("expert-parallel degree (MoE): the routed experts are split over ep ranks of dp (each holds E / ep "
+               "of them), ZeRO shards them over the dp / ep ranks that hold the same ones, and every MoE layer runs "
+               "an all-to-all across the ep group (`train.comm.alltoall_*`)")
+          .fixed(1),
+      flag("training", "sequence_parallel", "sequence parallelism")
+          .doc("Megatron sequence parallelism; divides the non-tensor-parallel activations by t")
+          .derived("`true` when `tp > 1`", {"training.tp"}),
+      whole_number("training", "zero", "ZeRO / FSDP sharding stage over dp", "stage", 3)
+          .doc("ZeRO / FSDP stage over dp: 1 shards optimizer states, 2 also gradients, 3 also weights")
+          .fixed(0),
+      choice("training", "recompute", "activation recomputation", {"none", "selective", "full"})
+          .fixed_choice("selective"),
+      flag("training", "flash_attention", "attention scores are not stored")
+          .doc("attention scores are not stored (drops the 5·a·S/h activation term)")
+          .fixed_flag(true),
       flag("training", "dropout",
-           "the model trains with dropout, whose 1-byte masks are stored for the backward pass "
-           "(GPT-3, Megatron-LM's GPT); false for models trained without it (Llama, Mistral); default true"),
+           "the model trains with dropout, whose 1-byte masks are stored for the backward pass (GPT-3, Megatron-LM's "
+           "GPT); false for models trained without it (Llama, Mistral)")
+          .doc("the model trains with dropout, whose 1-byte masks are kept for the backward pass (GPT-3, "
+               "Megatron-LM's GPT); `false` for models trained without it (Llama, Mistral): 2 bytes · S·b·h a "
+               "layer fewer")
+          .fixed_flag(true),
       count("training", "first_stage_layers",
-            "transformer layers on the first pipeline stage (Megatron-LM's "
-            "--decoder-first-pipeline-num-layers); default layers / pp"),
-      amount("training", "activation_memory", "measured activation memory per GPU", {bytes}, "bytes"),
-      fraction("training", "mfu", "model FLOPs utilisation assumed"),
+            "transformer layers on the first pipeline stage (Megatron-LM's --decoder-first-pipeline-num-layers)")
+          .doc("transformer layers on the first pipeline stage (Megatron-LM's "
+               "`--decoder-first-pipeline-num-layers`); with 1F1B that stage holds pp micro-batches of them")
+          .derived("`layers / pp`"),
+      amount("training", "activation_memory", "measured activation memory per GPU", {bytes}, "bytes")
+          .doc("measured activation memory per GPU; replaces the Korthikanti estimate")
+          .derived("from the formula"),
+      fraction("training", "mfu", "model FLOPs utilisation assumed")
+          .doc("model FLOPs utilisation assumed, against 6·N_a·D and the dense peak"),
       flag("training", "mfu_counts_attention",
-           "training.mfu counts the attention FLOPs (PaLM's and Megatron-LM's MFU do): time and cost "
-           "divide (6 · N_a + 12 · L · h · S) · D by it; false: it was measured against 6 · N_a · D"),
+           "training.mfu counts the attention FLOPs (PaLM's and Megatron-LM's MFU do): time and cost divide "
+           "(6 · N_a + 12 · L · h · S) · D by it; false: it was measured against 6 · N_a · D")
+          .doc("which basis `mfu` is on. `true`: it counts the attention FLOPs, 12·L·h·S a token, as PaLM's and "
+               "Megatron-LM's MFU do, and the GPU time divides (6·N_a + 12·L·h·S)·D by it (needs `model.layers`, "
+               "`model.hidden`, `training.seq_len`); `false`: it was measured against 6·N_a·D alone. Unstated, the "
+               "time divides 6·N_a·D by it, and `attention-flops` asks when the attention is more than the cost "
+               "tolerance"),
       flag("training", "mfu_counts_recompute",
-           "training.mfu counts full recomputation's second forward pass (a hardware FLOPs utilisation, "
-           "8 · N a token): with recompute = \"full\", time and cost divide 4/3 of the model FLOPs by it; "
-           "false: it is model FLOPs utilisation"),
-      fraction("training", "goodput", "useful fraction of wall time"),
-      KeySpec{"training", "schedule_margin", K::quantity,
-              "multiplier from wall time to the committed schedule (1.2–1.3 typical)", {none},
-              "factor", 1, {}, false, 1, huge},
-      time("training", "checkpoint_interval", "how often a checkpoint is written"),
-      time("training", "checkpoint_write_time", "how long one checkpoint write stalls training"),
-      count("training", "lora_rank", "finetune: LoRA rank"),
+           "training.mfu counts full recomputation's second forward pass (a hardware FLOPs utilisation, 8 · N a "
+           "token): with recompute = \"full\", time and cost divide 4/3 of the model FLOPs by it; false: it is "
+           "model FLOPs utilisation")
+          .doc("whether `mfu` counts full recomputation's second forward pass (a hardware FLOPs utilisation: the "
+               "hardware runs 8·N_a a token where the model FLOPs count 6·N_a). `true` with "
+               R"(`recompute = "full"`: the GPU time and the step time divide 4/3 of the model FLOPs by it )"
+               "(Narayanan et al. 2021 §5.1); with selective or no recomputation it changes nothing. `false` or "
+               "unstated: `mfu` is model FLOPs utilisation; `recompute-flops` asks when the recomputation is full"),
+      fraction("training", "goodput", "useful fraction of wall time")
+          .doc("useful fraction of wall time (failures, restarts, checkpoint stalls)"),
+      factor("training", "schedule_margin", "multiplier from wall time to the committed schedule (1.2–1.3 typical)"),
+      time("training", "checkpoint_interval", "how often a checkpoint is written")
+          .doc(R"(how often a checkpoint is written (`"1 h"`))"),
+      time("training", "checkpoint_write_time", "how long one checkpoint write stalls training")
+          .doc(R"(how long one checkpoint write stalls training (`"60 s"`))"),
+      count("training", "lora_rank", "finetune: LoRA rank").doc("finetune: LoRA rank r"),
       choice("training", "quantized_base", "finetune: precision of the frozen base (int4 for QLoRA)",
-             {"bf16", "fp16", "fp8", "int8", "int4"}),
+             {"bf16", "fp16", "fp8", "int8", "int4"})
+          .doc("finetune: precision of the frozen base (`int4` for QLoRA)"),
       // [inference]
-      choice("inference", "weights", "weight precision; default bf16", {"bf16", "fp16", "fp8", "int8", "int4"}),
-      choice("inference", "kv_precision", "KV cache precision; default bf16", {"bf16", "fp16", "fp8", "int8"}),
-      amount("inference", "context", "tokens per sequence held in the KV cache", {tokens}, "tokens"),
+      choice("inference", "weights", "weight precision", {"bf16", "fp16", "fp8", "int8", "int4"})
+          .doc("weight precision (bytes per element: 2, 2, 1, 1, 0.5); `fp8` also selects the FP8 peak for "
+               "prefill on a GPU that has one")
+          .fixed_choice("bf16"),
+      choice("inference", "kv_precision", "KV cache precision", {"bf16", "fp16", "fp8", "int8"})
+          .doc("KV-cache precision")
+          .fixed_choice("bf16"),
+      amount("inference", "context", "tokens per sequence held in the KV cache", {tokens}, "tokens")
+          .doc("tokens per sequence held in the KV cache (prompt + generated)"),
       amount("inference", "prompt_tokens", "prompt tokens per request", {tokens}, "tokens"),
       amount("inference", "output_tokens", "generated tokens per request", {tokens}, "tokens"),
-      batch(amount("inference", "concurrency", "concurrent sequences one replica must hold", {sequences},
-                   "sequences")),
-      amount("inference", "mean_concurrency", "mean concurrent sequences of the demand", {sequences},
-             "sequences"),
-      KeySpec{"inference", "peak_factor", K::quantity, "peak demand / mean demand (3–5 typical)",
-              {none}, "factor", 1, {}, false, 1, huge},
-      degree("inference", "tp", "GPUs per replica; default 1"),
-      count("inference", "replicas", "model replicas; default cluster.count / tp"),
-      choice("inference", "batching", "default continuous", {"static", "continuous"}),
+      amount("inference", "concurrency", "concurrent sequences one replica must hold", {sequences}, "sequences")
+          .whole_sequences(),
+      amount("inference", "mean_concurrency", "mean concurrent sequences of the demand", {sequences}, "sequences")
+          .doc("mean concurrent sequences of the demand (whole service)"),
+      factor("inference", "peak_factor", "peak demand / mean demand (3–5 typical)"),
+      degree("inference", "tp", "GPUs per replica").fixed(1),
+      count("inference", "replicas", "model replicas")
+          .derived("`floor(cluster.count / tp)`", {"cluster.count", "inference.tp"}),
+      choice("inference", "batching", "batching policy", {"static", "continuous"}).fixed_choice("continuous"),
       time("inference", "sla_ttft", "P99 time-to-first-token objective"),
       time("inference", "sla_itl", "P99 inter-token latency objective"),
-      amount("inference", "tokens_per_s", "claimed per-sequence decode speed", {tokens_per_second},
-             "tokens/s"),
-      KeySpec{"inference", "mfu", K::quantity, "prefill MFU assumed for TTFT; default 50%", {none},
-              "fraction", 1, {}, false, 0, 1, true},
-      KeySpec{"inference", "tokens_per_step", K::quantity,
-              "tokens one decode step emits per sequence: 1, or with speculative decoding 1 + the mean "
-              "accepted draft tokens; default 1",
-              {none}, "factor", 1, {}, false, 1, 16},
+      amount("inference", "tokens_per_s", "claimed per-sequence decode speed", {tokens_per_second}, "tokens/s")
+          .doc("claimed per-sequence decode speed; `decode-bound` checks it"),
+      fraction("inference", "mfu", "prefill MFU assumed for TTFT")
+          .doc("prefill MFU used by the TTFT lower bound; state it (with an assumption) when your serving stack is "
+               "measured lower or higher")
+          .fixed(0.5),
+      factor("inference", "tokens_per_step",
+             "tokens one decode step emits per sequence: 1, or with speculative decoding 1 + the mean accepted "
+             "draft tokens",
+             16)
+          .doc("tokens one decode step emits per sequence; with speculative decoding (EAGLE, Medusa, a draft "
+               "model) 1 + the mean accepted draft tokens, 2–4 typical. A step reads the weights and KV cache once, "
+               "so the decode bounds scale by it (docs/estimates.md)")
+          .derived("1"),
       // [cluster]
-      KeySpec{"cluster", "gpu", K::string, "catalog id of the accelerator, e.g. h100-sxm", {}, {}, 1,
-              {}, true},
-      amount("cluster", "count", "GPUs in the job or service", {gpus}, "GPUs", true),
-      amount("cluster", "gpus_per_node", "GPUs per node; default 8", {gpus}, "GPUs"),
-      amount("cluster", "peak", "peak FLOP/s per GPU the plan uses", {flop_per_second}, "FLOP/s"),
-      amount("cluster", "hbm", "memory per GPU; default from the catalog", {bytes}, "bytes"),
-      amount("cluster", "hbm_bandwidth", "memory bandwidth per GPU; default from the catalog",
-             {bytes_per_second, bits_per_second}, "bytes/s"),
-      amount("cluster", "intra_node_bandwidth", "per-GPU NVLink-class bandwidth; default from the catalog",
-             {bytes_per_second, bits_per_second}, "bytes/s"),
-      amount("cluster", "inter_node_bandwidth", "per-GPU network bandwidth",
-             {bytes_per_second, bits_per_second}, "bytes/s"),
-      KeySpec{"cluster", "price", K::quantity, "USD per GPU-hour", {usd_per_gpu_second},
-              "USD per GPU-hour", 1.0 / 3600, {}, false, 0, huge},
-      time("cluster", "node_mtbf", "mean time between failures of one node"),
-      KeySpec{"cluster", "memory_reserve", K::quantity,
-              "reserve for fragmentation and buffers, a fraction of the memory used (training, inference "
-              "memory) or of HBM (inference concurrency); default 10%", {none},
-              "fraction", 1, {}, false, 0, 1, false},
+      text("cluster", "gpu", "catalog id of the accelerator, e.g. h100-sxm").required()
+          .doc(R"(catalog id of the accelerator, e.g. `"h100-sxm"`; unknown ids are `unknown-gpu` errors with a )"
+               "did-you-mean"),
+      amount("cluster", "count", "GPUs in the job or service", {gpus}, "GPUs").required(),
+      amount("cluster", "gpus_per_node", "GPUs per node", {gpus}, "GPUs")
+          .doc("GPUs per node: the GPUs that share NVLink (decides which traffic crosses the network); 72 for a "
+               "GB200 NVL72 rack, whose NVLink spans all its trays")
+          .fixed(8),
+      amount("cluster", "peak", "peak FLOP/s per GPU the plan uses", {flop_per_second}, "FLOP/s")
+          .doc("peak FLOP/s per GPU the plan uses; compared with the catalog (`sparse-peak`, `precision-peak`, "
+               "`peak-mismatch`)")
+          .derived("the catalog's dense peak of `gpu` at the compute precision"),
+      amount("cluster", "hbm", "memory per GPU", {bytes}, "bytes").derived("the catalog entry of `gpu`"),
+      bandwidth("cluster", "hbm_bandwidth", "memory bandwidth per GPU").derived("the catalog entry of `gpu`"),
+      bandwidth("cluster", "intra_node_bandwidth", "per-GPU NVLink-class bandwidth")
+          .doc("per-GPU bandwidth inside a node")
+          .derived("the catalog entry of `gpu` (its NVLink-class link)"),
+      bandwidth("cluster", "inter_node_bandwidth", "per-GPU network bandwidth")
+          .doc(R"(per-GPU network bandwidth (`"400 Gbps"` = 50 GB/s))"),
+      Row{KeySpec{"cluster", "price", K::quantity, "USD per GPU-hour", {usd_per_gpu_second}, "USD per GPU-hour",
+                  1.0 / 3600, {}, false, 0, huge}}
+          .doc(R"(rental or amortised price (`"$3/GPU/h"`, `"3 USD/GPU-h"`, or `3`))"),
+      time("cluster", "node_mtbf", "mean time between failures of one node")
+          .doc(R"(mean time between failures of one node of `gpus_per_node` GPUs (`"6300 h"`; for a GB200 NVL72 )"
+               "written as one 72-GPU node, the rack's); `checkpoint-interval` and `goodput-implausible` count the "
+               "failures of the job's nodes with it"),
+      fraction("cluster", "memory_reserve",
+               "reserve for fragmentation and buffers, a fraction of the memory used (training, inference memory) "
+               "or of HBM (inference concurrency)",
+               true)
+          .doc("reserve for allocator fragmentation and communication buffers, as a share of the memory a plan "
+               "uses: `train.memory.reserve` and `infer.memory.total` add this fraction of the states and "
+               "activations (training) or of the weights and KV cache (inference), so a plan fits while what it "
+               "uses is at most HBM / (1 + reserve), 91% of HBM at 10%; `infer.max_concurrency` holds this "
+               "fraction of HBM back, as serving engines' memory-utilisation setting does")
+          .fixed(0.10),
       // [[targets]]
-      text("targets", "name", "what the target is called", true),
-      KeySpec{"targets", "metric", K::metric, "the metric the target bounds", {}, {}, 1, {}, true},
-      KeySpec{"targets", "max", K::any_quantity, "upper bound, in the metric's dimension"},
-      KeySpec{"targets", "min", K::any_quantity, "lower bound, in the metric's dimension"},
-      flag("targets", "hard", "a hard target is an error when violated, a soft one a warning; default true"),
+      text("targets", "name", "what the target is called").required().doc("what the target is called in reports"),
+      of_kind("targets", "metric", K::metric, "the metric the target bounds").required()
+          .doc("a metric planlint computes, e.g. `train.days`, `cost.total`, `infer.max_concurrency`"),
+      of_kind("targets", "max", K::any_quantity, "upper bound, in the metric's dimension").doc(target_bound_doc),
+      of_kind("targets", "min", K::any_quantity, "lower bound, in the metric's dimension").doc(target_bound_doc),
+      flag("targets", "hard", "a hard target is an error when violated, a soft one a warning")
+          .doc("a hard target that the recomputed metric violates is an error (`hard-target-violated`), a soft "
+               "one a warning")
+          .fixed_flag(true),
       // [[assumptions]]
-      text("assumptions", "id", "unique id of the assumption", true),
-      KeySpec{"assumptions", "key", K::plan_key, "the plan key it justifies, e.g. training.mfu"},
-      KeySpec{"assumptions", "value", K::any_quantity, "the assumed value"},
-      KeySpec{"assumptions", "low", K::any_quantity, "low end of the plausible range"},
-      KeySpec{"assumptions", "high", K::any_quantity, "high end of the plausible range"},
-      text("assumptions", "source", "where the number comes from"),
-      date("assumptions", "updated", "when the assumption was last checked"),
+      text("assumptions", "id", "unique id of the assumption").required()
+          .doc("a unique name for the assumption; a repeated id is a `bad-value` error"),
+      of_kind("assumptions", "key", K::plan_key, "the plan key it justifies, e.g. training.mfu")
+          .doc("the key it justifies, e.g. `training.mfu`, `training.goodput`, `cluster.price`, `inference.mfu`: a "
+               "key of a table, not a field of every `[[targets]]`, `[[assumptions]]` or `[[benchmarks]]` entry "
+               "(`targets.max` is a bad value)"),
+      of_kind("assumptions", "value", K::any_quantity, "the assumed value").doc(assumed_range_doc),
+      of_kind("assumptions", "low", K::any_quantity, "low end of the plausible range").doc(assumed_range_doc),
+      of_kind("assumptions", "high", K::any_quantity, "high end of the plausible range").doc(assumed_range_doc),
+      text("assumptions", "source", "where the number comes from")
+          .doc("where the number comes from: benchmark, paper, vendor quote"),
+      date("assumptions", "updated", "when the assumption was last checked")
+          .doc("when it was last checked; `assumption-stale` warns after 180 days"),
       // [[benchmarks]]
-      KeySpec{"benchmarks", "metric", K::metric, "the metric measured", {}, {}, 1, {}, true},
-      KeySpec{"benchmarks", "value", K::any_quantity, "the measured value", {}, {}, 1, {}, true},
+      of_kind("benchmarks", "metric", K::metric, "the metric measured").required().doc("what was measured"),
+      of_kind("benchmarks", "value", K::any_quantity, "the measured value").required()
+          .doc("the measurement, in the metric's dimension"),
       date("benchmarks", "date", "when it was measured"),
-      text("benchmarks", "source", "where it was measured"),
+      text("benchmarks", "source", "where it was measured").doc("where: run id, dashboard, report"),
       // [tolerances]
-      fraction("tolerances", "capacity", "tolerance of capacity metrics; default 15%"),
-      fraction("tolerances", "cost", "tolerance of cost metrics; default 30%"),
-      fraction("tolerances", "formula_vs_benchmark", "formula vs benchmark tolerance; default 25%"),
+      fraction("tolerances", "capacity", "tolerance of capacity metrics")
+          .doc("tolerance of capacity metrics (memory, bandwidth, concurrency)")
+          .fixed(0.15),
+      fraction("tolerances", "cost", "tolerance of cost metrics")
+          .doc("tolerance of cost metrics (FLOPs, GPU-hours, days, cost)")
+          .fixed(0.30),
+      fraction("tolerances", "formula_vs_benchmark", "formula vs benchmark tolerance")
+          .doc("allowed deviation of a benchmark from the formula")
+          .fixed(0.25),
   };
 }
-}  // namespace
 
-std::span<const SectionSpec> plan_sections() { return all_sections; }
-
-const SectionSpec* find_section(std::string_view name) {
-  for (const SectionSpec& section : all_sections)
-    if (section.name == name) return &section;
-  return nullptr;
-}
-
-namespace {
 /// make_keys() with each key's section_index and index_in_section set.
 std::vector<KeySpec> placed_keys() {
   std::vector<KeySpec> keys = make_keys();
@@ -247,97 +327,13 @@ std::vector<KeySpec> placed_keys() {
   }
   return keys;
 }
+
 }  // namespace
+
+std::span<const SectionSpec> plan_sections() { return all_sections; }
 
 const std::vector<KeySpec>& plan_keys() {
   static const std::vector<KeySpec> keys = placed_keys();
-  return keys;
-}
-
-const KeySpec* find_key(std::string_view section, std::string_view key) {
-  // Each section's keys by their own names, which mostly fit the index's 16 compared bytes
-  // where "section.key" joined did not: the loader looks up every key of every plan this way.
-  static const std::array<std::vector<const KeySpec*>, plan_section_count> keys = [] {
-    std::array<std::vector<const KeySpec*>, plan_section_count> of_section;
-    for (const KeySpec& spec : plan_keys()) of_section[spec.section_index].push_back(&spec);
-    return of_section;
-  }();
-  static const std::vector<NameIndex<const KeySpec*>> by_section = [] {
-    std::vector<NameIndex<const KeySpec*>> indexes;
-    for (const std::vector<const KeySpec*>& of_section : keys)
-      indexes.emplace_back(of_section, [](const KeySpec* spec) { return spec->key; });
-    return indexes;
-  }();
-  const SectionSpec* found = find_section(section);
-  if (!found) return nullptr;
-  const KeySpec* const* spec = by_section[static_cast<std::size_t>(found - all_sections)].find(key);
-  return spec ? *spec : nullptr;
-}
-
-const KeySpec* find_key(std::string_view dotted_path) {
-  // No section or key holds a '.' (a test checks): a path splits at its first, and is looked
-  // up in its section's index, with no index of all the paths beside them.
-  const std::size_t dot = dotted_path.find('.');
-  if (dot == std::string_view::npos) return nullptr;
-  return find_key(dotted_path.substr(0, dot), dotted_path.substr(dot + 1));
-}
-
-const std::vector<std::string_view>& element_field_names() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> all;
-    for (const KeySpec& key : plan_keys())
-      if (all_sections[key.section_index].array && std::find(all.begin(), all.end(), key.key) == all.end())
-        all.push_back(key.key);
-    return all;
-  }();
-  return names;
-}
-
-std::span<const KeySpec* const> element_fields_of(const SectionSpec& section) {
-  static const auto by_section = [] {
-    const std::vector<std::string_view>& names = element_field_names();
-    std::array<std::vector<const KeySpec*>, plan_section_count> table;
-    for (std::vector<const KeySpec*>& row : table) row.assign(names.size(), nullptr);
-    for (const KeySpec& key : plan_keys())
-      if (all_sections[key.section_index].array)
-        table[key.section_index][static_cast<std::size_t>(std::find(names.begin(), names.end(), key.key) - names.begin())] = &key;
-    return table;
-  }();
-  if (!section.array) return {};
-  return by_section[static_cast<std::size_t>(&section - all_sections)];
-}
-
-namespace {
-/// Whether `key` is a key of a table, not a field of each element of an array of tables.
-bool names_one_value(const KeySpec& key) { return !plan_sections()[key.section_index].array; }
-}  // namespace
-
-const KeySpec* find_value_key(std::string_view dotted_path) {
-  const KeySpec* key = find_key(dotted_path);
-  return key && names_one_value(*key) ? key : nullptr;
-}
-
-const std::vector<std::string>& value_key_paths() {
-  static const std::vector<std::string> paths = [] {
-    std::vector<std::string> all;
-    for (const KeySpec& key : plan_keys())
-      if (names_one_value(key)) all.push_back(std::string(key.section) + "." + std::string(key.key));
-    return all;
-  }();
-  return paths;
-}
-
-std::string element_field_refusal(std::string_view dotted_path) {
-  const KeySpec* key = find_key(dotted_path);
-  if (!key || names_one_value(*key)) return {};
-  return "the " + std::string(key->key) + " field of every [[" + std::string(key->section) +
-         "]] entry, not one plan value";
-}
-
-std::vector<std::string_view> keys_of(std::string_view section) {
-  std::vector<std::string_view> keys;
-  for (const KeySpec& spec : plan_keys())
-    if (spec.section == section) keys.push_back(spec.key);
   return keys;
 }
 

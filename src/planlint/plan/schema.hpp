@@ -1,11 +1,14 @@
 #pragma once
-/// The plan format's keys (plan-format.md) as data: the loader validates against it, the
-/// unknown-key check suggests from it, and schemas/plan.schema.json is checked against it.
+/// The plan format's keys as data, each declared once with its type, unit, range, default and
+/// doc: the loader validates against it, the unknown-key check suggests from it, the defaults
+/// are applied from it, and the key tables of docs/plan-format.md and schemas/plan.schema.json
+/// are generated from it (key_docs.hpp, emit/plan_schema.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "planlint/units/dimension.hpp"
@@ -24,10 +27,28 @@ enum class ValueKind {
   any_quantity, ///< a quantity whose dimension comes from another key (targets, assumptions)
 };
 
+/// What a plan that does not state a key gets (plan-format.md's "default" column).
+struct KeyDefault {
+  /// A fixed value, in the key's base unit for a number, which apply_defaults() sets from here;
+  /// monostate for a derived default or none.
+  std::variant<std::monostate, double, std::string_view, bool> fixed;
+  /// For a fixed value, when it applies ("when `experts` is stated": apply_defaults() sets it
+  /// under that condition, not wherever its section applies); else how the default follows
+  /// ("`hidden / heads`"), or what an unstated key means. Markdown; empty for none.
+  std::string_view how;
+  /// The plan keys a derived default is computed from (default_sources()).
+  std::vector<std::string_view> sources;
+
+  bool is_fixed() const { return !std::holds_alternative<std::monostate>(fixed); }
+  bool none() const { return !is_fixed() && how.empty(); }
+  const double* number() const { return std::get_if<double>(&fixed); }
+};
+
 struct KeySpec {
   std::string_view section;  ///< "cluster"; for arrays of tables "targets", "assumptions", ...
   std::string_view key;      ///< "hbm"
   ValueKind kind;
+  /// A phrase for messages and completion lists ("GPUs per node"): plain text, no default.
   std::string_view description;
   std::vector<units::Dimension> dims = {};  ///< accepted dimensions, base first
   std::string_view base_unit = {};          ///< the unit of a plain TOML number ("bytes")
@@ -45,6 +66,13 @@ struct KeySpec {
   std::uint8_t index_in_section = 0;
   /// A value in sequences counts whole ones (a batch, a concurrency; not a mean over time).
   bool whole_sequences = false;
+  /// What the key means, as plan-format.md's table, the schema and the editor's hover give it
+  /// (Markdown); empty when `description` says it all.
+  std::string_view doc = {};
+  KeyDefault by_default = {};
+
+  /// doc, or description when the key has no longer doc.
+  std::string_view reference() const { return doc.empty() ? description : doc; }
 };
 
 /// The plan format's sections (plan_sections().size()), and the most keys a section may

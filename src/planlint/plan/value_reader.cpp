@@ -75,9 +75,9 @@ std::string dollars(double value) {
 }
 
 /// The help of a price per hour that names no GPU ("$98.32/h"): both readings, one GPU's rate
-/// or the node's (of the table's gpus_per_node GPUs, 8 by default, as plan-format.md says).
+/// or the node's (of the table's gpus_per_node GPUs, else the key's default).
 std::string price_per_gpu_help(const std::string& written, double usd_per_hour, const toml::table* cluster) {
-  std::int64_t node_gpus = 8;
+  auto node_gpus = static_cast<std::int64_t>(*find_key("cluster", "gpus_per_node")->by_default.number());
   if (cluster)
     if (auto stated = (*cluster)["gpus_per_node"].value<std::int64_t>(); stated && *stated > 1) node_gpus = *stated;
   return fmt::format("a price per GPU-hour names the GPU: if {0} is one GPU's rate, write \"${1}/GPU/h\"; if "

@@ -50,12 +50,12 @@ planlint_install_commands() {
   [ ${#packages[@]} -eq 0 ] || planlint_install_packages "${packages[@]}"
 }
 
-# planlint_install_npm_tools: installs the validators the tests run (the SARIF validator
-# Sarif.Multitool, taplo, ajv, action-validator), pinned in tools/npm-tools/package-lock.json, into
-# .cache/npm-tools/ (tests find them there, or under $PLANLINT_NPM_TOOLS). Skips the install
-# when the lock file has not changed since the last one.
+# planlint_install_npm_tools [NPM_OPTION...]: installs the validators the tests run (the SARIF
+# validator Sarif.Multitool, taplo, ajv, action-validator), pinned in
+# tools/npm-tools/package-lock.json, into $PLANLINT_NPM_TOOLS, else .cache/npm-tools/ (where the
+# tests look). Skips the install when the lock file has not changed since the last one.
 planlint_install_npm_tools() {
-  local source=tools/npm-tools dest=.cache/npm-tools
+  local source=tools/npm-tools dest=${PLANLINT_NPM_TOOLS:-.cache/npm-tools}
   if ! command -v npm >/dev/null 2>&1; then
     planlint_install_packages nodejs npm || return 1
   fi
@@ -68,7 +68,25 @@ planlint_install_npm_tools() {
   echo "Installing the test tools of $source into $dest" >&2
   mkdir -p "$dest"
   cp "$source/package.json" "$source/package-lock.json" "$dest/"
-  (cd "$dest" && npm ci --no-audit --no-fund --loglevel=error >&2) || return 1
+  (cd "$dest" && npm ci --no-audit --no-fund --loglevel=error "$@" >&2) || return 1
   # The package's postinstall only does this; npm may skip install scripts.
   chmod u+x "$dest/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" 2>/dev/null || true
+}
+
+# planlint_offer_npm_tools: what scripts/test runs. The validators are optional extras: when they
+# cannot be installed (no npm, the npm registry out of reach), one line says so and returns 0, and
+# each test that runs one skips that check with a "skipped: TOOL not installed" line. With
+# PLANLINT_REQUIRE_NPM_TOOLS=1 (.ci/run, the release workflow) that is an error instead.
+planlint_offer_npm_tools() {
+  if [ "${PLANLINT_REQUIRE_NPM_TOOLS:-}" = 1 ]; then
+    planlint_install_npm_tools && return 0
+    echo "the npm test tools could not be installed, and PLANLINT_REQUIRE_NPM_TOOLS=1 needs them" >&2
+    return 1
+  fi
+  local log reason
+  # One try, each request at most 30 s: a registry out of reach costs seconds, not minutes.
+  log=$(planlint_install_npm_tools --fetch-retries=0 --fetch-timeout=30000 2>&1) && return 0
+  reason=$(printf '%s\n' "$log" | grep -v '^Installing ' | grep -m1 . || true)
+  echo "skipped: the npm test tools (Sarif.Multitool, taplo, ajv, action-validator) are not installed" \
+       "(${reason:-npm failed}): the tests skip their checks; PLANLINT_REQUIRE_NPM_TOOLS=1 makes this an error" >&2
 }

@@ -66,6 +66,14 @@ def release_url(repository, version):
     return f"https://{host}/{owner}/{name}/releases/download/v{version}"
 
 
+def base_url_of(location):
+    """The URL of a folder of release files named by `location`: a URL as it is (https://,
+    file://), a plain folder (absolute, or relative to the working folder) as its file:// URL."""
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", location):
+        return location
+    return Path(location).expanduser().resolve().as_uri()
+
+
 def supported_platform():
     return platform.system() == "Linux" and platform.machine() in ("x86_64", "AMD64")
 
@@ -83,6 +91,8 @@ def _download(url, destination):
         if error.code == 404:
             raise NoRelease(f"{url}: not found") from error
         raise BadRelease(f"{url}: HTTP {error.code}") from error
+    except ValueError as error:  # not a URL urllib can open
+        raise NoRelease(f"{url}: {error}") from error
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, "reason", error)
         if isinstance(reason, FileNotFoundError):
@@ -100,7 +110,7 @@ def _expected_digest(sums, name):
 
 def fetch(base_url, version, cache=None):
     """The path of planlint `version`, from the cache or downloaded from `base_url` (the folder of
-    the release's files) and checked. Raises NoRelease or BadRelease."""
+    the release's files: a URL or a plain folder) and checked. Raises NoRelease or BadRelease."""
     if not supported_platform():
         raise NoRelease(f"release binaries are for x86-64 Linux, not {platform.system()} {platform.machine()}")
     cache = Path(cache) if cache else default_cache()
@@ -108,6 +118,7 @@ def fetch(base_url, version, cache=None):
     if binary.is_file() and os.access(binary, os.X_OK):
         return binary
     name = tarball_name(version)
+    base_url = base_url_of(base_url)
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cache) as scratch:
         sums_path = Path(scratch) / "SHA256SUMS"
@@ -139,7 +150,8 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     fetch_parser = sub.add_parser("fetch")
     fetch_parser.add_argument("--repository", help="the GitHub repository's URL")
-    fetch_parser.add_argument("--base-url", help="the folder of the release's files (instead of --repository)")
+    fetch_parser.add_argument("--base-url",
+                              help="the folder of the release's files, a URL or a plain folder (instead of --repository)")
     which = fetch_parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--tag", help="a release tag, vX.Y.Z")
     which.add_argument("--version", help="a version, X.Y.Z")

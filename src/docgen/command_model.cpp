@@ -1,11 +1,15 @@
 #include "docgen/command_model.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
+#include "planlint/diag/diagnostic.hpp"
+#include "planlint/emit/formats.hpp"
+#include "planlint/emit/report.hpp"
 #include "planlint/rules/rule_set.hpp"
 
 namespace planlint::docgen {
@@ -36,6 +40,8 @@ void read_type_name(const CLI::Option& option, OptionModel& model) {
   else if (model.value_name == "FILE") model.kind = ValueKind::file;
   else if (model.value_name == "PATH") model.kind = ValueKind::path;
   else if (model.value_name == "RULE") model.kind = ValueKind::rule;
+  else if (model.value_name == "IDS") model.kind = ValueKind::rules;
+  else if (model.value_name == "ID=LEVEL") model.kind = ValueKind::rule_level;
   else model.kind = ValueKind::text;
 }
 
@@ -78,8 +84,26 @@ ProgramModel describe_command_line() {
   program.options = describe_command(line.app).options;
   for (const CLI::App* subcommand : line.app.get_subcommands([](const CLI::App*) { return true; }))
     program.commands.push_back(describe_command(*subcommand));
-  for (const RuleDescriptor& rule : RuleSet::builtin().descriptors()) program.rule_ids.push_back(rule.id);
+  program.long_description =
+      "planlint reads capacity plans for AI training and inference (TOML files, or TOML blocks in "
+      "Markdown capacity docs), recomputes what each plan implies (compute, time, cost, memory, "
+      "communication, latency) and reports, like a compiler, where the plan is wrong, with the "
+      "arithmetic behind every number.";
+  // `--select` and `--ignore` take a rule's id, its group or `all` (settings/settings.cpp).
+  std::set<std::string> selectors = {"all"};
+  for (const RuleDescriptor& rule : RuleSet::builtin().descriptors()) {
+    program.rule_ids.push_back(rule.id);
+    selectors.insert(rule.id);
+    selectors.insert(rule.group);
+  }
   std::sort(program.rule_ids.begin(), program.rule_ids.end());
+  program.rule_selectors.assign(selectors.begin(), selectors.end());
+  // `--severity ID=LEVEL` and [lint.severity] take a severity or `off` (settings/selection.hpp).
+  for (Severity severity : {Severity::error, Severity::warning, Severity::note})
+    program.rule_levels.emplace_back(to_string(severity));
+  program.rule_levels.emplace_back("off");
+  program.check_formats = output_format_names();
+  program.report_formats = report_format_names();
   return program;
 }
 

@@ -9,10 +9,12 @@ namespace planlint::docgen {
 /// What a value of an option or a positional is, for completion.
 enum class ValueKind {
   none,    ///< a flag: no value
-  text,    ///< a value nothing can complete (a number, a date, rule ids joined by commas)
+  text,    ///< a value nothing can complete (a number, a date, a name)
   file,    ///< a file (type name FILE)
   path,    ///< a file or a folder (type name PATH)
   rule,    ///< a rule id of the built-in rules (type name RULE)
+  rules,   ///< rule ids, groups or `all`, joined by commas (type name IDS)
+  rule_level,  ///< a rule id, group or `all`, '=' and a level (type name ID=LEVEL)
   choice,  ///< one of `choices` (a CLI11 IsMember check)
 };
 
@@ -37,12 +39,18 @@ struct CommandModel {
 
 struct ProgramModel {
   std::string name;
-  std::string description;
+  std::string description;       ///< one line, as --help starts
+  std::string long_description;  ///< what planlint does, a paragraph: the man page's and the package's
   std::string footer;
   std::string version;                ///< "0.2.0"
   std::vector<OptionModel> options;   ///< the global ones: --help, --version
   std::vector<CommandModel> commands; ///< in the order --help lists them
   std::vector<std::string> rule_ids;  ///< the built-in rules, sorted: what RULE completes to
+  /// What IDS completes to: `all`, the built-in rules' groups and their ids, sorted.
+  std::vector<std::string> rule_selectors;
+  std::vector<std::string> rule_levels;     ///< what ID=LEVEL's level is: the severities and `off`
+  std::vector<std::string> check_formats;   ///< `planlint check --format`'s formats (emit/formats.hpp)
+  std::vector<std::string> report_formats;  ///< `planlint report --format`'s (emit/report.hpp)
   std::string default_command;        ///< `planlint PATH...` runs this one
 };
 

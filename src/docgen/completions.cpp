@@ -17,8 +17,15 @@ std::string join(const std::vector<std::string>& words, std::string_view separat
 std::vector<std::string> value_words(const ProgramModel& program, const OptionModel& option) {
   if (option.kind == ValueKind::choice) return option.choices;
   if (option.kind == ValueKind::rule) return program.rule_ids;
+  if (option.kind == ValueKind::rules) return program.rule_selectors;
   return {};
 }
+
+/// A value of several words joined by commas (`--select memory,peak`): each completes.
+bool completes_list(const OptionModel& option) { return option.kind == ValueKind::rules; }
+
+/// A value of two words joined by '=' (`--severity memory-fit=warning`): a rule, then a level.
+bool completes_pair(const OptionModel& option) { return option.kind == ValueKind::rule_level; }
 
 bool completes_files(const OptionModel& option) {
   return option.kind == ValueKind::file || option.kind == ValueKind::path;
@@ -32,6 +39,17 @@ std::vector<std::string> command_names(const ProgramModel& program) {
 
 // bash ------------------------------------------------------------------------------------
 
+/// What completes the level of `--severity ID=LEVEL` once bash has split the word at its '='
+/// ($pair_option is the option), or nothing when the command has no such option.
+std::string bash_pair_levels(const ProgramModel& program, const CommandModel& command) {
+  std::vector<std::string> flags;
+  for (const OptionModel& option : command.options)
+    if (completes_pair(option)) flags.insert(flags.end(), option.flags.begin(), option.flags.end());
+  if (flags.empty()) return "";
+  return fmt::format("      case $pair_option in {}) _planlint_words {}; return ;; esac\n", join(flags, "|"),
+                     join(program.rule_levels));
+}
+
 /// The `case $prev in` arms of a command: what follows an option that takes a value.
 std::string bash_value_arms(const ProgramModel& program, const CommandModel& command) {
   std::string arms;
@@ -39,6 +57,10 @@ std::string bash_value_arms(const ProgramModel& program, const CommandModel& com
     if (option.kind == ValueKind::none) continue;
     arms += fmt::format("        {})", join(option.flags, "|"));
     if (completes_files(option)) arms += " _planlint_files; return ;;\n";
+    else if (completes_pair(option))
+      arms += fmt::format(" _planlint_pair {} -- {}; return ;;\n", join(program.rule_levels), join(program.rule_selectors));
+    else if (completes_list(option))
+      arms += fmt::format(" _planlint_list {}; return ;;\n", join(value_words(program, option)));
     else if (!value_words(program, option).empty())
       arms += fmt::format(" _planlint_words {}; return ;;\n", join(value_words(program, option)));
     else arms += " return ;;\n";
@@ -78,11 +100,35 @@ _planlint_words() {
   COMPREPLY+=($(compgen -W "$*" -- "$cur"))
 }
 
+# The words given that start with what follows the last comma of $cur, after the words before it.
+_planlint_list() {
+  local IFS=$'\n' before=
+  [[ $cur == *,* ]] && before=${cur%,*},
+  compopt -o nospace 2>/dev/null
+  COMPREPLY+=($(compgen -W "$*" -P "$before" -- "${cur##*,}"))
+}
+
+# ID=LEVEL: the levels (the words before --) after the '=' of $cur, else the ids after it
+# (then an '=' follows).
+_planlint_pair() {
+  local IFS=$'\n' levels=()
+  while (( $# )) && [[ $1 != -- ]]; do levels+=("$1"); shift; done
+  shift
+  if [[ $cur == *=* ]]; then
+    COMPREPLY+=($(compgen -W "${levels[*]}" -P "${cur%%=*}=" -- "${cur#*=}"))
+  else
+    compopt -o nospace 2>/dev/null
+    COMPREPLY+=($(compgen -W "$*" -S = -- "$cur"))
+  fi
+}
+
 _planlint() {
-  local cur=${COMP_WORDS[COMP_CWORD]} prev=
+  local cur=${COMP_WORDS[COMP_CWORD]} prev= pair_option=
   (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
-  # bash splits --option=value at the '='.
+  # bash splits --option=value at the '=', and --severity ID=LEVEL too: after "--severity", "ID"
+  # and "=", $pair_option is --severity.
   [[ $cur == = ]] && cur=
+  [[ $prev == = ]] && (( COMP_CWORD > 2 )) && pair_option=${COMP_WORDS[COMP_CWORD-3]}
   [[ $prev == = ]] && (( COMP_CWORD > 1 )) && prev=${COMP_WORDS[COMP_CWORD-2]}
   COMPREPLY=()
 
@@ -102,8 +148,9 @@ _planlint() {
   for (const CommandModel& command : program.commands) {
     std::vector<std::string> flags;
     for (const OptionModel& option : command.options) flags.insert(flags.end(), option.flags.begin(), option.flags.end());
-    out += fmt::format("    {})\n      case $prev in\n{}      esac\n      options='{}'\n      positional='{}' ;;\n",
-                       command.name, bash_value_arms(program, command), join(flags), bash_positional(program, command));
+    out += fmt::format("    {})\n{}      case $prev in\n{}      esac\n      options='{}'\n      positional='{}' ;;\n",
+                       command.name, bash_pair_levels(program, command), bash_value_arms(program, command), join(flags),
+                       bash_positional(program, command));
   }
   out += R"(  esac
 
@@ -146,6 +193,9 @@ std::string zsh_quote(const std::string& text, bool in_brackets) {
 
 std::string zsh_action(const ProgramModel& program, const OptionModel& option) {
   if (completes_files(option)) return "_files";
+  if (completes_list(option)) return "_sequence compadd - " + join(value_words(program, option));
+  if (completes_pair(option))
+    return "_sep_parts '(" + join(program.rule_selectors) + ")' = '(" + join(program.rule_levels) + ")'";
   if (!value_words(program, option).empty()) return "(" + join(value_words(program, option)) + ")";
   return " ";  // a message, no completion
 }
@@ -231,6 +281,8 @@ std::string fish_option(const ProgramModel& program, const std::string& conditio
   for (const std::string& flag : option.flags)
     line += (flag.size() == 2 ? " -s " + flag.substr(1) : " -l " + flag.substr(2));
   if (completes_files(option)) line += " -r -F";
+  else if (completes_list(option)) line += " -x -a " + fish_quote("(__fish_complete_list , __planlint_rule_selectors)");
+  else if (completes_pair(option)) line += " -x -a " + fish_quote("(__planlint_rule_levels)");
   else if (!value_words(program, option).empty()) line += " -x -a " + fish_quote(join(value_words(program, option)));
   else if (option.kind != ValueKind::none) line += " -x";
   return line + " -d " + fish_quote(option.description) + "\n";
@@ -241,6 +293,24 @@ std::string fish_option(const ProgramModel& program, const std::string& conditio
 std::string fish_completion(const ProgramModel& program) {
   const std::string commands = join(command_names(program));
   std::string out = fmt::format("# fish {}\n\ncomplete -c {} -f\n", header, program.name);
+  out += fmt::format("\n# What --select and --ignore take, joined by commas.\nfunction __planlint_rule_selectors\n"
+                     "    printf '%s\\n' {}\nend\n",
+                     join(program.rule_selectors));
+  out += fmt::format(R"(
+# What --severity takes: a rule, '=' and a level.
+function __planlint_rule_levels
+    set -l token (commandline -ct)
+    if string match -q -- '*=*' $token
+        set -l rule (string split -m 1 = -- $token)[1]
+        for level in {}
+            echo -- "$rule=$level"
+        end
+    else
+        printf '%s=\n' (__planlint_rule_selectors)
+    end
+end
+)",
+                     join(program.rule_levels));
   const std::string no_command = "not __fish_seen_subcommand_from " + commands;
   out += "\n# The subcommands, and the global options.\n";
   for (const CommandModel& command : program.commands)

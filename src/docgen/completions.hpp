@@ -1,7 +1,8 @@
 #pragma once
 /// Shell completions for bash, zsh and fish from the command line's model: subcommands, every
 /// option of each, the choices of an option that has them, files where a value is a file or a
-/// folder, and rule ids for `planlint explain`. As `planlint PATH...` runs `check`, the first
+/// folder, rule ids for `planlint explain`, rule ids and groups, joined by commas, for
+/// `--select` and `--ignore`, and ID=LEVEL for `--severity`. As `planlint PATH...` runs `check`, the first
 /// word completes to a subcommand, a file or an option of `check`.
 #include <string>
 

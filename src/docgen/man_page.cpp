@@ -67,11 +67,7 @@ std::string man_page(const ProgramModel& program) {
   out += fmt::format(".B {}\n\\fB\\-\\-version\\fR | \\fB\\-\\-help\\fR\n", program.name);
 
   out += ".SH DESCRIPTION\n";
-  out += roff_text(
-      "planlint reads capacity plans for AI training and inference (TOML files, or TOML blocks in "
-      "Markdown capacity docs), recomputes what each plan implies (compute, time, cost, memory, "
-      "communication, latency) and reports, like a compiler, where the plan is wrong, with the "
-      "arithmetic behind every number.");
+  out += roff_text(program.long_description);
   out += "\n.PP\n";
   out += fmt::format("\\fB{0}\\fR \\fIPATH\\fR... is short for \\fB{0} {1}\\fR \\fIPATH\\fR...; "
                      "\\fB{0} explain\\fR \\fIRULE\\fR prints a rule's documentation and \\fB{0} rules\\fR "

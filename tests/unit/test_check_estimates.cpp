@@ -42,7 +42,7 @@ Internal checklist.
 
 }  // namespace
 
-TEST_CASE("the built-in rules read no metric range; a rule that does says so", "[rules][ranges]") {
+TEST_CASE("the built-in rules read no metric range, and a rule that does says so", "[rules][ranges]") {
   CHECK_FALSE(RuleSet::builtin().reads_metric_ranges());
   test::Scratch dir;
   RuleSet rules = RuleSet::with_builtin();

@@ -127,7 +127,7 @@ TEST_CASE("each subcommand has its own options, set up only when it is invoked",
   CHECK_THAT(report_then_rules.err, Catch::Contains("rules"));
 }
 
-TEST_CASE("a folder is searched for plans; a file named explicitly is always linted", "[cli]") {
+TEST_CASE("a folder is searched for plans, and a file named explicitly is always linted", "[cli]") {
   ScratchDir dir;
   dir.write("a/plan.toml", clean_plan);
   dir.write("a/b/other.toml", std::string(clean_plan) + "hmb = 1\n");

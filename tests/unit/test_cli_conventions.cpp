@@ -64,7 +64,7 @@ TEST_CASE("planlint check --statistics counts the findings of each rule", "[cli]
   CHECK(json.err == "planlint: error: --statistics: applies to the text and concise formats, not --format json\n");
 }
 
-TEST_CASE("planlint check --format concise: one gcc-style line per finding; --output-format and full are other names", "[cli][conventions]") {
+TEST_CASE("planlint check --format concise: one gcc-style line per finding (--output-format and full are other names)", "[cli][conventions]") {
   Scratch dir;
   const std::string plan = dir.write("plan.toml", two_unknown_keys()).string();
   auto concise = run_cli({"check", "--format", "concise", plan});

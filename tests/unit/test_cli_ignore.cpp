@@ -31,7 +31,7 @@ struct Plans {
 
 }  // namespace
 
-TEST_CASE("planlint check: a folder search leaves out what .gitignore ignores; --no-ignore lints it", "[cli][ignore]") {
+TEST_CASE("planlint check: a folder search leaves out what .gitignore ignores, and --no-ignore lints it", "[cli][ignore]") {
   Plans repo;
   repo.plan("plans/a.toml");
   repo.plan("plans/generated/b.toml");

@@ -163,7 +163,7 @@ TEST_CASE("config discovery stops at the repository root", "[config][cli]") {
   CHECK(run.status == 1);
 }
 
-TEST_CASE("a config named with --config applies; command-line options win over it", "[config][cli]") {
+TEST_CASE("a config named with --config applies, and command-line options win over it", "[config][cli]") {
   Scratch dir;
   auto config = dir.write("conf/lint.toml",
                           "[lint]\nignore = [\"unknown-gpu\"]\nfail_on = \"warning\"\n"

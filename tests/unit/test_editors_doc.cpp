@@ -48,7 +48,7 @@ TEST_CASE("docs/editors.md: the options table is the options of `planlint lsp`",
   CHECK(documented == defined);
 }
 
-TEST_CASE("docs/editors.md: every snippet starts `planlint lsp`; the TOML ones parse", "[lsp][docs]") {
+TEST_CASE("docs/editors.md: every snippet starts `planlint lsp`, and the TOML ones parse", "[lsp][docs]") {
   const std::string doc = read_text(source_dir / "docs/editors.md");
   const auto toml_blocks = fenced_blocks(doc, "toml");
   REQUIRE(toml_blocks.size() == 1);  // Helix's languages.toml

@@ -42,8 +42,8 @@ TEST_CASE("a finding on one line becomes ::error with columns and the rule as ti
         "unknown key 'hmb' in [cluster]%0Ahelp: did you mean 'hbm'?\n");
 }
 
-TEST_CASE("a multi-line span has no columns; warnings and notes use their own commands; a line break in a message "
-          "is input's, shown as \\n", "[github]") {
+TEST_CASE("a multi-line span has no columns, warnings and notes use their own commands, and a line break in a message "
+          "is input's, shown escaped", "[github]") {
   Report report;
   report.diagnostics.push_back(finding("r1", Severity::warning, "100% of: it", Span{{3, 5}, {5, 2}}));
   report.diagnostics.push_back(finding("r2", Severity::note, "line\r\nbreak", Span{{7, 1}, {7, 2}}));
@@ -55,7 +55,7 @@ TEST_CASE("a multi-line span has no columns; warnings and notes use their own co
         "::notice file=plans/a%2Cb.toml,line=7,col=1,endLine=7,endColumn=1,title=r2::line\\r\\nbreak%0Anote: a note\n");
 }
 
-TEST_CASE("property values escape % : and , and show a line break as \\n; messages escape % CR LF", "[github]") {
+TEST_CASE("property values escape % : and , and a line break, and messages escape % CR LF", "[github]") {
   CHECK(planlint::github_escape_property("a:b,c%d\ne") == "a%3Ab%2Cc%25d\\ne");
   CHECK(planlint::github_escape_data("a:b,c%d\r\ne") == "a:b,c%25d%0D%0Ae");
 }

@@ -1,7 +1,8 @@
 // What an install puts in place (cmake/Release.cmake): the man page and the bash, zsh and fish
 // completions generated from the command line's own definition (cli/app.hpp, src/docgen/),
-// read and run by the real groff, man and shells; `cmake --install` into a prefix; and the
-// packages cpack makes, read with dpkg-deb and unpacked as a user would.
+// read by the real groff, man and shells (what the completions complete: test_completions.cpp);
+// `cmake --install` into a prefix; and the packages cpack makes, read with dpkg-deb and
+// unpacked as a user would (lintian's verdict: test_debian_package.cpp).
 #include <algorithm>
 #include <filesystem>
 #include <regex>
@@ -65,25 +66,6 @@ bool in_zsh_specs(const std::string& specs, const std::string& flag) {
   for (const char* after : {"=", "+", "[", ",", "}", "'"})
     if (specs.find(flag + after) != std::string::npos) return true;
   return false;
-}
-
-/// The words bash's _planlint completes `line` to (the last word is the one completed).
-std::vector<std::string> bash_complete(const std::string& line, const fs::path& cwd = source_dir) {
-  const std::string script = "cd " + quote(cwd.string()) + " && source " + quote((docs_dir / "planlint.bash").string()) +
-                             " && COMP_WORDS=(" + line + ") && COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )) && { _planlint; "
-                             "printf '%s\\n' \"${COMPREPLY[@]}\"; }";
-  std::string output;
-  INFO(line);
-  REQUIRE(run_command("bash --norc --noprofile -c " + quote(script), output) == 0);
-  std::vector<std::string> words;
-  std::size_t at = 0;
-  for (std::size_t end; (end = output.find('\n', at)) != std::string::npos; at = end + 1)
-    if (end > at) words.push_back(output.substr(at, end - at));
-  return words;
-}
-
-bool has(const std::vector<std::string>& words, const std::string& word) {
-  return std::find(words.begin(), words.end(), word) != words.end();
 }
 
 std::vector<std::string> sorted(std::vector<std::string> words) {
@@ -167,46 +149,6 @@ TEST_CASE("the completion scripts parse in bash, zsh and fish", "[install][docs]
   system_tool("fish", "fish");
   CHECK(run_command("fish --no-execute " + quote((docs_dir / "planlint.fish").string()), output) == 0);
   INFO(output);
-}
-
-TEST_CASE("bash completes subcommands, options, choices, files and rule ids", "[install][docs]") {
-  system_tool("bash", "bash");
-  CHECK(bash_complete("planlint ch") == std::vector<std::string>{"check"});
-  CHECK(has(bash_complete("planlint check --fo"), "--format"));
-  // --format's choices are the format tables' rows (and check's `full`), whatever their order.
-  CHECK(sorted(bash_complete("planlint check --format ''")) == sorted(planlint::output_format_choices()));
-  // --format=json: bash splits the word at the '='.
-  CHECK(bash_complete("planlint check --format = js") == std::vector<std::string>{"json"});
-  CHECK(sorted(bash_complete("planlint report --format ''")) == sorted(planlint::report_format_names()));
-  CHECK(has(bash_complete("planlint explain memory-f"), "memory-fit"));
-  CHECK(sorted(bash_complete("planlint new ''")) == std::vector<std::string>{"inference", "training"});
-  // `planlint PATH...` is `planlint check PATH...`: check's options, and its files.
-  CHECK(has(bash_complete("planlint --fail"), "--fail-on"));
-  CHECK(has(bash_complete("planlint --"), "--version"));
-  CHECK(has(bash_complete("planlint plans.toml --base"), "--baseline"));
-  CHECK(has(bash_complete("planlint exam"), "examples"));
-  CHECK(has(bash_complete("planlint check -o examples/cluster"), "examples/cluster-plan.toml"));
-  // Each subcommand has its own options: no --baseline for report.
-  CHECK_FALSE(has(bash_complete("planlint report --b"), "--baseline"));
-  CHECK(bash_complete("planlint check --jobs ''").empty());
-}
-
-TEST_CASE("fish completes subcommands, options, choices and rule ids", "[install][docs]") {
-  const std::string fish = system_tool("fish", "fish");
-  auto complete = [&](const std::string& line) {
-    std::string output;
-    const std::string script = "source " + quote((docs_dir / "planlint.fish").string()) + "; complete -C " + quote(line);
-    REQUIRE(run_command("cd " + quote(source_dir.string()) + " && " + fish + " --no-config -c " + quote(script), output) == 0);
-    return output;
-  };
-  // The first word is a subcommand or a file (CHANGELOG.md): `planlint PATH...` runs check.
-  CHECK_THAT(complete("planlint ch"), Catch::Contains("\ncheck\tLint plan files") && Catch::Contains("CHANGELOG.md"));
-  CHECK_THAT(complete("planlint check --fo"), Catch::Contains("--format\tOutput format"));
-  CHECK_THAT(complete("planlint check --format "), Catch::Contains("sarif") && Catch::Contains("github"));
-  CHECK_THAT(complete("planlint explain memory-f"), Catch::Contains("memory-fit"));
-  CHECK_THAT(complete("planlint --skip"), Catch::Contains("--skip-non-plans"));
-  CHECK_THAT(complete("planlint report --"), !Catch::Contains("--baseline") && Catch::Contains("--block"));
-  CHECK_THAT(complete("planlint check exam"), Catch::Contains("examples/"));
 }
 
 TEST_CASE("the man page renders with man and groff without a warning", "[install][docs]") {
@@ -314,20 +256,38 @@ TEST_CASE("cpack makes a Debian package and a tarball of the static binary that 
 
   // The .deb: its files where Debian's tools and shells look, and its control fields.
   REQUIRE(run_command("dpkg-deb -c " + quote(deb.string()), output) == 0);
-  for (const char* file : {" ./usr/bin/planlint\n", " ./usr/share/man/man1/planlint.1\n",
+  for (const char* file : {" ./usr/bin/planlint\n", " ./usr/share/man/man1/planlint.1.gz\n",
                            " ./usr/share/bash-completion/completions/planlint\n",
                            " ./usr/share/zsh/vendor-completions/_planlint\n",
                            " ./usr/share/fish/vendor_completions.d/planlint.fish\n",
-                           " ./usr/share/doc/planlint/copyright\n",
+                           " ./usr/share/doc/planlint/copyright\n", " ./usr/share/doc/planlint/changelog.gz\n",
+                           " ./usr/share/lintian/overrides/planlint\n",
                            " ./usr/share/planlint/planlint_review_comment.py\n"}) {
     CAPTURE(file);
     CHECK_THAT(output, Catch::Contains(file));
   }
-  REQUIRE(run_command("dpkg-deb -f " + quote(deb.string()) + " Package Version Architecture Maintainer Section Depends Description", output) == 0);
+  // Debian's forms only: no uncompressed man page, no second licence file.
+  CHECK_THAT(output, !Catch::Contains("/planlint.1\n") && !Catch::Contains("/LICENSE\n"));
+  REQUIRE(run_command("dpkg-deb -f " + quote(deb.string()) +
+                          " Package Version Architecture Maintainer Section Depends Recommends Description",
+                      output) == 0);
   CHECK_THAT(output, Catch::Contains("Package: planlint\n") && Catch::Contains("Version: " + version + "\n") &&
                          Catch::Contains("Architecture: amd64\n") && Catch::Contains("Section: devel\n") &&
-                         Catch::Contains("Maintainer: ") && Catch::Contains("Description: linter for AI compute capacity plans"));
+                         Catch::Contains("Recommends: bash-completion\n") &&
+                         Catch::Contains("Description: linter for AI compute capacity plans"));
+  CHECK(std::regex_search(output, std::regex("\nMaintainer: [^<\n]+ <[^@>\n]+@[^@>\n]+>\n")));
   if (PLANLINT_STATIC_BINARY) CHECK_THAT(output, !Catch::Contains("Depends:"));
+  // The description names every command and every output format, in lines of at most 80.
+  const std::string description = output.substr(output.find("Description: "));
+  for (const std::vector<std::string>& names : {planlint::output_format_names(), planlint::report_format_names(),
+                                                std::vector<std::string>(planlint::cli::subcommand_names.begin(),
+                                                                         planlint::cli::subcommand_names.end())})
+    for (const std::string& name : names) {
+      CAPTURE(name);
+      CHECK(std::regex_search(description, std::regex("[ ,]" + name + "[ ,.]")));
+    }
+  std::istringstream description_lines(description);
+  for (std::string line; std::getline(description_lines, line);) CHECK(utf8_length(line) <= 80);
 
   // Unpacked into a scratch root, the package's planlint lints an example.
   const fs::path root = out.path / "root";

@@ -211,13 +211,15 @@ TEST_CASE("planlint check --format gitlab writes a Code Quality report GitLab ac
   const json quality = gitlab_code_quality(repo.path(), "--today 2026-12-01 plans/ docs/");
 
   // What GitLab requires of the artifact (tests/integrations/gitlab-code-quality.schema.json).
-  std::string output;
-  const std::string command = quote(planlint::test::ajv()) + " validate --spec=draft7 --strict=false -s " +
-                              quote((source_dir / "tests/integrations/gitlab-code-quality.schema.json").string()) +
-                              " -d " + quote((repo.path() / "gl-code-quality-report.json").string());
-  INFO(command);
-  CHECK(run_command(command, output) == 0);
-  INFO(output);
+  if (const auto ajv = planlint::test::ajv()) {
+    std::string output;
+    const std::string command = quote(*ajv) + " validate --spec=draft7 --strict=false -s " +
+                                quote((source_dir / "tests/integrations/gitlab-code-quality.schema.json").string()) +
+                                " -d " + quote((repo.path() / "gl-code-quality-report.json").string());
+    INFO(command);
+    CHECK(run_command(command, output) == 0);
+    INFO(output);
+  }
 
   const Lint json_lint = planlint_binary(repo.path(), "check --today 2026-12-01 --format json -o planlint.json plans/ docs/");
   const json report = json::parse(read_text(repo.path() / "planlint.json"));
@@ -302,18 +304,21 @@ TEST_CASE("the docs' .taplo.toml checks the plans with the plan schema and .plan
   repo.write(".planlint.toml", lint_config);
   repo.write("plans/.planlint.toml", lint_config);
   repo.write("plans/team/.planlint.toml", "[lint]\nselect = [\"all\"]\n");
+  // planlint agrees with the schemas: the configs are valid and the plans' keys known.
+  const Lint lint = planlint_binary(repo.path, "check plans/");
+  INFO(lint.output);
+  CHECK(lint.status != 2);
+  CHECK_THAT(lint.output, !Catch::Contains("[unknown-key]"));
+
+  const auto taplo_path = planlint::test::taplo();
+  if (!taplo_path) return;
   // As an editor runs it: from the repository root, where taplo finds .taplo.toml.
-  const std::string taplo = "cd " + quote(repo.path.string()) + " && " + quote(planlint::test::taplo()) + " lint ";
+  const std::string taplo = "cd " + quote(repo.path.string()) + " && " + quote(*taplo_path) + " lint ";
   std::string files, output;
   for (const std::string& file : good) files += " " + quote(file);
   const int status = run_command(taplo + files, output);
   INFO(output);
   CHECK(status == 0);
-  // planlint agrees: the configs are valid and the plans' keys known.
-  const Lint lint = planlint_binary(repo.path, "check plans/");
-  INFO(lint.output);
-  CHECK(lint.status != 2);
-  CHECK_THAT(lint.output, !Catch::Contains("[unknown-key]"));
 
   // A plan, and a config under plans/, each with a key its schema does not have.
   repo.write("plans/team/bad.toml", planlint::test::inference_plan_with("hmb = 1\n"));

@@ -17,7 +17,6 @@ using planlint::test::Scratch;
 
 TEST_CASE("every golden case's JSON output validates against schemas/diagnostics.schema.json",
           "[json][validator]") {
-  const std::string ajv = planlint::test::ajv();
   planlint::test::InDirectory cwd(PLANLINT_SOURCE_DIR);
   Scratch scratch;
   std::vector<fs::path> inputs;
@@ -37,8 +36,10 @@ TEST_CASE("every golden case's JSON output validates against schemas/diagnostics
     REQUIRE(json::accept(run.out));
     data_args += " -d " + planlint::test::quote(scratch.write(input.filename().string() + ".json", run.out).string());
   }
+  const auto ajv = planlint::test::ajv();
+  if (!ajv) return;
   std::string output;
-  std::string command = planlint::test::quote(ajv) + " validate --spec=draft7 --strict=false -c ajv-formats -s " +
+  std::string command = planlint::test::quote(*ajv) + " validate --spec=draft7 --strict=false -c ajv-formats -s " +
                         planlint::test::quote((fs::current_path() / "schemas/diagnostics.schema.json").string()) +
                         data_args;
   int status = planlint::test::run_command(command, output);

@@ -225,7 +225,7 @@ TEST_CASE("the node limit grows with the file: one per 32 bytes, at least 65,536
   CHECK(toml_node_limit(std::size_t{64} << 20) == 524'288);
 }
 
-TEST_CASE("TOML nodes are counted at each key's '.' and '=', each header's ']' and each array value",
+TEST_CASE("TOML nodes are counted at each key's '.' and '=', each header's closing bracket and each array value",
           "[limits][toml-nodes]") {
   // The offset where `text` crosses a limit of `max_nodes` nodes, or nullopt.
   auto crossing = [](std::string_view text, std::size_t max_nodes) -> std::optional<std::size_t> {

@@ -68,7 +68,7 @@ TEST_CASE("lsp: rapid edits are linted once, debounced, and the last version win
   end_session(server);
 }
 
-TEST_CASE("lsp: the nearest .planlint.toml configures a document; a change to it or its rule pack re-lints", "[lsp]") {
+TEST_CASE("lsp: the nearest .planlint.toml configures a document, and a change to it or its rule pack re-lints", "[lsp]") {
   Scratch dir;
   dir.write(".planlint.toml", "[lint]\nrules = [\"policies/\"]\n");
   const std::string pack =

@@ -145,7 +145,7 @@ TEST_CASE("lsp: exit without shutdown, or the client going away, ends the server
   }
 }
 
-TEST_CASE("lsp: --log writes a line per message with the client's text escaped; off by default", "[lsp]") {
+TEST_CASE("lsp: --log writes a line per message with the client's text escaped, and is off by default", "[lsp]") {
   Scratch dir;
   const std::string log_path = (dir.path / "stderr.txt").string();
   {

@@ -24,7 +24,7 @@ json sarif_of(const std::vector<std::string>& paths) {
 
 }  // namespace
 
-TEST_CASE("SARIF: every rule has a helpUri under the build's docs URL; the driver names planlint", "[sarif][metadata]") {
+TEST_CASE("SARIF: every rule has a helpUri under the build's docs URL, and the driver names planlint", "[sarif][metadata]") {
   Scratch dir;
   dir.write("plan.toml", inference_plan_with("hmb = 1\n") + "[inference]\nprecision = \"bf16\n");
   dir.write("b.toml", inference_plan_with("hmb = 1\ngpu_count = 3\n"));

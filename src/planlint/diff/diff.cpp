@@ -197,21 +197,19 @@ BatchResult lint_pairs(const Context& context, std::span<const FilePair> pairs) 
                            context.options.all_metrics);
             break;
           }
-    // A file whose plans did not all find theirs is kept for the matching across files.
-    if (before && std::find(base_matched.begin(), base_matched.end(), false) != base_matched.end()) {
+    // A file whose plans did not all find theirs is kept, with those plans, for the matching
+    // across files.
+    auto keep_unmatched = [](std::unique_ptr<Linted>& file, const std::vector<bool>& matched,
+                             std::vector<std::unique_ptr<Linted>>& kept) {
+      if (std::find(matched.begin(), matched.end(), false) == matched.end()) return;
       std::vector<SidePlan> left;
-      for (std::size_t j = 0; j < before->plans.size(); ++j)
-        if (!base_matched[j]) left.push_back(std::move(before->plans[j]));
-      before->plans = std::move(left);
-      result.left_base.push_back(std::move(base[b - 1]));
-    }
-    if (after && std::find(head_matched.begin(), head_matched.end(), false) != head_matched.end()) {
-      std::vector<SidePlan> left;
-      for (std::size_t i = 0; i < after->plans.size(); ++i)
-        if (!head_matched[i]) left.push_back(std::move(after->plans[i]));
-      after->plans = std::move(left);
-      result.left_head.push_back(std::move(head[h - 1]));
-    }
+      for (std::size_t i = 0; i < file->plans.size(); ++i)
+        if (!matched[i]) left.push_back(std::move(file->plans[i]));
+      file->plans = std::move(left);
+      kept.push_back(std::move(file));
+    };
+    if (before) keep_unmatched(base[b - 1], base_matched, result.left_base);
+    if (after) keep_unmatched(head[h - 1], head_matched, result.left_head);
   }
   return result;
 }

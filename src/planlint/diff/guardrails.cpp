@@ -3,7 +3,6 @@
 /// (docs/review.md, "Guardrails"), suppressed by the plan's inline comments as any finding is.
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -18,14 +17,6 @@
 namespace planlint::detail {
 
 namespace {
-
-/// The config as the plans' files are named: relative to the working folder when it lies inside.
-std::string shown_config_path(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::path relative = std::filesystem::path(path).lexically_relative(std::filesystem::current_path(ec));
-  if (ec || relative.empty() || *relative.begin() == "..") return path;
-  return relative.string();
-}
 
 struct Breach {
   std::string message;
@@ -175,7 +166,7 @@ std::vector<Diagnostic> guardrail_findings(const PlanDiff& diff, const SidePlan&
       d.primary = Location{head.source->path(), span};
       d.key_path = std::move(key);
     }
-    d.notes.push_back(fmt::format("{} ({})", breach.limit, shown_config_path(settings.config->path)));
+    d.notes.push_back(fmt::format("{} ({})", breach.limit, settings.config->path));
     d.help = "approve the change on this line, with its reason: `# planlint: allow guardrail-exceeded -- <reason>`";
     found.push_back(std::move(d));
   }

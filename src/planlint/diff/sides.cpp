@@ -21,6 +21,17 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view git_prefix = "git:";
 
+/// Where a file's config is looked for, named as `check` names a file: relative to the working
+/// folder when it lies inside it (ConfigDiscovery then names the config the same way), else
+/// absolute.
+std::string config_lookup_path(const fs::path& file) {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(file, ec).lexically_normal();
+  const fs::path relative = absolute.lexically_relative(fs::current_path(ec));
+  if (ec || relative.empty() || *relative.begin() == "..") return absolute.string();
+  return relative.string();
+}
+
 /// The error of a side: "SIDE: [FILE: ]MESSAGE".
 Error side_error(const DiffSide& side, const Error& error) {
   const std::string file = error.location.file.empty() ? std::string() : error.location.file + ": ";
@@ -59,7 +70,7 @@ Result<SideFiles> read_revision(const DiffSide& side, const SideReadOptions& opt
   SideFiles files;
   for (GitFile& file : *tree) {
     if (!holds_plan(file.path, file.text)) continue;
-    const std::string config_path = (root / file.path).string();
+    const std::string config_path = config_lookup_path(root / file.path);
     std::string key = folders.size() == 1 ? path_from_folder(file.path, folders.front()) : file.path;
     files.files.push_back(SideFile{std::move(file.path), std::move(key), config_path, std::move(file.text)});
   }
@@ -88,7 +99,7 @@ Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions&
       input.text = *std::move(text);
     }
     std::string path = path_in_repository(input.path, options.repository_root, cwd).value_or(input.path);
-    std::string config_path = fs::absolute(input.path, ec).lexically_normal().string();
+    std::string config_path = config_lookup_path(input.path);
     std::string key = folder ? path_from_folder(path, *folder) : path;
     files.files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), *std::move(input.text)});
   }

@@ -34,8 +34,9 @@ struct SideFile {
   /// What the two sides' files are matched by: the path from the side's folder when the side
   /// names one folder ("a.toml" of `old-plans/` matches "a.toml" of `plans/`), else `path`.
   std::string key;
-  /// Where its config is looked for: the file's absolute path in the working tree (a file of a
-  /// revision: where it would be), so both sides are linted with the working tree's configs.
+  /// Where its config is looked for: the file's path in the working tree (a file of a revision:
+  /// where it would be), relative to the working folder when inside it, so both sides are
+  /// linted with the working tree's configs, named as `check` names them.
   std::string config_path;
   std::string text;
 };

@@ -9,6 +9,7 @@
 
 #include "planlint/diag/printable.hpp"
 #include "planlint/emit/diff_common.hpp"
+#include "planlint/emit/format_rows.hpp"
 #include "planlint/emit/github.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/estimate/engine.hpp"
@@ -40,17 +41,9 @@ void render_github(std::ostream& out, const DiffReport& report, const DiffStyle&
 
 std::span<const DiffFormatSpec> diff_formats() { return format_table; }
 
-std::vector<std::string> diff_format_names() {
-  std::vector<std::string> names;
-  for (const DiffFormatSpec& format : format_table) names.emplace_back(format.name);
-  return names;
-}
+std::vector<std::string> diff_format_names() { return row_names<DiffFormatSpec>(format_table); }
 
-const DiffFormatSpec* find_diff_format(std::string_view name) {
-  for (const DiffFormatSpec& format : format_table)
-    if (format.name == name) return &format;
-  return nullptr;
-}
+const DiffFormatSpec* find_diff_format(std::string_view name) { return find_row<DiffFormatSpec>(format_table, name); }
 
 void render_diff(std::ostream& out, const DiffReport& report, DiffFormat format, const DiffStyle& style) {
   switch (format) {

@@ -15,13 +15,6 @@ namespace planlint::detail {
 
 namespace {
 
-std::string pad(std::string_view text, std::size_t width) {
-  std::string out(text);
-  const std::size_t shown = display_width(text);
-  if (shown < width) out.append(width - shown, ' ');
-  return out;
-}
-
 const SourceFile* source_of(const DiffReport& report, const std::string& path) {
   for (const auto& source : report.head_sources)
     if (source->path() == path) return source.get();

@@ -1,5 +1,6 @@
 #include "planlint/emit/formats.hpp"
 
+#include "planlint/emit/format_rows.hpp"
 #include "planlint/emit/github.hpp"
 #include "planlint/emit/gitlab.hpp"
 #include "planlint/emit/json.hpp"
@@ -56,11 +57,7 @@ const OutputFormat* find_output_format(std::string_view name) {
   return nullptr;
 }
 
-std::vector<std::string> output_format_names() {
-  std::vector<std::string> names;
-  for (const OutputFormat& format : formats) names.emplace_back(format.name);
-  return names;
-}
+std::vector<std::string> output_format_names() { return row_names<OutputFormat>(formats); }
 
 std::vector<std::string> output_format_choices() {
   std::vector<std::string> choices = output_format_names();

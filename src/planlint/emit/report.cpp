@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/printable.hpp"
+#include "planlint/emit/format_rows.hpp"
 #include "planlint/emit/report_common.hpp"
 #include "planlint/emit/report_html.hpp"
 #include "planlint/estimate/engine.hpp"
@@ -23,17 +24,11 @@ constexpr ReportFormatSpec report_format_table[] = {
 
 std::span<const ReportFormatSpec> report_formats() { return report_format_table; }
 
-std::vector<std::string> report_format_names() {
-  std::vector<std::string> names;
-  for (const ReportFormatSpec& format : report_format_table) names.emplace_back(format.name);
-  return names;
-}
+std::vector<std::string> report_format_names() { return row_names<ReportFormatSpec>(report_format_table); }
 
 const ReportFormatSpec* find_report_format(std::string_view name) {
   if (name == "md") name = "markdown";  // the library's alias; the command line lists the names
-  for (const ReportFormatSpec& format : report_format_table)
-    if (format.name == name) return &format;
-  return nullptr;
+  return find_row<ReportFormatSpec>(report_format_table, name);
 }
 
 std::optional<ReportFormat> parse_report_format(std::string_view name) {
@@ -149,16 +144,12 @@ std::size_t display_width(std::string_view text) {
   }));
 }
 
-namespace {
-
 std::string pad(std::string_view text, std::size_t width) {
   std::string out(text);
   const std::size_t shown = display_width(text);
   if (shown < width) out.append(width - shown, ' ');
   return out;
 }
-
-}  // namespace
 
 void render_text(std::ostream& out, const ReportInput& input) {
   const Estimates& estimates = *input.estimates;

@@ -50,6 +50,8 @@ std::string cell(std::string_view text);
 
 /// Display width of UTF-8 text (code points; every character planlint prints is one column).
 std::size_t display_width(std::string_view text);
+/// `text` followed by spaces up to `width` code points (display_width), for aligned columns.
+std::string pad(std::string_view text, std::size_t width);
 
 /// "1 error", "3 errors".
 std::string errors_count_text(std::size_t count);

@@ -9,6 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "planlint/source/toml_lexer.hpp"
+#include "planlint/source/toml_value.hpp"
+
 namespace planlint {
 
 namespace {
@@ -30,24 +33,7 @@ bool is_bare(std::string_view text) {
 
 /// `text` as is, or as a TOML basic string when it holds more than letters, digits, `_`, `-`
 /// and `.` (a `]`, `,` or `"` in it would end the name).
-std::string name_text(std::string_view text) {
-  if (is_bare(text)) return std::string(text);
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) out += fmt::format("\\u{:04X}", c);
-        else out += static_cast<char>(c);
-    }
-  }
-  out += '"';
-  return out;
-}
+std::string name_text(std::string_view text) { return is_bare(text) ? std::string(text) : toml_basic_string(text); }
 
 /// What names an element of `section`, "id=mfu"; empty when it has no such field.
 std::string element_name(std::string_view section, const PlanTable& element) {
@@ -121,11 +107,14 @@ bool has_positional_index(std::string_view key_path) {
     std::size_t j = i + 1;
     while (j < key_path.size() && std::isdigit(static_cast<unsigned char>(key_path[j]))) ++j;
     if (j > i + 1 && j < key_path.size() && key_path[j] == ']') return true;
-    // A name ("[id=mfu]"): on to its closing bracket, over the quoted values in it.
-    for (; j < key_path.size() && key_path[j] != ']'; ++j)
+    // A name ("[id=mfu]"): on to its closing bracket, over the quoted values in it (TOML basic
+    // strings, name_text()), each read by the lexer.
+    while (j < key_path.size() && key_path[j] != ']') {
       if (key_path[j] == '"')
-        for (++j; j < key_path.size() && key_path[j] != '"'; ++j)
-          if (key_path[j] == '\\') ++j;
+        j += TomlLexer(key_path.substr(j)).next().end;
+      else
+        ++j;
+    }
     i = j;
   }
   return false;

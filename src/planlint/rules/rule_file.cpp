@@ -574,18 +574,11 @@ std::string_view trimmed(std::string_view text) {
 /// placeholder's conditional, `{if c}` a section's.
 bool has_then(std::string_view text) {
   auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  char quote = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (text.substr(i).starts_with("then") && (i == 0 || !word_char(text[i - 1])) &&
-               (i + 4 == text.size() || !word_char(text[i + 4]))) {
+  for (std::size_t i = expr::find_outside_strings(text, 0, "t"); i < text.size();
+       i = expr::find_outside_strings(text, i + 1, "t"))
+    if (text.substr(i).starts_with("then") && (i == 0 || !word_char(text[i - 1])) &&
+        (i + 4 == text.size() || !word_char(text[i + 4])))
       return true;
-    }
-  }
   return false;
 }
 
@@ -668,19 +661,13 @@ std::variant<MessageTemplate, TemplateError> compile_template(std::string_view t
     // The placeholder ends at the first '}' outside a quoted string; its unit follows the
     // last ':' outside quotes ({if x then 'a:b' else 'c':GB} is not a thing, but quotes are).
     std::size_t close = std::string_view::npos, colon = std::string_view::npos;
-    char quote = 0;
-    for (std::size_t j = i + 1; j < text.size(); ++j) {
-      const char d = text[j];
-      if (quote) {
-        if (d == quote) quote = 0;
-      } else if (d == '\'' || d == '"') {
-        quote = d;
-      } else if (d == ':') {
-        colon = j - i - 1;
-      } else if (d == '}') {
+    for (std::size_t j = expr::find_outside_strings(text, i + 1, ":}"); j < text.size();
+         j = expr::find_outside_strings(text, j + 1, ":}")) {
+      if (text[j] == '}') {
         close = j;
         break;
       }
+      colon = j - i - 1;
     }
     if (close == std::string_view::npos) return TemplateError{i, "'{' without a closing '}'"};
     std::string_view inside = text.substr(i + 1, close - i - 1);

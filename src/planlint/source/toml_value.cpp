@@ -22,17 +22,22 @@ bool is_one_value(std::string_view text) {
 }  // namespace
 
 std::string as_toml_value(std::string_view text) {
-  if (is_one_value(text)) return std::string(text);
+  return is_one_value(text) ? std::string(text) : toml_basic_string(text);
+}
+
+std::string toml_basic_string(std::string_view text) {
   std::string quoted = "\"";
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (byte < 0x20 || byte == 0x7f) {
-      quoted += fmt::format("\\u{:04X}", byte);
-    } else {
-      quoted += c;
+    switch (c) {
+      case '"': quoted += "\\\""; break;
+      case '\\': quoted += "\\\\"; break;
+      case '\n': quoted += "\\n"; break;
+      case '\t': quoted += "\\t"; break;
+      case '\r': quoted += "\\r"; break;
+      default:
+        if (byte < 0x20 || byte == 0x7f) quoted += fmt::format("\\u{:04X}", byte);
+        else quoted += c;
     }
   }
   return quoted + "\"";

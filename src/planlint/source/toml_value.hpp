@@ -1,5 +1,6 @@
 #pragma once
-/// A rule's fix text as the TOML value it replaces a value with.
+/// Text written as TOML: a rule's fix text as the value it replaces a value with, and a name as
+/// a TOML basic string.
 #include <string>
 #include <string_view>
 
@@ -9,5 +10,9 @@ namespace planlint {
 /// `text` as a TOML basic string, quoted and escaped (`3.5 GB` → `"3.5 GB"`): a rule file's
 /// fix template that leaves out the quotes must not write an invalid plan.
 std::string as_toml_value(std::string_view text);
+
+/// `text` as a TOML basic string: quoted, `"` and `\` escaped, a line break, tab or carriage
+/// return as `\n`, `\t`, `\r`, any other control character or DEL as `\uXXXX`.
+std::string toml_basic_string(std::string_view text);
 
 }  // namespace planlint

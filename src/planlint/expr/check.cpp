@@ -8,7 +8,7 @@
 
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/suggest.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint::expr {

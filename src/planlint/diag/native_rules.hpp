@@ -15,6 +15,10 @@ namespace planlint {
 
 namespace native_rules {
 
+/// The group of the rules that say a plan could not be read as written (rules/structure/):
+/// they run whatever `select` says (settings/selection.cpp).
+inline constexpr std::string_view structure_group = "structure";
+
 inline constexpr std::string_view toml_syntax = "toml-syntax";
 inline constexpr std::string_view unknown_key = "unknown-key";
 inline constexpr std::string_view bad_quantity = "bad-quantity";

@@ -14,7 +14,7 @@
 #include "cli/shared_options.hpp"
 #include "planlint/config/config.hpp"
 #include "planlint/diag/native_rules.hpp"
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/emit/report.hpp"
 #include "planlint/lint/inputs.hpp"

@@ -57,7 +57,7 @@ TEST_CASE("docs/editors.md: every snippet starts `planlint lsp`, and the TOML on
   const toml::table& servers = *(*helix)["language-server"].as_table();
   CHECK(servers["planlint"]["command"].value_or(std::string()) == "planlint");
   CHECK(servers["planlint"]["args"][0].value_or(std::string()) == "lsp");
-  for (const std::string& language : {"lua", "elisp"})
+  for (const char* language : {"lua", "elisp"})
     for (const std::string& block : fenced_blocks(doc, language)) {
       INFO(block);
       const bool starts_server = block.find("'planlint', 'lsp'") != std::string::npos ||

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "planlint/estimate/estimates.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "support.hpp"
 
 namespace planlint::test {

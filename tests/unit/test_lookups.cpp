@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "planlint/catalog/catalog.hpp"
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/expr/eval.hpp"
 #include "planlint/rules/compiled_rule.hpp"
@@ -25,7 +25,7 @@
 #include "planlint/rules/rule_set.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/plan/loader.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/units/fixed.hpp"

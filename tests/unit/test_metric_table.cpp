@@ -1,4 +1,4 @@
-// The metric table (estimate/metric_table.hpp): every metric once, and the properties it
+// The metric table (metrics/metric_table.hpp): every metric once, and the properties it
 // declares agree with what the formulas compute; docs/estimates.md's metric list is generated
 // from it (PLANLINT_UPDATE_GOLDEN=1 rewrites the list).
 #include <cstdlib>
@@ -10,7 +10,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "integration_support.hpp"
 #include "test_estimates_support.hpp"
 
@@ -156,6 +156,6 @@ TEST_CASE("docs/estimates.md lists the metric table as it is", "[metric-table][d
   INFO("docs/estimates.md's metric table is out of date: PLANLINT_UPDATE_GOLDEN=1 build/tests/planlint_tests "
        "\"[metric-table]\" rewrites it");
   CHECK(planlint::test::generated_region(fs::path(PLANLINT_SOURCE_DIR) / "docs/estimates.md",
-                                         "<!-- metric table: generated from src/planlint/estimate/metric_table.cpp -->\n",
+                                         "<!-- metric table: generated from src/planlint/metrics/metric_table.cpp -->\n",
                                          "<!-- end of the metric table -->\n", generated) == generated);
 }

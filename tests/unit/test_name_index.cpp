@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/name_index.hpp"
 #include "planlint/plan/schema.hpp"
 

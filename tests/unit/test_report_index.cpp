@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 
 using planlint::Report;
 using planlint::SourceFile;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "integration_support.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/rules/rule_cost.hpp"

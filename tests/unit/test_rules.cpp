@@ -16,7 +16,7 @@
 #include "integration_support.hpp"
 
 #include "planlint/diag/native_rules.hpp"
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/lint/lint.hpp"

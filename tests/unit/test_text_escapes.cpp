@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/emit/text.hpp"
 #include "planlint/source/source_file.hpp"
 #include "support.hpp"

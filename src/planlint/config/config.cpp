@@ -340,8 +340,9 @@ Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors, Conf
   std::vector<std::string_view> tables;
   for (const ConfigTableSpec& table : config_tables()) tables.push_back(table.name);
   for (const auto& [key, node] : *root) {
+    const std::string_view name = key.str();
     const auto table = std::find_if(config_tables().begin(), config_tables().end(),
-                                    [&](const ConfigTableSpec& spec) { return spec.name == key.str(); });
+                                    [name](const ConfigTableSpec& spec) { return spec.name == name; });
     if (table == config_tables().end()) reader.unknown(key, "the config file", tables);
     else if (!node.is_table()) reader.error(node.source(), fmt::format("{} must be a table", key.str()));
     else reader.read_table(*table, *node.as_table(), config);

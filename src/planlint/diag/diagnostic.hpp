@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "planlint/source/span.hpp"
+#include "planlint/diag/span.hpp"
 
 namespace planlint {
 

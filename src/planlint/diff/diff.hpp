@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "planlint/diag/result.hpp"
-#include "planlint/diff/model.hpp"
+#include "planlint/change/model.hpp"
 #include "planlint/diff/sides.hpp"
 #include "planlint/settings/settings.hpp"
 #include "planlint/source/limits.hpp"

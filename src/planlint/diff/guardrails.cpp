@@ -11,6 +11,7 @@
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diff/side_plan.hpp"
 #include "planlint/estimate/engine.hpp"
+#include "planlint/lint/lint.hpp"
 #include "planlint/suppress/suppress.hpp"
 
 namespace planlint::detail {

@@ -5,7 +5,7 @@
 /// removed or re-ranged. Values are compared by what they mean ("80 GB" and "80GB" are one).
 #include <vector>
 
-#include "planlint/diff/model.hpp"
+#include "planlint/change/model.hpp"
 #include "planlint/plan/plan.hpp"
 
 namespace planlint::detail {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "planlint/diff/model.hpp"
+#include "planlint/change/model.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/settings/settings.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 /// `planlint diff`'s output formats (docs/review.md): one table, as the report's formats are.
-/// The renderers show what run_diff() found (diff/model.hpp); they compute nothing.
+/// The renderers show what run_diff() found (change/model.hpp); they compute nothing.
 ///
 ///     render_diff(std::cout, run.report, DiffFormat::markdown);   // a pull-request comment
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "planlint/diff/model.hpp"
+#include "planlint/change/model.hpp"
 
 namespace planlint {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "planlint/diag/report_sink.hpp"
+#include "planlint/emit/report_sink.hpp"
 
 namespace planlint {
 

@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/emit/emitter.hpp"
 #include "planlint/emit/spool.hpp"
 

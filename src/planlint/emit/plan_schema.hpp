@@ -1,6 +1,6 @@
 #pragma once
 /// schemas/plan.schema.json, generated from the plan format's data (plan/schema.cpp and
-/// estimate/metric_table.cpp) so that editors (taplo, Even Better TOML, a `#:schema` line) complete
+/// metrics/metric_table.cpp) so that editors (taplo, Even Better TOML, a `#:schema` line) complete
 /// and check exactly the keys planlint reads. A test keeps the committed file equal to it.
 #include <string>
 

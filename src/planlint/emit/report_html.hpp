@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "planlint/diff/model.hpp"
+#include "planlint/change/model.hpp"
 #include "planlint/emit/report.hpp"
 #include "planlint/estimate/portfolio.hpp"
 

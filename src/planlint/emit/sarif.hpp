@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
 #include "planlint/emit/emitter.hpp"
 #include "planlint/emit/spool.hpp"

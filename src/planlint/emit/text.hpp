@@ -10,7 +10,7 @@
 #include <map>
 #include <ostream>
 
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/emit/emitter.hpp"
 
 namespace planlint {

@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "planlint/catalog/catalog.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/plan.hpp"
 
 namespace planlint {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/plan.hpp"
 
 namespace planlint {

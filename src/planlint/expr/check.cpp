@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/suggest.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint::expr {

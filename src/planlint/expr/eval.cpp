@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/expr/check.hpp"
 #include "planlint/units/unit_slip.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/diag/result.hpp"
 #include "planlint/fix/edits.hpp"
 

@@ -17,26 +17,9 @@
 #include "planlint/lint/findings_cap.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/rules/rule_set.hpp"
-#include "planlint/settings/selection.hpp"
+#include "planlint/settings/lint_options.hpp"
 
 namespace planlint {
-
-struct LintOptions {
-  const Catalog* catalog = &Catalog::builtin();
-  const RuleSet* rules = nullptr;  ///< nullptr: the built-in rules
-  RuleSelection selection;
-  /// Rule options ([lint.options]): name → value, overriding the rules' own defaults.
-  std::map<std::string, units::Quantity> rule_options;
-  /// Tolerance tiers from config ([tolerances] capacity / cost / formula_vs_benchmark); the
-  /// plan's own [tolerances] win over these.
-  std::map<std::string, double> tolerances;
-  /// The date staleness rules compare with (--today, PLANLINT_TODAY); nullopt: the real today.
-  std::optional<Date> today;
-  /// Whether FileResult::estimates must hold everything estimate() can record, the metrics'
-  /// provenance and ranges (`planlint report` shows them). A check turns it off: its findings
-  /// read values and arithmetic only, and the ranges when a rule reads one (EstimateScope).
-  bool full_estimates = true;
-};
 
 struct FileResult {
   std::shared_ptr<const SourceFile> source;

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "planlint/diag/report.hpp"
-#include "planlint/diag/report_sink.hpp"
+#include "planlint/emit/lint_report.hpp"
+#include "planlint/emit/report_sink.hpp"
 #include "planlint/diag/result.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
 #include "planlint/lint/findings_cap.hpp"

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "planlint/catalog/catalog.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/lsp/features.hpp"
 #include "planlint/lsp/params.hpp"
 #include "planlint/lsp/positions.hpp"

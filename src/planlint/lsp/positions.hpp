@@ -11,7 +11,7 @@
 #include "planlint/lsp/text_document.hpp"
 #include "planlint/source/column_cursor.hpp"
 #include "planlint/source/source_file.hpp"
-#include "planlint/source/span.hpp"
+#include "planlint/diag/span.hpp"
 
 namespace planlint::lsp {
 

@@ -13,7 +13,7 @@
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/plan/defaults.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/plan/value_reader.hpp"
 #include "planlint/source/columns.hpp"

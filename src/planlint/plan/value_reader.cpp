@@ -13,7 +13,7 @@
 
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/source/string_span.hpp"
 
 namespace planlint::detail {

@@ -9,7 +9,7 @@
 
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/defaults.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/estimate/tolerance.hpp"
 #include "planlint/plan/schema.hpp"
 

@@ -1,6 +1,6 @@
 #include "planlint/rules/rule_cost.hpp"
 
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/expr/cost.hpp"
 #include "planlint/plan/loader.hpp"
 

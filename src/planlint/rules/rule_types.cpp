@@ -4,7 +4,7 @@
 
 #include "planlint/diag/suggest.hpp"
 #include "planlint/expr/check.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
 
 namespace planlint {

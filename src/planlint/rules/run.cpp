@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/expr/eval.hpp"
 #include "planlint/rules/compiled_rule.hpp"
 #include "planlint/source/source_file.hpp"

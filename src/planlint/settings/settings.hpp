@@ -16,9 +16,9 @@
 #include "planlint/config/config.hpp"
 #include "planlint/diag/diagnostic_sink.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
-#include "planlint/lint/lint.hpp"
 #include "planlint/plan/date.hpp"
 #include "planlint/rules/rule_set.hpp"
+#include "planlint/settings/lint_options.hpp"
 #include "planlint/suppress/suppress.hpp"
 
 namespace planlint {

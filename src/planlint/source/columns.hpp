@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "planlint/source/span.hpp"
+#include "planlint/diag/span.hpp"
 
 namespace planlint {
 

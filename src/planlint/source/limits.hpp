@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "planlint/source/span.hpp"
+#include "planlint/diag/span.hpp"
 
 namespace planlint {
 

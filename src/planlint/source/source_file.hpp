@@ -10,7 +10,7 @@
 
 #include "planlint/diag/result.hpp"
 #include "planlint/source/limits.hpp"
-#include "planlint/source/span.hpp"
+#include "planlint/diag/span.hpp"
 
 namespace planlint {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "planlint/source/source_file.hpp"
-#include "planlint/source/span.hpp"
+#include "planlint/diag/span.hpp"
 
 namespace planlint {
 

@@ -11,7 +11,7 @@
 #include <toml++/toml.h>
 
 #include "planlint/source/source_file.hpp"
-#include "planlint/source/span.hpp"
+#include "planlint/diag/span.hpp"
 
 namespace planlint::detail {
 

@@ -66,37 +66,11 @@ struct PlainNumber {
   std::string_view unit;
 };
 
-/// Every metric, in report order: the enumerator is the metric's place in the table.
+/// Every metric, in report order (metrics.def): the enumerator is the metric's place in the table.
 enum class Metric : std::uint8_t {
-  // training compute, time and cost
-  train_flops, train_tokens_per_param, train_flops_per_token, train_attention_flops_per_token,
-  train_attention_share, train_mfu_model_flops, train_mfu_with_attention, train_gpu_seconds, train_gpu_hours,
-  train_days, train_wall_days, train_schedule_days, cost_gpu_hours_billed, cost_total,
-  // training memory per GPU
-  train_moe_expert_params, train_moe_dense_params, train_moe_active_params, train_memory_states, train_memory_activations, train_memory_reserve, train_memory_total,
-  train_memory_lower_bound_states, train_memory_lower_bound, train_memory_min_pp,
-  // training communication and checkpoints
-  train_step_seconds, train_comm_allreduce_bytes, train_comm_dp_group_nodes, train_comm_seconds, train_comm_fraction,
-  train_comm_fraction_lower_bound, train_comm_ep_group_nodes, train_comm_alltoall_bytes, train_comm_alltoall_seconds,
-  train_comm_alltoall_fraction, train_micro_batches, train_pipeline_bubble, train_model_gpus, train_parallel_gpus,
-  train_nodes, train_failures,
-  train_checkpoint_optimal_interval, train_checkpoint_overhead, train_checkpoint_optimal_overhead,
-  // inference memory
-  infer_weights, infer_kv_per_token, infer_kv_cache, infer_memory_total, infer_max_concurrency,
-  infer_kv_heads_per_gpu, infer_kv_replication, infer_memory_reserve, infer_kv_per_sequence, infer_kv_per_sequence_per_gpu,
-  infer_memory_one_sequence, infer_replica_gpus, infer_memory_weights_alone, infer_node_memory, infer_peak_concurrency,
-  infer_service_gpus, infer_service_concurrency, infer_peak_replicas,
-  // inference compute
-  infer_decode_flops_per_token, infer_prefill_flops, infer_prefill_attention_flops, infer_prefill_attention_share,
-  // inference latency bounds and the reads behind them
-  infer_decode_tokens_per_s, infer_itl, infer_itl_at_concurrency, infer_ttft, infer_ttft_with_attention,
-  infer_expert_share, infer_expert_share_at_concurrency, infer_weights_read, infer_weights_read_at_concurrency,
-  infer_kv_read, infer_kv_read_at_concurrency,
-  // inference cost
-  infer_cost_per_month,
-  // the catalog's figures of the plan's GPU
-  gpu_catalog_peak, gpu_bf16_peak_share, gpu_hbm_gib, gpu_node_peak, gpu_node_hbm, gpu_node_hbm_gib,
-  gpu_node_hbm_bandwidth,
+#define PLANLINT_METRIC(id, ...) id,
+#include "planlint/metrics/metrics.def"
+#undef PLANLINT_METRIC
 };
 
 struct MetricSpec {
@@ -117,7 +91,11 @@ struct MetricSpec {
 
 /// The table, in report order: metric_table()[i].id == Metric(i).
 std::span<const MetricSpec> metric_table();
-inline constexpr std::size_t metric_count = static_cast<std::size_t>(Metric::gpu_node_hbm_bandwidth) + 1;
+inline constexpr std::size_t metric_count = 0
+#define PLANLINT_METRIC(id, ...) +1
+#include "planlint/metrics/metrics.def"
+#undef PLANLINT_METRIC
+    ;
 
 const MetricSpec& metric_spec(Metric metric);
 /// The metric called `name`, or nullptr.

@@ -1,4 +1,4 @@
-#include "planlint/diff/model.hpp"
+#include "planlint/change/model.hpp"
 
 #include <algorithm>
 

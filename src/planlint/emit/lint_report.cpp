@@ -1,9 +1,9 @@
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 
 #include <algorithm>
 #include <iterator>
 
-#include "planlint/diag/report_sink.hpp"
+#include "planlint/emit/report_sink.hpp"
 
 namespace planlint {
 

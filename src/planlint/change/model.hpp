@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
-#include "planlint/estimate/metric_table.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/estimate/portfolio.hpp"
 #include "planlint/source/source_file.hpp"
-#include "planlint/source/span.hpp"
+#include "planlint/diag/span.hpp"
 
 namespace planlint {
 

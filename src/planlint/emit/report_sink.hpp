@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
-#include "planlint/diag/report.hpp"
+#include "planlint/emit/lint_report.hpp"
 #include "planlint/diag/rule_descriptor.hpp"
 #include "planlint/source/source_file.hpp"
 

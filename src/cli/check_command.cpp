@@ -31,7 +31,8 @@ constexpr const char* levels = "error, warning, note or off";
 /// The command line as the library's options, or the first bad value.
 Result<RunOptions> to_run_options(const CheckOptions& options) {
   RunOptions run;
-  run.paths = options.paths;
+  // No path: the working folder, as ruff and eslint lint it.
+  run.paths = options.paths.empty() ? std::vector<std::string>{"."} : options.paths;
   run.skip_non_plans = options.skip_non_plans;
   run.gitignore = !options.no_ignore;
   run.exclude = options.exclude;
@@ -221,9 +222,9 @@ std::string output_format_help() {
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   CLI::App* check = app.add_subcommand("check", "Lint plan files, folders and Markdown docs (the default command)");
   check->add_option("paths", options.paths,
-                    "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs; - reads standard input")
-      ->type_name("PATH")
-      ->required();
+                    "Plan files, folders (searched for *.toml plans and *.md docs with plans), Markdown docs; - reads "
+                    "standard input; default: the working folder")
+      ->type_name("PATH");
   check->add_option("--stdin-filename", options.stdin_filename,
                     "The name of standard input ('-' among the paths) in messages; its folder's config applies, "
                     "and a Markdown name reads it as a doc")

@@ -1,5 +1,7 @@
 #include "cli/info_commands.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "cli/shared_options.hpp"
@@ -83,7 +85,7 @@ int run_gpus_command(const GpusOptions& options, std::ostream& out, std::ostream
     if (loaded) (void)catalog.load_files(loaded->catalogs, problems);
     if (!problems.empty() || !loaded) {
       for (const Diagnostic& d : problems) err << error_line(d) << '\n';
-      err << error_line(Error(fmt::format("invalid config '{}'", *config_path))) << '\n';
+      err << error_line(loaded ? Error(fmt::format("invalid config '{}'", *config_path)) : loaded.error()) << '\n';
       return exit_failure;
     }
   }
@@ -92,8 +94,10 @@ int run_gpus_command(const GpusOptions& options, std::ostream& out, std::ostream
 }
 
 CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options) {
-  CLI::App* explain = app.add_subcommand("explain", "Print a rule's documentation");
-  explain->add_option("rule", options.rule, "Rule id, e.g. memory-fit")->type_name("RULE")->required();
+  CLI::App* explain = app.add_subcommand("explain", "Print a rule's documentation, or list a group's rules");
+  explain->add_option("rule", options.rule, "Rule id, e.g. memory-fit, or a group, e.g. memory (its rules)")
+      ->type_name("RULE")
+      ->required();
   add_rule_source_options(*explain, options.rule_packs, options.config);
   return explain;
 }
@@ -106,10 +110,25 @@ int run_explain_command(const ExplainOptions& options, std::ostream& out, std::o
       out << printable_lines(rule_markdown(*rule));
       return exit_clean;
     }
+  // A group (`memory`), as --select and --ignore take: its rules, as `planlint rules` lists them.
+  std::vector<RuleDescriptor> group;
+  for (const RuleDescriptor& d : rules->descriptors())
+    if (d.group == options.rule) group.push_back(d);
+  if (!group.empty()) {
+    out << printable_lines(fmt::format("{} is a group of {} rule{}; `planlint explain RULE` prints one's "
+                                       "documentation:\n\n",
+                                       options.rule, group.size(), group.size() == 1 ? "" : "s") +
+                           rule_table_text(group));
+    return exit_clean;
+  }
   std::vector<std::string> ids;
-  for (const RuleDescriptor& d : rules->descriptors()) ids.push_back(d.id);
+  std::set<std::string> groups;
+  for (const RuleDescriptor& d : rules->descriptors()) {
+    ids.push_back(d.id);
+    if (groups.insert(d.group).second) ids.push_back(d.group);
+  }
   std::vector<std::string_view> views(ids.begin(), ids.end());
-  std::string line = fmt::format("planlint: error: no rule '{}'", options.rule);
+  std::string line = fmt::format("planlint: error: no rule or group '{}'", options.rule);
   if (auto suggestion = closest_match(options.rule, views)) line += fmt::format("; did you mean '{}'?", *suggestion);
   print_line(err, line);
   err << "Run 'planlint rules' for the list.\n";

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/shared_options.hpp"
+#include "planlint/diag/suggest.hpp"
 #include "planlint/files/output_file.hpp"
 #include "planlint/plan/date.hpp"
 #include "planlint/plan/templates.hpp"
@@ -16,10 +17,14 @@ namespace planlint::cli {
 CLI::App* add_new_command(CLI::App& app, NewOptions& options) {
   CLI::App* command = app.add_subcommand("new", "Print a commented plan template to start from");
   std::vector<std::string> kinds(template_kinds().begin(), template_kinds().end());
+  // Described as CLI11 describes a set, "{training,inference}", which the man page and the
+  // completions list; any other kind is run_new's error, which names the templates.
+  const CLI::Validator template_kind([](const std::string&) { return std::string(); },
+                                     fmt::format("{{{}}}", fmt::join(kinds, ",")));
   command->add_option("kind", options.kind, "The plan's kind: " + fmt::format("{}", fmt::join(kinds, " or ")))
       ->type_name("KIND")
       ->required()
-      ->check(CLI::IsMember(kinds));
+      ->check(template_kind);
   add_output_option(*command, options.output, "Write the template to FILE (which must not exist) instead of stdout");
   add_today_option(*command, options.today, "The review date the template writes");
   return command;
@@ -33,7 +38,14 @@ int run_new(const NewOptions& options, std::ostream& out, std::ostream& err) {
   }
   const std::optional<std::string> text = plan_template(options.kind, today->value_or(real_today()));
   if (!text) {
-    print_line(err, fmt::format("planlint: error: no template for kind '{}'", options.kind));
+    const std::vector<std::string_view> kinds(template_kinds().begin(), template_kinds().end());
+    std::string line = fmt::format("planlint: error: no template for kind '{}': `planlint new` writes {}",
+                                   options.kind, fmt::join(kinds, " or "));
+    if (options.kind == "finetune")
+      line += "; a finetune plan starts from `planlint new training`, with kind = \"finetune\"";
+    else if (std::optional<std::string> closest = closest_match(options.kind, kinds))
+      line += fmt::format("; did you mean '{}'?", *closest);
+    print_line(err, line);
     return exit_failure;
   }
   if (options.output.empty()) {

@@ -4,6 +4,7 @@
 /// every error on stderr, states the errors above the numbers in every format, and exits 1
 /// when there is one.
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -47,6 +48,32 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& options) {
   return report;
 }
 
+namespace {
+
+/// The plan `path` names for a one-plan report: `path` itself, or the one plan file or doc a
+/// folder holds (searched as `check` searches it). A folder of several plans is an error that
+/// names them, as a doc of several plans is.
+Result<std::string> plan_in_folder(const std::string& path, std::string_view format) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return path;
+  Result<std::vector<Input>> found = expand_inputs({path});
+  if (!found) return Error(fmt::format("cannot read '{}': {}", found.error().location.file, found.error().message));
+  if (found->size() == 1) return found->front().path;
+  if (found->empty())
+    return Error(fmt::format("no plan found in {}: no *.toml file with a [plan] table, no Markdown doc with a "
+                             "```toml plan block",
+                             path));
+  constexpr std::size_t most_named = 5;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < found->size() && i < most_named; ++i) names.push_back((*found)[i].path);
+  return Error(fmt::format("{} is a folder of {} plans ({}{}): report --format {} reports one plan; name one, or give "
+                           "--format html for a page of them all",
+                           path, found->size(), fmt::join(names, ", "), found->size() > most_named ? ", ..." : "",
+                           format));
+}
+
+}  // namespace
+
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err,
                const Environment& environment) {
   const ReportFormatSpec* spec = find_report_format(options.format);
@@ -69,18 +96,25 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     return exit_failure;
   }
   const std::optional<ReportFormat> format = spec->format;
-  Result<std::string> text = read_file(options.path);
-  if (!text) {
-    print_line(err, fmt::format("planlint: error: cannot read '{}': {}", options.path, text.error().message));
+  // A folder: its one plan, found as `check` finds plans in it; with several, which to report.
+  const Result<std::string> named = plan_in_folder(options.path, options.format);
+  if (!named) {
+    print_line(err, fmt::format("planlint: error: {}", named.error().message));
     return exit_failure;
   }
-  auto source = std::make_shared<const SourceFile>(options.path, *std::move(text));
+  const std::string& path = *named;
+  Result<std::string> text = read_file(path);
+  if (!text) {
+    print_line(err, fmt::format("planlint: error: cannot read '{}': {}", path, text.error().message));
+    return exit_failure;
+  }
+  auto source = std::make_shared<const SourceFile>(path, *std::move(text));
 
   // The GPU catalog `check` would use for this file: the built-in one with the config's files
   // over it (docs/catalog.md), so that both agree on a GPU of the team's own.
   std::optional<std::string> config_path;
   if (!options.config.empty()) config_path = options.config;
-  else config_path = discover_config(options.path);
+  else config_path = discover_config(path);
   Catalog catalog = Catalog::builtin();
   std::optional<Config> config;
   if (config_path) {
@@ -88,9 +122,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     Result<Config> loaded = load_config(*config_path, problems,
                                         options.config.empty() ? ConfigOrigin::discovered : ConfigOrigin::command_line);
     if (loaded) (void)catalog.load_files(loaded->catalogs, problems);
-    if (!problems.empty()) {
+    if (!loaded || !problems.empty()) {
       for (const Diagnostic& d : problems) err << error_line(d) << '\n';
-      err << error_line(Error(fmt::format("invalid config '{}'", *config_path))) << '\n';
+      err << error_line(loaded ? Error(fmt::format("invalid config '{}'", *config_path)) : loaded.error()) << '\n';
       return exit_failure;
     }
     config = *std::move(loaded);
@@ -100,12 +134,12 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   // numbers (as `check` reads it).
   std::string_view toml_text = source->text();
   std::uint32_t first_line = 1;
-  if (is_markdown_path(options.path)) {
+  if (is_markdown_path(path)) {
     const std::vector<PlanBlock> blocks = plan_blocks(source->text());
     if (blocks.empty()) {
       print_line(err, fmt::format("planlint: error: {}: no plan found: the doc holds no ```toml block with a [plan] "
                          "table",
-                         options.path));
+                         path));
       return exit_failure;
     }
     if (options.block > blocks.size() || (options.block == 0 && blocks.size() > 1)) {
@@ -113,14 +147,14 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
       for (const PlanBlock& block : blocks) lines.push_back(std::to_string(block.first_line - 1));  // the fences
       print_line(err, fmt::format("planlint: error: {}: the doc holds {} plans (```toml blocks at lines {}): name one "
                          "with --block 1 to --block {}",
-                         options.path, blocks.size(), fmt::join(lines, ", "), blocks.size()));
+                         path, blocks.size(), fmt::join(lines, ", "), blocks.size()));
       return exit_failure;
     }
     const PlanBlock& block = blocks[options.block == 0 ? 0 : options.block - 1];
     toml_text = block_text(source->text(), block);
     first_line = block.first_line;
   } else if (options.block > 0) {
-    print_line(err, fmt::format("planlint: error: --block: {} is not a Markdown doc", options.path));
+    print_line(err, fmt::format("planlint: error: --block: {} is not a Markdown doc", path));
     return exit_failure;
   }
 
@@ -136,10 +170,10 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   // Valid TOML without a top-level [plan] table (pyproject.toml, a config) is no plan to report
   // on: it printed an empty report under a plan header after the missing sections. A file that
   // does not parse may be a plan; its syntax error is the finding to show (exit 1).
-  if (!is_markdown_path(options.path) && result.plan && !toml_holds_plan(toml_text)) {
+  if (!is_markdown_path(path) && result.plan && !toml_holds_plan(toml_text)) {
     print_line(err, fmt::format("planlint: error: {}: no plan found: a plan file has a top-level [plan] table (`planlint "
                        "new training` or `planlint new inference` prints one to start from)",
-                       options.path));
+                       path));
     return exit_failure;
   }
   SuppressionRules suppression_rules;
@@ -172,7 +206,7 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   ReportInput input;
   input.plan = result.plan ? &*result.plan : nullptr;
   input.estimates = result.estimates ? &*result.estimates : nullptr;
-  input.path = options.path;
+  input.path = path;
   // Which assumption moves each figure: computed here, by estimate/, for the renderers to show.
   std::optional<Sensitivity> sensitivity;
   if (input.plan && input.estimates) {

@@ -155,6 +155,7 @@ struct PeakRow {
 };
 struct GpuRow {
   std::string_view id, name;
+  std::uint32_t aliases_first, aliases_count;
   std::uint32_t dense_first, dense_count, sparse_first, sparse_count;
   double hbm, hbm_bandwidth;
   bool has_link;
@@ -277,6 +278,7 @@ std::vector<GpuSpec> gpus() {
     GpuSpec& gpu = result.emplace_back();
     gpu.id = str(row.id);
     gpu.name = str(row.name);
+    gpu.aliases = string_list(row.aliases_first, row.aliases_count);
     for (std::uint32_t i = row.dense_first; i < row.dense_first + row.dense_count; ++i)
       gpu.dense_peak_flops.set(static_cast<Precision>(peaks[i].precision), peaks[i].flops);
     for (std::uint32_t i = row.sparse_first; i < row.sparse_first + row.sparse_count; ++i)
@@ -402,11 +404,12 @@ std::vector<GpuSpec> gpus() {
       return range;
     };
     const Range dense = peak_rows(gpu.dense_peak_flops), sparse = peak_rows(gpu.sparse_peak_flops);
+    const Range aliases = string_rows(gpu.aliases);
     const Range sources = string_rows(gpu.sources);
     const Span& span = gpu.location.span;
     const PriceRange price = gpu.price.value_or(PriceRange{});
-    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{},\n   {},{},{},{},{}}}",
-                                literal(gpu.id), literal(gpu.name), dense.text(), sparse.text(),
+    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{},\n   {},{},{},{},{}}}",
+                                literal(gpu.id), literal(gpu.name), aliases.text(), dense.text(), sparse.text(),
                                 number(gpu.hbm_bytes), number(gpu.hbm_bandwidth_bytes_per_s),
                                 gpu.link_bandwidth_bytes_per_s.has_value(),
                                 number(gpu.link_bandwidth_bytes_per_s.value_or(0)),

@@ -566,3 +566,12 @@ TEST_CASE("a second benchmark of a metric added after the first leaves the first
   CHECK(keys_of(first + second) ==
         std::vector<std::string>{"benchmarks[metric=train.days].source", "benchmarks[metric=train.days,n=2].source"});
 }
+
+TEST_CASE("docs/cli.md names the baseline version planlint writes as the current one", "[baseline][docs]") {
+  const int written = nlohmann::json::parse(planlint::baseline_text({}))["version"].get<int>();
+  const std::string doc = planlint::test::read_text(std::string(PLANLINT_SOURCE_DIR) + "/docs/cli.md");
+  const std::string version = "`\"version\": " + std::to_string(written) + "`";
+  CHECK_THAT(doc, Catch::Contains("The file is " + version + ", as planlint writes it"));
+  // Not as an older release's format ("A `"version": 1` baseline (keyed by index) loads").
+  CHECK(doc.find("A " + version + " baseline") == std::string::npos);
+}

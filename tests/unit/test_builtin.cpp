@@ -146,6 +146,7 @@ TEST_CASE("the generated built-in catalog equals gpus.toml loaded at run time",
     INFO("gpu " << b.id);
     CHECK(a.id == b.id);
     CHECK(a.name == b.name);
+    CHECK(a.aliases == b.aliases);
     auto same_peaks = [](const planlint::PeakTable& x, const planlint::PeakTable& y) {
       if (x.size() != y.size()) return false;
       for (auto p = x.begin(), q = y.begin(); p != x.end(); ++p, ++q)

@@ -464,7 +464,7 @@ TEST_CASE("a malformed catalog is reported at the line and column of the offendi
     at(d, 6, 1);
     CHECK_THAT(d.message, Catch::Contains("unknown key 'hbm_bandwith'"));
     CHECK(d.key_path == "gpu[0].hbm_bandwith");
-    CHECK_THAT(d.message, Catch::Contains("id, name, hbm, hbm_bandwidth, link_bandwidth"));
+    CHECK_THAT(d.message, Catch::Contains("id, name, aliases, hbm, hbm_bandwidth, link_bandwidth"));
     REQUIRE(d.help.has_value());
     CHECK_THAT(*d.help, Catch::Contains("'hbm_bandwidth'"));
   }

@@ -11,7 +11,7 @@ TEST_CASE("planlint --help lists the commands, then check's options", "[cli][hel
   CHECK(help.status == 0);
   CHECK_THAT(help.out, Catch::Contains("Subcommands:"));
   CHECK_THAT(help.out, Catch::Contains("Options of check, the default command:"));
-  CHECK_THAT(help.out, Catch::Contains("Usage: planlint check [OPTIONS] paths..."));
+  CHECK_THAT(help.out, Catch::Contains("Usage: planlint check [OPTIONS] [paths...]"));
   for (const char* option : {"--fail-on", "--format", "--select", "--baseline", "--fix", "--exit-zero", "--no-ignore",
                              "--exclude", "--stdin-filename"})
     CHECK_THAT(help.out, Catch::Contains(option));

@@ -185,8 +185,10 @@ TEST_CASE("a config named with --config applies, and command-line options win ov
   CHECK(ignore.status == 0);
   CHECK(ignore.out == "no problems in 1 file\n");
 
-  auto select = run_cli({"--no-color", "--select", "unknown-gpu", plan.string()});
-  CHECK(select.status == 0);
+  // A narrowed selection still runs the structure group: the misspelt key is reported.
+  auto select = run_cli({"--no-color", "--select", "memory-fit", plan.string()});
+  CHECK(select.status == 1);
+  CHECK_THAT(select.out, Catch::Contains("error: unknown key 'hmb'"));
 }
 
 TEST_CASE("an invalid config, rule pack or option exits 2 with file:line:col", "[config][cli]") {

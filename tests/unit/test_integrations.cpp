@@ -239,6 +239,13 @@ TEST_CASE("planlint check --format gitlab writes a Code Quality report GitLab ac
   CHECK(twice == 2);
 }
 
+TEST_CASE("the vendored GitLab schema says what it checks: the report --format gitlab writes", "[integrations][gitlab][docs]") {
+  const json schema = json::parse(planlint::test::read_text(source_dir / "tests/integrations/gitlab-code-quality.schema.json"));
+  const std::string comment = schema["$comment"].get<std::string>();
+  CHECK_THAT(comment, Catch::Contains("`planlint check --format gitlab` writes"));
+  CHECK(comment.find("jq") == std::string::npos);
+}
+
 TEST_CASE("planlint check --format gitlab: fingerprints stay while the finding does, and paths are the repository's",
           "[integrations][gitlab]") {
   PlanRepository repo;

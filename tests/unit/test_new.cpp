@@ -90,3 +90,15 @@ TEST_CASE("planlint new rejects an unknown kind and a bad date", "[new]") {
   CHECK(run_cli({"new", "training", "--today", "2026-13-01"}).status == 2);
   CHECK_FALSE(planlint::plan_template("finetune", planlint::Date{2026, 12, 1}));
 }
+
+TEST_CASE("each template's gpu line points to planlint gpus, which lists the catalog's ids", "[new][docs]") {
+  for (std::string_view kind : planlint::template_kinds()) {
+    CAPTURE(kind);
+    const std::string text = *planlint::plan_template(kind, planlint::Date{2026, 12, 1});
+    const std::size_t gpu = text.find("\ngpu = ");
+    REQUIRE(gpu != std::string::npos);
+    const std::string line = text.substr(gpu + 1, text.find('\n', gpu + 1) - gpu - 1);
+    CHECK_THAT(line, Catch::Contains("`planlint gpus`"));
+    CHECK(line.find("planlint rules") == std::string::npos);
+  }
+}

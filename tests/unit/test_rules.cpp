@@ -702,11 +702,18 @@ TEST_CASE("select, ignore and severity decide which rules run and how loud",
   selection.severity = {{"memory-fit", "off"}};
   CHECK_FALSE(selection.level("memory-fit", "memory", Severity::error));
 
-  // A file that is not valid TOML is reported whatever is selected; only an ignore or "off"
-  // silences it (--select unknown-key once turned a broken file into "no problems", exit 0).
+  // A file that is not valid TOML, or a plan planlint cannot read as written (the structure
+  // group), is reported whatever is selected; only an ignore or "off" silences it (--select
+  // peak,memory once turned a plan with an unknown GPU into "no problems", exit 0).
   selection = {};
   selection.select = {"unknown-key"};
   CHECK(selection.level("toml-syntax", "structure", Severity::error) == Severity::error);
+  selection.select = {"peak", "memory"};
+  for (const char* structural : {"toml-syntax", "unknown-gpu", "bad-quantity", "bad-value", "unknown-key"})
+    CHECK(selection.level(structural, "structure", Severity::error) == Severity::error);
+  selection.ignore = {"unknown-gpu"};
+  CHECK_FALSE(selection.level("unknown-gpu", "structure", Severity::error));
+  selection.ignore = {};
   selection.ignore = {"toml-syntax"};
   CHECK_FALSE(selection.level("toml-syntax", "structure", Severity::error));
   selection = {};

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/catalog/gpu_names.hpp"
 #include "planlint/embed/builtin.hpp"
 #include "planlint/embed/embedded_files.hpp"
 
@@ -74,6 +75,7 @@ const Catalog& Catalog::builtin() {
   static const Catalog& catalog = *[] {
     auto* result = new Catalog;
     result->gpus_ = builtin::gpus();
+    result->index_names();
     return result;
   }();
   return catalog;
@@ -100,6 +102,35 @@ const GpuSpec* Catalog::find(std::string_view id) const {
   for (const GpuSpec& gpu : gpus_)
     if (gpu.id == id) return &gpu;
   return nullptr;
+}
+
+GpuMatch Catalog::resolve(std::string_view name) const {
+  if (const GpuSpec* gpu = find(name)) return GpuMatch{gpu, true, {}};
+  GpuMatch match;
+  const auto found = names_.find(gpu_name_key(name));
+  if (found == names_.end()) return match;
+  if (found->second.size() == 1) {
+    match.gpu = &gpus_[found->second.front()];
+    return match;
+  }
+  for (std::size_t entry : found->second) match.candidates.push_back(&gpus_[entry]);
+  return match;
+}
+
+void Catalog::index_names() {
+  names_.clear();
+  for (std::size_t entry = 0; entry < gpus_.size(); ++entry) {
+    const GpuSpec& gpu = gpus_[entry];
+    auto add = [&](std::string_view name) {
+      const std::string key = gpu_name_key(name);
+      if (key.empty()) return;
+      std::vector<std::size_t>& entries = names_[key];
+      if (entries.empty() || entries.back() != entry) entries.push_back(entry);
+    };
+    add(gpu.id);
+    add(gpu.name);
+    for (const std::string& alias : gpu.aliases) add(alias);
+  }
 }
 
 std::vector<std::string> Catalog::ids() const {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
@@ -107,6 +108,9 @@ struct PriceRange {
 struct GpuSpec {
   std::string id;    ///< catalog id, e.g. "h100-sxm"
   std::string name;  ///< marketing name, e.g. "NVIDIA H100 SXM5 80GB"
+  /// Other names of the part ("H100", "H100 80GB HBM3" as nvidia-smi prints it): a plan's
+  /// `cluster.gpu` that is one of them, or the name, reads as the id (Catalog::resolve).
+  std::vector<std::string> aliases;
   /// Dense peak FLOP/s per precision (fp32 is the non-tensor CUDA-core figure); a precision the
   /// GPU does not support is absent. fp16 equals bf16 unless the entry says otherwise.
   PeakTable dense_peak_flops;
@@ -132,6 +136,14 @@ struct GpuSpec {
   ScaleOut scale_out() const { return scale_up_link == ScaleUpLink::ici ? ScaleOut::ici : ScaleOut::nic; }
 };
 
+/// What a name (a plan's `cluster.gpu`) names in a catalog (Catalog::resolve).
+struct GpuMatch {
+  const GpuSpec* gpu = nullptr;  ///< the entry it names; null when none or several answer to it
+  bool exact = false;            ///< the name is the entry's id as written
+  /// The entries whose id, name or an alias has the name's gpu_name_key, when several do.
+  std::vector<const GpuSpec*> candidates;
+};
+
 class Catalog {
  public:
   /// The built-in catalog (rules/catalog/gpus.toml, compiled in), built once on first use.
@@ -146,6 +158,10 @@ class Catalog {
   static constexpr std::string_view builtin_path = "rules/catalog/gpus.toml";
 
   const GpuSpec* find(std::string_view id) const;
+  /// The entry `name` names: the one of that id, else the one entry whose id, name or an alias
+  /// is the same up to case, separators, vendor words and SXM generation (gpu_name_key):
+  /// "H100 SXM5", "h100_sxm" and the alias "H100" are h100-sxm.
+  GpuMatch resolve(std::string_view name) const;
   const std::vector<GpuSpec>& gpus() const { return gpus_; }
   std::vector<std::string> ids() const;
 
@@ -159,7 +175,13 @@ class Catalog {
   Result<void> load_files(const std::vector<std::string>& paths, DiagnosticSink& errors);
 
  private:
+  /// Fills names_: every entry's id, name and aliases by gpu_name_key.
+  void index_names();
+
   std::vector<GpuSpec> gpus_;
+  /// gpu_name_key of each id, name and alias → the entries (indices in gpus_) it names, each
+  /// once: resolve() looks a name up in time of its length, whatever the catalog's size.
+  std::unordered_map<std::string, std::vector<std::size_t>> names_;
 };
 
 }  // namespace planlint

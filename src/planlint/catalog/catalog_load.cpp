@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <utility>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 
 #include "planlint/source/regular_file.hpp"
 #include "planlint/catalog/catalog.hpp"
+#include "planlint/catalog/gpu_names.hpp"
 #include "planlint/diag/edit_distance.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/source/string_span.hpp"
@@ -26,10 +28,10 @@ namespace {
 
 constexpr std::string_view rule_id = problem_kinds::invalid_catalog;
 constexpr std::array<std::string_view, 1> root_keys = {"gpu"};
-constexpr std::array<std::string_view, 14> entry_keys = {
-    "id",      "name",          "hbm",           "hbm_bandwidth", "link_bandwidth",
-    "scale_up_link", "scale_up_domain", "gpus_per_node", "scale_out", "notes",
-    "sources", "dense",         "sparse",        "price"};
+constexpr std::array<std::string_view, 15> entry_keys = {
+    "id",      "name",          "aliases",         "hbm",           "hbm_bandwidth",
+    "link_bandwidth", "scale_up_link", "scale_up_domain", "gpus_per_node", "scale_out",
+    "notes",   "sources",       "dense",           "sparse",        "price"};
 /// The keys of an entry that describe its topology: a replacement that states none of one keeps
 /// the replaced entry's (Catalog::load).
 constexpr std::array<std::string_view, 4> topology_keys = {"scale_up_link", "scale_up_domain", "gpus_per_node",
@@ -120,6 +122,7 @@ class Loader {
         d.related.push_back({earlier->location, "first defined here"});
         continue;
       }
+      if (!names_one_entry(*table, path, *gpu)) continue;
       result.push_back(std::move(*gpu));
     }
     return result;
@@ -141,6 +144,55 @@ class Loader {
     return report(node.source(), std::move(key_path), std::move(message));
   }
 
+  /// Whether every name of the entry (id, name, aliases) names it alone among the file's
+  /// entries, up to gpu_name_key; reports each that names an earlier entry too. An alias
+  /// that two entries share would make `cluster.gpu` ambiguous.
+  bool names_one_entry(const toml::table& table, const std::string& path, const GpuSpec& gpu) {
+    const std::size_t errors_before = errors_.size();
+    std::vector<std::pair<const toml::node*, std::string>> names = {{table.get("id"), "id"},
+                                                                     {table.get("name"), "name"}};
+    if (const toml::array* aliases = table.get_as<toml::array>("aliases"))
+      for (std::size_t i = 0; i < aliases->size(); ++i)
+        names.emplace_back(aliases->get(i), fmt::format("aliases[{}]", i));
+    std::vector<std::pair<std::string, std::string>> own;  // key → the name written
+    for (const auto& [node, key] : names) {
+      const std::string written = node->as_string()->get();
+      const std::string name_key = gpu_name_key(written);
+      own.emplace_back(name_key, written);
+      const auto earlier = names_by_key_.find(name_key);
+      if (earlier == names_by_key_.end() || earlier->second.first == gpu.id) continue;
+      Diagnostic& d = report(*node, fmt::format("{}.{}", path, key),
+                             fmt::format("'{}' names the entry \"{}\" too (as '{}'): an id, name or alias names "
+                                         "one entry, up to case, separators and vendor words",
+                                         written, earlier->second.first, earlier->second.second));
+      d.help = "leave it out of one of the two entries";
+    }
+    if (errors_.size() != errors_before) return false;
+    for (auto& [name_key, written] : own) names_by_key_.emplace(name_key, std::pair{gpu.id, written});
+    return true;
+  }
+
+  /// `aliases`: other names of the part, non-empty strings.
+  void aliases(const toml::table& table, const std::string& path, GpuSpec& gpu) {
+    const toml::node* node = table.get("aliases");
+    if (!node) return;
+    const toml::array* array = node->as_array();
+    if (!array) {
+      report(*node, path + ".aliases",
+             fmt::format("expected 'aliases' to be an array of strings, found {}", type_name(*node)));
+      return;
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      if (const auto* text = element.as_string(); text && !gpu_name_key(text->get()).empty())
+        gpu.aliases.push_back(text->get());
+      else
+        report(element, fmt::format("{}.aliases[{}]", path, i),
+               text ? std::string("an alias needs a letter or digit")
+                    : fmt::format("expected a string, found {}", type_name(element)));
+    }
+  }
+
   std::optional<GpuSpec> entry(const toml::table& table, const std::string& path) {
     const std::size_t errors_before = errors_.size();
     GpuSpec gpu;
@@ -151,6 +203,7 @@ class Loader {
 
     if (auto id = required_string(table, "id", path)) gpu.id = *id;
     if (auto name = required_string(table, "name", path)) gpu.name = *name;
+    aliases(table, path, gpu);
     if (const toml::node* notes = table.get("notes")) {
       if (const auto* text = notes->as_string())
         gpu.notes = text->get();
@@ -438,6 +491,8 @@ class Loader {
   DiagnosticSink& errors_;
   /// (entry id, topology key) for each topology key an entry states.
   std::vector<std::pair<std::string, std::string_view>> stated_;
+  /// gpu_name_key of each id, name and alias of the file's entries so far → (id, the name written).
+  std::map<std::string, std::pair<std::string, std::string>> names_by_key_;
 };
 
 }  // namespace
@@ -464,6 +519,7 @@ Result<void> Catalog::load(const SourceFile& file, DiagnosticSink& errors) {
     } else
       gpus_.push_back(std::move(gpu));
   }
+  index_names();
   if (errors.size() != errors_before) return Error("invalid catalog");
   return {};
 }

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace planlint {
@@ -37,7 +38,10 @@ std::string catalog_table_markdown(const Catalog& catalog) {
     // A GPU without BF16 (Volta) shows its FP16 tensor peak in the BF16/FP16 column.
     std::optional<double> half = gpu.dense_peak(Precision::bf16);
     if (!half) half = gpu.dense_peak(Precision::fp16);
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", gpu.id, gpu.name,
+    std::string name = gpu.name;
+    for (std::size_t i = 0; i < gpu.aliases.size(); ++i)
+      name += fmt::format("{}`{}`", i == 0 ? "; also " : ", ", gpu.aliases[i]);
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", gpu.id, name,
                        figure(gpu.dense_peak(Precision::fp32), tera, "TFLOPS"), figure(half, tera, "TFLOPS"),
                        figure(gpu.dense_peak(Precision::fp8), tera, "TFLOPS"),
                        figure(gpu.dense_peak(Precision::fp4), tera, "TFLOPS"),
@@ -52,6 +56,7 @@ std::string catalog_listing_text(const Catalog& catalog) {
   std::string out;
   for (const GpuSpec& gpu : catalog.gpus()) {
     out += fmt::format("{}  {}\n", gpu.id, gpu.name);
+    if (!gpu.aliases.empty()) out += fmt::format("  also named    {}\n", fmt::join(gpu.aliases, ", "));
     std::string dense, sparse;
     for (auto [precision, peak] : gpu.dense_peak_flops)
       dense += fmt::format("{}{} {}", dense.empty() ? "" : ", ", to_string(precision), figure(peak, 1e12, "TFLOPS"));
@@ -84,6 +89,7 @@ std::string catalog_listing_json(const Catalog& catalog) {
     json entry = json::object();
     entry["id"] = gpu.id;
     entry["name"] = gpu.name;
+    entry["aliases"] = gpu.aliases;
     entry["hbm_bytes"] = gpu.hbm_bytes;
     entry["hbm_bandwidth_bytes_per_s"] = gpu.hbm_bandwidth_bytes_per_s;
     entry["link_bandwidth_bytes_per_s"] =

@@ -3,7 +3,7 @@
 ///
 /// An edit distance alone is wrong here: "b200-sxm" is one letter from "h200-sxm", a different
 /// GPU with less than half the peak, and a fix that a tool applies unattended would put it in
-/// the plan. A GPU's model is the part before the first '-' ("b200", "a100"); only ids of the
+/// the plan. A GPU's model is its first word (gpu_model: "b200", "a100"); only ids of the
 /// same model are offered, and the fix only when one id is meant.
 #include <string>
 #include <string_view>

@@ -399,15 +399,10 @@ Result<std::string> read_discovered_config(const std::string& path) {
 
 Result<Config> load_config(const std::string& path, DiagnosticSink& errors, ConfigOrigin origin, Config* partial) {
   Result<std::string> text = origin == ConfigOrigin::discovered ? read_discovered_config(path) : read_regular_file(path);
-  if (!text) {
-    Diagnostic d;
-    d.rule = problem_kinds::config;
-    d.message = fmt::format("cannot read config file: {}", text.error().message);
-    d.primary = Location{path, {}};
-    d.help = text.error().help;
-    errors.report(std::move(d));
-    return Error(fmt::format("invalid config '{}'", path));
-  }
+  // One line says it all: "invalid config" after it would repeat the file's name.
+  if (!text)
+    return Error(fmt::format("cannot read config file: {}", text.error().message), Location{path, {}},
+                 text.error().help);
   return parse_config(SourceFile(path, *std::move(text)), errors, origin, partial);
 }
 

@@ -92,7 +92,8 @@ enum class ConfigOrigin { discovered, command_line };
 Result<Config> parse_config(const SourceFile& file, DiagnosticSink& errors,
                             ConfigOrigin origin = ConfigOrigin::discovered, Config* partial = nullptr);
 
-/// Reads and parses a config file; an unreadable file is a problem without a position.
+/// Reads and parses a config file. A file that cannot be read is the error itself ("cannot read
+/// config file: No such file or directory", at the file), with no problem in `errors`.
 Result<Config> load_config(const std::string& path, DiagnosticSink& errors,
                            ConfigOrigin origin = ConfigOrigin::discovered, Config* partial = nullptr);
 

@@ -26,6 +26,12 @@ struct RelatedLocation {
   std::string message;
 };
 
+/// Whether `planlint check --fix` applies a rule's fix: `safe` ones always, `unsafe` ones (the
+/// edit may change what the plan means) only with --unsafe-fixes.
+enum class FixSafety { none, safe, unsafe };
+
+std::string_view to_string(FixSafety safety);
+
 /// A text edit that fixes the finding: replace `span` of `file` with `replacement`.
 struct FixEdit {
   Location location;
@@ -53,6 +59,9 @@ struct Diagnostic {
   std::vector<std::string> notes;
   std::optional<std::string> help;
   std::vector<FixEdit> fixes;
+  /// Whether `fixes` are safe or unsafe: the rule's `fix_safety`, set when the run selects the
+  /// finding (lint.hpp select_findings), for the outputs that show it (JSON).
+  FixSafety fix_safety = FixSafety::none;
   /// Set when the finding is suppressed; emitters show it (SARIF `suppressions`) but it does
   /// not count towards the exit status or the summary.
   std::optional<Suppression> suppression;

@@ -35,12 +35,6 @@ class SharedText {
   std::string_view view_;                     ///< *owner_, or the static text
 };
 
-/// Whether `planlint check --fix` applies a rule's fix: `safe` ones always, `unsafe` ones (the
-/// edit may change what the plan means) only with --unsafe-fixes.
-enum class FixSafety { none, safe, unsafe };
-
-std::string_view to_string(FixSafety safety);
-
 struct RuleDescriptor {
   std::string id;       ///< "memory-fit"
   std::string group;    ///< "memory"

@@ -50,7 +50,9 @@ json diagnostic_json(const Diagnostic& d, const std::string& repository_file, co
                      {"column", at.begin.column},
                      {"end_line", at.end.line},
                      {"end_column", at.end.column},
-                     {"replacement", edit.replacement}});
+                     {"replacement", edit.replacement},
+                     // --fix applies a safe fix, --unsafe-fixes an unsafe one too.
+                     {"safety", d.fix_safety == FixSafety::safe ? "safe" : "unsafe"}});
   }
   out["fixes"] = std::move(fixes);
   out["suppressed"] = d.suppression.has_value();

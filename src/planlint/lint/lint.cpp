@@ -114,6 +114,7 @@ void select_findings(std::vector<Diagnostic>& diagnostics, const LintOptions& op
     const std::string_view group = rule ? std::string_view(rule->group) : std::string_view();
     if (auto level = options.selection.level(d.rule, group, d.severity)) {
       d.severity = *level;
+      if (rule) d.fix_safety = rule->fix;
       if (kept != i) diagnostics[kept] = std::move(d);
       ++kept;
     }

@@ -17,6 +17,8 @@
 #include "planlint/lint/findings_cap.hpp"
 #include "planlint/lint/gitignore.hpp"
 #include "planlint/lint/inputs.hpp"
+#include "planlint/markdown/markdown.hpp"
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/parallel/parallel_in_order.hpp"
 
 namespace planlint {
@@ -62,6 +64,15 @@ void leave_out_excluded(Prepared& run) {
   }
   run.inputs.resize(kept);
   run.settings_of.resize(kept);
+}
+
+/// Standard input read as TOML (no --stdin-filename, or one not a Markdown name) that is a
+/// Markdown doc with a plan block: its toml-syntax finding says how to read it as a doc.
+void hint_markdown_on_stdin(FileOutput& output) {
+  for (Diagnostic& d : output.diagnostics)
+    if (d.rule == native_rules::toml_syntax && !plan_blocks(output.source->text()).empty())
+      d.help = "standard input is a Markdown doc with a ```toml plan block: name it with --stdin-filename "
+               "NAME.md to lint its plans";
 }
 
 /// The inputs, the settings of each and the baseline, or the errors that stop the run.
@@ -231,6 +242,8 @@ RunResult run_lint(const RunOptions& options, ReportSink& sink) {
                 "planlint: note: {}: no plan found: the doc holds no ```toml block with a [plan] table, so nothing "
                 "in it was linted",
                 output.source->path()));
+          if (run.inputs[order[b * batch + j]].standard_input && !is_markdown_path(output.source->path()))
+            hint_markdown_on_stdin(output);
           if (run.baseline) {
             run.baseline->apply(output.diagnostics, output.former_keys);
             // A file whose findings are not all kept (FileOutput::findings_not_kept) may hold

@@ -6,7 +6,9 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "planlint/catalog/gpu_names.hpp"
 #include "planlint/catalog/gpu_suggestion.hpp"
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
@@ -463,13 +465,49 @@ void Loader::check_required() {
   }
 }
 
+/// Where a plan's author finds the catalog's ids, with what tells parts apart.
+constexpr std::string_view gpus_listing_note =
+    "`planlint gpus` lists the catalog's GPUs with their aliases, peaks, memory and links";
+
 void Loader::check_gpu() {
   const PlanValue* gpu = plan_.find("cluster.gpu");
-  if (!gpu || !gpu->text() || catalog_.find(*gpu->text())) return;
-  std::vector<std::string> ids = catalog_.ids();
+  if (!gpu || !gpu->text()) return;
+  const std::string written = *gpu->text();
+  const GpuMatch match = catalog_.resolve(written);
+  if (match.exact) return;
+  if (match.gpu) {
+    // Another name of one entry ("H100", "a100-80gb", "NVIDIA H100 SXM5"): the plan reads as
+    // that entry, so every estimate and rule runs on it, and a note names the id chosen.
+    const GpuSpec& chosen = *match.gpu;
+    Diagnostic& d = findings_.add(native_rules::gpu_alias, gpu->span, "cluster.gpu",
+                                  fmt::format("GPU '{}' is read as the catalog's '{}' ({})", written, chosen.id,
+                                              chosen.name));
+    d.severity = Severity::note;
+    std::vector<std::string> variants;
+    const std::string model = gpu_model(chosen.id);
+    for (const GpuSpec& other : catalog_.gpus())
+      if (&other != &chosen && gpu_model(other.id) == model) variants.push_back(fmt::format("'{}'", other.id));
+    if (!variants.empty())
+      d.notes.push_back(fmt::format("other parts of the model have other peaks and memory: {}", fmt::join(variants, ", ")));
+    d.help = fmt::format("write the id: gpu = \"{}\"", chosen.id);
+    d.fixes.push_back(FixEdit{Location{source_->path(), gpu->span}, fmt::format("\"{}\"", chosen.id)});
+    PlanValue resolved = *gpu;
+    resolved.value = chosen.id;
+    plan_.sections["cluster"].values.insert_or_assign(*find_key("cluster", "gpu"), std::move(resolved));
+    return;
+  }
   Diagnostic& d = findings_.add(native_rules::unknown_gpu, gpu->span, "cluster.gpu",
-                                fmt::format("unknown GPU '{}': not in the catalog", *gpu->text()));
-  const GpuSuggestion suggestion = suggest_gpu(*gpu->text(), ids);
+                                fmt::format("unknown GPU '{}': not in the catalog", written));
+  if (!match.candidates.empty()) {
+    // Two catalog files give one name to different entries: the plan's author must choose.
+    std::vector<std::string> ids;
+    for (const GpuSpec* candidate : match.candidates) ids.push_back(fmt::format("'{}'", candidate->id));
+    d.message = fmt::format("unknown GPU '{}': more than one catalog entry answers to it", written);
+    d.help = fmt::format("name the entry: {}", fmt::join(ids, " or "));
+    d.notes.push_back(std::string(gpus_listing_note));
+    return;
+  }
+  const GpuSuggestion suggestion = suggest_gpu(written, catalog_.ids());
   if (suggestion.certain) {
     d.help = fmt::format("did you mean '{}'?", suggestion.ids[0]);
     d.fixes.push_back(FixEdit{Location{source_->path(), gpu->span}, fmt::format("\"{}\"", suggestion.ids[0])});
@@ -484,7 +522,7 @@ void Loader::check_gpu() {
     d.help = "add the GPU to a catalog file of your own ([lint] catalog in .planlint.toml)";
   }
   // The catalog's ids are not listed: `planlint gpus` shows them with what tells variants apart.
-  d.notes.push_back("`planlint gpus` lists the catalog's GPUs with their peaks, memory and links");
+  d.notes.push_back(std::string(gpus_listing_note));
 }
 
 }  // namespace detail

@@ -239,7 +239,8 @@ std::vector<KeySpec> make_keys() {
           .derived("1"),
       // [cluster]
       text("cluster", "gpu", "catalog id of the accelerator, e.g. h100-sxm").required()
-          .doc(R"(catalog id of the accelerator, e.g. `"h100-sxm"`; unknown ids are `unknown-gpu` errors with a )"
+          .doc(R"(catalog id of the accelerator, e.g. `"h100-sxm"`, or a name or alias of the entry (`"H100"`: a )"
+               "`gpu-alias` note names the id chosen); a name no entry answers to is an `unknown-gpu` error with a "
                "did-you-mean"),
       amount("cluster", "count", "GPUs in the job or service", {gpus}, "GPUs").required(),
       amount("cluster", "gpus_per_node", "GPUs per node (host)", {gpus}, "GPUs")

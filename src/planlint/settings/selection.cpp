@@ -18,10 +18,11 @@ bool names(const std::vector<std::string>& list, std::string_view rule, std::str
 
 std::optional<Severity> RuleSelection::level(std::string_view rule, std::string_view group,
                                              Severity default_level) const {
-  // A file that is not valid TOML was checked for nothing else: a narrowed --select must not
-  // turn it into "no problems" (ruff reports syntax errors whatever is selected). Only an
-  // explicit ignore or "off" silences it.
-  if (!select.empty() && !names(select, rule, group) && rule != native_rules::toml_syntax) return std::nullopt;
+  // The structure group says the plan could not be read as written (not valid TOML, a key or
+  // unit planlint does not know, a GPU not in the catalog): a narrowed --select must not turn
+  // a broken plan into "no problems" (ruff reports syntax errors whatever is selected). Only
+  // an ignore or "off" by name, group or "all" silences them.
+  if (!select.empty() && group != native_rules::structure_group && !names(select, rule, group)) return std::nullopt;
   if (names(ignore, rule, group)) return std::nullopt;
   if (severity.empty()) return default_level;  // the usual case: no strings built
   auto level = severity.find(std::string(rule));

@@ -16,7 +16,9 @@
 namespace planlint {
 
 struct RuleSelection {
-  std::vector<std::string> select;  ///< rule ids or groups; empty or "all": every rule
+  /// rule ids or groups; empty or "all": every rule. The `structure` group runs whatever it
+  /// says (a broken plan must not pass a narrowed run).
+  std::vector<std::string> select;
   std::vector<std::string> ignore;  ///< rule ids or groups
   /// rule id or group → "error" | "warning" | "note" | "off"; an id beats its group.
   std::map<std::string, std::string> severity;

@@ -124,6 +124,7 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
   std::vector<PlanApproval> approvals;
   for (const HtmlPlan& plan : report.plans) approvals.push_back(plan.approval);
   report.total = grand_total(approvals);
+  report.peaks = gpu_peaks(report.portfolio.plans, approvals);
 
   // --compare-to BASE: the same paths compared with BASE, as `planlint diff BASE PATHS` does.
   DiffRun comparison;

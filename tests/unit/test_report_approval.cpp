@@ -212,3 +212,36 @@ TEST_CASE("report --format html: money reads one way, a days column holds days, 
   }
   CHECK(amounts >= 6);
 }
+
+TEST_CASE("report --format html: a GPU type's total is the most its plans hold at once, by their start dates",
+          "[report][html]") {
+  Scratch dir;
+  const auto starting = [](std::string plan, std::string_view start, std::string_view count) {
+    plan.replace(plan.find("updated = 2026-10-15\n"), 21, fmt::format("updated = 2026-10-15\nstart = {}\n", start));
+    plan.replace(plan.find("count = 256\n"), 12, fmt::format("count = {}\n", count));
+    return plan;
+  };
+  // a: 256 GPUs from 2027-01-01 for about 5.3 days; c: 128 from 2027-01-03, while a runs;
+  // b: 256 from 2027-01-20, after both.
+  const fs::path a = dir.write("a.toml", starting(training_plan("a", "1T"), "2027-01-01", "256"));
+  dir.write("b.toml", starting(training_plan("b", "1T"), "2027-01-20", "256"));
+  dir.write("c.toml", starting(training_plan("c", "1T"), "2027-01-03", "128"));
+  const json report = json_report(a.string());
+  REQUIRE(report["metrics"]["train.wall_days"]["value"].get<double>() > 2);
+  REQUIRE(report["metrics"]["train.wall_days"]["value"].get<double>() < 19);
+
+  const fs::path page = dir.path / "report.html";
+  CliRun run = run_cli({"report", "--format", "html", dir.path.string(), "-o", page.string()});
+  INFO(run.err);
+  REQUIRE(run.status != 2);
+  const std::string total = "//" + el("tfoot") + "/" + el("tr") + "[@data-gpu='h100-sxm']/" + el("td") + "[@data-col='gpus']";
+  CHECK(xpath_number(page, "string(" + total + "/@data-value)") == 384);
+  CHECK_THAT(xpath(page, "string(" + total + ")"), Catch::Contains("at once from 2027-01-03"));
+
+  // Without b's start, the total is the sum of the three, marked as one.
+  dir.write("b.toml", training_plan("b", "1T"));
+  run = run_cli({"report", "--format", "html", dir.path.string(), "-o", page.string()});
+  REQUIRE(run.status != 2);
+  CHECK(xpath_number(page, "string(" + total + "/@data-value)") == 256 + 256 + 128);
+  CHECK_THAT(xpath(page, "string(" + total + ")"), Catch::Contains("*"));
+}

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "planlint/estimate/estimates.hpp"
+#include "planlint/estimate/portfolio.hpp"
 #include "planlint/estimate/sensitivity.hpp"
 #include "planlint/plan/plan.hpp"
 
@@ -31,6 +32,7 @@ struct PlanApproval {
   std::string owner;   ///< plan.owner, "" when not stated
   std::string status;  ///< plan.status ("draft", "review", "approved"), "" when not stated
   std::optional<Date> last_review;              ///< plan.updated
+  std::optional<Date> start;                    ///< plan.start: when its GPUs are first needed
   std::optional<RangedFigure> training_cost;     ///< cost.total
   std::optional<RangedFigure> serving_per_month;  ///< infer.cost_per_month
   std::optional<CostDriver> cost_driver;
@@ -56,5 +58,21 @@ struct GrandTotal {
 };
 
 GrandTotal grand_total(const std::vector<PlanApproval>& plans);
+
+/// The GPUs of one type the plans need at once. A plan holds its GPUs from its `plan.start`
+/// for its wall-clock days (the portfolio's days), a serving plan from its start on; when every
+/// plan of the type states its start, `gpus` is the most that are held on one day, else the
+/// sum of their counts (every plan at the same time).
+struct GpuPeak {
+  std::string gpu;
+  double gpus = 0;
+  bool dated = false;        ///< every plan of the type states its start: `gpus` is a peak
+  std::optional<Date> from;  ///< the first day of the peak, when dated
+  std::vector<std::string> plans;  ///< the plans that hold the peak (dated), by name
+};
+
+/// The peak of each GPU type of `rows` (the portfolio's, by GPU type as its totals), with
+/// `approvals[i]` the facts of `rows[i]`.
+std::vector<GpuPeak> gpu_peaks(const std::vector<PortfolioPlan>& rows, const std::vector<PlanApproval>& approvals);
 
 }  // namespace planlint

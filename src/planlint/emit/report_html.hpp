@@ -33,6 +33,7 @@ struct HtmlReport {
   std::vector<HtmlPlan> plans;  ///< in the portfolio's order
   Portfolio portfolio;          ///< shown when there is more than one plan
   GrandTotal total;             ///< over `plans`, shown with the portfolio
+  std::vector<GpuPeak> peaks;   ///< the GPUs of each type needed at once, shown in its total
   /// `--compare-to BASE`: what changed since BASE (planlint diff), shown after the portfolio.
   const DiffReport* comparison = nullptr;
 };

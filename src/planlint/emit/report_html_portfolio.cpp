@@ -2,6 +2,7 @@
 // portfolio, one row per plan with its owner, status, figures, main cost driver, findings and
 // last review, and the totals per GPU type. Money reads one way everywhere on the page
 // (show_money); a days column holds days.
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -159,12 +160,21 @@ void render_portfolio(std::string& html, const HtmlReport& report) {
                         row.errors, row.warnings, findings_text(row.errors, row.warnings), date_text(row.last_reviewed));
   }
   html += "</tbody>\n<tfoot>\n";
+  bool summed = false;  // a total's GPUs are a sum of plans that may not overlap
   for (const PortfolioTotal& total : portfolio.totals) {
     html += fmt::format("<tr class=\"total\" data-gpu=\"{}\"><td>total, <code>{}</code><br/><span class=\"sub\">{} "
                         "plan{}</span></td><td></td>",
                         xml_text(total.gpu), xml_text(short_name(total.gpu.empty() ? "(no GPU)" : total.gpu, 20)),
                         total.plans, total.plans == 1 ? "" : "s");
-    html += number_cell("gpus", total.gpus, show_count(total.gpus) + (total.plans > 1 ? " *" : ""));
+    const auto peak = std::find_if(report.peaks.begin(), report.peaks.end(),
+                                   [&](const GpuPeak& candidate) { return candidate.gpu == total.gpu; });
+    if (peak != report.peaks.end() && peak->dated) {
+      html += number_cell("gpus", peak->gpus, show_count(peak->gpus),
+                          std::nullopt, peak->from ? "at once from " + date_text(peak->from) : "");
+    } else {
+      html += number_cell("gpus", total.gpus, show_count(total.gpus) + (total.plans > 1 ? " *" : ""));
+      summed = summed || total.plans > 1;
+    }
     html += "<td></td>";
     const bool costed = total.costed_plans > 0;
     html += number_cell("gpu_hours", costed ? std::optional<double>(total.gpu_hours / 3600) : std::nullopt,
@@ -176,8 +186,12 @@ void render_portfolio(std::string& html, const HtmlReport& report) {
     html += "<td colspan=\"3\"></td></tr>\n";
   }
   html += "</tfoot></table>\n";
-  html += "<p class=\"note\">* A total's GPUs add up its plans' <code>cluster.count</code>: the GPUs needed at once "
-          "only if the plans run at the same time, which the plans do not say (they state no dates).</p>\n";
+  html += "<p class=\"note\">A total's GPUs are the most its plans hold at once: each plan from its "
+          "<code>plan.start</code> for its days (a serving plan from its start on).";
+  if (summed)
+    html += " * Where a plan states no <code>plan.start</code>, the GPUs add up its plans' "
+            "<code>cluster.count</code>: the GPUs needed at once only if the plans run at the same time.";
+  html += "</p>\n";
   html += "</section>\n";
 }
 

@@ -74,9 +74,10 @@ planlint_install_npm_tools() {
 }
 
 # planlint_offer_npm_tools: what scripts/test runs. The validators are optional extras: when they
-# cannot be installed (no npm, the npm registry out of reach), one line says so and returns 0, and
-# each test that runs one skips that check with a "skipped: TOOL not installed" line. With
-# PLANLINT_REQUIRE_NPM_TOOLS=1 (.ci/run, the release workflow) that is an error instead.
+# cannot be installed (npm not installed, the npm registry out of reach), one line says so and
+# returns 0, and each test that runs one skips that check with a "skipped: TOOL not installed"
+# line; Debian's npm package is not installed for them. With PLANLINT_REQUIRE_NPM_TOOLS=1
+# (.ci/run, the release workflow) npm is installed and a failure is an error.
 planlint_offer_npm_tools() {
   if [ "${PLANLINT_REQUIRE_NPM_TOOLS:-}" = 1 ]; then
     planlint_install_npm_tools && return 0
@@ -84,6 +85,11 @@ planlint_offer_npm_tools() {
     return 1
   fi
   local log reason
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "skipped: the npm test tools (Sarif.Multitool, taplo, ajv, action-validator) are not installed" \
+         "(npm is not installed): the tests skip their checks; PLANLINT_REQUIRE_NPM_TOOLS=1 makes this an error" >&2
+    return 0
+  fi
   # One try, each request at most 30 s: a registry out of reach costs seconds, not minutes.
   log=$(planlint_install_npm_tools --fetch-retries=0 --fetch-timeout=30000 2>&1) && return 0
   reason=$(printf '%s\n' "$log" | grep -v '^Installing ' | grep -m1 . || true)

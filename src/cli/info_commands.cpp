@@ -79,16 +79,8 @@ int run_gpus_command(const GpusOptions& options, std::ostream& out, std::ostream
   const std::optional<std::string> config_path =
       options.config.empty() ? discover_folder_config(".") : std::optional(options.config);
   Catalog catalog = Catalog::builtin();
-  if (config_path) {
-    DiagnosticSink problems;
-    Result<Config> loaded = load_config(*config_path, problems);
-    if (loaded) (void)catalog.load_files(loaded->catalogs, problems);
-    if (!problems.empty() || !loaded) {
-      for (const Diagnostic& d : problems) err << error_line(d) << '\n';
-      err << error_line(loaded ? Error(fmt::format("invalid config '{}'", *config_path)) : loaded.error()) << '\n';
-      return exit_failure;
-    }
-  }
+  if (config_path && !load_config_and_catalog(*config_path, ConfigOrigin::discovered, catalog, err))
+    return exit_failure;
   out << (options.format == "json" ? catalog_listing_json(catalog) : catalog_listing_text(catalog));
   return exit_clean;
 }

@@ -118,16 +118,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   Catalog catalog = Catalog::builtin();
   std::optional<Config> config;
   if (config_path) {
-    DiagnosticSink problems;
-    Result<Config> loaded = load_config(*config_path, problems,
-                                        options.config.empty() ? ConfigOrigin::discovered : ConfigOrigin::command_line);
-    if (loaded) (void)catalog.load_files(loaded->catalogs, problems);
-    if (!loaded || !problems.empty()) {
-      for (const Diagnostic& d : problems) err << error_line(d) << '\n';
-      err << error_line(loaded ? Error(fmt::format("invalid config '{}'", *config_path)) : loaded.error()) << '\n';
-      return exit_failure;
-    }
-    config = *std::move(loaded);
+    config = load_config_and_catalog(
+        *config_path, options.config.empty() ? ConfigOrigin::discovered : ConfigOrigin::command_line, catalog, err);
+    if (!config) return exit_failure;
   }
 
   // A Markdown capacity doc: its plan block, read from its own lines with the doc's line

@@ -138,4 +138,15 @@ void add_max_findings_option(CLI::App& command, std::size_t& max) {
       ->check(whole_number<std::size_t>(0, "a whole number, 0 (no limit) or more"));
 }
 
+std::optional<Config> load_config_and_catalog(const std::string& config_path, ConfigOrigin origin, Catalog& catalog,
+                                              std::ostream& err) {
+  DiagnosticSink problems;
+  Result<Config> loaded = load_config(config_path, problems, origin);
+  if (loaded) (void)catalog.load_files(loaded->catalogs, problems);
+  if (loaded && problems.empty()) return *std::move(loaded);
+  for (const Diagnostic& d : problems) err << error_line(d) << '\n';
+  err << error_line(loaded ? Error(fmt::format("invalid config '{}'", config_path)) : loaded.error()) << '\n';
+  return std::nullopt;
+}
+
 }  // namespace planlint::cli

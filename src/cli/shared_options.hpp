@@ -8,12 +8,15 @@
 ///     Result<std::optional<Date>> today = today_option(options.today);
 #include <cstddef>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "planlint/catalog/catalog.hpp"
+#include "planlint/config/config.hpp"
 #include "planlint/diag/result.hpp"
 #include "planlint/plan/date.hpp"
 
@@ -23,6 +26,12 @@ namespace planlint::cli {
 /// {searched_from})", e.g. applies " whose rule packs count", searched_from "here".
 void add_config_option(CLI::App& command, std::string& config, std::string_view applies,
                        std::string_view searched_from);
+
+/// The config `--config` names (or the one discovered) with the catalog files it lists loaded
+/// over `catalog`; when either has a problem, each is printed to `err`, then "invalid config
+/// '...'" (or why the file cannot be read), and the result is nullopt.
+std::optional<Config> load_config_and_catalog(const std::string& config_path, ConfigOrigin origin, Catalog& catalog,
+                                              std::ostream& err);
 
 /// --rules PATH (repeatable): a rule pack added to the built-in rules and the config's.
 void add_rule_packs_option(CLI::App& command, std::vector<std::string>& packs);

@@ -10,6 +10,20 @@
 
 namespace planlint::test {
 
+/// Whether the tests (and the binary beside them) run under AddressSanitizer. GCC defines
+/// __SANITIZE_ADDRESS__; clang 14 only answers __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool under_address_sanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool under_address_sanitizer = true;
+#else
+inline constexpr bool under_address_sanitizer = false;
+#endif
+#else
+inline constexpr bool under_address_sanitizer = false;
+#endif
+
 /// tests/<relative>
 std::string data_path(std::string_view relative);
 /// tests/corpus/toml-test/<relative>: the TOML 1.0 test suite (valid/ and invalid/).

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "corpus_plans.hpp"
+#include "support.hpp"
 #include "short_plans.hpp"
 
 using planlint::bench::CorpusError;
@@ -17,11 +18,7 @@ using planlint::bench::Mistake;
 // 2,400 plans of another seed than scripts/bench's: every kind of plan, GPU and mistake (ZeRO 0
 // draws memory-fit only where the model needs sharding, a few plans in a thousand). Under ASan a
 // plan takes ~50 times as long (68 s for 2,400): there the paths are what is checked, not the mix.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int corpus_plans = 600;
-#else
-constexpr int corpus_plans = 2400;
-#endif
+constexpr int corpus_plans = planlint::test::under_address_sanitizer ? 600 : 2400;
 
 TEST_CASE("the bench corpus's coherent plans draw notes at most, and each mistake draws its rule", "[corpus]") {
   CorpusGenerator generator(7);

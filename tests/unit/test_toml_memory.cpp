@@ -100,6 +100,11 @@ long fixed_rss_kib(const Scratch& dir) {
   return run.max_rss_kib;
 }
 
+/// The peak resident memory a run may reach under the 256 MiB budget. Under AddressSanitizer the
+/// binary holds ~310 MiB of shadow memory and allocator caches before it reads a byte, none of
+/// it planlint's: there the budget counts what a run takes above the plan's head alone.
+long budget_ceiling_kib(long fixed_kib) { return under_address_sanitizer ? fixed_kib + budget_kib : budget_kib; }
+
 }  // namespace
 
 TEST_CASE("16 MiB built to grow toml++'s tree is refused within the memory budget, alone and three at once",
@@ -120,6 +125,7 @@ TEST_CASE("16 MiB built to grow toml++'s tree is refused within the memory budge
       write("headers.toml", [](std::size_t i) { return "[t" + std::to_string(i) + "]\n"; }),
       write("flat.toml", [](std::size_t i) { return i == 0 ? std::string("k = [") : std::string("1,"); }),
   };
+  const long ceiling_kib = budget_ceiling_kib(fixed_rss_kib(dir));
   const std::string limit_message =
       fmt::format("more than {} keys and array values, planlint's fixed limit for a TOML file of 16 MiB", max_toml_nodes);
   for (const std::string& file : files) {
@@ -129,13 +135,13 @@ TEST_CASE("16 MiB built to grow toml++'s tree is refused within the memory budge
     CHECK(run.status == 1);
     CHECK_THAT(run.output, Catch::Contains("error: invalid TOML: " + limit_message));
     INFO("peak RSS " << run.max_rss_kib << " KiB");
-    CHECK(run.max_rss_kib <= budget_kib);
+    CHECK(run.max_rss_kib <= ceiling_kib);
   }
   // Three at once: the budget holds for the run, not only for each file.
   const MeasuredRun together = run_measured(dir, {"check", "--no-color", "-j", "3", files[0], files[1], files[2]});
   CHECK(together.status == 1);
   INFO("peak RSS " << together.max_rss_kib << " KiB");
-  CHECK(together.max_rss_kib <= budget_kib);
+  CHECK(together.max_rss_kib <= ceiling_kib);
 }
 
 TEST_CASE("4 MiB of unknown keys is refused within 16 times its size", "[limits][toml-nodes][memory]") {
@@ -194,6 +200,6 @@ TEST_CASE("a file just within the node limit, of the nodes toml++ builds largest
     INFO("peak RSS " << run.max_rss_kib << " KiB for " << text.size() << " bytes, " << fixed_kib
                       << " KiB for the plan's head alone");
     CHECK(run.max_rss_kib - fixed_kib <= static_cast<long>(16 * text.size() / 1024));
-    CHECK(run.max_rss_kib <= budget_kib);
+    CHECK(run.max_rss_kib <= budget_ceiling_kib(fixed_kib));
   }
 }

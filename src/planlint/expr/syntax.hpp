@@ -77,7 +77,8 @@ inline constexpr std::size_t max_expression_length = 4096;
 /// The offset of the first byte of `stops` at or after `from` that lies outside the
 /// expression language's quoted strings ('…' or "…", without escapes, as the grammar reads
 /// them), or the text's size: what a scan of a rule's template for the '}' that ends a
-/// placeholder, or for a keyword, must pass over. `from` lies outside a string.
+/// placeholder, or for a keyword, must pass over. `from` lies outside a string. Defined with
+/// the grammar (grammar/expr_grammar.cpp), which reads the strings.
 std::size_t find_outside_strings(std::string_view text, std::size_t from, std::string_view stops);
 
 }  // namespace planlint::expr

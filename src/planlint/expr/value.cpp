@@ -76,19 +76,4 @@ std::string_view to_string(Op op) {
   return "?";
 }
 
-std::size_t find_outside_strings(std::string_view text, std::size_t from, std::string_view stops) {
-  char quote = 0;
-  for (std::size_t i = from; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (stops.find(c) != std::string_view::npos) {
-      return i;
-    }
-  }
-  return text.size();
-}
-
 }  // namespace planlint::expr

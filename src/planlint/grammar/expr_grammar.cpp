@@ -216,4 +216,21 @@ ParseResult parse_expression(std::string_view text, PathResolver resolve) {
   }
 }
 
+std::size_t find_outside_strings(std::string_view text, std::size_t from, std::string_view stops) {
+  // The strings as the grammar reads them, so that a template's scan and its expressions' parse
+  // agree on where every string ends.
+  const char* const end = text.data() + text.size();
+  for (const char* at = text.data() + std::min(from, text.size()); at != end;) {
+    const char* next = at;
+    if (boost::spirit::x3::parse(next, end, ep::string_literal_def)) {
+      at = next;
+      continue;
+    }
+    if (boost::spirit::x3::parse(next, end, ep::string_quote)) return text.size();
+    if (stops.find(*at) != std::string_view::npos) return static_cast<std::size_t>(at - text.data());
+    ++at;
+  }
+  return text.size();
+}
+
 }  // namespace planlint::expr

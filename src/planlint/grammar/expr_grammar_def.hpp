@@ -124,6 +124,8 @@ const auto quantity_def = raw[lexeme[(&lit('$') >> number >> -(money_unit | (*li
 // Strings hold any bytes but their quote (UTF-8 text such as '≤' included).
 const auto string_literal_def = lexeme['\'' >> *(x3::standard::char_ - '\'') >> '\''] |
                                 lexeme['"' >> *(x3::standard::char_ - '"') >> '"'];
+// The quotes a string opens with: one that string_literal does not close runs to the text's end.
+const auto string_quote = x3::standard::char_("'\"");
 const auto bool_literal_def = lexeme[(string("true") | string("false")) >> !name_char];
 const auto path_def = !any_keyword >> raw[lexeme[name >> *('.' >> name)]];
 const auto call_def = lexeme[!any_keyword >> raw[name]] >> '(' >> -(expression % ',') > ')';

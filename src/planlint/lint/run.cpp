@@ -11,6 +11,7 @@
 
 #include "planlint/baseline/baseline.hpp"
 #include "planlint/config/config.hpp"
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/files/output_file.hpp"
 #include "planlint/emit/written_files.hpp"
 #include "planlint/lint/batch.hpp"
@@ -18,7 +19,6 @@
 #include "planlint/lint/gitignore.hpp"
 #include "planlint/lint/inputs.hpp"
 #include "planlint/markdown/markdown.hpp"
-#include "planlint/diag/native_rules.hpp"
 #include "planlint/parallel/parallel_in_order.hpp"
 
 namespace planlint {

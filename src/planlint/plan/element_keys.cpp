@@ -107,15 +107,15 @@ bool has_positional_index(std::string_view key_path) {
     std::size_t j = i + 1;
     while (j < key_path.size() && std::isdigit(static_cast<unsigned char>(key_path[j]))) ++j;
     if (j > i + 1 && j < key_path.size() && key_path[j] == ']') return true;
-    // A name ("[id=mfu]"): on to its closing bracket, over the quoted values in it (TOML basic
-    // strings, name_text()), each read by the lexer.
-    while (j < key_path.size() && key_path[j] != ']') {
-      if (key_path[j] == '"')
-        j += TomlLexer(key_path.substr(j)).next().end;
-      else
-        ++j;
-    }
-    i = j;
+    // A name ("[id=mfu]"): on to its closing bracket, the first ']' outside the quoted values in
+    // it (TOML basic strings, name_text()), which the lexer finds.
+    TomlLexer values(key_path.substr(j));
+    std::size_t close = key_path.find(']', j);
+    for (TomlToken value = values.next_comment_or_string();
+         value.kind != TomlTokenKind::end && close != std::string_view::npos && j + value.begin < close;
+         value = values.next_comment_or_string())
+      close = key_path.find(']', j + value.end);
+    i = std::min(close, key_path.size());
   }
   return false;
 }

@@ -59,7 +59,7 @@ void end_session(LspClient& server) {
 
 }  // namespace
 
-TEST_CASE("lsp: completion offers the sections in a new document, after '[' and above [plan], not those written", "[lsp]") {
+TEST_CASE("lsp: completion offers the sections in a new document, after an opening bracket and above the plan table, not those written", "[lsp]") {
   Scratch dir;
   LspClient server(planlint_lsp());
   server.initialize();

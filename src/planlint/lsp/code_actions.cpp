@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/native_rules.hpp"
+#include "planlint/diag/printable.hpp"
 #include "planlint/fix/files.hpp"
 #include "planlint/lint/document.hpp"
 #include "planlint/lsp/features.hpp"
@@ -82,7 +83,9 @@ std::optional<json> fix_action(const Diagnostic& d, const json& diagnostic, cons
                         d.fixes.front().replacement, d.rule);
   else
     title = d.help ? fmt::format("{} ({})", *d.help, d.rule) : fmt::format("Apply the fix of {}", d.rule);
-  return json{{"title", title},
+  // The title may quote the plan (a key, a help naming a value): the printable policy, as the
+  // finding's message.
+  return json{{"title", printable(title)},
               {"kind", "quickfix"},
               {"diagnostics", json::array({diagnostic})},
               {"isPreferred", safe},

@@ -3,6 +3,7 @@
 // of the document's settings (GPU ids).
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <vector>
@@ -129,7 +130,7 @@ Context read_context(const TextDocument& text, std::uint32_t first, std::uint32_
 std::set<std::string> stated_tables(std::string_view text) {
   std::set<std::string> tables;
   TomlLexer lexer(text);
-  enum class Reading { nothing, header, key, rest } reading = Reading::nothing;
+  enum class Reading { nothing, header, rest } reading = Reading::nothing;
   bool in_table = false;  // after the first header, a key belongs to its table
   for (TomlToken token = lexer.next(); token.kind != TomlTokenKind::end; token = lexer.next()) {
     switch (token.kind) {
@@ -269,7 +270,7 @@ json completion(const Analysis& analysis, LspPosition at, const ClientSupport& c
     const bool quoted = value.starts_with('"') && value.size() == 1 + partial.size();
     if (value.size() == partial.size() || quoted)
       value_items(items, analysis, context.table, key, quoted, after.starts_with('"'), range);
-  } else if (head.empty() && context.table.empty() ) {
+  } else if (head.empty() && context.table.empty()) {
     // Before any header (a new plan, or above [plan]): the sections not written yet.
     for (const SectionSpec& section : plan_sections()) {
       if (!section.array && written.count(std::string(section.name))) continue;

@@ -4,6 +4,8 @@
 // on `gpu` and the figures it supplies, the catalog entry in two lines. On a claim of
 // [estimates] the recomputed value and its arithmetic, the claim against it and its tolerance,
 // then what the metric is. Everything comes from the analysis: nothing is computed here.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "planlint/catalog/catalog.hpp"
@@ -73,7 +75,9 @@ void used_by(HoverText& out, const Estimates& estimates, std::string_view path) 
   for (std::size_t i = 0; i < readers.size() && i < max_metrics_shown; ++i) metric_line(out, *readers[i]), out.line_break();
   if (readers.size() > max_metrics_shown) {
     out.line("also read by ");
-    for (std::size_t i = max_metrics_shown; i < readers.size(); ++i) out.line(i > max_metrics_shown ? ", " : "").code(readers[i]->name);
+    const std::size_t named = std::min(readers.size(), 2 * max_metrics_shown);
+    for (std::size_t i = max_metrics_shown; i < named; ++i) out.line(i > max_metrics_shown ? ", " : "").code(readers[i]->name);
+    if (readers.size() > named) out.line(fmt::format(" and {} more", readers.size() - named));
   }
   if (!readers.empty()) out.paragraph();
 }

@@ -272,3 +272,32 @@ TEST_CASE("lsp: fix all (source.fixAll) makes the safe fixes check --fix makes, 
   for (const json& action : quick) CHECK(action["kind"] == "quickfix");
   end_session(server);
 }
+
+TEST_CASE("lsp: fix all makes the fixes of findings over --max-findings-per-file too", "[lsp][fix]") {
+  Scratch dir;
+  // The one finding shown is the first error, a key with no fix; the fixable ones come after.
+  std::string text = plan_with("1979 TFLOPS");
+  text.replace(text.find("name = \"p\"\n"), 11, "name = \"p\"\nzzzz = 1\n");
+  text.replace(text.find("count = 128\n"), 12, "count = 128\nhmb = \"80 GB\"\n");
+  const std::string uri = file_uri(dir.write("plan.toml", text).string());
+  LspClient server(planlint_lsp({"--max-findings-per-file", "1"}));
+  server.initialize();
+  server.notify("textDocument/didOpen", opened(uri, text));
+  const auto published = server.diagnostics_of(uri);
+  REQUIRE(published);
+  INFO(published->dump(1));
+  // One finding shown, and one saying how many more there are.
+  REQUIRE((*published)["params"]["diagnostics"].size() == 2);
+  REQUIRE((*published)["params"]["diagnostics"][0]["code"] == "unknown-key");
+  REQUIRE((*published)["params"]["diagnostics"][0]["range"]["start"]["line"] == 2);
+  const json actions = server.request("textDocument/codeAction",
+                                      {{"textDocument", {{"uri", uri}}},
+                                       {"range", range(0, 0, 0, 0)},
+                                       {"context", {{"diagnostics", json::array()}, {"only", {"source.fixAll"}}}}});
+  INFO(actions.dump(1));
+  REQUIRE(actions.size() == 1);
+  const std::string fixed = apply(text, actions[0]["edit"], uri);
+  CHECK(fixed.find("hbm = \"80 GB\"") != std::string::npos);
+  CHECK(fixed.find("peak = \"989 TFLOPS\"") != std::string::npos);
+  end_session(server);
+}

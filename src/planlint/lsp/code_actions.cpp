@@ -114,9 +114,11 @@ std::optional<json> fix_all_action(const std::string& uri, const Analysis& analy
     return std::move(linted.diagnostics);
   };
   const SourceFile& source = *analysis.source;
-  const std::optional<std::vector<Diagnostic>> findings = relint(source.path(), source.text());
-  if (!findings) return std::nullopt;
-  fix::FileFixes first = fix::collect_fixes(source, *findings, safety, false);
+  // The first pass reads the document's findings as they are, unless the editor's cap left
+  // some out; the passes after it lint the fixed text.
+  std::optional<std::vector<Diagnostic>> relinted;
+  if (analysis.findings_not_shown > 0 && !(relinted = relint(source.path(), source.text()))) return std::nullopt;
+  fix::FileFixes first = fix::collect_fixes(source, relinted ? *relinted : analysis.diagnostics, safety, false);
   if (first.edits.empty()) return std::nullopt;
   fix::FixedFile file{source.path(), source.text(), std::move(first.edits), first.fixed, {}};
   fix::fix_to_fixed_point(file, relint, safety, false);

@@ -103,6 +103,7 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
       plan->html.findings = text.str();
       plan->html.memory = memory_bar(parsed, estimates);
       plan->html.targets = target_results(parsed, estimates);
+      plan->html.approval = plan_approval(parsed, estimates, &*plan->sensitivity);
       plan->row = portfolio_plan(&parsed, estimates, path, plan->html.anchor, errors, warnings);
       held.push_back(std::move(plan));
     }
@@ -120,6 +121,10 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
   std::map<std::string, const HtmlPlan*> by_anchor;
   for (const auto& plan : held) by_anchor.emplace(plan->html.anchor, &plan->html);
   for (const PortfolioPlan& row : report.portfolio.plans) report.plans.push_back(*by_anchor.at(row.anchor));
+  std::vector<PlanApproval> approvals;
+  for (const HtmlPlan& plan : report.plans) approvals.push_back(plan.approval);
+  report.total = grand_total(approvals);
+  report.peaks = gpu_peaks(report.portfolio.plans, approvals);
 
   // --compare-to BASE: the same paths compared with BASE, as `planlint diff BASE PATHS` does.
   DiffRun comparison;

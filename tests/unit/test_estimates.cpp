@@ -138,7 +138,7 @@ TEST_CASE("a metric keeps its formula, its arithmetic and where its inputs are",
   CHECK(peak.span == e.plan().find("cluster.gpu")->span);
   CHECK(peak.note == "catalog h100-sxm dense bf16 peak");
 
-  CHECK(e["train.days"].arithmetic == "29.5K GPU·h / 128 GPUs = 9.6 d");
+  CHECK(e["train.days"].arithmetic == "29.5K GPU·h / 128 GPUs / 24 = 9.6 d");
   CHECK(e["train.memory.total"].arithmetic == "28.7 GB + 18.3 GB + 4.69 GB = 51.6 GB");
   const MetricValue& states = e["train.memory.states"];
   const auto optimizer = std::find_if(states.inputs.begin(), states.inputs.end(),

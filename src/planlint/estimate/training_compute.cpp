@@ -61,8 +61,13 @@ void train_days(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_days);
   const Term gpu_seconds = m.metric(Metric::train_gpu_hours);
   const Term count = m.plan("cluster.count");
-  m.finish(gpu_seconds.value / count.value, "train.gpu_hours / n / 24",
-           arithmetic("{} / {}", gpu_seconds, count));
+  const double seconds = gpu_seconds.value / count.value;
+  // GPU-hours over GPUs are hours: where the result shows in days, the arithmetic says ÷ 24.
+  auto in_hours = arithmetic("{} / {}", gpu_seconds, count);
+  auto in_days = arithmetic("{} / {} / 24", gpu_seconds, count);
+  m.finish(seconds, "train.gpu_hours / n / 24", [=] {
+    return show_metric_value(metric_spec(Metric::train_days), seconds).ends_with(" d") ? in_days() : in_hours();
+  });
 }
 
 void wall_days(EstimateContext& context) {

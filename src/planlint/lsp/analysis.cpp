@@ -13,6 +13,7 @@
 #include "planlint/markdown/markdown.hpp"
 #include "planlint/settings/settings.hpp"
 #include "planlint/source/limits.hpp"
+#include "planlint/source/toml_limits.hpp"
 
 namespace planlint::lsp {
 
@@ -70,8 +71,9 @@ std::shared_ptr<const Analysis> analyse(const DocumentSnapshot& document, Worksp
   auto source = std::make_shared<const SourceFile>(path, text);
   analysis->source = source;
   // A TOML file without a top-level [plan] table (pyproject.toml, a config) is passed over, as
-  // a folder search passes it over; a Markdown doc lints its plan blocks, if any.
-  if (!analysis->markdown && !toml_holds_plan(source->text())) return analysis;
+  // a folder search passes it over; one that is not valid TOML is linted, as `check` lints a
+  // file it is given (its toml-syntax error); a Markdown doc lints its plan blocks, if any.
+  if (!analysis->markdown && !toml_holds_plan(source->text()) && parse_toml(source->text())) return analysis;
   try {
     SettingsLookup lookup = workspace.settings_for(document.path);
     if (!lookup.settings) {
@@ -88,9 +90,8 @@ std::shared_ptr<const Analysis> analyse(const DocumentSnapshot& document, Worksp
       return analysis;
     }
     analysis->settings = lookup.settings;
-    FileOutput linted = lint_document(path, document.text.text(), *lookup.settings,
-                                      BatchLimits{options.max_file_bytes, options.max_plans_per_file,
-                                                  options.max_findings_per_file});
+    analysis->limits = BatchLimits{options.max_file_bytes, options.max_plans_per_file, options.max_findings_per_file};
+    FileOutput linted = lint_document(path, document.text.text(), *lookup.settings, analysis->limits);
     if (linted.error) {
       analysis->diagnostics.push_back(problem_at_top(*source, "planlint", linted.error->message));
       return analysis;

@@ -9,6 +9,7 @@
 
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/estimate/estimates.hpp"
+#include "planlint/lint/batch.hpp"
 #include "planlint/lsp/text_document.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/source/source_file.hpp"
@@ -45,6 +46,8 @@ struct Analysis {
   /// The settings it was linted with (its config, rules and catalog); null when its config
   /// could not be loaded.
   std::shared_ptr<const Settings> settings;
+  /// The limits it was linted within (planlint lsp's options), which "fix all" lints again with.
+  BatchLimits limits;
 
   /// The catalog of the settings (the built-in one without them).
   const Catalog& catalog() const;

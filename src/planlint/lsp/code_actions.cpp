@@ -1,13 +1,19 @@
-// textDocument/codeAction: each finding's fix (the edits `--fix` applies) and a comment that
-// suppresses it, for the author to give the reason.
+// textDocument/codeAction: each finding's fix (the edits `--fix` applies; an unsafe one, which
+// `--fix --unsafe-fixes` applies, is offered but not preferred), a comment that suppresses it,
+// for the author to give the reason, and "fix all": every safe fix of the document, made as
+// `planlint check --fix` makes them (fix/files.hpp, pass after pass).
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "planlint/diag/native_rules.hpp"
+#include "planlint/diag/printable.hpp"
+#include "planlint/fix/files.hpp"
+#include "planlint/lint/document.hpp"
 #include "planlint/lsp/features.hpp"
 #include "planlint/lsp/params.hpp"
 #include "planlint/lsp/positions.hpp"
+#include "planlint/settings/settings.hpp"
 #include "planlint/source/toml_lexer.hpp"
 
 namespace planlint::lsp {
@@ -68,11 +74,61 @@ std::optional<json> fix_action(const Diagnostic& d, const json& diagnostic, cons
     if (edit.location.file != positions.source().path()) return std::nullopt;  // not this document's
     edits.push_back({{"range", to_json(positions.range(edit.location.span))}, {"newText", edit.replacement}});
   }
-  const std::string title = d.help ? fmt::format("{} ({})", *d.help, d.rule) : fmt::format("Apply the fix of {}", d.rule);
-  return json{{"title", title},
+  // An unsafe fix is right in the likely case only: its title says what it writes, and the
+  // editor does not apply it as the finding's preferred fix.
+  const bool safe = d.fix_safety != FixSafety::unsafe;
+  std::string title;
+  if (!safe && d.fixes.size() == 1)
+    title = fmt::format("Set {} to {} (unsafe fix of {}: check it)", d.key_path.empty() ? "the value" : d.key_path,
+                        d.fixes.front().replacement, d.rule);
+  else
+    title = d.help ? fmt::format("{} ({})", *d.help, d.rule) : fmt::format("Apply the fix of {}", d.rule);
+  // The title may quote the plan (a key, a help naming a value): the printable policy, as the
+  // finding's message.
+  return json{{"title", printable(title)},
               {"kind", "quickfix"},
               {"diagnostics", json::array({diagnostic})},
-              {"isPreferred", true},
+              {"isPreferred", safe},
+              {"edit", workspace_edit(uri, analysis, std::move(edits), client)}};
+}
+
+/// "Fix all": the safe fixes of every finding of the document, the findings over the editor's
+/// cap included, made to a fixed point as `--fix` makes them; nullopt when there is none.
+std::optional<json> fix_all_action(const std::string& uri, const Analysis& analysis, const ClientSupport& client) {
+  if (!analysis.settings || !analysis.source) return std::nullopt;
+  // Cheap first: a document none of whose findings has a safe fix is not linted again.
+  const bool fixable = analysis.findings_not_shown > 0 ||
+                       std::any_of(analysis.diagnostics.begin(), analysis.diagnostics.end(), [](const Diagnostic& d) {
+                         return !d.fixes.empty() && d.fix_safety == FixSafety::safe;
+                       });
+  if (!fixable) return std::nullopt;
+  const Settings& settings = *analysis.settings;
+  std::vector<RuleDescriptor> rules;
+  for (const RuleDescriptor* rule : settings.all_rules) rules.push_back(*rule);
+  const fix::SafetyOf safety = fix::fix_safety_of(rules);
+  BatchLimits limits = analysis.limits;
+  limits.max_findings_per_file = 0;  // every fix, not only those of the findings shown
+  const fix::Relint relint = [&](const std::string& path, const std::string& text) -> std::optional<std::vector<Diagnostic>> {
+    FileOutput linted = lint_document(path, text, settings, limits);
+    if (linted.error) return std::nullopt;
+    return std::move(linted.diagnostics);
+  };
+  const SourceFile& source = *analysis.source;
+  // The first pass reads the document's findings as they are, unless the editor's cap left
+  // some out; the passes after it lint the fixed text.
+  std::optional<std::vector<Diagnostic>> relinted;
+  if (analysis.findings_not_shown > 0 && !(relinted = relint(source.path(), source.text()))) return std::nullopt;
+  fix::FileFixes first = fix::collect_fixes(source, relinted ? *relinted : analysis.diagnostics, safety, false);
+  if (first.edits.empty()) return std::nullopt;
+  fix::FixedFile file{source.path(), source.text(), std::move(first.edits), first.fixed, {}};
+  fix::fix_to_fixed_point(file, relint, safety, false);
+  const Positions positions(analysis.text, source);
+  json edits = json::array();
+  for (const fix::TextEdit& edit : file.edits)
+    edits.push_back({{"range", to_json(positions.range(Span{source.position(edit.begin), source.position(edit.end)}))},
+                     {"newText", edit.replacement}});
+  return json{{"title", fmt::format("Fix all safe planlint findings ({})", file.fixed)},
+              {"kind", "source.fixAll"},
               {"edit", workspace_edit(uri, analysis, std::move(edits), client)}};
 }
 
@@ -111,21 +167,21 @@ std::optional<json> suppress_action(const Diagnostic& d, const json& diagnostic,
               {"edit", workspace_edit(uri, analysis, json::array({edit}), client)}};
 }
 
-/// Whether the client asked for quick fixes (context.only absent, or listing a kind that
-/// quickfix is, or is under).
-bool wants_quick_fixes(const json& context) {
+/// Whether the client asked for actions of `kind` (context.only absent, or listing `kind` or a
+/// kind it is under: kinds are hierarchical, "source" holds "source.fixAll").
+bool wants(const json& context, std::string_view kind) {
   if (!context.is_object() || !context.contains("only") || !context["only"].is_array()) return true;
-  for (const json& kind : context["only"])
-    if (kind.is_string() && (kind == "quickfix" || kind == "")) return true;
+  for (const json& asked : context["only"]) {
+    if (!asked.is_string()) continue;
+    const std::string& prefix = asked.get_ref<const std::string&>();
+    if (prefix.empty() || kind == prefix || (kind.starts_with(prefix) && kind[prefix.size()] == '.')) return true;
+  }
   return false;
 }
 
-}  // namespace
-
-json code_actions(const std::string& uri, const Analysis& analysis, LspRange range, const json& context,
-                  const ClientSupport& client) {
+/// The fixes of the findings in `range`, then their suppressions.
+json quick_fixes(const std::string& uri, const Analysis& analysis, LspRange range, const ClientSupport& client) {
   json actions = json::array();
-  if (!analysis.source || !wants_quick_fixes(context)) return actions;
   const Positions positions(analysis.text, *analysis.source);
   std::vector<json> suppressions;
   for (const Diagnostic& d : analysis.diagnostics) {
@@ -138,6 +194,19 @@ json code_actions(const std::string& uri, const Analysis& analysis, LspRange ran
   }
   // The fixes first: the editor offers the first action of a finding as its quick fix.
   for (json& suppress : suppressions) actions.push_back(std::move(suppress));
+  return actions;
+}
+
+}  // namespace
+
+json code_actions(const std::string& uri, const Analysis& analysis, LspRange range, const json& context,
+                  const ClientSupport& client) {
+  json actions = json::array();
+  if (!analysis.source) return actions;
+  if (wants(context, "quickfix")) actions = quick_fixes(uri, analysis, range, client);
+  // Last: the editor offers the first action of a finding as its quick fix.
+  if (wants(context, "source.fixAll"))
+    if (std::optional<json> fix_all = fix_all_action(uri, analysis, client)) actions.push_back(std::move(*fix_all));
   return actions;
 }
 

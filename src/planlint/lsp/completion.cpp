@@ -3,6 +3,7 @@
 // of the document's settings (GPU ids).
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <vector>
@@ -123,11 +124,40 @@ Context read_context(const TextDocument& text, std::uint32_t first, std::uint32_
   return context;
 }
 
-/// Whether the text has a table header.
-bool has_header(std::string_view text) {
+/// The tables the plan's text states: each header's first part ([cluster], [[targets]]) and
+/// each top-level key's (`cluster = { ... }`, `plan.name = ...`), as TOML reads them from
+/// `text` (strings, comments and arrays are not headers or keys).
+std::set<std::string> stated_tables(std::string_view text) {
+  std::set<std::string> tables;
   TomlLexer lexer(text);
-  for (TomlToken token = lexer.next(); token.kind != TomlTokenKind::end; token = lexer.next())
-    if (token.kind == TomlTokenKind::header_open) return true;
+  enum class Reading { nothing, header, rest } reading = Reading::nothing;
+  bool in_table = false;  // after the first header, a key belongs to its table
+  for (TomlToken token = lexer.next(); token.kind != TomlTokenKind::end; token = lexer.next()) {
+    switch (token.kind) {
+      case TomlTokenKind::header_open:
+        reading = Reading::header;
+        in_table = true;
+        break;
+      case TomlTokenKind::header_close:
+      case TomlTokenKind::equals: reading = Reading::rest; break;
+      case TomlTokenKind::line_break:
+        if (lexer.open_containers() == 0) reading = Reading::nothing;
+        break;
+      default:
+        if (!token.key) break;
+        if (reading == Reading::header || (reading == Reading::nothing && !in_table && lexer.open_containers() == 0))
+          tables.insert(key_part(text, token));
+        if (reading != Reading::rest) reading = Reading::rest;
+    }
+  }
+  return tables;
+}
+
+/// Whether the text states a table that is not a section of a plan ([project], [tool.x]): a
+/// TOML file of another tool (pyproject.toml), which gets no completion.
+bool states_other_tables(std::string_view text) {
+  for (const std::string& table : stated_tables(text))
+    if (!find_section(table)) return true;
   return false;
 }
 
@@ -199,16 +229,21 @@ json completion(const Analysis& analysis, LspPosition at, const ClientSupport& c
   const std::string_view after = line.substr(cursor);
 
   // The plan (or Markdown block) the cursor is in; a TOML file without a [plan] table yet gets
-  // completions while it has no header at all (a new plan), and a pyproject.toml none.
-  std::uint32_t first = 0;
+  // completions unless it states a table no plan has (a pyproject.toml gets none).
+  std::size_t plan_begin = 0, plan_end = text.text().size();
   if (analysis.source) {
     const Positions positions(text, *analysis.source);
-    const DocumentPlan* plan = analysis.plan_at(positions.source_position(at).line);
-    if (plan) first = positions.position(Position{plan->first_line, 1}).line;
-    else if (!analysis.plans.empty() || analysis.markdown || has_header(text.text()))
+    if (const DocumentPlan* plan = analysis.plan_at(positions.source_position(at).line)) {
+      plan_begin = positions.offset(Position{plan->first_line, 1});
+      plan_end = std::max(plan_begin, positions.offset(Position{plan->last_line, UINT32_MAX}));
+    } else if (!analysis.plans.empty() || analysis.markdown || states_other_tables(text.text())) {
       return {{"isIncomplete", false}, {"items", items}};
+    }
   }
-  const Context context = read_context(text, first, at.line, cursor);
+  const Context context = read_context(text, text.line_at(plan_begin), at.line, cursor);
+  // The tables the plan has already: a [section] is written once (an [[array]] again and again).
+  const std::set<std::string> written =
+      stated_tables(std::string_view(text.text()).substr(plan_begin, plan_end - plan_begin));
 
   // The word being written: what the completion replaces.
   std::size_t word = before.size();
@@ -223,7 +258,7 @@ json completion(const Analysis& analysis, LspPosition at, const ClientSupport& c
     const bool array = context.header_array;
     const bool closed = context.header_closed;
     for (const SectionSpec& section : plan_sections()) {
-      if (section.array != array) continue;
+      if (section.array != array || (!section.array && written.count(std::string(section.name)))) continue;
       items.push_back(item(std::string(section.name), kind_module, section.array ? "array of tables" : "table",
                            section.description, range,
                            std::string(section.name) + (closed ? "" : section.array ? "]]" : "]")));
@@ -235,6 +270,14 @@ json completion(const Analysis& analysis, LspPosition at, const ClientSupport& c
     const bool quoted = value.starts_with('"') && value.size() == 1 + partial.size();
     if (value.size() == partial.size() || quoted)
       value_items(items, analysis, context.table, key, quoted, after.starts_with('"'), range);
+  } else if (head.empty() && context.table.empty()) {
+    // Before any header (a new plan, or above [plan]): the sections not written yet.
+    for (const SectionSpec& section : plan_sections()) {
+      if (!section.array && written.count(std::string(section.name))) continue;
+      const std::string header = section.array ? fmt::format("[[{}]]", section.name) : fmt::format("[{}]", section.name);
+      items.push_back(item(header, kind_module, section.array ? "array of tables" : "table", section.description, range,
+                           header));
+    }
   } else if (head.empty() || head == "\"") {
     // A key of the table.
     const bool quote_open = head == "\"";

@@ -29,8 +29,9 @@ json lsp_diagnostic(const Diagnostic& d, const std::string& uri, const Positions
 json publish_diagnostics_params(const std::string& uri, const Analysis& analysis, const ClientSupport& client,
                                 std::size_t max_findings);
 
-/// textDocument/codeAction's result (code_actions.cpp): the fixes of the findings in `range`,
-/// and for each a "suppress with a reason" comment.
+/// textDocument/codeAction's result (code_actions.cpp): the fixes of the findings in `range`
+/// (unsafe ones not preferred), for each a "suppress with a reason" comment, and "fix all"
+/// (kind source.fixAll): every safe fix of the document, as `planlint check --fix` makes them.
 json code_actions(const std::string& uri, const Analysis& analysis, LspRange range, const json& context,
                   const ClientSupport& client);
 

@@ -1,8 +1,11 @@
-// textDocument/hover: what planlint knows of the key or value under the cursor. A plan value
-// with its unit and line, and every metric that reads it with its formula and arithmetic as
-// `planlint report` shows them; on `gpu` (and the figures it supplies) the catalog entry; on a
-// claim of [estimates] the recomputed value and its tolerance. Everything comes from the
-// analysis: nothing is computed here.
+// textDocument/hover: what planlint knows of the key or value under the cursor, shortest first.
+// A plan value with its unit, then the metrics that read it, each with its arithmetic as
+// `planlint report` shows it (the first few; the others by name), then what the key means and,
+// on `gpu` and the figures it supplies, the catalog entry in two lines. On a claim of
+// [estimates] the recomputed value and its arithmetic, the claim against it and its tolerance,
+// then what the metric is. Everything comes from the analysis: nothing is computed here.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "planlint/catalog/catalog.hpp"
@@ -30,54 +33,72 @@ std::string value_text(std::string_view path, const PlanValue& value) {
   return {};
 }
 
-/// A metric as a line of `planlint report`: value, range, formula, arithmetic and notes.
-void metric_lines(HoverText& out, const MetricValue& metric) {
-  out.code(metric.name).line(" = ").bold(detail::value_text(metric));
-  if (const std::string range = detail::range_text(metric); !range.empty()) out.line(" (").text(range).line(")");
-  if (!metric.formula.empty()) out.line_break().line("formula: ").code(metric.formula);
-  out.line_break().code(metric.arithmetic.str());
-  for (const std::string& note : metric.notes) out.line_break().text(note);
-  out.paragraph();
+/// The most metrics a value's hover lists with their arithmetic; the others are named.
+constexpr std::size_t max_metrics_shown = 3;
+
+/// A metric's value in the unit its name says: `train.gpu_seconds` in GPU-seconds, where the
+/// readable form of its dimension is GPU-hours.
+std::string own_unit_text(const MetricValue& metric, double value) {
+  if (metric.spec && metric.spec->plain.unit == "GPU-seconds") return fmt::format("{} GPU·s", detail::show_count(value));
+  return detail::show_metric_value(metric, value);
 }
 
-/// The metrics whose inputs include `path` (or, for `cluster.gpu`, the catalog's figures).
+/// "`train.days` = **4.8 d** (3.8–6.1 d): `14.7K GPU·h / 128 GPUs / 24 = 4.8 d`": the value first,
+/// then its arithmetic, on one line.
+void metric_line(HoverText& out, const MetricValue& metric) {
+  out.code(metric.name).line(" = ").bold(own_unit_text(metric, metric.value));
+  if (metric.low && metric.high)
+    out.line(" (").text(own_unit_text(metric, *metric.low)).line(" – ").text(own_unit_text(metric, *metric.high)).line(")");
+  out.line(": ").code(metric.arithmetic.str());
+}
+
+/// A metric's context, after its value: what it is, its formula, and its notes.
+void metric_context(HoverText& out, const MetricSpec& spec, const MetricValue* metric) {
+  out.text(spec.summary);
+  if (metric && !metric->formula.empty()) out.line("; formula ").code(metric->formula);
+  out.paragraph();
+  if (metric)
+    for (const std::string& note : metric->notes) out.text(note).line_break();
+}
+
+/// The metrics whose inputs include `path` (or, for `cluster.gpu`, the catalog's figures): the
+/// first few with their arithmetic, the others by name.
 void used_by(HoverText& out, const Estimates& estimates, std::string_view path) {
-  bool any = false;
+  std::vector<const MetricValue*> readers;
   for (const MetricValue& metric : estimates.values()) {
+    if (metric.spec && metric.spec->section == ReportSection::json_only) continue;
     const bool reads = std::any_of(metric.inputs.begin(), metric.inputs.end(), [&](const MetricInput& input) {
       return !input.is_metric && (input.name == path || (path == "cluster.gpu" && input.origin == Origin::catalog));
     });
-    if (!reads) continue;
-    if (!any) out.bold("Used by").paragraph();
-    any = true;
-    metric_lines(out, metric);
+    if (reads) readers.push_back(&metric);
   }
+  for (std::size_t i = 0; i < readers.size() && i < max_metrics_shown; ++i) metric_line(out, *readers[i]), out.line_break();
+  if (readers.size() > max_metrics_shown) {
+    out.line("also read by ");
+    const std::size_t named = std::min(readers.size(), 2 * max_metrics_shown);
+    for (std::size_t i = max_metrics_shown; i < named; ++i) out.line(i > max_metrics_shown ? ", " : "").code(readers[i]->name);
+    if (readers.size() > named) out.line(fmt::format(" and {} more", readers.size() - named));
+  }
+  if (!readers.empty()) out.paragraph();
 }
 
-/// The catalog entry: peaks per precision (dense and with 2:4 sparsity), memory, bandwidths,
-/// sources and notes.
-void catalog_entry(HoverText& out, const GpuSpec& gpu) {
-  out.line("catalog ").code(gpu.id).line(": ").text(gpu.name).paragraph();
-  if (out.markdown()) out.line("| precision | dense peak | sparse peak (2:4) |\n|---|---|---|\n");
-  for (const Precision precision : all_precisions) {
-    const auto dense = gpu.dense_peak(precision);
-    const auto sparse = gpu.sparse_peak(precision);
-    if (!dense && !sparse) continue;
-    const std::string dense_text = dense ? units::format(*dense, units::dims::flop_per_second) : "–";
-    const std::string sparse_text = sparse ? units::format(*sparse, units::dims::flop_per_second) : "–";
-    if (out.markdown()) out.line(fmt::format("| {} | {} | {} |\n", to_string(precision), dense_text, sparse_text));
-    else out.line(fmt::format("{}: dense {}, sparse {}", to_string(precision), dense_text, sparse_text)).line_break();
+/// The catalog entry in two lines: the GPU, its peaks at the plan's precision, its memory; then
+/// its first source.
+void catalog_entry(HoverText& out, const GpuSpec& gpu, std::optional<Precision> precision) {
+  out.line("catalog ").code(gpu.id).line(": ").text(gpu.name);
+  if (precision) {
+    const auto dense = gpu.dense_peak(*precision);
+    const auto sparse = gpu.sparse_peak(*precision);
+    if (dense) out.line(fmt::format("; {} dense {}", to_string(*precision), units::format(*dense, units::dims::flop_per_second)));
+    if (sparse) out.line(fmt::format(", sparse (2:4) {}", units::format(*sparse, units::dims::flop_per_second)));
   }
-  out.paragraph();
-  out.line("HBM ").line(units::format(gpu.hbm_bytes, units::dims::bytes));
-  out.line(", HBM bandwidth ").line(units::format(gpu.hbm_bandwidth_bytes_per_s, units::dims::bytes_per_second));
+  out.line("; HBM ").line(units::format(gpu.hbm_bytes, units::dims::bytes));
+  out.line(" at ").line(units::format(gpu.hbm_bandwidth_bytes_per_s, units::dims::bytes_per_second));
   if (gpu.link_bandwidth_bytes_per_s)
     out.line(", GPU link ").line(units::format(*gpu.link_bandwidth_bytes_per_s, units::dims::bytes_per_second));
   if (gpu.scale_up_link) out.line(fmt::format(", scale-up link {}", display_name(*gpu.scale_up_link)));
   if (gpu.scale_up_domain) out.line(fmt::format(", scale-up domain {:g} GPUs", *gpu.scale_up_domain));
-  out.paragraph();
-  if (!gpu.notes.empty()) out.text(gpu.notes).paragraph();
-  for (const std::string& source : gpu.sources) out.line("source: ").text(source).line_break();
+  if (!gpu.sources.empty()) out.line_break().line("source: ").text(gpu.sources.front());
   out.paragraph();
 }
 
@@ -90,44 +111,55 @@ bool shows_catalog(std::string_view path) {
 void value_hover(HoverText& out, const Analysis& analysis, const DocumentPlan& plan, const KeySpec& key,
                  const PlanValue& value) {
   const std::string path = fmt::format("{}.{}", key.section, key.key);
-  out.code(path).line(" = ").bold(value_text(path, value)).line(": ").line(key.reference()).paragraph();
-  out.source_line(analysis.source->line(value.span.begin.line));
+  out.code(path).line(" = ").bold(value_text(path, value)).paragraph();
+  if (plan.estimates) used_by(out, *plan.estimates, path);
+  out.line(key.reference()).paragraph();
   if (shows_catalog(path))
     if (auto id = plan.plan->text("cluster.gpu"))
-      if (const GpuSpec* gpu = analysis.catalog().find(*id)) catalog_entry(out, *gpu);
-  if (plan.estimates) used_by(out, *plan.estimates, path);
+      if (const GpuSpec* gpu = analysis.catalog().find(*id)) {
+        std::optional<Precision> precision;
+        if (auto stated = plan.plan->text("training.precision")) precision = parse_precision(*stated);
+        catalog_entry(out, *gpu, precision);
+      }
 }
 
-void metric_hover(HoverText& out, const DocumentPlan& plan, std::string_view name) {
+/// A metric named in a claim or target: its value and arithmetic, then `after` (a claim's
+/// comparison), then what it is.
+template <typename After>
+void metric_hover(HoverText& out, const DocumentPlan& plan, std::string_view name, After after) {
   const MetricSpec* spec = find_metric(name);
   if (!spec) return;
-  out.code(spec->name).line(": ").text(spec->summary).paragraph();
-  if (!plan.estimates) return;
-  if (const MetricValue* metric = plan.estimates->find(spec->id)) {
-    metric_lines(out, *metric);
-  } else if (auto absent = plan.estimates->absent().find(spec->name); absent != plan.estimates->absent().end()) {
-    out.line("planlint cannot compute it for this plan: it needs ");
-    for (std::size_t i = 0; i < absent->second.size(); ++i) out.line(i ? ", " : "").code(absent->second[i]);
+  const MetricValue* metric = plan.estimates ? plan.estimates->find(spec->id) : nullptr;
+  if (metric) {
+    metric_line(out, *metric);
     out.paragraph();
+    after(*spec, *metric);
+  } else {
+    out.code(spec->name).paragraph();
+    if (plan.estimates)
+      if (auto absent = plan.estimates->absent().find(spec->name); absent != plan.estimates->absent().end()) {
+        out.line("planlint cannot compute it for this plan: it needs ");
+        for (std::size_t i = 0; i < absent->second.size(); ++i) out.line(i ? ", " : "").code(absent->second[i]);
+        out.paragraph();
+      }
   }
+  metric_context(out, *spec, metric);
 }
 
 void claim_hover(HoverText& out, const Analysis& analysis, const DocumentPlan& plan, const Claim& claim) {
-  const MetricSpec* spec = find_metric(claim.metric);
-  metric_hover(out, plan, claim.metric);
-  if (!spec || !plan.estimates || !claim.value || !claim.value->quantity()) return;
-  const MetricValue* metric = plan.estimates->find(spec->id);
-  if (!metric) return;
-  const double claimed = claim.value->quantity()->value;
-  out.line("claimed ").bold(detail::show_metric_value(*metric, claimed));
-  if (metric->value != 0) out.line(fmt::format(", {:+.1f}% from planlint's value", (claimed / metric->value - 1) * 100));
-  const std::map<std::string, double>* configured = analysis.settings ? &analysis.settings->lint.tolerances : nullptr;
-  if (spec->tier == Tier::latency) {
-    out.line("; a latency is a bound, compared with the SLA only, not within a tolerance");
-  } else if (auto tolerance = tier_tolerance(*plan.plan, *spec, configured ? *configured : std::map<std::string, double>{})) {
-    out.line(fmt::format("; {} tier, tolerance ", to_string(spec->tier))).bold(detail::show_percent(*tolerance));
-  }
-  out.paragraph();
+  metric_hover(out, plan, claim.metric, [&](const MetricSpec& spec, const MetricValue& metric) {
+    if (!claim.value || !claim.value->quantity()) return;
+    const double claimed = claim.value->quantity()->value;
+    out.line("claimed ").bold(own_unit_text(metric, claimed));
+    if (metric.value != 0) out.line(fmt::format(", {:+.1f}% from planlint's value", (claimed / metric.value - 1) * 100));
+    const std::map<std::string, double>* configured = analysis.settings ? &analysis.settings->lint.tolerances : nullptr;
+    if (spec.tier == Tier::latency) {
+      out.line("; a latency is a bound, compared with the SLA only, not within a tolerance");
+    } else if (auto tolerance = tier_tolerance(*plan.plan, spec, configured ? *configured : std::map<std::string, double>{})) {
+      out.line(fmt::format("; {} tier, tolerance ", to_string(spec.tier))).bold(detail::show_percent(*tolerance));
+    }
+    out.paragraph();
+  });
 }
 
 }  // namespace
@@ -147,7 +179,8 @@ json hover(const Analysis& analysis, LspPosition at, const ClientSupport& client
       if (!value || value->origin != Origin::plan) return false;
       if (!contains(value->key_span, place) && !contains(value->span, place)) return false;
       over = contains(value->key_span, place) ? value->key_span : value->span;
-      if (key.kind == ValueKind::metric && value->text()) metric_hover(out, *plan, *value->text());
+      if (key.kind == ValueKind::metric && value->text())
+        metric_hover(out, *plan, *value->text(), [](const MetricSpec&, const MetricValue&) {});
       else if (key.kind == ValueKind::plan_key && value->text() && find_value_key(*value->text())) {
         const KeySpec& justified = *find_value_key(*value->text());
         if (const PlanValue* stated = plan->plan->find(justified); stated && stated->origin == Origin::plan)

@@ -17,10 +17,9 @@ class HoverText {
   HoverText& bold(std::string_view text);
   /// `text` as inline code, safe whatever it holds.
   HoverText& code(std::string_view text);
-  /// Text from input, escaped for Markdown.
+  /// Text from input, escaped for Markdown; a web address in it (http://, https://) as a link
+  /// that reads as the address, unescaped.
   HoverText& text(std::string_view text);
-  /// A line of the document, as a TOML code block.
-  HoverText& source_line(std::string_view text);
   /// Ends the paragraph (a blank line between two).
   HoverText& paragraph();
   /// Ends a line within the paragraph.

@@ -331,7 +331,7 @@ json Server::initialize(const json& params) {
         {"textDocumentSync", sync},
         {"hoverProvider", true},
         {"completionProvider", {{"triggerCharacters", {"\"", "[", "."}}, {"resolveProvider", false}}},
-        {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}, {"resolveProvider", false}}}}},
+        {"codeActionProvider", {{"codeActionKinds", {"quickfix", "source.fixAll"}}, {"resolveProvider", false}}}}},
       {"serverInfo", {{"name", "planlint"}, {"version", PLANLINT_VERSION}}}};
   return result;
 }

@@ -54,6 +54,9 @@ std::vector<KeySpec> make_keys() {
       choice("plan", "status", "review state; governance rules may be stricter for approved",
              {"draft", "review", "approved"})
           .doc("review state; governance rules may be stricter for `approved`"),
+      date("plan", "start", "when the plan's GPUs are first needed")
+          .doc("when the plan's GPUs are first needed: a training run's first day, a service's launch; the HTML "
+               "report adds up the GPUs of plans that run at the same time"),
       // [model]
       count("model", "params", "total parameters N", "parameters").required().doc(R"(total parameters N (`"70B"`))"),
       count("model", "active_params", "parameters active per token (MoE)", "parameters")

@@ -45,16 +45,21 @@ std::string stacked_bar(std::span<const BarPart> parts, double capacity, std::st
 }
 
 std::string tornado(std::span<const TornadoBar> bars, double value, std::string_view value_label,
-                    std::string_view title) {
+                    std::string_view title, std::span<const TornadoMarker> markers) {
   double lowest = value, highest = value;
   for (const TornadoBar& bar : bars) {
     lowest = std::min({lowest, bar.at_low, bar.at_high});
     highest = std::max({highest, bar.at_low, bar.at_high});
   }
+  for (const TornadoMarker& marker : markers) {
+    lowest = std::min(lowest, marker.value);
+    highest = std::max(highest, marker.value);
+  }
   const double label_width = 260, value_width = 70;
   const double plot_left = label_width + value_width, plot_right = chart_width - value_width;
-  const double row = 30, top = 26;
-  Document chart(chart_width, top + row * static_cast<double>(bars.size()) + 8, title);
+  const double row = 30, top = 26, marker_row = 16;
+  const double bars_bottom = top + row * static_cast<double>(bars.size());
+  Document chart(chart_width, bars_bottom + 8 + marker_row * static_cast<double>(markers.size()), title);
   const double span = highest - lowest;
   const auto x_of = [&](double at) {
     return span > 0 ? plot_left + (at - lowest) / span * (plot_right - plot_left) : (plot_left + plot_right) / 2;
@@ -76,8 +81,16 @@ std::string tornado(std::span<const TornadoBar> bars, double value, std::string_
     chart.text(x_of(std::max(bar.at_low, bar.at_high)) + 4, y + row / 2 + 2,
                low_left ? bar.high_label : bar.low_label, "axis", Anchor::start);
   }
-  chart.line(x_of(value), top - 6, x_of(value), top + row * static_cast<double>(bars.size()), "centre");
+  chart.line(x_of(value), top - 6, x_of(value), bars_bottom, "centre");
   chart.text(x_of(value), top - 10, value_label, "axis", Anchor::middle);
+  for (std::size_t i = 0; i < markers.size(); ++i) {
+    const double x = x_of(markers[i].value);
+    const double label_y = bars_bottom + marker_row * static_cast<double>(i + 1);
+    chart.line(x, top - 2, x, label_y - 11, "target");
+    // The label on the side of the line with room for it.
+    const bool right_half = x > (plot_left + plot_right) / 2;
+    chart.text(right_half ? x - 4 : x + 4, label_y, markers[i].label, "target-label", right_half ? Anchor::end : Anchor::start);
+  }
   return chart.str();
 }
 

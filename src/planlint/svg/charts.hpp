@@ -27,10 +27,17 @@ struct TornadoBar {
   std::string low_label, high_label;  ///< the metric at each end, as it reads ("12.8 d")
 };
 
+/// A line across a tornado at a value (a hard target's bound), labelled under the bars.
+struct TornadoMarker {
+  double value = 0;
+  std::string label;  ///< "budget: at most $1.50M"
+};
+
 /// Bars around a centre line at `value` (labelled `value_label`), the widest first as given:
 /// each bar spans its two ends; the low end's side is of class low-end, the high end's
-/// high-end.
+/// high-end. Each of `markers` is a dashed line of class target across the bars, within the
+/// scale, its label under them.
 std::string tornado(std::span<const TornadoBar> bars, double value, std::string_view value_label,
-                    std::string_view title);
+                    std::string_view title, std::span<const TornadoMarker> markers = {});
 
 }  // namespace planlint::svg

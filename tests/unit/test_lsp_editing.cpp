@@ -1,0 +1,303 @@
+// `planlint lsp` as a plan is written in it: completion in a new document and above [plan],
+// short hovers with plain links, a document that is not TOML, the unsafe "set the claim to
+// planlint's value" fix, and "fix all" (source.fixAll) against what `check --fix` writes (the
+// built binary over pipes, as an editor drives it).
+#include <catch2/catch.hpp>
+
+#include "integration_support.hpp"
+#include "lsp_client.hpp"
+
+using namespace planlint::test;
+
+namespace {
+
+/// A plan whose sparse peak is on line 8 (0-based), with `extra` at its end.
+std::string plan_with(std::string_view peak, std::string_view extra = "") {
+  return "[plan]\nname = \"p\"\nkind = \"training\"\nupdated = 2026-11-01\n\n"
+         "[cluster]\ngpu = \"h100-sxm\"\ncount = 128\npeak = \"" +
+         std::string(peak) + "\"\n\n[model]\nparams = \"7B\"\n\n[training]\ntokens = \"1T\"\nprecision = \"bf16\"\nmfu = \"40%\"\n" +
+         std::string(extra);
+}
+
+json whole_text_change(const std::string& uri, std::int64_t version, const std::string& text) {
+  return {{"textDocument", {{"uri", uri}, {"version", version}}}, {"contentChanges", json::array({{{"text", text}}})}};
+}
+
+json completion_at(LspClient& server, const std::string& uri, std::uint32_t line, std::uint32_t character) {
+  return server.request("textDocument/completion", {{"textDocument", {{"uri", uri}}}, {"position", position(line, character)}});
+}
+
+std::string hover_text(LspClient& server, const std::string& uri, std::uint32_t line, std::uint32_t character) {
+  const json hovered = server.request("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", position(line, character)}});
+  REQUIRE(hovered.is_object());
+  return hovered["contents"]["value"];
+}
+
+/// The byte offset of an LSP position in ASCII `text` (a UTF-16 unit is a byte there).
+std::size_t offset_of(const std::string& text, const json& at) {
+  std::size_t offset = 0;
+  for (int line = 0; line < at["line"].get<int>(); ++line) offset = text.find('\n', offset) + 1;
+  return offset + at["character"].get<std::size_t>();
+}
+
+/// `text` with a WorkspaceEdit's edits of `uri` made, as an editor makes them: each range is
+/// of the text before any of them.
+std::string apply(std::string text, const json& edit, const std::string& uri) {
+  std::vector<std::tuple<std::size_t, std::size_t, std::string>> edits;
+  for (const json& e : edit["changes"][uri])
+    edits.emplace_back(offset_of(text, e["range"]["start"]), offset_of(text, e["range"]["end"]), e["newText"]);
+  std::sort(edits.begin(), edits.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
+  for (const auto& [begin, end, replacement] : edits) text.replace(begin, end - begin, replacement);
+  return text;
+}
+
+void end_session(LspClient& server) {
+  CHECK(server.request("shutdown", nullptr).is_null());
+  server.notify("exit", nullptr);
+  CHECK(server.exit_status() == 0);
+}
+
+}  // namespace
+
+TEST_CASE("lsp: completion offers the sections in a new document, after an opening bracket and above the plan table, not those written", "[lsp]") {
+  Scratch dir;
+  LspClient server(planlint_lsp());
+  server.initialize();
+  const std::string uri = file_uri(dir.write("new.toml", "").string());
+
+  SECTION("an empty document: every section, [plan] among them, as a header") {
+    server.notify("textDocument/didOpen", opened(uri, ""));
+    const json items = completion_at(server, uri, 0, 0);
+    INFO(items.dump(1));
+    const auto shown = labels(items);
+    CHECK(has(shown, "[plan]"));
+    CHECK(has(shown, "[model]"));
+    CHECK(has(shown, "[[targets]]"));
+    for (const json& item : items["items"])
+      if (item["label"] == "[plan]") CHECK(item["textEdit"]["newText"] == "[plan]");
+  }
+  SECTION("a document of just '[': the section names, closed") {
+    server.notify("textDocument/didOpen", opened(uri, "["));
+    const json items = completion_at(server, uri, 0, 1);
+    INFO(items.dump(1));
+    const auto shown = labels(items);
+    CHECK(has(shown, "plan"));
+    CHECK(has(shown, "cluster"));
+    CHECK_FALSE(has(shown, "targets"));  // an array of tables opens with [[
+    for (const json& item : items["items"])
+      if (item["label"] == "plan") CHECK(item["textEdit"]["newText"] == "plan]");
+  }
+  SECTION("'[' offers no section the plan has already, wherever it is written") {
+    const std::string text = "[\n\n[plan]\nname = \"n\"\nkind = \"training\"\n\n[model]\nparams = \"7B\"\n";
+    server.notify("textDocument/didOpen", opened(uri, text));
+    const auto shown = labels(completion_at(server, uri, 0, 1));
+    CHECK_FALSE(has(shown, "plan"));
+    CHECK_FALSE(has(shown, "model"));
+    CHECK(has(shown, "cluster"));
+    CHECK(has(shown, "training"));
+  }
+  SECTION("above [plan], the headers the plan does not have yet") {
+    const std::string text = "\n[plan]\nname = \"n\"\nkind = \"training\"\n";
+    server.notify("textDocument/didOpen", opened(uri, text));
+    const auto shown = labels(completion_at(server, uri, 0, 0));
+    CHECK_FALSE(has(shown, "[plan]"));
+    CHECK(has(shown, "[cluster]"));
+    CHECK(has(shown, "[[assumptions]]"));
+  }
+  SECTION("a TOML file of another tool still gets none") {
+    server.notify("textDocument/didOpen", opened(uri, "[project]\nname = \"x\"\n\n"));
+    CHECK(completion_at(server, uri, 2, 0)["items"].empty());
+  }
+  end_session(server);
+}
+
+TEST_CASE("lsp: a document that is not TOML gets the toml-syntax finding check gives", "[lsp]") {
+  Scratch dir;
+  const std::string text = "capacity for Q1:\nthis is not TOML\n";
+  const fs::path path = dir.write("notes.toml", text);
+  std::string output;
+  CHECK(run_command(fmt::format("{} check --format json {}", quote(PLANLINT_BINARY), quote(path.string())), output) == 1);
+  const json checked = json::parse(output);
+  REQUIRE(checked["diagnostics"].size() == 1);
+  const json& expected = checked["diagnostics"][0];
+  REQUIRE(expected["rule"] == "toml-syntax");
+
+  LspClient server(planlint_lsp());
+  server.initialize();
+  const std::string uri = file_uri(path.string());
+  server.notify("textDocument/didOpen", opened(uri, text));
+  const auto published = server.diagnostics_of(uri);
+  REQUIRE(published);
+  INFO(published->dump(1));
+  const json syntax = finding(*published, "toml-syntax");
+  REQUIRE(syntax.is_object());
+  CHECK(syntax["severity"] == 1);
+  CHECK(syntax["range"]["start"]["line"] == expected["line"].get<int>() - 1);
+  CHECK(syntax["message"].get<std::string>().starts_with(expected["message"].get<std::string>()));
+  end_session(server);
+}
+
+TEST_CASE("lsp: a hover is short, the value and its arithmetic first, with plain links", "[lsp]") {
+  Scratch dir;
+  LspClient server(planlint_lsp());
+  server.initialize();
+  const std::string uri = file_uri(dir.write("plan.toml", "").string());
+  const std::string text = plan_with("1979 TFLOPS", "\n[estimates]\n\"train.gpu_seconds\" = 5.3e7\n");
+  server.notify("textDocument/didOpen", opened(uri, text));
+  REQUIRE(server.diagnostics_of(uri));
+
+  SECTION("on the peak: value, then the metric that reads it, then the catalog in a few lines") {
+    const std::string shown = hover_text(server, uri, 8, 9);
+    INFO(shown);
+    CHECK(shown.starts_with("`cluster.peak` = **1979 TFLOPS**\n\n"));
+    const std::size_t arithmetic = shown.find("4.2e22 FLOP / (1979 TFLOPS × 40%) = 14.7K GPU·h");
+    const std::size_t catalog = shown.find("catalog `h100-sxm`");
+    REQUIRE(arithmetic != std::string::npos);
+    REQUIRE(catalog != std::string::npos);
+    CHECK(arithmetic < catalog);
+    CHECK(shown.find("bf16 dense 989 TFLOPS, sparse (2:4) 1979 TFLOPS") != std::string::npos);
+    CHECK(std::count(shown.begin(), shown.end(), '\n') <= 14);
+    // The catalog's source as a link a Markdown renderer follows: no backslash in it.
+    const std::size_t link = shown.find("<https://resources.nvidia.com/");
+    REQUIRE(link != std::string::npos);
+    CHECK(shown.substr(link, shown.find('>', link) - link).find('\\') == std::string::npos);
+  }
+  SECTION("on a claim of train.gpu_seconds: the value in GPU-seconds, the claim, then what it is") {
+    const std::string shown = hover_text(server, uri, 19, 3);
+    INFO(shown);
+    CHECK(shown.starts_with("`train.gpu_seconds` = **53\\.1M GPU·s**: `"));
+    const std::size_t claimed = shown.find("claimed **53M GPU·s**");
+    REQUIRE(claimed != std::string::npos);
+    CHECK(claimed < shown.find("GPU time at the assumed MFU"));
+  }
+  end_session(server);
+}
+
+TEST_CASE("estimate-mismatch: setting the claim to planlint's value is an unsafe fix, in the editor and on the command line", "[lsp][fix]") {
+  Scratch dir;
+  const std::string text = plan_with("989 TFLOPS", "\n[estimates]\n\"train.days\" = \"20 d\"\n");
+  const fs::path path = dir.write("plan.toml", text);
+  const std::string binary = quote(PLANLINT_BINARY);
+  std::string output;
+
+  SECTION("--fix leaves it; --fix --unsafe-fixes sets the claim, and check then passes it") {
+    CHECK(run_command(fmt::format("{} check --fix --today 2026-12-01 {}", binary, quote(path.string())), output) == 1);
+    INFO(output);
+    CHECK(read_text(path) == text);
+    CHECK(run_command(fmt::format("{} check --fix --unsafe-fixes --today 2026-12-01 {}", binary, quote(path.string())),
+                      output) == 0);
+    CHECK(read_text(path) == plan_with("989 TFLOPS", "\n[estimates]\n\"train.days\" = \"9.6 d\"\n"));
+  }
+  SECTION("the editor offers it, not as the preferred fix, and applying it clears the finding") {
+    LspClient server(planlint_lsp());
+    server.initialize();
+    const std::string uri = file_uri(path.string());
+    server.notify("textDocument/didOpen", opened(uri, text));
+    const auto published = server.diagnostics_of(uri);
+    REQUIRE(published);
+    REQUIRE(has(codes(*published), "estimate-mismatch"));
+    const json actions = server.request(
+        "textDocument/codeAction",
+        {{"textDocument", {{"uri", uri}}}, {"range", range(19, 16, 19, 16)}, {"context", {{"diagnostics", json::array()}}}});
+    INFO(actions.dump(1));
+    REQUIRE(actions.is_array());
+    REQUIRE(!actions.empty());
+    const json& set = actions[0];
+    CHECK(set["kind"] == "quickfix");
+    CHECK(set["isPreferred"] == false);
+    CHECK(set["title"] == "Set estimates.train.days to \"9.6 d\" (unsafe fix of estimate-mismatch: check it)");
+    const std::string fixed = apply(text, set["edit"], uri);
+    CHECK(fixed == plan_with("989 TFLOPS", "\n[estimates]\n\"train.days\" = \"9.6 d\"\n"));
+    server.notify("textDocument/didChange", whole_text_change(uri, 2, fixed));
+    const auto after = server.diagnostics_of(uri);
+    REQUIRE(after);
+    CHECK_FALSE(has(codes(*after), "estimate-mismatch"));
+    end_session(server);
+  }
+}
+
+TEST_CASE("lsp: fix all (source.fixAll) makes the safe fixes check --fix makes, and no unsafe one", "[lsp][fix]") {
+  Scratch dir;
+  // A sparse peak and a misspelt key (safe fixes), a claim off by 2× (an unsafe one).
+  std::string text = plan_with("1979 TFLOPS", "\n[estimates]\n\"train.days\" = \"20 d\"\n");
+  text.replace(text.find("count = 128\n"), 12, "count = 128\nhmb = \"80 GB\"\n");
+  const fs::path path = dir.write("plan.toml", text);
+  const std::string uri = file_uri(path.string());
+
+  LspClient server(planlint_lsp());
+  const json init = server.initialize();
+  CHECK(has(init["capabilities"]["codeActionProvider"]["codeActionKinds"].get<std::vector<std::string>>(), "source.fixAll"));
+  server.notify("textDocument/didOpen", opened(uri, text));
+  const auto published = server.diagnostics_of(uri);
+  REQUIRE(published);
+  INFO(published->dump(1));
+  REQUIRE(has(codes(*published), "sparse-peak"));
+  REQUIRE(has(codes(*published), "unknown-key"));
+
+  const json actions = server.request("textDocument/codeAction",
+                                      {{"textDocument", {{"uri", uri}}},
+                                       {"range", range(0, 0, 0, 0)},
+                                       {"context", {{"diagnostics", json::array()}, {"only", {"source.fixAll"}}}}});
+  INFO(actions.dump(1));
+  REQUIRE(actions.size() == 1);
+  CHECK(actions[0]["kind"] == "source.fixAll");
+  CHECK(actions[0]["title"].get<std::string>().starts_with("Fix all safe planlint findings"));
+  const std::string fixed = apply(text, actions[0]["edit"], uri);
+
+  std::string output;
+  CHECK(run_command(fmt::format("{} check --fix --today 2026-12-01 {}", quote(PLANLINT_BINARY), quote(path.string())),
+                    output) == 1);
+  INFO(output);
+  CHECK(fixed == read_text(path));
+  CHECK(fixed.find("hbm = \"80 GB\"") != std::string::npos);
+  CHECK(fixed.find("peak = \"989 TFLOPS\"") != std::string::npos);
+  CHECK(fixed.find("\"train.days\" = \"20 d\"") != std::string::npos);  // unsafe: left for the author
+
+  server.notify("textDocument/didChange", whole_text_change(uri, 2, fixed));
+  const auto after = server.diagnostics_of(uri);
+  REQUIRE(after);
+  CHECK_FALSE(has(codes(*after), "sparse-peak"));
+  CHECK_FALSE(has(codes(*after), "unknown-key"));
+  CHECK(has(codes(*after), "estimate-mismatch"));
+  // Nothing left to fix safely: no fix-all action, and none in a quick-fix request either.
+  const json none = server.request("textDocument/codeAction",
+                                   {{"textDocument", {{"uri", uri}}},
+                                    {"range", range(0, 0, 0, 0)},
+                                    {"context", {{"diagnostics", json::array()}, {"only", {"source"}}}}});
+  CHECK(none.empty());
+  const json quick = server.request("textDocument/codeAction",
+                                    {{"textDocument", {{"uri", uri}}},
+                                     {"range", range(0, 0, 0, 0)},
+                                     {"context", {{"diagnostics", json::array()}, {"only", {"quickfix"}}}}});
+  for (const json& action : quick) CHECK(action["kind"] == "quickfix");
+  end_session(server);
+}
+
+TEST_CASE("lsp: fix all makes the fixes of findings over --max-findings-per-file too", "[lsp][fix]") {
+  Scratch dir;
+  // The one finding shown is the first error, a key with no fix; the fixable ones come after.
+  std::string text = plan_with("1979 TFLOPS");
+  text.replace(text.find("name = \"p\"\n"), 11, "name = \"p\"\nzzzz = 1\n");
+  text.replace(text.find("count = 128\n"), 12, "count = 128\nhmb = \"80 GB\"\n");
+  const std::string uri = file_uri(dir.write("plan.toml", text).string());
+  LspClient server(planlint_lsp({"--max-findings-per-file", "1"}));
+  server.initialize();
+  server.notify("textDocument/didOpen", opened(uri, text));
+  const auto published = server.diagnostics_of(uri);
+  REQUIRE(published);
+  INFO(published->dump(1));
+  // One finding shown, and one saying how many more there are.
+  REQUIRE((*published)["params"]["diagnostics"].size() == 2);
+  REQUIRE((*published)["params"]["diagnostics"][0]["code"] == "unknown-key");
+  REQUIRE((*published)["params"]["diagnostics"][0]["range"]["start"]["line"] == 2);
+  const json actions = server.request("textDocument/codeAction",
+                                      {{"textDocument", {{"uri", uri}}},
+                                       {"range", range(0, 0, 0, 0)},
+                                       {"context", {{"diagnostics", json::array()}, {"only", {"source.fixAll"}}}}});
+  INFO(actions.dump(1));
+  REQUIRE(actions.size() == 1);
+  const std::string fixed = apply(text, actions[0]["edit"], uri);
+  CHECK(fixed.find("hbm = \"80 GB\"") != std::string::npos);
+  CHECK(fixed.find("peak = \"989 TFLOPS\"") != std::string::npos);
+  end_session(server);
+}

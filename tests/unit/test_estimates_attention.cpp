@@ -80,7 +80,7 @@ TEST_CASE("sliding-window layers attend min(S, W) keys in the attention FLOPs", 
   }
 }
 
-TEST_CASE("causal counting halves the attention FLOPs; full counting stays the default",
+TEST_CASE("causal counting halves the attention FLOPs, and full counting stays the default",
           "[estimates][attention]") {
   const double full = 12.0 * 32 * 4096 * 4096;
   CHECK(estimate_text(training_plan())["train.attention_flops_per_token"].value == Approx(full));

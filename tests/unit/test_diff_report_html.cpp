@@ -1,22 +1,11 @@
 // `report --format html --compare-to BASE`: the page holds what `planlint diff BASE PATH...`
 // finds, as well-formed XHTML, and --compare-to is refused where it does not apply.
 #include "diff_support.hpp"
+#include "xpath.hpp"
 
 using namespace planlint::test;
 
 namespace {
-
-/// xmllint's answer to an XPath expression over `file`, elements matched by local name.
-std::string xpath(const fs::path& file, const std::string& expression) {
-  std::string output;
-  const int status = run_command(system_tool("xmllint", "libxml2-utils") + " --nonet --xpath " + quote(expression) +
-                                     " " + quote(file.string()),
-                                 output);
-  INFO(expression << "\n" << output);
-  REQUIRE(status == 0);
-  while (!output.empty() && (output.back() == '\n' || output.back() == ' ')) output.pop_back();
-  return output;
-}
 
 /// The cells of the comparison's row of plan `name`, as text.
 std::vector<std::string> row_of(const fs::path& page, const std::string& name) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "integration_support.hpp"
+#include "xpath.hpp"
 
 using namespace planlint::test;
 using nlohmann::json;
@@ -12,18 +13,6 @@ using nlohmann::json;
 namespace {
 
 const std::string examples = std::string(PLANLINT_SOURCE_DIR) + "/examples";
-
-/// xmllint's answer to an XPath expression over `file` (XHTML: elements in its namespace).
-std::string xpath(const fs::path& file, const std::string& expression) {
-  std::string output;
-  const int status = run_command(system_tool("xmllint", "libxml2-utils") + " --nonet --xpath " + quote(expression) +
-                                     " " + quote(file.string()),
-                                 output);
-  INFO(expression << "\n" << output);
-  REQUIRE(status == 0);
-  while (!output.empty() && (output.back() == '\n' || output.back() == ' ')) output.pop_back();
-  return output;
-}
 
 /// A count, or a small number: xmllint prints numbers to 6 significant figures.
 double xpath_number(const fs::path& file, const std::string& expression) {

@@ -76,6 +76,7 @@ void find_plans(Linted& linted, const Settings& settings) {
     plan.name = names[i];
     plan.plan = found.plan ? &*found.plan : nullptr;
     plan.estimates = found.estimates ? &*found.estimates : nullptr;
+    plan.cost_ranges = std::move(found.ranges);
     if (!markdown) {  // the file's one plan: its findings are all the file's
       plan.findings = std::move(linted.output.diagnostics);
       linted.plans.push_back(std::move(plan));

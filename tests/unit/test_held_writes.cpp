@@ -140,7 +140,7 @@ TEST_CASE("a folder swapped for a link while --fix writes redirects no write and
   const std::string peak = "\"1979 TFLOPS\"";
   const std::size_t at = before.find(peak);
   REQUIRE(at != std::string::npos);
-  const fix::FixedFile file{"plans/plan.toml", before, {{at, at + peak.size(), "\"989 TFLOPS\""}}, 1};
+  const fix::FixedFile file{"plans/plan.toml", before, {{at, at + peak.size(), "\"989 TFLOPS\""}}, 1, {}};
   const std::string after = fix::apply_edits(before, file.edits);
   dir.write("plans/plan.toml", before);
   // What a hostile process prepares: the same text outside, so that a redirected check passes.

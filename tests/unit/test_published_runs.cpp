@@ -46,6 +46,13 @@ const std::vector<PublishedRun>& published_runs() {
            // NVIDIA Megatron-Bridge, llama31_405b_pretrain_64gpu_gb200_fp8mx_config: 289 s an update.
            {"train.step_seconds", 289, "Megatron-Bridge GB200 recipe"},
        }},
+      {"mistral-7b-published.toml",
+       {
+           // Jiang et al. 2023, "Mistral 7B" §2: the rolling buffer cache of W = 4096 tokens "reduces
+           // the cache memory usage by 8x" at 32k tokens: 2 · 32 · 8 · 128 · 2 B a token × 32768 / 8.
+           {"infer.kv_per_sequence", 2.0 * 32 * 8 * 128 * 2 * 32768 / 8, "Mistral 7B, §2"},
+           {"infer.kv_tokens", 32768.0 / 8, "Mistral 7B, §2"},
+       }},
       {"tpu-v5p-published.toml",
        {
            // MaxText README, TPU v5p: 315 TFLOP/s/chip at 68.68% MFU, the v5p's peak they divide by.

@@ -102,27 +102,10 @@ std::string EstimateContext::missing_name(std::string_view path) const {
   return key;
 }
 
-std::string CountedAttention::text() const {
-  return fmt::format("12 × {} × {} × {}", layers.text, hidden.text, seq.text);
-}
-
-Term attention_width(EstimateContext& context, MetricBuilder& m) {
-  const PlanValue* head_dim = context.find("model.head_dim");
-  const auto heads = context.number("model.heads"), dim = context.number("model.head_dim"),
-             hidden = context.number("model.hidden");
-  if (head_dim && head_dim->origin == Origin::plan && heads && dim && hidden && *heads * *dim != *hidden) {
-    const Term a = m.plan("model.heads"), d = m.plan("model.head_dim");
-    m.note(fmt::format("h is the attention's width, heads · head_dim = {}, not model.hidden = {} (PaLM's H · Q)",
-                       show_count(a.value * d.value), show_count(*hidden)));
-    return Term{a.value * d.value, TermText::deferred(arithmetic("({} × {})", a, d))};
-  }
-  return m.plan("model.hidden");
-}
-
-std::optional<CountedAttention> counted_attention(EstimateContext& context, MetricBuilder& m) {
+std::optional<Term> counted_attention(EstimateContext& context, MetricBuilder& m) {
   if (!context.find("training.mfu_counts_attention") || m.choice("training.mfu_counts_attention") != "true")
     return std::nullopt;
-  return CountedAttention{m.plan("model.layers"), attention_width(context, m), m.plan("training.seq_len")};
+  return m.metric(Metric::train_attention_flops_per_token);
 }
 
 CountedRecompute counted_recompute(EstimateContext& context, MetricBuilder& m) {

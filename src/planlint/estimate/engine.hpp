@@ -273,19 +273,13 @@ class MetricBuilder {
 };
 
 
-/// The attention FLOPs a token, 12 · L · h · S (PaLM appendix B), when the plan's MFU counts
-/// them (training.mfu_counts_attention = true): the GPU time and the step time divide them by
-/// the MFU too. Its inputs are recorded on `m`; nullopt when the MFU does not count them.
-struct CountedAttention {
-  Term layers, hidden, seq;
-  double per_token() const { return 12 * layers.value * hidden.value * seq.value; }
-  /// "12 × 32 × 4096 × 4096 tokens"
-  std::string text() const;
-};
-std::optional<CountedAttention> counted_attention(EstimateContext& context, MetricBuilder& m);
+/// train.attention_flops_per_token, when the plan's MFU counts the attention FLOPs
+/// (training.mfu_counts_attention = true): the GPU time and the step time divide them by the MFU
+/// too. Recorded on `m`; nullopt when the MFU does not count them.
+std::optional<Term> counted_attention(EstimateContext& context, MetricBuilder& m);
 /// The h of the attention FLOPs 12 · L · h · S: the query width heads · head_dim (PaLM appendix B's
 /// H · Q) where the plan states a head_dim that makes it differ from model.hidden (a note says
-/// so), else model.hidden. Its inputs are recorded on `m`.
+/// so), else model.hidden. Its inputs are recorded on `m` (attention.cpp).
 Term attention_width(EstimateContext& context, MetricBuilder& m);
 
 /// 4/3 when the plan's MFU counts full recomputation's second forward pass (a hardware FLOPs

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/estimate/attention_terms.hpp"
 #include "planlint/estimate/inference_terms.hpp"
 
 namespace planlint::detail {
@@ -125,9 +126,9 @@ void kv_per_token(EstimateContext& context) {
 void kv_cache(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_kv_cache);
   const Term per_token = m.metric(Metric::infer_kv_per_token);
-  const Term tokens = m.plan("inference.context");
+  const Term tokens = kv_tokens_term(context, m);
   const Term sequences = m.plan("inference.concurrency");
-  m.finish(per_token.value * tokens.value * sequences.value, "kv_per_token · context · concurrency",
+  m.finish(per_token.value * tokens.value * sequences.value, kv_formula(context, "kv_per_token · context · concurrency"),
            arithmetic("{} × {} × {}", per_token, tokens, sequences));
 }
 
@@ -162,7 +163,7 @@ void max_concurrency(EstimateContext& context) {
   const Term tp = m.plan("inference.tp");
   const Term model = m.metric(Metric::infer_weights);
   const Term per_token = m.metric(Metric::infer_kv_per_token);
-  const Term tokens = m.plan("inference.context");
+  const Term tokens = kv_tokens_term(context, m);
   const double free = hbm.value * (1 - reserve.value) * tp.value - model.value;
   if (m.complete() && free < 0)
     m.note("the weights alone exceed the usable HBM of the replica: no sequence fits");
@@ -171,14 +172,14 @@ void max_concurrency(EstimateContext& context) {
     const double sequences =
         std::floor(std::max(0.0, free) / (per_token.value * tokens.value * tp.value * split->share));
     m.finish(sequences,
-             "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context" +
-                 std::string(split->spread_formula()) + ")⌋ (a KV head is not split across GPUs)",
+             kv_formula(context, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context" +
+                                     std::string(split->spread_formula()) + ")⌋ (a KV head is not split across GPUs)"),
              [=] { return fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {}{})⌋", hbm.text, reserve.text,
                                       tp.text, model.text, per_token.text, tokens.text, split->spread_text(tp)); });
     return;
   }
   const double sequences = std::floor(std::max(0.0, free) / (per_token.value * tokens.value));
-  m.finish(sequences, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context)⌋",
+  m.finish(sequences, kv_formula(context, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context)⌋"),
            arithmetic("⌊({} × (1 − {}) × {} − {}) / ({} × {})⌋", hbm, reserve, tp, model, per_token,
                       tokens));
 }
@@ -207,7 +208,7 @@ void decode_tokens_per_s(EstimateContext& context) {
   const Term tp = m.plan("inference.tp");
   const Term model = m.metric(Metric::infer_weights);
   const Term per_token = m.metric(Metric::infer_kv_per_token);
-  const Term tokens = m.plan("inference.context");
+  const Term tokens = kv_tokens_term(context, m);
   // A GPU reads the whole cache of the heads it holds (KvSplit).
   const std::optional<KvSplit> heads = kv_split(context, m);
   // One sequence's token runs through its routed experts only: a step reads N_a of the N
@@ -221,7 +222,7 @@ void decode_tokens_per_s(EstimateContext& context) {
   const double kv_read = per_token.value * tokens.value * (heads ? tp.value * heads->share : 1);
   const double value = bandwidth.value * tp.value / (weights_read + kv_read) * (steps ? steps->value : 1);
   if (!moe && !heads && !steps) {
-    m.finish(value, "hbm_bandwidth · tp / (weights + kv_per_token · context)",
+    m.finish(value, kv_formula(context, "hbm_bandwidth · tp / (weights + kv_per_token · context)"),
              arithmetic("{} × {} / ({} + {} × {})", bandwidth, tp, model, per_token, tokens));
     return;
   }
@@ -230,7 +231,7 @@ void decode_tokens_per_s(EstimateContext& context) {
       (moe ? (steps ? " · (1 − (1 − N_a / N)^tokens_per_step)" : " · N_a / N") : "") + " + kv_per_token · context" +
       (heads ? std::string(heads->spread_formula()) : "") + ")" + (steps ? " · tokens_per_step" : "") +
       decode_caveats(moe, "MoE: one sequence reads its routed experts' weights", heads.has_value(), steps.has_value());
-  m.finish(value, formula, [=] {
+  m.finish(value, kv_formula(context, formula), [=] {
     std::string text = fmt::format("{} × {} / ({}", bandwidth.text, tp.text, model.text);
     if (moe && steps) text += fmt::format(" × (1 − (1 − {} / {})^{})", experts->n_active.text, experts->n.text, steps->text);
     else if (moe) text += fmt::format(" × {} / {}", experts->n_active.text, experts->n.text);
@@ -338,6 +339,7 @@ void cost_per_month(EstimateContext& context) {
 void estimate_inference(EstimateContext& context) {
   weights(context);
   kv_per_token(context);
+  estimate_kv_tokens(context);
   kv_cache(context);
   memory_total(context);
   max_concurrency(context);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/estimate/attention_terms.hpp"
 #include "planlint/estimate/inference_terms.hpp"
 
 namespace planlint::detail {
@@ -39,8 +40,8 @@ void kv_replication(EstimateContext& context) {
 void kv_per_sequence(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_kv_per_sequence);
   const Term per_token = m.metric(Metric::infer_kv_per_token);
-  const Term tokens = m.plan("inference.context");
-  m.finish(per_token.value * tokens.value, "kv_per_token · context",
+  const Term tokens = kv_tokens_term(context, m);
+  m.finish(per_token.value * tokens.value, kv_formula(context, "kv_per_token · context"),
            arithmetic("{} × {}", per_token, tokens));
 }
 
@@ -235,20 +236,7 @@ void kv_read(EstimateContext& context, Metric metric, bool at_concurrency) {
            arithmetic("{} × {}", sequence, replication));
 }
 
-// The causal attention of the prompt's forward pass, scores and weighted values over L layers:
-// 2 · L · S² · a · d_h FLOPs (half of the 4 · L · S² · a · d_h of full attention), which
-// infer.prefill_flops (2 · N_a a token) leaves out.
-void prefill_attention_flops(EstimateContext& context) {
-  MetricBuilder m(context, Metric::infer_prefill_attention_flops);
-  const Term layers = m.plan("model.layers");
-  const Term prompt = m.plan("inference.prompt_tokens");
-  const Term heads = m.plan("model.heads");
-  const Term head_dim = m.plan("model.head_dim");
-  m.finish(2 * layers.value * prompt.value * prompt.value * heads.value * head_dim.value, "2 · L · S² · a · d_h",
-           arithmetic("2 × {} × {}² × {} × {}", layers, TermText::count(prompt.value), heads, head_dim));
-}
-
-// R = 2 · L · S² · a · d_h / (2 · N_a · S) = L · S · a · d_h / N_a: what the attention adds to
+// R = infer.prefill_attention_flops / (2 · N_a · S), L · S · h / N_a without a window: what the attention adds to
 // the prefill FLOPs the TTFT bound counts.
 void prefill_attention_share(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_prefill_attention_share);
@@ -288,7 +276,7 @@ void estimate_inference_reads(EstimateContext& context) {
   weights_read(context, Metric::infer_weights_read_at_concurrency, Metric::infer_expert_share_at_concurrency);
   kv_read(context, Metric::infer_kv_read, false);
   kv_read(context, Metric::infer_kv_read_at_concurrency, true);
-  prefill_attention_flops(context);
+  estimate_prefill_attention(context);
   prefill_attention_share(context);
   ttft_with_attention(context);
 }

@@ -46,13 +46,14 @@ void step_seconds(EstimateContext& context) {
   // An MFU that counts the attention FLOPs, or full recomputation's second forward pass,
   // divides them too, as the GPU time does (counted_attention, counted_recompute, engine.hpp).
   const CountedRecompute recompute = counted_recompute(context, m);
-  if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
-    const double per_token = 6 * n_active.value + attention->per_token();
+  if (const std::optional<Term> attention = counted_attention(context, m)) {
+    const double per_token = 6 * n_active.value + attention->value;
     return m.finish(recompute.factor * per_token * tokens.value / (count.value * peak.value * mfu.value),
-                    m.formula(recompute.formula, "(6 · N_a + 12 · L · h · S) · tokens_per_step / (n · P · MFU)"),
+                    m.formula(recompute.formula,
+                              "(6 · N_a + train.attention_flops_per_token) · tokens_per_step / (n · P · MFU)"),
                     [=] {
                       return fmt::format("{}(6 × {} + {}) × {} / ({} × {} × {})", recompute.text, n_active.text,
-                                         attention->text(), tokens.text, count.text, peak.text, mfu.text);
+                                         attention->text, tokens.text, count.text, peak.text, mfu.text);
                     });
   }
   m.finish(recompute.factor * 6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),

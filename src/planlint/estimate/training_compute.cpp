@@ -3,7 +3,7 @@
 /// re-evaluates them at the assumptions' low/high for their ranges.
 #include <fmt/format.h>
 
-#include "planlint/estimate/engine.hpp"
+#include "planlint/estimate/attention_terms.hpp"
 
 namespace planlint::detail {
 
@@ -11,7 +11,7 @@ namespace {
 
 // 6 FLOPs per parameter per token: 2 in the forward pass (one multiply-add per weight), 4 in
 // the backward pass (gradients with respect to activations and to weights). Kaplan et al. 2020
-// eq. 2.1. The attention over the sequence, 12 · L · h · S a token, is left out (gpu_time adds
+// eq. 2.1. The attention over the sequence, train.attention_flops_per_token, is left out (gpu_time adds
 // it when the plan's MFU counts it).
 void train_flops(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_flops);
@@ -44,11 +44,11 @@ void gpu_time(EstimateContext& context, Metric name, std::string_view formula,
   const Term peak = m.plan("cluster.peak");
   const Term mfu = m.plan("training.mfu");
   const CountedRecompute recompute = counted_recompute(context, m);
-  if (const std::optional<CountedAttention> attention = counted_attention(context, m)) {
+  if (const std::optional<Term> attention = counted_attention(context, m)) {
     const Term tokens = m.plan("training.tokens");
-    return m.finish(recompute.factor * (flops.value + attention->per_token() * tokens.value) / (peak.value * mfu.value),
+    return m.finish(recompute.factor * (flops.value + attention->value * tokens.value) / (peak.value * mfu.value),
                     m.formula(recompute.formula, formula_with_attention), [=] {
-                      return fmt::format("{}({} + {} × {}) / ({} × {})", recompute.text, flops.text, attention->text(),
+                      return fmt::format("{}({} + {} × {}) / ({} × {})", recompute.text, flops.text, attention->text,
                                          tokens.text, peak.text, mfu.text);
                     });
   }
@@ -111,18 +111,7 @@ void flops_per_token(EstimateContext& context) {
   m.finish(6 * n.value, "6 · N_a", arithmetic("6 × {}", n));
 }
 
-// The attention's FLOPs a token, forward and backward, scores and weighted values: 12 · L · h · S
-// (Chowdhery et al. 2022, PaLM, appendix B), which 6 · N_a leaves out.
-void attention_flops_per_token(EstimateContext& context) {
-  MetricBuilder m(context, Metric::train_attention_flops_per_token);
-  const Term layers = m.plan("model.layers");
-  const Term hidden = attention_width(context, m);
-  const Term seq = m.plan("training.seq_len");
-  m.finish(12 * layers.value * hidden.value * seq.value, "12 · L · h · S",
-           arithmetic("12 × {} × {} × {}", layers, hidden, seq));
-}
-
-// R = 12 · L · h · S / (6 · N_a): how much the attention adds to the FLOPs train.flops counts.
+// R = train.attention_flops_per_token / (6 · N_a): how much the attention adds to the FLOPs train.flops counts.
 void attention_share(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_attention_share);
   const Term attention = m.metric(Metric::train_attention_flops_per_token);
@@ -166,14 +155,14 @@ void estimate_training_compute(EstimateContext& context) {
   train_flops(context);
   tokens_per_param(context);
   flops_per_token(context);
-  attention_flops_per_token(context);
+  estimate_training_attention(context);
   attention_share(context);
   mfu_model_flops(context);
   mfu_with_attention(context);
   gpu_time(context, Metric::train_gpu_seconds, "train.flops / (P · MFU)",
-           "(train.flops + 12 · L · h · S · D) / (P · MFU)");
+           "(train.flops + train.attention_flops_per_token · D) / (P · MFU)");
   gpu_time(context, Metric::train_gpu_hours, "train.flops / (P · MFU) / 3600",
-           "(train.flops + 12 · L · h · S · D) / (P · MFU) / 3600");
+           "(train.flops + train.attention_flops_per_token · D) / (P · MFU) / 3600");
   train_days(context);
   wall_days(context);
   schedule_days(context);

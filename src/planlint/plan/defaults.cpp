@@ -143,6 +143,8 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
     d.set_fixed("model", "shared_experts");
     if (auto layers = plan.number("model.layers")) d.set_quantity("model", "moe_layers", *layers, none);
   }
+  // A sliding window with no global layers stated windows every layer (Mistral 7B v0.1).
+  if (plan.find("model.sliding_window")) d.set_fixed("model", "global_layers");
   if (auto heads = plan.number("model.heads")) {
     d.set_quantity("model", "kv_heads", *heads, none);
     if (auto hidden = plan.number("model.hidden"); hidden && *heads > 0)

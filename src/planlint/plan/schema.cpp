@@ -107,6 +107,30 @@ std::vector<KeySpec> make_keys() {
                "`qk_rope_head_dim`) · L elements a token, held whole on every GPU of a tensor-parallel replica"),
       count("model", "qk_rope_head_dim", "MLA: the decoupled RoPE key's width d_h^R, cached beside the latent")
           .doc("MLA: width d_h^R of the decoupled RoPE key cached beside the latent (64 for DeepSeek-V2/V3)"),
+      count("model", "qk_head_dim", "width of one head's queries and keys, d_qk (MLA: wider than its values)")
+          .doc("width of one head's queries and keys, d_qk, where it differs from the values' (MLA: DeepSeek-V3's "
+               "192 = 128 + 64 RoPE); with `v_head_dim` it sizes the attention FLOPs, a · (d_qk + d_v) a key "
+               "(docs/estimates.md, \"Attention\")")
+          .derived("`head_dim`"),
+      count("model", "v_head_dim", "width of one head's values, d_v")
+          .doc("width of one head's values, d_v (DeepSeek-V3's 128); sizes the attention FLOPs with `qk_head_dim`")
+          .derived("`head_dim`"),
+      amount("model", "sliding_window", "tokens a sliding-window (local) attention layer attends, W", {tokens},
+             "tokens")
+          .doc("tokens a sliding-window (local) attention layer attends and caches, W: 4096 for Mistral 7B v0.1 "
+               "and Gemma 2, 1024 for Gemma 3; such a layer's KV cache and attention FLOPs count min(context, W) "
+               "tokens (docs/estimates.md, \"Attention\")"),
+      whole_number("model", "global_layers",
+                   "layers with full (global) attention beside the sliding-window ones", "count", huge)
+          .doc("layers with full (global) attention; the other `layers` − `global_layers` attend `sliding_window` "
+               "tokens. Gemma 2 27B alternates them (23 of 46), Gemma 3 27B has 5 local to 1 global (10 of 62), "
+               "Mistral 7B v0.1 windows every layer (0)")
+          .fixed(0)
+          .when("when `sliding_window` is stated"),
+      amount("model", "max_context", "longest sequence the model takes, in tokens", {tokens}, "tokens")
+          .doc("longest sequence the model takes (its model card's context length: 8192 for Gemma 2, 131072 for "
+               "Gemma 3 27B); `context-beyond-max` reports a `training.seq_len`, `inference.context` or "
+               "`inference.prompt_tokens` above it"),
       // [training]
       amount("training", "tokens", "training tokens D", {tokens}, "tokens").required()
           .doc(R"(training tokens D (`"15T"`))"),
@@ -177,12 +201,21 @@ std::vector<KeySpec> make_keys() {
           .doc("model FLOPs utilisation assumed, against 6·N_a·D and the dense peak"),
       flag("training", "mfu_counts_attention",
            "training.mfu counts the attention FLOPs (PaLM's and Megatron-LM's MFU do): time and cost divide "
-           "(6 · N_a + 12 · L · h · S) · D by it; false: it was measured against 6 · N_a · D")
-          .doc("which basis `mfu` is on. `true`: it counts the attention FLOPs, 12·L·h·S a token, as PaLM's and "
-               "Megatron-LM's MFU do, and the GPU time divides (6·N_a + 12·L·h·S)·D by it (needs `model.layers`, "
-               "`model.hidden`, `training.seq_len`); `false`: it was measured against 6·N_a·D alone. Unstated, the "
-               "time divides 6·N_a·D by it, and `attention-flops` asks when the attention is more than the cost "
-               "tolerance"),
+           "(6 · N_a + train.attention_flops_per_token) · D by it; false: it was measured against 6 · N_a · D")
+          .doc("which basis `mfu` is on. `true`: it counts the attention FLOPs, `train.attention_flops_per_token` "
+               "(12·L·h·S a token, counted as `attention_flops` says), as PaLM's and Megatron-LM's MFU do, and the "
+               "GPU time divides (6·N_a + that)·D by it (needs `model.layers`, `model.hidden`, `training.seq_len`); "
+               "`false`: it was measured against 6·N_a·D alone. Unstated, the time divides 6·N_a·D by it, and "
+               "`attention-flops` asks when the attention is more than the cost tolerance"),
+      choice("training", "attention_flops",
+             "how the attention FLOPs are counted: full (every key, PaLM and Megatron-LM) or causal (the keys "
+             "before each token, half: MaxText, FlashAttention)",
+             {"full", "causal"})
+          .doc("how `train.attention_flops_per_token` counts the attention's scores and weighted values: `full`, "
+               "every key of the sequence for every query (PaLM's 12 · L · H · Q · T, Megatron-LM's formula), or "
+               "`causal`, only the keys before each query, half of it (MaxText's MFU, FlashAttention's "
+               "benchmarks). State the counting of the MFU or per-token FLOPs the plan quotes")
+          .fixed_choice("full"),
       flag("training", "mfu_counts_recompute",
            "training.mfu counts full recomputation's second forward pass (a hardware FLOPs utilisation, 8 · N a "
            "token): with recompute = \"full\", time and cost divide 4/3 of the model FLOPs by it; false: it is "

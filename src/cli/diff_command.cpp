@@ -2,7 +2,6 @@
 // (src/planlint/diff/) → a renderer of emit/diff_report.hpp → exit status (docs/review.md).
 #include <filesystem>
 #include <sstream>
-#include <cstdlib>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -111,7 +110,7 @@ int run_diff_command(const DiffCommandOptions& options, std::ostream& out, std::
   style.repository_root = run.report.repository_root;
   const DiffFormatSpec* format = find_diff_format(options.format);
   std::ostringstream text;
-  if (!silent && !std::getenv("X_NORENDER")) render_diff(options.output.empty() ? out : text, run.report, format->format, style);
+  if (!silent) render_diff(options.output.empty() ? out : text, run.report, format->format, style);
   if (!options.output.empty())
     if (Result<void> written =
             write_file_atomically(options.output, text.str(), OutputTarget{"-o", options.output_follow_symlinks});

@@ -115,7 +115,7 @@ struct DiffReport {
   std::size_t unchanged_plans = 0;
   std::vector<TotalChange> totals;     ///< by GPU type
   TotalChange overall;                 ///< every plan of the change
-  /// The head version's files of the plans listed: what annotations and findings quote.
+  /// The head version's files of the plans listed, sorted by path: what annotations and findings quote.
   std::vector<std::shared_ptr<const SourceFile>> head_sources;
   /// Findings the change introduces (guardrails included) at or above the fail_on of their
   /// file's settings, not suppressed: the exit status is 1 when there is one.

@@ -185,11 +185,11 @@ std::string_view SidePlan::toml_text() const {
 }
 
 const std::map<std::string, MetricRange, std::less<>>& SidePlan::ranges() const {
-  if (!ranges_) {
-    ranges_.emplace();
-    if (plan && estimates) *ranges_ = metric_ranges(*plan, *settings->lint.catalog, *estimates);
+  if (!cost_ranges) {
+    cost_ranges.emplace();
+    if (plan && estimates) *cost_ranges = metric_ranges(*plan, *settings->lint.catalog, *estimates);
   }
-  return *ranges_;
+  return *cost_ranges;
 }
 
 PlanDiff compare_plans(SidePlan* base, SidePlan* head, PlanStatus status, bool all_metrics) {

@@ -76,6 +76,7 @@ void find_plans(Linted& linted, const Settings& settings) {
     plan.name = names[i];
     plan.plan = found.plan ? &*found.plan : nullptr;
     plan.estimates = found.estimates ? &*found.estimates : nullptr;
+    plan.cost_ranges = std::move(found.ranges);
     if (!markdown) {  // the file's one plan: its findings are all the file's
       plan.findings = std::move(linted.output.diagnostics);
       linted.plans.push_back(std::move(plan));
@@ -369,12 +370,7 @@ DiffRun run_diff(const DiffOptions& options) {
   DiffSide base_side = options.base, head_side = options.head;
   if (base_side.revision && base_side.paths.empty() && !head_side.revision) base_side.paths = head_side.paths;
   if (head_side.revision && head_side.paths.empty() && !base_side.revision) head_side.paths = base_side.paths;
-  // The sides are read at once: reading a revision waits on git, which works meanwhile.
-  std::optional<Result<SideFiles>> read_base;
-  std::thread base_reader([&] { read_base.emplace(read_side(base_side, read)); });
-  Result<SideFiles> head = read_side(head_side, read);
-  base_reader.join();
-  Result<SideFiles>& base = *read_base;
+  auto [base, head] = read_sides(base_side, head_side, read);
   if (!base) run.errors.push_back(base.error());
   if (!head) run.errors.push_back(head.error());
   if (!run.errors.empty()) return run;

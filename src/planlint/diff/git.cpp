@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -77,6 +78,15 @@ void feed(int fd, const std::string& input) {
 
 GitOutput run_git(const std::vector<std::string>& args, const std::string& input) {
   GitOutput result;
+  std::string out;
+  result = run_git(args, input, [&out](std::string_view piece) { out.append(piece); });
+  result.out = std::move(out);
+  return result;
+}
+
+GitOutput run_git(const std::vector<std::string>& args, const std::string& input,
+                  const std::function<void(std::string_view)>& out_piece) {
+  GitOutput result;
   Pipe in, out, err;
   if (!in.ok() || !out.ok() || !err.ok()) {
     result.status = 127;
@@ -111,7 +121,6 @@ GitOutput run_git(const std::vector<std::string>& args, const std::string& input
   const int input_fd = std::exchange(in.write, -1);
   std::thread writer(feed, input_fd, std::cref(input));
   std::array<pollfd, 2> fds{{{out.read, POLLIN, 0}, {err.read, POLLIN, 0}}};
-  std::array<std::string*, 2> into{&result.out, &result.error};
   std::array<char, 65536> buffer;
   int open = 2;
   while (open > 0) {
@@ -124,7 +133,9 @@ GitOutput run_git(const std::vector<std::string>& args, const std::string& input
       const ssize_t n = ::read(fds[i].fd, buffer.data(), buffer.size());
       if (n < 0 && errno == EINTR) continue;
       if (n > 0) {
-        into[i]->append(buffer.data(), static_cast<std::size_t>(n));
+        const std::string_view piece(buffer.data(), static_cast<std::size_t>(n));
+        if (i == 0) out_piece(piece);
+        else result.error.append(piece);
         continue;
       }
       fds[i].fd = -1;  // end of file (or an error): this stream is done
@@ -198,7 +209,7 @@ std::string git_reason(const GitOutput& output) {
 
 }  // namespace
 
-Result<std::vector<GitFile>> read_git_tree(const std::string& revision, const std::vector<std::string>& paths,
+Result<std::vector<GitBlob>> list_git_tree(const std::string& revision, const std::vector<std::string>& paths,
                                            std::size_t max_file_bytes) {
   // --end-of-options: a revision is never read as an option, whatever it starts with.
   std::vector<std::string> args = {"ls-tree", "-r", "-z", "-l", "--full-name", "--end-of-options", revision, "--"};
@@ -207,7 +218,7 @@ Result<std::vector<GitFile>> read_git_tree(const std::string& revision, const st
   const GitOutput listing = run_git(args);
   if (listing.status != 0) return Error(git_reason(listing));
 
-  std::vector<TreeEntry> wanted;
+  std::vector<GitBlob> wanted;
   for (TreeEntry& entry : parse_tree(listing.out)) {
     // Regular files only (100644, 100755): not a link (120000) nor a submodule (160000).
     if (entry.type != "blob" || !entry.mode.starts_with("100") || !is_candidate_path(entry.path)) continue;
@@ -215,30 +226,103 @@ Result<std::vector<GitFile>> read_git_tree(const std::string& revision, const st
       return Error(fmt::format("file of {} bytes is over the {} bytes size limit (raise it with --max-file-size)",
                                entry.size, max_file_bytes),
                    Location{entry.path, {}});
-    wanted.push_back(std::move(entry));
+    wanted.push_back(GitBlob{std::move(entry.path), std::move(entry.object), entry.size});
   }
-  if (wanted.empty()) return std::vector<GitFile>{};
+  return wanted;
+}
 
-  // One `git cat-file --batch` for every blob: "<object>\n" in, "<object> blob <size>\n<text>\n" out.
-  std::string request;
-  for (const TreeEntry& entry : wanted) request += entry.object + "\n";
-  const GitOutput blobs = run_git({"cat-file", "--batch"}, request);
-  if (blobs.status != 0) return Error(git_reason(blobs));
-  std::vector<GitFile> files;
-  files.reserve(wanted.size());
-  std::string_view rest = blobs.out;
-  for (const TreeEntry& entry : wanted) {
-    const std::size_t line_end = rest.find('\n');
-    const std::string_view header = rest.substr(0, line_end);
-    std::size_t size = 0;
-    const std::size_t last_space = header.rfind(' ');
-    if (line_end == std::string_view::npos || !header.starts_with(entry.object) || last_space == std::string_view::npos ||
-        std::from_chars(header.data() + last_space + 1, header.data() + header.size(), size).ec != std::errc() ||
-        line_end + 1 + size > rest.size())
-      return Error(fmt::format("git cat-file gave no blob for '{}' ({})", entry.path, entry.object));
-    files.push_back(GitFile{entry.path, std::string(rest.substr(line_end + 1, size))});
-    rest.remove_prefix(std::min(rest.size(), line_end + 1 + size + 1));
+namespace {
+
+/// Reads `git cat-file --batch`'s answer as it arrives: "<object> blob <size>\n<text>\n" for
+/// each blob asked for, each text read straight into its own string.
+class BlobStream {
+ public:
+  explicit BlobStream(const std::vector<const GitBlob*>& blobs) : blobs_(blobs) { texts_.reserve(blobs.size()); }
+
+  void read(std::string_view piece) {
+    while (!piece.empty() && !error_) {
+      if (in_text_) {
+        std::string& text = texts_.back();
+        const std::size_t take = std::min(piece.size(), size_ - text.size());
+        text.append(piece.substr(0, take));
+        piece.remove_prefix(take);
+        if (text.size() == size_) in_text_ = false, after_text_ = true;
+      } else if (after_text_) {  // the line break after a text
+        piece.remove_prefix(1);
+        after_text_ = false;
+      } else {
+        const std::size_t line_end = piece.find('\n');
+        header_.append(piece.substr(0, line_end));
+        if (line_end == std::string_view::npos) return;
+        piece.remove_prefix(line_end + 1);
+        start_text();
+      }
+    }
   }
+
+  /// The texts, or the first blob git gave none for.
+  Result<std::vector<std::string>> finish() {
+    if (!error_ && (in_text_ || texts_.size() < blobs_.size())) error_ = texts_.size() - (in_text_ ? 1 : 0);
+    if (error_) {
+      const GitBlob& blob = *blobs_[std::min(*error_, blobs_.size() - 1)];
+      return Error(fmt::format("git cat-file gave no blob for '{}' ({})", blob.path, blob.object));
+    }
+    return std::move(texts_);
+  }
+
+ private:
+  void start_text() {
+    const std::size_t at = texts_.size();
+    const std::size_t last_space = header_.rfind(' ');
+    std::size_t size = 0;
+    if (at >= blobs_.size() || !header_.starts_with(blobs_[at]->object) || last_space == std::string::npos ||
+        std::from_chars(header_.data() + last_space + 1, header_.data() + header_.size(), size).ec != std::errc() ||
+        size > blobs_[at]->size) {
+      error_ = at;
+      return;
+    }
+    header_.clear();
+    size_ = size;
+    texts_.emplace_back().reserve(size);
+    in_text_ = size > 0;
+    after_text_ = size == 0;
+  }
+
+  const std::vector<const GitBlob*>& blobs_;
+  std::vector<std::string> texts_;
+  std::string header_;
+  std::size_t size_ = 0;  ///< of the text being read
+  bool in_text_ = false, after_text_ = false;
+  std::optional<std::size_t> error_;  ///< the blob git gave none for
+};
+
+}  // namespace
+
+Result<std::vector<std::string>> read_git_blobs(const std::vector<const GitBlob*>& blobs) {
+  if (blobs.empty()) return std::vector<std::string>{};
+  // One `git cat-file --batch` for every blob: "<object>\n" in; --buffer: git writes its answers
+  // in full buffers, not a flush for each.
+  std::string request;
+  for (const GitBlob* blob : blobs) request += blob->object + "\n";
+  BlobStream stream(blobs);
+  const GitOutput done =
+      run_git({"cat-file", "--batch", "--buffer"}, request, [&stream](std::string_view piece) { stream.read(piece); });
+  if (done.status != 0) return Error(git_reason(done));
+  return stream.finish();
+}
+
+Result<std::vector<GitFile>> read_git_tree(const std::string& revision, const std::vector<std::string>& paths,
+                                           std::size_t max_file_bytes) {
+  Result<std::vector<GitBlob>> listed = list_git_tree(revision, paths, max_file_bytes);
+  if (!listed) return listed.error();
+  std::vector<const GitBlob*> blobs;
+  for (const GitBlob& blob : *listed) blobs.push_back(&blob);
+  Result<std::vector<std::string>> texts = read_git_blobs(blobs);
+  if (!texts) return texts.error();
+  std::vector<GitFile> files;
+  files.reserve(listed->size());
+  for (std::size_t i = 0; i < listed->size(); ++i)
+    files.push_back(GitFile{std::move((*listed)[i].path), std::move((*texts)[i])});
   return files;
 }
 

@@ -6,7 +6,9 @@
 ///     Result<std::vector<GitFile>> files = read_git_tree("origin/main", {"plans/"}, limits);
 ///     if (!files) ...  // "git:origin/main: fatal: Not a valid object name origin/main"
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "planlint/diag/result.hpp"
@@ -24,11 +26,31 @@ struct GitOutput {
 /// arguments go to git as they are, never through a shell.
 GitOutput run_git(const std::vector<std::string>& args, const std::string& input = {});
 
+/// As run_git, but each piece of git's standard output goes to `out` as it arrives (GitOutput::out
+/// stays empty): a reader that keeps what it needs in place of one growing copy of all of it.
+GitOutput run_git(const std::vector<std::string>& args, const std::string& input,
+                  const std::function<void(std::string_view)>& out);
+
 /// A file of a revision: its path from the repository root and its text.
 struct GitFile {
   std::string path;  ///< "plans/a.toml", as git names it (--full-name)
   std::string text;
 };
+
+/// A plan file of a revision's tree (git ls-tree), its text not read yet.
+struct GitBlob {
+  std::string path;    ///< "plans/a.toml", as git names it (--full-name)
+  std::string object;  ///< the blob's object name
+  std::size_t size = 0;
+};
+
+/// The plan files under `paths` at `revision`, as read_git_tree lists them (its errors too).
+Result<std::vector<GitBlob>> list_git_tree(const std::string& revision, const std::vector<std::string>& paths,
+                                           std::size_t max_file_bytes);
+
+/// The texts of `blobs`, in their order, from one `git cat-file --batch`: the two sides of a
+/// diff read in one process, which resolves the deltas between their versions once.
+Result<std::vector<std::string>> read_git_blobs(const std::vector<const GitBlob*>& blobs);
 
 /// The blobs under `paths` (relative to the working folder, as git takes them; none: the whole
 /// tree) at `revision` that a folder search would lint: `*.toml` and Markdown files, not in a

@@ -31,12 +31,12 @@ struct SidePlan {
 
   /// The plan's TOML text (a Markdown block's lines, else the file's).
   std::string_view toml_text() const;
-  /// Its cost-tier ranges from the assumptions (metric_ranges), computed the first time a
-  /// figure shows one. Empty without a plan.
+  /// Its cost-tier ranges from the assumptions (metric_ranges): the lint's when a rule read
+  /// them, else computed the first time a figure shows one. Empty without a plan.
   const std::map<std::string, MetricRange, std::less<>>& ranges() const;
 
- private:
-  mutable std::optional<std::map<std::string, MetricRange, std::less<>>> ranges_;
+  /// ranges(): the lint's (LintedPlan::ranges) when it computed them, else set on first use.
+  mutable std::optional<std::map<std::string, MetricRange, std::less<>>> cost_ranges;
 };
 
 /// What `base` and `head` (either may be null: an added or a removed plan) differ in. The

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -24,11 +26,10 @@ constexpr std::string_view git_prefix = "git:";
 /// Where a file's config is looked for, named as `check` names a file: relative to the working
 /// folder when it lies inside it (ConfigDiscovery then names the config the same way), else
 /// absolute.
-std::string config_lookup_path(const fs::path& file) {
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(file, ec).lexically_normal();
-  const fs::path relative = absolute.lexically_relative(fs::current_path(ec));
-  if (ec || relative.empty() || *relative.begin() == "..") return absolute.string();
+std::string config_lookup_path(const fs::path& file, const fs::path& cwd) {
+  const fs::path absolute = (file.is_absolute() ? file : cwd / file).lexically_normal();
+  const fs::path relative = absolute.lexically_relative(cwd);
+  if (cwd.empty() || relative.empty() || *relative.begin() == "..") return absolute.string();
   return relative.string();
 }
 
@@ -52,12 +53,10 @@ bool holds_plan(const std::string& path, const std::string& text) {
   return toml_holds_plan(text);
 }
 
-Result<SideFiles> read_revision(const DiffSide& side, const SideReadOptions& options) {
-  std::error_code ec;
-  const fs::path root = fs::path(options.repository_root);
-  const fs::path cwd = fs::current_path(ec);
+/// Each path of a revision's side from the repository root; the error of a path outside it.
+Result<std::vector<std::string>> revision_folders(const DiffSide& side, const fs::path& root, const fs::path& cwd) {
   // Only paths inside the repository: git reads no other, and says so in its own words too.
-  std::vector<std::string> folders;  // each path from the repository root
+  std::vector<std::string> folders;
   for (const std::string& path : side.paths.empty() ? std::vector<std::string>{"."} : side.paths) {
     const fs::path inside = (cwd / path).lexically_normal().lexically_relative(root);
     if (inside.empty() || *inside.begin() == "..")
@@ -65,23 +64,64 @@ Result<SideFiles> read_revision(const DiffSide& side, const SideReadOptions& opt
                                side.label, path, root.string()));
     folders.push_back(inside.generic_string());
   }
-  Result<std::vector<GitFile>> tree = read_git_tree(*side.revision, side.paths, options.max_file_bytes);
-  if (!tree) return side_error(side, tree.error());
-  SideFiles files;
-  for (GitFile& file : *tree) {
-    if (!holds_plan(file.path, file.text)) continue;
-    const std::string config_path = config_lookup_path(root / file.path);
-    std::string key = folders.size() == 1 ? path_from_folder(file.path, folders.front()) : file.path;
-    files.files.push_back(SideFile{std::move(file.path), std::move(key), config_path, std::move(file.text)});
+  return folders;
+}
+
+/// The plan files of revision sides, their blobs read by one `git cat-file` for all of them.
+std::vector<Result<SideFiles>> read_revisions(const std::vector<const DiffSide*>& sides, const SideReadOptions& options) {
+  std::error_code ec;
+  const fs::path root = fs::path(options.repository_root);
+  const fs::path cwd = fs::current_path(ec);
+  std::vector<std::optional<Result<SideFiles>>> read(sides.size());
+  std::vector<std::vector<std::string>> folders(sides.size());
+  std::vector<std::vector<GitBlob>> trees(sides.size());
+  std::vector<const GitBlob*> blobs;
+  for (std::size_t s = 0; s < sides.size(); ++s) {
+    Result<std::vector<std::string>> named = revision_folders(*sides[s], root, cwd);
+    if (!named) {
+      read[s].emplace(named.error());
+      continue;
+    }
+    folders[s] = *std::move(named);
+    Result<std::vector<GitBlob>> tree = list_git_tree(*sides[s]->revision, sides[s]->paths, options.max_file_bytes);
+    if (!tree) {
+      read[s].emplace(side_error(*sides[s], tree.error()));
+      continue;
+    }
+    trees[s] = *std::move(tree);
+    for (const GitBlob& blob : trees[s]) blobs.push_back(&blob);
   }
-  return files;
+  Result<std::vector<std::string>> texts = read_git_blobs(blobs);
+  std::size_t next = 0;
+  std::vector<Result<SideFiles>> out;
+  for (std::size_t s = 0; s < sides.size(); ++s) {
+    if (read[s]) {
+      out.push_back(*std::move(read[s]));
+      continue;
+    }
+    if (!texts) {
+      out.emplace_back(side_error(*sides[s], texts.error()));
+      continue;
+    }
+    SideFiles files;
+    for (GitBlob& blob : trees[s]) {
+      std::string& text = (*texts)[next++];
+      if (!holds_plan(blob.path, text)) continue;
+      std::string config_path = config_lookup_path(root / blob.path, cwd);
+      std::string key = folders[s].size() == 1 ? path_from_folder(blob.path, folders[s].front()) : blob.path;
+      files.files.push_back(SideFile{std::move(blob.path), std::move(key), std::move(config_path), std::move(text)});
+    }
+    out.emplace_back(std::move(files));
+  }
+  return out;
 }
 
 Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions& options) {
   Result<std::vector<Input>> inputs = expand_inputs(side.paths, false, options.max_file_bytes, InputReader(), options.jobs);
   if (!inputs) return side_error(side, Error(inputs.error().message, inputs.error().location));
   std::error_code ec;
-  const std::string cwd = fs::current_path(ec).string();
+  const fs::path cwd_path = fs::current_path(ec);
+  const std::string cwd = cwd_path.string();
   SideFiles files;
   std::error_code type_error;
   files.single_file = side.paths.size() == 1 && !fs::is_directory(side.paths.front(), type_error);
@@ -99,7 +139,7 @@ Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions&
       input.text = *std::move(text);
     }
     std::string path = path_in_repository(input.path, options.repository_root, cwd).value_or(input.path);
-    std::string config_path = config_lookup_path(input.path);
+    std::string config_path = config_lookup_path(input.path, cwd_path);
     std::string key = folder ? path_from_folder(path, *folder) : path;
     files.files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), *std::move(input.text)});
   }
@@ -127,12 +167,28 @@ Result<DiffSide> parse_diff_side(const std::string& text) {
   return side;
 }
 
-Result<SideFiles> read_side(const DiffSide& side, const SideReadOptions& options) {
-  Result<SideFiles> files = side.revision ? read_revision(side, options) : read_working_tree(side, options);
-  if (!files) return files;
-  std::sort(files->files.begin(), files->files.end(),
-            [](const SideFile& a, const SideFile& b) { return a.key < b.key; });
-  return files;
+std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base, const DiffSide& head,
+                                                            const SideReadOptions& options) {
+  auto sorted = [](Result<SideFiles> files) {
+    if (files)
+      std::sort(files->files.begin(), files->files.end(),
+                [](const SideFile& a, const SideFile& b) { return a.key < b.key; });
+    return files;
+  };
+  if (base.revision && head.revision) {
+    std::vector<Result<SideFiles>> both = read_revisions({&base, &head}, options);
+    return {sorted(std::move(both[0])), sorted(std::move(both[1]))};
+  }
+  auto read_one = [&options](const DiffSide& side) {
+    return side.revision ? std::move(read_revisions({&side}, options).front()) : read_working_tree(side, options);
+  };
+  // A revision and the working tree are read at once: reading a revision waits on git, which
+  // works meanwhile.
+  std::optional<Result<SideFiles>> base_files;
+  std::thread base_reader([&] { base_files.emplace(read_one(base)); });
+  Result<SideFiles> head_files = read_one(head);
+  base_reader.join();
+  return {sorted(*std::move(base_files)), sorted(std::move(head_files))};
 }
 
 std::string diff_repository_root() {

@@ -4,10 +4,11 @@
 /// sides' files can be matched.
 ///
 ///     Result<DiffSide> base = parse_diff_side("git:origin/main:plans/");
-///     Result<SideFiles> files = read_side(*base, read_options);
+///     auto [base_files, head_files] = read_sides(*base, *head, read_options);
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "planlint/diag/result.hpp"
@@ -54,10 +55,12 @@ struct SideReadOptions {
   unsigned jobs = 1;
 };
 
-/// The plan files of `side`: a folder searched as `check` searches it, a named file whatever
-/// it holds, a revision's `*.toml` files that hold a plan and Markdown docs with a plan block.
-/// The error names the side and, when there is one, the file ("git:main: fatal: ...").
-Result<SideFiles> read_side(const DiffSide& side, const SideReadOptions& options);
+/// The plan files of each side: a folder searched as `check` searches it, a named file whatever
+/// it holds, a revision's `*.toml` files that hold a plan and Markdown docs with a plan block
+/// (two revisions' blobs read by one git process). An error names the side and, when there is
+/// one, the file ("git:main: fatal: ...").
+std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base, const DiffSide& head,
+                                                            const SideReadOptions& options);
 
 /// The repository root the sides are named from: git's top level when git knows the working
 /// folder, else the nearest repository marker above it (source/repository.hpp).

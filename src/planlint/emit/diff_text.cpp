@@ -15,10 +15,12 @@ namespace planlint::detail {
 
 namespace {
 
+/// The head file of `path`: a search of the sources, which are sorted by path, as a plan's
+/// findings ask for their file each.
 const SourceFile* source_of(const DiffReport& report, const std::string& path) {
-  for (const auto& source : report.head_sources)
-    if (source->path() == path) return source.get();
-  return nullptr;
+  const auto found = std::lower_bound(report.head_sources.begin(), report.head_sources.end(), path,
+                                      [](const auto& source, const std::string& p) { return source->path() < p; });
+  return found != report.head_sources.end() && (*found)->path() == path ? found->get() : nullptr;
 }
 
 std::string where(const PlanDiff& plan) {

@@ -102,7 +102,8 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
     const Settings& settings = *tasks[file].settings;
     FileOutput& output = outputs[file];
     if (tasks[file].keep_plans)
-      output.plans.push_back(LintedPlan{plan.first_line, last_line, std::move(result.plan), std::move(result.estimates)});
+      output.plans.push_back(LintedPlan{plan.first_line, last_line, std::move(result.plan), std::move(result.estimates),
+                                        std::move(result.ranges)});
     std::vector<Diagnostic> own = apply_suppressions(result.diagnostics, find_suppressions(*output.source, plan.toml_text, plan.first_line),
                                                      settings.suppression_rules, output.source->path());
     select_findings(own, settings.lint);

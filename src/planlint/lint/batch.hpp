@@ -5,6 +5,7 @@
 /// findings sorted.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -39,6 +40,8 @@ struct LintedPlan {
   std::uint32_t last_line = 0;
   std::optional<Plan> plan;            ///< absent when its text is not valid TOML
   std::optional<Estimates> estimates;  ///< with the provenance its settings asked for
+  /// The cost-tier ranges the rules computed (metric_ranges), when one read them.
+  std::optional<std::map<std::string, MetricRange, std::less<>>> ranges;
 };
 
 /// A linted file.

@@ -90,6 +90,7 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
   // Selection and severity overrides apply to native findings and rule findings alike.
   for (std::size_t i = 0; i < plans.size(); ++i) {
     FileResult& result = results[i];
+    if (ranges[i]) result.ranges = ranges[i]->take_computed();
     select_findings(result.diagnostics, *plans[i].options);
     // A finding that a selected rule's finding at its place supersedes is left out.
     (plans[i].options->rules ? *plans[i].options->rules : RuleSet::builtin()).apply_supersedes(result.diagnostics);

@@ -30,6 +30,8 @@ struct FileResult {
   FormerKeys former_keys;
   /// The findings of the plan's loader past lint_texts's `most_findings`, counted and not kept.
   DroppedFindings findings_not_kept{};
+  /// The cost-tier ranges of metric_ranges(), when a rule read one (PlanRanges), else nullopt.
+  std::optional<std::map<std::string, MetricRange, std::less<>>> ranges = std::nullopt;
 };
 
 /// Lints one loaded file.

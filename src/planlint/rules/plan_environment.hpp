@@ -37,6 +37,10 @@ class PlanRanges {
     return std::nullopt;
   }
 
+  /// The ranges metric_ranges() gave, when a rule asked for one (else nullopt), moved out: a
+  /// caller that keeps the plan (`planlint diff`) shows them without computing them again.
+  std::optional<std::map<std::string, MetricRange, std::less<>>> take_computed() { return std::move(ranges_); }
+
  private:
   const Plan& plan_;
   const Catalog& catalog_;

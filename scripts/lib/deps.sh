@@ -50,20 +50,25 @@ planlint_install_commands() {
   [ ${#packages[@]} -eq 0 ] || planlint_install_packages "${packages[@]}"
 }
 
-# planlint_install_npm_tools [NPM_OPTION...]: installs the validators the tests run (the SARIF
-# validator Sarif.Multitool, taplo, ajv, action-validator), pinned in
-# tools/npm-tools/package-lock.json, into $PLANLINT_NPM_TOOLS, else .cache/npm-tools/ (where the
-# tests look). Skips the install when the lock file has not changed since the last one.
+# planlint_npm_tools_installed: whether the validators the tests run (the SARIF validator
+# Sarif.Multitool, taplo, ajv, action-validator), pinned in tools/npm-tools/package-lock.json, are
+# installed in $PLANLINT_NPM_TOOLS, else .cache/npm-tools/ (where the tests look), from the
+# current lock file.
+planlint_npm_tools_installed() {
+  local dest=${PLANLINT_NPM_TOOLS:-.cache/npm-tools}
+  cmp -s tools/npm-tools/package-lock.json "$dest/package-lock.json" &&
+    [ -x "$dest/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" ] &&
+    [ -e "$dest/node_modules/.bin/taplo" ] && [ -e "$dest/node_modules/.bin/ajv" ] &&
+    [ -e "$dest/node_modules/.bin/action-validator" ]
+}
+
+# planlint_install_npm_tools [NPM_OPTION...]: installs those validators (and Debian's npm when it
+# is missing), unless planlint_npm_tools_installed.
 planlint_install_npm_tools() {
   local source=tools/npm-tools dest=${PLANLINT_NPM_TOOLS:-.cache/npm-tools}
+  planlint_npm_tools_installed && return 0
   if ! command -v npm >/dev/null 2>&1; then
     planlint_install_packages nodejs npm || return 1
-  fi
-  if cmp -s "$source/package-lock.json" "$dest/package-lock.json" &&
-     [ -x "$dest/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" ] &&
-     [ -e "$dest/node_modules/.bin/taplo" ] && [ -e "$dest/node_modules/.bin/ajv" ] &&
-     [ -e "$dest/node_modules/.bin/action-validator" ]; then
-    return 0
   fi
   echo "Installing the test tools of $source into $dest" >&2
   mkdir -p "$dest"
@@ -74,25 +79,24 @@ planlint_install_npm_tools() {
 }
 
 # planlint_offer_npm_tools: what scripts/test runs. The validators are optional extras: when they
-# cannot be installed (npm not installed, the npm registry out of reach), one line says so and
-# returns 0, and each test that runs one skips that check with a "skipped: TOOL not installed"
-# line; Debian's npm package is not installed for them. With PLANLINT_REQUIRE_NPM_TOOLS=1
-# (.ci/run, the release workflow) npm is installed and a failure is an error.
+# are not installed and cannot be (npm not installed, the npm registry out of reach), one line
+# says so and returns 0, and each test that runs one skips that check with a "skipped: TOOL not
+# installed" line; Debian's npm package is not installed for them. With
+# PLANLINT_REQUIRE_NPM_TOOLS=1 (.ci/run, the release workflow) npm is installed and a failure is
+# an error.
 planlint_offer_npm_tools() {
   if [ "${PLANLINT_REQUIRE_NPM_TOOLS:-}" = 1 ]; then
     planlint_install_npm_tools && return 0
     echo "the npm test tools could not be installed, and PLANLINT_REQUIRE_NPM_TOOLS=1 needs them" >&2
     return 1
   fi
-  local log reason
-  if ! command -v npm >/dev/null 2>&1; then
-    echo "skipped: the npm test tools (Sarif.Multitool, taplo, ajv, action-validator) are not installed" \
-         "(npm is not installed): the tests skip their checks; PLANLINT_REQUIRE_NPM_TOOLS=1 makes this an error" >&2
-    return 0
+  planlint_npm_tools_installed && return 0
+  local log reason="npm is not installed"
+  if command -v npm >/dev/null 2>&1; then
+    # One try, each request at most 30 s: a registry out of reach costs seconds, not minutes.
+    log=$(planlint_install_npm_tools --fetch-retries=0 --fetch-timeout=30000 2>&1) && return 0
+    reason=$(printf '%s\n' "$log" | grep -v '^Installing ' | grep -m1 . || true)
   fi
-  # One try, each request at most 30 s: a registry out of reach costs seconds, not minutes.
-  log=$(planlint_install_npm_tools --fetch-retries=0 --fetch-timeout=30000 2>&1) && return 0
-  reason=$(printf '%s\n' "$log" | grep -v '^Installing ' | grep -m1 . || true)
   echo "skipped: the npm test tools (Sarif.Multitool, taplo, ajv, action-validator) are not installed" \
        "(${reason:-npm failed}): the tests skip their checks; PLANLINT_REQUIRE_NPM_TOOLS=1 makes this an error" >&2
 }

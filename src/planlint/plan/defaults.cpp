@@ -100,6 +100,34 @@ std::string default_training_precision(const Plan& plan, const Catalog& catalog)
   return "bf16";
 }
 
+/// The serving layout's degrees that split a stage's tp GPUs: the attention data-parallel ranks
+/// and the expert-parallel degree each divide tp (SGLang, TensorRT-LLM and vLLM lay the ranks out
+/// so), and expert parallelism needs experts.
+void check_serving_degrees(const Plan& plan, detail::Findings& findings, double tp) {
+  for (const std::string_view key : {"inference.dp_attention", "inference.ep"}) {
+    const PlanValue* at = plan.find(key);
+    const std::optional<double> degree = plan.number(key);
+    if (!at || at->origin != Origin::plan || !degree) continue;
+    const bool expert = key == "inference.ep";
+    if (expert && *degree > 1 && plan.text("model.architecture") != "moe") {
+      Diagnostic& diag = findings.add(native_rules::bad_value, at->span, std::string(key),
+                                      fmt::format("inference.ep = {:g} splits the routed experts, but the model is "
+                                                  "dense (model.architecture is not \"moe\")",
+                                                  *degree));
+      diag.help = "remove inference.ep, or state model.architecture = \"moe\" with its experts";
+      continue;
+    }
+    const double per_rank = tp / *degree;
+    if (per_rank >= 1 && std::floor(per_rank) == per_rank) continue;
+    Diagnostic& diag = findings.add(
+        native_rules::bad_value, at->span, std::string(key),
+        fmt::format("{} = {:g} does not divide inference.tp = {:g}: {} split a stage's tp GPUs into equal groups",
+                    key, *degree, tp, expert ? "the expert-parallel ranks" : "the attention data-parallel ranks"));
+    diag.help = fmt::format("use a divisor of tp ({:g} for every GPU of the stage), or a tp that {:g} divides", tp,
+                            *degree);
+  }
+}
+
 }  // namespace
 
 std::optional<Precision> weight_compute_precision(std::string_view weights) {
@@ -218,10 +246,11 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   // [inference]
   if (!plan.is_training()) {
     d.set_fixed_defaults("inference");
-    if (auto count = plan.number("cluster.count")) {
-      const double tp = d.number_or_default("inference.tp");
-      if (*count >= tp) d.set_quantity("inference", "replicas", std::floor(*count / tp), none);
-    }
+    const double tp = d.number_or_default("inference.tp");
+    const double replica_gpus = tp * d.number_or_default("inference.pp");
+    if (auto count = plan.number("cluster.count"))
+      if (*count >= replica_gpus) d.set_quantity("inference", "replicas", std::floor(*count / replica_gpus), none);
+    check_serving_degrees(plan, findings, tp);
   }
 
   d.set_fixed_defaults("tolerances");

@@ -138,12 +138,12 @@ Diagnostic& Loader::unknown_key(const toml::key& key, std::string_view where, co
   if (key.str() == "dp" && path.starts_with("inference.")) {
     // Data parallelism in serving is the replicas.
     d.help = "[inference] has no 'dp': the copies of the model that serve side by side are inference.replicas "
-             "(default floor(cluster.count / tp))";
+             "(default floor(cluster.count / (tp · pp))); attention data-parallel ranks inside a replica are "
+             "inference.dp_attention";
   } else if (elsewhere && elsewhere->section == "training" && parallel_degree && path.starts_with("inference.")) {
     // Not a misplaced key: serving has its own layouts, which planlint sizes as tp GPUs.
-    d.help = fmt::format("[inference] has no '{}': planlint sizes a serving replica as the inference.tp GPUs "
-                         "it spans; with pipeline or expert parallelism across them, set tp to the GPUs of one "
-                         "replica (training.{} is the training layout)",
+    d.help = fmt::format("[inference] has no '{}': a serving replica is inference.tp · inference.pp GPUs, laid "
+                         "out by inference.ep and inference.dp_attention (training.{} is the training layout)",
                          key.str(), key.str());
   } else if (elsewhere && std::find(candidates.begin(), candidates.end(), key.str()) == candidates.end()) {
     const SectionSpec* home = find_section(elsewhere->section);

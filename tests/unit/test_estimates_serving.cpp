@@ -1,13 +1,11 @@
 /// Serving layouts (docs/estimates.md, "Serving layouts"): pipeline stages, data-parallel
 /// attention and expert parallelism of an inference replica, and MLA's KV cache under each.
-#include <catch2/catch_approx.hpp>
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 #include "test_estimates_support.hpp"
 
 using namespace planlint;
 using namespace planlint::test;
-using Catch::Approx;
 
 namespace {
 
@@ -65,10 +63,10 @@ TEST_CASE("data-parallel attention divides an MLA cache over its ranks, each wit
   // A sequence lives on one rank's one GPU; each of the 16 ranks holds whole sequences.
   const double sequence = dp["infer.kv_per_sequence"].value;
   CHECK(dp["infer.kv_per_sequence_per_gpu"].value == Approx(sequence));
-  const double hbm = dp["infer.memory.weights_alone"].value;  // checked below
-  CHECK(hbm == Approx(1.1 * held));
+  CHECK(dp["infer.memory.weights_alone"].value == Approx(1.1 * held));
   CHECK(dp["infer.max_concurrency"].value == 16 * std::floor((80e9 * 0.9 - held) / sequence));
-  CHECK(dp["infer.max_concurrency"].value > 10 * tp["infer.max_concurrency"].value);
+  // Under tensor parallelism every GPU holds every sequence: several times fewer fit.
+  CHECK(dp["infer.max_concurrency"].value > 5 * tp["infer.max_concurrency"].value);
   // One sequence alone: its rank's one GPU reads the dense weights and its whole cache.
   const double share = 37e9 / n;
   CHECK(dp["infer.decode_tokens_per_s"].value ==

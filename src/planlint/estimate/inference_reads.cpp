@@ -20,18 +20,20 @@ namespace {
 // MLA's one latent is one head (KvReplication).
 void kv_heads_per_gpu(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_kv_heads_per_gpu);
+  const Term heads = kv_heads_term(context, m);
+  const Term tp = m.plan("inference.tp");
   const ServingLayout layout = serving_layout(context, m);
   const KvReplication kv = kv_replication_terms(context, m, layout);
-  const Term tp = m.plan("inference.tp");
   const bool mla = context.find("model.kv_lora_rank") != nullptr;
-  const std::string heads_name = mla ? "1 (MLA: one latent)" : "kv_heads";
+  const std::string heads_name = mla ? "1" : "kv_heads";
+  const std::string why = mla ? " (MLA: one latent, held whole)" : " (a KV head is not split across GPUs)";
   if (layout.dp) {
-    m.finish(kv.heads_per_gpu.value, "⌈" + heads_name + " / (tp / dp_attention)⌉ (a KV head is not split across GPUs)",
-             [=] { return fmt::format("⌈{} / ({} / {})⌉", kv.heads.text, tp.text, layout.dp->text); });
+    m.finish(kv.heads_per_gpu.value, "⌈" + heads_name + " / (tp / dp_attention)⌉" + why,
+             [=] { return fmt::format("⌈{} / ({} / {})⌉", heads.text, tp.text, layout.dp->text); });
     return;
   }
-  m.finish(kv.heads_per_gpu.value, "⌈" + heads_name + " / tp⌉ (a KV head is not split across GPUs)",
-           arithmetic("⌈{} / {}⌉", kv.heads, tp));
+  m.finish(kv.heads_per_gpu.value, "⌈" + heads_name + " / tp⌉" + why,
+           arithmetic("⌈{} / {}⌉", heads, tp));
 }
 
 // How many times over the replica's GPUs hold (and a decode step reads) its KV cache, against
@@ -39,9 +41,10 @@ void kv_heads_per_gpu(EstimateContext& context) {
 // MLA (every GPU holds the latent), each over the tp / dp_attention GPUs of an attention rank.
 void kv_replication(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_kv_replication);
-  const ServingLayout layout = serving_layout(context, m);
-  const KvReplication kv = kv_replication_terms(context, m, layout);
   const Term tp = m.plan("inference.tp");
+  const Term per_gpu = m.metric(Metric::infer_kv_heads_per_gpu);
+  const Term heads = kv_heads_term(context, m);
+  const ServingLayout layout = serving_layout(context, m);
   const bool mla = context.find("model.kv_lora_rank") != nullptr;
   if (m.complete() && mla && context.with_provenance())
     m.note(layout.dp ? fmt::format("MLA caches one latent that every head reads (DeepSeek-V2 §2.1): each of the {} "
@@ -51,17 +54,17 @@ void kv_replication(EstimateContext& context) {
                        "group holds the whole KV cache; data-parallel attention (inference.dp_attention) divides it");
   const std::string heads_name = mla ? "1" : "kv_heads";
   if (layout.dp) {
-    m.finish(kv.value,
+    m.finish(tp.value / layout.ranks() * per_gpu.value / heads.value,
              "(tp / dp_attention) · ⌈" + heads_name + " / (tp / dp_attention)⌉ / " + heads_name +
                  (mla ? " (MLA: one latent)" : ""),
              [=] {
-               return fmt::format("({} / {}) × {} / {}", tp.text, layout.dp->text, kv.heads_per_gpu.text,
-                                  kv.heads.text);
+               return fmt::format("({} / {}) × {} / {}", tp.text, layout.dp->text, per_gpu.text, heads.text);
              });
     return;
   }
-  m.finish(kv.value, "tp · ⌈" + heads_name + " / tp⌉ / " + heads_name + (mla ? " (MLA: one latent)" : ""),
-           arithmetic("{} × {} / {}", tp, kv.heads_per_gpu, kv.heads));
+  m.finish(tp.value * per_gpu.value / heads.value,
+           "tp · ⌈" + heads_name + " / tp⌉ / " + heads_name + (mla ? " (MLA: one latent)" : ""),
+           arithmetic("{} × {} / {}", tp, per_gpu, heads));
 }
 
 // One sequence's KV cache at the full context, over its replica's GPUs as a whole.

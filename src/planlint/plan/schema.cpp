@@ -276,8 +276,9 @@ std::vector<KeySpec> make_keys() {
                "running the attention of its own sequences (SGLang's `--enable-dp-attention --dp N`, TensorRT-LLM's "
                "`enable_attention_dp` with N = tp, vLLM's `--data-parallel-size` with expert parallelism). A rank "
                "holds its sequences' KV cache only, so an MLA cache that tensor parallelism keeps whole on every "
-               "GPU divides by N; each rank holds its own copy of the weights outside the routed experts. Must "
-               "divide tp (else `bad-value`)")
+               "GPU divides by N; each rank holds its own copy of the weights outside the routed experts (of an "
+               "MoE model, told from them by `model.experts` and `experts_per_token`). Must divide tp (else "
+               "`bad-value`)")
           .fixed(1),
       count("inference", "replicas", "model replicas")
           .derived("`floor(cluster.count / (tp · pp))`", {"cluster.count", "inference.tp", "inference.pp"}),

@@ -89,7 +89,7 @@ TEST_CASE("pipeline stages divide a GPU's weights and cache, not one sequence's 
   CHECK(staged["infer.ttft"].value == Approx(flat["infer.ttft"].value / 2));
 }
 
-TEST_CASE("attention ranks and expert-parallel ranks must divide tp; expert parallelism needs experts",
+TEST_CASE("attention ranks and expert-parallel ranks must divide tp, and expert parallelism needs experts",
           "[estimates][serving][loader][bad-value]") {
   SECTION("dp_attention") {
     const LoadResult loaded = load_text(inference_plan({{"inference.dp_attention", "3"}}));

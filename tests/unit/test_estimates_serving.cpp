@@ -104,3 +104,37 @@ TEST_CASE("attention ranks and expert-parallel ranks must divide tp, and expert 
     CHECK(rules_of(loaded.diagnostics).empty());
   }
 }
+
+TEST_CASE("a disaggregated prefill pool gives TTFT its own GPUs and the KV transfer, and bills its GPUs",
+          "[estimates][serving][inference]") {
+  const std::map<std::string, std::string> decode = {
+      {"cluster.gpu", "\"h200-sxm\""}, {"cluster.count", "8"}, {"cluster.price", "\"$3/GPU/h\""}};
+  std::map<std::string, std::string> disaggregated = decode;
+  disaggregated.insert({{"inference.prefill_gpu", "\"h100-sxm\""}, {"inference.prefill_count", "8"},
+                        {"inference.prefill_tp", "2"}});
+  const Estimated together = estimate_text(inference_plan(decode));
+  const Estimated apart = estimate_text(inference_plan(disaggregated));
+  const double kv_prompt = apart["infer.kv_per_token"].value * 3072;
+  // The prompt's cache leaves over the two prefill GPUs' 400 Gb/s ports.
+  CHECK(apart["infer.kv_transfer_seconds"].value == Approx(kv_prompt / (50e9 * 2)));
+  CHECK(apart["infer.ttft"].value ==
+        Approx(apart["infer.prefill_flops"].value / (989e12 * 2 * 0.5) + apart["infer.kv_transfer_seconds"].value));
+  CHECK(apart["infer.prefill_memory"].value == Approx(1.1 * (apart["infer.weights"].value + kv_prompt) / 2));
+  CHECK(apart["infer.cost_per_month"].value == Approx(2 * together["infer.cost_per_month"].value));
+  // The decode pool is the [cluster] and [inference] it was.
+  CHECK(apart["infer.memory.total"].value == Approx(together["infer.memory.total"].value));
+  CHECK(apart["infer.itl_at_concurrency"].value == Approx(together["infer.itl_at_concurrency"].value));
+}
+
+TEST_CASE("a prefill pool's GPU is a catalog id like the cluster's, counted, and laid out as a replica is", "[estimates][serving][loader]") {
+  const LoadResult unknown =
+      load_text(inference_plan({{"inference.prefill_gpu", "\"h1000\""}, {"inference.prefill_count", "8"}}));
+  CHECK(rules_of(unknown.diagnostics) == std::vector<std::string>{"unknown-gpu"});
+  const LoadResult degrees = load_text(inference_plan({{"inference.prefill_gpu", "\"h100-sxm\""},
+                                                       {"inference.prefill_count", "8"},
+                                                       {"inference.prefill_tp", "4"},
+                                                       {"inference.prefill_dp_attention", "3"}}));
+  CHECK(rules_of(degrees.diagnostics) == std::vector<std::string>{"bad-value"});
+  const LoadResult uncounted = load_text(inference_plan({{"inference.prefill_gpu", "\"h100-sxm\""}}));
+  CHECK(rules_of(uncounted.diagnostics) == std::vector<std::string>{"missing-required"});
+}

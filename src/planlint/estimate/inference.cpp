@@ -55,9 +55,12 @@ Term kv_heads_term(EstimateContext& context, MetricBuilder& m) {
   return Term{std::isnan(latent.value) ? latent.value : 1, "1"};
 }
 
-ServingLayout serving_layout(EstimateContext& context, MetricBuilder& m) {
-  ServingLayout layout{m.degree_above_one("inference.pp"), m.degree_above_one("inference.dp_attention"),
-                       std::nullopt};
+bool disaggregated(const EstimateContext& context) { return context.find("inference.prefill_gpu") != nullptr; }
+
+ServingLayout serving_layout(EstimateContext& context, MetricBuilder& m, Pool pool) {
+  const bool prefill = pool == Pool::prefill;
+  ServingLayout layout{m.degree_above_one(prefill ? "inference.prefill_pp" : "inference.pp"),
+                       m.degree_above_one(prefill ? "inference.prefill_dp_attention" : "inference.dp_attention"), std::nullopt};
   if (!layout.dp) return layout;
   if (!is_moe(context)) {
     layout.dense = Term{1, "1"};
@@ -70,9 +73,10 @@ ServingLayout serving_layout(EstimateContext& context, MetricBuilder& m) {
   return layout;
 }
 
-KvReplication kv_replication_terms(EstimateContext& context, MetricBuilder& m, const ServingLayout& layout) {
+KvReplication kv_replication_terms(EstimateContext& context, MetricBuilder& m, const ServingLayout& layout,
+                                   Pool pool) {
   const Term heads = kv_heads_term(context, m);
-  const Term tp = m.plan("inference.tp");
+  const Term tp = m.plan(pool == Pool::prefill ? "inference.prefill_tp" : "inference.tp");
   const double rank_gpus = tp.value / layout.ranks();
   const double per_gpu = std::ceil(heads.value / rank_gpus);
   return KvReplication{heads, Term{per_gpu, TermText::count(per_gpu)}, rank_gpus * per_gpu / heads.value};
@@ -368,6 +372,26 @@ void prefill_flops(EstimateContext& context) {
 void ttft(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_ttft);
   const Term flops = m.metric(Metric::infer_prefill_flops);
+  if (disaggregated(context)) {
+    // The prefill pool computes the prompt (its GPUs, peak and layout), then sends its KV cache
+    // to the decode pool (DistServe, Zhong et al. 2024, §3: TTFT = prefill + transmission).
+    const Term peak = m.plan("inference.prefill_peak");
+    const Term tp = m.plan("inference.prefill_tp");
+    const ServingLayout layout = serving_layout(context, m, Pool::prefill);
+    const Term mfu = m.plan("inference.mfu");
+    const Term transfer = m.metric(Metric::infer_kv_transfer_seconds);
+    const double compute = flops.value / (peak.value * tp.value * layout.stages() * mfu.value);
+    m.finish(compute + transfer.value,
+             "prefill_flops / (P · tp · " + std::string(layout.pp ? "pp · " : "") +
+                 "MFU) + infer.kv_transfer_seconds (the prefill pool's P, tp" + (layout.pp ? ", pp" : "") +
+                 "; the KV cache sent to the decode pool)",
+             [=] {
+               return fmt::format("{} / ({} × {}{} × {}) + {}", flops.text, peak.text, tp.text,
+                                  layout.pp ? fmt::format(" × {}", layout.pp->text) : std::string(), mfu.text,
+                                  transfer.text);
+             });
+    return;
+  }
   const Term peak = m.plan("cluster.peak");
   const Term tp = m.plan("inference.tp");
   const Term mfu = m.plan("inference.mfu");
@@ -477,6 +501,13 @@ void cost_per_month(EstimateContext& context) {
   const Term gpus = m.plan("cluster.count");
   const Term price = m.plan("cluster.price");
   constexpr double month_seconds = 365.25 * 86400 / 12;
+  if (disaggregated(context)) {
+    const Term prefill = m.plan("inference.prefill_count");
+    m.finish((gpus.value + prefill.value) * price.value * month_seconds,
+             "(cluster.count + inference.prefill_count) · price · 730.5 h (the decode and the prefill pools)",
+             arithmetic("({} + {}) × {} × 730.5 h", gpus, prefill, price));
+    return;
+  }
   m.finish(gpus.value * price.value * month_seconds, "cluster.count · price · 730.5 h",
            arithmetic("{} × {} × 730.5 h", gpus, price));
 }
@@ -496,6 +527,10 @@ void estimate_inference(EstimateContext& context) {
   decode_tokens_per_s(context);
   decode_flops_per_token(context);
   prefill_flops(context);
+  if (disaggregated(context)) {
+    kv_transfer_seconds(context);
+    prefill_memory(context);
+  }
   ttft(context);
   itl(context);
   itl_at_concurrency(context);

@@ -76,7 +76,14 @@ struct ServingLayout {
   }
 };
 
-ServingLayout serving_layout(EstimateContext& context, MetricBuilder& m);
+/// The pool a layout describes: the replicas of [inference] on [cluster] (the decode pool of a
+/// disaggregated service), or the prefill pool of inference.prefill_gpu.
+enum class Pool { serving, prefill };
+
+ServingLayout serving_layout(EstimateContext& context, MetricBuilder& m, Pool pool = Pool::serving);
+
+/// Whether the plan has a disaggregated prefill pool (inference.prefill_gpu).
+bool disaggregated(const EstimateContext& context);
 
 /// How many times over a replica's GPUs hold its KV cache against an even split over tp:
 /// t · ⌈kv_heads / t⌉ / kv_heads for the t = tp / dp_attention GPUs of an attention rank: 1 where
@@ -87,7 +94,13 @@ struct KvReplication {
   Term heads_per_gpu;  ///< ⌈kv_heads / t⌉
   double value;        ///< t · ⌈kv_heads / t⌉ / kv_heads
 };
-KvReplication kv_replication_terms(EstimateContext& context, MetricBuilder& m, const ServingLayout& layout);
+KvReplication kv_replication_terms(EstimateContext& context, MetricBuilder& m, const ServingLayout& layout,
+                                   Pool pool = Pool::serving);
+
+/// A disaggregated service's prefill pool (inference_prefill.cpp): the least memory a prefill
+/// GPU needs, and the time a prompt's KV cache takes to reach the decode pool.
+void prefill_memory(EstimateContext& context);
+void kv_transfer_seconds(EstimateContext& context);
 
 /// inference.tokens_per_step above 1 (speculative decoding: a step verifies the draft tokens
 /// and emits the accepted ones, reading the weights and the KV cache once), as an input. A

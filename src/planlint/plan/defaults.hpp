@@ -18,6 +18,8 @@ namespace planlint {
 /// weights, and fp8 weights on a GPU without an FP8 peak, as an A100, are weight-only
 /// quantization that computes in 16 bits).
 std::string compute_precision(const Plan& plan, const Catalog& catalog);
+/// compute_precision of an inference plan on the accelerator at `gpu_path` ("inference.prefill_gpu").
+std::string compute_precision(const Plan& plan, const Catalog& catalog, std::string_view gpu_path);
 
 /// The tensor-core precision that inference.weights computes in where the GPU has its peak:
 /// "fp8" → fp8, "fp6" and "mxfp6" → fp6, "fp4", "nvfp4" and "mxfp4" → fp4; none for the others.

@@ -77,7 +77,8 @@ class Loader {
   void note_misspelling(const toml::table& table, std::string_view right, std::string path,
                         const toml::key& written);
   void check_required();
-  void check_gpu();
+  /// The accelerator at `path` (cluster.gpu, inference.prefill_gpu): a catalog id, an alias of one, or unknown-gpu.
+  void check_gpu(std::string_view path);
 
   std::shared_ptr<const SourceFile> source_;
   const Catalog& catalog_;
@@ -121,7 +122,8 @@ Result<Plan> Loader::load() {
   read_document(*root);
   root = toml::table();  // the document is not needed past here
   check_required();
-  check_gpu();
+  check_gpu("cluster.gpu");
+  check_gpu("inference.prefill_gpu");
   apply_defaults(plan_, catalog_, findings_);
   return std::move(plan_);
 }
@@ -469,8 +471,8 @@ void Loader::check_required() {
 constexpr std::string_view gpus_listing_note =
     "`planlint gpus` lists the catalog's GPUs with their aliases, peaks, memory and links";
 
-void Loader::check_gpu() {
-  const PlanValue* gpu = plan_.find("cluster.gpu");
+void Loader::check_gpu(std::string_view path) {
+  const PlanValue* gpu = plan_.find(path);
   if (!gpu || !gpu->text()) return;
   const std::string written = *gpu->text();
   const GpuMatch match = catalog_.resolve(written);
@@ -479,7 +481,7 @@ void Loader::check_gpu() {
     // Another name of one entry ("H100", "a100-80gb", "NVIDIA H100 SXM5"): the plan reads as
     // that entry, so every estimate and rule runs on it, and a note names the id chosen.
     const GpuSpec& chosen = *match.gpu;
-    Diagnostic& d = findings_.add(native_rules::gpu_alias, gpu->span, "cluster.gpu",
+    Diagnostic& d = findings_.add(native_rules::gpu_alias, gpu->span, std::string(path),
                                   fmt::format("GPU '{}' is read as the catalog's '{}' ({})", written, chosen.id,
                                               chosen.name));
     d.severity = Severity::note;
@@ -493,10 +495,11 @@ void Loader::check_gpu() {
     d.fixes.push_back(FixEdit{Location{source_->path(), gpu->span}, fmt::format("\"{}\"", chosen.id)});
     PlanValue resolved = *gpu;
     resolved.value = chosen.id;
-    plan_.sections["cluster"].values.insert_or_assign(*find_key("cluster", "gpu"), std::move(resolved));
+    const KeySpec* key = find_key(path);
+    plan_.sections.of(*key).values.insert_or_assign(*key, std::move(resolved));
     return;
   }
-  Diagnostic& d = findings_.add(native_rules::unknown_gpu, gpu->span, "cluster.gpu",
+  Diagnostic& d = findings_.add(native_rules::unknown_gpu, gpu->span, std::string(path),
                                 fmt::format("unknown GPU '{}': not in the catalog", written));
   if (!match.candidates.empty()) {
     // Two catalog files give one name to different entries: the plan's author must choose.

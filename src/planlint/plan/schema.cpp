@@ -299,6 +299,36 @@ std::vector<KeySpec> make_keys() {
                "model) 1 + the mean accepted draft tokens, 2–4 typical. A step reads the weights and KV cache once, "
                "so the decode bounds scale by it (docs/estimates.md)")
           .derived("1"),
+      // [inference]: a disaggregated service's prefill pool
+      text("inference", "prefill_gpu", "disaggregated: catalog id of the prefill pool's accelerator")
+          .doc("disaggregated serving: catalog id of the prefill pool's accelerator. With it the service has a "
+               "prefill pool of its own (DistServe, Splitwise, Mooncake; SGLang's and NVIDIA Dynamo's prefill and "
+               "decode workers), which computes each prompt and sends its KV cache to the decode pool that "
+               "`[cluster]` and the other `[inference]` keys describe; needs `prefill_count`. An unknown id is an "
+               "`unknown-gpu` error"),
+      amount("inference", "prefill_count", "disaggregated: GPUs of the prefill pool", {gpus}, "GPUs")
+          .doc("disaggregated serving: GPUs of the prefill pool; `infer.cost_per_month` bills them beside "
+               "`cluster.count`"),
+      degree("inference", "prefill_tp", "disaggregated: tensor-parallel GPUs of a prefill replica's stage")
+          .doc("disaggregated serving: a prefill replica's `tp`")
+          .fixed(1)
+          .when("with `prefill_gpu`"),
+      degree("inference", "prefill_pp", "disaggregated: pipeline stages of a prefill replica")
+          .doc("disaggregated serving: a prefill replica's `pp`")
+          .fixed(1)
+          .when("with `prefill_gpu`"),
+      degree("inference", "prefill_ep", "disaggregated: expert-parallel degree of a prefill stage")
+          .doc("disaggregated serving: a prefill stage's `ep`, dividing `prefill_tp`")
+          .fixed(1)
+          .when("with `prefill_gpu`"),
+      degree("inference", "prefill_dp_attention", "disaggregated: attention data-parallel ranks of a prefill stage")
+          .doc("disaggregated serving: a prefill stage's `dp_attention`, dividing `prefill_tp`")
+          .fixed(1)
+          .when("with `prefill_gpu`"),
+      amount("inference", "prefill_hbm", "disaggregated: memory per prefill GPU", {bytes}, "bytes")
+          .derived("the catalog entry of `prefill_gpu`"),
+      amount("inference", "prefill_peak", "disaggregated: peak FLOP/s per prefill GPU", {flop_per_second}, "FLOP/s")
+          .derived("the catalog's dense peak of `prefill_gpu` at the weights' compute precision"),
       // [cluster]
       text("cluster", "gpu", "catalog id of the accelerator, e.g. h100-sxm").required()
           .doc(R"(catalog id of the accelerator, e.g. `"h100-sxm"`, or a name or alias of the entry (`"H100"`: a )"

@@ -308,6 +308,10 @@ bool is_moe(const EstimateContext& context);
 /// that is no storage precision (docs/estimates.md, "Bytes per element").
 std::optional<double> stored_element_bytes(std::string_view precision);
 
+/// Matrices of h × F in one MLP: a gated MLP's gate, up and down projections (SwiGLU, GeGLU),
+/// GeLU's two (model_structure.cpp).
+double mlp_matrices(const EstimateContext& context);
+
 /// The metric groups, each a function that adds its metrics to the context.
 void estimate_training_compute(EstimateContext& context);
 void estimate_training_memory(EstimateContext& context);
@@ -318,6 +322,8 @@ void estimate_training_moe_params(EstimateContext& context);
 void estimate_training_alltoall(EstimateContext& context);
 void estimate_inference(EstimateContext& context);
 void estimate_inference_reads(EstimateContext& context);
+/// The parameters the model's structural keys give (both kinds of plan; model_structure.cpp).
+void estimate_model_structure(EstimateContext& context);
 /// The catalog's figures of the plan's GPU (both kinds of plan).
 void estimate_hardware(EstimateContext& context);
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "planlint/estimate/engine.hpp"
+#include "planlint/plan/defaults.hpp"
 
 namespace planlint::detail {
 
@@ -254,7 +255,7 @@ void memory_activations(EstimateContext& context) {
   const bool sequence_parallel = sp_text == "true";
   const bool scores_kept = recompute == "none" && flash == "false";
   const bool dropout = context.plan().boolean("training.dropout").value_or(true);
-  const bool swiglu = context.text("model.mlp") == "swiglu";
+  const bool swiglu = gated_mlp(context.text("model.mlp").value_or(""));
   // The architecture's widths, where the plan states them (the defaults are GPT-3's shape).
   const auto stated = [&](std::string_view path) {
     const PlanValue* value = context.find(path);

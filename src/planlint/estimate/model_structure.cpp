@@ -45,8 +45,11 @@ Part embeddings(EstimateContext& context, MetricBuilder& m, const Term& hidden) 
 /// d_c · a · (d_qk − d_h^R + d_v), and the output a · d_v · h.
 Part attention(EstimateContext& context, MetricBuilder& m, const Term& hidden) {
   const Term heads = m.plan("model.heads");
-  const Term qk = m.plan("model.qk_head_dim");
-  const Term v = m.plan("model.v_head_dim");
+  // A head's query/key and value widths: d_h unless the plan states them apart (MLA).
+  const std::optional<Term> qk_stated = m.optional_plan("model.qk_head_dim");
+  const std::optional<Term> v_stated = m.optional_plan("model.v_head_dim");
+  const Term qk = qk_stated ? *qk_stated : m.plan("model.head_dim");
+  const Term v = v_stated ? *v_stated : m.plan("model.head_dim");
   if (!context.plan().find("model.kv_lora_rank")) {
     const Term kv = m.plan("model.kv_heads");
     return {hidden.value * (heads.value + kv.value) * (qk.value + v.value), [=] {

@@ -83,6 +83,13 @@ std::string errors_consequence(bool has_numbers) {
                      : "planlint computes no numbers from it until it is fixed";
 }
 
+std::string corrections_text(const ReportInput& input) {
+  if (input.corrections.empty()) return {};
+  return fmt::format("the figures below are computed once {} ({}), not from the value{} the plan states",
+                     once_text(input.corrections), fixes_text(input.corrections),
+                     input.corrections.size() == 1 ? "" : "s");
+}
+
 bool has_numbers(const ReportInput& input, const std::vector<const MetricSpec*>& shown) {
   return std::any_of(shown.begin(), shown.end(),
                      [&](const MetricSpec* spec) { return input.estimates->find(spec->id) != nullptr; });
@@ -179,6 +186,7 @@ void render_text(std::ostream& out, const ReportInput& input) {
       out << fmt::format("  {}{} [{}]\n", error.line ? fmt::format("{}:{}: ", error.line, error.column) : "",
                          printable(error.message), printable(error.rule));
   }
+  if (numbers && !input.corrections.empty()) out << fmt::format("\nnote: {}\n", printable(corrections_text(input)));
   std::optional<ReportSection> heading;  // the section whose heading is out
   for (const MetricSpec* spec : shown) {
     const MetricValue* metric = estimates.find(spec->id);

@@ -31,6 +31,7 @@ void render_markdown(std::ostream& out, const ReportInput& input) {
                          cell(error.message), markdown_code_span(error.rule));
     out << '\n';
   }
+  if (numbers && !input.corrections.empty()) out << fmt::format("> **Note:** {}.\n\n", cell(corrections_text(input)));
   if (numbers) out << "| | metric | value | range | arithmetic |\n|---|---|---|---|---|\n";
   std::optional<ReportSection> heading;  // the section whose title is out
   for (const MetricSpec* spec : shown) {

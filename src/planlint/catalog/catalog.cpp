@@ -1,6 +1,5 @@
 #include "planlint/catalog/catalog.hpp"
 
-#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -67,27 +66,6 @@ std::optional<double> GpuSpec::dense_peak(Precision precision) const {
 
 std::optional<double> GpuSpec::sparse_peak(Precision precision) const {
   return sparse_peak_flops.find(precision);
-}
-
-std::optional<PriceReference> price_reference(const Catalog& catalog, const GpuSpec& gpu) {
-  if (gpu.price) return PriceReference{&gpu, gpu.price->high};
-  const std::optional<double> peak = gpu.dense_peak(Precision::bf16);
-  if (!peak || *peak <= 0) return std::nullopt;
-  const GpuSpec* nearest = nullptr;
-  double nearest_distance = 0, nearest_peak = 0;
-  for (const GpuSpec& other : catalog.gpus()) {
-    const std::optional<double> other_peak = other.dense_peak(Precision::bf16);
-    if (!other.price || !other_peak || *other_peak <= 0) continue;
-    // Nearest by ratio, not difference: 2× above is as far as 2× below.
-    const double distance = std::abs(std::log(*peak / *other_peak));
-    if (!nearest || distance < nearest_distance) {
-      nearest = &other;
-      nearest_distance = distance;
-      nearest_peak = *other_peak;
-    }
-  }
-  if (!nearest) return std::nullopt;
-  return PriceReference{nearest, nearest->price->high * *peak / nearest_peak};
 }
 
 const Catalog& Catalog::builtin() {

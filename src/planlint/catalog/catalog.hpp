@@ -136,12 +136,6 @@ struct GpuSpec {
   ScaleOut scale_out() const { return scale_up_link == ScaleUpLink::ici ? ScaleOut::ici : ScaleOut::nic; }
 };
 
-/// The most one GPU of an entry rents for, per GPU-hour, and whose rates say so.
-struct PriceReference {
-  const GpuSpec* entry = nullptr;  ///< the entry whose [gpu.price] it is: the GPU's own, or the nearest priced one
-  double high = 0;                 ///< USD per GPU-second
-};
-
 /// What a name (a plan's `cluster.gpu`) names in a catalog (Catalog::resolve).
 struct GpuMatch {
   const GpuSpec* gpu = nullptr;  ///< the entry it names; null when none or several answer to it
@@ -189,12 +183,5 @@ class Catalog {
   /// once: resolve() looks a name up in time of its length, whatever the catalog's size.
   std::unordered_map<std::string, std::vector<std::size_t>> names_;
 };
-
-/// What one GPU of `gpu` rents for at most, per GPU-hour: its own highest rate ([gpu.price]
-/// high); for an entry without prices, the highest rate of the priced entry nearest to it in
-/// dense BF16 peak (a part's class, which its rent follows), scaled by the ratio of the two
-/// peaks: an L40S (362 TFLOPS) is rated from the A100 (312 TFLOPS, $5.12) at $5.94. nullopt
-/// when `gpu` has no BF16 peak or no entry has prices.
-std::optional<PriceReference> price_reference(const Catalog& catalog, const GpuSpec& gpu);
 
 }  // namespace planlint

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/units/quantity.hpp"
 
@@ -82,6 +83,9 @@ std::vector<InputCorrection> input_corrections(const Plan& plan, std::span<const
   std::vector<InputCorrection> corrections;
   for (const Diagnostic& d : findings) {
     if (d.suppression || d.fixes.size() != 1) continue;
+    // A loader's fix writes what planlint already reads (node-price's per-GPU price, gpu-alias's
+    // id): nothing to correct.
+    if (std::find(native_rules::all.begin(), native_rules::all.end(), d.rule) != native_rules::all.end()) continue;
     const KeySpec* key = find_key(d.key_path);
     const PlanValue* stated = key ? plan.find(*key) : nullptr;
     // Only a value the file states, replaced whole: the fix's edit is at the value's span.

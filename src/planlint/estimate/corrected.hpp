@@ -39,9 +39,10 @@ std::string once_text(std::span<const InputCorrection> corrections);
 /// Whose fixes they are: "sparse-peak's fix", "the fixes of sparse-peak and bits-for-bytes".
 std::string fixes_text(std::span<const InputCorrection> corrections);
 
-/// The corrections the findings' fixes write to quantity keys of `plan`: the findings (not
+/// The corrections the findings' fixes write to quantity keys of `plan`: the rule findings (not
 /// suppressed) with one edit that replaces a value the file states, read back as the key reads
-/// it. A fix of a claim ([estimates]) or of a text is no input to the estimates and is left out.
+/// it. A fix of a claim ([estimates]) or of a text is no input to the estimates and is left out,
+/// and so is a loader's (node-price), which writes what planlint already reads.
 std::vector<InputCorrection> input_corrections(const Plan& plan, std::span<const Diagnostic> findings);
 
 /// `plan` and its estimates with the findings' input corrections in place; nullopt when no

@@ -31,10 +31,12 @@ RuleRun rule_run(const Plan& plan, const Estimates& estimates, const LintOptions
 }
 
 /// The plan's findings once the inputs their fixes correct are in place (corrected_findings.hpp).
-/// Only a plan with a finding that carries a fix is estimated and checked again: most have none.
+/// Only a plan with a finding whose fix corrects an input is estimated and checked again: most
+/// have none.
 void correct_findings(FileResult& result, const PlanText& text) {
+  // Claims' fixes (estimate-mismatch) are common and correct no input: nothing more is done.
+  if (input_corrections(*result.plan, result.diagnostics).empty()) return;
   const auto one_fix = [](const Diagnostic& d) { return d.fixes.size() == 1; };
-  if (std::none_of(result.diagnostics.begin(), result.diagnostics.end(), one_fix)) return;
   const LintOptions& options = *text.options;
   const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
   // A finding its author suppressed inline corrects nothing: the value stands as written.

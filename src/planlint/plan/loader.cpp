@@ -477,7 +477,9 @@ constexpr std::string_view gpus_listing_note =
 void Loader::convert_node_price() {
   const KeySpec& key = *find_key("cluster", "price");
   const PlanValue* price = plan_.find(key);
-  if (!price || !price->per_node || !price->quantity()) return;
+  if (!price || price->origin != Origin::plan || !price->quantity()) return;
+  const std::string written = source_text(*source_, price->span);
+  if (written.find('"') == std::string::npos || node_price_as_gpu_price(written).empty()) return;
   const double gpus = plan_.number("cluster.gpus_per_node").value_or(1);
   if (!(gpus >= 1)) return;  // a gpus_per_node the plan states unreadably: price stays the node's
 
@@ -493,7 +495,7 @@ void Loader::convert_node_price() {
   Diagnostic& d = findings_.add(
       native_rules::node_price, price->span, "cluster.price",
       fmt::format("cluster.price {} is a node's price: planlint reads it as {}, divided by the {} GPUs of a node",
-                  source_text(*source_, price->span), dollars(per_gpu.quantity()->value), gpus));
+                  written, dollars(per_gpu.quantity()->value), gpus));
   d.severity = Severity::note;
   d.help = fmt::format("write one GPU's price: price = \"{}\"", dollars(per_gpu.quantity()->value));
   d.fixes.push_back(FixEdit{Location{source_->path(), price->span}, fmt::format("\"{}\"", dollars(per_gpu.quantity()->value))});

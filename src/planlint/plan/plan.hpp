@@ -39,9 +39,6 @@ struct PlanValue {
   /// Written in a unit of bits ("400 Gbps") and kept in bytes: rules tell a bit rate written
   /// as bytes from a figure that was in bits all along.
   bool in_bits = false;
-  /// A price written per node ("$14/node/h"): the loader reads it per GPU, dividing by
-  /// cluster.gpus_per_node, and says so (node-price).
-  bool per_node = false;
 
   const units::Quantity* quantity() const { return std::get_if<units::Quantity>(&value); }
   const std::string* text() const { return std::get_if<std::string>(&value); }

@@ -86,22 +86,6 @@ std::string price_per_gpu_help(const std::string& written, double usd_per_hour, 
                      dollars(usd_per_hour / static_cast<double>(node_gpus)));
 }
 
-/// `written` with its "/node" unit ("$14/node/h", "14 USD/Node-hour") as "/GPU", or "" when it
-/// names no node.
-std::string node_price_as_gpu_price(const std::string& written) {
-  std::string lower = written;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  std::size_t slash = lower.find('/');
-  while (slash != std::string::npos) {
-    std::size_t word = lower.find_first_not_of(' ', slash + 1);
-    if (word != std::string::npos && lower.compare(word, 4, "node") == 0 &&
-        (word + 4 == lower.size() || !std::isalpha(static_cast<unsigned char>(lower[word + 4]))))
-      return written.substr(0, word) + "GPU" + written.substr(word + 4);
-    slash = lower.find('/', slash + 1);
-  }
-  return {};
-}
-
 /// The magnitudes a key's value takes in practice, for a plain number that falls outside them:
 /// `peak = 989` is 989 FLOP/s as written, a value no accelerator has, where "989 TFLOPS" is an
 /// H100's. The ranges span the catalog's parts (rules/catalog/gpus.toml: peaks from 8 TFLOPS to
@@ -331,11 +315,9 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     // A price per node ("$14/node/h": cloud price lists quote instances) reads as the node's
     // price per GPU-hour here; the loader divides it by gpus_per_node once that is known.
     std::string per_gpu_text;
-    if (base == units::dims::usd_per_gpu_second && path.prefix == "cluster" && path.key == "price") {
+    if (base == units::dims::usd_per_gpu_second && path.prefix == "cluster" && path.key == "price")
       per_gpu_text = node_price_as_gpu_price(written);
-      out.per_node = !per_gpu_text.empty();
-    }
-    const std::string& text = out.per_node ? per_gpu_text : written;
+    const std::string& text = per_gpu_text.empty() ? written : per_gpu_text;
     units::QuantityResult parsed = units::parse_quantity(text);
     if (auto* error = std::get_if<units::QuantityError>(&parsed)) {
       // The character the error is at, or the last one (an error past the end is the value's).
@@ -446,6 +428,20 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
   if (context.base_unit == "fraction" && quantity.dim.dimensionless()) quantity.percent = true;
   out.value = quantity;
   return out;
+}
+
+std::string node_price_as_gpu_price(const std::string& written) {
+  std::string lower = written;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::size_t slash = lower.find('/');
+  while (slash != std::string::npos) {
+    std::size_t word = lower.find_first_not_of(' ', slash + 1);
+    if (word != std::string::npos && lower.compare(word, 4, "node") == 0 &&
+        (word + 4 == lower.size() || !std::isalpha(static_cast<unsigned char>(lower[word + 4]))))
+      return written.substr(0, word) + "GPU" + written.substr(word + 4);
+    slash = lower.find('/', slash + 1);
+  }
+  return {};
 }
 
 }  // namespace planlint::detail

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/catalog/price_reference.hpp"
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/defaults.hpp"
 #include "planlint/metrics/metric_table.hpp"

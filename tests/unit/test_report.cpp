@@ -431,6 +431,9 @@ TEST_CASE("report computes every figure once the inputs a finding's fix corrects
   CHECK(note < text.out.find("train.flops"));
   CliRun markdown = run_cli({"report", "--format", "markdown", sparse.path.string()});
   CHECK_THAT(markdown.out, Catch::Contains("once cluster.peak is 989 TFLOPS"));
+  CliRun html = run_cli({"report", "--format", "html", sparse.path.string()});
+  CHECK_THAT(html.out, Catch::Contains("once cluster.peak is 989 TFLOPS (sparse-peak&#39;s fix)") ||
+                           Catch::Contains("once cluster.peak is 989 TFLOPS (sparse-peak's fix)"));
 
   // An inline suppression says the value holds as written: nothing is corrected.
   std::string allowed = training_plan({{"cluster.peak", "\"1979 TFLOPS\""}});

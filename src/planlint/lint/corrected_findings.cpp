@@ -33,44 +33,51 @@ bool at_corrected_key(const Diagnostic& d, const CorrectedInputs& corrected) {
 void merge_corrected_findings(std::vector<Diagnostic>& findings, std::vector<Diagnostic> corrected_findings,
                               const CorrectedInputs& corrected) {
   const std::string once = fmt::format(" (once {})", once_text(corrected.corrections));
+  constexpr std::size_t none = static_cast<std::size_t>(-1);
+  // Each finding's counterpart: the corrected plan's finding of its rule at its place.
+  std::vector<std::size_t> counterpart(findings.size(), none);
   std::vector<bool> matched(corrected_findings.size(), false);
-  for (Diagnostic& d : findings) {
+  for (std::size_t f = 0; f < findings.size(); ++f) {
+    const Diagnostic& d = findings[f];
     if (is_native(d) || carries_correction(d, corrected)) continue;
-    auto same = [&](const Diagnostic& c) { return c.rule == d.rule && c.key_path == d.key_path; };
-    std::size_t found = corrected_findings.size();
     for (std::size_t i = 0; i < corrected_findings.size(); ++i)
-      if (!matched[i] && same(corrected_findings[i])) {
-        found = i;
+      if (!matched[i] && corrected_findings[i].rule == d.rule && corrected_findings[i].key_path == d.key_path) {
+        counterpart[f] = i;
+        matched[i] = true;
         break;
       }
-    if (found == corrected_findings.size()) {
-      // Another rule's finding at its place once the inputs are corrected (a claim 7200× off
-      // that is a 3600× unit slip once the peak is dense) takes its place, below.
-      const bool replaced = std::any_of(corrected_findings.begin(), corrected_findings.end(), [&](const Diagnostic& c) {
-        return c.key_path == d.key_path && !is_native(c);
-      });
-      if (replaced) {
-        d.rule.clear();  // erased below
-        continue;
-      }
-      // The finding follows from the wrong input: the fix that corrects it clears it, and a
-      // figure its own fix or help suggests is computed from that input.
-      d.help = fmt::format("{} clears this: it no longer holds once {}", fixes_text(corrected.corrections),
-                           once_text(corrected.corrections));
-      d.fixes.clear();
+  }
+  for (std::size_t f = 0; f < findings.size(); ++f) {
+    Diagnostic& d = findings[f];
+    if (is_native(d) || carries_correction(d, corrected)) continue;
+    if (counterpart[f] != none) {
+      Diagnostic& c = corrected_findings[counterpart[f]];
+      if (c.message != d.message) d.message = c.message + once;
+      if (c.help != d.help) d.help = c.help ? std::optional<std::string>(*c.help + once) : std::nullopt;
+      d.notes = std::move(c.notes);
+      d.fixes = std::move(c.fixes);
       continue;
     }
-    matched[found] = true;
-    Diagnostic& c = corrected_findings[found];
-    if (c.message != d.message) d.message = c.message + once;
-    if (c.help != d.help) d.help = c.help ? std::optional<std::string>(*c.help + once) : std::nullopt;
-    d.notes = std::move(c.notes);
-    d.fixes = std::move(c.fixes);
+    // Another rule's finding at its place once the inputs are corrected, which no finding of
+    // its own rule had (a claim 7200× off that is a 3600× unit slip once the peak is dense),
+    // takes its place: it is added below.
+    bool replaced = false;
+    for (std::size_t i = 0; i < corrected_findings.size(); ++i)
+      replaced = replaced || (!matched[i] && corrected_findings[i].key_path == d.key_path);
+    if (replaced) {
+      d.rule.clear();  // erased below
+      continue;
+    }
+    // The finding follows from the wrong input: the fix that corrects it clears it, and a
+    // figure its own fix or help suggests is computed from that input.
+    d.help = fmt::format("{} clears this: it no longer holds once {}", fixes_text(corrected.corrections),
+                         once_text(corrected.corrections));
+    d.fixes.clear();
   }
   std::erase_if(findings, [](const Diagnostic& d) { return d.rule.empty(); });
   for (std::size_t i = 0; i < corrected_findings.size(); ++i) {
     Diagnostic& c = corrected_findings[i];
-    if (matched[i] || is_native(c) || at_corrected_key(c, corrected)) continue;
+    if (matched[i] || at_corrected_key(c, corrected)) continue;
     c.message += once;
     if (c.help) *c.help += once;
     findings.push_back(std::move(c));

@@ -182,7 +182,7 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(number("sqrt(16 s * 4 s)") == Approx(8));
   CHECK(number("log10(1000)") == Approx(3));
   // A placeholder stands in for a value: blank, marks only, or a placeholder word.
-  for (const char* stand_in : {"''", "'TBD'", "' tbd. '", "'?'", "'n/a'", "'N/A'", "'todo'", "'TODO:'", "'-'",
+  for (const char* stand_in : {"''", "'TBD'", "' tbd. '", "'?'", "'? ? ?'", "'n/a'", "'N/A'", "'todo'", "'TODO:'", "'-'",
                                "'...'", "'\u2026'", "'unknown'"})
     CHECK(truth(fmt::format("placeholder({})", stand_in)));
   for (const char* source : {"'1k-GPU H100 benchmark'", "'Llama 3 paper'", "'TBD run 42'", "'\u793e\u5185'", "'NA-1'"})

@@ -316,7 +316,8 @@ std::vector<KeySpec> make_keys() {
                "one NIC per GPU)"),
       Row{KeySpec{"cluster", "price", K::quantity, "USD per GPU-hour", {usd_per_gpu_second}, "USD per GPU-hour",
                   1.0 / 3600, {}, false, 0, huge}}
-          .doc(R"(rental or amortised price (`"$3/GPU/h"`, `"3 USD/GPU-h"`, or `3`))"),
+          .doc(R"(rental or amortised price (`"$3/GPU/h"`, `"3 USD/GPU-h"`, or `3`); a node's price )"
+               R"((`"$14/node/h"`) is read divided by `gpus_per_node`, with a note (`node-price`))"),
       time("cluster", "node_mtbf", "mean time between failures of one node")
           .doc(R"(mean time between failures of one node (host) of `gpus_per_node` GPUs (`"6300 h"`); )"
                "`checkpoint-interval` and `goodput-implausible` count the failures of the job's nodes with it"),

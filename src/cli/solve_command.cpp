@@ -1,0 +1,87 @@
+/// `planlint solve PLAN`: the layouts a training plan leaves free, searched exhaustively, the
+/// best that fit and meet its hard targets printed with the figures that decided them
+/// (docs/solve.md). Exit status 0 when one does, 1 when none does, 2 on bad input.
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/shared_options.hpp"
+#include "planlint/diag/diagnostic_sink.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/settings/settings.hpp"
+#include "planlint/solve/solve.hpp"
+
+namespace planlint::cli {
+
+CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
+  CLI::App* solve = app.add_subcommand(
+      "solve", "Search the layouts a training plan leaves free for the best that fit and meet its hard targets");
+  solve->add_option("path", options.path, "A training plan file, or a Markdown doc with one (see --block)")
+      ->type_name("PLAN")
+      ->required();
+  solve->add_option("--minimize", options.minimize, "What the best layout has least of: cost (the default), days or gpus")
+      ->type_name("WHAT")
+      ->check(CLI::IsMember({"cost", "days", "gpus"}));
+  solve->add_option("-n", options.top, "Print the N best layouts (default 5)")
+      ->type_name("N")
+      ->check(whole_number(1, 1000, "a number of layouts, 1 to 1000"));
+  solve->add_option("--keep", options.keep,
+                    "Hold these layout keys at the plan's values (tp, pp, virtual_stages, cp, ep, micro_batch, zero, "
+                    "recompute, sequence_parallel)")
+      ->type_name("KEY,...")
+      ->delimiter(',');
+  add_config_option(*solve, options.config, " whose GPU catalog and rule options apply", "PLAN");
+  solve->add_option("--block", options.block, "In a Markdown doc with several plans, the Nth plan block (1-based)")
+      ->type_name("N")
+      ->check(whole_number<std::size_t>(1, "a plan block's number, 1 or more"));
+  return solve;
+}
+
+int run_solve(const SolveCommandOptions& options, std::ostream& out, std::ostream& err) {
+  Result<std::string> text = read_file(options.path);
+  if (!text) {
+    print_line(err, fmt::format("planlint: error: cannot read '{}': {}", options.path, text.error().message));
+    return exit_failure;
+  }
+  auto source = std::make_shared<const SourceFile>(options.path, *std::move(text));
+  const Result<PlanText> plan_text = one_plan_text(*source, options.block);
+  if (!plan_text) {
+    print_line(err, fmt::format("planlint: error: {}", plan_text.error().message));
+    return exit_failure;
+  }
+
+  // The settings `check` would use for this file: the config's catalog, rule packs, options
+  // and selection.
+  std::optional<std::string> config_path;
+  if (!options.config.empty()) config_path = options.config;
+  else config_path = discover_config(options.path);
+  std::optional<Config> config;
+  if (config_path) {
+    Catalog catalog = Catalog::builtin();
+    config = load_config_and_catalog(
+        *config_path, options.config.empty() ? ConfigOrigin::discovered : ConfigOrigin::command_line, catalog, err);
+    if (!config) return exit_failure;
+  }
+  DiagnosticSink problems;
+  const std::unique_ptr<Settings> settings = make_settings(std::move(config), SettingsOverrides{}, problems);
+  for (const Diagnostic& problem : problems) print_line(err, error_line(problem));
+  if (!settings || !problems.empty()) return exit_failure;
+  const LintOptions& lint_options = settings->lint;
+
+  solve::SolveOptions solve_options;
+  solve_options.objective = options.minimize == "days"   ? solve::Objective::days
+                            : options.minimize == "gpus" ? solve::Objective::gpus
+                                                         : solve::Objective::cost;
+  solve_options.top = options.top;
+  solve_options.keep = options.keep;
+  const Result<solve::SolveReport> report =
+      solve::solve_plan(source, plan_text->toml_text, plan_text->first_line, lint_options, solve_options);
+  if (!report) {
+    print_line(err, fmt::format("planlint: error: {}", report.error().message));
+    return exit_failure;
+  }
+  solve::render_solve_text(out, *report);
+  return report->solutions.empty() ? exit_findings : exit_clean;
+}
+
+}  // namespace planlint::cli

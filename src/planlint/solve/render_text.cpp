@@ -17,6 +17,8 @@ std::string shown(Metric metric, double value) {
   return detail::show_metric_value(metric_spec(metric), value);
 }
 
+}  // namespace
+
 std::string objective_name(Objective objective) {
   switch (objective) {
     case Objective::cost: return "cost";
@@ -25,6 +27,8 @@ std::string objective_name(Objective objective) {
   }
   return "cost";
 }
+
+namespace {
 
 /// A table row: the layout's keys and the figures that decided it.
 std::string row(std::string_view label, const Ranked& r, double hbm) {
@@ -39,7 +43,9 @@ std::string row(std::string_view label, const Ranked& r, double hbm) {
                      shown(Metric::train_days, f.days), shown(Metric::cost_total, f.cost));
 }
 
-std::string layout_text(const layout::TrainingLayout& l) {
+}  // namespace
+
+std::string family_text(const layout::TrainingLayout& l) {
   return fmt::format("tp = {}, pp = {}, cp = {}", l.tp, l.pp, l.cp);
 }
 
@@ -55,8 +61,6 @@ std::string failure_text(const SolveReport& report, const Ranked& r, const Failu
                      shown(target.metric, figure_of(r.figures, target.metric)), target.is_max ? ">" : "<",
                      shown(target.metric, target.bound), printable(target.name));
 }
-
-}  // namespace
 
 void render_solve_text(std::ostream& out, const SolveReport& report) {
   const SearchResult& search = report.search;
@@ -97,14 +101,14 @@ void render_solve_text(std::ostream& out, const SolveReport& report) {
   if (!search.misses.empty()) {
     out << "\nexcluded families, nearest first:\n";
     for (const FamilyMiss& miss : search.misses)
-      out << fmt::format("  {}: {}\n", layout_text(miss.nearest.layout), failure_text(report, miss.nearest, miss.failure));
+      out << fmt::format("  {}: {}\n", family_text(miss.nearest.layout), failure_text(report, miss.nearest, miss.failure));
   }
   for (const std::string& line : report.unconfirmed)
     out << fmt::format("unconfirmed: {}\n", printable(line));
   if (report.solutions.empty()) {
     out << "\nno layout fits";
     if (!search.misses.empty())
-      out << fmt::format(": the closest is {}, {}", layout_text(search.misses.front().nearest.layout),
+      out << fmt::format(": the closest is {}, {}", family_text(search.misses.front().nearest.layout),
                          failure_text(report, search.misses.front().nearest, search.misses.front().failure));
     out << '\n';
   }

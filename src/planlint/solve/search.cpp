@@ -189,16 +189,17 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
   };
   const double count = in.count;
   // Tensor parallelism gives each GPU whole heads, and whole KV heads or copies of them
-  // (tp-heads-indivisible); pipeline stages hold whole layers; context parallelism whole
-  // slices of the sequence.
+  // (tp-heads-indivisible); context parallelism whole slices of the sequence.
   const std::vector<int> tps = values(LayoutKey::tp, plan_layout.tp, [&] {
     return divisors(count, [&](int tp) {
       const double kv = std::isnan(in.kv_heads) ? in.heads : in.kv_heads;
       return divides(tp, in.heads) && (divides(tp, kv) || divides(kv, tp));
     });
   });
+  // A stage holds one layer at the least; stages of unequal layers are Megatron-LM's
+  // first- and last-stage layer counts (DeepSeek-V3's 61 layers over pp = 16).
   const std::vector<int> pps =
-      values(LayoutKey::pp, plan_layout.pp, [&] { return divisors(count, [&](int pp) { return divides(pp, in.layers); }); });
+      values(LayoutKey::pp, plan_layout.pp, [&] { return divisors(count, [&](int pp) { return pp <= in.layers; }); });
   const std::vector<int> cps =
       values(LayoutKey::cp, plan_layout.cp, [&] { return divisors(count, [&](int cp) { return divides(cp, in.seq_len); }); });
   const std::vector<int> zeros = values(LayoutKey::zero, plan_layout.zero, [] { return std::vector<int>{0, 1, 2, 3}; });
@@ -219,9 +220,11 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
           return divisors(in.experts, [&](int ep) { return divides(ep, double(dp) * cp); });
         });
         const std::vector<int> vs = values(LayoutKey::virtual_stages, plan_layout.virtual_stages, [&] {
-          // L / (pp · v) layers a chunk; a pp that does not divide the layers (first_stage_layers) runs 1F1B.
-          std::vector<int> chunks = pp == 1 ? std::vector<int>{} : divisors(in.layers / pp, [](int) { return true; });
-          return chunks.empty() ? std::vector<int>{1} : chunks;
+          // A model chunk holds one layer at the least: pp · v ≤ L (chunks of unequal layers, as
+          // stages are; the published GB200 run interleaves 126 layers over pp = 8, v = 8).
+          std::vector<int> chunks = {1};
+          for (int v = 2; pp > 1 && double(pp) * v <= in.layers; ++v) chunks.push_back(v);
+          return chunks;
         });
         const std::vector<int> bs =
             values(LayoutKey::micro_batch, plan_layout.micro_batch, [&] { return micro_batch_values(in, dp); });

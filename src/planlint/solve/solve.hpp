@@ -64,6 +64,17 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
 std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& plan, const layout::TrainingLayout& from,
                                         const layout::TrainingLayout& to, std::vector<std::string>& changes);
 
+/// "tp = 8, pp = 4, cp = 1": the family of a layout, as the excluded families name it.
+std::string family_text(const layout::TrainingLayout& l);
+/// What excludes a layout: "95.2 GB per GPU at the least > 80 GB (zero 3, recompute full,
+/// micro_batch 1)", "train.days 45 d > 30 d, hard target 'launch'".
+std::string failure_text(const SolveReport& report, const Ranked& r, const Failure& failure);
+/// "cost", "days", "gpus".
+std::string objective_name(Objective objective);
+
+/// The JSON output: the text output's content, figures in base units by metric name.
+void render_solve_json(std::ostream& out, const SolveReport& report);
+
 /// The text output: the top layouts with the figures that decided them, the plan's own for
 /// comparison, the best one's arithmetic, and the nearest excluded families.
 void render_solve_text(std::ostream& out, const SolveReport& report);

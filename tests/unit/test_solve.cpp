@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "planlint/estimate/layout_kernel.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/solve/solve.hpp"
@@ -266,4 +268,58 @@ TEST_CASE("planlint solve exits 0 with a layout, 1 without, 2 on bad input", "[s
                                std::string(PLANLINT_SOURCE_DIR) + "/examples/llama3-405b-published.toml"});
   CHECK(keep.status == 2);
   CHECK(keep.err.find("tq") != std::string::npos);
+}
+
+TEST_CASE("solve --apply writes the layout and its claims, keeping the comments; --diff writes nothing",
+          "[solve][cli]") {
+  const Scratch scratch;
+  Result<std::string> published = read_file(std::string(PLANLINT_SOURCE_DIR) + "/examples/llama3-405b-published.toml");
+  REQUIRE(published);
+  const std::string path = scratch.write("plan.toml", *published).string();
+
+  const CliRun diff = run_cli({"solve", "--diff", path});
+  CHECK(diff.status == 0);
+  CHECK(diff.out.find("+++ ") != std::string::npos);
+  CHECK(diff.out.find("-\"train.memory.total\" = \"73.0 GB\"") != std::string::npos);
+  CHECK(*read_file(path) == *published);
+
+  const CliRun applied = run_cli({"solve", path, "--apply"});
+  CHECK(applied.status == 0);
+  CHECK(applied.out.find("layout 1 written") != std::string::npos);
+  const std::string after = *read_file(path);
+  CHECK(after != *published);
+  CHECK(after.find("# Sources (Dubey et al. 2024") != std::string::npos);
+  CHECK(after.find("# planlint: allow pipeline-bubble") != std::string::npos);
+  // The plan with the layout lints clean, and its layout is solve's best: solving it again
+  // changes nothing.
+  const CliRun check = run_cli({"check", path});
+  INFO(check.out);
+  CHECK(check.status == 0);
+  CHECK(run_cli({"solve", "--diff", path}).out.empty());
+
+  CHECK(run_cli({"solve", "--apply", "9", "-n", "2", path}).status == 0);
+  const CliRun beyond = run_cli({"solve", "--apply", "x", path});
+  CHECK(beyond.status == 2);
+}
+
+TEST_CASE("solve --format json holds the layouts with their figures by metric name", "[solve][cli]") {
+  const CliRun run =
+      run_cli({"solve", "--format", "json", std::string(PLANLINT_SOURCE_DIR) + "/examples/deepseek-v3-published.toml"});
+  REQUIRE(run.status == 0);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  CHECK(doc["minimize"] == "cost");
+  CHECK(doc["layouts_searched"].get<double>() >= doc["layouts_passing"].get<double>());
+  REQUIRE(doc["layouts"].size() == 5);
+  CHECK(doc["layouts"][0]["figures"]["train.memory.lower_bound"].get<double>() <= 80e9);
+  CHECK(doc["plan"]["ep"] == 64);
+  CHECK(doc["plan"]["excluded"].is_null());
+}
+
+TEST_CASE("a space beyond the search's limit is refused, not searched in part", "[solve]") {
+  const Loaded plan = load(training_plan(small_dense()));
+  solve::SearchSpec spec;
+  spec.max_layouts = 100;
+  const solve::SearchResult result = solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
+  CHECK(result.too_large);
+  CHECK(result.layouts == 101);
 }

@@ -246,7 +246,10 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
                   for (const bool sp : sps) {
                     candidate.layout = {tp, pp, v, dp, cp, ep, b, zero, recompute, sp};
                     candidate.figures = layout::evaluate(in, candidate.layout);
-                    ++result.layouts;
+                    if (++result.layouts > spec.max_layouts) {
+                      result.too_large = true;
+                      return result;
+                    }
                     if (const std::optional<Failure> failure = failure_of(in, spec, candidate.figures)) {
                       if (!family_passes && (!nearest || failure->ratio < nearest->failure.ratio)) {
                         candidate.rank = rank_of(in, spec, candidate.layout, candidate.figures);

@@ -54,6 +54,9 @@ struct SearchSpec {
   /// The warning rules' limits (pipeline-bubble's max_bubble, interconnect-bottleneck's
   /// max_comm_fraction), as the run's options set them.
   double max_bubble = 0.2, max_comm_fraction = 0.1;
+  /// The most layouts evaluated: a space beyond it (a hostile GPU count of many divisors) is
+  /// not searched in part but refused (SearchResult::too_large), a few seconds in.
+  std::uint64_t max_layouts = 100'000'000;
 };
 
 /// How a layout ranks: lexicographic, smaller first.
@@ -100,6 +103,7 @@ struct SearchResult {
   std::vector<FamilyMiss> misses;   ///< the nearest excluded families, nearest first
   std::uint64_t layouts = 0;        ///< the space's size: layouts evaluated
   std::uint64_t passing = 0;        ///< of them, those that fit and meet the hard targets
+  bool too_large = false;           ///< the space holds more than SearchSpec::max_layouts
 };
 
 /// The held keys: `kept` (short or plan names) and those the plan's inputs tie to its own value

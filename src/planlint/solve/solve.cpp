@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "planlint/estimate/engine.hpp"
 #include "planlint/estimate/targets.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/rules/compiled_rule.hpp"
@@ -58,6 +59,48 @@ std::size_t training_insert_offset(const SourceFile& source, const Plan& plan) {
     last = at;
   }
   return last < source.line_count() ? source.offset(Position{last + 1, 1}) : text.size();
+}
+
+/// The edits that bring the plan's [estimates] claims of the figures a layout changes to their
+/// values with it (`estimates`, the plan with the layout's), so that the plan it writes does not
+/// claim the old layout's memory.
+std::vector<fix::TextEdit> claim_edits(const SourceFile& source, const Plan& plan, const Estimates& before,
+                                       const Estimates& after, std::vector<std::string>& changes) {
+  std::vector<fix::TextEdit> edits;
+  for (const Claim& claim : plan.estimates) {
+    const MetricSpec* spec = find_metric(claim.metric);
+    if (!spec || !kernel_metric(spec->id) || claim.is_range() || !claim.value || !claim.value->span.known()) continue;
+    const MetricValue* old_value = before.find(spec->id);
+    const MetricValue* new_value = after.find(spec->id);
+    if (!new_value || (old_value && old_value->value == new_value->value)) continue;
+    const std::string shown = detail::show_metric_value(*spec, new_value->value);
+    edits.push_back({source.offset(claim.value->span.begin), source.offset(claim.value->span.end),
+                     fmt::format("\"{}\"", shown)});
+    changes.push_back(fmt::format("[estimates] \"{}\" = \"{}\"", claim.metric, shown));
+  }
+  return edits;
+}
+
+/// `text` with `edits` made, and the plan block in it: `block` of `source`'s text, grown by the
+/// edits (which are all inside it).
+struct Applied {
+  std::shared_ptr<const SourceFile> source;
+  std::string_view block;
+};
+
+Applied apply_to_block(const SourceFile& source, std::string_view block, const std::vector<fix::TextEdit>& edits) {
+  const std::string& text = source.text();
+  const std::size_t offset = block.data() >= text.data() && block.data() <= text.data() + text.size()
+                                 ? static_cast<std::size_t>(block.data() - text.data())
+                                 : 0;
+  std::ptrdiff_t growth = 0;
+  for (const fix::TextEdit& edit : edits)
+    growth += static_cast<std::ptrdiff_t>(edit.replacement.size()) - static_cast<std::ptrdiff_t>(edit.end - edit.begin);
+  Applied applied;
+  applied.source = std::make_shared<const SourceFile>(source.path(), fix::apply_edits(text, edits));
+  applied.block = std::string_view(applied.source->text().data() + offset,
+                                   static_cast<std::size_t>(static_cast<std::ptrdiff_t>(block.size()) + growth));
+  return applied;
 }
 
 }  // namespace
@@ -153,35 +196,35 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
   const auto started = std::chrono::steady_clock::now();
   report.search = search_training(in, current, spec);
   report.search_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (report.search.too_large)
+    return Error(fmt::format("{}: the layouts of {} GPUs are more than {} to search; hold some keys as written with "
+                             "--keep",
+                             report.path, in.count, spec.max_layouts));
 
-  // The engine confirms each layout printed: the plan with it lints with no error. A claim in
-  // [estimates] of a figure the layout changes is the plan's old figure, not a fault of the layout.
-  const RuleSet& rules = lint_options.rules ? *lint_options.rules : RuleSet::builtin();
-  const std::size_t block_offset =
-      toml_text.data() >= source->text().data() && toml_text.data() <= source->text().data() + source->text().size()
-          ? static_cast<std::size_t>(toml_text.data() - source->text().data())
-          : 0;
+  // The engine confirms each layout printed: the plan with it (and its [estimates] claims of
+  // the figures the layout changes brought to their new values) lints with no error.
   std::size_t index = 0;
   for (const Ranked& ranked : report.search.best) {
     ++index;
     Solution solution;
     solution.ranked = ranked;
     solution.edits = layout_edits(*source, plan, current, ranked.layout, solution.changes);
-    std::string text = fix::apply_edits(source->text(), solution.edits);
-    std::ptrdiff_t growth = 0;
-    for (const fix::TextEdit& edit : solution.edits)
-      growth += static_cast<std::ptrdiff_t>(edit.replacement.size()) - static_cast<std::ptrdiff_t>(edit.end - edit.begin);
-    auto applied = std::make_shared<const SourceFile>(source->path(), std::move(text));
-    const std::string_view block(applied->text().data() + block_offset,
-                                 static_cast<std::size_t>(static_cast<std::ptrdiff_t>(toml_text.size()) + growth));
-    FileResult result = lint_text(applied, block, lint_options, first_line);
-    std::vector<std::string> errors;
-    for (const Diagnostic& d : result.diagnostics) {
-      if (d.severity != Severity::error || d.suppression) continue;
-      const RuleDescriptor* rule = rules.find(d.rule);
-      if (rule && rule->group == "claims") continue;
-      errors.push_back(fmt::format("{}: {}", d.rule, d.message));
+    Applied applied = apply_to_block(*source, toml_text, solution.edits);
+    FileResult result = lint_text(applied.source, applied.block, lint_options, first_line);
+    if (result.estimates) {
+      std::vector<fix::TextEdit> claims =
+          claim_edits(*source, plan, *linted.estimates, *result.estimates, solution.changes);
+      if (!claims.empty()) {
+        solution.edits.insert(solution.edits.end(), claims.begin(), claims.end());
+        std::sort(solution.edits.begin(), solution.edits.end(),
+                  [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
+        applied = apply_to_block(*source, toml_text, solution.edits);
+        result = lint_text(applied.source, applied.block, lint_options, first_line);
+      }
     }
+    std::vector<std::string> errors;
+    for (const Diagnostic& d : result.diagnostics)
+      if (d.severity == Severity::error && !d.suppression) errors.push_back(fmt::format("{}: {}", d.rule, d.message));
     if (!errors.empty() || !result.estimates) {
       report.unconfirmed.push_back(fmt::format("layout {} ({}): {}", index, fmt::join(solution.changes, ", "),
                                                fmt::join(errors, "; ")));

@@ -33,7 +33,8 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
                     "Hold these layout keys at the plan's values (tp, pp, virtual_stages, cp, ep, micro_batch, zero, "
                     "recompute, sequence_parallel)")
       ->type_name("KEY,...")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   add_format_option(*solve, options.format, {"text", "json"});
   solve->add_option("--apply", options.apply,
                     "Write layout N (default 1) into the plan, atomically, keeping its comments and Markdown prose")

@@ -270,7 +270,7 @@ TEST_CASE("planlint solve exits 0 with a layout, 1 without, 2 on bad input", "[s
   CHECK(keep.err.find("tq") != std::string::npos);
 }
 
-TEST_CASE("solve --apply writes the layout and its claims, keeping the comments; --diff writes nothing",
+TEST_CASE("solve --apply writes the layout and its claims, keeping the comments, and --diff writes nothing",
           "[solve][cli]") {
   const Scratch scratch;
   Result<std::string> published = read_file(std::string(PLANLINT_SOURCE_DIR) + "/examples/llama3-405b-published.toml");

@@ -64,7 +64,7 @@ std::string failure_text(const SolveReport& report, const Ranked& r, const Failu
 
 void render_solve_text(std::ostream& out, const SolveReport& report) {
   const SearchResult& search = report.search;
-  out << fmt::format("{}: {} layouts of {} {} GPUs searched in {:.3g} ms, {} fit and meet the hard targets\n",
+  out << fmt::format("{}: {} layouts of {} {} GPUs searched in {:.1f} ms, {} fit and meet the hard targets\n",
                      printable_path(report.path), search.layouts, report.inputs.count, printable(report.gpu),
                      report.search_seconds * 1e3, search.passing);
   out << fmt::format("minimize {}, then days, warnings (bubble over {:g}%, all-reduce over {:g}% of the step, tp "

@@ -323,3 +323,20 @@ TEST_CASE("a space beyond the search's limit is refused, not searched in part", 
   CHECK(result.too_large);
   CHECK(result.layouts == 101);
 }
+
+TEST_CASE("solve --apply on a Markdown doc changes its plan block and keeps the prose", "[solve][cli]") {
+  const Scratch scratch;
+  const std::string block = training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"}}));
+  const std::string doc = "# Capacity\n\nWhy this run needs 16 GPUs.\n\n```toml\n" + block + "```\n\nWhat comes next.\n";
+  const std::string path = scratch.write("capacity.md", doc).string();
+  CHECK(run_cli({"check", path}).status == 1);  // its own layout does not fit: memory-fit
+  const CliRun applied = run_cli({"solve", "--apply", path});
+  INFO(applied.out << applied.err);
+  CHECK(applied.status == 0);
+  const std::string after = *read_file(path);
+  CHECK(after.starts_with("# Capacity\n\nWhy this run needs 16 GPUs.\n\n```toml\n"));
+  CHECK(after.ends_with("```\n\nWhat comes next.\n"));
+  const CliRun check = run_cli({"check", path});
+  INFO(after << check.out);
+  CHECK(check.status == 0);
+}

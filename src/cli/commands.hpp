@@ -103,7 +103,7 @@ struct SolveCommandOptions {
   std::vector<std::string> keep;  ///< --keep tp,pp
   std::string config;             ///< --config FILE
   std::size_t block = 0;          ///< --block N
-  std::string format = "text";    ///< --format text|json
+  std::string format = "text";    ///< --format text|markdown|json
   /// --apply [N]: write layout N (1 when given alone) into the plan; empty: not given.
   std::string apply;
   bool diff = false;              ///< --diff: layout N's edits as a unified diff, nothing written

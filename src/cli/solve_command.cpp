@@ -35,7 +35,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
       ->type_name("KEY,...")
       ->delimiter(',')
       ->allow_extra_args(false);
-  add_format_option(*solve, options.format, {"text", "json"});
+  add_format_option(*solve, options.format, {"text", "markdown", "json"});
   solve->add_option("--apply", options.apply,
                     "Write layout N (default 1) into the plan, atomically, keeping its comments and Markdown prose")
       ->type_name("N")
@@ -145,6 +145,7 @@ int run_solve(const SolveCommandOptions& given, std::ostream& out, std::ostream&
     }
   }
   if (options.format == "json") solve::render_solve_json(out, *report);
+  else if (options.format == "markdown") solve::render_solve_markdown(out, *report);
   else solve::render_solve_text(out, *report);
   if (applying && options.format != "json")
     out << fmt::format("{}: layout {} written{}\n", printable_path(options.path), *number,

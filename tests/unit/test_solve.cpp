@@ -340,3 +340,12 @@ TEST_CASE("solve --apply on a Markdown doc changes its plan block and keeps the 
   INFO(after << check.out);
   CHECK(check.status == 0);
 }
+
+TEST_CASE("solve --format markdown prints the table as a Markdown table", "[solve][cli]") {
+  const CliRun run =
+      run_cli({"solve", "--format", "markdown", std::string(PLANLINT_SOURCE_DIR) + "/examples/llama-70b-pretrain.toml"});
+  REQUIRE(run.status == 0);
+  CHECK(run.out.find("| # | tp | pp | v | cp | dp | ep | b | zero | recompute | sp | memory / HBM |") != std::string::npos);
+  CHECK(run.out.find("\n| plan | 8 | 4 |") != std::string::npos);
+  CHECK(run.out.find("**Best:** `pp = 1 (was 4)`") != std::string::npos);
+}

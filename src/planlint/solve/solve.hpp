@@ -72,6 +72,8 @@ std::string failure_text(const SolveReport& report, const Ranked& r, const Failu
 /// "cost", "days", "gpus".
 std::string objective_name(Objective objective);
 
+/// The Markdown output (a pull-request comment): the text output's content, input text escaped.
+void render_solve_markdown(std::ostream& out, const SolveReport& report);
 /// The JSON output: the text output's content, figures in base units by metric name.
 void render_solve_json(std::ostream& out, const SolveReport& report);
 

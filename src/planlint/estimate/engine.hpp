@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "planlint/estimate/estimates.hpp"
+#include "planlint/estimate/layout_formulas.hpp"
 #include "planlint/metrics/metric_table.hpp"
 
 namespace planlint::detail {
@@ -311,6 +312,26 @@ std::optional<double> stored_element_bytes(std::string_view precision);
 /// Matrices of h × F in one MLP: a gated MLP's gate, up and down projections (SwiGLU, GeGLU),
 /// GeLU's two (model_structure.cpp).
 double mlp_matrices(const EstimateContext& context);
+
+/// The model-state bytes per parameter the plan's optimizer (or bytes_per_param, or LoRA base)
+/// gives, split as the ZeRO stages shard them; its inputs are recorded on `m`
+/// (training_memory.cpp).
+layout::StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m);
+
+/// The activation bytes per token and layer in units of h of the plan's architecture
+/// (Korthikanti et al. 2022, table 2, with its own widths): `kept` whole on every tensor-parallel
+/// rank, `split` over tp.
+struct LayerBytes {
+  double kept = 10, split = 24;  ///< per token, in units of h
+  bool gpt_shape = true;         ///< kept = 10 and split = 24: table 2's own figures
+  std::string parts;             ///< how kept + split add up, for a shape other than GPT-3's
+};
+/// The plan states widths that make its layers other than GPT-3's shape (kv_heads, head_dim,
+/// mlp, ffn_hidden, dropout, expert widths, MLA).
+bool activation_shape_stated(EstimateContext& context);
+/// The bytes of a layer of the stated shape; its inputs are recorded on `m`.
+LayerBytes activation_layer_bytes(EstimateContext& context, MetricBuilder& m, double layers, double hidden,
+                                  double heads);
 
 /// The metric groups, each a function that adds its metrics to the context.
 void estimate_training_compute(EstimateContext& context);

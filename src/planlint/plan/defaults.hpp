@@ -23,6 +23,11 @@ std::string compute_precision(const Plan& plan, const Catalog& catalog);
 /// "fp8" → fp8, "fp6" and "mxfp6" → fp6, "fp4", "nvfp4" and "mxfp4" → fp4; none for the others.
 std::optional<Precision> weight_compute_precision(std::string_view weights);
 
+/// The scale-up domain a job of `count` GPUs gets when the plan does not state it: the catalog's
+/// (`gpu`'s), or the host (`gpus_per_node`) without one; no more than the job's GPUs, so that a
+/// TPU job's domain is its slice. None when neither is known.
+std::optional<double> job_scale_up_domain(const GpuSpec* gpu, std::optional<double> gpus_per_node, double count);
+
 /// Adds every default the plan does not state. Reports a cluster.count that does not divide
 /// into tp · pp · cp (no data-parallel degree can be derived then).
 void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings);

@@ -137,6 +137,10 @@ int run_solve(const SolveCommandOptions& given, std::ostream& out, std::ostream&
   solve_options.vary_gpu = std::find(options.vary.begin(), options.vary.end(), "gpu") != options.vary.end();
   solve_options.vary_count = std::find(options.vary.begin(), options.vary.end(), "count") != options.vary.end();
   solve_options.gpus = options.gpus;
+  if (settings->config) {
+    solve_options.config = settings->config->solve;
+    solve_options.config_path = settings->config->path;
+  }
   if (!options.count.empty()) {
     const Result<std::pair<double, double>> range = solve::parse_count_range(options.count);
     if (!range) {

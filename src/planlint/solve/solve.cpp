@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -103,6 +104,61 @@ Applied apply_to_block(const SourceFile& source, std::string_view block, const s
   applied.block = std::string_view(applied.source->text().data() + offset,
                                    static_cast<std::size_t>(static_cast<std::ptrdiff_t>(block.size()) + growth));
   return applied;
+}
+
+/// "a, b,c" → {"a", "b", "c"}; "" → {}.
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> items;
+  if (text.find_first_not_of(" \t") == std::string_view::npos) return items;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', begin);
+    std::string_view item = text.substr(begin, comma == std::string_view::npos ? std::string_view::npos : comma - begin);
+    const std::size_t first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
+    items.emplace_back(first == std::string_view::npos ? std::string_view{} : item.substr(first, last - first + 1));
+    if (comma == std::string_view::npos) break;
+    begin = comma + 1;
+  }
+  return items;
+}
+
+/// The options with the plan's [solve] table and the config's under them, each key from the
+/// first that says it; an error names where the bad text is written.
+Result<SolveOptions> resolved_options(const SolveOptions& given, const Plan& plan, const SourceFile& source) {
+  SolveOptions options = given;
+  // The plan's text of a [solve] key, with where it is; else the config's.
+  struct Said {
+    std::string text, where;
+  };
+  const auto said = [&](std::string_view key, const std::optional<std::string>& configured) -> std::optional<Said> {
+    const PlanValue* value = plan.find(fmt::format("solve.{}", key));
+    if (value && value->origin == Origin::plan && value->text())
+      return Said{*value->text(), fmt::format("{}:{}:{}: solve.{}", source.path(), value->span.begin.line,
+                                              value->span.begin.column, key)};
+    if (configured) return Said{*configured, fmt::format("{}: [solve] {}", options.config_path, key)};
+    return std::nullopt;
+  };
+  if (options.gpus.empty())
+    if (const std::optional<Said> gpus = said("gpus", given.config.gpus)) {
+      Result<std::vector<std::string>> names = parse_gpu_list(gpus->text);
+      if (!names) return Error(fmt::format("{}: {}", gpus->where, names.error().message));
+      options.gpus = *std::move(names);
+    }
+  if (options.count_low == 0 && options.count_high == 0)
+    if (const std::optional<Said> count = said("count", given.config.count)) {
+      const Result<std::pair<double, double>> range = parse_count_range(count->text);
+      if (!range) return Error(fmt::format("{}: {}", count->where, range.error().message));
+      std::tie(options.count_low, options.count_high) = *range;
+      options.vary_count = true;
+    }
+  if (!given.vary_gpu && !given.vary_count)
+    if (const std::optional<Said> vary = said("vary", given.config.vary)) {
+      const Result<std::pair<bool, bool>> words = parse_vary(vary->text);
+      if (!words) return Error(fmt::format("{}: {}", vary->where, words.error().message));
+      options.vary_gpu = options.vary_gpu || words->first;
+      options.vary_count = options.vary_count || words->second;
+    }
+  return options;
 }
 
 void sort_edits(std::vector<fix::TextEdit>& edits) {
@@ -220,6 +276,23 @@ Result<std::pair<double, double>> parse_count_range(std::string_view text) {
   return std::pair{low.value_or(0), high.value_or(0)};
 }
 
+Result<std::pair<bool, bool>> parse_vary(std::string_view text) {
+  std::pair<bool, bool> vary{false, false};
+  for (const std::string& word : split_list(text)) {
+    if (word == "gpu") vary.first = true;
+    else if (word == "count") vary.second = true;
+    else return Error(fmt::format("'{}' is not a key solve varies (gpu, count)", printable(word)));
+  }
+  return vary;
+}
+
+Result<std::vector<std::string>> parse_gpu_list(std::string_view text) {
+  std::vector<std::string> names = split_list(text);
+  if (names.empty() || std::find(names.begin(), names.end(), "") != names.end())
+    return Error(fmt::format("'{}' is not a list of GPUs (h100-sxm,a100-sxm)", printable(text)));
+  return names;
+}
+
 std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& plan, const layout::TrainingLayout& from,
                                         const layout::TrainingLayout& to, std::vector<std::string>& changes) {
   std::vector<fix::TextEdit> edits;
@@ -257,7 +330,7 @@ std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& pl
 }
 
 Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
-                               std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& options) {
+                               std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& given) {
   SolveReport report;
   report.path = source->path();
   FileResult linted = lint_text(source, toml_text, lint_options, first_line);
@@ -268,6 +341,9 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
     return Error(fmt::format("{}: solve searches the layouts of training and fine-tuning plans; this is an "
                              "inference plan",
                              report.path));
+  const Result<SolveOptions> resolved = resolved_options(given, plan, *source);
+  if (!resolved) return resolved.error();
+  const SolveOptions& options = *resolved;
   const Catalog& catalog = lint_options.catalog ? *lint_options.catalog : Catalog::builtin();
   report.inputs = layout::read_training_inputs(plan, catalog, *linted.estimates);
   const layout::TrainingInputs& in = report.inputs;

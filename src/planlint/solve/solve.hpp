@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "planlint/config/config.hpp"
 #include "planlint/diag/result.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/fix/edits.hpp"
@@ -36,7 +37,16 @@ struct SolveOptions {
   /// 0 for one node and the plan's cluster.count.
   bool vary_count = false;
   double count_low = 0, count_high = 0;
+  /// The config's [solve] table, under the plan's [solve] table, under the options above: each of
+  /// vary, gpus and count is taken from the first that says it.
+  SolveDefaults config;
+  std::string config_path;  ///< where the config's [solve] is written, for its errors
 };
+
+/// "gpu,count" (--vary, solve.vary): which of the GPU type and count vary; an error for another word.
+Result<std::pair<bool, bool>> parse_vary(std::string_view text);
+/// "h100-sxm, a100-sxm" (--gpus, solve.gpus): the names, trimmed; an error for an empty one.
+Result<std::vector<std::string>> parse_gpu_list(std::string_view text);
 
 /// --count's text: "N" or "LOW..HIGH", whole GPUs from 1 (either end of a range may be left out:
 /// "..4096", "512.."); an error otherwise.

@@ -499,10 +499,10 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
       miss.nearest.gpu = pair.gpu;
       merged.misses.push_back(miss);
     }
+    std::stable_sort(merged.misses.begin(), merged.misses.end(),
+                     [](const FamilyMiss& a, const FamilyMiss& b) { return a.failure.ratio < b.failure.ratio; });
+    if (merged.misses.size() > spec.families) merged.misses.resize(spec.families);
   }
-  std::stable_sort(merged.misses.begin(), merged.misses.end(),
-                   [](const FamilyMiss& a, const FamilyMiss& b) { return a.failure.ratio < b.failure.ratio; });
-  if (merged.misses.size() > spec.families) merged.misses.resize(spec.families);
   report.search_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (report.search.too_large)
     return Error(fmt::format("{}: the layouts of {} GPUs are more than {} to search; hold some keys as written with "

@@ -21,8 +21,8 @@ constexpr ConfigTableSpec tables[] = {
      "How far a change may move a plan's figures before `planlint diff` reports guardrail-exceeded on the changed "
      "key's line (docs/review.md). A limit left out is not checked."},
     {"solve",
-     "What `planlint solve` may change beyond the layout keys, in the words of its options (docs/solve.md); a "
-     "plan's [solve] table and the command line win."},
+     "What `planlint solve` may change beyond the layout keys, in the words of its options (docs/solve.md); the "
+     "command line wins."},
 };
 
 constexpr ConfigKeySpec keys[] = {

@@ -24,7 +24,6 @@ constexpr SectionSpec all_sections[] = {
     {"estimates", false, false, "what the document claims, by metric name"},
     {"benchmarks", true, false, "measured results"},
     {"tolerances", false, false, "overrides of the tolerance tiers"},
-    {"solve", false, false, "what `planlint solve` may change beyond the layout"},
 };
 static_assert(std::size(all_sections) == plan_section_count);
 
@@ -363,16 +362,6 @@ std::vector<KeySpec> make_keys() {
       fraction("tolerances", "formula_vs_benchmark", "formula vs benchmark tolerance")
           .doc("allowed deviation of a benchmark from the formula")
           .fixed(0.25),
-      // [solve]: `planlint solve`'s --vary, --gpus and --count, in the same words (docs/solve.md).
-      text("solve", "vary", "what planlint solve may change beyond the layout keys: gpu, count")
-          .doc("what `planlint solve` may change beyond the layout keys, as `--vary` says it: `\"gpu\"`, "
-               "`\"count\"` or `\"gpu,count\"`"),
-      text("solve", "gpus", "the GPUs planlint solve searches, as --gpus")
-          .doc("the catalog GPUs `planlint solve` searches, comma-separated, as `--gpus` says them: "
-               "`\"h100-sxm,a100-sxm\"` (implies `vary` of gpu)"),
-      text("solve", "count", "the GPU counts planlint solve searches, as --count")
-          .doc("the GPU counts `planlint solve` searches, in whole nodes, as `--count` says them: `\"512..4096\"`, "
-               "`\"..4096\"`, `\"2048\"` (implies `vary` of count)"),
   };
 }
 

@@ -122,42 +122,28 @@ std::vector<std::string> split_list(std::string_view text) {
   return items;
 }
 
-/// The options with the plan's [solve] table and the config's under them, each key from the
-/// first that says it; an error names where the bad text is written.
-Result<SolveOptions> resolved_options(const SolveOptions& given, const Plan& plan, const SourceFile& source) {
+/// The options with the config's [solve] table under them, each key from the first that says
+/// it; an error names the config's key that is bad.
+Result<SolveOptions> resolved_options(const SolveOptions& given) {
   SolveOptions options = given;
-  // The plan's text of a [solve] key, with where it is; else the config's.
-  struct Said {
-    std::string text, where;
-  };
-  const auto said = [&](std::string_view key, const std::optional<std::string>& configured) -> std::optional<Said> {
-    const PlanValue* value = plan.find(fmt::format("solve.{}", key));
-    if (value && value->origin == Origin::plan && value->text())
-      return Said{*value->text(), fmt::format("{}:{}:{}: solve.{}", source.path(), value->span.begin.line,
-                                              value->span.begin.column, key)};
-    if (configured) return Said{*configured, fmt::format("{}: [solve] {}", options.config_path, key)};
-    return std::nullopt;
-  };
-  if (options.gpus.empty())
-    if (const std::optional<Said> gpus = said("gpus", given.config.gpus)) {
-      Result<std::vector<std::string>> names = parse_gpu_list(gpus->text);
-      if (!names) return Error(fmt::format("{}: {}", gpus->where, names.error().message));
-      options.gpus = *std::move(names);
-    }
-  if (options.count_low == 0 && options.count_high == 0)
-    if (const std::optional<Said> count = said("count", given.config.count)) {
-      const Result<std::pair<double, double>> range = parse_count_range(count->text);
-      if (!range) return Error(fmt::format("{}: {}", count->where, range.error().message));
-      std::tie(options.count_low, options.count_high) = *range;
-      options.vary_count = true;
-    }
-  if (!given.vary_gpu && !given.vary_count)
-    if (const std::optional<Said> vary = said("vary", given.config.vary)) {
-      const Result<std::pair<bool, bool>> words = parse_vary(vary->text);
-      if (!words) return Error(fmt::format("{}: {}", vary->where, words.error().message));
-      options.vary_gpu = options.vary_gpu || words->first;
-      options.vary_count = options.vary_count || words->second;
-    }
+  const auto where = [&](std::string_view key) { return fmt::format("{}: [solve] {}", options.config_path, key); };
+  if (options.gpus.empty() && given.config.gpus) {
+    Result<std::vector<std::string>> names = parse_gpu_list(*given.config.gpus);
+    if (!names) return Error(fmt::format("{}: {}", where("gpus"), names.error().message));
+    options.gpus = *std::move(names);
+  }
+  if (options.count_low == 0 && options.count_high == 0 && given.config.count) {
+    const Result<std::pair<double, double>> range = parse_count_range(*given.config.count);
+    if (!range) return Error(fmt::format("{}: {}", where("count"), range.error().message));
+    std::tie(options.count_low, options.count_high) = *range;
+    options.vary_count = true;
+  }
+  if (!given.vary_gpu && !given.vary_count && given.config.vary) {
+    const Result<std::pair<bool, bool>> words = parse_vary(*given.config.vary);
+    if (!words) return Error(fmt::format("{}: {}", where("vary"), words.error().message));
+    options.vary_gpu = options.vary_gpu || words->first;
+    options.vary_count = options.vary_count || words->second;
+  }
   return options;
 }
 
@@ -341,7 +327,7 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
     return Error(fmt::format("{}: solve searches the layouts of training and fine-tuning plans; this is an "
                              "inference plan",
                              report.path));
-  const Result<SolveOptions> resolved = resolved_options(given, plan, *source);
+  const Result<SolveOptions> resolved = resolved_options(given);
   if (!resolved) return resolved.error();
   const SolveOptions& options = *resolved;
   const Catalog& catalog = lint_options.catalog ? *lint_options.catalog : Catalog::builtin();

@@ -37,8 +37,8 @@ struct SolveOptions {
   /// 0 for one node and the plan's cluster.count.
   bool vary_count = false;
   double count_low = 0, count_high = 0;
-  /// The config's [solve] table, under the plan's [solve] table, under the options above: each of
-  /// vary, gpus and count is taken from the first that says it.
+  /// The config's [solve] table, under the options above: each of vary, gpus and count is taken
+  /// from the options when they say it.
   SolveDefaults config;
   std::string config_path;  ///< where the config's [solve] is written, for its errors
 };

@@ -178,9 +178,16 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     emit_text(err, diagnostics, style);
   }
 
+  // A finding that corrects an input (sparse-peak's dense peak): every figure is the one that
+  // holds once that fix is in place, and the report says so.
   ReportInput input;
   input.plan = result.plan ? &*result.plan : nullptr;
   input.estimates = result.estimates ? &*result.estimates : nullptr;
+  if (result.corrected) {
+    input.plan = &result.corrected->plan;
+    input.estimates = &result.corrected->estimates;
+    input.corrections = result.corrected->corrections;
+  }
   input.path = path;
   // Which assumption moves each figure: computed here, by estimate/, for the renderers to show.
   std::optional<Sensitivity> sensitivity;

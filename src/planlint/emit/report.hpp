@@ -13,6 +13,7 @@
 #include <vector>
 #include <cstdint>
 
+#include "planlint/estimate/corrected.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/estimate/sensitivity.hpp"
 
@@ -54,6 +55,9 @@ struct ReportInput {
   /// The plan's errors, in file order: the numbers below them come from a plan that does not
   /// hold as written, and every format says so first.
   std::vector<ReportError> errors = {};
+  /// The inputs the plan's findings' fixes correct (corrected.hpp): when there are any, `plan`
+  /// and `estimates` are the corrected ones, and every format says so before the numbers.
+  std::vector<InputCorrection> corrections = {};
 };
 
 /// Writes the report of one plan, the plan's errors first. Every JSON value carries its unit: a

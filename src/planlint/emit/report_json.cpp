@@ -169,6 +169,12 @@ void render_json(std::ostream& out, const ReportInput& input) {
     errors.push_back(std::move(entry));
   }
   report["errors"] = std::move(errors);
+  // The inputs the figures are computed with in place of the plan's: what the plan's findings'
+  // fixes write.
+  json corrections = json::array();
+  for (const InputCorrection& correction : input.corrections)
+    corrections.push_back(json{{"key", correction.key}, {"value", correction.value}, {"rule", correction.rule}});
+  report["corrected_inputs"] = std::move(corrections);
 
   // Report order (the metric table's), so a reader sees compute first.
   json metrics = json::object();

@@ -309,6 +309,10 @@ bool is_moe(const EstimateContext& context);
 /// that is no storage precision (docs/estimates.md, "Bytes per element").
 std::optional<double> stored_element_bytes(std::string_view precision);
 
+/// Matrices of h × F in one MLP: a gated MLP's gate, up and down projections (SwiGLU, GeGLU),
+/// GeLU's two (model_structure.cpp).
+double mlp_matrices(const EstimateContext& context);
+
 /// The model-state bytes per parameter the plan's optimizer (or bytes_per_param, or LoRA base)
 /// gives, split as the ZeRO stages shard them; its inputs are recorded on `m`
 /// (training_memory.cpp).
@@ -339,6 +343,8 @@ void estimate_training_moe_params(EstimateContext& context);
 void estimate_training_alltoall(EstimateContext& context);
 void estimate_inference(EstimateContext& context);
 void estimate_inference_reads(EstimateContext& context);
+/// The parameters the model's structural keys give (both kinds of plan; model_structure.cpp).
+void estimate_model_structure(EstimateContext& context);
 /// The catalog's figures of the plan's GPU (both kinds of plan).
 void estimate_hardware(EstimateContext& context);
 

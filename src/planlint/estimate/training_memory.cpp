@@ -8,6 +8,7 @@
 
 #include "planlint/estimate/engine.hpp"
 #include "planlint/estimate/layout_formulas.hpp"
+#include "planlint/plan/defaults.hpp"
 
 namespace planlint::detail {
 
@@ -253,7 +254,7 @@ LayerBytes activation_layer_bytes(EstimateContext& context, MetricBuilder& m, do
     return value && value->origin == Origin::plan;
   };
   const bool dropout = context.plan().boolean("training.dropout").value_or(true);
-  const bool swiglu = context.text("model.mlp") == "swiglu";
+  const bool swiglu = gated_mlp(context.text("model.mlp").value_or(""));
   const bool moe_mlp = is_moe(context) && stated("model.expert_ffn_hidden");
   const bool mla = stated("model.kv_lora_rank");
   const Term head_dim = m.plan("model.head_dim");

@@ -24,9 +24,6 @@ bool is_moe(const EstimateContext& context) { return context.text("model.archite
 
 namespace {
 
-/// Matrices of one MLP: SwiGLU's gate, up and down projections, GeLU's two.
-double mlp_matrices(EstimateContext& context) { return context.text("model.mlp") == "swiglu" ? 3 : 2; }
-
 // The routed experts' parameters N_e. From the expert keys, moe_layers · E · m · h · F_e (each
 // expert an MLP of m matrices of h × F_e); without expert_ffn_hidden, from the stated total and
 // active parameters and the routing: N = N_d + N_e and N_a = N_d + N_e · k / E give

@@ -30,7 +30,7 @@ std::string_view to_string(Tier tier);
 enum class ReportSection : std::uint8_t {
   compute, time, cost, memory, communication,            // training and finetune plans
   serving_memory, serving_compute, latency, serving_cost,  // inference plans
-  hardware,                                              // every plan
+  model, hardware,                                       // every plan
   json_only,
 };
 

@@ -28,6 +28,10 @@ std::optional<Precision> weight_compute_precision(std::string_view weights);
 /// TPU job's domain is its slice. None when neither is known.
 std::optional<double> job_scale_up_domain(const GpuSpec* gpu, std::optional<double> gpus_per_node, double count);
 
+/// Whether `model.mlp` names a gated MLP (SwiGLU, GeGLU: gate, up and down projections, three
+/// matrices of h × F) rather than GeLU's two (Shazeer 2020, "GLU Variants Improve Transformer").
+inline bool gated_mlp(std::string_view mlp) { return mlp == "swiglu" || mlp == "geglu"; }
+
 /// Adds every default the plan does not state. Reports a cluster.count that does not divide
 /// into tp · pp · cp (no data-parallel degree can be derived then).
 void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings);

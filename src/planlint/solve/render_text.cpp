@@ -74,6 +74,8 @@ constexpr Metric arithmetic_metrics[] = {
     Metric::train_memory_total,   Metric::train_pipeline_bubble,    Metric::train_comm_fraction,
     Metric::train_comm_alltoall_fraction, Metric::train_days,       Metric::cost_total};
 
+bool varied(const SolveReport& report) { return report.gpu_varied || report.count_varied; }
+
 /// What was searched: "128 h100-sxm GPUs", "h100-sxm, a100-sxm on 8 to 128 GPUs".
 std::string space_text(const SolveReport& report) {
   if (!varied(report)) return fmt::format("{:g} {} GPUs", report.inputs.count, printable(report.gpu));
@@ -102,8 +104,6 @@ double hbm_of(const SolveReport& report, const Ranked& r) {
   const auto g = static_cast<std::size_t>(r.gpu);
   return g < report.gpus.size() ? report.gpus[g].inputs.hbm : report.inputs.hbm;
 }
-
-bool varied(const SolveReport& report) { return report.gpu_varied || report.count_varied; }
 
 /// The GPU type and count of a layout, when solve varies them: ("a100-sxm", "64").
 std::array<std::string, 2> gpu_cells(const SolveReport& report, const Ranked& r) {

@@ -169,7 +169,8 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   if (auto count = plan.number("cluster.count")) {
     if (gpu_spec && gpu_spec->scale_up_domain && *gpu_spec->scale_up_domain <= *count)
       d.set_quantity("cluster", "scale_up_domain", *gpu_spec->scale_up_domain, gpus, Origin::catalog, gpu_value->span);
-    else if (const std::optional<double> domain = job_scale_up_domain(gpu_spec, plan.number("cluster.gpus_per_node"), *count))
+    else if (const std::optional<double> domain =
+                 job_scale_up_domain(gpu_spec, plan.number("cluster.gpus_per_node"), *count))
       d.set_quantity("cluster", "scale_up_domain", *domain, gpus);
   }
   if (gpu_value && gpu_value->text()) {

@@ -195,7 +195,8 @@ void render_solve_text(std::ostream& out, const SolveReport& report) {
     out << "\nno layout fits";
     if (!search.misses.empty())
       out << fmt::format(": the closest is {}{}, {}", where_text(report, search.misses.front().nearest),
-                         family_text(search.misses.front().nearest.layout), failure_text(report, search.misses.front().nearest, search.misses.front().failure));
+                         family_text(search.misses.front().nearest.layout),
+                         failure_text(report, search.misses.front().nearest, search.misses.front().failure));
     out << '\n';
   }
 }
@@ -238,7 +239,8 @@ void render_solve_markdown(std::ostream& out, const SolveReport& report) {
   if (!search.misses.empty()) {
     out << "\n**Excluded families, nearest first:**\n\n";
     for (const FamilyMiss& miss : search.misses)
-      out << fmt::format("- {}{}: {}\n", markdown_text(where_text(report, miss.nearest)), family_text(miss.nearest.layout),
+      out << fmt::format("- {}{}: {}\n", markdown_text(where_text(report, miss.nearest)),
+                         family_text(miss.nearest.layout),
                          markdown_text(failure_text(report, miss.nearest, miss.failure)));
   }
   for (const std::string& line : report.unconfirmed) out << fmt::format("\n> unconfirmed: {}\n", markdown_text(line));
@@ -246,7 +248,9 @@ void render_solve_markdown(std::ostream& out, const SolveReport& report) {
     out << "\n**No layout fits**";
     if (!search.misses.empty())
       out << fmt::format(": the closest is {}{}, {}", markdown_text(where_text(report, search.misses.front().nearest)),
-                         family_text(search.misses.front().nearest.layout), markdown_text(failure_text(report, search.misses.front().nearest, search.misses.front().failure)));
+                         family_text(search.misses.front().nearest.layout),
+                         markdown_text(failure_text(report, search.misses.front().nearest,
+                                                    search.misses.front().failure)));
     out << '\n';
   }
 }

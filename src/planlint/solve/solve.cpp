@@ -113,7 +113,8 @@ std::vector<std::string> split_list(std::string_view text) {
   std::size_t begin = 0;
   while (true) {
     const std::size_t comma = text.find(',', begin);
-    std::string_view item = text.substr(begin, comma == std::string_view::npos ? std::string_view::npos : comma - begin);
+    const std::string_view item =
+        text.substr(begin, comma == std::string_view::npos ? std::string_view::npos : comma - begin);
     const std::size_t first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
     items.emplace_back(first == std::string_view::npos ? std::string_view{} : item.substr(first, last - first + 1));
     if (comma == std::string_view::npos) break;
@@ -186,7 +187,8 @@ Result<std::vector<fix::TextEdit>> gpu_edits(const SourceFile& source, const Pla
   const PlanValue* written = plan.find("cluster.gpu");
   if (!written || written->origin != Origin::plan || !written->span.known())
     return Error(fmt::format("{}: solve varies cluster.gpu only where the plan writes it", source.path()));
-  edits.push_back({source.offset(written->span.begin), source.offset(written->span.end), fmt::format("\"{}\"", gpu.id)});
+  edits.push_back(
+      {source.offset(written->span.begin), source.offset(written->span.end), fmt::format("\"{}\"", gpu.id)});
   changes.push_back(fmt::format("gpu = \"{}\" (was \"{}\")", gpu.id, plan.text("cluster.gpu").value_or("")));
   const auto remove = [&](std::string_view key) -> Result<void> {
     const PlanValue* stated = plan.find(fmt::format("cluster.{}", key));
@@ -228,7 +230,8 @@ std::vector<double> node_counts(double gpus_per_node, double low, double high, d
   const double step = gpus_per_node >= 1 && std::floor(gpus_per_node) == gpus_per_node ? gpus_per_node : 1;
   if (high == 0) high = plan_count;
   std::vector<double> counts;
-  for (double c = std::max(step, std::ceil(std::max(low, 1.0) / step) * step); c <= high; c += step) counts.push_back(c);
+  for (double c = std::max(step, std::ceil(std::max(low, 1.0) / step) * step); c <= high; c += step)
+    counts.push_back(c);
   return counts;
 }
 
@@ -385,7 +388,8 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
       for (const std::string& name : options.gpus) {
         const GpuMatch match = catalog.resolve(name);
         if (!match.gpu)
-          return Error(fmt::format("--gpus: '{}' is not a GPU of the catalog (`planlint gpus` lists them)", printable(name)));
+          return Error(
+              fmt::format("--gpus: '{}' is not a GPU of the catalog (`planlint gpus` lists them)", printable(name)));
         if (match.gpu == own_spec) own_wanted = true;
         else if (std::find(wanted.begin(), wanted.end(), match.gpu) == wanted.end()) wanted.push_back(match.gpu);
       }

@@ -350,7 +350,7 @@ TEST_CASE("solve --format markdown prints the table as a Markdown table", "[solv
   CHECK(run.out.find("**Best:** `pp = 1 (was 4)`") != std::string::npos);
 }
 
-TEST_CASE("--count reads a count or a range of counts", "[solve]") {
+TEST_CASE("solve's --count reads a count or a range of counts", "[solve]") {
   CHECK(*solve::parse_count_range("512") == std::pair{512.0, 512.0});
   CHECK(*solve::parse_count_range("512..4096") == std::pair{512.0, 4096.0});
   CHECK(*solve::parse_count_range("..64") == std::pair{0.0, 64.0});
@@ -504,7 +504,8 @@ TEST_CASE("solve --vary and --count on the command line", "[solve][cli]") {
   CHECK(run_cli({"solve", "--gpus", "x9000", path}).status == 2);
 }
 
-TEST_CASE("a [solve] table of the config says what the options say; the command line wins", "[solve][cli]") {
+TEST_CASE("the config's solve table says what the options say, and the command line wins over it",
+          "[solve][cli]") {
   const Scratch scratch;
   const std::string path = scratch.write("plan.toml", training_plan(small_dense())).string();
   const CliRun by_options = run_cli({"solve", "--format", "json", "--gpus", "a100-sxm", "--count", "8..16", path});

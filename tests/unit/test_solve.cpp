@@ -502,6 +502,10 @@ TEST_CASE("solve --vary and --count on the command line", "[solve][cli]") {
   CHECK(run_cli({"solve", "--count", "16..8", path}).status == 2);
   CHECK(run_cli({"solve", "--vary", "colour", path}).status == 2);
   CHECK(run_cli({"solve", "--gpus", "x9000", path}).status == 2);
+  // A range of a hundred million GPUs is refused at once, not listed.
+  const CliRun hostile = run_cli({"solve", "--count", "1..99999999", path});
+  CHECK(hostile.status == 2);
+  CHECK(hostile.err.find("more than 100000 GPU counts") != std::string::npos);
 }
 
 TEST_CASE("the config's solve table says what the options say, and the command line wins over it",

@@ -224,13 +224,15 @@ Result<std::vector<fix::TextEdit>> gpu_edits(const SourceFile& source, const Pla
 }
 
 /// The GPU counts searched on a GPU of `gpus_per_node`: whole nodes from `low` (0: one node) to
-/// `high` (0: the plan's count); a single count as given.
-std::vector<double> node_counts(double gpus_per_node, double low, double high, double plan_count) {
+/// `high` (0: the plan's count); a single count as given. At most `most` + 1 of them.
+std::vector<double> node_counts(double gpus_per_node, double low, double high, double plan_count, std::size_t most) {
   if (low > 0 && low == high) return {low};  // one count, as given
   const double step = gpus_per_node >= 1 && std::floor(gpus_per_node) == gpus_per_node ? gpus_per_node : 1;
   if (high == 0) high = plan_count;
   std::vector<double> counts;
-  for (double c = std::max(step, std::ceil(std::max(low, 1.0) / step) * step); c <= high; c += step)
+  // One past `most`, which the caller refuses: a hostile range is not listed whole.
+  for (double c = std::max(step, std::ceil(std::max(low, 1.0) / step) * step); c <= high && counts.size() <= most;
+       c += step)
     counts.push_back(c);
   return counts;
 }
@@ -395,12 +397,13 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
       }
     }
   }
-  const auto counts_of = [&](const Plan& on) {
-    if (!report.count_varied) return std::vector<double>{in.count};
-    return node_counts(on.number("cluster.gpus_per_node").value_or(1), options.count_low, options.count_high, in.count);
-  };
   // A hostile range of many counts is refused before it is searched.
   constexpr std::size_t max_pairs = 100'000;
+  const auto counts_of = [&](const Plan& on) {
+    if (!report.count_varied) return std::vector<double>{in.count};
+    return node_counts(on.number("cluster.gpus_per_node").value_or(1), options.count_low, options.count_high, in.count,
+                       max_pairs);
+  };
   // The plan's own layout is on its GPU: the first of the list, or none of it (-1).
   report.current.gpu = own_wanted ? 0 : -1;
   if (own_wanted) {

@@ -161,6 +161,12 @@ std::string compute_precision(const Plan& plan, const Catalog& catalog, std::str
   return "bf16";
 }
 
+std::optional<double> job_scale_up_domain(const GpuSpec* gpu, std::optional<double> gpus_per_node, double count) {
+  const std::optional<double> domain = gpu && gpu->scale_up_domain ? gpu->scale_up_domain : gpus_per_node;
+  if (!domain) return std::nullopt;
+  return std::min(count, *domain);
+}
+
 void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings) {
   Defaulter d(plan);
 
@@ -197,10 +203,9 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   if (auto count = plan.number("cluster.count")) {
     if (gpu_spec && gpu_spec->scale_up_domain && *gpu_spec->scale_up_domain <= *count)
       d.set_quantity("cluster", "scale_up_domain", *gpu_spec->scale_up_domain, gpus, Origin::catalog, gpu_value->span);
-    else if (const std::optional<double> domain = gpu_spec && gpu_spec->scale_up_domain
-                                                      ? gpu_spec->scale_up_domain
-                                                      : plan.number("cluster.gpus_per_node"))
-      d.set_quantity("cluster", "scale_up_domain", std::min(*count, *domain), gpus);
+    else if (const std::optional<double> domain =
+                 job_scale_up_domain(gpu_spec, plan.number("cluster.gpus_per_node"), *count))
+      d.set_quantity("cluster", "scale_up_domain", *domain, gpus);
   }
   if (gpu_value && gpu_value->text()) {
     if (const GpuSpec* gpu = gpu_spec) {

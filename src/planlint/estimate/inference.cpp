@@ -433,6 +433,16 @@ void itl_at_concurrency(EstimateContext& context) {
   const std::optional<Term> steps = tokens_per_step(context, m);
   // The step routes every sequence's tokens: concurrency · tokens_per_step of them.
   const double read = moe ? experts->routed_share(sequences->value * (steps ? steps->value : 1)) : 1;
+  // The routed share of an MoE model's weights, as the formula and the arithmetic show it.
+  const std::string_view routed_formula =
+      !moe ? "" : steps ? " · (1 − (1 − N_a / N)^(concurrency · tokens_per_step))" : " · (1 − (1 − N_a / N)^concurrency)";
+  const auto routed_text = [=]() -> std::string {
+    if (moe && steps)
+      return fmt::format(" × (1 − (1 − {} / {})^({} × {}))", experts->n_active.text, experts->n.text, sequences->text,
+                         steps->text);
+    if (moe) return fmt::format(" × (1 − (1 − {} / {})^{})", experts->n_active.text, experts->n.text, sequences->text);
+    return {};
+  };
   if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
     // Every GPU of every stage reads its own weights at least once a step and its share of every
     // sequence's cache: however the stages' micro-batches interleave, a token of each sequence
@@ -442,21 +452,14 @@ void itl_at_concurrency(EstimateContext& context) {
     const double value = (model.value * read + extra_copies + cache.value * kv.value) /
                          (bandwidth.value * tp.value * layout.stages()) / (steps ? steps->value : 1);
     const std::string formula =
-        std::string("(weights") +
-        (moe ? (steps ? " · (1 − (1 − N_a / N)^(concurrency · tokens_per_step))" : " · (1 − (1 − N_a / N)^concurrency)")
-             : "") +
+        std::string("(weights") + std::string(routed_formula) +
         (layout.dp ? " + (dp_attention − 1) · weights · N_d / N" : "") +
         " + kv_cache · infer.kv_replication) / (hbm_bandwidth · " + std::string(layout.gpus_formula()) +
         (steps ? " · tokens_per_step" : "") + ")" +
         decode_caveats(moe, "MoE: the experts the batch's sequences are routed to", false, steps.has_value()) +
         " (every GPU of each stage reads its weights and its share of each sequence's cache once a step)";
     m.finish(value, formula, [=] {
-      std::string text = "(" + std::string(model.text.str());
-      if (moe && steps)
-        text += fmt::format(" × (1 − (1 − {} / {})^({} × {}))", experts->n_active.text, experts->n.text,
-                            sequences->text, steps->text);
-      else if (moe)
-        text += fmt::format(" × (1 − (1 − {} / {})^{})", experts->n_active.text, experts->n.text, sequences->text);
+      std::string text = "(" + std::string(model.text.str()) + routed_text();
       if (layout.dp) text += fmt::format(" + ({} − 1) × {} × {}", layout.dp->text, model.text, layout.dense->text);
       text += fmt::format(" + {} × {}) / ({} × {}", cache.text, units::format(kv.value, units::dims::none),
                           bandwidth.text, layout.gpus_text(tp));
@@ -473,20 +476,12 @@ void itl_at_concurrency(EstimateContext& context) {
     return;
   }
   const std::string formula =
-      std::string("(weights") +
-      (moe ? (steps ? " · (1 − (1 − N_a / N)^(concurrency · tokens_per_step))" : " · (1 − (1 − N_a / N)^concurrency)")
-           : "") +
-      " + kv_cache" + (heads ? std::string(heads->spread_formula()) : "") + ") / (hbm_bandwidth · tp" +
+      std::string("(weights") + std::string(routed_formula) + " + kv_cache" + (heads ? std::string(heads->spread_formula()) : "") + ") / (hbm_bandwidth · tp" +
       (steps ? " · tokens_per_step" : "") + ")" +
       decode_caveats(moe, "MoE: the experts the batch's sequences are routed to", heads.has_value(),
                      steps.has_value());
   m.finish(value, formula, [=] {
-    std::string text = "(" + std::string(model.text.str());
-    if (moe && steps)
-      text += fmt::format(" × (1 − (1 − {} / {})^({} × {}))", experts->n_active.text, experts->n.text,
-                          sequences->text, steps->text);
-    else if (moe)
-      text += fmt::format(" × (1 − (1 − {} / {})^{})", experts->n_active.text, experts->n.text, sequences->text);
+    std::string text = "(" + std::string(model.text.str()) + routed_text();
     text += fmt::format(" + {}", cache.text);
     if (heads) text += heads->spread_text(tp);
     text += fmt::format(") / ({} × {}", bandwidth.text, tp.text);

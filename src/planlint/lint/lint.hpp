@@ -24,7 +24,11 @@ namespace planlint {
 struct FileResult {
   std::shared_ptr<const SourceFile> source;
   std::optional<Plan> plan;            ///< absent when the file is not valid TOML
-  std::optional<Estimates> estimates;  ///< absent with the plan
+  /// Absent with the plan. For a plan of [[stages]], the whole run's (run.*, run_totals), each
+  /// stage's in stage_estimates.
+  std::optional<Estimates> estimates;
+  /// The estimates of plan->stages, in order; empty for a plan without [[stages]].
+  std::vector<Estimates> stage_estimates;
   std::vector<Diagnostic> diagnostics; ///< sorted
   /// The keys older releases gave these findings, for the baselines they wrote.
   FormerKeys former_keys;

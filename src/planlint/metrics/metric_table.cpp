@@ -72,6 +72,7 @@ std::string_view section_title(ReportSection section) {
     case ReportSection::latency: return "Latency bounds";
     case ReportSection::serving_cost: return "Cost";
     case ReportSection::hardware: return "GPU figures (catalog)";
+    case ReportSection::run: return "Whole run (sums over the stages)";
     case ReportSection::json_only: return "";
   }
   return "";
@@ -79,6 +80,7 @@ std::string_view section_title(ReportSection section) {
 
 bool shows_section(ReportSection section, bool training) {
   switch (section) {
+    case ReportSection::run:
     case ReportSection::compute:
     case ReportSection::time:
     case ReportSection::cost:

@@ -100,6 +100,7 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
       plan->sensitivity = sensitivity(parsed, plan->catalog, estimates);
       plan->html.anchor = fmt::format("plan-{}", held.size() + 1);
       plan->html.report = ReportInput{&parsed, &estimates, path, &*plan->sensitivity};
+      plan->html.report.stages = report_stages(parsed, plan->result.stage_estimates);
       plan->html.findings = text.str();
       plan->html.memory = memory_bar(parsed, estimates);
       plan->html.targets = target_results(parsed, estimates);

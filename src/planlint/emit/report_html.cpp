@@ -198,8 +198,8 @@ std::string money_or(const MetricValue& metric, std::string text) {
   return metric.spec && metric.spec->dim == units::dims::usd ? detail::show_money(metric.value) : text;
 }
 
-void render_metrics(std::string& html, const ReportInput& input) {
-  html += "<h3>Estimates</h3>\n<table class=\"metrics\"><thead><tr><th></th><th>metric</th><th class=\"num\">value</th><th "
+void render_metrics(std::string& html, const ReportInput& input, std::string_view heading_text = "Estimates") {
+  html += "<h3>" + xml_text(heading_text) + "</h3>\n<table class=\"metrics\"><thead><tr><th></th><th>metric</th><th class=\"num\">value</th><th "
           "class=\"num\">range</th><th>arithmetic</th></tr></thead><tbody>\n";
   std::optional<ReportSection> heading;
   for (const MetricSpec* spec : detail::shown_metrics(input)) {
@@ -260,7 +260,13 @@ void render_plan(std::string& html, const HtmlPlan& plan, bool first) {
     }
   }
   if (input.plan) render_assumptions(html, *input.plan);
-  render_metrics(html, input);
+  render_metrics(html, input, input.stages.empty() ? "Estimates" : "Estimates of the whole run");
+  // A run in stages: each stage's estimates as the plan it is.
+  for (std::size_t i = 0; i < input.stages.size(); ++i) {
+    const ReportStage& stage = input.stages[i];
+    render_metrics(html, ReportInput{stage.plan, stage.estimates, input.path},
+                   fmt::format("Stage {} of {}: {}", i + 1, input.stages.size(), stage.name));
+  }
   html += "</section>\n";
 }
 

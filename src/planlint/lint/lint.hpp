@@ -27,8 +27,6 @@ struct FileResult {
   /// Absent with the plan. For a plan of [[stages]], the whole run's (run.*, run_totals), each
   /// stage's in stage_estimates.
   std::optional<Estimates> estimates;
-  /// The estimates of plan->stages, in order; empty for a plan without [[stages]].
-  std::vector<Estimates> stage_estimates;
   std::vector<Diagnostic> diagnostics; ///< sorted
   /// The keys older releases gave these findings, for the baselines they wrote.
   FormerKeys former_keys;
@@ -36,6 +34,8 @@ struct FileResult {
   DroppedFindings findings_not_kept{};
   /// The cost-tier ranges of metric_ranges(), when a rule read one (PlanRanges), else nullopt.
   std::optional<std::map<std::string, MetricRange, std::less<>>> ranges = std::nullopt;
+  /// The estimates of plan->stages, in order; empty for a plan without [[stages]].
+  std::vector<Estimates> stage_estimates = {};
 };
 
 /// Lints one loaded file.

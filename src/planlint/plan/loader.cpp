@@ -398,8 +398,9 @@ void Loader::read_stage(const toml::table& table, std::size_t index, const std::
     }
     if (name == "cluster" && sub) {
       const KeySpec& count = *find_key("cluster", "count");
+      const std::string cluster_prefix = path.str();
       for (auto&& [cluster_key, value_node] : *sub) {
-        const KeyPath cluster_path{path.str(), cluster_key.str()};
+        const KeyPath cluster_path{cluster_prefix, cluster_key.str()};
         if (cluster_key.str() != "count") {
           Diagnostic& d = findings_.add(
               native_rules::unknown_key, findings_.span(cluster_key.source()), cluster_path.str(),

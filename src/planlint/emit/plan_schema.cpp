@@ -163,6 +163,7 @@ std::string plan_json_schema() {
                       {"type", "object"},
                       {"additionalProperties", false},
                       {"properties", {{"count", key_json(*find_key("cluster", "count"))}}}};
+  stage["assumptions"] = properties["assumptions"];
   stage["estimates"] = properties["estimates"];
   stage["estimates"]["description"] = "what the document claims for this stage, by metric name";
   json quantity = {{"type", json::array({"number", "string"})}};

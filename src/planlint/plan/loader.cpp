@@ -96,6 +96,7 @@ class Loader {
     Span header, name_span;
     std::vector<TableValues::Entry> values;
     std::vector<Claim> claims;
+    std::vector<PlanTable> assumptions;     ///< [[stages.assumptions]]
     std::vector<std::string> invalid_keys;  ///< as Plan::invalid_keys ("training.zero")
   };
   std::vector<StageDraft> stage_drafts_;
@@ -103,6 +104,9 @@ class Loader {
   /// (`in_section` for a section's key). Hashed: check_required() asks for every required key
   /// of every element, and a plan of 100,000 [[assumptions]] states 300,000 keys.
   static constexpr std::size_t in_section = static_cast<std::size_t>(-1);
+  /// Where the elements of the stages' [[stages.assumptions]] are counted in written_, apart
+  /// from the plan's own elements.
+  static constexpr std::size_t stage_element_base = std::size_t{1} << 40;
   struct WrittenHash {
     std::size_t operator()(const std::pair<const KeySpec*, std::size_t>& k) const noexcept {
       return std::hash<const void*>()(k.first) ^ (std::hash<std::size_t>()(k.second) * 0x9E3779B97F4A7C15ull);
@@ -372,7 +376,7 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
 void Loader::read_stage(const toml::table& table, std::size_t index, const std::string& prefix, Span header) {
   StageDraft draft;
   draft.header = header;
-  static const std::vector<std::string_view> stage_keys = {"name", "training", "cluster", "estimates"};
+  static const std::vector<std::string_view> stage_keys = {"name", "training", "cluster", "estimates", "assumptions"};
   for (auto&& [key, node] : table) {
     const std::string_view name = key.str();
     const KeyPath path{prefix, name};
@@ -426,6 +430,22 @@ void Loader::read_stage(const toml::table& table, std::size_t index, const std::
                        [](const Claim& a, const Claim& b) { return a.key_span < b.key_span; });
       continue;
     }
+    if (name == "assumptions" && node.is_array_of_tables() && node.as_array()->size() <= max_array_entries) {
+      // The stage's own, for the keys it sets (its MFU): each replaces the plan's entry for its key.
+      const SectionSpec& section = *find_section("assumptions");
+      std::size_t element = 0;
+      for (const toml::node& entry : *node.as_array()) {
+        PlanTable out;
+        out.present = true;
+        out.header = findings_.span(entry.source());
+        // Written apart from the plan's own entries, whose required keys check_required checks.
+        read_element(*entry.as_table(), section.name, stage_element_base + index * max_array_entries + element,
+                     fmt::format("{}.assumptions[{}]", prefix, element), out);
+        ++element;
+        draft.assumptions.push_back(std::move(out));
+      }
+      continue;
+    }
     if (std::find(stage_keys.begin(), stage_keys.end(), name) != stage_keys.end()) {
       Diagnostic& d = findings_.add(native_rules::bad_value, findings_.span(node.source()), path.str(),
                                     fmt::format("a stage's '{}' must be a table of keys", name));
@@ -471,6 +491,17 @@ void Loader::build_stages() {
     for (auto& [spec, value] : draft.values) stage.sections.of(*spec).values.insert_or_assign(*spec, std::move(value));
     stage.estimates = std::move(draft.claims);
     stage.targets.clear();
+    if (!draft.assumptions.empty()) {
+      auto key_of = [](const PlanTable& entry) {
+        const PlanValue* key = entry.find("key");
+        return key && key->text() ? *key->text() : std::string();
+      };
+      std::erase_if(stage.assumptions, [&](const PlanTable& entry) {
+        return std::any_of(draft.assumptions.begin(), draft.assumptions.end(),
+                           [&](const PlanTable& own) { return !key_of(own).empty() && key_of(own) == key_of(entry); });
+      });
+      for (PlanTable& own : draft.assumptions) stage.assumptions.push_back(std::move(own));
+    }
     for (std::string& key : draft.invalid_keys) stage.invalid_keys.push_back(std::move(key));
     apply_defaults(stage, catalog_, findings_);
     plan_.stages.push_back(Stage{std::move(draft.name), draft.header, draft.name_span,

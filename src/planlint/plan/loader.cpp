@@ -485,8 +485,9 @@ void Loader::build_stages() {
     d.help = "remove [[stages]], or write each service as a plan of its own";
     return;
   }
+  std::vector<Stage> stages;
   for (StageDraft& draft : stage_drafts_) {
-    if (draft.name.empty()) draft.name = fmt::format("stage {}", plan_.stages.size() + 1);
+    if (draft.name.empty()) draft.name = fmt::format("stage {}", stages.size() + 1);
     Plan stage = plan_;  // before the plan's defaults: the stage's derive from its own values
     for (auto& [spec, value] : draft.values) stage.sections.of(*spec).values.insert_or_assign(*spec, std::move(value));
     stage.estimates = std::move(draft.claims);
@@ -504,9 +505,10 @@ void Loader::build_stages() {
     }
     for (std::string& key : draft.invalid_keys) stage.invalid_keys.push_back(std::move(key));
     apply_defaults(stage, catalog_, findings_);
-    plan_.stages.push_back(Stage{std::move(draft.name), draft.header, draft.name_span,
-                                 std::make_shared<const Plan>(std::move(stage))});
+    stages.push_back(Stage{std::move(draft.name), draft.header, draft.name_span,
+                           std::make_shared<const Plan>(std::move(stage))});
   }
+  plan_.stages = std::move(stages);  // after the copies: a stage's plan has no stages of its own
 }
 
 void Loader::read_estimates(const toml::table& table, const std::string& prefix) {

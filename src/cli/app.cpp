@@ -34,6 +34,10 @@ CommandLine::CommandLine(const std::function<bool(std::string_view)>& wanted)
     diff->footer("Exit status: 0, 1 when the change introduces a finding (or exceeds a guardrail) at or above "
                  "--fail-on, 2 planlint could not run.");
   }
+  if (wanted("solve")) {
+    solve = add_solve_command(app, solve_options);
+    solve->footer("Exit status: 0 a layout fits and meets the hard targets, 1 none does, 2 planlint could not run.");
+  }
   if (wanted("rules")) rules = add_rules_command(app, rules_options);
   if (wanted("explain")) explain = add_explain_command(app, explain_options);
   if (wanted("gpus")) gpus = add_gpus_command(app, gpus_options);

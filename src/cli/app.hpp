@@ -16,7 +16,7 @@
 namespace planlint::cli {
 
 /// The subcommands, in the order `planlint --help` lists them.
-inline constexpr std::array<std::string_view, 8> subcommand_names = {"check", "report", "diff", "rules",
+inline constexpr std::array<std::string_view, 9> subcommand_names = {"check", "report", "diff", "solve", "rules",
                                                                      "explain", "gpus", "new", "lsp"};
 /// `planlint PATH...` means `planlint check PATH...`.
 inline constexpr std::string_view default_subcommand = "check";
@@ -38,6 +38,7 @@ struct CommandLine {
   CheckOptions check_options;
   ReportOptions report_options;
   DiffCommandOptions diff_options;
+  SolveCommandOptions solve_options;
   RulesOptions rules_options;
   ExplainOptions explain_options;
   GpusOptions gpus_options;
@@ -48,6 +49,7 @@ struct CommandLine {
   CLI::App* check = nullptr;  ///< nullptr: not set up (a run of another subcommand)
   CLI::App* report = nullptr;
   CLI::App* diff = nullptr;
+  CLI::App* solve = nullptr;
   CLI::App* rules = nullptr;
   CLI::App* explain = nullptr;
   CLI::App* gpus = nullptr;

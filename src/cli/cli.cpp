@@ -128,7 +128,8 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
     err << printable(std::string("planlint: error: ") + error.what());
     // An option no command has: the closest one of the command run ("--formt" → "--format").
     const CLI::App* command = &app;
-    for (const CLI::App* sub : {line.check, line.report, line.diff, line.rules, line.explain, line.new_command, line.lsp})
+    for (const CLI::App* sub :
+         {line.check, line.report, line.diff, line.solve, line.rules, line.explain, line.new_command, line.lsp})
       if (sub != nullptr && sub->parsed()) command = sub;
     const bool unknown_option = dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr;
     for (std::size_t i = 2; unknown_option && i < args.size(); ++i) {
@@ -155,6 +156,7 @@ int run_command(int argc, const char* const argv[], std::ostream& out, std::ostr
       return run_report(line.report_options, out, err, environment);
     }
     if (invoked(line.diff)) return run_diff_command(line.diff_options, out, err, environment);
+    if (invoked(line.solve)) return run_solve(line.solve_options, out, err);
     if (invoked(line.rules)) return run_rules_command(line.rules_options, out, err);
     if (invoked(line.explain)) return run_explain_command(line.explain_options, out, err);
     if (invoked(line.gpus)) return run_gpus_command(line.gpus_options, out, err);

@@ -94,6 +94,24 @@ CLI::App* add_diff_command(CLI::App& app, DiffCommandOptions& options);
 int run_diff_command(const DiffCommandOptions& options, std::ostream& out, std::ostream& err,
                      const Environment& environment);
 
+/// `planlint solve PLAN`: the layouts the plan leaves free that fit and meet its hard targets,
+/// best first (solve_command.cpp, docs/solve.md).
+struct SolveCommandOptions {
+  std::string path;
+  std::string minimize = "cost";  ///< --minimize cost|days|gpus
+  std::size_t top = 5;            ///< -n N
+  std::vector<std::string> keep;  ///< --keep tp,pp
+  std::string config;             ///< --config FILE
+  std::size_t block = 0;          ///< --block N
+  std::string format = "text";    ///< --format text|markdown|json
+  /// --apply [N]: write layout N (1 when given alone) into the plan; empty: not given.
+  std::string apply;
+  bool diff = false;              ///< --diff: layout N's edits as a unified diff, nothing written
+};
+
+CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options);
+int run_solve(const SolveCommandOptions& options, std::ostream& out, std::ostream& err);
+
 /// `planlint lsp`: the language server over stdin and stdout (lsp_command.cpp, docs/editors.md).
 struct LspOptions {
   std::string config;            ///< --config FILE; empty: each document's nearest .planlint.toml

@@ -125,31 +125,13 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
 
   // A Markdown capacity doc: its plan block, read from its own lines with the doc's line
   // numbers (as `check` reads it).
-  std::string_view toml_text = source->text();
-  std::uint32_t first_line = 1;
-  if (is_markdown_path(path)) {
-    const std::vector<PlanBlock> blocks = plan_blocks(source->text());
-    if (blocks.empty()) {
-      print_line(err, fmt::format("planlint: error: {}: no plan found: the doc holds no ```toml block with a [plan] "
-                         "table",
-                         path));
-      return exit_failure;
-    }
-    if (options.block > blocks.size() || (options.block == 0 && blocks.size() > 1)) {
-      std::vector<std::string> lines;
-      for (const PlanBlock& block : blocks) lines.push_back(std::to_string(block.first_line - 1));  // the fences
-      print_line(err, fmt::format("planlint: error: {}: the doc holds {} plans (```toml blocks at lines {}): name one "
-                         "with --block 1 to --block {}",
-                         path, blocks.size(), fmt::join(lines, ", "), blocks.size()));
-      return exit_failure;
-    }
-    const PlanBlock& block = blocks[options.block == 0 ? 0 : options.block - 1];
-    toml_text = block_text(source->text(), block);
-    first_line = block.first_line;
-  } else if (options.block > 0) {
-    print_line(err, fmt::format("planlint: error: --block: {} is not a Markdown doc", path));
+  const Result<PlanText> plan_text = one_plan_text(*source, options.block);
+  if (!plan_text) {
+    print_line(err, fmt::format("planlint: error: {}", plan_text.error().message));
     return exit_failure;
   }
+  const std::string_view toml_text = plan_text->toml_text;
+  const std::uint32_t first_line = plan_text->first_line;
 
   // The checks run as `check` runs them: a plan that needs 423 GB on an 80 GB GPU, or uses a
   // sparse peak, must not make a clean-looking table for a pull request.
@@ -196,9 +178,16 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     emit_text(err, diagnostics, style);
   }
 
+  // A finding that corrects an input (sparse-peak's dense peak): every figure is the one that
+  // holds once that fix is in place, and the report says so.
   ReportInput input;
   input.plan = result.plan ? &*result.plan : nullptr;
   input.estimates = result.estimates ? &*result.estimates : nullptr;
+  if (result.corrected) {
+    input.plan = &result.corrected->plan;
+    input.estimates = &result.corrected->estimates;
+    input.corrections = result.corrected->corrections;
+  }
   input.path = path;
   if (input.plan) input.stages = report_stages(*input.plan, result.stage_estimates);
   // Which assumption moves each figure: computed here, by estimate/, for the renderers to show

@@ -40,6 +40,7 @@ Catalog catalog_for(const std::string& path, const std::string& config) {
 struct Held {
   FileResult result;
   Catalog catalog;
+  std::optional<CorrectedInputs> corrected;
   std::optional<Sensitivity> sensitivity;
   HtmlPlan html;
   PortfolioPlan row;
@@ -95,12 +96,16 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
                                                 [](const Diagnostic& d) { return !d.suppression; }))
         emit_text(text, findings, TextStyle{});
 
-      const Plan& parsed = *plan->result.plan;
-      const Estimates& estimates = *plan->result.estimates;
+      // The figures once the inputs the findings' fixes correct are in place (sparse-peak's
+      // dense peak), as `report` computes them.
+      plan->corrected = corrected_inputs(*plan->result.plan, plan->catalog, findings.diagnostics);
+      const Plan& parsed = plan->corrected ? plan->corrected->plan : *plan->result.plan;
+      const Estimates& estimates = plan->corrected ? plan->corrected->estimates : *plan->result.estimates;
       plan->sensitivity = sensitivity(parsed, plan->catalog, estimates);
       plan->html.anchor = fmt::format("plan-{}", held.size() + 1);
       plan->html.report = ReportInput{&parsed, &estimates, path, &*plan->sensitivity};
       plan->html.report.stages = report_stages(parsed, plan->result.stage_estimates);
+      if (plan->corrected) plan->html.report.corrections = plan->corrected->corrections;
       plan->html.findings = text.str();
       plan->html.memory = memory_bar(parsed, estimates);
       plan->html.targets = target_results(parsed, estimates);

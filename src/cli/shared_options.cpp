@@ -5,9 +5,11 @@
 #include <variant>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/option_checks.hpp"
 #include "planlint/lint/findings_cap.hpp"
+#include "planlint/markdown/markdown.hpp"
 #include "planlint/source/limits.hpp"
 #include "planlint/units/quantity.hpp"
 
@@ -147,6 +149,26 @@ std::optional<Config> load_config_and_catalog(const std::string& config_path, Co
   for (const Diagnostic& d : problems) err << error_line(d) << '\n';
   err << error_line(loaded ? Error(fmt::format("invalid config '{}'", config_path)) : loaded.error()) << '\n';
   return std::nullopt;
+}
+
+Result<PlanText> one_plan_text(const SourceFile& source, std::size_t block) {
+  const std::string& path = source.path();
+  if (!is_markdown_path(path)) {
+    if (block > 0) return Error(fmt::format("--block: {} is not a Markdown doc", path));
+    return PlanText{source.text(), 1};
+  }
+  const std::vector<PlanBlock> blocks = plan_blocks(source.text());
+  if (blocks.empty())
+    return Error(fmt::format("{}: no plan found: the doc holds no ```toml block with a [plan] table", path));
+  if (block > blocks.size() || (block == 0 && blocks.size() > 1)) {
+    std::vector<std::string> lines;
+    for (const PlanBlock& found : blocks) lines.push_back(std::to_string(found.first_line - 1));  // the fences
+    return Error(fmt::format("{}: the doc holds {} plans (```toml blocks at lines {}): name one with --block 1 to "
+                             "--block {}",
+                             path, blocks.size(), fmt::join(lines, ", "), blocks.size()));
+  }
+  const PlanBlock& chosen = blocks[block == 0 ? 0 : block - 1];
+  return PlanText{block_text(source.text(), chosen), chosen.first_line};
 }
 
 }  // namespace planlint::cli

@@ -19,8 +19,17 @@
 #include "planlint/config/config.hpp"
 #include "planlint/diag/result.hpp"
 #include "planlint/plan/date.hpp"
+#include "planlint/source/source_file.hpp"
 
 namespace planlint::cli {
+
+/// The one plan of a file for a one-plan command (report, solve): the file's text, or the
+/// `block`th (1-based; 0: the only) ```toml plan block of a Markdown doc, with its first line.
+struct PlanText {
+  std::string_view toml_text;
+  std::uint32_t first_line = 1;
+};
+Result<PlanText> one_plan_text(const SourceFile& source, std::size_t block);
 
 /// --config FILE: "Config file{applies} (default: the nearest .planlint.toml up from
 /// {searched_from})", e.g. applies " whose rule packs count", searched_from "here".

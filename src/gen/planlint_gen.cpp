@@ -86,9 +86,9 @@ struct Range {
   std::string text() const { return fmt::format("{},{}", first, count); }
 };
 
-/// The node indices of a rule's applies and check (-1: none).
+/// The node indices of a rule's applies, check and error_when (-1: none).
 struct Conditions {
-  std::int32_t applies = -1, check = -1;
+  std::int32_t applies = -1, check = -1, error_when = -1;
 };
 
 class Writer {
@@ -99,7 +99,8 @@ class Writer {
     // plan's lint touches fewer pages of nodes[]).
     std::vector<Conditions> conditions;
     for (const auto& rule : rules.rules())
-      conditions.push_back({node_row(rule->applies.get()), node_row(rule->check.get())});
+      conditions.push_back(
+          {node_row(rule->applies.get()), node_row(rule->check.get()), node_row(rule->error_when.get())});
     for (std::size_t i = 0; i < rules.rules().size(); ++i) rule_row(*rules.rules()[i], conditions[i]);
     for (const GpuSpec& gpu : catalog.gpus()) gpu_row(gpu);
     std::string out;
@@ -137,7 +138,7 @@ struct RuleRow {
   bool native;
   std::uint8_t fix_safety;
   std::string_view origin, each;
-  std::int32_t applies, check;
+  std::int32_t applies, check, error_when;
   std::uint32_t at_first, at_count;
   bool has_at_template;
   std::uint32_t at_template_first, at_template_count;
@@ -244,6 +245,7 @@ std::vector<std::shared_ptr<const CompiledRule>> rules() {
     rule->each = str(row.each);
     rule->applies = node(row.applies);
     rule->check = node(row.check);
+    rule->error_when = node(row.error_when);
     rule->at = name_list(row.at_first, row.at_count);
     if (row.has_at_template) rule->at_template = make_template(row.at_template_first, row.at_template_count);
     rule->related = name_list(row.related_first, row.related_count);
@@ -363,7 +365,7 @@ std::vector<GpuSpec> gpus() {
 
   void rule_row(const CompiledRule& rule, const Conditions& conditions) {
     const RuleDescriptor& d = rule.descriptor;
-    const std::int32_t applies = conditions.applies, check = conditions.check;
+    const std::int32_t applies = conditions.applies, check = conditions.check, error_when = conditions.error_when;
     const Range at = string_rows(rule.at);
     const Range at_template = rule.at_template ? template_rows(*rule.at_template) : Range{};
     const Range related = string_rows(rule.related);
@@ -374,9 +376,10 @@ std::vector<GpuSpec> gpus() {
     for (const auto& [name, value] : rule.options) options_.push_back(option_row(name, value));
     const Range metrics = string_rows(rule.metrics_used);
     rules_.push_back(fmt::format(
-        "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
+        "{{{},{},{},\n   {},\n   {},\n   {},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}}}",
         literal(d.id), literal(d.group), code(d.severity), literal(d.summary.view()), literal(d.docs.view()),
-        d.native, static_cast<int>(d.fix), literal(d.origin.view()), literal(rule.each), applies, check, at.text(),
+        d.native, static_cast<int>(d.fix), literal(d.origin.view()), literal(rule.each), applies, check, error_when,
+        at.text(),
         bool(rule.at_template), at_template.text(), related.text(), supersedes.text(), message.text(), help.text(),
         bool(rule.fix), fix.text(), options.text(), metrics.text(), rule.reads_metric_ranges));
   }

@@ -51,7 +51,8 @@ TEST_CASE("an option several commands take has one value name and one help on al
     INFO(option);
     CHECK(names.size() == 1);
   }
-  CHECK(takers["--config"] == std::set<std::string>{"check", "report", "diff", "rules", "explain", "gpus", "lsp"});
+  CHECK(takers["--config"] ==
+        std::set<std::string>{"check", "report", "diff", "solve", "rules", "explain", "gpus", "lsp"});
   CHECK(takers["--today"] == std::set<std::string>{"check", "diff", "lsp", "new"});
   CHECK(takers["--max-file-size"] == std::set<std::string>{"check", "diff", "lsp"});
   // The date option says the same of its default and its variable on each command.

@@ -306,11 +306,13 @@ TEST_CASE("a metric whose input is missing is absent and names the input", "[est
     for (const auto& [name, missing] : training.estimates.absent()) CHECK_FALSE(name.starts_with("infer."));
     for (const MetricValue& value : training.estimates.values()) CHECK_FALSE(value.name.starts_with("infer."));
     const Estimated inference = estimate_text(inference_plan());
-    // The catalog's figures of the plan's GPU (gpu.*) are every plan's.
-    for (const MetricValue& value : inference.estimates.values())
-      CHECK((value.name.starts_with("infer.") || value.name.starts_with("gpu.")));
-    for (const auto& [name, missing] : inference.estimates.absent())
-      CHECK((name.starts_with("infer.") || name.starts_with("gpu.")));
+    // The catalog's figures of the plan's GPU (gpu.*) and the model's structural counts (model.*)
+    // are every plan's.
+    const auto every_plans = [](std::string_view name) {
+      return name.starts_with("infer.") || name.starts_with("gpu.") || name.starts_with("model.");
+    };
+    for (const MetricValue& value : inference.estimates.values()) CHECK(every_plans(value.name));
+    for (const auto& [name, missing] : inference.estimates.absent()) CHECK(every_plans(name));
     for (const MetricValue& value : training.estimates.values()) CHECK_FALSE(value.name.starts_with("infer."));
   }
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "planlint/expr/check.hpp"
 #include "planlint/expr/eval.hpp"
@@ -180,6 +181,12 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(number("abs(-2 s)") == 2);
   CHECK(number("sqrt(16 s * 4 s)") == Approx(8));
   CHECK(number("log10(1000)") == Approx(3));
+  // A placeholder stands in for a value: blank, marks only, or a placeholder word.
+  for (const char* stand_in : {"''", "'TBD'", "' tbd. '", "'?'", "'? ? ?'", "'n/a'", "'N/A'", "'todo'", "'TODO:'", "'-'",
+                               "'...'", "'\u2026'", "'unknown'"})
+    CHECK(truth(fmt::format("placeholder({})", stand_in)));
+  for (const char* source : {"'1k-GPU H100 benchmark'", "'Llama 3 paper'", "'TBD run 42'", "'\u793e\u5185'", "'NA-1'"})
+    CHECK_FALSE(truth(fmt::format("placeholder({})", source)));
   CHECK(number("floor(2.7)") == 2);
   CHECK(number("ceil(2.1)") == 3);
   CHECK(truth("divides(8, 40)"));
@@ -266,6 +273,12 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
         "1000× too large: no two of d, h, min and s are 1000 apart, so an SI prefix (k/M/G/T/P/E/Z "
         "differ by 1000) slipped in a figure it was computed from");
   CHECK(eval("slip(6.3e24 FLOP, 6.3e21 FLOP)")->text()->ends_with(": an SI prefix slip (k/M/G/T/P/E/Z differ by 1000)"));
+  // A binary prefix step (MiB for GiB) is 1024, 2.4% from 1000: named for what it is, and
+  // 1024² (4.9% from 10⁶) found at all.
+  CHECK(eval("slip(1024 GB, 1 GB)")->text()->starts_with("1024× too large: a binary prefix slip"));
+  CHECK(eval("slip(1 GB, 1024 GB)")->text()->starts_with("1024× too small: a binary prefix slip"));
+  CHECK(eval("slip(1048576 GB, 1 GB)")->text()->starts_with("1024^2× too large: a binary prefix slip"));
+  CHECK(eval("slip(1005 GB, 1 GB)")->text()->starts_with("1000× too large: an SI prefix slip"));
   // Claims off by the same factor, and the inputs they share (claims_with_ratio, shared_inputs).
   CHECK(number("claims_with_ratio(1000, 6%)") == 2);
   CHECK(number("claims_with_ratio(ratio(2 d, 1 d), 6%)") == 0);

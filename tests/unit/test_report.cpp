@@ -406,3 +406,42 @@ TEST_CASE("report runs the checks: a plan with errors says so above the numbers,
   CHECK(clean_text.status == 0);
   CHECK(clean_text.out.find("error:") == std::string::npos);
 }
+
+TEST_CASE("report computes every figure once the inputs a finding's fix corrects are in place, and says so",
+          "[report][corrected]") {
+  // The H100's sparse BF16 peak: sparse-peak's fix writes the dense 989 TFLOPS. The figures
+  // are those of the plan with that peak, not half of them.
+  ScratchPlan sparse(training_plan({{"cluster.peak", "\"1979 TFLOPS\""}, {"training.zero", "3"}}));
+  ScratchPlan dense(training_plan({{"cluster.peak", "\"989 TFLOPS\""}, {"training.zero", "3"}}));
+  const json corrected = report_json(sparse.path.string(), true);
+  const json right = report_json(dense.path.string());
+  for (const char* metric : {"train.gpu_hours", "train.days", "train.step_seconds"})
+    CHECK(corrected["metrics"][metric]["value"].get<double>() ==
+          Approx(right["metrics"][metric]["value"].get<double>()));
+  REQUIRE(corrected["corrected_inputs"].size() == 1);
+  CHECK(corrected["corrected_inputs"][0]["key"] == "cluster.peak");
+  CHECK(corrected["corrected_inputs"][0]["value"] == "989 TFLOPS");
+  CHECK(corrected["corrected_inputs"][0]["rule"] == "sparse-peak");
+  CHECK(right["corrected_inputs"].empty());
+
+  CliRun text = run_cli({"report", "--no-color", sparse.path.string()});
+  INFO(text.out);
+  const std::size_t note = text.out.find("once cluster.peak is 989 TFLOPS (sparse-peak's fix)");
+  REQUIRE(note != std::string::npos);
+  CHECK(note < text.out.find("train.flops"));
+  CliRun markdown = run_cli({"report", "--format", "markdown", sparse.path.string()});
+  CHECK_THAT(markdown.out, Catch::Contains("once cluster.peak is 989 TFLOPS"));
+  CliRun html = run_cli({"report", "--format", "html", sparse.path.string()});
+  CHECK_THAT(html.out, Catch::Contains("once cluster.peak is 989 TFLOPS (sparse-peak&apos;s fix)"));
+
+  // An inline suppression says the value holds as written: nothing is corrected.
+  std::string allowed = training_plan({{"cluster.peak", "\"1979 TFLOPS\""}, {"training.zero", "3"}});
+  const std::size_t at = allowed.find("peak = \"1979 TFLOPS\"");
+  REQUIRE(at != std::string::npos);
+  allowed.insert(allowed.find('\n', at), "  # planlint: allow sparse-peak -- our kernels use 2:4 sparsity");
+  ScratchPlan kept(allowed);
+  const json as_written = report_json(kept.path.string());
+  CHECK(as_written["corrected_inputs"].empty());
+  CHECK(as_written["metrics"]["train.gpu_hours"]["value"].get<double>() ==
+        Approx(right["metrics"]["train.gpu_hours"]["value"].get<double>() / 2).epsilon(0.01));
+}

@@ -26,14 +26,15 @@ inline constexpr std::string_view bad_value = "bad-value";
 inline constexpr std::string_view missing_required = "missing-required";
 inline constexpr std::string_view unknown_gpu = "unknown-gpu";
 inline constexpr std::string_view gpu_alias = "gpu-alias";
+inline constexpr std::string_view node_price = "node-price";
 inline constexpr std::string_view suppression_without_reason = "suppression-without-reason";
 inline constexpr std::string_view unused_suppression = "unused-suppression";
 inline constexpr std::string_view guardrail_exceeded = "guardrail-exceeded";
 
 /// Every native rule, sorted (a test compares them with the rule files that say `native = true`).
-inline constexpr std::array all = {bad_quantity,     bad_value,   gpu_alias,   guardrail_exceeded,
-                                   missing_required, suppression_without_reason, toml_syntax, unknown_gpu,
-                                   unknown_key,      unused_suppression};
+inline constexpr std::array all = {bad_quantity,     bad_value,  gpu_alias,   guardrail_exceeded,
+                                   missing_required, node_price, suppression_without_reason, toml_syntax,
+                                   unknown_gpu,      unknown_key, unused_suppression};
 
 /// The rules only `planlint diff` reports, about a change rather than a plan: `check` does not
 /// run them, so a suppression of one is not unused there.

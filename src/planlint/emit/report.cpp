@@ -85,9 +85,18 @@ std::string errors_count_text(std::size_t count) {
 
 bool is_training(const ReportInput& input) { return !input.plan || input.plan->is_training(); }
 
-std::string errors_consequence(bool has_numbers) {
+std::string errors_consequence(bool has_numbers, bool corrected) {
+  if (has_numbers && corrected)
+    return "the numbers below are what it implies with the inputs its findings' fixes correct, not a plan that holds";
   return has_numbers ? "the numbers below are what it implies as written, not a plan that holds"
                      : "planlint computes no numbers from it until it is fixed";
+}
+
+std::string corrections_text(const ReportInput& input) {
+  if (input.corrections.empty()) return {};
+  return fmt::format("the figures below are computed once {} ({}), not from the value{} the plan states",
+                     once_text(input.corrections), fixes_text(input.corrections),
+                     input.corrections.size() == 1 ? "" : "s");
 }
 
 bool has_numbers(const ReportInput& input, const std::vector<const MetricSpec*>& shown) {
@@ -183,11 +192,12 @@ void render_text(std::ostream& out, const ReportInput& input, std::string_view s
     out << fmt::format("{}: no estimates\n", printable_line_start(input.path));
   if (!input.errors.empty()) {
     out << fmt::format("\nerror: the plan has {} (`planlint check` explains each); {}:\n",
-                       errors_count_text(input.errors.size()), errors_consequence(numbers));
+                       errors_count_text(input.errors.size()), errors_consequence(numbers, !input.corrections.empty()));
     for (const ReportError& error : input.errors)
       out << fmt::format("  {}{} [{}]\n", error.line ? fmt::format("{}:{}: ", error.line, error.column) : "",
                          printable(error.message), printable(error.rule));
   }
+  if (numbers && !input.corrections.empty()) out << fmt::format("\nnote: {}\n", printable(corrections_text(input)));
   std::optional<ReportSection> heading;  // the section whose heading is out
   for (const MetricSpec* spec : shown) {
     const MetricValue* metric = estimates.find(spec->id);

@@ -13,6 +13,7 @@
 #include <vector>
 #include <cstdint>
 
+#include "planlint/estimate/corrected.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/estimate/sensitivity.hpp"
 
@@ -65,6 +66,9 @@ struct ReportInput {
   /// The stages of a run in stages, in order, which every format shows after the run's totals;
   /// empty for a plan of one stage.
   std::vector<ReportStage> stages = {};
+  /// The inputs the plan's findings' fixes correct (corrected.hpp): when there are any, `plan`
+  /// and `estimates` are the corrected ones, and every format says so before the numbers.
+  std::vector<InputCorrection> corrections = {};
 };
 
 /// The stages of `plan` with their estimates (FileResult::stage_estimates), for ReportInput.

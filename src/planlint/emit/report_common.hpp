@@ -15,7 +15,11 @@ std::string_view kind_name(const ReportInput& input);
 bool is_training(const ReportInput& input);
 /// What a plan's errors mean for the numbers after them, for "the plan has N errors (…); ___":
 /// a plan too broken to compute anything from gets no empty table.
-std::string errors_consequence(bool has_numbers);
+/// With `corrected`, the numbers are those of the plan with its findings' input fixes applied.
+std::string errors_consequence(bool has_numbers, bool corrected = false);
+/// "the figures below are computed once cluster.peak is 989 TFLOPS (sparse-peak's fix), not
+/// from the value the plan states", or "" when no finding corrects an input.
+std::string corrections_text(const ReportInput& input);
 /// Whether any of `shown` has a value to print.
 bool has_numbers(const ReportInput& input, const std::vector<const MetricSpec*>& shown);
 

@@ -241,6 +241,8 @@ void render_plan(std::string& html, const HtmlPlan& plan, bool first) {
   const ReportInput& input = plan.report;
   html += fmt::format("<section class=\"plan{}\" id=\"{}\"><h2>{}</h2>\n<p class=\"meta\">{}</p>\n",
                       first ? " first" : "", xml_text(plan.anchor), xml_text(detail::report_title(input)), plan_meta(plan));
+  if (!input.corrections.empty())
+    html += "<p class=\"meta\">" + xml_text(detail::corrections_text(input)) + ".</p>\n";
   if (plan.findings) {
     html += "<h3>Findings</h3>\n";
     if (plan.findings->empty()) html += "<p class=\"clean\">No findings.</p>\n";

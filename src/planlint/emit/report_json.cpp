@@ -184,6 +184,12 @@ void render_json(std::ostream& out, const ReportInput& input) {
     errors.push_back(std::move(entry));
   }
   report["errors"] = std::move(errors);
+  // The inputs the figures are computed with in place of the plan's: what the plan's findings'
+  // fixes write.
+  json corrections = json::array();
+  for (const InputCorrection& correction : input.corrections)
+    corrections.push_back(json{{"key", correction.key}, {"value", correction.value}, {"rule", correction.rule}});
+  report["corrected_inputs"] = std::move(corrections);
 
   add_metrics_json(report, estimates, input.sensitivity);
   if (!input.stages.empty()) {

@@ -25,12 +25,13 @@ void render_markdown(std::ostream& out, const ReportInput& input) {
   if (numbers) out << fmt::format("Estimates recomputed from {}.\n\n", markdown_code_span(input.path));
   if (!input.errors.empty()) {
     out << fmt::format("> **The plan has {}** (`planlint check` explains each); {}:\n>\n",
-                       errors_count_text(input.errors.size()), errors_consequence(numbers));
+                       errors_count_text(input.errors.size()), errors_consequence(numbers, !input.corrections.empty()));
     for (const ReportError& error : input.errors)
       out << fmt::format("> - {}{} ({})\n", error.line ? fmt::format("line {}: ", error.line) : "",
                          cell(error.message), markdown_code_span(error.rule));
     out << '\n';
   }
+  if (numbers && !input.corrections.empty()) out << fmt::format("> **Note:** {}.\n\n", cell(corrections_text(input)));
   if (numbers) out << "| | metric | value | range | arithmetic |\n|---|---|---|---|---|\n";
   std::optional<ReportSection> heading;  // the section whose title is out
   for (const MetricSpec* spec : shown) {

@@ -62,7 +62,10 @@ void run_groups(detail::EstimateContext& context, const Plan& plan, Record recor
     detail::estimate_inference(context);
     detail::estimate_inference_reads(context);
   }
-  if (record != Record::values) detail::estimate_hardware(context);
+  if (record != Record::values) {
+    detail::estimate_model_structure(context);
+    detail::estimate_hardware(context);
+  }
 }
 
 /// One evaluation with every metric's arithmetic and, with Record::provenance, its provenance.

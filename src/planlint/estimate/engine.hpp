@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "planlint/estimate/estimates.hpp"
+#include "planlint/estimate/layout_formulas.hpp"
 #include "planlint/metrics/metric_table.hpp"
 
 namespace planlint::detail {
@@ -308,6 +309,30 @@ bool is_moe(const EstimateContext& context);
 /// that is no storage precision (docs/estimates.md, "Bytes per element").
 std::optional<double> stored_element_bytes(std::string_view precision);
 
+/// Matrices of h × F in one MLP: a gated MLP's gate, up and down projections (SwiGLU, GeGLU),
+/// GeLU's two (model_structure.cpp).
+double mlp_matrices(const EstimateContext& context);
+
+/// The model-state bytes per parameter the plan's optimizer (or bytes_per_param, or LoRA base)
+/// gives, split as the ZeRO stages shard them; its inputs are recorded on `m`
+/// (training_memory.cpp).
+layout::StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m);
+
+/// The activation bytes per token and layer in units of h of the plan's architecture
+/// (Korthikanti et al. 2022, table 2, with its own widths): `kept` whole on every tensor-parallel
+/// rank, `split` over tp.
+struct LayerBytes {
+  double kept = 10, split = 24;  ///< per token, in units of h
+  bool gpt_shape = true;         ///< kept = 10 and split = 24: table 2's own figures
+  std::string parts;             ///< how kept + split add up, for a shape other than GPT-3's
+};
+/// The plan states widths that make its layers other than GPT-3's shape (kv_heads, head_dim,
+/// mlp, ffn_hidden, dropout, expert widths, MLA).
+bool activation_shape_stated(EstimateContext& context);
+/// The bytes of a layer of the stated shape; its inputs are recorded on `m`.
+LayerBytes activation_layer_bytes(EstimateContext& context, MetricBuilder& m, double layers, double hidden,
+                                  double heads);
+
 /// The metric groups, each a function that adds its metrics to the context.
 void estimate_training_compute(EstimateContext& context);
 void estimate_training_memory(EstimateContext& context);
@@ -318,6 +343,8 @@ void estimate_training_moe_params(EstimateContext& context);
 void estimate_training_alltoall(EstimateContext& context);
 void estimate_inference(EstimateContext& context);
 void estimate_inference_reads(EstimateContext& context);
+/// The parameters the model's structural keys give (both kinds of plan; model_structure.cpp).
+void estimate_model_structure(EstimateContext& context);
 /// The catalog's figures of the plan's GPU (both kinds of plan).
 void estimate_hardware(EstimateContext& context);
 

@@ -48,7 +48,7 @@ void step_seconds(EstimateContext& context) {
   const CountedRecompute recompute = counted_recompute(context, m);
   if (const std::optional<Term> attention = counted_attention(context, m)) {
     const double per_token = 6 * n_active.value + attention->value;
-    return m.finish(recompute.factor * per_token * tokens.value / (count.value * peak.value * mfu.value),
+    return m.finish(layout::step_seconds(recompute.factor, per_token, tokens.value, count.value, peak.value, mfu.value),
                     m.formula(recompute.formula,
                               "(6 · N_a + train.attention_flops_per_token) · tokens_per_step / (n · P · MFU)"),
                     [=] {
@@ -56,7 +56,7 @@ void step_seconds(EstimateContext& context) {
                                          attention->text, tokens.text, count.text, peak.text, mfu.text);
                     });
   }
-  m.finish(recompute.factor * 6 * n_active.value * tokens.value / (count.value * peak.value * mfu.value),
+  m.finish(layout::step_seconds(recompute.factor, 6 * n_active.value, tokens.value, count.value, peak.value, mfu.value),
            m.formula(recompute.formula, "6 · N_a · tokens_per_step / (n · P · MFU)"),
            arithmetic("{}6 × {} × {} / ({} × {} × {})", recompute.text, n_active, tokens, count, peak, mfu));
 }
@@ -94,9 +94,8 @@ void allreduce_bytes(EstimateContext& context) {
     const double expert_group = group / ep_term.value;
     if (m.complete() && !(expert_group >= 1))
       m.missing("training.ep dividing dp · cp (the ranks that hold the same experts)");
-    const double model_parallel = t.value * p.value;
-    return m.finish(2 * (group - 1) / group * 2 * dense.value / model_parallel +
-                        2 * (expert_group - 1) / expert_group * 2 * experts.value / (model_parallel * ep_term.value),
+    return m.finish(layout::moe_allreduce_bytes(dense.value, experts.value, t.value, p.value, dp.value,
+                                                cp ? cp->value : 1, ep_term.value),
                     cp ? "2 · (g − 1)/g · 2 · N_d / M + 2 · (g_e − 1)/g_e · 2 · N_e / (M · ep), g = dp · cp, g_e = g / ep, "
                          "M = tp · pp"
                        : "2 · (dp − 1)/dp · 2 · N_d / M + 2 · (g_e − 1)/g_e · 2 · N_e / (M · ep), g_e = dp / ep, M = tp · pp",
@@ -109,7 +108,7 @@ void allreduce_bytes(EstimateContext& context) {
     m.note(fmt::format("upper bound: with ep = {} each GPU reduces only its share of the expert "
                        "gradients, which model.experts and model.experts_per_token would size",
                        show_count(*ep)));
-  m.finish(2 * (group - 1) / group * 2 * n.value / (t.value * p.value),
+  m.finish(layout::dense_allreduce_bytes(n.value, t.value, p.value, dp.value, cp ? cp->value : 1),
            cp ? "2 · (g − 1)/g · 2 · N / M, g = dp · cp, M = tp · pp" : "2 · (dp − 1)/dp · 2 · N / M, M = tp · pp",
            arithmetic("2 × {}/{} × 2 B × {} / ({} × {})", TermText::count(group - 1), TermText::count(group), n, t,
                       p));
@@ -120,7 +119,9 @@ void allreduce_bytes(EstimateContext& context) {
 // tp · cp · dp ≤ scale_up_domain, and its all-reduce runs on the scale-up link (NVLink within an
 // NVL72 rack or an HGX baseboard, ICI within a TPU slice, Infinity Fabric within an MI300X
 // platform), which needs no network card.
-double dp_group_domains(double tp, double cp, double dp, double per_domain) { return std::ceil(tp * cp * dp / per_domain); }
+double dp_group_domains(double tp, double cp, double dp, double per_domain) {
+  return layout::group_domains(tp, cp, dp, per_domain);
+}
 
 void comm_dp_group_domains(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_comm_dp_group_domains);
@@ -148,16 +149,17 @@ void comm_seconds(EstimateContext& context) {
   const Term t = m.plan("training.tp");
   const Term per_domain = m.plan("cluster.scale_up_domain");
   if (!m.complete()) return m.finish(0, "", "");
-  if (dp_group_domains(t.value, cp.value, dp.value, per_domain.value) > 1) {
+  const double domains = dp_group_domains(t.value, cp.value, dp.value, per_domain.value);
+  if (domains > 1) {
     const Term bandwidth = m.plan("cluster.inter_node_bandwidth");
-    m.finish(bytes.value / bandwidth.value,
+    m.finish(layout::allreduce_seconds(bytes.value, dp.value, cp.value, domains, bandwidth.value, 0),
              "allreduce_bytes / inter_node_bandwidth (dp spans scale-up domains: tp · cp · dp > scale_up_domain)",
              arithmetic("{} / {}", bytes, bandwidth));
     return;
   }
   // Scale-up link figures count both directions; a ring sends at one direction's rate.
   const Term bandwidth = m.plan("cluster.intra_node_bandwidth");
-  m.finish(bytes.value / (bandwidth.value / 2),
+  m.finish(layout::allreduce_seconds(bytes.value, dp.value, cp.value, domains, 0, bandwidth.value),
            "allreduce_bytes / (intra_node_bandwidth / 2) (dp within a scale-up domain: tp · cp · dp ≤ "
            "scale_up_domain; the link's figure counts both directions)",
            arithmetic("{} / ({} / 2)", bytes, bandwidth));
@@ -168,7 +170,7 @@ void comm_fraction(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_comm_fraction);
   const Term comm = m.metric(Metric::train_comm_seconds);
   const Term step = m.metric(Metric::train_step_seconds);
-  m.finish(comm.value / step.value, "comm.seconds / step_seconds",
+  m.finish(layout::step_fraction(comm.value, step.value), "comm.seconds / step_seconds",
            arithmetic("{} / {}", comm, step));
 }
 
@@ -180,7 +182,7 @@ void micro_batches(EstimateContext& context) {
   const Term sequences = sequences_per_step(context, m);
   const Term dp = m.plan("training.dp");
   const Term micro = m.plan("training.micro_batch");
-  m.finish(sequences.value / (dp.value * micro.value), "global_batch / (dp · b), in sequences",
+  m.finish(layout::micro_batches(sequences.value, dp.value, micro.value), "global_batch / (dp · b), in sequences",
            arithmetic("{} / ({} × {})", sequences, TermText::count(dp.value), TermText::count(micro.value)));
 }
 
@@ -199,20 +201,20 @@ void pipeline_bubble(EstimateContext& context) {
   const Term sequences = sequences_per_step(context, m);
   const Term dp = m.plan("training.dp");
   const Term micro = m.plan("training.micro_batch");
-  const double micro_batches = sequences.value / (dp.value * micro.value);
+  const double micro_batches = layout::micro_batches(sequences.value, dp.value, micro.value);
   if (v) {
     if (m.complete() && std::fmod(micro_batches, p.value) != 0)
       m.note(fmt::format("the interleaved schedule of Narayanan et al. 2021 runs m in groups of p: m = {} is "
                          "not a multiple of p = {}",
                          show_count(micro_batches), show_count(p.value)));
-    return m.finish((p.value - 1) / (v->value * micro_batches),
+    return m.finish(layout::pipeline_bubble(p.value, v->value, micro_batches),
                     "(p − 1) / (v · m), v = virtual_stages, m = global_batch / (dp · b) micro-batches per "
                     "step per pipeline",
                     arithmetic("({} − 1) / ({} × {} / ({} × {}))", TermText::count(p.value),
                                TermText::count(v->value), sequences, TermText::count(dp.value),
                                TermText::count(micro.value)));
   }
-  m.finish((p.value - 1) / micro_batches,
+  m.finish(layout::pipeline_bubble(p.value, 1, micro_batches),
            "(p − 1) / m, m = global_batch / (dp · b) micro-batches per step per pipeline",
            arithmetic("({} − 1) / ({} / ({} × {}))", TermText::count(p.value), sequences,
                       TermText::count(dp.value), TermText::count(micro.value)));

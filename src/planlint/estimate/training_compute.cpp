@@ -46,13 +46,14 @@ void gpu_time(EstimateContext& context, Metric name, std::string_view formula,
   const CountedRecompute recompute = counted_recompute(context, m);
   if (const std::optional<Term> attention = counted_attention(context, m)) {
     const Term tokens = m.plan("training.tokens");
-    return m.finish(recompute.factor * (flops.value + attention->value * tokens.value) / (peak.value * mfu.value),
+    return m.finish(layout::gpu_seconds(recompute.factor, flops.value + attention->value * tokens.value, peak.value,
+                                        mfu.value),
                     m.formula(recompute.formula, formula_with_attention), [=] {
                       return fmt::format("{}({} + {} × {}) / ({} × {})", recompute.text, flops.text, attention->text,
                                          tokens.text, peak.text, mfu.text);
                     });
   }
-  m.finish(recompute.factor * flops.value / (peak.value * mfu.value), m.formula(recompute.formula, formula),
+  m.finish(layout::gpu_seconds(recompute.factor, flops.value, peak.value, mfu.value), m.formula(recompute.formula, formula),
            arithmetic("{}{} / ({} × {})", recompute.text, flops, peak, mfu));
 }
 
@@ -61,7 +62,7 @@ void train_days(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_days);
   const Term gpu_seconds = m.metric(Metric::train_gpu_hours);
   const Term count = m.plan("cluster.count");
-  const double seconds = gpu_seconds.value / count.value;
+  const double seconds = layout::train_seconds(gpu_seconds.value, count.value);
   // GPU-hours over GPUs are hours: where the result shows in days, the arithmetic says ÷ 24.
   auto in_hours = arithmetic("{} / {}", gpu_seconds, count);
   auto in_days = arithmetic("{} / {} / 24", gpu_seconds, count);
@@ -74,7 +75,7 @@ void wall_days(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_wall_days);
   const Term days = m.metric(Metric::train_days);
   const Term goodput = m.plan("training.goodput");
-  m.finish(days.value / goodput.value, "train.days / G",
+  m.finish(layout::wall_seconds(days.value, goodput.value), "train.days / G",
            arithmetic("{} / {}", days, goodput));
 }
 
@@ -82,7 +83,7 @@ void schedule_days(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_schedule_days);
   const Term wall = m.metric(Metric::train_wall_days);
   const Term margin = m.plan("training.schedule_margin");
-  m.finish(wall.value * margin.value, "train.wall_days · schedule_margin",
+  m.finish(layout::schedule_seconds(wall.value, margin.value), "train.wall_days · schedule_margin",
            arithmetic("{} × {}", wall, margin));
 }
 
@@ -91,7 +92,7 @@ void gpu_hours_billed(EstimateContext& context) {
   MetricBuilder m(context, Metric::cost_gpu_hours_billed);
   const Term count = m.plan("cluster.count");
   const Term wall = m.metric(Metric::train_wall_days);
-  m.finish(count.value * wall.value, "n · train.wall_days · 24",
+  m.finish(layout::billed_gpu_seconds(count.value, wall.value), "n · train.wall_days · 24",
            arithmetic("{} × {}", count, wall));
 }
 
@@ -99,7 +100,7 @@ void cost_total(EstimateContext& context) {
   MetricBuilder m(context, Metric::cost_total);
   const Term billed = m.metric(Metric::cost_gpu_hours_billed);
   const Term price = m.plan("cluster.price");
-  m.finish(billed.value * price.value, "cost.gpu_hours_billed · price",
+  m.finish(layout::cost_total(billed.value, price.value), "cost.gpu_hours_billed · price",
            arithmetic("{} × {}", billed, price));
 }
 

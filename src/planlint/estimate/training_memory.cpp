@@ -7,16 +7,14 @@
 #include <fmt/format.h>
 
 #include "planlint/estimate/engine.hpp"
+#include "planlint/estimate/layout_formulas.hpp"
+#include "planlint/plan/defaults.hpp"
 
 namespace planlint::detail {
 
 namespace {
 
-/// Model-state bytes per parameter, split as the ZeRO stages shard them.
-struct StateBytes {
-  double weights = 2, gradients = 2, optimizer = 12;
-  double total() const { return weights + gradients + optimizer; }
-};
+using layout::StateBytes;
 
 /// Mixed-precision training keeps 16-bit weights and gradients (2 + 2 bytes) and an fp32
 /// master copy (4) beside the optimizer's own fp32 state:
@@ -67,29 +65,29 @@ void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p) {
   const Term ep = m.plan("training.ep");
   const double unsharded = stage == 0 ? k.total() : stage == 1 ? k.weights + k.gradients : stage == 2 ? k.weights : 0;
   const double sharded = k.total() - unsharded;
-  const double model_parallel = t.value * p.value;
-  const double held = dense.value / model_parallel + experts.value / (model_parallel * ep.value);
   const auto held_text = [=] {
     return fmt::format("({} / ({} × {}) + {} / ({} × {} × {}))", dense.text, t.text, p.text, experts.text, t.text,
                        p.text, ep.text);
   };
   if (stage == 0)
-    return m.finish(k.total() * held, "k · (N_d / M + N_e / (M · ep)), M = tp · pp (ZeRO 0)",
+    return m.finish(layout::moe_states_bytes(k, 0, n.value, dense.value, experts.value, t.value, p.value, 1, 1, ep.value),
+                    "k · (N_d / M + N_e / (M · ep)), M = tp · pp (ZeRO 0)",
                     [=] { return fmt::format("{} × {}", bytes_text(k.total()), held_text()); });
   const Term dp = m.plan("training.dp");
   const std::optional<Term> cp = m.degree_above_one("training.cp");
-  const double shards = model_parallel * dp.value * (cp ? cp->value : 1);
+  const double value = layout::moe_states_bytes(k, stage, n.value, dense.value, experts.value, t.value, p.value,
+                                                dp.value, cp ? cp->value : 1, ep.value);
   const auto sharded_text = [=] {
     return cp ? fmt::format("({} × {} × {} × {})", t.text, p.text, dp.text, cp->text)
               : fmt::format("({} × {} × {})", t.text, p.text, dp.text);
   };
   const std::string_view over = cp ? "(M · dp · cp)" : "(M · dp)";
   if (stage >= 3)
-    return m.finish(k.total() * n.value / shards, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
+    return m.finish(value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
                     [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded_text()); });
   const std::string_view u = stage == 1 ? "(k_w + k_g)" : "k_w";
   const std::string_view rest = stage == 1 ? "k_o" : "(k_g + k_o)";
-  m.finish(unsharded * held + sharded * n.value / shards,
+  m.finish(value,
            fmt::format("{} · (N_d / M + N_e / (M · ep)) + {} · N / {}, M = tp · pp (ZeRO {}: experts sharded over "
                        "dp / ep, the dense parameters over dp)",
                        u, rest, over, stage),
@@ -99,10 +97,9 @@ void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p) {
            });
 }
 
-void memory_states(EstimateContext& context) {
-  MetricBuilder m(context, Metric::train_memory_states);
-  // Memory holds every parameter, active or not (MoE: model.params, not active_params).
-  const Term n = m.plan("model.params");
+}  // namespace
+
+StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m) {
   StateBytes k;
   const bool lora = context.find("training.lora_rank") != nullptr;
   if (auto stated = m.optional_plan("training.bytes_per_param")) {
@@ -146,11 +143,20 @@ void memory_states(EstimateContext& context) {
       m.missing("training.optimizer");
     }
   }
+  return k;
+}
+
+namespace {
+
+void memory_states(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_memory_states);
+  // Memory holds every parameter, active or not (MoE: model.params, not active_params).
+  const Term n = m.plan("model.params");
+  const StateBytes k = model_state_bytes(context, m);
   const Term t = m.plan("training.tp");
   const Term p = m.plan("training.pp");
   const Term zero = m.plan("training.zero");
   const auto mp = [t, p] { return fmt::format("({} × {})", t.text, p.text); };
-  const double model_parallel = t.value * p.value;
 
   const auto ep = context.number("training.ep");
   const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
@@ -162,7 +168,7 @@ void memory_states(EstimateContext& context) {
                        show_count(*ep)));
 
   if (stage == 0) {
-    m.finish(k.total() * n.value / model_parallel, "k · N / M, M = tp · pp (ZeRO 0)",
+    m.finish(layout::dense_states_bytes(k, 0, n.value, t.value, p.value, 1, 1), "k · N / M, M = tp · pp (ZeRO 0)",
              [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, mp()); });
     return;
   }
@@ -176,25 +182,25 @@ void memory_states(EstimateContext& context) {
     return cp ? fmt::format("({} × {} × {} × {})", t.text, p.text, dp.text, cp->text)
               : fmt::format("({} × {} × {})", t.text, p.text, dp.text);
   };
-  const double shards = model_parallel * dp.value * (cp ? cp->value : 1);
+  const double value = layout::dense_states_bytes(k, stage, n.value, t.value, p.value, dp.value, cp ? cp->value : 1);
   const std::string_view over = cp ? "(M · dp · cp)" : "(M · dp)";
   // ZeRO stages (Rajbhandari et al. 2020, §5): 1 shards the optimizer states over dp, 2 also
   // the gradients, 3 also the weights.
   switch (stage) {
     case 1:
-      m.finish((k.weights + k.gradients) * n.value / model_parallel + k.optimizer * n.value / shards,
+      m.finish(value,
                fmt::format("(k_w + k_g) · N / M + k_o · N / {}, M = tp · pp (ZeRO 1)", over),
                [=] { return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights + k.gradients),
                            n.text, mp(), bytes_text(k.optimizer), n.text, sharded()); });
       return;
     case 2:
-      m.finish(k.weights * n.value / model_parallel + (k.gradients + k.optimizer) * n.value / shards,
+      m.finish(value,
                fmt::format("k_w · N / M + (k_g + k_o) · N / {}, M = tp · pp (ZeRO 2)", over),
                [=] { return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights), n.text, mp(),
                            bytes_text(k.gradients + k.optimizer), n.text, sharded()); });
       return;
     default:
-      m.finish(k.total() * n.value / shards, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
+      m.finish(value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
                [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded()); });
       return;
   }
@@ -214,12 +220,6 @@ void memory_states(EstimateContext& context) {
 //  - attention scores without flash attention or selective recompute: softmax output 2·a·S,
 //    with dropout also its mask a·S and output 2·a·S (the 5·a·S of table 2).
 // GPT-3's shape (q = kv = h, F = 4h, GeLU, dropout) gives table 2's 10 + 24 = 34.
-struct LayerBytes {
-  double kept = 10, split = 24;  ///< per token, in units of h
-  bool gpt_shape = true;         ///< kept = 10 and split = 24: table 2's own figures
-  std::string parts;             ///< how kept + split add up, for a shape other than GPT-3's
-};
-
 LayerBytes layer_bytes(double h, double q, double kv, double ffn, bool swiglu, bool dropout, std::string_view kv_what,
                        std::string_view mlp_what) {
   LayerBytes bytes;
@@ -234,6 +234,49 @@ LayerBytes layer_bytes(double h, double q, double kv, double ffn, bool swiglu, b
                             kv_what, kv, show_count(mlp / h), swiglu ? "SwiGLU" : "GeLU", mlp_what, swiglu ? 6 : 4, ffn);
   return bytes;
 }
+
+}  // namespace
+
+bool activation_shape_stated(EstimateContext& context) {
+  const auto stated = [&](std::string_view path) {
+    const PlanValue* value = context.find(path);
+    return value && value->origin == Origin::plan;
+  };
+  const bool moe_mlp = is_moe(context) && stated("model.expert_ffn_hidden");
+  return stated("model.kv_heads") || stated("model.head_dim") || stated("model.mlp") || stated("model.ffn_hidden") ||
+         stated("training.dropout") || moe_mlp || stated("model.kv_lora_rank");
+}
+
+LayerBytes activation_layer_bytes(EstimateContext& context, MetricBuilder& m, double layers, double hidden,
+                                  double heads) {
+  const auto stated = [&](std::string_view path) {
+    const PlanValue* value = context.find(path);
+    return value && value->origin == Origin::plan;
+  };
+  const bool dropout = context.plan().boolean("training.dropout").value_or(true);
+  const bool swiglu = gated_mlp(context.text("model.mlp").value_or(""));
+  const bool moe_mlp = is_moe(context) && stated("model.expert_ffn_hidden");
+  const bool mla = stated("model.kv_lora_rank");
+  const Term head_dim = m.plan("model.head_dim");
+  // MLA (DeepSeek-V2 §2.1) keeps the compressed latent and the RoPE key, d_c + d_h^R a token, and
+  // recomputes the keys' and values' up-projection in the backward pass (DeepSeek-V3 §3.2.3).
+  const double kv = mla ? m.plan("model.kv_lora_rank").value + m.plan("model.qk_rope_head_dim").value
+                        : m.plan("model.kv_heads").value * head_dim.value;
+  double ffn = m.plan("model.ffn_hidden").value;
+  if (moe_mlp) {
+    // A token's MLP in an MoE layer is its k routed experts and the shared ones, each of width
+    // F_e: (k + s) · F_e in place of F, averaged over the layers (moe_layers of L are MoE).
+    const double moe = m.plan("model.moe_layers").value, k = m.plan("model.experts_per_token").value,
+                 shared = m.plan("model.shared_experts").value, width = m.plan("model.expert_ffn_hidden").value;
+    ffn = ((layers - moe) * ffn + moe * (k + shared) * width) / layers;
+  }
+  if (stated("model.mlp")) m.choice("model.mlp");
+  if (stated("training.dropout")) m.choice("training.dropout");
+  return layer_bytes(hidden, heads * head_dim.value, kv, ffn, swiglu, dropout,
+                     mla ? "MLA latent and RoPE key" : "K and V", moe_mlp ? "(k + shared) experts' " : "");
+}
+
+namespace {
 
 void memory_activations(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_memory_activations);
@@ -254,47 +297,28 @@ void memory_activations(EstimateContext& context) {
   const bool sequence_parallel = sp_text == "true";
   const bool scores_kept = recompute == "none" && flash == "false";
   const bool dropout = context.plan().boolean("training.dropout").value_or(true);
-  const bool swiglu = context.text("model.mlp") == "swiglu";
   // The architecture's widths, where the plan states them (the defaults are GPT-3's shape).
-  const auto stated = [&](std::string_view path) {
-    const PlanValue* value = context.find(path);
-    return value && value->origin == Origin::plan;
-  };
-  const bool moe_mlp = is_moe(context) && stated("model.expert_ffn_hidden");
-  const bool mla = stated("model.kv_lora_rank");
-  const bool shaped = recompute != "full" && (stated("model.kv_heads") || stated("model.head_dim") ||
-                                              stated("model.mlp") || stated("model.ffn_hidden") ||
-                                              stated("training.dropout") || moe_mlp || mla);
+  const bool shaped = recompute != "full" && activation_shape_stated(context);
   // The attention-score term 5·a·S/h needs the heads; so do the widths of a stated shape.
   const Term heads = scores_kept || shaped ? m.plan("model.heads") : Term{0, "0"};
-  LayerBytes shape_bytes;
-  if (shaped) {
-    const Term head_dim = m.plan("model.head_dim");
-    // MLA (DeepSeek-V2 §2.1) keeps the compressed latent and the RoPE key, d_c + d_h^R a token, and
-    // recomputes the keys' and values' up-projection in the backward pass (DeepSeek-V3 §3.2.3).
-    const double kv = mla ? m.plan("model.kv_lora_rank").value + m.plan("model.qk_rope_head_dim").value
-                          : m.plan("model.kv_heads").value * head_dim.value;
-    double ffn = m.plan("model.ffn_hidden").value;
-    if (moe_mlp) {
-      // A token's MLP in an MoE layer is its k routed experts and the shared ones, each of width
-      // F_e: (k + s) · F_e in place of F, averaged over the layers (moe_layers of L are MoE).
-      const double moe = m.plan("model.moe_layers").value, k = m.plan("model.experts_per_token").value,
-                   shared = m.plan("model.shared_experts").value, width = m.plan("model.expert_ffn_hidden").value;
-      ffn = ((layers.value - moe) * ffn + moe * (k + shared) * width) / layers.value;
-    }
-    if (stated("model.mlp")) m.choice("model.mlp");
-    if (stated("training.dropout")) m.choice("training.dropout");
-    shape_bytes = layer_bytes(hidden.value, heads.value * head_dim.value, kv, ffn, swiglu, dropout,
-                              mla ? "MLA latent and RoPE key" : "K and V",
-                              moe_mlp ? "(k + shared) experts' " : "");
-  }
+  const LayerBytes shape_bytes =
+      shaped ? activation_layer_bytes(context, m, layers.value, hidden.value, heads.value) : LayerBytes{};
   // The scores: softmax output 2·a·S, with dropout its mask and output too (5·a·S).
   const double score_bytes = dropout ? 5 : 2;
-  const double sbh = seq.value * micro.value * hidden.value;
   // Sequence parallelism (or tp = 1) splits every stored tensor by t; plain tensor parallelism
   // only the ones inside the attention and MLP blocks (the 24/t part).
   const bool split_all = sequence_parallel || t.value == 1;
   const double kept = shape_bytes.kept, split = shape_bytes.split;
+  layout::LayerActivations layer;
+  layer.seq_len = seq.value;
+  layer.micro_batch = micro.value;
+  layer.hidden = hidden.value;
+  layer.heads = heads.value;
+  layer.kept = kept;
+  layer.split = split;
+  layer.score_bytes = score_bytes;
+  layer.scores_kept = scores_kept;
+  const double per_layer = layout::layer_activation_bytes(layer, recompute == "full", sequence_parallel, t.value);
   const bool gpt = !shaped || shape_bytes.gpt_shape;
   const std::string c_text = gpt ? "34" : show_count(kept + split);
   const std::string kept_text = gpt ? "10" : show_count(kept), split_text = gpt ? "24" : show_count(split);
@@ -302,18 +326,14 @@ void memory_activations(EstimateContext& context) {
   // Which of the formulas below applies, for the arithmetic (written only when it is read).
   enum class Shape { full, split_scores, split, tensor_scores, tensor };
   Shape shape = Shape::full;
-  double per_layer = 0;
   std::string formula;
   if (recompute == "full") {
     // Only each layer's 16-bit input (2·S·b·h bytes) is kept; the rest is recomputed.
-    per_layer = 2 * sbh / (split_all ? t.value : 1);
     formula = split_all ? "L · 2·S·b·h / t (full recompute: only each layer's input is kept)"
                         : "L · 2·S·b·h (full recompute, no sequence parallelism: the input is "
                           "replicated over tp)";
     shape = Shape::full;
   } else if (split_all) {
-    const double scores = scores_kept ? score_bytes * heads.value * seq.value / hidden.value : 0;
-    per_layer = sbh * (kept + split + scores) / t.value;
     if (scores_kept) {
       formula = fmt::format("L · S·b·h·({} + {}·a·S/h) / t (no recompute, attention scores stored)", c_text, score_text);
       shape = Shape::split_scores;
@@ -324,8 +344,6 @@ void memory_activations(EstimateContext& context) {
       shape = Shape::split;
     }
   } else {
-    const double scores = scores_kept ? score_bytes * heads.value * seq.value / (hidden.value * t.value) : 0;
-    per_layer = sbh * (kept + split / t.value + scores);
     if (scores_kept) {
       formula = fmt::format("L · S·b·h·({} + {}/t + {}·a·S/(h·t)) (tensor parallel without sequence parallelism)",
                             kept_text, split_text, score_text);
@@ -348,10 +366,10 @@ void memory_activations(EstimateContext& context) {
   const auto first = m.optional_plan("training.first_stage_layers");
   const std::optional<Term> p = first ? std::optional<Term>(m.plan("training.pp")) : m.degree_above_one("training.pp");
   const std::optional<Term> v = p ? m.degree_above_one("training.virtual_stages") : std::nullopt;
-  double held_layers = first ? first->value * p->value : layers.value;
+  const double held_layers = layout::first_stage_held_layers(layers.value, first ? first->value : 0,
+                                                             p ? p->value : 1, v ? v->value : 1);
   if (first) formula += " (first pipeline stage: pp · first_stage_layers in place of L)";
   if (v) {
-    held_layers *= 1 + (p->value - 1) / (p->value * v->value);
     formula += " · (1 + (pp − 1)/(pp · v)) (interleaved schedule: the first stage's extra in-flight micro-batches)";
   }
   const double l = layers.value, s = seq.value, b = micro.value, h = hidden.value, a = heads.value,
@@ -361,7 +379,7 @@ void memory_activations(EstimateContext& context) {
   const std::string interleave_text =
       v ? fmt::format(" × (1 + ({} − 1) / ({} × {}))", show_count(p->value), show_count(p->value), show_count(v->value))
         : "";
-  m.finish(held_layers * per_layer / cp.value, formula, [=] {
+  m.finish(layout::activations_bytes(held_layers, per_layer, cp.value), formula, [=] {
     const std::string sbh_text =
         fmt::format("{} × {} × {}", show_count(s), show_count(b), show_count(h));
     std::string arithmetic;
@@ -398,7 +416,7 @@ void memory_reserve(EstimateContext& context) {
   const Term reserve = m.plan("cluster.memory_reserve");
   const Term states = m.metric(Metric::train_memory_states);
   const Term activations = m.metric(Metric::train_memory_activations);
-  m.finish(reserve.value * (states.value + activations.value),
+  m.finish(layout::memory_reserve_bytes(reserve.value, states.value, activations.value),
            "memory_reserve · (states + activations)",
            arithmetic("{} × ({} + {})", reserve, states, activations));
 }
@@ -408,7 +426,7 @@ void memory_total(EstimateContext& context) {
   const Term states = m.metric(Metric::train_memory_states);
   const Term activations = m.metric(Metric::train_memory_activations);
   const Term reserve = m.metric(Metric::train_memory_reserve);
-  m.finish(states.value + activations.value + reserve.value, "states + activations + reserve",
+  m.finish(layout::memory_total_bytes(states.value, activations.value, reserve.value), "states + activations + reserve",
            arithmetic("{} + {} + {}", states, activations, reserve));
 }
 
@@ -458,7 +476,7 @@ void memory_lower_bound(EstimateContext& context) {
       continue;
     }
     const Term activations = m.metric(Metric::train_memory_activations);
-    m.finish((least.value + activations.value) * (1 + reserve.value),
+    m.finish(layout::memory_lower_bound_bytes(least.value, activations.value, reserve.value),
              "(train.memory.lower_bound_states + activations) · (1 + memory_reserve)",
              arithmetic("({} + {}) × (1 + {})", least, activations, reserve));
   }

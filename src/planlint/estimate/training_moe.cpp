@@ -24,9 +24,6 @@ bool is_moe(const EstimateContext& context) { return context.text("model.archite
 
 namespace {
 
-/// Matrices of one MLP: SwiGLU's gate, up and down projections, GeLU's two.
-double mlp_matrices(EstimateContext& context) { return context.text("model.mlp") == "swiglu" ? 3 : 2; }
-
 // The routed experts' parameters N_e. From the expert keys, moe_layers · E · m · h · F_e (each
 // expert an MLP of m matrices of h × F_e); without expert_ffn_hidden, from the stated total and
 // active parameters and the routing: N = N_d + N_e and N_a = N_d + N_e · k / E give
@@ -90,7 +87,7 @@ void ep_group_domains(EstimateContext& context) {
   const Term cp = m.plan("training.cp");
   const Term ep = m.plan("training.ep");
   const Term per_domain = m.plan("cluster.scale_up_domain");
-  m.finish(std::ceil(t.value * cp.value * ep.value / per_domain.value), "⌈tp · cp · ep / scale_up_domain⌉",
+  m.finish(layout::group_domains(t.value, cp.value, ep.value, per_domain.value), "⌈tp · cp · ep / scale_up_domain⌉",
            arithmetic("⌈{} × {} × {} / {}⌉", t, cp, ep, TermText::count(per_domain.value)));
 }
 
@@ -118,8 +115,8 @@ void alltoall_bytes(EstimateContext& context) {
   if (m.complete() && ep.value > 1 && context.with_provenance())
     m.note("every routed copy of a token counts; routing that limits the nodes a token reaches (DeepSeek-V3 "
            "sends each token to at most 4 nodes and forwards it over NVLink) sends less across the network");
-  m.finish((ep.value - 1) / ep.value * k.value * hidden.value * element_bytes * layers.value / p.value *
-               tokens.value / (dp.value * t.value * cp.value),
+  m.finish(layout::alltoall_bytes(ep.value, k.value, hidden.value, element_bytes, layers.value, p.value, tokens.value,
+                                  dp.value, t.value, cp.value),
            fp8 ? "(ep − 1)/ep · k · h · (1 + 2 + 2 + 2) B · moe_layers / pp · tokens_per_step / (dp · tp · cp) "
                  "(FP8 dispatch, BF16 combine; both again in BF16 backward)"
                : "(ep − 1)/ep · k · h · 4 · 2 B · moe_layers / pp · tokens_per_step / (dp · tp · cp) (dispatch "
@@ -146,14 +143,14 @@ void alltoall_seconds(EstimateContext& context) {
   if (domains.value > 1) {
     const Term bandwidth = m.plan("cluster.inter_node_bandwidth");
     const double local = ep.value / domains.value;
-    m.finish(bytes.value * (ep.value - local) / (ep.value - 1) / bandwidth.value,
+    m.finish(layout::alltoall_seconds(bytes.value, ep.value, domains.value, bandwidth.value, 0),
              "alltoall_bytes · (ep − e)/(ep − 1) / inter_node_bandwidth, e = ep / ep_group_domains peers in the "
              "GPU's own scale-up domain",
              arithmetic("{} × ({} − {}) / ({} − 1) / {}", bytes, ep, TermText::count(local), ep, bandwidth));
     return;
   }
   const Term bandwidth = m.plan("cluster.intra_node_bandwidth");
-  m.finish(bytes.value / (bandwidth.value / 2),
+  m.finish(layout::alltoall_seconds(bytes.value, ep.value, domains.value, 0, bandwidth.value),
            "alltoall_bytes / (intra_node_bandwidth / 2) (the ep group within a scale-up domain; the link's figure "
            "counts both directions)",
            arithmetic("{} / ({} / 2)", bytes, bandwidth));
@@ -167,7 +164,7 @@ void alltoall_fraction(EstimateContext& context) {
   if (m.complete() && context.with_provenance() && seconds.value > 0)
     m.note("before overlap: DeepSeek-V3's DualPipe hides the all-to-all behind the computation of another "
            "micro-batch (§3.2.1), which needs the fraction below 1");
-  m.finish(seconds.value / step.value, "alltoall_seconds / step_seconds", arithmetic("{} / {}", seconds, step));
+  m.finish(layout::step_fraction(seconds.value, step.value), "alltoall_seconds / step_seconds", arithmetic("{} / {}", seconds, step));
 }
 
 }  // namespace

@@ -533,6 +533,10 @@ class Checker {
         type.vocabulary.words = &peak_precisions();
         return type;
       }
+      case Function::placeholder:
+        arity(node, 1, 1);
+        text(0);
+        return Type::of(Kind::boolean);
       case Function::catalog: {
         arity(node, 2, 3);
         for (std::size_t i = 0; i < node.children.size(); ++i) text(i);
@@ -556,12 +560,13 @@ class Checker {
             type.vocabulary.words = &links;
             return type;
           }
-          if (field.text == "scale_up_link_name") return Type::of(Kind::string);
+          if (field.text == "scale_up_link_name" || field.text == "price_reference") return Type::of(Kind::string);
           auto dim = catalog_field_dimension(field.text);
           if (!dim)
             fail(field, fmt::format("catalog() has no field '{}': use dense_peak, sparse_peak, hbm, "
                                     "hbm_bandwidth, link_bandwidth, scale_up_domain, gpus_per_node, price_low, price_high, "
-                                    "scale_out, scale_up_link or scale_up_link_name",
+                                    "price_high_reference, price_reference, scale_out, scale_up_link or "
+                                    "scale_up_link_name",
                                     field.text));
           if ((field.text == "dense_peak" || field.text == "sparse_peak") && node.children.size() < 3)
             fail(node, "catalog() needs a precision for a peak: catalog(gpu, 'dense_peak', 'bf16')");
@@ -610,7 +615,8 @@ std::optional<units::Dimension> catalog_field_dimension(std::string_view field) 
   if (field == "dense_peak" || field == "sparse_peak") return units::dims::flop_per_second;
   if (field == "hbm") return units::dims::bytes;
   if (field == "hbm_bandwidth" || field == "link_bandwidth") return units::dims::bytes_per_second;
-  if (field == "price_low" || field == "price_high") return units::dims::usd_per_gpu_second;
+  if (field == "price_low" || field == "price_high" || field == "price_high_reference")
+    return units::dims::usd_per_gpu_second;
   if (field == "scale_up_domain" || field == "gpus_per_node") return units::dims::gpus;
   return std::nullopt;
 }

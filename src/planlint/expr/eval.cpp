@@ -1,5 +1,7 @@
 #include "planlint/expr/eval.hpp"
 
+#include <cctype>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -30,6 +32,32 @@ using Quantity = units::Quantity;
 using Kind = ValueRef::Kind;
 
 ValueRef number(double value, units::Dimension dim) { return ValueRef::of(Quantity{value, dim}); }
+
+/// Whether `text` stands in for a value rather than giving one: blank, only punctuation ("?",
+/// "--", "..."), or a placeholder word ("TBD", "n/a", "todo"), up to case, spaces and a
+/// closing mark. Assumption sources and owners are filled in so to pass a "not empty" check.
+bool is_placeholder(std::string_view text) {
+  std::string word;
+  bool only_marks = true;
+  constexpr std::string_view ellipsis = "\u2026";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.substr(i).starts_with(ellipsis)) {
+      i += ellipsis.size() - 1;
+      continue;
+    }
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (std::isspace(u)) continue;
+    // Any letter or digit, and any other character outside ASCII (a source in another script).
+    if (std::isalnum(u) || u >= 0x80) only_marks = false;
+    word += static_cast<char>(std::tolower(u));
+  }
+  if (only_marks) return true;  // "", "?", "???", "-", "...", "…"
+  while (!word.empty() && (word.back() == '.' || word.back() == '!' || word.back() == '?' || word.back() == ':'))
+    word.pop_back();
+  static constexpr std::string_view words[] = {"tbd", "tba", "tbc", "todo", "fixme", "na", "n/a", "none", "unknown",
+                                               "xxx", "placeholder", "source", "later", "null", "nil"};
+  return std::find(std::begin(words), std::end(words), word) != std::end(words);
+}
 
 bool equal(const ValueRef& a, const ValueRef& b) {
   if (a.kind != b.kind) return false;
@@ -552,6 +580,11 @@ class Evaluator {
                 q && std::abs(peak->value - q->value) <= tolerance->value * std::abs(q->value))
               return ValueRef::of_text(precision);
         return ValueRef::of_text("");
+      }
+      case Function::placeholder: {
+        auto written = text(*args[0]);
+        if (!written) return std::nullopt;
+        return ValueRef::of(is_placeholder(*written));
       }
       case Function::catalog: {
         auto gpu = text(*args[0]), field = text(*args[1]);

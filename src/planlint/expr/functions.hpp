@@ -18,7 +18,7 @@ enum class Function : std::uint8_t {
   within, ratio, slip, days_since,
   tier, tolerance, ranged, ranged_by, ranged_keys, moe_scaling, computed_from, missing_inputs, metric, metric_low,
   metric_high, value, assumed, unassumed, claimed, computed, benchmarked, claims_with_ratio, shared_inputs,
-  peak_precision, stated, catalog,
+  peak_precision, stated, catalog, placeholder,
 };
 
 struct FunctionName {
@@ -26,7 +26,7 @@ struct FunctionName {
   Function function;
 };
 
-inline constexpr std::array<FunctionName, 41> function_table{{
+inline constexpr std::array<FunctionName, 42> function_table{{
     {"exists", Function::exists},
     {"given", Function::given},
     {"in_bits", Function::in_bits},
@@ -68,9 +68,10 @@ inline constexpr std::array<FunctionName, 41> function_table{{
     {"peak_precision", Function::peak_precision},
     {"stated", Function::stated},
     {"catalog", Function::catalog},
+    {"placeholder", Function::placeholder},
 }};
 
-static_assert(function_table.size() == static_cast<std::size_t>(Function::catalog),
+static_assert(function_table.size() == static_cast<std::size_t>(Function::placeholder),
               "every Function but unknown has one name");
 
 /// The function called `name`, or Function::unknown. Runs once per call node, when an

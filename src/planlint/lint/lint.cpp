@@ -7,9 +7,11 @@
 
 #include "planlint/estimate/run_totals.hpp"
 
+#include "planlint/lint/corrected_findings.hpp"
 #include "planlint/plan/element_keys.hpp"
 #include "planlint/plan/loader.hpp"
 #include "planlint/rules/run.hpp"
+#include "planlint/suppress/suppress.hpp"
 
 namespace planlint {
 
@@ -64,6 +66,51 @@ void merge_stage_findings(const Plan& plan, std::span<std::vector<Diagnostic>> f
     d.message = fmt::format("stage{} {}: {}", count > 1 ? "s" : "", joined, d.message);
   }
   out = std::move(kept);
+}
+
+/// The run of the rules on one plan and its estimates, as `options` selects them.
+RuleRun rule_run(const Plan& plan, const Estimates& estimates, const LintOptions& options, const PlanRanges& ranges,
+                 const PlanProvenance& provenance) {
+  return RuleRun{RuleInputs{plan, estimates, *options.catalog, options.today.value_or(real_today()),
+                            options.tolerances, &ranges, &provenance},
+                 options.rule_options,
+                 [&options](const RuleDescriptor& rule) {
+                   return options.selection.level(rule.id, rule.group, rule.severity).has_value();
+                 },
+                 &options.selection};
+}
+
+/// The plan's findings once the inputs their fixes correct are in place (corrected_findings.hpp).
+/// Only a plan with a finding whose fix corrects an input is estimated and checked again: most
+/// have none.
+void correct_findings(FileResult& result, const PlanText& text) {
+  // Claims' fixes (estimate-mismatch) are common and correct no input: nothing more is done.
+  if (input_corrections(*result.plan, result.diagnostics).empty()) return;
+  const auto one_fix = [](const Diagnostic& d) { return d.fixes.size() == 1; };
+  const LintOptions& options = *text.options;
+  const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
+  // A finding its author suppressed inline corrects nothing: the value stands as written.
+  std::vector<Diagnostic> fixing;
+  for (const Diagnostic& d : result.diagnostics)
+    if (one_fix(d)) fixing.push_back(d);
+  SuppressionRules suppression_rules;
+  for (const RuleDescriptor& rule : rules.descriptors()) suppression_rules.group_of.emplace(rule.id, rule.group);
+  suppression_rules.enabled = [](std::string_view, std::string_view) { return true; };
+  (void)apply_suppressions(fixing, find_suppressions(*text.source, text.toml_text, text.first_line),
+                           suppression_rules, text.source->path());
+  const bool with_ranges = estimates_with_ranges(options, rules);
+  std::optional<CorrectedInputs> corrected = corrected_inputs(
+      *result.plan, *options.catalog, fixing, EstimateScope{options.full_estimates, with_ranges});
+  if (!corrected) return;
+  const PlanRanges ranges(corrected->plan, *options.catalog, corrected->estimates, with_ranges);
+  const PlanProvenance provenance(corrected->plan, *options.catalog, corrected->estimates,
+                                  options.full_estimates || with_ranges);
+  std::vector<Diagnostic> found =
+      run_rules(rules, rule_run(corrected->plan, corrected->estimates, options, ranges, provenance));
+  select_findings(found, options);
+  rules.apply_supersedes(found);
+  merge_corrected_findings(result.diagnostics, std::move(found), *corrected);
+  result.corrected = std::move(corrected);
 }
 
 }  // namespace
@@ -135,14 +182,7 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     ranges[e].emplace(*evaluation.plan, *options.catalog, *evaluation.estimates, with_ranges);
     provenance[e].emplace(*evaluation.plan, *options.catalog, *evaluation.estimates,
                           whole_run || options.full_estimates || with_ranges);
-    runs[e].emplace(RuleRun{RuleInputs{*evaluation.plan, *evaluation.estimates, *options.catalog,
-                                       options.today.value_or(real_today()), options.tolerances, &*ranges[e],
-                                       &*provenance[e]},
-                            options.rule_options,
-                            [&options](const RuleDescriptor& rule) {
-                              return options.selection.level(rule.id, rule.group, rule.severity).has_value();
-                            },
-                            &options.selection});
+    runs[e].emplace(rule_run(*evaluation.plan, *evaluation.estimates, options, *ranges[e], *provenance[e]));
   }
   auto rule_set_of = [&](const Evaluation& evaluation) {
     const PlanText& plan = plans[evaluation.result];
@@ -184,6 +224,8 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     select_findings(result.diagnostics, *plans[i].options);
     // A finding that a selected rule's finding at its place supersedes is left out.
     (plans[i].options->rules ? *plans[i].options->rules : RuleSet::builtin()).apply_supersedes(result.diagnostics);
+    // A run in stages: its findings' figures are the stages' own, as written.
+    if (result.plan && result.plan->stages.empty()) correct_findings(result, plans[i]);
     if (result.plan)
       for (auto& [named, positional] : name_elements_in_key_paths(result.diagnostics, *result.plan))
         result.former_keys.earlier.emplace(std::move(named), std::move(positional));

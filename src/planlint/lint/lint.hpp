@@ -13,6 +13,7 @@
 #include "planlint/baseline/baseline.hpp"
 #include "planlint/catalog/catalog.hpp"
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/estimate/corrected.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/lint/findings_cap.hpp"
 #include "planlint/plan/plan.hpp"
@@ -36,6 +37,10 @@ struct FileResult {
   std::optional<std::map<std::string, MetricRange, std::less<>>> ranges = std::nullopt;
   /// The estimates of plan->stages, in order; empty for a plan without [[stages]].
   std::vector<Estimates> stage_estimates = {};
+  /// The plan and its estimates once the inputs its findings' fixes correct are in place
+  /// (corrected.hpp), when a finding carries such a fix: what the findings' figures, and a
+  /// report's, are computed from.
+  std::optional<CorrectedInputs> corrected = std::nullopt;
 };
 
 /// Lints one loaded file.

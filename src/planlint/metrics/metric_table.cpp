@@ -71,6 +71,7 @@ std::string_view section_title(ReportSection section) {
     case ReportSection::serving_compute: return "Compute";
     case ReportSection::latency: return "Latency bounds";
     case ReportSection::serving_cost: return "Cost";
+    case ReportSection::model: return "Parameters (structural keys)";
     case ReportSection::hardware: return "GPU figures (catalog)";
     case ReportSection::run: return "Whole run (sums over the stages)";
     case ReportSection::json_only: return "";
@@ -90,6 +91,7 @@ bool shows_section(ReportSection section, bool training) {
     case ReportSection::serving_compute:
     case ReportSection::latency:
     case ReportSection::serving_cost: return !training;
+    case ReportSection::model:
     case ReportSection::hardware: return true;
     case ReportSection::json_only: return false;
   }

@@ -31,7 +31,7 @@ enum class ReportSection : std::uint8_t {
   run,                                                   // a plan of [[stages]]: the whole run
   compute, time, cost, memory, communication,            // training and finetune plans
   serving_memory, serving_compute, latency, serving_cost,  // inference plans
-  hardware,                                              // every plan
+  model, hardware,                                       // every plan
   json_only,
 };
 

@@ -132,10 +132,10 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
 
   // [model]
   d.set_fixed_defaults("model");
-  // GeLU's 4·h (Vaswani et al. 2017, GPT-3); SwiGLU's parameter-matched 2/3 of it (Shazeer
+  // GeLU's 4·h (Vaswani et al. 2017, GPT-3); a gated MLP's parameter-matched 2/3 of it (Shazeer
   // 2020, "GLU Variants Improve Transformer", §2), which Llama rounds up.
   if (auto hidden = plan.number("model.hidden"))
-    d.set_quantity("model", "ffn_hidden", plan.text("model.mlp") == "swiglu" ? *hidden * 8 / 3 : *hidden * 4, none);
+    d.set_quantity("model", "ffn_hidden", gated_mlp(plan.text("model.mlp").value_or("")) ? *hidden * 8 / 3 : *hidden * 4, none);
   if (auto params = plan.number("model.params")) d.set_quantity("model", "active_params", *params, none);
   // An MoE model's routed experts sit in every layer unless the plan says how many layers are MoE
   // (DeepSeek-V3: the first 3 of 61 are dense); no shared expert unless stated.

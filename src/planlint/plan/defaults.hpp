@@ -23,6 +23,10 @@ std::string compute_precision(const Plan& plan, const Catalog& catalog);
 /// "fp8" → fp8, "fp6" and "mxfp6" → fp6, "fp4", "nvfp4" and "mxfp4" → fp4; none for the others.
 std::optional<Precision> weight_compute_precision(std::string_view weights);
 
+/// Whether `model.mlp` names a gated MLP (SwiGLU, GeGLU: gate, up and down projections, three
+/// matrices of h × F) rather than GeLU's two (Shazeer 2020, "GLU Variants Improve Transformer").
+inline bool gated_mlp(std::string_view mlp) { return mlp == "swiglu" || mlp == "geglu"; }
+
 /// Adds every default the plan does not state. Reports a cluster.count that does not divide
 /// into tp · pp · cp (no data-parallel degree can be derived then).
 void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings);

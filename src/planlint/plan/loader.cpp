@@ -82,6 +82,7 @@ class Loader {
                         const toml::key& written);
   void check_required();
   void check_gpu();
+  void convert_node_price();
 
   std::shared_ptr<const SourceFile> source_;
   const Catalog& catalog_;
@@ -141,6 +142,7 @@ Result<Plan> Loader::load() {
   check_gpu();
   if (!stage_drafts_.empty()) build_stages();
   apply_defaults(plan_, catalog_, findings_);
+  convert_node_price();
   return std::move(plan_);
 }
 
@@ -641,6 +643,37 @@ void Loader::check_required() {
 /// Where a plan's author finds the catalog's ids, with what tells parts apart.
 constexpr std::string_view gpus_listing_note =
     "`planlint gpus` lists the catalog's GPUs with their aliases, peaks, memory and links";
+
+/// A price the file writes per node ("$14/node/h", as cloud price lists quote instances) is
+/// the node's GPUs' price: each GPU's is it divided by cluster.gpus_per_node (stated, or the
+/// catalog's host, or the default), which planlint reads, with a note and a fix that writes it.
+void Loader::convert_node_price() {
+  const KeySpec& key = *find_key("cluster", "price");
+  const PlanValue* price = plan_.find(key);
+  if (!price || price->origin != Origin::plan || !price->quantity()) return;
+  const std::string written = source_text(*source_, price->span);
+  if (written.find('"') == std::string::npos || node_price_as_gpu_price(written).empty()) return;
+  const double gpus = plan_.number("cluster.gpus_per_node").value_or(1);
+  if (!(gpus >= 1)) return;  // a gpus_per_node the plan states unreadably: price stays the node's
+
+  PlanValue per_gpu = *price;
+  per_gpu.value = units::Quantity{price->quantity()->value / gpus, key.dims.front()};
+  // Cents at most, as a price list writes them ("$1.75", "$12.29").
+  auto dollars = [](double usd_per_gpu_second) {
+    std::string text = fmt::format("{:.2f}", usd_per_gpu_second * 3600);
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+    return "$" + text + "/GPU/h";
+  };
+  Diagnostic& d = findings_.add(
+      native_rules::node_price, price->span, "cluster.price",
+      fmt::format("cluster.price {} is a node's price: planlint reads it as {}, divided by the {} GPUs of a node",
+                  written, dollars(per_gpu.quantity()->value), gpus));
+  d.severity = Severity::note;
+  d.help = fmt::format("write one GPU's price: price = \"{}\"", dollars(per_gpu.quantity()->value));
+  d.fixes.push_back(FixEdit{Location{source_->path(), price->span}, fmt::format("\"{}\"", dollars(per_gpu.quantity()->value))});
+  plan_.sections.of(key).values.insert_or_assign(key, std::move(per_gpu));
+}
 
 void Loader::check_gpu() {
   const PlanValue* gpu = plan_.find("cluster.gpu");

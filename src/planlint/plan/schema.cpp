@@ -71,19 +71,24 @@ std::vector<KeySpec> make_keys() {
           .derived("`heads` (no GQA)", {"model.heads"}),
       count("model", "head_dim", "dimension of one head").derived("`hidden / heads`", {"model.hidden", "model.heads"}),
       count("model", "vocab", "vocabulary size"),
+      flag("model", "tied_embeddings", "the output layer shares the input embedding's matrix")
+          .doc("the output layer shares the input embedding's V × h matrix (GPT-3, Gemma, Llama 3.2 1B/3B); "
+               "counted once in `model.structure_params`, twice when `false` (Llama 3 8B–405B, Mistral, DeepSeek)")
+          .fixed_flag(false),
       choice("model", "architecture", "dense or mixture of experts", {"dense", "moe"})
           .doc(R"(dense or mixture of experts; `"moe"` requires `active_params` (else `missing-required`))")
           .fixed_choice("dense"),
       choice("model", "mlp",
-             "MLP kind: gelu (two matrices; GPT, BERT) or swiglu (gated, three matrices; Llama, Mistral, Qwen); "
-             "sizes the MLP's activations",
-             {"gelu", "swiglu"})
-          .doc("MLP kind: GeLU (two matrices; GPT-3) or SwiGLU (gated, three; Llama, Mistral, Qwen); sizes "
-               "the MLP's activations (docs/estimates.md, \"Activations\")")
+             "MLP kind: gelu (two matrices; GPT, BERT), or gated with three matrices: swiglu (Llama, Mistral, "
+             "Qwen), geglu (Gemma); sizes the MLP's activations and parameters",
+             {"gelu", "swiglu", "geglu"})
+          .doc("MLP kind: GeLU (two matrices; GPT-3), or a gated MLP of three: SwiGLU (Llama, Mistral, Qwen), "
+               "GeGLU (Gemma); sizes the MLP's activations and parameters (docs/estimates.md, \"Activations\", "
+               "\"Parameters from the structure\")")
           .fixed_choice("gelu"),
       count("model", "ffn_hidden", "MLP inner width F")
           .doc("MLP inner width F (53248 for Llama 3 405B)")
-          .derived("4 · `hidden` (gelu), 8 · `hidden` / 3 (swiglu)", {"model.hidden", "model.mlp"}),
+          .derived("4 · `hidden` (gelu), 8 · `hidden` / 3 (swiglu, geglu)", {"model.hidden", "model.mlp"}),
       count("model", "experts", "MoE: routed experts per MoE layer E (256 for DeepSeek-V3)")
           .doc("MoE: routed experts per MoE layer E (8 for Mixtral, 256 for DeepSeek-V3); with "
                "`experts_per_token` it splits the parameters into routed experts and the rest (`train.moe.*`), "
@@ -106,6 +111,9 @@ std::vector<KeySpec> make_keys() {
             "MLA (DeepSeek-V2/V3): the compressed KV latent's width d_c, which the KV cache holds")
           .doc("MLA (DeepSeek-V2/V3): width d_c of the compressed KV latent; the KV cache is then (d_c + "
                "`qk_rope_head_dim`) · L elements a token, held whole on every GPU of a tensor-parallel replica"),
+      count("model", "q_lora_rank", "MLA: the compressed query latent's width d_c'")
+          .doc("MLA: width d_c' of the compressed query latent (1536 for DeepSeek-V3, none for DeepSeek-V2-Lite, "
+               "whose queries are projected directly); sizes the attention's parameters"),
       count("model", "qk_rope_head_dim", "MLA: the decoupled RoPE key's width d_h^R, cached beside the latent")
           .doc("MLA: width d_h^R of the decoupled RoPE key cached beside the latent (64 for DeepSeek-V2/V3)"),
       count("model", "qk_head_dim", "width of one head's queries and keys, d_qk (MLA: wider than its values)")
@@ -309,7 +317,8 @@ std::vector<KeySpec> make_keys() {
                "one NIC per GPU)"),
       Row{KeySpec{"cluster", "price", K::quantity, "USD per GPU-hour", {usd_per_gpu_second}, "USD per GPU-hour",
                   1.0 / 3600, {}, false, 0, huge}}
-          .doc(R"(rental or amortised price (`"$3/GPU/h"`, `"3 USD/GPU-h"`, or `3`))"),
+          .doc(R"(rental or amortised price (`"$3/GPU/h"`, `"3 USD/GPU-h"`, or `3`); a node's price )"
+               R"((`"$14/node/h"`) is read divided by `gpus_per_node`, with a note (`node-price`))"),
       time("cluster", "node_mtbf", "mean time between failures of one node")
           .doc(R"(mean time between failures of one node (host) of `gpus_per_node` GPUs (`"6300 h"`); )"
                "`checkpoint-interval` and `goodput-implausible` count the failures of the job's nodes with it"),

@@ -107,6 +107,14 @@ const PlausibleMagnitude plausible_magnitudes[] = {
     // NICs are quoted in bits: "400 Gbps" is 50 GB/s.
     {"cluster.inter_node_bandwidth", 1e9, 2e12, {{{1e9 / 8, "Gbps"}, {1e9, "GB/s"}}}},
     {"cluster.node_mtbf", 86400, 3e9, {{{plausible_hour, "h"}, {86400, "d"}}}},
+    // Serving objectives are quoted in milliseconds: a P99 TTFT of 50 ms to a minute, an
+    // inter-token latency of 1 ms to a second.
+    {"inference.sla_ttft", 0.01, 120, {{{1e-3, "ms"}}}},
+    {"inference.sla_itl", 1e-3, 1, {{{1e-3, "ms"}}}},
+    // Checkpoints are written every few minutes to a few hours (a day at most), and one write
+    // stalls for seconds to tens of minutes.
+    {"training.checkpoint_interval", 60, 86400, {{{plausible_hour, "h"}, {60, "min"}}}},
+    {"training.checkpoint_write_time", 1, 7200, {{{60, "min"}, {1e-3, "ms"}}}},
     {"training.activation_memory", 1e8, 2e12, {{{1e9, "GB"}, {1e6, "MB"}}}},
     {"model.params", 1e6, 1e14, {{{1e9, "B"}, {1e6, "M"}, {1e12, "T"}}}},
     {"model.active_params", 1e6, 1e14, {{{1e9, "B"}, {1e6, "M"}, {1e12, "T"}}}},
@@ -303,7 +311,13 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
         return std::nullopt;
       }
   } else if (node.is_string()) {
-    const std::string& text = node.as_string()->get();
+    const std::string& written = node.as_string()->get();
+    // A price per node ("$14/node/h": cloud price lists quote instances) reads as the node's
+    // price per GPU-hour here; the loader divides it by gpus_per_node once that is known.
+    std::string per_gpu_text;
+    if (base == units::dims::usd_per_gpu_second && path.prefix == "cluster" && path.key == "price")
+      per_gpu_text = node_price_as_gpu_price(written);
+    const std::string& text = per_gpu_text.empty() ? written : per_gpu_text;
     units::QuantityResult parsed = units::parse_quantity(text);
     if (auto* error = std::get_if<units::QuantityError>(&parsed)) {
       // The character the error is at, or the last one (an error past the end is the value's).
@@ -414,6 +428,20 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
   if (context.base_unit == "fraction" && quantity.dim.dimensionless()) quantity.percent = true;
   out.value = quantity;
   return out;
+}
+
+std::string node_price_as_gpu_price(const std::string& written) {
+  std::string lower = written;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::size_t slash = lower.find('/');
+  while (slash != std::string::npos) {
+    std::size_t word = lower.find_first_not_of(' ', slash + 1);
+    if (word != std::string::npos && lower.compare(word, 4, "node") == 0 &&
+        (word + 4 == lower.size() || !std::isalpha(static_cast<unsigned char>(lower[word + 4]))))
+      return written.substr(0, word) + "GPU" + written.substr(word + 4);
+    slash = lower.find('/', slash + 1);
+  }
+  return {};
 }
 
 }  // namespace planlint::detail

@@ -84,6 +84,10 @@ class ValueReader {
   const toml::table* section_ = nullptr;
 };
 
+/// `written` with its "/node" unit ("$14/node/h", "14 USD/Node-hour") as "/GPU", or "" when it
+/// names no node: a price per node, which the loader reads per GPU (node-price).
+std::string node_price_as_gpu_price(const std::string& written);
+
 /// "training.mfu = 140%" style rendering of the value's source text, for messages.
 std::string source_text(const SourceFile& source, Span span);
 

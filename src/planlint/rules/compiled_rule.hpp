@@ -67,6 +67,9 @@ struct CompiledRule {
   std::string each;
   expr::NodePtr applies;  ///< optional precondition
   expr::NodePtr check;    ///< must hold; the rule fires when it is false
+  /// Optional: where it holds, a finding is an error rather than the rule's severity (a figure
+  /// far off its expected value, not just past the tolerance).
+  expr::NodePtr error_when;
   /// The plan keys (or it / it.KEY) the finding may point at: the first the plan states wins,
   /// then the first that has a value ("at = ['training.tp', 'inference.tp']").
   NameList at;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "planlint/catalog/price_reference.hpp"
 #include "planlint/expr/check.hpp"
 #include "planlint/plan/defaults.hpp"
 #include "planlint/metrics/metric_table.hpp"
@@ -367,6 +368,12 @@ std::optional<expr::Value> PlanEnvironment::catalog(std::string_view gpu, std::s
     if (!spec->scale_up_link) return std::nullopt;
     return expr::Value{std::string(field == "scale_up_link" ? to_string(*spec->scale_up_link)
                                                             : display_name(*spec->scale_up_link))};
+  }
+  if (field == "price_reference" || field == "price_high_reference") {
+    const std::optional<PriceReference> reference = price_reference(inputs_.catalog, *spec);
+    if (!reference) return std::nullopt;
+    if (field == "price_reference") return expr::Value{reference->entry->id};
+    return expr::Value{units::Quantity{reference->high, units::dims::usd_per_gpu_second}};
   }
   auto dim = expr::catalog_field_dimension(field);
   if (!dim) return std::nullopt;

@@ -27,6 +27,7 @@ std::uint64_t evaluation_cost(const CompiledRule& rule) {
   std::uint64_t nodes = template_nodes(rule.message) + template_nodes(rule.help);
   if (rule.applies) nodes += expr::node_count(*rule.applies);
   if (rule.check) nodes += expr::node_count(*rule.check);
+  if (rule.error_when) nodes += expr::node_count(*rule.error_when);
   if (rule.at_template) nodes += template_nodes(*rule.at_template);
   if (rule.fix) nodes += template_nodes(*rule.fix);
   return nodes * max_elements(rule.each);

@@ -27,7 +27,7 @@ using detail::to_span;
 
 const std::vector<std::string_view> rule_keys = {
     "id", "group", "severity", "summary", "applies", "check", "at", "related", "message",
-    "help", "docs", "each", "options", "fix", "fix_safety", "native", "let", "supersedes"};
+    "help", "docs", "each", "options", "fix", "fix_safety", "native", "let", "supersedes", "error_when"};
 
 class RuleLoader {
  public:
@@ -124,6 +124,11 @@ class RuleLoader {
       rule.check = expression(*check, "check", names, true, rule);
     else
       missing(table, "check", " (the expression that must hold)");
+    if (const toml::node* error_when = table.get("error_when")) {
+      rule.error_when = expression(*error_when, "error_when", names, true, rule);
+      if (d.severity == Severity::error)
+        error(span_of(table, "error_when"), "error_when raises a finding to an error, and the rule's severity is error already");
+    }
 
     if (const toml::node* at = table.get("at")) {
       if (at->is_string() && at->as_string()->get().find('{') != std::string::npos) {

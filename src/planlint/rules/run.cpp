@@ -227,6 +227,8 @@ class RuleRunner {
     Diagnostic d;
     d.rule = rule_.descriptor.id;
     d.severity = rule_.descriptor.severity;
+    if (rule_.error_when && expr::evaluate_condition(*rule_.error_when, environment_) == true)
+      d.severity = Severity::error;
     d.message = render(rule_.message, environment_);
     // A rendered `at` template goes in front of the rule's `at` list (views of both).
     Place place;

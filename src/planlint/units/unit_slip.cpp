@@ -26,7 +26,6 @@ std::string time_slip(double ratio) {
 std::string describe_slip(double claimed, double computed, Dimension dim, double goodput, double margin) {
   if (claimed <= 0 || computed <= 0) return {};
   const double ratio = claimed / computed;
-  auto near = [&](double target) { return std::abs(ratio / target - 1) <= 0.03; };
   // The slips of a time conversion only for a figure derived from a time: bytes or FLOPs 3.6×
   // off are an ordinary mismatch, not hours multiplied by 1000.
   const bool from_time = dim[Base::second] != 0 || dim[Base::usd] != 0;
@@ -68,11 +67,25 @@ std::string describe_slip(double claimed, double computed, Dimension dim, double
     const std::string prefix = k == 1 ? "1000×" : fmt::format("1000^{}×", k);
     return fmt::format("{} too {}: {}", prefix, direction, cause);
   };
-  double factor = 1;
+  // A binary prefix step (KiB, MiB, GiB, TiB: 1024 apart) is 2.4% from the decimal one at
+  // 1024, 4.9% at 1024², so both are looked for and the nearer one names the slip.
+  auto binary_slipped = [&](int k, std::string_view direction) {
+    const std::string prefix = k == 1 ? "1024×" : fmt::format("1024^{}×", k);
+    return fmt::format("{} too {}: a binary prefix slip (Ki, Mi, Gi and Ti differ by 1024, where k, M, G and T "
+                       "differ by 1000)",
+                       prefix, direction);
+  };
+  const auto off = [&](double target) { return std::abs(ratio / target - 1); };
+  double factor = 1, binary = 1;
   for (int k = 1; k <= 4; ++k) {
     factor *= 1000.0;
-    if (near(factor)) return slipped(k, "large");
-    if (near(1 / factor)) return slipped(k, "small");
+    binary *= 1024.0;
+    for (const bool larger : {true, false}) {
+      const double si = larger ? factor : 1 / factor, bin = larger ? binary : 1 / binary;
+      const std::string_view direction = larger ? "large" : "small";
+      if (off(bin) <= 0.03 && off(bin) < off(si)) return binary_slipped(k, direction);
+      if (off(si) <= 0.03) return slipped(k, direction);
+    }
   }
   return {};
 }

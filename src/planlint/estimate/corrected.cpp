@@ -1,0 +1,121 @@
+#include "planlint/estimate/corrected.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "planlint/diag/native_rules.hpp"
+#include "planlint/plan/schema.hpp"
+#include "planlint/units/quantity.hpp"
+
+namespace planlint {
+
+namespace {
+
+/// The text of a fix's replacement as a value reads it: a TOML basic string without escapes
+/// unquoted ("\"989 TFLOPS\"" → 989 TFLOPS); anything else (a number) as it is. nullopt for a
+/// string with escapes, which no quantity has.
+std::optional<std::string> unquoted(const std::string& replacement) {
+  if (replacement.size() >= 2 && replacement.front() == '"' && replacement.back() == '"') {
+    std::string inner = replacement.substr(1, replacement.size() - 2);
+    if (inner.find_first_of("\\\"") != std::string::npos) return std::nullopt;
+    return inner;
+  }
+  return replacement;
+}
+
+/// The fix's value in the key's base unit, and whether it was written in bits (as the loader
+/// reads it: value_reader.cpp); nullopt when it does not read as the key's quantity.
+std::optional<std::pair<double, bool>> read_fix_value(const KeySpec& key, const std::string& replacement) {
+  if ((key.kind != ValueKind::quantity && key.kind != ValueKind::whole) || key.dims.empty()) return std::nullopt;
+  const units::Dimension base = key.dims.front();
+  const bool quoted = !replacement.empty() && replacement.front() == '"';
+  const std::optional<std::string> text = unquoted(replacement);
+  if (!text) return std::nullopt;
+  if (!quoted) {
+    double number = 0;
+    const char* end = text->data() + text->size();
+    if (std::from_chars(text->data(), end, number).ptr != end || !std::isfinite(number)) return std::nullopt;
+    return std::pair{number * key.plain_number_scale, false};
+  }
+  const units::QuantityResult parsed = units::parse_quantity(*text);
+  const units::Quantity* read = std::get_if<units::Quantity>(&parsed);
+  if (!read) return std::nullopt;
+  units::Quantity quantity = units::resolve(*read, base);
+  if (read->dim.dimensionless() && !base.dimensionless()) quantity.value *= key.plain_number_scale;
+  bool in_bits = false;
+  if (quantity.dim == units::dims::bits_per_second && base == units::dims::bytes_per_second &&
+      std::find(key.dims.begin(), key.dims.end(), quantity.dim) != key.dims.end()) {
+    quantity = units::Quantity{quantity.value / 8, base};
+    in_bits = true;
+  }
+  if (quantity.dim != base || !std::isfinite(quantity.value)) return std::nullopt;
+  return std::pair{quantity.value, in_bits};
+}
+
+}  // namespace
+
+std::string once_text(std::span<const InputCorrection> corrections) {
+  std::string text;
+  for (std::size_t i = 0; i < corrections.size(); ++i) {
+    if (i > 0) text += i + 1 == corrections.size() ? " and " : ", ";
+    text += fmt::format("{} is {}", corrections[i].key, corrections[i].value);
+  }
+  return text;
+}
+
+std::string fixes_text(std::span<const InputCorrection> corrections) {
+  std::vector<std::string> rules;
+  for (const InputCorrection& c : corrections)
+    if (std::find(rules.begin(), rules.end(), c.rule) == rules.end()) rules.push_back(c.rule);
+  if (rules.size() == 1) return rules.front() + "'s fix";
+  std::string text = "the fixes of ";
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    if (i > 0) text += i + 1 == rules.size() ? " and " : ", ";
+    text += rules[i];
+  }
+  return text;
+}
+
+std::vector<InputCorrection> input_corrections(const Plan& plan, std::span<const Diagnostic> findings) {
+  std::vector<InputCorrection> corrections;
+  for (const Diagnostic& d : findings) {
+    if (d.suppression || d.fixes.size() != 1) continue;
+    // A loader's fix writes what planlint already reads (node-price's per-GPU price, gpu-alias's
+    // id): nothing to correct.
+    if (std::find(native_rules::all.begin(), native_rules::all.end(), d.rule) != native_rules::all.end()) continue;
+    const KeySpec* key = find_key(d.key_path);
+    const PlanValue* stated = key ? plan.find(*key) : nullptr;
+    // Only a value the file states, replaced whole: the fix's edit is at the value's span.
+    if (!stated || stated->origin != Origin::plan || d.fixes.front().location.span != stated->span) continue;
+    const auto read = read_fix_value(*key, d.fixes.front().replacement);
+    if (!read) continue;
+    // Two findings fixing one key: the first (in the order the rules ran) wins.
+    if (std::any_of(corrections.begin(), corrections.end(),
+                    [&](const InputCorrection& c) { return c.key == d.key_path; }))
+      continue;
+    corrections.push_back({d.key_path, *unquoted(d.fixes.front().replacement), d.rule, read->first, read->second});
+  }
+  return corrections;
+}
+
+std::optional<CorrectedInputs> corrected_inputs(const Plan& plan, const Catalog& catalog,
+                                                std::span<const Diagnostic> findings, EstimateScope scope) {
+  std::vector<InputCorrection> corrections = input_corrections(plan, findings);
+  if (corrections.empty()) return std::nullopt;
+  CorrectedInputs corrected{plan, Estimates{}, std::move(corrections)};
+  for (const InputCorrection& correction : corrected.corrections) {
+    const KeySpec& key = *find_key(correction.key);
+    PlanValue value = *plan.find(key);
+    value.value = units::Quantity{correction.base_value, key.dims.front()};
+    value.in_bits = correction.in_bits;
+    corrected.plan.sections.of(key).values.insert_or_assign(key, std::move(value));
+  }
+  // The one evaluation path: estimate() of the plan as the fixes write it.
+  corrected.estimates = estimate(corrected.plan, catalog, scope);
+  return corrected;
+}
+
+}  // namespace planlint

@@ -1,0 +1,164 @@
+#pragma once
+/// The training figures of one parallel layout on plain numbers: what the plan fixes is read
+/// once (read_training_inputs), and evaluate() composes the formulas of layout_formulas.hpp as
+/// the metrics of the estimates do, for a layout the plan need not state. `planlint solve`
+/// evaluates every layout of its space with it; a test holds its figures equal to the metrics
+/// of every example and rule case.
+///
+///     const layout::TrainingInputs inputs = layout::read_training_inputs(plan, catalog, estimates);
+///     layout::TrainingLayout l = layout::plan_layout(plan);
+///     l.tp = 8;
+///     const layout::TrainingFigures f = layout::evaluate(inputs, l);  // f.memory_lower_bound ...
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/catalog/catalog.hpp"
+#include "planlint/estimate/estimates.hpp"
+#include "planlint/estimate/layout_formulas.hpp"
+#include "planlint/plan/plan.hpp"
+
+namespace planlint::layout {
+
+inline constexpr double absent = std::numeric_limits<double>::quiet_NaN();
+
+/// training.recompute.
+enum class Recompute : std::uint8_t { none, selective, full };
+std::string_view recompute_name(Recompute recompute);
+
+/// The keys of a training layout: what `planlint solve` varies.
+struct TrainingLayout {
+  int tp = 1, pp = 1, virtual_stages = 1, dp = 1, cp = 1, ep = 1, micro_batch = 1, zero = 0;
+  Recompute recompute = Recompute::selective;
+  bool sequence_parallel = false;
+  friend bool operator==(const TrainingLayout&, const TrainingLayout&) = default;
+};
+
+/// What the plan fixes, in base units; NaN where the plan lacks it (the figures that need it are
+/// then NaN, as the metrics are absent).
+struct TrainingInputs {
+  double params = absent;           ///< model.params, N
+  double layers = absent, hidden = absent, heads = absent, kv_heads = absent, seq_len = absent;
+  /// MoE with the expert split known (train.moe.expert_params): the states and all-reduce split it.
+  bool moe = false, expert_split_known = false;
+  double dense_params = absent, expert_params = absent, experts = absent;
+  double experts_per_token = absent, moe_layers = absent;
+  StateBytes state_bytes;
+  bool state_bytes_known = true;    ///< the optimizer (or bytes_per_param) is one planlint knows
+  /// Activations per token and layer in units of h (layer_bytes), used below full recompute.
+  double kept = 10, split = 24, score_bytes = 5;
+  bool flash_attention = true;
+  double first_stage_layers = 0;    ///< 0: not stated (L / pp)
+  double measured_activations = absent;  ///< training.activation_memory, when stated
+  double memory_reserve = absent, hbm = absent;
+  double sequences_per_step = absent, tokens_per_step = absent;
+  bool batch_in_sequences = true;   ///< global_batch is in sequences (must divide by dp · b)
+  double count = absent, peak = absent, mfu = absent, goodput = absent, schedule_margin = absent, price = absent;
+  /// FLOPs the step time (per token) and the GPU time divide by the MFU: with the attention's
+  /// when it counts them.
+  double step_flops_per_token = absent, gpu_flops = absent;
+  bool mfu_counts_recompute = false;  ///< full recompute is 4/3 of the FLOPs the MFU counts
+  double scale_up_domain = absent, inter_node_bandwidth = absent, intra_node_bandwidth = absent;
+  double alltoall_element_bytes = 8;  ///< dispatch, combine, forward and backward
+  bool lora = false;                  ///< only the adapters' gradients are all-reduced: unsized
+  /// Plan keys the figures need that the plan lacks.
+  std::vector<std::string> missing;
+};
+
+/// The figures of one layout, NaN where the metric of that name is absent.
+struct TrainingFigures {
+  double states = absent, activations = absent, reserve = absent, total = absent, lower_bound = absent;
+  double step_seconds = absent, gpu_seconds = absent, days = absent, wall_days = absent, schedule_days = absent;
+  double billed = absent, cost = absent;
+  double allreduce_bytes = absent, dp_group_domains = absent, comm_seconds = absent, comm_fraction = absent;
+  double comm_fraction_lower_bound = absent;
+  double micro_batches = absent, bubble = absent;
+  double ep_group_domains = absent, alltoall_bytes = absent, alltoall_seconds = absent, alltoall_fraction = absent;
+};
+
+/// What the plan fixes, read once: its keys (defaults included) and the MoE split of
+/// `estimates` (the plan's).
+TrainingInputs read_training_inputs(const Plan& plan, const Catalog& catalog, const Estimates& estimates);
+/// The plan's own layout (defaults included).
+TrainingLayout plan_layout(const Plan& plan);
+
+/// The figures of `l`: the metrics' formulas, composed as the estimates compose them.
+inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& l) {
+  TrainingFigures f;
+  const double tp = l.tp, pp = l.pp, dp = l.dp, cp = l.cp, ep = l.ep, v = l.virtual_stages;
+  const bool full = l.recompute == Recompute::full;
+
+  // Memory per GPU.
+  const bool moe_split = in.moe && ep > 1 && in.expert_split_known;
+  if (in.state_bytes_known)
+    f.states = moe_split ? moe_states_bytes(in.state_bytes, l.zero, in.params, in.dense_params, in.expert_params, tp,
+                                            pp, dp, cp, ep)
+                         : dense_states_bytes(in.state_bytes, l.zero, in.params, tp, pp, dp, cp);
+  if (!std::isnan(in.measured_activations)) {
+    f.activations = in.measured_activations;
+  } else {
+    LayerActivations layer;
+    layer.seq_len = in.seq_len;
+    layer.micro_batch = l.micro_batch;
+    layer.hidden = in.hidden;
+    layer.heads = in.heads;
+    layer.kept = in.kept;
+    layer.split = in.split;
+    layer.score_bytes = in.score_bytes;
+    layer.scores_kept = l.recompute == Recompute::none && !in.flash_attention;
+    const double per_layer = layer_activation_bytes(layer, full, l.sequence_parallel, tp);
+    f.activations = activations_bytes(first_stage_held_layers(in.layers, in.first_stage_layers, pp, v), per_layer, cp);
+  }
+  f.reserve = memory_reserve_bytes(in.memory_reserve, f.states, f.activations);
+  f.total = memory_total_bytes(f.states, f.activations, f.reserve);
+  // memory-fit's bound: an MoE model's states without the expert split, split ep ways below ZeRO 3.
+  const bool least_split = in.moe && !in.expert_split_known && ep > 1 && l.zero < 3;
+  f.lower_bound = memory_lower_bound_bytes(least_split ? f.states / ep : f.states, f.activations, in.memory_reserve);
+
+  // Time and cost.
+  const double recompute_factor = in.mfu_counts_recompute && full ? 4.0 / 3.0 : 1;
+  f.step_seconds = step_seconds(recompute_factor, in.step_flops_per_token, in.tokens_per_step, in.count, in.peak, in.mfu);
+  f.gpu_seconds = gpu_seconds(recompute_factor, in.gpu_flops, in.peak, in.mfu);
+  f.days = train_seconds(f.gpu_seconds, in.count);
+  f.wall_days = wall_seconds(f.days, in.goodput);
+  f.schedule_days = schedule_seconds(f.wall_days, in.schedule_margin);
+  f.billed = billed_gpu_seconds(in.count, f.wall_days);
+  f.cost = cost_total(f.billed, in.price);
+
+  // The gradient all-reduce.
+  if (!in.lora) {
+    if (moe_split) {
+      if (dp * (cp > 1 ? cp : 1) / ep >= 1)
+        f.allreduce_bytes = moe_allreduce_bytes(in.dense_params, in.expert_params, tp, pp, dp, cp, ep);
+    } else {
+      f.allreduce_bytes = dense_allreduce_bytes(in.params, tp, pp, dp, cp);
+    }
+  }
+  f.dp_group_domains = group_domains(tp, cp, dp, in.scale_up_domain);
+  if (!std::isnan(f.allreduce_bytes) && (dp * cp <= 1 || !std::isnan(f.dp_group_domains)))
+    f.comm_seconds = allreduce_seconds(f.allreduce_bytes, dp, cp, f.dp_group_domains, in.inter_node_bandwidth,
+                                       in.intra_node_bandwidth);
+  f.comm_fraction = step_fraction(f.comm_seconds, f.step_seconds);
+  f.comm_fraction_lower_bound = in.moe && ep > 1 && !in.expert_split_known ? f.comm_fraction / ep : f.comm_fraction;
+
+  // The pipeline.
+  f.micro_batches = micro_batches(in.sequences_per_step, dp, l.micro_batch);
+  f.bubble = pipeline_bubble(pp, v, f.micro_batches);
+
+  // The expert all-to-all.
+  if (in.moe) {
+    f.ep_group_domains = group_domains(tp, cp, ep, in.scale_up_domain);
+    f.alltoall_bytes = alltoall_bytes(ep, in.experts_per_token, in.hidden, in.alltoall_element_bytes, in.moe_layers,
+                                      pp, in.tokens_per_step, dp, tp, cp);
+    if (!std::isnan(f.alltoall_bytes) && (ep <= 1 || !std::isnan(f.ep_group_domains)))
+      f.alltoall_seconds = alltoall_seconds(f.alltoall_bytes, ep, f.ep_group_domains, in.inter_node_bandwidth,
+                                            in.intra_node_bandwidth);
+    f.alltoall_fraction = step_fraction(f.alltoall_seconds, f.step_seconds);
+  }
+  return f;
+}
+
+}  // namespace planlint::layout

@@ -1,0 +1,187 @@
+/// `planlint solve`'s text and Markdown output (docs/solve.md, "Reading the output").
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "planlint/diag/printable.hpp"
+#include "planlint/estimate/engine.hpp"
+#include "planlint/solve/solve.hpp"
+
+namespace planlint::solve {
+
+namespace {
+
+std::string shown(Metric metric, double value) {
+  if (std::isnan(value)) return "-";
+  return detail::show_metric_value(metric_spec(metric), value);
+}
+
+}  // namespace
+
+std::string objective_name(Objective objective) {
+  switch (objective) {
+    case Objective::cost: return "cost";
+    case Objective::days: return "days";
+    case Objective::gpus: return "gpus";
+  }
+  return "cost";
+}
+
+namespace {
+
+/// The table's columns: the layout's keys and the figures that decided it.
+constexpr std::array<std::string_view, 16> columns = {"#",    "tp",        "pp", "v",            "cp",     "dp",
+                                                      "ep",   "b",         "zero", "recompute",  "sp",     "memory / HBM",
+                                                      "bubble", "comm", "days", "cost"};
+
+std::array<std::string, 16> cells(std::string_view label, const Ranked& r, double hbm) {
+  const layout::TrainingLayout& l = r.layout;
+  const layout::TrainingFigures& f = r.figures;
+  return {std::string(label),
+          std::to_string(l.tp),
+          std::to_string(l.pp),
+          std::to_string(l.virtual_stages),
+          std::to_string(l.cp),
+          std::to_string(l.dp),
+          std::to_string(l.ep),
+          std::to_string(l.micro_batch),
+          std::to_string(l.zero),
+          std::string(layout::recompute_name(l.recompute)),
+          l.sequence_parallel ? "yes" : "no",
+          fmt::format("{} / {}", shown(Metric::train_memory_lower_bound, f.lower_bound),
+                      units::format(hbm, units::dims::bytes)),
+          shown(Metric::train_pipeline_bubble, f.bubble),
+          shown(Metric::train_comm_fraction, f.comm_fraction),
+          shown(Metric::train_days, f.days),
+          shown(Metric::cost_total, f.cost)};
+}
+
+/// A text row: right-aligned numbers, the recompute and sp columns left-aligned.
+template <typename Cells>
+std::string text_row(const Cells& c) {
+  return fmt::format("{:>4} {:>4} {:>4} {:>2} {:>4} {:>6} {:>4} {:>4} {:>4} {:<9} {:<3} {:>18} {:>7} {:>7} {:>8} {:>10}",
+                     c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14],
+                     c[15]);
+}
+
+/// The figures of the best layout's arithmetic, in the order shown.
+constexpr Metric arithmetic_metrics[] = {
+    Metric::train_memory_states,  Metric::train_memory_activations, Metric::train_memory_reserve,
+    Metric::train_memory_total,   Metric::train_pipeline_bubble,    Metric::train_comm_fraction,
+    Metric::train_comm_alltoall_fraction, Metric::train_days,       Metric::cost_total};
+
+std::string order_text(const SolveReport& report) {
+  return fmt::format("minimize {}, then days, warnings (bubble over {:g}%, all-reduce over {:g}% of the step, tp "
+                     "beyond the scale-up domain), soft targets missed, GPUs per model replica, exposed communication "
+                     "and bubble, recompute, ZeRO stage, memory",
+                     objective_name(report.spec.objective), report.spec.max_bubble * 100,
+                     report.spec.max_comm_fraction * 100);
+}
+
+}  // namespace
+
+std::string family_text(const layout::TrainingLayout& l) {
+  return fmt::format("tp = {}, pp = {}, cp = {}", l.tp, l.pp, l.cp);
+}
+
+std::string failure_text(const SolveReport& report, const Ranked& r, const Failure& failure) {
+  if (failure.kind == Failure::Kind::memory)
+    return fmt::format("{} per GPU at the least > {} ({})", shown(Metric::train_memory_lower_bound, r.figures.lower_bound),
+                       units::format(report.inputs.hbm, units::dims::bytes),
+                       fmt::format("zero {}, recompute {}, micro_batch {}{}", r.layout.zero,
+                                   layout::recompute_name(r.layout.recompute), r.layout.micro_batch,
+                                   r.layout.ep > 1 ? fmt::format(", ep {}", r.layout.ep) : ""));
+  const TargetBound& target = report.spec.hard_targets[failure.target];
+  return fmt::format("{} {} {} {}, hard target '{}'", metric_spec(target.metric).name,
+                     shown(target.metric, figure_of(r.figures, target.metric)), target.is_max ? ">" : "<",
+                     shown(target.metric, target.bound), printable(target.name));
+}
+
+void render_solve_text(std::ostream& out, const SolveReport& report) {
+  const SearchResult& search = report.search;
+  out << fmt::format("{}: {} layouts of {} {} GPUs searched in {:.1f} ms, {} fit and meet the hard targets\n",
+                     printable_path(report.path), search.layouts, report.inputs.count, printable(report.gpu),
+                     report.search_seconds * 1e3, search.passing);
+  out << order_text(report) << '\n';
+  for (const std::string& note : report.notes) out << "note: " << note << '\n';
+  out << '\n' << text_row(columns) << '\n';
+  std::size_t index = 0;
+  for (const Solution& solution : report.solutions)
+    out << text_row(cells(std::to_string(++index), solution.ranked, report.inputs.hbm)) << '\n';
+  out << text_row(cells("plan", report.current, report.inputs.hbm)) << (report.current_failure ? "  (excluded)" : "")
+      << '\n';
+
+  if (!report.solutions.empty()) {
+    const Solution& best = report.solutions.front();
+    out << '\n'
+        << (best.changes.empty() ? std::string("best: the plan's own layout")
+                                 : fmt::format("best: {}", fmt::join(best.changes, ", ")))
+        << '\n';
+    for (const Metric metric : arithmetic_metrics)
+      if (const MetricValue* value = best.estimates.find(metric))
+        out << fmt::format("  {} = {}\n", metric_spec(metric).name, printable(value->arithmetic.str()));
+  }
+  if (!search.misses.empty()) {
+    out << "\nexcluded families, nearest first:\n";
+    for (const FamilyMiss& miss : search.misses)
+      out << fmt::format("  {}: {}\n", family_text(miss.nearest.layout), failure_text(report, miss.nearest, miss.failure));
+  }
+  for (const std::string& line : report.unconfirmed)
+    out << fmt::format("unconfirmed: {}\n", printable(line));
+  if (report.solutions.empty()) {
+    out << "\nno layout fits";
+    if (!search.misses.empty())
+      out << fmt::format(": the closest is {}, {}", family_text(search.misses.front().nearest.layout),
+                         failure_text(report, search.misses.front().nearest, search.misses.front().failure));
+    out << '\n';
+  }
+}
+
+void render_solve_markdown(std::ostream& out, const SolveReport& report) {
+  const SearchResult& search = report.search;
+  const auto markdown_row = [](const auto& c) { return fmt::format("| {} |", fmt::join(c, " | ")); };
+  out << fmt::format("### planlint solve: {}\n\n", markdown_code_span(report.path));
+  out << fmt::format("{} layouts of {} {} GPUs searched in {:.1f} ms; {} fit and meet the hard targets. Ranked by: "
+                     "{}.\n",
+                     search.layouts, report.inputs.count, markdown_text(report.gpu), report.search_seconds * 1e3,
+                     search.passing, order_text(report));
+  for (const std::string& note : report.notes) out << fmt::format("\n> {}\n", markdown_text(note));
+  out << '\n' << markdown_row(columns) << '\n';
+  out << fmt::format("|{}\n", fmt::join(std::vector<std::string>(columns.size(), "---|"), ""));
+  std::size_t index = 0;
+  for (const Solution& solution : report.solutions)
+    out << markdown_row(cells(std::to_string(++index), solution.ranked, report.inputs.hbm)) << '\n';
+  out << markdown_row(cells(report.current_failure ? "plan (excluded)" : "plan", report.current, report.inputs.hbm))
+      << '\n';
+  if (!report.solutions.empty()) {
+    const Solution& best = report.solutions.front();
+    std::vector<std::string> changes;
+    for (const std::string& change : best.changes) changes.push_back(markdown_code_span(change));
+    out << (changes.empty() ? std::string("\n**Best:** the plan's own layout\n")
+                            : fmt::format("\n**Best:** {}\n", fmt::join(changes, ", ")));
+    out << '\n';
+    for (const Metric metric : arithmetic_metrics)
+      if (const MetricValue* value = best.estimates.find(metric))
+        out << fmt::format("- {}\n", markdown_code_span(fmt::format("{} = {}", metric_spec(metric).name,
+                                                                      value->arithmetic.str())));
+  }
+  if (!search.misses.empty()) {
+    out << "\n**Excluded families, nearest first:**\n\n";
+    for (const FamilyMiss& miss : search.misses)
+      out << fmt::format("- {}: {}\n", family_text(miss.nearest.layout),
+                         markdown_text(failure_text(report, miss.nearest, miss.failure)));
+  }
+  for (const std::string& line : report.unconfirmed) out << fmt::format("\n> unconfirmed: {}\n", markdown_text(line));
+  if (report.solutions.empty()) {
+    out << "\n**No layout fits**";
+    if (!search.misses.empty())
+      out << fmt::format(": the closest is {}, {}", family_text(search.misses.front().nearest.layout),
+                         markdown_text(failure_text(report, search.misses.front().nearest, search.misses.front().failure)));
+    out << '\n';
+  }
+}
+
+}  // namespace planlint::solve

@@ -1,0 +1,84 @@
+#pragma once
+/// `planlint solve PLAN` (docs/solve.md): the plan evaluated once by the engine for what it
+/// fixes, every layout of the space evaluated by the kernel (search.hpp), and the layouts it
+/// prints confirmed by the engine: each applied to the plan's text and linted, with no error
+/// and the hard targets met.
+///
+///     Result<SolveReport> report = solve_plan(source, toml_text, lint_options, SolveOptions{});
+///     render_solve_text(out, *report);
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/diag/result.hpp"
+#include "planlint/estimate/estimates.hpp"
+#include "planlint/fix/edits.hpp"
+#include "planlint/settings/lint_options.hpp"
+#include "planlint/solve/search.hpp"
+#include "planlint/source/source_file.hpp"
+
+namespace planlint::solve {
+
+struct SolveOptions {
+  Objective objective = Objective::cost;
+  std::size_t top = 5;            ///< -n: layouts printed
+  std::vector<std::string> keep;  ///< --keep: layout keys held at the plan's values
+};
+
+/// One layout of the plan's text, applied and linted.
+struct Solution {
+  Ranked ranked;
+  std::vector<fix::TextEdit> edits;   ///< of the file's text: what --apply writes
+  std::vector<std::string> changes;   ///< "tp = 8 (was 4)", a key each
+  Estimates estimates;                ///< of the plan with the layout, with its arithmetic
+};
+
+struct SolveReport {
+  std::string path;
+  std::string gpu;                    ///< cluster.gpu, as written
+  layout::TrainingInputs inputs;
+  SearchSpec spec;
+  Ranked current;                     ///< the plan's own layout
+  std::optional<Failure> current_failure;
+  SearchResult search;
+  std::vector<Solution> solutions;    ///< the confirmed layouts, best first
+  /// Layouts the kernel passes that the plan with them does not lint clean: "layout 2 (tp = 4,
+  /// ...): memory-fit: ...". A disagreement of kernel and engine; none is expected.
+  std::vector<std::string> unconfirmed;
+  std::vector<std::string> notes;     ///< held keys and why
+  double search_seconds = 0;
+};
+
+/// Searches the layouts of the training plan `toml_text` (a file's text, or a Markdown block of
+/// `source`'s from `first_line`). An error: not a training plan, a plan that does not load, the
+/// keys the figures need missing, an unknown --keep key.
+Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
+                               std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& options);
+
+/// The edits of `source`'s text that write `to` over the plan's layout `from` (the keys that
+/// differ, and those a default would now read differently), and a line for each change.
+std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& plan, const layout::TrainingLayout& from,
+                                        const layout::TrainingLayout& to, std::vector<std::string>& changes);
+
+/// "tp = 8, pp = 4, cp = 1": the family of a layout, as the excluded families name it.
+std::string family_text(const layout::TrainingLayout& l);
+/// What excludes a layout: "95.2 GB per GPU at the least > 80 GB (zero 3, recompute full,
+/// micro_batch 1)", "train.days 45 d > 30 d, hard target 'launch'".
+std::string failure_text(const SolveReport& report, const Ranked& r, const Failure& failure);
+/// "cost", "days", "gpus".
+std::string objective_name(Objective objective);
+
+/// The Markdown output (a pull-request comment): the text output's content, input text escaped.
+void render_solve_markdown(std::ostream& out, const SolveReport& report);
+/// The JSON output: the text output's content, figures in base units by metric name.
+void render_solve_json(std::ostream& out, const SolveReport& report);
+
+/// The text output: the top layouts with the figures that decided them, the plan's own for
+/// comparison, the best one's arithmetic, and the nearest excluded families.
+void render_solve_text(std::ostream& out, const SolveReport& report);
+
+}  // namespace planlint::solve

@@ -1,0 +1,351 @@
+// `planlint solve` (docs/solve.md): the search against brute force over small spaces, dense and
+// MoE; the published examples' layouts among those that fit; each printed layout confirmed by
+// the engine; the command's exit statuses.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "planlint/estimate/layout_kernel.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/solve/solve.hpp"
+#include "integration_support.hpp"
+#include "test_estimates_support.hpp"
+
+using namespace planlint;
+using namespace planlint::test;
+
+namespace {
+
+bool divides(long long d, long long n) { return d >= 1 && n % d == 0; }
+
+/// Every layout of the space as the issue states its limits, by brute force over every whole
+/// number up to the GPU count: tp divides the heads and divides or is divided by the KV heads,
+/// pp is at most the layers, cp divides the sequence, tp · pp · cp · dp is the count, ep divides the experts
+/// and dp · cp, pp · v is at most the layers (and the micro-batches come in groups of pp),
+/// dp · b divides the batch; sequence parallelism only with tp > 1.
+std::vector<solve::Ranked> brute_force(const layout::TrainingInputs& in, const solve::SearchSpec& spec,
+                                       std::uint64_t& layouts) {
+  std::vector<solve::Ranked> passing;
+  const auto count = static_cast<long long>(in.count);
+  const auto heads = static_cast<long long>(in.heads), layers = static_cast<long long>(in.layers);
+  const auto kv = static_cast<long long>(std::isnan(in.kv_heads) ? in.heads : in.kv_heads);
+  const auto seq = static_cast<long long>(in.seq_len), batch = static_cast<long long>(in.sequences_per_step);
+  const long long experts = in.moe ? static_cast<long long>(in.experts) : 1;
+  for (long long tp = 1; tp <= count; ++tp)
+    for (long long pp = 1; pp <= count; ++pp)
+      for (long long cp = 1; cp <= count; ++cp)
+        for (long long dp = 1; dp <= count; ++dp) {
+          if (tp * pp * cp * dp != count) continue;
+          if (!divides(tp, heads) || !(divides(tp, kv) || divides(kv, tp)) || pp > layers || !divides(cp, seq))
+            continue;
+          for (long long ep = 1; ep <= experts; ++ep)
+            for (long long v = 1; v <= layers; ++v)
+              for (long long b = 1; b <= batch; ++b) {
+                if (!divides(ep, experts) || !divides(ep, dp * cp) || !divides(dp * b, batch)) continue;
+                if (v > 1 && (pp == 1 || pp * v > layers || !divides(pp, batch / (dp * b)))) continue;
+                for (int zero = 0; zero <= 3; ++zero)
+                  for (const layout::Recompute recompute :
+                       {layout::Recompute::none, layout::Recompute::selective, layout::Recompute::full})
+                    for (const bool sp : {false, true}) {
+                      if (sp && tp == 1) continue;
+                      solve::Ranked r;
+                      r.layout = {int(tp), int(pp), int(v), int(dp), int(cp), int(ep), int(b), zero, recompute, sp};
+                      r.figures = layout::evaluate(in, r.layout);
+                      ++layouts;
+                      if (solve::failure_of(in, spec, r.figures)) continue;
+                      r.rank = solve::rank_of(in, spec, r.layout, r.figures);
+                      passing.push_back(r);
+                    }
+              }
+        }
+  std::sort(passing.begin(), passing.end(), solve::ranks_before);
+  return passing;
+}
+
+struct Loaded {
+  LoadResult loaded;
+  Estimates estimates;
+  layout::TrainingInputs inputs;
+};
+
+Loaded load(const std::string& toml) {
+  Loaded l{load_text(toml), {}, {}};
+  REQUIRE(l.loaded.plan);
+  l.estimates = estimate(*l.loaded.plan, Catalog::builtin());
+  l.inputs = layout::read_training_inputs(*l.loaded.plan, Catalog::builtin(), l.estimates);
+  REQUIRE(l.inputs.missing.empty());
+  return l;
+}
+
+void check_against_brute_force(const Loaded& plan, solve::SearchSpec spec) {
+  spec.top = 1000000;
+  const solve::SearchResult searched =
+      solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
+  std::uint64_t layouts = 0;
+  const std::vector<solve::Ranked> expected = brute_force(plan.inputs, spec, layouts);
+  CHECK(searched.layouts == layouts);
+  CHECK(searched.passing == expected.size());
+  REQUIRE(searched.best.size() == expected.size());
+  REQUIRE_FALSE(expected.empty());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("rank " << i);
+    CHECK(searched.best[i].layout == expected[i].layout);
+  }
+}
+
+/// A 1.3B dense model on 16 H100 (80 GB): small enough to brute-force, large enough that many
+/// layouts do not fit at a tight HBM.
+std::map<std::string, std::string> small_dense(std::map<std::string, std::string> changes = {}) {
+  std::map<std::string, std::string> keys = {
+      {"model.params", "\"13B\""},       {"model.layers", "24"},       {"model.hidden", "5120"},
+      {"model.heads", "40"},             {"model.kv_heads", "8"},      {"training.seq_len", "4096"},
+      {"training.global_batch", "64"},   {"cluster.count", "16"},      {"training.tp", "2"},
+      {"training.pp", "2"},              {"cluster.price", "\"$2/GPU/h\""},
+  };
+  for (auto& [key, value] : changes) keys[key] = value;
+  return keys;
+}
+
+/// A small MoE model on 16 GPUs with expert parallelism.
+std::map<std::string, std::string> small_moe(std::map<std::string, std::string> changes = {}) {
+  std::map<std::string, std::string> keys = small_dense({
+      {"model.params", "\"47B\""},          {"model.active_params", "\"13B\""}, {"model.architecture", "\"moe\""},
+      {"model.layers", "32"},               {"model.hidden", "4096"},           {"model.heads", "32"},
+      {"model.experts", "8"},               {"model.experts_per_token", "2"},   {"model.mlp", "\"swiglu\""},
+      {"model.expert_ffn_hidden", "14336"}, {"model.moe_layers", "32"},         {"training.ep", "2"},
+  });
+  for (auto& [key, value] : changes) keys[key] = value;
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("the search finds what brute force over the same space finds, in the same order", "[solve]") {
+  SECTION("dense") { check_against_brute_force(load(training_plan(small_dense())), {}); }
+  SECTION("dense, with a hard target on the days and days minimised") {
+    const Loaded plan = load(training_plan(small_dense()));
+    solve::SearchSpec spec;
+    spec.objective = solve::Objective::days;
+    spec.hard_targets.push_back({"memory", Metric::train_memory_total, true, 40e9});
+    check_against_brute_force(plan, spec);
+  }
+  SECTION("MoE with expert parallelism") { check_against_brute_force(load(training_plan(small_moe())), {}); }
+  SECTION("MoE without the expert widths (states split ep ways at the least)") {
+    check_against_brute_force(load(training_plan(small_moe({{"model.expert_ffn_hidden", ""}}))), {});
+  }
+}
+
+TEST_CASE("held keys stay at the plan's values", "[solve]") {
+  const Loaded plan = load(training_plan(small_dense()));
+  solve::SearchSpec spec;
+  std::vector<std::string> unknown;
+  spec.held = solve::held_keys(plan.inputs, {"tp", "training.zero"}, unknown);
+  CHECK(unknown.empty());
+  spec.top = 1000;
+  const solve::SearchResult result = solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
+  REQUIRE_FALSE(result.best.empty());
+  for (const solve::Ranked& r : result.best) {
+    CHECK(r.layout.tp == 2);
+    CHECK(r.layout.zero == 0);
+  }
+  CHECK(solve::held_keys(plan.inputs, {"tq"}, unknown)[0] == false);
+  CHECK(unknown == std::vector<std::string>{"tq"});
+}
+
+TEST_CASE("the published examples' layouts fit, and solve finds one at least as cheap", "[solve]") {
+  // The training examples of published runs; those without a price are ranked by days.
+  const std::pair<const char*, solve::Objective> examples[] = {
+      {"examples/llama3-405b-published.toml", solve::Objective::cost},
+      {"examples/deepseek-v3-published.toml", solve::Objective::cost},
+      {"examples/gb200-nvl72-published.toml", solve::Objective::days},
+      {"examples/tpu-v5p-published.toml", solve::Objective::days},
+  };
+  for (const auto& [name, objective] : examples) {
+    INFO(name);
+    Result<std::string> text = read_file(std::string(PLANLINT_SOURCE_DIR) + "/" + name);
+    REQUIRE(text);
+    auto source = std::make_shared<const SourceFile>(name, *std::move(text));
+    LintOptions options;
+    solve::SolveOptions solve_options;
+    solve_options.objective = objective;
+    const Result<solve::SolveReport> report = solve::solve_plan(source, source->text(), 1, options, solve_options);
+    REQUIRE(report);
+    CHECK_FALSE(report->current_failure);
+    CHECK(report->unconfirmed.empty());
+    REQUIRE_FALSE(report->solutions.empty());
+    CHECK(report->solutions.front().ranked.rank.objective <= report->current.rank.objective);
+    // The published layout is in the space the search covers (its keys within the limits the
+    // search enumerates), and passes there.
+    solve::SearchSpec held = report->spec;
+    held.held.fill(true);
+    const solve::SearchResult one = solve::search_training(report->inputs, report->current.layout, held);
+    CHECK(one.layouts == 1);
+    REQUIRE(one.best.size() == 1);
+    CHECK(one.best.front().layout == report->current.layout);
+    for (std::size_t key = 0; key < solve::layout_key_count; ++key) {
+      INFO("key " << solve::short_name(static_cast<solve::LayoutKey>(key)) << " free");
+      solve::SearchSpec free_one = held;
+      free_one.held[key] = false;
+      free_one.top = 100000;
+      const solve::SearchResult some = solve::search_training(report->inputs, report->current.layout, free_one);
+      CHECK(std::any_of(some.best.begin(), some.best.end(),
+                        [&](const solve::Ranked& r) { return r.layout == report->current.layout; }));
+    }
+  }
+}
+
+TEST_CASE("every layout solve prints lints with no error once applied", "[solve]") {
+  // A plan whose own layout does not fit: 13B at tp = 1, pp = 1, ZeRO 0 on 80 GB.
+  const std::string toml = training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"}}));
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  LintOptions options;
+  solve::SolveOptions solve_options;
+  solve_options.top = 10;
+  const Result<solve::SolveReport> report = solve::solve_plan(source, source->text(), 1, options, solve_options);
+  REQUIRE(report);
+  CHECK(report->current_failure);
+  CHECK(report->unconfirmed.empty());
+  REQUIRE(report->solutions.size() == 10);
+  for (const solve::Solution& solution : report->solutions) {
+    const std::string applied = fix::apply_edits(toml, solution.edits);
+    const LoadResult loaded = load_text(applied);
+    REQUIRE(loaded.plan);
+    CHECK(layout::plan_layout(*loaded.plan) == solution.ranked.layout);
+    const FileResult linted = lint_text(std::make_shared<const SourceFile>("plan.toml", applied), applied, options);
+    for (const Diagnostic& d : linted.diagnostics) {
+      INFO(applied << "\n" << d.rule << ": " << d.message);
+      CHECK(d.severity != Severity::error);
+    }
+  }
+}
+
+TEST_CASE("the excluded families are those none of whose layouts passes, nearest first", "[solve]") {
+  // 13B on 16 GPUs of 15 GB: ZeRO-3 leaves 13 GB of states on each, and the families without
+  // tensor or context parallelism have no room for the activations.
+  const Loaded plan = load(training_plan(small_dense({{"cluster.hbm", "\"15 GB\""}})));
+  solve::SearchSpec spec;
+  spec.top = 100000;
+  spec.families = 1000;
+  const solve::SearchResult result = solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
+  REQUIRE_FALSE(result.best.empty());
+  REQUIRE(result.misses.size() >= 2);
+  for (std::size_t i = 0; i < result.misses.size(); ++i) {
+    const solve::FamilyMiss& miss = result.misses[i];
+    CHECK(miss.failure.kind == solve::Failure::Kind::memory);
+    CHECK(miss.failure.ratio > 1);
+    CHECK(miss.failure.ratio == miss.nearest.figures.lower_bound / plan.inputs.hbm);
+    if (i > 0) CHECK(result.misses[i - 1].failure.ratio <= miss.failure.ratio);
+    const auto same_family = [&](const solve::Ranked& r) {
+      return r.layout.tp == miss.nearest.layout.tp && r.layout.pp == miss.nearest.layout.pp &&
+             r.layout.cp == miss.nearest.layout.cp;
+    };
+    CHECK(std::none_of(result.best.begin(), result.best.end(), same_family));
+  }
+}
+
+TEST_CASE("planlint solve exits 0 with a layout, 1 without, 2 on bad input", "[solve][cli]") {
+  const CliRun found = run_cli({"solve", std::string(PLANLINT_SOURCE_DIR) + "/examples/llama3-405b-published.toml"});
+  CHECK(found.status == 0);
+  CHECK(found.out.find("best: ") != std::string::npos);
+  CHECK(found.out.find("train.memory.total = ") != std::string::npos);
+
+  const Scratch scratch;
+  const CliRun none = run_cli(
+      {"solve", scratch.write("tight.toml", training_plan(small_dense({{"cluster.hbm", "\"4 GB\""}}))).string()});
+  CHECK(none.status == 1);
+  CHECK(none.out.find("no layout fits: the closest is ") != std::string::npos);
+
+  const CliRun inference = run_cli({"solve", std::string(PLANLINT_SOURCE_DIR) + "/examples/inference-serving.toml"});
+  CHECK(inference.status == 2);
+  CHECK(inference.err.find("inference plan") != std::string::npos);
+
+  const CliRun keep = run_cli({"solve", "--keep", "tq",
+                               std::string(PLANLINT_SOURCE_DIR) + "/examples/llama3-405b-published.toml"});
+  CHECK(keep.status == 2);
+  CHECK(keep.err.find("tq") != std::string::npos);
+}
+
+TEST_CASE("solve --apply writes the layout and its claims, keeping the comments, and --diff writes nothing",
+          "[solve][cli]") {
+  const Scratch scratch;
+  Result<std::string> published = read_file(std::string(PLANLINT_SOURCE_DIR) + "/examples/llama3-405b-published.toml");
+  REQUIRE(published);
+  const std::string path = scratch.write("plan.toml", *published).string();
+
+  const CliRun diff = run_cli({"solve", "--diff", path});
+  CHECK(diff.status == 0);
+  CHECK(diff.out.find("+++ ") != std::string::npos);
+  CHECK(diff.out.find("-\"train.memory.total\" = \"73.0 GB\"") != std::string::npos);
+  CHECK(*read_file(path) == *published);
+
+  const CliRun applied = run_cli({"solve", path, "--apply"});
+  CHECK(applied.status == 0);
+  CHECK(applied.out.find("layout 1 written") != std::string::npos);
+  const std::string after = *read_file(path);
+  CHECK(after != *published);
+  CHECK(after.find("# Sources (Dubey et al. 2024") != std::string::npos);
+  CHECK(after.find("# planlint: allow pipeline-bubble") != std::string::npos);
+  // The plan with the layout lints clean, and its layout is solve's best: solving it again
+  // changes nothing.
+  const CliRun check = run_cli({"check", path});
+  INFO(check.out);
+  CHECK(check.status == 0);
+  CHECK(run_cli({"solve", "--diff", path}).out.empty());
+
+  CHECK(run_cli({"solve", "--apply", "9", "-n", "2", path}).status == 0);
+  const CliRun beyond = run_cli({"solve", "--apply", "x", path});
+  CHECK(beyond.status == 2);
+}
+
+TEST_CASE("solve --format json holds the layouts with their figures by metric name", "[solve][cli]") {
+  const CliRun run =
+      run_cli({"solve", "--format", "json", std::string(PLANLINT_SOURCE_DIR) + "/examples/deepseek-v3-published.toml"});
+  REQUIRE(run.status == 0);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  CHECK(doc["minimize"] == "cost");
+  CHECK(doc["layouts_searched"].get<double>() >= doc["layouts_passing"].get<double>());
+  REQUIRE(doc["layouts"].size() == 5);
+  CHECK(doc["layouts"][0]["figures"]["train.memory.lower_bound"].get<double>() <= 80e9);
+  CHECK(doc["plan"]["ep"] == 64);
+  CHECK(doc["plan"]["excluded"].is_null());
+}
+
+TEST_CASE("a space beyond the search's limit is refused, not searched in part", "[solve]") {
+  const Loaded plan = load(training_plan(small_dense()));
+  solve::SearchSpec spec;
+  spec.max_layouts = 100;
+  const solve::SearchResult result = solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
+  CHECK(result.too_large);
+  CHECK(result.layouts == 101);
+}
+
+TEST_CASE("solve --apply on a Markdown doc changes its plan block and keeps the prose", "[solve][cli]") {
+  const Scratch scratch;
+  const std::string block = training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"}}));
+  const std::string doc = "# Capacity\n\nWhy this run needs 16 GPUs.\n\n```toml\n" + block + "```\n\nWhat comes next.\n";
+  const std::string path = scratch.write("capacity.md", doc).string();
+  CHECK(run_cli({"check", path}).status == 1);  // its own layout does not fit: memory-fit
+  const CliRun applied = run_cli({"solve", "--apply", path});
+  INFO(applied.out << applied.err);
+  CHECK(applied.status == 0);
+  const std::string after = *read_file(path);
+  CHECK(after.starts_with("# Capacity\n\nWhy this run needs 16 GPUs.\n\n```toml\n"));
+  CHECK(after.ends_with("```\n\nWhat comes next.\n"));
+  const CliRun check = run_cli({"check", path});
+  INFO(after << check.out);
+  CHECK(check.status == 0);
+}
+
+TEST_CASE("solve --format markdown prints the table as a Markdown table", "[solve][cli]") {
+  const CliRun run =
+      run_cli({"solve", "--format", "markdown", std::string(PLANLINT_SOURCE_DIR) + "/examples/llama-70b-pretrain.toml"});
+  REQUIRE(run.status == 0);
+  CHECK(run.out.find("| # | tp | pp | v | cp | dp | ep | b | zero | recompute | sp | memory / HBM |") != std::string::npos);
+  CHECK(run.out.find("\n| plan | 8 | 4 |") != std::string::npos);
+  CHECK(run.out.find("**Best:** `pp = 1 (was 4)`") != std::string::npos);
+}

@@ -201,7 +201,8 @@ void render_text(std::ostream& out, const ReportInput& input, std::string_view s
   std::optional<ReportSection> heading;  // the section whose heading is out
   for (const MetricSpec* spec : shown) {
     const MetricValue* metric = estimates.find(spec->id);
-    if (!metric) continue;
+    // A stage holds the run's totals too, which the run's own section shows.
+    if (!metric || (!stage_heading.empty() && spec->section == ReportSection::run)) continue;
     if (heading != spec->section) out << '\n' << section_title(spec->section) << '\n';
     heading = spec->section;
     std::string line = "  " + pad(spec->name, name_width) + "  " + pad(value_text(*metric), value_width);

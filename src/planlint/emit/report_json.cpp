@@ -138,10 +138,12 @@ json metric_json(const MetricValue& metric, const Sensitivity* sensitivity) {
 
 /// "metrics" and "absent" of `estimates`, in report order (the metric table's), so a reader
 /// sees compute first.
-void add_metrics_json(json& report, const Estimates& estimates, const Sensitivity* sensitivity) {
+void add_metrics_json(json& report, const Estimates& estimates, const Sensitivity* sensitivity, bool stage = false) {
   json metrics = json::object();
   for (const MetricSpec& spec : metric_table())
-    if (const MetricValue* metric = estimates.find(spec.id)) metrics[std::string(spec.name)] = metric_json(*metric, sensitivity);
+    // A stage holds the run's totals too, which the run's "metrics" give.
+    if (const MetricValue* metric = estimates.find(spec.id); metric && !(stage && spec.section == ReportSection::run))
+      metrics[std::string(spec.name)] = metric_json(*metric, sensitivity);
   report["metrics"] = std::move(metrics);
 
   json absent = json::object();
@@ -198,7 +200,7 @@ void render_json(std::ostream& out, const ReportInput& input) {
     for (const ReportStage& stage : input.stages) {
       json entry = json::object();
       entry["name"] = stage.name;
-      add_metrics_json(entry, *stage.estimates, nullptr);
+      add_metrics_json(entry, *stage.estimates, nullptr, true);
       stages.push_back(std::move(entry));
     }
     report["stages"] = std::move(stages);

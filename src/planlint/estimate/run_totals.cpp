@@ -94,6 +94,29 @@ Estimates run_totals(const Plan& plan, std::span<const Estimates> stages, Estima
     });
     run.set(std::move(metric), &spec);
   }
+  // Chinchilla's ratio of the whole run (Hoffmann et al. 2022), as train.tokens_per_param is a stage's.
+  const MetricSpec& ratio = metric_spec(Metric::run_tokens_per_param);
+  const MetricValue* tokens = run.find(Metric::run_tokens);
+  const std::optional<double> params = plan.number("model.params");
+  if (!tokens || !params || *params <= 0) {
+    run.set_absent(std::string(ratio.name), {tokens ? "model.params" : "run.tokens"});
+    return run;
+  }
+  MetricValue metric;
+  metric.name = std::string(ratio.name);
+  metric.dim = ratio.dim;
+  metric.value = tokens->value / *params;
+  if (scope.provenance) {
+    metric.formula = "run.tokens / N";
+    metric.inputs = {MetricInput{"run.tokens", tokens->value, tokens->dim, Origin::plan, {}, true, {}, {}},
+                     MetricInput{"model.params", *params, units::Dimension{}, plan.find("model.params")->origin,
+                                 plan.find("model.params")->span, false, {}, {}}};
+  }
+  metric.arithmetic = LazyText::deferred([run_tokens = tokens->value, n = *params, value = metric.value] {
+    return fmt::format("{} / {} = {}", units::format(run_tokens, units::dims::tokens), detail::show_count(n),
+                       detail::show_count(value));
+  });
+  run.set(std::move(metric), &ratio);
   return run;
 }
 

@@ -149,6 +149,10 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     for (const Stage& stage : plan.stages)
       results[i].stage_estimates.push_back(estimate(*stage.plan, *options.catalog, scope));
     results[i].estimates = run_totals(plan, results[i].stage_estimates);
+    // Each stage sees the run's totals too: a rule that judges the whole run (chinchilla-ratio)
+    // reads them there, and then finds the same for every stage.
+    for (Estimates& stage : results[i].stage_estimates)
+      for (const MetricValue& total : results[i].estimates->values()) stage.set(MetricValue(total), total.spec);
   }
   // The rules run on each plan, and on each stage of a plan of [[stages]] (whose own plan holds
   // the whole run's claims and targets, against run.*): an evaluation each.

@@ -253,7 +253,8 @@ void render_plan(std::string& html, const HtmlPlan& plan, bool first) {
   }
   render_targets(html, plan.targets);
   if (plan.memory) render_memory(html, *plan.memory);
-  if (detail::is_training(input) && input.plan) {
+  // A run in stages: its sensitivity is each stage's (not shown); its totals are below.
+  if (detail::is_training(input) && input.plan && input.stages.empty()) {
     html += "<h3>What moves the cost and the days</h3>\n";
     render_tornado(html, plan, Metric::cost_total);
     render_tornado(html, plan, Metric::train_days);

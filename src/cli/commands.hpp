@@ -101,6 +101,9 @@ struct SolveCommandOptions {
   std::string minimize = "cost";  ///< --minimize cost|days|gpus
   std::size_t top = 5;            ///< -n N
   std::vector<std::string> keep;  ///< --keep tp,pp
+  std::vector<std::string> vary;  ///< --vary gpu,count
+  std::vector<std::string> gpus;  ///< --gpus h100-sxm,a100-sxm
+  std::string count;              ///< --count 512..4096
   std::string config;             ///< --config FILE
   std::size_t block = 0;          ///< --block N
   std::string format = "text";    ///< --format text|markdown|json

@@ -2,6 +2,7 @@
 /// best that fit and meet its hard targets printed with the figures that decided them
 /// (docs/solve.md). Exit status 0 when one does, 1 when none does, 2 on bad input.
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -35,6 +36,21 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
       ->type_name("KEY,...")
       ->delimiter(',')
       ->allow_extra_args(false);
+  solve->add_option("--vary", options.vary,
+                    "Let these plan keys change too: gpu (every catalog GPU with a price, or --gpus) and count (whole "
+                    "nodes from one to the plan's cluster.count, or --count)")
+      ->type_name("KEY,...")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::IsMember({"gpu", "count"}));
+  solve->add_option("--gpus", options.gpus, "Search these catalog GPUs (implies --vary gpu)")
+      ->type_name("GPU,...")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  solve->add_option("--count", options.count,
+                    "Search these GPU counts, in whole nodes: N, LOW..HIGH, ..HIGH or LOW.. (implies --vary count; "
+                    "with --minimize gpus, the fewest that meet the targets)")
+      ->type_name("RANGE");
   add_format_option(*solve, options.format, {"text", "markdown", "json"});
   solve->add_option("--apply", options.apply,
                     "Write layout N (default 1) into the plan, atomically, keeping its comments and Markdown prose")
@@ -118,6 +134,22 @@ int run_solve(const SolveCommandOptions& given, std::ostream& out, std::ostream&
                                                          : solve::Objective::cost;
   solve_options.top = std::max(options.top, (applying || options.diff) ? *number : std::size_t{1});
   solve_options.keep = options.keep;
+  solve_options.vary_gpu = std::find(options.vary.begin(), options.vary.end(), "gpu") != options.vary.end();
+  solve_options.vary_count = std::find(options.vary.begin(), options.vary.end(), "count") != options.vary.end();
+  solve_options.gpus = options.gpus;
+  if (settings->config) {
+    solve_options.config = settings->config->solve;
+    solve_options.config_path = settings->config->path;
+  }
+  if (!options.count.empty()) {
+    const Result<std::pair<double, double>> range = solve::parse_count_range(options.count);
+    if (!range) {
+      print_line(err, fmt::format("planlint: error: {}", range.error().message));
+      return exit_failure;
+    }
+    solve_options.vary_count = true;
+    std::tie(solve_options.count_low, solve_options.count_high) = *range;
+  }
   const Result<solve::SolveReport> report =
       solve::solve_plan(source, plan_text->toml_text, plan_text->first_line, lint_options, solve_options);
   if (!report) {

@@ -86,8 +86,8 @@ TEST_CASE("planlint explain GROUP lists the group's rules", "[cli][habits]") {
   Scratch dir;
   const BinaryRun memory = planlint_in(dir.path, "explain memory");
   CHECK(memory.status == 0);
-  CHECK_THAT(memory.out, Catch::StartsWith("memory is a group of 3 rules; `planlint explain RULE` prints one's documentation"));
-  for (const char* rule : {"memory-fit", "inference-memory-fit", "kv-cache-dominates"})
+  CHECK_THAT(memory.out, Catch::StartsWith("memory is a group of 4 rules; `planlint explain RULE` prints one's documentation"));
+  for (const char* rule : {"memory-fit", "inference-memory-fit", "kv-cache-dominates", "prefill-memory-fit"})
     CHECK_THAT(memory.out, Catch::Contains(std::string("\n") + rule + " "));
   CHECK(memory.out.find("peak-mismatch") == std::string::npos);
   const BinaryRun misspelt = planlint_in(dir.path, "explain memroy");

@@ -144,6 +144,9 @@ TEST_CASE("every key of an inference plan is loaded", "[loader]") {
   CHECK(number(plan, "inference.mean_concurrency") == 20);
   CHECK(number(plan, "inference.peak_factor") == 4);
   CHECK(number(plan, "inference.tp") == 4);
+  CHECK(number(plan, "inference.pp") == 1);
+  CHECK(number(plan, "inference.ep") == 1);
+  CHECK(number(plan, "inference.dp_attention") == 2);
   CHECK(number(plan, "inference.replicas") == 2);
   CHECK(plan.text("inference.batching") == "continuous");
   CHECK(number(plan, "inference.sla_ttft") == Approx(1.5));

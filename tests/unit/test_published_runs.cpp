@@ -49,6 +49,15 @@ const std::vector<PublishedRun>& published_runs() {
            {"run.gpu_hours_billed", (2.664e6 + 0.119e6) * 3600, "DeepSeek-V3, table 1"},
            {"run.cost", 5.328e6 + 0.238e6, "DeepSeek-V3, table 1"},
        }},
+      {"deepseek-r1-fp4-serving-published.toml",
+       {
+           // TensorRT-LLM's DeepSeek-R1 guide, B200 max-throughput with FP8 KV cache: 43,146.2 output
+           // tokens/s in all and 5,393.3 a GPU, so the run's GPUs are tp · pp · replicas = 8.
+           {"infer.service_gpus", 43146.2042 / 5393.2755, "TensorRT-LLM DeepSeek-R1 guide"},
+           // DeepSeek-V2 §2.1 (V3's MLA): d_c + d_h^R = 576 elements a layer and token, 61 layers,
+           // in the checkpoint's FP8 KV cache.
+           {"infer.kv_per_token", 576.0 * 61, "DeepSeek-V2 §2.1; TensorRT-LLM guide (FP8 KV)"},
+       }},
       {"gb200-nvl72-published.toml",
        {
            // NVIDIA Megatron-Bridge, llama31_405b_pretrain_64gpu_gb200_fp8mx_config: 289 s an update.

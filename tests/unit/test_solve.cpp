@@ -349,3 +349,196 @@ TEST_CASE("solve --format markdown prints the table as a Markdown table", "[solv
   CHECK(run.out.find("\n| plan | 8 | 4 |") != std::string::npos);
   CHECK(run.out.find("**Best:** `pp = 1 (was 4)`") != std::string::npos);
 }
+
+TEST_CASE("solve's --count reads a count or a range of counts", "[solve]") {
+  CHECK(*solve::parse_count_range("512") == std::pair{512.0, 512.0});
+  CHECK(*solve::parse_count_range("512..4096") == std::pair{512.0, 4096.0});
+  CHECK(*solve::parse_count_range("..64") == std::pair{0.0, 64.0});
+  CHECK(*solve::parse_count_range("8..") == std::pair{8.0, 0.0});
+  for (const char* bad : {"", "..", "0", "64..8", "8...16", "x", "-8", "1e3", "123456789"}) {
+    INFO(bad);
+    CHECK_FALSE(solve::parse_count_range(bad));
+  }
+}
+
+namespace {
+
+/// The catalog's least price of `gpu`, as solve writes it.
+std::string catalog_price(const std::string& gpu) {
+  const GpuSpec* spec = Catalog::builtin().find(gpu);
+  REQUIRE(spec);
+  REQUIRE(spec->price);
+  return fmt::format("\"${:g}/GPU/h\"", spec->price->low * 3600);
+}
+
+}  // namespace
+
+TEST_CASE("over GPU types and counts, the search finds what brute force over each plan finds", "[solve]") {
+  // The plan on an H100 at its own price, and on an A100 (80 GB) at the catalog's; 8 and 16 GPUs
+  // (whole nodes of 8).
+  solve::SolveOptions options;
+  options.top = 60;
+  options.gpus = {"h100-sxm", "a100-sxm"};
+  options.vary_count = true;
+  options.count_low = 8;
+  options.count_high = 16;
+  for (const solve::Objective objective : {solve::Objective::cost, solve::Objective::days}) {
+    INFO("objective " << solve::objective_name(objective));
+    options.objective = objective;
+    const std::string toml = training_plan(small_dense());
+    auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+    const Result<solve::SolveReport> report = solve::solve_plan(source, toml, 1, LintOptions{}, options);
+    REQUIRE(report);
+    REQUIRE(report->gpus.size() == 2);
+    CHECK(report->gpus[0].id == "h100-sxm");
+    CHECK(report->gpus[1].id == "a100-sxm");
+
+    // Brute force over each plan as a team would write it for that GPU and count.
+    solve::SearchSpec spec = report->spec;
+    std::vector<solve::Ranked> expected;
+    std::uint64_t layouts = 0;
+    for (const int gpu : {0, 1})
+      for (const char* count : {"8", "16"}) {
+        std::map<std::string, std::string> keys = {{"cluster.count", count}};
+        if (gpu == 1) keys.insert({{"cluster.gpu", "\"a100-sxm\""}, {"cluster.price", catalog_price("a100-sxm")}});
+        const Loaded plan = load(training_plan(small_dense(keys)));
+        for (solve::Ranked& r : brute_force(plan.inputs, spec, layouts)) {
+          r.gpu = gpu;
+          expected.push_back(r);
+        }
+      }
+    std::stable_sort(expected.begin(), expected.end(), solve::ranks_before);
+    CHECK(report->search.layouts == layouts);
+    CHECK(report->search.passing == expected.size());
+    REQUIRE(report->search.best.size() == options.top);
+    for (std::size_t i = 0; i < options.top; ++i) {
+      INFO("rank " << i);
+      CHECK(report->search.best[i].gpu == expected[i].gpu);
+      CHECK(report->search.best[i].layout == expected[i].layout);
+    }
+    // Both GPUs and both counts place layouts among those printed.
+    CHECK(std::any_of(expected.begin(), expected.end(), [](const solve::Ranked& r) { return r.gpu == 1; }));
+    CHECK(report->unconfirmed.empty());
+  }
+}
+
+TEST_CASE("minimising GPUs over a range of counts finds the fewest that meet the targets", "[solve]") {
+  // 13B in 40 days at the least: too slow on few GPUs, so the fewest is more than one node.
+  const std::string toml =
+      training_plan(small_dense({{"cluster.count", "64"}})) +
+      "[[targets]]\nname = \"launch\"\nmetric = \"train.days\"\nmax = \"40 d\"\nhard = true\n";
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  solve::SolveOptions options;
+  options.objective = solve::Objective::gpus;
+  options.vary_count = true;
+  options.top = 3;
+  const Result<solve::SolveReport> report = solve::solve_plan(source, toml, 1, LintOptions{}, options);
+  REQUIRE(report);
+  REQUIRE_FALSE(report->solutions.empty());
+  const auto count_of = [](const layout::TrainingLayout& l) { return l.tp * l.pp * l.cp * l.dp; };
+  const int fewest = count_of(report->solutions.front().ranked.layout);
+  CHECK(fewest > 8);
+  CHECK(fewest % 8 == 0);
+  // One node fewer does not meet the target with any layout.
+  options.count_high = fewest - 8;
+  options.count_low = 8;
+  const Result<solve::SolveReport> fewer = solve::solve_plan(source, toml, 1, LintOptions{}, options);
+  REQUIRE(fewer);
+  CHECK(fewer->solutions.empty());
+  CHECK(fewer->search.layouts > 0);
+}
+
+TEST_CASE("a plan that does not fit on its GPU is solved on a larger one, and the applied plan lints clean",
+          "[solve]") {
+  // 13B at tp = 2, pp = 2, ZeRO 0 holds 52 GB of states per GPU: over an A100 40 GB, under 80 GB.
+  const std::string toml = "# the team's plan\n" +
+                           training_plan(small_dense({{"cluster.gpu", "\"a100-sxm-40gb\""},
+                                                      {"cluster.hbm", "\"40 GB\""},
+                                                      {"cluster.price", "\"$1.5/GPU/h\""}}));
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  solve::SolveOptions options;
+  options.gpus = {"a100-sxm-40gb", "a100-sxm"};
+  options.keep = {"tp", "pp", "virtual_stages", "cp", "micro_batch", "zero", "recompute", "sequence_parallel"};
+  const Result<solve::SolveReport> report = solve::solve_plan(source, toml, 1, LintOptions{}, options);
+  REQUIRE(report);
+  CHECK(report->current_failure);
+  REQUIRE_FALSE(report->solutions.empty());
+  for (const solve::Solution& solution : report->solutions) {
+    CHECK(report->gpus[static_cast<std::size_t>(solution.ranked.gpu)].id == "a100-sxm");
+    const std::string applied = fix::apply_edits(toml, solution.edits);
+    INFO(applied);
+    CHECK(applied.starts_with("# the team's plan\n"));
+    CHECK(applied.find("hbm = ") == std::string::npos);
+    CHECK(applied.find(fmt::format("price = {}", catalog_price("a100-sxm"))) != std::string::npos);
+    const FileResult linted = lint_text(std::make_shared<const SourceFile>("plan.toml", applied), applied, LintOptions{});
+    REQUIRE(linted.plan);
+    CHECK(linted.plan->text("cluster.gpu") == "a100-sxm");
+    for (const Diagnostic& d : linted.diagnostics) {
+      INFO(d.rule << ": " << d.message);
+      CHECK(d.severity != Severity::error);
+    }
+  }
+  // On its own GPU alone, nothing fits.
+  options.gpus = {"a100-sxm-40gb"};
+  const Result<solve::SolveReport> alone = solve::solve_plan(source, toml, 1, LintOptions{}, options);
+  REQUIRE(alone);
+  CHECK(alone->solutions.empty());
+  // A GPU the catalog does not have is bad input.
+  options.gpus = {"x9000"};
+  CHECK_FALSE(solve::solve_plan(source, toml, 1, LintOptions{}, options));
+}
+
+TEST_CASE("solve --vary and --count on the command line", "[solve][cli]") {
+  const Scratch scratch;
+  const std::string path = scratch.write("plan.toml", training_plan(small_dense())).string();
+  const CliRun varied = run_cli({"solve", "--vary", "gpu", "--count", "8..16", path});
+  CHECK(varied.status == 0);
+  CHECK(varied.out.find("h100-sxm, a100-sxm") != std::string::npos);
+  CHECK(varied.out.find("gpus") != std::string::npos);
+  const CliRun json = run_cli({"solve", "--gpus", "a100-sxm", "--format", "json", path});
+  REQUIRE(json.status == 0);
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  CHECK(doc["layouts"][0]["gpu"] == "a100-sxm");
+  CHECK(run_cli({"solve", "--count", "16..8", path}).status == 2);
+  CHECK(run_cli({"solve", "--vary", "colour", path}).status == 2);
+  CHECK(run_cli({"solve", "--gpus", "x9000", path}).status == 2);
+  // A range of a hundred million GPUs is refused at once, not listed.
+  const CliRun hostile = run_cli({"solve", "--count", "1..99999999", path});
+  CHECK(hostile.status == 2);
+  CHECK(hostile.err.find("more than 100000 GPU counts") != std::string::npos);
+}
+
+TEST_CASE("the config's solve table says what the options say, and the command line wins over it",
+          "[solve][cli]") {
+  const Scratch scratch;
+  const std::string path = scratch.write("plan.toml", training_plan(small_dense())).string();
+  const CliRun by_options = run_cli({"solve", "--format", "json", "--gpus", "a100-sxm", "--count", "8..16", path});
+  REQUIRE(by_options.status == 0);
+  const auto searched = [](const CliRun& run) {
+    const nlohmann::json doc = nlohmann::json::parse(run.out);
+    return std::pair{doc["layouts_searched"].get<std::uint64_t>(), doc["layouts"][0]["gpu"].get<std::string>()};
+  };
+  const auto expected = searched(by_options);
+  CHECK(expected.second == "a100-sxm");
+
+  const std::string config =
+      scratch.write("solve.planlint.toml", "[solve]\nvary = \"gpu\"\ngpus = \"a100-sxm\"\ncount = \"8..16\"\n").string();
+  const CliRun config_run = run_cli({"solve", "--format", "json", "--config", config, path});
+  REQUIRE(config_run.status == 0);
+  CHECK(searched(config_run) == expected);
+  const CliRun overridden = run_cli({"solve", "--format", "json", "--config", config, "--gpus", "h100-sxm", path});
+  REQUIRE(overridden.status == 0);
+  CHECK(searched(overridden).second == "h100-sxm");
+
+  // Bad text is bad input, named where it is written.
+  const std::string bad_vary = scratch.write("vary.planlint.toml", "[solve]\nvary = \"gpu,colour\"\n").string();
+  const CliRun vary_run = run_cli({"solve", "--config", bad_vary, path});
+  CHECK(vary_run.status == 2);
+  CHECK(vary_run.err.find("[solve] vary: 'colour' is not a key solve varies") != std::string::npos);
+  const std::string bad_count = scratch.write("count.planlint.toml", "[solve]\ncount = \"many\"\n").string();
+  const CliRun count_run = run_cli({"solve", "--config", bad_count, path});
+  CHECK(count_run.status == 2);
+  CHECK(count_run.err.find("[solve] count: --count: 'many'") != std::string::npos);
+  CHECK(run_cli({"solve", "--config", scratch.write("wrong.planlint.toml", "[solve]\ncount = 8\n").string(), path})
+            .status == 2);
+}

@@ -84,6 +84,7 @@ std::optional<double> limit_of(ConfigType type, const units::Quantity& q, bool w
     case ConfigType::boolean:
     case ConfigType::choice:
     case ConfigType::url:
+    case ConfigType::text:
     case ConfigType::choice_table:
     case ConfigType::quantity_table: return std::nullopt;
   }
@@ -192,6 +193,10 @@ class Reader {
           return checked;
         }
         return wrong(node);
+      case ConfigType::text:
+        if (!node.is_string()) return wrong(node);
+        checked.text = *node.value<std::string_view>();
+        return checked;
       case ConfigType::choice:
       case ConfigType::url: {
         if (!node.is_string()) return wrong(node);
@@ -282,6 +287,9 @@ class Reader {
       case ConfigKey::guardrails_days_increase: config.guardrails.days_increase = checked.number; return;
       case ConfigKey::guardrails_memory_headroom: config.guardrails.memory_headroom = checked.number; return;
       case ConfigKey::guardrails_new_errors: config.guardrails.new_errors = checked.boolean; return;
+      case ConfigKey::solve_vary: config.solve.vary = std::move(checked.text); return;
+      case ConfigKey::solve_gpus: config.solve.gpus = std::move(checked.text); return;
+      case ConfigKey::solve_count: config.solve.count = std::move(checked.text); return;
     }
   }
 

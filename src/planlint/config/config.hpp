@@ -49,6 +49,12 @@ struct ConfigPath {
   Span span;
 };
 
+/// [solve]: what `planlint solve` may change beyond the layout keys, in its options' words
+/// (`vary = "gpu,count"`, `gpus = "h100-sxm,a100-sxm"`, `count = "512..4096"`).
+struct SolveDefaults {
+  std::optional<std::string> vary, gpus, count;
+};
+
 struct Config {
   std::string path;  ///< the file it was read from; empty: no config file
   std::optional<std::vector<std::string>> select;
@@ -72,6 +78,7 @@ struct Config {
   std::map<std::string, units::Quantity> options;
   std::map<std::string, double> tolerances;     ///< capacity, cost, formula_vs_benchmark
   Guardrails guardrails;                         ///< [guardrails], for `planlint diff`
+  SolveDefaults solve;                           ///< [solve], for `planlint solve`
   std::vector<ConfigName> names;                ///< the rule, group and option names above, where written
 };
 

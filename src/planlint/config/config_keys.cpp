@@ -20,6 +20,9 @@ constexpr ConfigTableSpec tables[] = {
     {"guardrails",
      "How far a change may move a plan's figures before `planlint diff` reports guardrail-exceeded on the changed "
      "key's line (docs/review.md). A limit left out is not checked."},
+    {"solve",
+     "What `planlint solve` may change beyond the layout keys, in the words of its options (docs/solve.md); the "
+     "command line wins."},
 };
 
 constexpr ConfigKeySpec keys[] = {
@@ -67,6 +70,12 @@ constexpr ConfigKeySpec keys[] = {
      "before): \"10%\"."},
     {Key::guardrails_new_errors, "guardrails", "new_errors", Type::boolean, {}, {}, "true",
      "Whether an error the change introduces is a breach."},
+    {Key::solve_vary, "solve", "vary", Type::text, {}, {}, R"("gpu,count")",
+     "What planlint solve may change beyond the layout keys, as --vary says it: gpu, count."},
+    {Key::solve_gpus, "solve", "gpus", Type::text, {}, {}, R"("h100-sxm,a100-sxm")",
+     "The catalog GPUs planlint solve searches, comma-separated, as --gpus says them."},
+    {Key::solve_count, "solve", "count", Type::text, {}, {}, R"("512..4096")",
+     "The GPU counts planlint solve searches, in whole nodes, as --count says them: \"512..4096\", \"2048\"."},
 };
 
 /// "error, warning or note".
@@ -107,6 +116,7 @@ std::string expected_value(const ConfigKeySpec& spec) {
     case Type::usd: return "an amount of dollars such as \"$100K\"";
     case Type::gpu_count: return "a whole number of GPUs, 0 or more";
     case Type::duration: return "a duration such as \"7 d\" (a plain number counts days)";
+    case Type::text: return "a string";
   }
   return {};
 }

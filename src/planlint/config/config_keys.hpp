@@ -33,6 +33,9 @@ enum class ConfigKey {
   guardrails_days_increase,
   guardrails_memory_headroom,
   guardrails_new_errors,
+  solve_vary,
+  solve_gpus,
+  solve_count,
 };
 
 /// What a key's value must be.
@@ -49,9 +52,10 @@ enum class ConfigType {
   usd,             ///< dollars, 0 or more: "$100K" or 100000
   gpu_count,       ///< a whole number of GPUs, 0 or more
   duration,        ///< a duration, 0 or more: "7 d"; a plain number counts days
+  text,            ///< a string, read by what it configures ([solve]'s, as the options' text)
 };
 
-/// A table of the file: `[lint]`, `[tolerances]`, `[guardrails]`.
+/// A table of the file: `[lint]`, `[tolerances]`, `[guardrails]`, `[solve]`.
 struct ConfigTableSpec {
   std::string_view name;
   std::string_view doc;

@@ -41,6 +41,7 @@ json value_json(const ConfigKeySpec& spec) {
     case ConfigType::boolean: return {{"type", "boolean"}};
     case ConfigType::choice: return choices_json(spec);
     case ConfigType::url: return {{"type", "string"}, {"pattern", "^https?://"}};
+    case ConfigType::text: return {{"type", "string"}};
     case ConfigType::choice_table: return {{"type", "object"}, {"additionalProperties", choices_json(spec)}};
     case ConfigType::quantity_table:
       return {{"type", "object"}, {"additionalProperties", {{"type", json::array({"number", "string"})}}}};

@@ -10,6 +10,8 @@
 namespace planlint::detail {
 
 std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
+  // Attention ranks split the heads over tp / dp_attention GPUs: KvReplication's.
+  if (context.number("inference.dp_attention").value_or(1) > 1) return std::nullopt;
   const std::optional<double> tp = context.number("inference.tp");
   // MLA's cache is one latent that every head reads (DeepSeek-V2 §2.1): under tensor parallelism
   // each GPU holds all of it, as with one KV head.
@@ -45,6 +47,39 @@ std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
                          count(*heads / per_gpu), count(*tp)));
   }
   return KvSplit{kv_heads, Term{per_gpu, TermText::count(per_gpu)}, whole, per_gpu / *heads};
+}
+
+Term kv_heads_term(EstimateContext& context, MetricBuilder& m) {
+  if (context.find("model.kv_lora_rank") == nullptr) return m.plan("model.kv_heads");
+  const Term latent = m.plan("model.kv_lora_rank");
+  return Term{std::isnan(latent.value) ? latent.value : 1, "1"};
+}
+
+bool disaggregated(const EstimateContext& context) { return context.find("inference.prefill_gpu") != nullptr; }
+
+ServingLayout serving_layout(EstimateContext& context, MetricBuilder& m, Pool pool) {
+  const bool prefill = pool == Pool::prefill;
+  ServingLayout layout{m.degree_above_one(prefill ? "inference.prefill_pp" : "inference.pp"),
+                       m.degree_above_one(prefill ? "inference.prefill_dp_attention" : "inference.dp_attention"), std::nullopt};
+  if (!layout.dp) return layout;
+  if (!is_moe(context)) {
+    layout.dense = Term{1, "1"};
+    return layout;
+  }
+  // Each rank holds its own copy of the attention, the shared experts and the embeddings, N − N_e.
+  const Term dense = m.metric(Metric::train_moe_dense_params);
+  const Term n = m.plan("model.params");
+  layout.dense = Term{dense.value / n.value, TermText::deferred([=] { return fmt::format("{} / {}", dense.text, n.text); })};
+  return layout;
+}
+
+KvReplication kv_replication_terms(EstimateContext& context, MetricBuilder& m, const ServingLayout& layout,
+                                   Pool pool) {
+  const Term heads = kv_heads_term(context, m);
+  const Term tp = m.plan(pool == Pool::prefill ? "inference.prefill_tp" : "inference.tp");
+  const double rank_gpus = tp.value / layout.ranks();
+  const double per_gpu = std::ceil(heads.value / rank_gpus);
+  return KvReplication{heads, Term{per_gpu, TermText::count(per_gpu)}, rank_gpus * per_gpu / heads.value};
 }
 
 std::optional<Term> tokens_per_step(EstimateContext& context, MetricBuilder& m) {
@@ -139,6 +174,23 @@ void memory_total(EstimateContext& context) {
   const Term cache = m.metric(Metric::infer_kv_cache);
   const Term tp = m.plan("inference.tp");
   const Term reserve = m.plan("cluster.memory_reserve");
+  if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
+    // Each stage holds 1/pp of the layers; each attention rank its own sequences' cache.
+    const KvReplication kv = kv_replication_terms(context, m, layout);
+    const double gpus = tp.value * layout.stages();
+    const double per_gpu = (model.value * layout.weight_copies() + cache.value * kv.value) / gpus;
+    m.finish(per_gpu * (1 + reserve.value),
+             "(" + layout.weights_formula() + " + kv_cache · infer.kv_replication) / " +
+                 std::string(layout.gpus_formula()) + " · (1 + memory_reserve) (each GPU holds its stage's layers" +
+                 (layout.dp ? "; an attention rank its own sequences' KV cache and its own copy of the weights "
+                              "outside the routed experts)"
+                            : ")"),
+             [=] {
+               return fmt::format("({} + {} × {}) / {} × (1 + {})", layout.weights_text(model), cache.text,
+                                  units::format(kv.value, units::dims::none), layout.gpus_text(tp), reserve.text);
+             });
+    return;
+  }
   if (const std::optional<KvSplit> split = kv_split(context, m)) {
     const double per_gpu = model.value / tp.value + cache.value * split->share;
     const std::string share(split->share_formula());
@@ -164,6 +216,34 @@ void max_concurrency(EstimateContext& context) {
   const Term model = m.metric(Metric::infer_weights);
   const Term per_token = m.metric(Metric::infer_kv_per_token);
   const Term tokens = kv_tokens_term(context, m);
+  if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
+    // Per GPU: what the reserve and the weights leave, over one sequence's cache on the GPUs of
+    // the attention rank that holds it; each rank holds whole sequences of its own.
+    const KvReplication kv = kv_replication_terms(context, m, layout);
+    const double gpus = tp.value * layout.stages();
+    const double free_per_gpu = hbm.value * (1 - reserve.value) - model.value * layout.weight_copies() / gpus;
+    if (m.complete() && free_per_gpu < 0)
+      m.note("the weights alone exceed the usable HBM of a GPU of the replica: no sequence fits");
+    const double sequence_per_gpu = per_token.value * tokens.value * kv.value * layout.ranks() / gpus;
+    const double sequences = std::floor(std::max(0.0, free_per_gpu) / sequence_per_gpu) * layout.ranks();
+    m.finish(sequences,
+             kv_formula(context, "⌊(hbm · (1 − memory_reserve) − " + layout.weights_formula() + " / " +
+                                     std::string(layout.gpus_formula()) +
+                                     ") / (kv_per_token · context · infer.kv_replication" +
+                                     (layout.dp ? " · dp_attention" : "") + " / " +
+                                     std::string(layout.gpus_formula()) + ")⌋" +
+                                     (layout.dp ? " · dp_attention (each attention rank holds whole sequences)" : "")),
+             [=] {
+               std::string text = fmt::format("⌊({} × (1 − {}) − {} / {}) / ({} × {} × {}", hbm.text, reserve.text,
+                                              layout.weights_text(model), layout.gpus_text(tp), per_token.text,
+                                              tokens.text, units::format(kv.value, units::dims::none));
+               if (layout.dp) text += fmt::format(" × {}", layout.dp->text);
+               text += fmt::format(" / {})⌋", layout.gpus_text(tp));
+               if (layout.dp) text += fmt::format(" × {}", layout.dp->text);
+               return text;
+             });
+    return;
+  }
   const double free = hbm.value * (1 - reserve.value) * tp.value - model.value;
   if (m.complete() && free < 0)
     m.note("the weights alone exceed the usable HBM of the replica: no sequence fits");
@@ -219,6 +299,37 @@ void decode_tokens_per_s(EstimateContext& context) {
   const bool moe = experts.has_value();
   const std::optional<Term> steps = tokens_per_step(context, m);
   const double weights_read = model.value * (moe ? experts->routed_share(steps ? steps->value : 1) : 1);
+  // Pipeline stages change nothing here: the sequence's token passes each in turn. An attention
+  // rank runs the sequence on its tp / dp_attention GPUs: they read its own copy of the weights
+  // outside the routed experts and the sequence's cache, dp_attention times a tp share.
+  if (const ServingLayout layout = serving_layout(context, m); layout.dp) {
+    const KvReplication kv = kv_replication_terms(context, m, layout);
+    const double dp = layout.dp->value;
+    const double value = bandwidth.value * tp.value /
+                         (weights_read + (dp - 1) * model.value * layout.dense->value +
+                          per_token.value * tokens.value * kv.value * dp) *
+                         (steps ? steps->value : 1);
+    const std::string formula =
+        std::string("hbm_bandwidth · tp / (weights") +
+        (moe ? (steps ? " · (1 − (1 − N_a / N)^tokens_per_step)" : " · N_a / N") : "") +
+        " + (dp_attention − 1) · weights · N_d / N + kv_per_token · context · infer.kv_replication · dp_attention)" +
+        (steps ? " · tokens_per_step" : "") +
+        " (an attention rank, tp / dp_attention GPUs, runs the sequence" +
+        (moe ? "; MoE: one sequence reads its routed experts' weights" : "") + ")";
+    m.finish(value, kv_formula(context, formula), [=] {
+      std::string text = fmt::format("{} × {} / ({}", bandwidth.text, tp.text, model.text);
+      if (moe && steps)
+        text += fmt::format(" × (1 − (1 − {} / {})^{})", experts->n_active.text, experts->n.text, steps->text);
+      else if (moe)
+        text += fmt::format(" × {} / {}", experts->n_active.text, experts->n.text);
+      text += fmt::format(" + ({} − 1) × {} × {} + {} × {} × {} × {})", layout.dp->text, model.text,
+                          layout.dense->text, per_token.text, tokens.text,
+                          units::format(kv.value, units::dims::none), layout.dp->text);
+      if (steps) text += fmt::format(" × {}", steps->text);
+      return text;
+    });
+    return;
+  }
   const double kv_read = per_token.value * tokens.value * (heads ? tp.value * heads->share : 1);
   const double value = bandwidth.value * tp.value / (weights_read + kv_read) * (steps ? steps->value : 1);
   if (!moe && !heads && !steps) {
@@ -261,9 +372,37 @@ void prefill_flops(EstimateContext& context) {
 void ttft(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_ttft);
   const Term flops = m.metric(Metric::infer_prefill_flops);
+  if (disaggregated(context)) {
+    // The prefill pool computes the prompt (its GPUs, peak and layout), then sends its KV cache
+    // to the decode pool (DistServe, Zhong et al. 2024, §3: TTFT = prefill + transmission).
+    const Term peak = m.plan("inference.prefill_peak");
+    const Term tp = m.plan("inference.prefill_tp");
+    const ServingLayout layout = serving_layout(context, m, Pool::prefill);
+    const Term mfu = m.plan("inference.mfu");
+    const Term transfer = m.metric(Metric::infer_kv_transfer_seconds);
+    const double compute = flops.value / (peak.value * tp.value * layout.stages() * mfu.value);
+    m.finish(compute + transfer.value,
+             "prefill_flops / (P · tp · " + std::string(layout.pp ? "pp · " : "") +
+                 "MFU) + infer.kv_transfer_seconds (the prefill pool's P, tp" + (layout.pp ? ", pp" : "") +
+                 "; the KV cache sent to the decode pool)",
+             [=] {
+               return fmt::format("{} / ({} × {}{} × {}) + {}", flops.text, peak.text, tp.text,
+                                  layout.pp ? fmt::format(" × {}", layout.pp->text) : std::string(), mfu.text,
+                                  transfer.text);
+             });
+    return;
+  }
   const Term peak = m.plan("cluster.peak");
   const Term tp = m.plan("inference.tp");
   const Term mfu = m.plan("inference.mfu");
+  // Pipeline stages compute a prompt together only when its chunks pipeline through them
+  // (chunked prefill): the bound counts every GPU of the replica.
+  if (const std::optional<Term> pp = m.degree_above_one("inference.pp")) {
+    m.finish(flops.value / (peak.value * tp.value * pp->value * mfu.value),
+             "prefill_flops / (P · tp · pp · MFU) (the prompt's chunks pipelined through the stages)",
+             arithmetic("{} / ({} × {} × {} × {})", flops, peak, tp, *pp, mfu));
+    return;
+  }
   m.finish(flops.value / (peak.value * tp.value * mfu.value), "prefill_flops / (P · tp · MFU)",
            arithmetic("{} / ({} × {} × {})", flops, peak, tp, mfu));
 }
@@ -294,6 +433,38 @@ void itl_at_concurrency(EstimateContext& context) {
   const std::optional<Term> steps = tokens_per_step(context, m);
   // The step routes every sequence's tokens: concurrency · tokens_per_step of them.
   const double read = moe ? experts->routed_share(sequences->value * (steps ? steps->value : 1)) : 1;
+  if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
+    // Every GPU of every stage reads its own weights at least once a step and its share of every
+    // sequence's cache: however the stages' micro-batches interleave, a token of each sequence
+    // takes that long on the replica's tp · pp GPUs.
+    const KvReplication kv = kv_replication_terms(context, m, layout);
+    const double extra_copies = layout.dp ? (layout.dp->value - 1) * model.value * layout.dense->value : 0;
+    const double value = (model.value * read + extra_copies + cache.value * kv.value) /
+                         (bandwidth.value * tp.value * layout.stages()) / (steps ? steps->value : 1);
+    const std::string formula =
+        std::string("(weights") +
+        (moe ? (steps ? " · (1 − (1 − N_a / N)^(concurrency · tokens_per_step))" : " · (1 − (1 − N_a / N)^concurrency)")
+             : "") +
+        (layout.dp ? " + (dp_attention − 1) · weights · N_d / N" : "") +
+        " + kv_cache · infer.kv_replication) / (hbm_bandwidth · " + std::string(layout.gpus_formula()) +
+        (steps ? " · tokens_per_step" : "") + ")" +
+        decode_caveats(moe, "MoE: the experts the batch's sequences are routed to", false, steps.has_value()) +
+        " (every GPU of each stage reads its weights and its share of each sequence's cache once a step)";
+    m.finish(value, formula, [=] {
+      std::string text = "(" + std::string(model.text.str());
+      if (moe && steps)
+        text += fmt::format(" × (1 − (1 − {} / {})^({} × {}))", experts->n_active.text, experts->n.text,
+                            sequences->text, steps->text);
+      else if (moe)
+        text += fmt::format(" × (1 − (1 − {} / {})^{})", experts->n_active.text, experts->n.text, sequences->text);
+      if (layout.dp) text += fmt::format(" + ({} − 1) × {} × {}", layout.dp->text, model.text, layout.dense->text);
+      text += fmt::format(" + {} × {}) / ({} × {}", cache.text, units::format(kv.value, units::dims::none),
+                          bandwidth.text, layout.gpus_text(tp));
+      if (steps) text += fmt::format(" × {}", steps->text);
+      return text + ")";
+    });
+    return;
+  }
   const double value = (model.value * read + cache.value * (heads ? tp.value * heads->share : 1)) /
                        (bandwidth.value * tp.value) / (steps ? steps->value : 1);
   if (!moe && !heads && !steps) {
@@ -330,6 +501,13 @@ void cost_per_month(EstimateContext& context) {
   const Term gpus = m.plan("cluster.count");
   const Term price = m.plan("cluster.price");
   constexpr double month_seconds = 365.25 * 86400 / 12;
+  if (disaggregated(context)) {
+    const Term prefill = m.plan("inference.prefill_count");
+    m.finish((gpus.value + prefill.value) * price.value * month_seconds,
+             "(cluster.count + inference.prefill_count) · price · 730.5 h (the decode and the prefill pools)",
+             arithmetic("({} + {}) × {} × 730.5 h", gpus, prefill, price));
+    return;
+  }
   m.finish(gpus.value * price.value * month_seconds, "cluster.count · price · 730.5 h",
            arithmetic("{} × {} × 730.5 h", gpus, price));
 }
@@ -337,6 +515,9 @@ void cost_per_month(EstimateContext& context) {
 }  // namespace
 
 void estimate_inference(EstimateContext& context) {
+  // An MoE model's routed experts and the rest, which an attention-data-parallel layout holds
+  // differently (ServingLayout).
+  if (is_moe(context)) estimate_training_moe_params(context);
   weights(context);
   kv_per_token(context);
   estimate_kv_tokens(context);
@@ -346,6 +527,10 @@ void estimate_inference(EstimateContext& context) {
   decode_tokens_per_s(context);
   decode_flops_per_token(context);
   prefill_flops(context);
+  if (disaggregated(context)) {
+    kv_transfer_seconds(context);
+    prefill_memory(context);
+  }
   ttft(context);
   itl(context);
   itl_at_concurrency(context);

@@ -16,23 +16,54 @@ namespace planlint::detail {
 namespace {
 
 // A KV head's keys and values are not split across GPUs: each GPU of a tp replica holds
-// ⌈kv_heads / tp⌉ whole heads (KvSplit).
+// ⌈kv_heads / tp⌉ whole heads (KvSplit); of an attention rank, ⌈kv_heads / (tp / dp_attention)⌉.
+// MLA's one latent is one head (KvReplication).
 void kv_heads_per_gpu(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_kv_heads_per_gpu);
-  const Term heads = m.plan("model.kv_heads");
+  const Term heads = kv_heads_term(context, m);
   const Term tp = m.plan("inference.tp");
-  m.finish(std::ceil(heads.value / tp.value), "⌈kv_heads / tp⌉ (a KV head is not split across GPUs)",
+  const ServingLayout layout = serving_layout(context, m);
+  const KvReplication kv = kv_replication_terms(context, m, layout);
+  const bool mla = context.find("model.kv_lora_rank") != nullptr;
+  const std::string heads_name = mla ? "1" : "kv_heads";
+  const std::string why = mla ? " (MLA: one latent, held whole)" : " (a KV head is not split across GPUs)";
+  if (layout.dp) {
+    m.finish(kv.heads_per_gpu.value, "⌈" + heads_name + " / (tp / dp_attention)⌉" + why,
+             [=] { return fmt::format("⌈{} / ({} / {})⌉", heads.text, tp.text, layout.dp->text); });
+    return;
+  }
+  m.finish(kv.heads_per_gpu.value, "⌈" + heads_name + " / tp⌉" + why,
            arithmetic("⌈{} / {}⌉", heads, tp));
 }
 
 // How many times over the replica's GPUs hold (and a decode step reads) its KV cache, against
-// an even split over tp: 1 where tp divides kv_heads, tp / kv_heads at tp > kv_heads.
+// an even split over tp: 1 where tp divides kv_heads, tp / kv_heads at tp > kv_heads, tp for
+// MLA (every GPU holds the latent), each over the tp / dp_attention GPUs of an attention rank.
 void kv_replication(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_kv_replication);
   const Term tp = m.plan("inference.tp");
   const Term per_gpu = m.metric(Metric::infer_kv_heads_per_gpu);
-  const Term heads = m.plan("model.kv_heads");
-  m.finish(tp.value * per_gpu.value / heads.value, "tp · ⌈kv_heads / tp⌉ / kv_heads",
+  const Term heads = kv_heads_term(context, m);
+  const ServingLayout layout = serving_layout(context, m);
+  const bool mla = context.find("model.kv_lora_rank") != nullptr;
+  if (m.complete() && mla && context.with_provenance())
+    m.note(layout.dp ? fmt::format("MLA caches one latent that every head reads (DeepSeek-V2 §2.1): each of the {} "
+                                   "attention ranks holds its own sequences' cache, whole on each of its GPUs",
+                                   units::format(layout.ranks(), units::dims::none))
+                     : "MLA caches one latent that every head reads (DeepSeek-V2 §2.1): every GPU of the tensor-parallel "
+                       "group holds the whole KV cache; data-parallel attention (inference.dp_attention) divides it");
+  const std::string heads_name = mla ? "1" : "kv_heads";
+  if (layout.dp) {
+    m.finish(tp.value / layout.ranks() * per_gpu.value / heads.value,
+             "(tp / dp_attention) · ⌈" + heads_name + " / (tp / dp_attention)⌉ / " + heads_name +
+                 (mla ? " (MLA: one latent)" : ""),
+             [=] {
+               return fmt::format("({} / {}) × {} / {}", tp.text, layout.dp->text, per_gpu.text, heads.text);
+             });
+    return;
+  }
+  m.finish(tp.value * per_gpu.value / heads.value,
+           "tp · ⌈" + heads_name + " / tp⌉ / " + heads_name + (mla ? " (MLA: one latent)" : ""),
            arithmetic("{} × {} / {}", tp, per_gpu, heads));
 }
 
@@ -45,12 +76,24 @@ void kv_per_sequence(EstimateContext& context) {
            arithmetic("{} × {}", per_token, tokens));
 }
 
-// One sequence's KV cache on each GPU of its replica: the heads a GPU holds.
+// One sequence's KV cache on each GPU of its replica: the heads a GPU holds, of the stage's
+// layers; with data-parallel attention, on the GPUs of the rank that holds the sequence.
 void kv_per_sequence_per_gpu(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_kv_per_sequence_per_gpu);
   const Term sequence = m.metric(Metric::infer_kv_per_sequence);
   const Term replication = m.metric(Metric::infer_kv_replication);
   const Term tp = m.plan("inference.tp");
+  if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
+    m.finish(sequence.value * replication.value * layout.ranks() / (tp.value * layout.stages()),
+             std::string("infer.kv_per_sequence · infer.kv_replication") + (layout.dp ? " · dp_attention" : "") +
+                 " / " + std::string(layout.gpus_formula()),
+             [=] {
+               return fmt::format("{} × {}{} / {}", sequence.text, replication.text,
+                                  layout.dp ? fmt::format(" × {}", layout.dp->text) : std::string(),
+                                  layout.gpus_text(tp));
+             });
+    return;
+  }
   m.finish(sequence.value * replication.value / tp.value, "infer.kv_per_sequence · infer.kv_replication / tp",
            arithmetic("{} × {} / {}", sequence, replication, tp));
 }
@@ -63,6 +106,17 @@ void memory_reserve(EstimateContext& context) {
   const Term cache = m.metric(Metric::infer_kv_cache);
   const Term replication = m.metric(Metric::infer_kv_replication);
   const Term tp = m.plan("inference.tp");
+  if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
+    m.finish(reserve.value * (model.value * layout.weight_copies() + cache.value * replication.value) /
+                 (tp.value * layout.stages()),
+             "memory_reserve · (" + layout.weights_formula() + " + kv_cache · infer.kv_replication) / " +
+                 std::string(layout.gpus_formula()),
+             [=] {
+               return fmt::format("{} × ({} + {} × {}) / {}", reserve.text, layout.weights_text(model), cache.text,
+                                  replication.text, layout.gpus_text(tp));
+             });
+    return;
+  }
   m.finish(reserve.value * (model.value + cache.value * replication.value) / tp.value,
            "memory_reserve · (weights + kv_cache · infer.kv_replication) / tp",
            arithmetic("{} × ({} + {} × {}) / {}", reserve, model, cache, replication, tp));
@@ -75,12 +129,23 @@ void memory_one_sequence(EstimateContext& context) {
   const Term tp = m.plan("inference.tp");
   const Term sequence = m.metric(Metric::infer_kv_per_sequence_per_gpu);
   const Term reserve = m.plan("cluster.memory_reserve");
+  if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
+    m.finish((model.value * layout.weight_copies() / (tp.value * layout.stages()) + sequence.value) *
+                 (1 + reserve.value),
+             "(" + layout.weights_formula() + " / " + std::string(layout.gpus_formula()) +
+                 " + infer.kv_per_sequence_per_gpu) · (1 + memory_reserve)",
+             [=] {
+               return fmt::format("({} / {} + {}) × (1 + {})", layout.weights_text(model), layout.gpus_text(tp),
+                                  sequence.text, reserve.text);
+             });
+    return;
+  }
   m.finish((model.value / tp.value + sequence.value) * (1 + reserve.value),
            "(weights / tp + infer.kv_per_sequence_per_gpu) · (1 + memory_reserve)",
            arithmetic("({} / {} + {}) × (1 + {})", model, tp, sequence, reserve));
 }
 
-// The GPUs a replica spreads its weights over: the plan's tp; a plan that states none has not
+// The GPUs a replica spreads its weights over: the plan's tp · pp; a plan that states none has not
 // chosen one yet, and is taken at the most one scale-up domain gives (tensor parallelism beyond it
 // crosses the network every layer), and no more than the GPUs of one of its replicas when it
 // states inference.replicas.
@@ -89,6 +154,10 @@ void replica_gpus(EstimateContext& context) {
   const PlanValue* tp_value = context.find("inference.tp");
   if (tp_value && tp_value->origin == Origin::plan) {
     const Term tp = m.plan("inference.tp");
+    if (const std::optional<Term> pp = m.degree_above_one("inference.pp")) {
+      m.finish(tp.value * pp->value, "tp · pp", arithmetic("{} × {}", tp, *pp));
+      return;
+    }
     m.finish(tp.value, "inference.tp", [=] { return tp.text.str(); });
     return;
   }
@@ -116,6 +185,14 @@ void memory_weights_alone(EstimateContext& context) {
   const Term model = m.metric(Metric::infer_weights);
   const Term gpus = m.metric(Metric::infer_replica_gpus);
   const Term reserve = m.plan("cluster.memory_reserve");
+  if (const ServingLayout layout = serving_layout(context, m); layout.dp) {
+    m.finish(model.value * layout.weight_copies() / gpus.value * (1 + reserve.value),
+             layout.weights_formula() + " / infer.replica_gpus · (1 + memory_reserve)", [=] {
+               return fmt::format("{} / {} × (1 + {})", layout.weights_text(model),
+                                  TermText::count(gpus.value).str(), reserve.text);
+             });
+    return;
+  }
   m.finish(model.value / gpus.value * (1 + reserve.value), "weights / infer.replica_gpus · (1 + memory_reserve)",
            arithmetic("{} / {} × (1 + {})", model, TermText::count(gpus.value), reserve));
 }
@@ -139,11 +216,15 @@ void peak_concurrency(EstimateContext& context) {
   m.finish(mean.value * factor.value, "mean_concurrency · peak_factor", arithmetic("{} × {}", mean, factor));
 }
 
-// The GPUs the service's replicas run on, each a tensor-parallel group.
+// The GPUs the service's replicas run on, each tp · pp of them.
 void service_gpus(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_service_gpus);
   const Term replicas = m.plan("inference.replicas");
   const Term tp = m.plan("inference.tp");
+  if (const std::optional<Term> pp = m.degree_above_one("inference.pp")) {
+    m.finish(replicas.value * tp.value * pp->value, "replicas · tp · pp", arithmetic("{} × {} × {}", replicas, tp, *pp));
+    return;
+  }
   m.finish(replicas.value * tp.value, "replicas · tp", arithmetic("{} × {}", replicas, tp));
 }
 

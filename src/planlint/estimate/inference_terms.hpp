@@ -42,6 +42,66 @@ struct KvSplit {
 
 std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m);
 
+/// The KV heads a replica's cache divides by, as an input: model.kv_heads, or for MLA one, the
+/// latent every head reads (DeepSeek-V2 §2.1), with model.kv_lora_rank recorded.
+Term kv_heads_term(EstimateContext& context, MetricBuilder& m);
+
+/// A replica's layout beyond tensor parallelism (docs/estimates.md, "Serving layouts"): pipeline
+/// stages of tp GPUs (inference.pp) and attention data-parallel ranks of tp / dp_attention GPUs
+/// each (inference.dp_attention), each an input only above 1. A rank runs the attention of its
+/// own sequences and so holds their KV cache alone, and its own copy of the weights outside the
+/// routed experts (SGLang's DP attention; the experts stay split over the stage's tp GPUs).
+struct ServingLayout {
+  std::optional<Term> pp;     ///< inference.pp above 1
+  std::optional<Term> dp;     ///< inference.dp_attention above 1
+  std::optional<Term> dense;  ///< with dp: N_d / N, the share each rank holds whole (1 for a dense model)
+
+  bool any() const { return pp || dp; }
+  double stages() const { return pp ? pp->value : 1; }
+  double ranks() const { return dp ? dp->value : 1; }
+  /// The weights a replica holds over one copy: 1 + (dp − 1) · N_d / N.
+  double weight_copies() const { return dp ? 1 + (dp->value - 1) * dense->value : 1; }
+  /// "weights · (1 + (dp_attention − 1) · N_d / N)" or "weights", and its arithmetic.
+  std::string weights_formula() const {
+    return dp ? "weights · (1 + (dp_attention − 1) · N_d / N)" : "weights";
+  }
+  std::string weights_text(const Term& weights) const {
+    return dp ? fmt::format("{} × (1 + ({} − 1) × {})", weights.text, dp->text, dense->text)
+              : fmt::format("{}", weights.text);
+  }
+  /// The replica's GPUs: "(tp · pp)" or "tp", and its arithmetic.
+  std::string_view gpus_formula() const { return pp ? "(tp · pp)" : "tp"; }
+  std::string gpus_text(const Term& tp) const {
+    return pp ? fmt::format("({} × {})", tp.text, pp->text) : fmt::format("{}", tp.text);
+  }
+};
+
+/// The pool a layout describes: the replicas of [inference] on [cluster] (the decode pool of a
+/// disaggregated service), or the prefill pool of inference.prefill_gpu.
+enum class Pool { serving, prefill };
+
+ServingLayout serving_layout(EstimateContext& context, MetricBuilder& m, Pool pool = Pool::serving);
+
+/// Whether the plan has a disaggregated prefill pool (inference.prefill_gpu).
+bool disaggregated(const EstimateContext& context);
+
+/// How many times over a replica's GPUs hold its KV cache against an even split over tp:
+/// t · ⌈kv_heads / t⌉ / kv_heads for the t = tp / dp_attention GPUs of an attention rank: 1 where
+/// t divides kv_heads, t / kv_heads where t exceeds them, t for MLA's one latent. The one formula
+/// of infer.kv_replication, which the memory and decode bounds share.
+struct KvReplication {
+  Term heads;          ///< kv_heads_term
+  Term heads_per_gpu;  ///< ⌈kv_heads / t⌉
+  double value;        ///< t · ⌈kv_heads / t⌉ / kv_heads
+};
+KvReplication kv_replication_terms(EstimateContext& context, MetricBuilder& m, const ServingLayout& layout,
+                                   Pool pool = Pool::serving);
+
+/// A disaggregated service's prefill pool (inference_prefill.cpp): the least memory a prefill
+/// GPU needs, and the time a prompt's KV cache takes to reach the decode pool.
+void prefill_memory(EstimateContext& context);
+void kv_transfer_seconds(EstimateContext& context);
+
 /// inference.tokens_per_step above 1 (speculative decoding: a step verifies the draft tokens
 /// and emits the accepted ones, reading the weights and the KV cache once), as an input. A
 /// stated value that is not valid makes the metric absent (its bad-quantity names it), as any

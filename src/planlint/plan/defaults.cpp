@@ -100,6 +100,36 @@ std::string default_training_precision(const Plan& plan, const Catalog& catalog)
   return "bf16";
 }
 
+/// The serving layout's degrees that split a stage's tp GPUs: the attention data-parallel ranks
+/// and the expert-parallel degree each divide tp (SGLang, TensorRT-LLM and vLLM lay the ranks out
+/// so), and expert parallelism needs experts. `pool`: "" for the replicas' keys, "prefill_" for a
+/// disaggregated prefill pool's.
+void check_serving_degrees(const Plan& plan, detail::Findings& findings, std::string_view pool, double tp) {
+  for (const std::string_view name : {"dp_attention", "ep"}) {
+    const std::string key = fmt::format("inference.{}{}", pool, name);
+    const PlanValue* at = plan.find(key);
+    const std::optional<double> degree = plan.number(key);
+    if (!at || at->origin != Origin::plan || !degree) continue;
+    const bool expert = name == "ep";
+    if (expert && *degree > 1 && plan.text("model.architecture") != "moe") {
+      Diagnostic& diag = findings.add(native_rules::bad_value, at->span, key,
+                                      fmt::format("{} = {:g} splits the routed experts, but the model is dense "
+                                                  "(model.architecture is not \"moe\")",
+                                                  key, *degree));
+      diag.help = fmt::format("remove {}, or state model.architecture = \"moe\" with its experts", key);
+      continue;
+    }
+    const double per_rank = tp / *degree;
+    if (per_rank >= 1 && std::floor(per_rank) == per_rank) continue;
+    Diagnostic& diag = findings.add(
+        native_rules::bad_value, at->span, key,
+        fmt::format("{} = {:g} does not divide inference.{}tp = {:g}: {} split a stage's tp GPUs into equal groups",
+                    key, *degree, pool, tp, expert ? "the expert-parallel ranks" : "the attention data-parallel ranks"));
+    diag.help = fmt::format("use a divisor of tp ({:g} for every GPU of the stage), or a tp that {:g} divides", tp,
+                            *degree);
+  }
+}
+
 }  // namespace
 
 std::optional<Precision> weight_compute_precision(std::string_view weights) {
@@ -112,11 +142,15 @@ std::optional<Precision> weight_compute_precision(std::string_view weights) {
 std::string compute_precision(const Plan& plan, const Catalog& catalog) {
   if (plan.is_training())
     return plan.text("training.precision").value_or(default_training_precision(plan, catalog));
+  return compute_precision(plan, catalog, "cluster.gpu");
+}
+
+std::string compute_precision(const Plan& plan, const Catalog& catalog, std::string_view gpu_path) {
   // Serving engines run FP8 weights on GPUs without FP8 tensor cores by dequantising them to
   // 16 bits in the matmul kernel (vLLM's FP8 Marlin on Ampere): the weights are read in 8 bits
   // and the arithmetic is 16-bit. The 16 bits are BF16, or FP16 on a GPU without BF16 (Volta).
   // A GPU the catalog does not know is taken at its word.
-  const std::optional<std::string> gpu = plan.text("cluster.gpu");
+  const std::optional<std::string> gpu = plan.text(gpu_path);
   const GpuSpec* spec = gpu ? catalog.find(*gpu) : nullptr;
   // FP6 and FP4 weights likewise run at their own peak where the tensor cores have one (Blackwell,
   // CDNA 4: W4A4 and W6A6 GEMMs), and are dequantised to 16 bits elsewhere.
@@ -125,6 +159,12 @@ std::string compute_precision(const Plan& plan, const Catalog& catalog) {
     return std::string(to_string(*low));
   if (spec && !spec->dense_peak(Precision::bf16) && spec->dense_peak(Precision::fp16)) return "fp16";
   return "bf16";
+}
+
+std::optional<double> job_scale_up_domain(const GpuSpec* gpu, std::optional<double> gpus_per_node, double count) {
+  const std::optional<double> domain = gpu && gpu->scale_up_domain ? gpu->scale_up_domain : gpus_per_node;
+  if (!domain) return std::nullopt;
+  return std::min(count, *domain);
 }
 
 void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findings) {
@@ -163,10 +203,9 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   if (auto count = plan.number("cluster.count")) {
     if (gpu_spec && gpu_spec->scale_up_domain && *gpu_spec->scale_up_domain <= *count)
       d.set_quantity("cluster", "scale_up_domain", *gpu_spec->scale_up_domain, gpus, Origin::catalog, gpu_value->span);
-    else if (const std::optional<double> domain = gpu_spec && gpu_spec->scale_up_domain
-                                                      ? gpu_spec->scale_up_domain
-                                                      : plan.number("cluster.gpus_per_node"))
-      d.set_quantity("cluster", "scale_up_domain", std::min(*count, *domain), gpus);
+    else if (const std::optional<double> domain =
+                 job_scale_up_domain(gpu_spec, plan.number("cluster.gpus_per_node"), *count))
+      d.set_quantity("cluster", "scale_up_domain", *domain, gpus);
   }
   if (gpu_value && gpu_value->text()) {
     if (const GpuSpec* gpu = gpu_spec) {
@@ -218,9 +257,30 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   // [inference]
   if (!plan.is_training()) {
     d.set_fixed_defaults("inference");
-    if (auto count = plan.number("cluster.count")) {
-      const double tp = d.number_or_default("inference.tp");
-      if (*count >= tp) d.set_quantity("inference", "replicas", std::floor(*count / tp), none);
+    const double tp = d.number_or_default("inference.tp");
+    const double replica_gpus = tp * d.number_or_default("inference.pp");
+    if (auto count = plan.number("cluster.count"))
+      if (*count >= replica_gpus) d.set_quantity("inference", "replicas", std::floor(*count / replica_gpus), none);
+    check_serving_degrees(plan, findings, "", tp);
+    // A disaggregated prefill pool: its layout's fixed defaults and its GPU's memory and peak.
+    if (const PlanValue* prefill_gpu = plan.find("inference.prefill_gpu")) {
+      // Copied: the defaults set below move the section's values.
+      const Span at = prefill_gpu->span;
+      const std::optional<std::string> id = plan.text("inference.prefill_gpu");
+      for (const std::string_view key : {"prefill_tp", "prefill_pp", "prefill_ep", "prefill_dp_attention"})
+        d.set_fixed("inference", key);
+      check_serving_degrees(plan, findings, "prefill_", d.number_or_default("inference.prefill_tp"));
+      if (!plan.find("inference.prefill_count")) {
+        Diagnostic& diag = findings.add(native_rules::missing_required, at, "inference.prefill_count",
+                                        "inference.prefill_gpu needs inference.prefill_count, the prefill pool's GPUs");
+        diag.help = "add prefill_count (GPUs of the prefill pool) to [inference]";
+      }
+      if (const GpuSpec* gpu = id ? catalog.find(*id) : nullptr) {
+        d.set_quantity("inference", "prefill_hbm", gpu->hbm_bytes, bytes, Origin::catalog, at);
+        if (auto precision = parse_precision(compute_precision(plan, catalog, "inference.prefill_gpu")))
+          if (auto peak = gpu->dense_peak(*precision))
+            d.set_quantity("inference", "prefill_peak", *peak, flop_per_second, Origin::catalog, at);
+      }
     }
   }
 

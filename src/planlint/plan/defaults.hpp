@@ -18,10 +18,17 @@ namespace planlint {
 /// weights, and fp8 weights on a GPU without an FP8 peak, as an A100, are weight-only
 /// quantization that computes in 16 bits).
 std::string compute_precision(const Plan& plan, const Catalog& catalog);
+/// compute_precision of an inference plan on the accelerator at `gpu_path` ("inference.prefill_gpu").
+std::string compute_precision(const Plan& plan, const Catalog& catalog, std::string_view gpu_path);
 
 /// The tensor-core precision that inference.weights computes in where the GPU has its peak:
 /// "fp8" → fp8, "fp6" and "mxfp6" → fp6, "fp4", "nvfp4" and "mxfp4" → fp4; none for the others.
 std::optional<Precision> weight_compute_precision(std::string_view weights);
+
+/// The scale-up domain a job of `count` GPUs gets when the plan does not state it: the catalog's
+/// (`gpu`'s), or the host (`gpus_per_node`) without one; no more than the job's GPUs, so that a
+/// TPU job's domain is its slice. None when neither is known.
+std::optional<double> job_scale_up_domain(const GpuSpec* gpu, std::optional<double> gpus_per_node, double count);
 
 /// Whether `model.mlp` names a gated MLP (SwiGLU, GeGLU: gate, up and down projections, three
 /// matrices of h × F) rather than GeLU's two (Shazeer 2020, "GLU Variants Improve Transformer").

@@ -69,9 +69,9 @@ class Loader {
                     const std::string& prefix, PlanTable& out);
   void read_estimates(const toml::table& table, const std::string& prefix);
   void read_stage(const toml::table& table, std::size_t index, const std::string& prefix, Span header);
-  /// Plan::stages from the [[stages]] read: each the plan with the stage's values, its
-  /// defaults applied. Before the plan's own defaults, which a stage's values may change.
-  void build_stages();
+  /// Plan::stages from the [[stages]] read: each `base` (the plan before its defaults, which a
+  /// stage's values may change) with the stage's values, its defaults applied.
+  void build_stages(const Plan& base);
   void read_claim(const toml::node& node, const toml::key& key, const std::string& metric);
   /// The unknown-key finding; `suggestion`, when given, receives its did-you-mean.
   Diagnostic& unknown_key(const toml::key& key, std::string_view where, const std::string& path,
@@ -81,7 +81,8 @@ class Loader {
   void note_misspelling(const toml::table& table, std::string_view right, std::string path,
                         const toml::key& written);
   void check_required();
-  void check_gpu();
+  /// The accelerator at `path` (cluster.gpu, inference.prefill_gpu): a catalog id, an alias of one, or unknown-gpu.
+  void check_gpu(std::string_view path);
   void convert_node_price();
 
   std::shared_ptr<const SourceFile> source_;
@@ -139,10 +140,14 @@ Result<Plan> Loader::load() {
   read_document(*root);
   root = toml::table();  // the document is not needed past here
   check_required();
-  check_gpu();
-  if (!stage_drafts_.empty()) build_stages();
+  check_gpu("cluster.gpu");
+  check_gpu("inference.prefill_gpu");
+  // A stage derives its defaults from its own values: from the plan before its defaults.
+  std::optional<Plan> before_defaults;
+  if (!stage_drafts_.empty()) before_defaults = plan_;
   apply_defaults(plan_, catalog_, findings_);
   convert_node_price();
+  if (before_defaults) build_stages(std::move(*before_defaults));
   return std::move(plan_);
 }
 
@@ -158,12 +163,12 @@ Diagnostic& Loader::unknown_key(const toml::key& key, std::string_view where, co
   if (key.str() == "dp" && path.starts_with("inference.")) {
     // Data parallelism in serving is the replicas.
     d.help = "[inference] has no 'dp': the copies of the model that serve side by side are inference.replicas "
-             "(default floor(cluster.count / tp))";
+             "(default floor(cluster.count / (tp · pp))); attention data-parallel ranks inside a replica are "
+             "inference.dp_attention";
   } else if (elsewhere && elsewhere->section == "training" && parallel_degree && path.starts_with("inference.")) {
     // Not a misplaced key: serving has its own layouts, which planlint sizes as tp GPUs.
-    d.help = fmt::format("[inference] has no '{}': planlint sizes a serving replica as the inference.tp GPUs "
-                         "it spans; with pipeline or expert parallelism across them, set tp to the GPUs of one "
-                         "replica (training.{} is the training layout)",
+    d.help = fmt::format("[inference] has no '{}': a serving replica is inference.tp · inference.pp GPUs, laid "
+                         "out by inference.ep and inference.dp_attention (training.{} is the training layout)",
                          key.str(), key.str());
   } else if (elsewhere && std::find(candidates.begin(), candidates.end(), key.str()) == candidates.end()) {
     const SectionSpec* home = find_section(elsewhere->section);
@@ -480,7 +485,7 @@ void Loader::read_stage(const toml::table& table, std::size_t index, const std::
   stage_drafts_.push_back(std::move(draft));
 }
 
-void Loader::build_stages() {
+void Loader::build_stages(const Plan& base) {
   if (!plan_.is_training()) {
     Diagnostic& d = findings_.add(native_rules::bad_value, stage_drafts_.front().header, "stages",
                                   "[[stages]] divides a training run: an inference plan has none");
@@ -490,7 +495,10 @@ void Loader::build_stages() {
   std::vector<Stage> stages;
   for (StageDraft& draft : stage_drafts_) {
     if (draft.name.empty()) draft.name = fmt::format("stage {}", stages.size() + 1);
-    Plan stage = plan_;  // before the plan's defaults: the stage's derive from its own values
+    Plan stage = base;
+    // A node's price as the plan's reads it, per GPU (convert_node_price).
+    if (const KeySpec& price = *find_key("cluster", "price"); plan_.find(price) && plan_.find(price)->origin == Origin::plan)
+      stage.sections.of(price).values.insert_or_assign(price, PlanValue(*plan_.find(price)));
     for (auto& [spec, value] : draft.values) stage.sections.of(*spec).values.insert_or_assign(*spec, std::move(value));
     stage.estimates = std::move(draft.claims);
     stage.targets.clear();
@@ -510,7 +518,7 @@ void Loader::build_stages() {
     stages.push_back(Stage{std::move(draft.name), draft.header, draft.name_span,
                            std::make_shared<const Plan>(std::move(stage))});
   }
-  plan_.stages = std::move(stages);  // after the copies: a stage's plan has no stages of its own
+  plan_.stages = std::move(stages);
 }
 
 void Loader::read_estimates(const toml::table& table, const std::string& prefix) {
@@ -675,8 +683,8 @@ void Loader::convert_node_price() {
   plan_.sections.of(key).values.insert_or_assign(key, std::move(per_gpu));
 }
 
-void Loader::check_gpu() {
-  const PlanValue* gpu = plan_.find("cluster.gpu");
+void Loader::check_gpu(std::string_view path) {
+  const PlanValue* gpu = plan_.find(path);
   if (!gpu || !gpu->text()) return;
   const std::string written = *gpu->text();
   const GpuMatch match = catalog_.resolve(written);
@@ -685,7 +693,7 @@ void Loader::check_gpu() {
     // Another name of one entry ("H100", "a100-80gb", "NVIDIA H100 SXM5"): the plan reads as
     // that entry, so every estimate and rule runs on it, and a note names the id chosen.
     const GpuSpec& chosen = *match.gpu;
-    Diagnostic& d = findings_.add(native_rules::gpu_alias, gpu->span, "cluster.gpu",
+    Diagnostic& d = findings_.add(native_rules::gpu_alias, gpu->span, std::string(path),
                                   fmt::format("GPU '{}' is read as the catalog's '{}' ({})", written, chosen.id,
                                               chosen.name));
     d.severity = Severity::note;
@@ -699,10 +707,11 @@ void Loader::check_gpu() {
     d.fixes.push_back(FixEdit{Location{source_->path(), gpu->span}, fmt::format("\"{}\"", chosen.id)});
     PlanValue resolved = *gpu;
     resolved.value = chosen.id;
-    plan_.sections["cluster"].values.insert_or_assign(*find_key("cluster", "gpu"), std::move(resolved));
+    const KeySpec* key = find_key(path);
+    plan_.sections.of(*key).values.insert_or_assign(*key, std::move(resolved));
     return;
   }
-  Diagnostic& d = findings_.add(native_rules::unknown_gpu, gpu->span, "cluster.gpu",
+  Diagnostic& d = findings_.add(native_rules::unknown_gpu, gpu->span, std::string(path),
                                 fmt::format("unknown GPU '{}': not in the catalog", written));
   if (!match.candidates.empty()) {
     // Two catalog files give one name to different entries: the plan's author must choose.

@@ -110,7 +110,8 @@ std::vector<KeySpec> make_keys() {
       count("model", "kv_lora_rank",
             "MLA (DeepSeek-V2/V3): the compressed KV latent's width d_c, which the KV cache holds")
           .doc("MLA (DeepSeek-V2/V3): width d_c of the compressed KV latent; the KV cache is then (d_c + "
-               "`qk_rope_head_dim`) · L elements a token, held whole on every GPU of a tensor-parallel replica"),
+               "`qk_rope_head_dim`) · L elements a token, held whole on every GPU of a tensor-parallel group (divided "
+               "over the ranks of `inference.dp_attention`)"),
       count("model", "q_lora_rank", "MLA: the compressed query latent's width d_c'")
           .doc("MLA: width d_c' of the compressed query latent (1536 for DeepSeek-V3, none for DeepSeek-V2-Lite, "
                "whose queries are projected directly); sizes the attention's parameters"),
@@ -262,9 +263,34 @@ std::vector<KeySpec> make_keys() {
       amount("inference", "mean_concurrency", "mean concurrent sequences of the demand", {sequences}, "sequences")
           .doc("mean concurrent sequences of the demand (whole service)"),
       factor("inference", "peak_factor", "peak demand / mean demand (3–5 typical)"),
-      degree("inference", "tp", "GPUs per replica").fixed(1),
+      degree("inference", "tp", "tensor-parallel GPUs of a replica's pipeline stage")
+          .doc("tensor-parallel degree of a replica: the GPUs of one pipeline stage, which split its weights and "
+               "KV heads (with `dp_attention`, its attention ranks); a replica is tp · pp GPUs")
+          .fixed(1),
+      degree("inference", "pp", "pipeline stages of a replica, each of tp GPUs")
+          .doc("pipeline stages of a replica: its layers split into pp stages of tp GPUs each, which divides the "
+               "weights and the KV cache a GPU holds by pp (vLLM's and SGLang's `--pipeline-parallel-size`); one "
+               "sequence still passes every stage in turn, so the single-sequence decode bound does not gain from "
+               "it")
+          .fixed(1),
+      degree("inference", "ep", "expert-parallel degree of an MoE replica's stage, dividing tp")
+          .doc("MoE: the routed experts of a stage split over ep of its tp GPUs, each holding E / ep whole experts "
+               "(tensor-parallel over the other tp / ep: TensorRT-LLM's `moe_expert_parallel_size`, SGLang's "
+               "`--ep-size`; vLLM's `--enable-expert-parallel` is ep = tp). The experts take N_e / (tp · pp) of a "
+               "GPU either way; the largest tensor-parallel group left, tp / ep, is what `tp-across-nodes` checks. "
+               "Must divide tp, and needs `model.architecture = \"moe\"` (else `bad-value`)")
+          .fixed(1),
+      degree("inference", "dp_attention", "attention data-parallel ranks of a stage's tp GPUs (DP attention)")
+          .doc("data-parallel attention: a stage's tp GPUs form dp_attention ranks of tp / dp_attention GPUs, each "
+               "running the attention of its own sequences (SGLang's `--enable-dp-attention --dp N`, TensorRT-LLM's "
+               "`enable_attention_dp` with N = tp, vLLM's `--data-parallel-size` with expert parallelism). A rank "
+               "holds its sequences' KV cache only, so an MLA cache that tensor parallelism keeps whole on every "
+               "GPU divides by N; each rank holds its own copy of the weights outside the routed experts (of an "
+               "MoE model, told from them by `model.experts` and `experts_per_token`). Must divide tp (else "
+               "`bad-value`)")
+          .fixed(1),
       count("inference", "replicas", "model replicas")
-          .derived("`floor(cluster.count / tp)`", {"cluster.count", "inference.tp"}),
+          .derived("`floor(cluster.count / (tp · pp))`", {"cluster.count", "inference.tp", "inference.pp"}),
       choice("inference", "batching", "batching policy", {"static", "continuous"}).fixed_choice("continuous"),
       time("inference", "sla_ttft", "P99 time-to-first-token objective"),
       time("inference", "sla_itl", "P99 inter-token latency objective"),
@@ -282,6 +308,36 @@ std::vector<KeySpec> make_keys() {
                "model) 1 + the mean accepted draft tokens, 2–4 typical. A step reads the weights and KV cache once, "
                "so the decode bounds scale by it (docs/estimates.md)")
           .derived("1"),
+      // [inference]: a disaggregated service's prefill pool
+      text("inference", "prefill_gpu", "disaggregated: catalog id of the prefill pool's accelerator")
+          .doc("disaggregated serving: catalog id of the prefill pool's accelerator. With it the service has a "
+               "prefill pool of its own (DistServe, Splitwise, Mooncake; SGLang's and NVIDIA Dynamo's prefill and "
+               "decode workers), which computes each prompt and sends its KV cache to the decode pool that "
+               "`[cluster]` and the other `[inference]` keys describe; needs `prefill_count`. An unknown id is an "
+               "`unknown-gpu` error"),
+      amount("inference", "prefill_count", "disaggregated: GPUs of the prefill pool", {gpus}, "GPUs")
+          .doc("disaggregated serving: GPUs of the prefill pool; `infer.cost_per_month` bills them beside "
+               "`cluster.count`"),
+      degree("inference", "prefill_tp", "disaggregated: tensor-parallel GPUs of a prefill replica's stage")
+          .doc("disaggregated serving: a prefill replica's `tp`")
+          .fixed(1)
+          .when("with `prefill_gpu`"),
+      degree("inference", "prefill_pp", "disaggregated: pipeline stages of a prefill replica")
+          .doc("disaggregated serving: a prefill replica's `pp`")
+          .fixed(1)
+          .when("with `prefill_gpu`"),
+      degree("inference", "prefill_ep", "disaggregated: expert-parallel degree of a prefill stage")
+          .doc("disaggregated serving: a prefill stage's `ep`, dividing `prefill_tp`")
+          .fixed(1)
+          .when("with `prefill_gpu`"),
+      degree("inference", "prefill_dp_attention", "disaggregated: attention data-parallel ranks of a prefill stage")
+          .doc("disaggregated serving: a prefill stage's `dp_attention`, dividing `prefill_tp`")
+          .fixed(1)
+          .when("with `prefill_gpu`"),
+      amount("inference", "prefill_hbm", "disaggregated: memory per prefill GPU", {bytes}, "bytes")
+          .derived("the catalog entry of `prefill_gpu`"),
+      amount("inference", "prefill_peak", "disaggregated: peak FLOP/s per prefill GPU", {flop_per_second}, "FLOP/s")
+          .derived("the catalog's dense peak of `prefill_gpu` at the weights' compute precision"),
       // [cluster]
       text("cluster", "gpu", "catalog id of the accelerator, e.g. h100-sxm").required()
           .doc(R"(catalog id of the accelerator, e.g. `"h100-sxm"`, or a name or alias of the entry (`"H100"`: a )"

@@ -74,6 +74,10 @@ void render_solve_json(std::ostream& out, const SolveReport& report) {
   json layouts = json::array();
   for (const Solution& solution : report.solutions) {
     json entry = ranked_json(solution.ranked);
+    const auto g = static_cast<std::size_t>(solution.ranked.gpu);
+    const layout::TrainingLayout& l = solution.ranked.layout;
+    entry["gpu"] = g < report.gpus.size() ? report.gpus[g].id : report.gpu;
+    entry["count"] = double(l.tp) * l.pp * l.cp * l.dp;
     entry["changes"] = solution.changes;
     layouts.push_back(std::move(entry));
   }
@@ -82,6 +86,10 @@ void render_solve_json(std::ostream& out, const SolveReport& report) {
   for (const FamilyMiss& miss : report.search.misses) {
     json entry;
     entry["family"] = family_text(miss.nearest.layout);
+    const auto g = static_cast<std::size_t>(miss.nearest.gpu);
+    const layout::TrainingLayout& l = miss.nearest.layout;
+    entry["gpu"] = g < report.gpus.size() ? report.gpus[g].id : report.gpu;
+    entry["count"] = double(l.tp) * l.pp * l.cp * l.dp;
     entry["nearest"] = ranked_json(miss.nearest);
     entry["reason"] = failure_text(report, miss.nearest, miss.failure);
     excluded.push_back(std::move(entry));

@@ -1,4 +1,5 @@
 /// `planlint solve`'s text and Markdown output (docs/solve.md, "Reading the output").
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -73,12 +74,65 @@ constexpr Metric arithmetic_metrics[] = {
     Metric::train_memory_total,   Metric::train_pipeline_bubble,    Metric::train_comm_fraction,
     Metric::train_comm_alltoall_fraction, Metric::train_days,       Metric::cost_total};
 
+bool varied(const SolveReport& report) { return report.gpu_varied || report.count_varied; }
+
+/// What was searched: "128 h100-sxm GPUs", "h100-sxm, a100-sxm on 8 to 128 GPUs".
+std::string space_text(const SolveReport& report) {
+  if (!varied(report)) return fmt::format("{:g} {} GPUs", report.inputs.count, printable(report.gpu));
+  std::vector<std::string> ids;
+  double low = 0, high = 0;
+  for (const GpuChoice& choice : report.gpus) {
+    ids.push_back(printable(choice.id));
+    if (choice.counts.empty()) continue;
+    low = low == 0 ? choice.counts.front() : std::min(low, choice.counts.front());
+    high = std::max(high, choice.counts.back());
+  }
+  return low == high ? fmt::format("{} on {:g} GPUs", fmt::join(ids, ", "), low)
+                     : fmt::format("{} on {:g} to {:g} GPUs", fmt::join(ids, ", "), low, high);
+}
+
 std::string order_text(const SolveReport& report) {
   return fmt::format("minimize {}, then days, warnings (bubble over {:g}%, all-reduce over {:g}% of the step, tp "
                      "beyond the scale-up domain), soft targets missed, GPUs per model replica, exposed communication "
                      "and bubble, recompute, ZeRO stage, memory",
                      objective_name(report.spec.objective), report.spec.max_bubble * 100,
                      report.spec.max_comm_fraction * 100);
+}
+
+/// The HBM of the GPU a layout runs on.
+double hbm_of(const SolveReport& report, const Ranked& r) {
+  const auto g = static_cast<std::size_t>(r.gpu);
+  return g < report.gpus.size() ? report.gpus[g].inputs.hbm : report.inputs.hbm;
+}
+
+/// The GPU type and count of a layout, when solve varies them: ("a100-sxm", "64").
+std::array<std::string, 2> gpu_cells(const SolveReport& report, const Ranked& r) {
+  const auto g = static_cast<std::size_t>(r.gpu);
+  const layout::TrainingLayout& l = r.layout;
+  return {printable(g < report.gpus.size() ? report.gpus[g].id : report.gpu),
+          fmt::format("{:g}", double(l.tp) * l.pp * l.cp * l.dp)};
+}
+
+/// "a100-sxm × 64, ": what a family line starts with when solve varies the GPU or the count.
+std::string where_text(const SolveReport& report, const Ranked& r) {
+  if (!varied(report)) return {};
+  const std::array<std::string, 2> c = gpu_cells(report, r);
+  return fmt::format("{} × {}, ", c[0], c[1]);
+}
+
+/// A text row, after the GPU type and count when solve varies them.
+std::string varied_text_row(const SolveReport& report, const std::array<std::string, 2>& where,
+                            const std::array<std::string, 16>& c) {
+  return varied(report) ? fmt::format("{:<16} {:>6} {}", where[0], where[1], text_row(c)) : text_row(c);
+}
+
+/// A Markdown row's cells, after the GPU type and count when solve varies them.
+std::vector<std::string> markdown_cells(const SolveReport& report, const std::array<std::string, 2>& where,
+                                        const std::array<std::string, 16>& c) {
+  std::vector<std::string> row;
+  if (varied(report)) row = {markdown_text(where[0]), where[1]};
+  row.insert(row.end(), c.begin(), c.end());
+  return row;
 }
 
 }  // namespace
@@ -90,7 +144,7 @@ std::string family_text(const layout::TrainingLayout& l) {
 std::string failure_text(const SolveReport& report, const Ranked& r, const Failure& failure) {
   if (failure.kind == Failure::Kind::memory)
     return fmt::format("{} per GPU at the least > {} ({})", shown(Metric::train_memory_lower_bound, r.figures.lower_bound),
-                       units::format(report.inputs.hbm, units::dims::bytes),
+                       units::format(hbm_of(report, r), units::dims::bytes),
                        fmt::format("zero {}, recompute {}, micro_batch {}{}", r.layout.zero,
                                    layout::recompute_name(r.layout.recompute), r.layout.micro_batch,
                                    r.layout.ep > 1 ? fmt::format(", ep {}", r.layout.ep) : ""));
@@ -102,17 +156,22 @@ std::string failure_text(const SolveReport& report, const Ranked& r, const Failu
 
 void render_solve_text(std::ostream& out, const SolveReport& report) {
   const SearchResult& search = report.search;
-  out << fmt::format("{}: {} layouts of {} {} GPUs searched in {:.1f} ms, {} fit and meet the hard targets\n",
-                     printable_path(report.path), search.layouts, report.inputs.count, printable(report.gpu),
-                     report.search_seconds * 1e3, search.passing);
+  out << fmt::format("{}: {} layouts of {} searched in {:.1f} ms, {} fit and meet the hard targets\n",
+                     printable_path(report.path), search.layouts, space_text(report), report.search_seconds * 1e3,
+                     search.passing);
   out << order_text(report) << '\n';
   for (const std::string& note : report.notes) out << "note: " << note << '\n';
-  out << '\n' << text_row(columns) << '\n';
+  std::array<std::string, 16> header;
+  std::copy(columns.begin(), columns.end(), header.begin());
+  out << '\n' << varied_text_row(report, {"gpu", "gpus"}, header) << '\n';
   std::size_t index = 0;
   for (const Solution& solution : report.solutions)
-    out << text_row(cells(std::to_string(++index), solution.ranked, report.inputs.hbm)) << '\n';
-  out << text_row(cells("plan", report.current, report.inputs.hbm)) << (report.current_failure ? "  (excluded)" : "")
-      << '\n';
+    out << varied_text_row(report, gpu_cells(report, solution.ranked),
+                           cells(std::to_string(++index), solution.ranked, hbm_of(report, solution.ranked)))
+        << '\n';
+  out << varied_text_row(report, {printable(report.gpu), fmt::format("{:g}", report.inputs.count)},
+                         cells("plan", report.current, report.inputs.hbm))
+      << (report.current_failure ? "  (excluded)" : "") << '\n';
 
   if (!report.solutions.empty()) {
     const Solution& best = report.solutions.front();
@@ -127,14 +186,16 @@ void render_solve_text(std::ostream& out, const SolveReport& report) {
   if (!search.misses.empty()) {
     out << "\nexcluded families, nearest first:\n";
     for (const FamilyMiss& miss : search.misses)
-      out << fmt::format("  {}: {}\n", family_text(miss.nearest.layout), failure_text(report, miss.nearest, miss.failure));
+      out << fmt::format("  {}{}: {}\n", where_text(report, miss.nearest), family_text(miss.nearest.layout),
+                         failure_text(report, miss.nearest, miss.failure));
   }
   for (const std::string& line : report.unconfirmed)
     out << fmt::format("unconfirmed: {}\n", printable(line));
   if (report.solutions.empty()) {
     out << "\nno layout fits";
     if (!search.misses.empty())
-      out << fmt::format(": the closest is {}, {}", family_text(search.misses.front().nearest.layout),
+      out << fmt::format(": the closest is {}{}, {}", where_text(report, search.misses.front().nearest),
+                         family_text(search.misses.front().nearest.layout),
                          failure_text(report, search.misses.front().nearest, search.misses.front().failure));
     out << '\n';
   }
@@ -144,17 +205,24 @@ void render_solve_markdown(std::ostream& out, const SolveReport& report) {
   const SearchResult& search = report.search;
   const auto markdown_row = [](const auto& c) { return fmt::format("| {} |", fmt::join(c, " | ")); };
   out << fmt::format("### planlint solve: {}\n\n", markdown_code_span(report.path));
-  out << fmt::format("{} layouts of {} {} GPUs searched in {:.1f} ms; {} fit and meet the hard targets. Ranked by: "
+  out << fmt::format("{} layouts of {} searched in {:.1f} ms; {} fit and meet the hard targets. Ranked by: "
                      "{}.\n",
-                     search.layouts, report.inputs.count, markdown_text(report.gpu), report.search_seconds * 1e3,
-                     search.passing, order_text(report));
+                     search.layouts, markdown_text(space_text(report)), report.search_seconds * 1e3, search.passing,
+                     order_text(report));
   for (const std::string& note : report.notes) out << fmt::format("\n> {}\n", markdown_text(note));
-  out << '\n' << markdown_row(columns) << '\n';
-  out << fmt::format("|{}\n", fmt::join(std::vector<std::string>(columns.size(), "---|"), ""));
+  std::array<std::string, 16> header;
+  std::copy(columns.begin(), columns.end(), header.begin());
+  const std::vector<std::string> header_cells = markdown_cells(report, {"gpu", "gpus"}, header);
+  out << '\n' << markdown_row(header_cells) << '\n';
+  out << fmt::format("|{}\n", fmt::join(std::vector<std::string>(header_cells.size(), "---|"), ""));
   std::size_t index = 0;
   for (const Solution& solution : report.solutions)
-    out << markdown_row(cells(std::to_string(++index), solution.ranked, report.inputs.hbm)) << '\n';
-  out << markdown_row(cells(report.current_failure ? "plan (excluded)" : "plan", report.current, report.inputs.hbm))
+    out << markdown_row(markdown_cells(report, gpu_cells(report, solution.ranked),
+                                       cells(std::to_string(++index), solution.ranked, hbm_of(report, solution.ranked))))
+        << '\n';
+  out << markdown_row(markdown_cells(report, {report.gpu, fmt::format("{:g}", report.inputs.count)},
+                                     cells(report.current_failure ? "plan (excluded)" : "plan", report.current,
+                                           report.inputs.hbm)))
       << '\n';
   if (!report.solutions.empty()) {
     const Solution& best = report.solutions.front();
@@ -171,15 +239,18 @@ void render_solve_markdown(std::ostream& out, const SolveReport& report) {
   if (!search.misses.empty()) {
     out << "\n**Excluded families, nearest first:**\n\n";
     for (const FamilyMiss& miss : search.misses)
-      out << fmt::format("- {}: {}\n", family_text(miss.nearest.layout),
+      out << fmt::format("- {}{}: {}\n", markdown_text(where_text(report, miss.nearest)),
+                         family_text(miss.nearest.layout),
                          markdown_text(failure_text(report, miss.nearest, miss.failure)));
   }
   for (const std::string& line : report.unconfirmed) out << fmt::format("\n> unconfirmed: {}\n", markdown_text(line));
   if (report.solutions.empty()) {
     out << "\n**No layout fits**";
     if (!search.misses.empty())
-      out << fmt::format(": the closest is {}, {}", family_text(search.misses.front().nearest.layout),
-                         markdown_text(failure_text(report, search.misses.front().nearest, search.misses.front().failure)));
+      out << fmt::format(": the closest is {}{}, {}", markdown_text(where_text(report, search.misses.front().nearest)),
+                         family_text(search.misses.front().nearest.layout),
+                         markdown_text(failure_text(report, search.misses.front().nearest,
+                                                    search.misses.front().failure)));
     out << '\n';
   }
 }

@@ -76,12 +76,16 @@ struct Rank {
 };
 
 struct Ranked {
+  /// The GPU type's index in the solve's GPU list (SolveReport::gpus); -1 for the plan's GPU
+  /// when the list leaves it out.
+  int gpu = 0;
   layout::TrainingLayout layout;
   layout::TrainingFigures figures;
   Rank rank;
 };
 
-/// The order of the results: by rank, then by the layout's keys (a stable order for ties).
+/// The order of the results: by rank, then by the layout's keys and the GPU type (a stable order
+/// for ties).
 bool ranks_before(const Ranked& a, const Ranked& b);
 
 /// Why a layout fails: the constraint that excludes it by the widest margin.

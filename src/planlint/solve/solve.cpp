@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "planlint/diag/printable.hpp"
 #include "planlint/estimate/engine.hpp"
+#include "planlint/plan/defaults.hpp"
 #include "planlint/estimate/targets.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/rules/compiled_rule.hpp"
@@ -43,10 +46,10 @@ std::string value_text(LayoutKey key, const layout::TrainingLayout& l) {
   return {};
 }
 
-/// The line after the last key line of the plan's [training] table (its header's line when it
-/// has none): where keys the plan does not state are written.
-std::size_t training_insert_offset(const SourceFile& source, const Plan& plan) {
-  const PlanTable& training = plan.section("training");
+/// The line after the last key line of the plan's `table` ([training], [cluster]; its header's
+/// line when it has none): where keys the plan does not state are written.
+std::size_t insert_offset(const SourceFile& source, const Plan& plan, std::string_view table) {
+  const PlanTable& training = plan.section(table);
   const std::string& text = source.text();
   std::uint32_t line = training.header.begin.line, last = line;
   for (std::uint32_t at = line + 1; at <= source.line_count(); ++at) {
@@ -103,7 +106,183 @@ Applied apply_to_block(const SourceFile& source, std::string_view block, const s
   return applied;
 }
 
+/// "a, b,c" → {"a", "b", "c"}; "" → {}.
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> items;
+  if (text.find_first_not_of(" \t") == std::string_view::npos) return items;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', begin);
+    const std::string_view item =
+        text.substr(begin, comma == std::string_view::npos ? std::string_view::npos : comma - begin);
+    const std::size_t first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
+    items.emplace_back(first == std::string_view::npos ? std::string_view{} : item.substr(first, last - first + 1));
+    if (comma == std::string_view::npos) break;
+    begin = comma + 1;
+  }
+  return items;
+}
+
+/// The options with the config's [solve] table under them, each key from the first that says
+/// it; an error names the config's key that is bad.
+Result<SolveOptions> resolved_options(const SolveOptions& given) {
+  SolveOptions options = given;
+  const auto where = [&](std::string_view key) { return fmt::format("{}: [solve] {}", options.config_path, key); };
+  if (options.gpus.empty() && given.config.gpus) {
+    Result<std::vector<std::string>> names = parse_gpu_list(*given.config.gpus);
+    if (!names) return Error(fmt::format("{}: {}", where("gpus"), names.error().message));
+    options.gpus = *std::move(names);
+  }
+  if (options.count_low == 0 && options.count_high == 0 && given.config.count) {
+    const Result<std::pair<double, double>> range = parse_count_range(*given.config.count);
+    if (!range) return Error(fmt::format("{}: {}", where("count"), range.error().message));
+    std::tie(options.count_low, options.count_high) = *range;
+    options.vary_count = true;
+  }
+  if (!given.vary_gpu && !given.vary_count && given.config.vary) {
+    const Result<std::pair<bool, bool>> words = parse_vary(*given.config.vary);
+    if (!words) return Error(fmt::format("{}: {}", where("vary"), words.error().message));
+    options.vary_gpu = options.vary_gpu || words->first;
+    options.vary_count = options.vary_count || words->second;
+  }
+  return options;
+}
+
+void sort_edits(std::vector<fix::TextEdit>& edits) {
+  std::sort(edits.begin(), edits.end(), [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
+}
+
+/// The figures of a GPU that apply_defaults() takes from the catalog, and its price: a plan
+/// states them of its own GPU, so another GPU takes the catalog's.
+constexpr std::string_view gpu_figure_keys[] = {"hbm",           "hbm_bandwidth", "peak", "intra_node_bandwidth",
+                                                "scale_up_domain", "gpus_per_node"};
+
+bool blank_or_comment(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  return first == std::string_view::npos || text[first] == '#';
+}
+
+/// The edit that removes the line of the plan's `key` (of [cluster]), when the line holds that
+/// key alone (`hbm = "40 GB"  # note`); nullopt for a key written inside another line.
+std::optional<fix::TextEdit> remove_key_line(const SourceFile& source, const PlanValue& value, std::string_view key) {
+  const std::uint32_t line = value.span.begin.line;
+  if (value.span.end.line != line) return std::nullopt;
+  const std::string& text = source.text();
+  const std::size_t begin = source.offset(Position{line, 1});
+  const std::size_t end = line < source.line_count() ? source.offset(Position{line + 1, 1}) : text.size();
+  const std::size_t value_begin = source.offset(value.span.begin), value_end = source.offset(value.span.end);
+  std::string prefix;
+  for (const char c : std::string_view(text).substr(begin, value_begin - begin))
+    if (c != ' ' && c != '\t') prefix += c;
+  if (prefix != fmt::format("{}=", key) && prefix != fmt::format("cluster.{}=", key)) return std::nullopt;
+  if (!blank_or_comment(std::string_view(text).substr(value_end, end - value_end))) return std::nullopt;
+  return fix::TextEdit{begin, end, ""};
+}
+
+/// The edits of `source`'s text that put the plan on `gpu`: cluster.gpu, the GPU's figures the
+/// plan states taken out (the catalog's apply), the price the least the catalog's sources quote.
+Result<std::vector<fix::TextEdit>> gpu_edits(const SourceFile& source, const Plan& plan, const GpuSpec& gpu,
+                                             std::vector<std::string>& changes) {
+  std::vector<fix::TextEdit> edits;
+  const PlanValue* written = plan.find("cluster.gpu");
+  if (!written || written->origin != Origin::plan || !written->span.known())
+    return Error(fmt::format("{}: solve varies cluster.gpu only where the plan writes it", source.path()));
+  edits.push_back(
+      {source.offset(written->span.begin), source.offset(written->span.end), fmt::format("\"{}\"", gpu.id)});
+  changes.push_back(fmt::format("gpu = \"{}\" (was \"{}\")", gpu.id, plan.text("cluster.gpu").value_or("")));
+  const auto remove = [&](std::string_view key) -> Result<void> {
+    const PlanValue* stated = plan.find(fmt::format("cluster.{}", key));
+    if (!stated || stated->origin != Origin::plan || !stated->span.known()) return {};
+    const std::optional<fix::TextEdit> edit = remove_key_line(source, *stated, key);
+    if (!edit)
+      return Error(fmt::format("{}:{}: cluster.{} is of the plan's GPU; to vary the GPU, write it on a line of its own "
+                               "(solve takes it out for another GPU)",
+                               source.path(), stated->span.begin.line, key));
+    edits.push_back(*edit);
+    changes.push_back(fmt::format("{} taken out (the catalog's for {})", key, gpu.id));
+    return {};
+  };
+  for (const std::string_view key : gpu_figure_keys)
+    if (Result<void> removed = remove(key); !removed) return removed.error();
+  const PlanValue* price = plan.find("cluster.price");
+  const bool price_stated = price && price->origin == Origin::plan && price->span.known();
+  if (!gpu.price) {
+    if (Result<void> removed = remove("price"); !removed) return removed.error();
+  } else {
+    const std::string value = fmt::format("\"${:g}/GPU/h\"", gpu.price->low * 3600);
+    if (price_stated) {
+      edits.push_back({source.offset(price->span.begin), source.offset(price->span.end), value});
+    } else {
+      const std::size_t at = insert_offset(source, plan, "cluster");
+      const bool newline = at == source.text().size() && !source.text().empty() && source.text().back() != '\n';
+      edits.push_back({at, at, fmt::format("{}price = {}\n", newline ? "\n" : "", value)});
+    }
+    changes.push_back(fmt::format("price = {} (the catalog's least for {})", value, gpu.id));
+  }
+  sort_edits(edits);
+  return edits;
+}
+
+/// The GPU counts searched on a GPU of `gpus_per_node`: whole nodes from `low` (0: one node) to
+/// `high` (0: the plan's count); a single count as given. At most `most` + 1 of them.
+std::vector<double> node_counts(double gpus_per_node, double low, double high, double plan_count, std::size_t most) {
+  if (low > 0 && low == high) return {low};  // one count, as given
+  const double step = gpus_per_node >= 1 && std::floor(gpus_per_node) == gpus_per_node ? gpus_per_node : 1;
+  if (high == 0) high = plan_count;
+  std::vector<double> counts;
+  // One past `most`, which the caller refuses: a hostile range is not listed whole.
+  for (double c = std::max(step, std::ceil(std::max(low, 1.0) / step) * step); c <= high && counts.size() <= most;
+       c += step)
+    counts.push_back(c);
+  return counts;
+}
+
 }  // namespace
+
+Result<std::pair<double, double>> parse_count_range(std::string_view text) {
+  const auto whole_count = [](std::string_view digits) -> std::optional<double> {
+    if (digits.empty() || digits.size() > 8) return std::nullopt;
+    double value = 0;
+    for (const char c : digits) {
+      if (c < '0' || c > '9') return std::nullopt;
+      value = value * 10 + (c - '0');
+    }
+    return value >= 1 ? std::optional<double>(value) : std::nullopt;
+  };
+  const auto bad = [&] {
+    return Error(fmt::format("--count: '{}' is not a GPU count (512) or a range of them (512..4096, ..4096, 512..)",
+                             printable(text)));
+  };
+  const std::size_t dots = text.find("..");
+  if (dots == std::string_view::npos) {
+    const std::optional<double> count = whole_count(text);
+    if (!count) return bad();
+    return std::pair{*count, *count};
+  }
+  const std::string_view low_text = text.substr(0, dots), high_text = text.substr(dots + 2);
+  const std::optional<double> low = whole_count(low_text), high = whole_count(high_text);
+  if ((!low_text.empty() && !low) || (!high_text.empty() && !high) || (low_text.empty() && high_text.empty()))
+    return bad();
+  if (low && high && *low > *high) return bad();
+  return std::pair{low.value_or(0), high.value_or(0)};
+}
+
+Result<std::pair<bool, bool>> parse_vary(std::string_view text) {
+  std::pair<bool, bool> vary{false, false};
+  for (const std::string& word : split_list(text)) {
+    if (word == "gpu") vary.first = true;
+    else if (word == "count") vary.second = true;
+    else return Error(fmt::format("'{}' is not a key solve varies (gpu, count)", printable(word)));
+  }
+  return vary;
+}
+
+Result<std::vector<std::string>> parse_gpu_list(std::string_view text) {
+  std::vector<std::string> names = split_list(text);
+  if (names.empty() || std::find(names.begin(), names.end(), "") != names.end())
+    return Error(fmt::format("'{}' is not a list of GPUs (h100-sxm,a100-sxm)", printable(text)));
+  return names;
+}
 
 std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& plan, const layout::TrainingLayout& from,
                                         const layout::TrainingLayout& to, std::vector<std::string>& changes) {
@@ -132,17 +311,17 @@ std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& pl
     changes.push_back(fmt::format("dp = {} (was {})", to.dp, from.dp));
   }
   if (!inserted.empty()) {
-    const std::size_t at = training_insert_offset(source, plan);
+    const std::size_t at = insert_offset(source, plan, "training");
     if (at == source.text().size() && !source.text().empty() && source.text().back() != '\n')
       inserted.insert(0, "\n");
     edits.push_back({at, at, inserted});
   }
-  std::sort(edits.begin(), edits.end(), [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
+  sort_edits(edits);
   return edits;
 }
 
 Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
-                               std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& options) {
+                               std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& given) {
   SolveReport report;
   report.path = source->path();
   FileResult linted = lint_text(source, toml_text, lint_options, first_line);
@@ -153,6 +332,9 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
     return Error(fmt::format("{}: solve searches the layouts of training and fine-tuning plans; this is an "
                              "inference plan",
                              report.path));
+  const Result<SolveOptions> resolved = resolved_options(given);
+  if (!resolved) return resolved.error();
+  const SolveOptions& options = *resolved;
   const Catalog& catalog = lint_options.catalog ? *lint_options.catalog : Catalog::builtin();
   report.inputs = layout::read_training_inputs(plan, catalog, *linted.estimates);
   const layout::TrainingInputs& in = report.inputs;
@@ -193,8 +375,127 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
   report.current.rank = rank_of(in, spec, current, report.current.figures);
   report.current_failure = failure_of(in, spec, report.current.figures);
 
+  // The GPU types: the plan's own, or those --vary gpu / --gpus name (every catalog part with a
+  // price), each with the plan loaded on it to read its figures as the metrics read them.
+  report.gpu_varied = options.vary_gpu || !options.gpus.empty();
+  report.count_varied = options.vary_count || options.count_low > 0 || options.count_high > 0;
+  const GpuSpec* own_spec = catalog.find(report.gpu);
+  std::vector<const GpuSpec*> wanted;
+  bool own_wanted = !report.gpu_varied || options.gpus.empty();
+  if (report.gpu_varied) {
+    if (options.gpus.empty()) {
+      for (const GpuSpec& gpu : catalog.gpus())
+        if (gpu.price && &gpu != own_spec) wanted.push_back(&gpu);
+    } else {
+      for (const std::string& name : options.gpus) {
+        const GpuMatch match = catalog.resolve(name);
+        if (!match.gpu)
+          return Error(
+              fmt::format("--gpus: '{}' is not a GPU of the catalog (`planlint gpus` lists them)", printable(name)));
+        if (match.gpu == own_spec) own_wanted = true;
+        else if (std::find(wanted.begin(), wanted.end(), match.gpu) == wanted.end()) wanted.push_back(match.gpu);
+      }
+    }
+  }
+  // A hostile range of many counts is refused before it is searched.
+  constexpr std::size_t max_pairs = 100'000;
+  const auto counts_of = [&](const Plan& on) {
+    if (!report.count_varied) return std::vector<double>{in.count};
+    return node_counts(on.number("cluster.gpus_per_node").value_or(1), options.count_low, options.count_high, in.count,
+                       max_pairs);
+  };
+  // The plan's own layout is on its GPU: the first of the list, or none of it (-1).
+  report.current.gpu = own_wanted ? 0 : -1;
+  if (own_wanted) {
+    GpuChoice own;
+    own.id = report.gpu;
+    own.inputs = in;
+    own.counts = counts_of(plan);
+    own.gpus_per_node = plan.number("cluster.gpus_per_node");
+    report.gpus.push_back(std::move(own));
+  }
+  for (const GpuSpec* gpu : wanted) {
+    GpuChoice choice;
+    choice.id = gpu->id;
+    choice.plans_own = false;
+    Result<std::vector<fix::TextEdit>> edits = gpu_edits(*source, plan, *gpu, choice.changes);
+    if (!edits) return edits.error();
+    choice.edits = *std::move(edits);
+    const Applied applied = apply_to_block(*source, toml_text, choice.edits);
+    const FileResult on_gpu = lint_text(applied.source, applied.block, lint_options, first_line);
+    if (!on_gpu.plan || !on_gpu.estimates) continue;
+    choice.inputs = layout::read_training_inputs(*on_gpu.plan, catalog, *on_gpu.estimates);
+    if (!choice.inputs.missing.empty()) {
+      report.notes.push_back(fmt::format("{} is left out: the catalog does not give its {}", gpu->id,
+                                         fmt::join(choice.inputs.missing, ", ")));
+      continue;
+    }
+    if (spec.objective == Objective::cost && std::isnan(choice.inputs.price)) {
+      report.notes.push_back(fmt::format("{} is left out: the catalog gives no price for it", gpu->id));
+      continue;
+    }
+    choice.counts = counts_of(*on_gpu.plan);
+    choice.gpus_per_node = on_gpu.plan->number("cluster.gpus_per_node");
+    report.gpus.push_back(std::move(choice));
+  }
+
+  // Every (GPU, count) pair, fewest GPUs first: minimising GPUs, the search stops at the count
+  // where the layouts it holds beat any more GPUs can.
+  struct Pair {
+    double count;
+    int gpu;
+  };
+  std::vector<Pair> pairs;
+  for (std::size_t g = 0; g < report.gpus.size(); ++g)
+    for (const double count : report.gpus[g].counts) {
+      if (pairs.size() >= max_pairs)
+        return Error(fmt::format("--count: more than {} GPU counts to search; narrow the range", max_pairs));
+      pairs.push_back({count, static_cast<int>(g)});
+    }
+  if (pairs.empty())
+    return Error(fmt::format("{}: no GPU type and count to search (--count's range holds no whole node of the GPUs)",
+                             report.path));
+  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.count < b.count; });
+
   const auto started = std::chrono::steady_clock::now();
-  report.search = search_training(in, current, spec);
+  SearchResult& merged = report.search;
+  for (const Pair& pair : pairs) {
+    if (spec.objective == Objective::gpus && merged.best.size() >= spec.top &&
+        merged.best.back().rank.objective < pair.count)
+      break;
+    const GpuChoice& choice = report.gpus[static_cast<std::size_t>(pair.gpu)];
+    layout::TrainingInputs on = choice.inputs;
+    if (pair.count != on.count) {
+      // What the count changes: the job's scale-up domain, unless the plan states it of its GPU.
+      const PlanValue* domain = plan.find("cluster.scale_up_domain");
+      if (!choice.plans_own || !domain || domain->origin != Origin::plan)
+        on.scale_up_domain =
+            job_scale_up_domain(catalog.find(choice.id), choice.gpus_per_node, pair.count).value_or(layout::absent);
+      on.count = pair.count;
+    }
+    SearchSpec pair_spec = spec;
+    pair_spec.max_layouts = spec.max_layouts - std::min(spec.max_layouts, merged.layouts);
+    SearchResult found = search_training(on, current, pair_spec);
+    merged.layouts += found.layouts;
+    merged.passing += found.passing;
+    if (found.too_large) {
+      merged.too_large = true;
+      break;
+    }
+    for (Ranked& r : found.best) {
+      r.gpu = pair.gpu;
+      merged.best.push_back(r);
+    }
+    std::stable_sort(merged.best.begin(), merged.best.end(), ranks_before);
+    if (merged.best.size() > spec.top) merged.best.resize(spec.top);
+    for (FamilyMiss& miss : found.misses) {
+      miss.nearest.gpu = pair.gpu;
+      merged.misses.push_back(miss);
+    }
+    std::stable_sort(merged.misses.begin(), merged.misses.end(),
+                     [](const FamilyMiss& a, const FamilyMiss& b) { return a.failure.ratio < b.failure.ratio; });
+    if (merged.misses.size() > spec.families) merged.misses.resize(spec.families);
+  }
   report.search_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (report.search.too_large)
     return Error(fmt::format("{}: the layouts of {} GPUs are more than {} to search; hold some keys as written with "
@@ -208,7 +509,21 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
     ++index;
     Solution solution;
     solution.ranked = ranked;
-    solution.edits = layout_edits(*source, plan, current, ranked.layout, solution.changes);
+    const GpuChoice& choice = report.gpus[static_cast<std::size_t>(ranked.gpu)];
+    solution.edits = choice.edits;
+    solution.changes = choice.changes;
+    const double count = double(ranked.layout.tp) * ranked.layout.pp * ranked.layout.cp * ranked.layout.dp;
+    if (count != in.count) {
+      const PlanValue* stated = plan.find("cluster.count");
+      if (stated && stated->origin == Origin::plan && stated->span.known()) {
+        solution.edits.push_back({source->offset(stated->span.begin), source->offset(stated->span.end),
+                                  fmt::format("{:g}", count)});
+        solution.changes.push_back(fmt::format("count = {:g} (was {:g})", count, in.count));
+      }
+    }
+    for (fix::TextEdit& edit : layout_edits(*source, plan, current, ranked.layout, solution.changes))
+      solution.edits.push_back(std::move(edit));
+    sort_edits(solution.edits);
     Applied applied = apply_to_block(*source, toml_text, solution.edits);
     FileResult result = lint_text(applied.source, applied.block, lint_options, first_line);
     if (result.estimates) {

@@ -12,8 +12,10 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "planlint/config/config.hpp"
 #include "planlint/diag/result.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/fix/edits.hpp"
@@ -27,6 +29,38 @@ struct SolveOptions {
   Objective objective = Objective::cost;
   std::size_t top = 5;            ///< -n: layouts printed
   std::vector<std::string> keep;  ///< --keep: layout keys held at the plan's values
+  /// --vary gpu / --gpus: the GPU types searched; empty with vary_gpu, every catalog part with a
+  /// price (every part when the objective is not cost).
+  bool vary_gpu = false;
+  std::vector<std::string> gpus;
+  /// --vary count / --count: the GPU counts searched, whole nodes from count_low to count_high;
+  /// 0 for one node and the plan's cluster.count.
+  bool vary_count = false;
+  double count_low = 0, count_high = 0;
+  /// The config's [solve] table, under the options above: each of vary, gpus and count is taken
+  /// from the options when they say it.
+  SolveDefaults config;
+  std::string config_path;  ///< where the config's [solve] is written, for its errors
+};
+
+/// "gpu,count" (--vary, solve.vary): which of the GPU type and count vary; an error for another word.
+Result<std::pair<bool, bool>> parse_vary(std::string_view text);
+/// "h100-sxm, a100-sxm" (--gpus, solve.gpus): the names, trimmed; an error for an empty one.
+Result<std::vector<std::string>> parse_gpu_list(std::string_view text);
+
+/// --count's text: "N" or "LOW..HIGH", whole GPUs from 1 (either end of a range may be left out:
+/// "..4096", "512.."); an error otherwise.
+Result<std::pair<double, double>> parse_count_range(std::string_view text);
+
+/// A GPU type the search runs on: the plan's own, or a catalog part with the catalog's figures.
+struct GpuChoice {
+  std::string id;                      ///< the catalog id, or cluster.gpu as written for the plan's
+  bool plans_own = true;               ///< the plan's GPU, with the figures the plan states
+  layout::TrainingInputs inputs;       ///< at the plan's count
+  std::vector<fix::TextEdit> edits;    ///< of the file's text: cluster.gpu and its figures
+  std::vector<std::string> changes;    ///< "gpu = \"a100-sxm\" (was \"a100-sxm-40gb\")"
+  std::vector<double> counts;          ///< the GPU counts searched, ascending
+  std::optional<double> gpus_per_node; ///< cluster.gpus_per_node on it: a node, the counts' step
 };
 
 /// One layout of the plan's text, applied and linted.
@@ -40,7 +74,10 @@ struct Solution {
 struct SolveReport {
   std::string path;
   std::string gpu;                    ///< cluster.gpu, as written
-  layout::TrainingInputs inputs;
+  layout::TrainingInputs inputs;      ///< the plan's own
+  /// The GPU types searched (Ranked::gpu indexes it); the plan's alone unless the GPU is varied.
+  std::vector<GpuChoice> gpus;
+  bool gpu_varied = false, count_varied = false;
   SearchSpec spec;
   Ranked current;                     ///< the plan's own layout
   std::optional<Failure> current_failure;

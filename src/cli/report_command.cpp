@@ -189,9 +189,11 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
     input.corrections = result.corrected->corrections;
   }
   input.path = path;
-  // Which assumption moves each figure: computed here, by estimate/, for the renderers to show.
+  if (input.plan) input.stages = report_stages(*input.plan, result.stage_estimates);
+  // Which assumption moves each figure: computed here, by estimate/, for the renderers to show
+  // (of a plan of one stage: a run's totals are sums of its stages').
   std::optional<Sensitivity> sensitivity;
-  if (input.plan && input.estimates) {
+  if (input.plan && input.estimates && input.stages.empty()) {
     sensitivity = planlint::sensitivity(*input.plan, catalog, *input.estimates);
     input.sensitivity = &*sensitivity;
   }

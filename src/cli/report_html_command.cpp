@@ -104,9 +104,18 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
       plan->sensitivity = sensitivity(parsed, plan->catalog, estimates);
       plan->html.anchor = fmt::format("plan-{}", held.size() + 1);
       plan->html.report = ReportInput{&parsed, &estimates, path, &*plan->sensitivity};
+      plan->html.report.stages = report_stages(parsed, plan->result.stage_estimates);
       if (plan->corrected) plan->html.report.corrections = plan->corrected->corrections;
       plan->html.findings = text.str();
       plan->html.memory = memory_bar(parsed, estimates);
+      // A run in stages: the bar of the stage that needs the most memory, which sizes the GPUs.
+      const std::vector<Estimates>& stages = plan->result.stage_estimates;
+      std::size_t largest = stages.size();
+      for (std::size_t s = 0; s < stages.size(); ++s)
+        if (const MetricValue* total = stages[s].find(Metric::train_memory_total);
+            total && (largest == stages.size() || total->value > stages[largest].find(Metric::train_memory_total)->value))
+          largest = s;
+      if (largest < stages.size()) plan->html.memory = memory_bar(*parsed.stages[largest].plan, stages[largest]);
       plan->html.targets = target_results(parsed, estimates);
       plan->html.approval = plan_approval(parsed, estimates, &*plan->sensitivity);
       plan->row = portfolio_plan(&parsed, estimates, path, plan->html.anchor, errors, warnings);

@@ -183,10 +183,11 @@ TEST_CASE("the example plans, the rule files and every valid toml-test document 
     const std::string text = test::read_text(path);
     CHECK_FALSE(find_toml_limit_excess(text, TomlLimits{max_toml_depth, toml_node_limit(text.size())}).has_value());
   }
-  // A plan nests 4 levels at most: [estimates] "metric" = { value = ... }.
+  // A plan nests 6 levels at most: [[stages]] estimates."metric" = { value = ... } (an array of
+  // tables counts its array and its table).
   for (const auto& entry : fs::directory_iterator(fs::path(PLANLINT_SOURCE_DIR) / "examples")) {
     INFO(entry.path().string());
-    CHECK_FALSE(find_toml_limit_excess(test::read_text(entry.path()), TomlLimits{4, max_toml_nodes}).has_value());
+    CHECK_FALSE(find_toml_limit_excess(test::read_text(entry.path()), TomlLimits{6, max_toml_nodes}).has_value());
   }
 }
 

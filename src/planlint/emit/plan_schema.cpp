@@ -152,6 +152,20 @@ std::string plan_json_schema() {
             : section_json(section);
     if (section.required) required.push_back(section.name);
   }
+  // A stage's keys are the [training] keys and cluster.count, with their own rows, and its
+  // claims those of [estimates] (Loader::read_stage).
+  json& stage = properties["stages"]["items"]["properties"];
+  json training = section_json(*find_section("training"));
+  training.erase("required");
+  training["description"] = "the stage's own [training] keys, in place of the plan's";
+  stage["training"] = std::move(training);
+  stage["cluster"] = {{"description", "the stage's GPU count, in place of the plan's"},
+                      {"type", "object"},
+                      {"additionalProperties", false},
+                      {"properties", {{"count", key_json(*find_key("cluster", "count"))}}}};
+  stage["assumptions"] = properties["assumptions"];
+  stage["estimates"] = properties["estimates"];
+  stage["estimates"]["description"] = "what the document claims for this stage, by metric name";
   json quantity = {{"type", json::array({"number", "string"})}};
   json claim = {
       {"description", "a claimed value: a quantity, or a range {value, low, high}"},

@@ -54,6 +54,13 @@ void render_report(std::ostream& out, const ReportInput& input, ReportFormat for
   }
 }
 
+std::vector<ReportStage> report_stages(const Plan& plan, const std::vector<Estimates>& stage_estimates) {
+  std::vector<ReportStage> stages;
+  for (std::size_t i = 0; i < plan.stages.size() && i < stage_estimates.size(); ++i)
+    stages.push_back(ReportStage{plan.stages[i].name, plan.stages[i].plan.get(), &stage_estimates[i]});
+  return stages;
+}
+
 namespace detail {
 
 std::string report_title(const ReportInput& input) {
@@ -160,7 +167,7 @@ std::string pad(std::string_view text, std::size_t width) {
   return out;
 }
 
-void render_text(std::ostream& out, const ReportInput& input) {
+void render_text(std::ostream& out, const ReportInput& input, std::string_view stage_heading) {
   const Estimates& estimates = *input.estimates;
   const std::vector<const MetricSpec*> shown = shown_metrics(input);
 
@@ -176,7 +183,9 @@ void render_text(std::ostream& out, const ReportInput& input) {
   // The plan's text is printable(), and its name, which begins the first line, cannot start a
   // GitHub workflow command.
   const bool numbers = has_numbers(input, shown);
-  if (input.plan)
+  if (!stage_heading.empty())
+    out << '\n' << printable(stage_heading) << '\n';
+  else if (input.plan)
     out << fmt::format("{}: {} estimates ({})\n", printable_line_start(report_title(input)), kind_name(input),
                        printable(input.path));
   else
@@ -192,7 +201,8 @@ void render_text(std::ostream& out, const ReportInput& input) {
   std::optional<ReportSection> heading;  // the section whose heading is out
   for (const MetricSpec* spec : shown) {
     const MetricValue* metric = estimates.find(spec->id);
-    if (!metric) continue;
+    // A stage holds the run's totals too, which the run's own section shows.
+    if (!metric || (!stage_heading.empty() && spec->section == ReportSection::run)) continue;
     if (heading != spec->section) out << '\n' << section_title(spec->section) << '\n';
     heading = spec->section;
     std::string line = "  " + pad(spec->name, name_width) + "  " + pad(value_text(*metric), value_width);
@@ -214,12 +224,20 @@ void render_text(std::ostream& out, const ReportInput& input) {
   for (const MetricSpec* spec : shown)
     if (auto it = estimates.absent().find(spec->name); it != estimates.absent().end())
       absent.emplace_back(spec->name, &it->second);
-  if (absent.empty()) return;
-  std::size_t absent_width = 0;
-  for (const auto& [name, missing] : absent) absent_width = std::max(absent_width, name.size());
-  out << "\nNot computed\n";
-  for (const auto& [name, missing] : absent)
-    out << "  " << pad(name, absent_width) << "  needs " << printable(join(*missing)) << '\n';
+  if (!absent.empty()) {
+    std::size_t absent_width = 0;
+    for (const auto& [name, missing] : absent) absent_width = std::max(absent_width, name.size());
+    out << "\nNot computed\n";
+    for (const auto& [name, missing] : absent)
+      out << "  " << pad(name, absent_width) << "  needs " << printable(join(*missing)) << '\n';
+  }
+  // A run in stages: the totals above, then each stage as the plan it is.
+  for (std::size_t i = 0; i < input.stages.size(); ++i) {
+    const ReportStage& stage = input.stages[i];
+    ReportInput part{stage.plan, stage.estimates, input.path};
+    out << "\n" << std::string(40, '-');
+    render_text(out, part, fmt::format("Stage {} of {}: {}", i + 1, input.stages.size(), stage.name));
+  }
 }
 
 }  // namespace detail

@@ -46,8 +46,16 @@ struct ReportError {
   std::string message;
 };
 
+/// One stage of a run in stages: its plan and estimates (FileResult::stage_estimates).
+struct ReportStage {
+  std::string name;
+  const Plan* plan = nullptr;
+  const Estimates* estimates = nullptr;
+};
+
 struct ReportInput {
   const Plan* plan = nullptr;  ///< nullptr when the file is not valid TOML
+  /// The plan's; for a plan of [[stages]], the whole run's (run.*), each stage's in `stages`.
   const Estimates* estimates = nullptr;
   std::string path;  ///< the file as named on the command line
   /// The metrics' sensitivity to the plan's assumptions (sensitivity()); nullptr: not shown.
@@ -55,10 +63,16 @@ struct ReportInput {
   /// The plan's errors, in file order: the numbers below them come from a plan that does not
   /// hold as written, and every format says so first.
   std::vector<ReportError> errors = {};
+  /// The stages of a run in stages, in order, which every format shows after the run's totals;
+  /// empty for a plan of one stage.
+  std::vector<ReportStage> stages = {};
   /// The inputs the plan's findings' fixes correct (corrected.hpp): when there are any, `plan`
   /// and `estimates` are the corrected ones, and every format says so before the numbers.
   std::vector<InputCorrection> corrections = {};
 };
+
+/// The stages of `plan` with their estimates (FileResult::stage_estimates), for ReportInput.
+std::vector<ReportStage> report_stages(const Plan& plan, const std::vector<Estimates>& stage_estimates);
 
 /// Writes the report of one plan, the plan's errors first. Every JSON value carries its unit: a
 /// metric's is the one its name says (train.days in d, train.gpu_hours in GPU·h), prices in USD

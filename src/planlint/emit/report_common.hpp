@@ -59,7 +59,8 @@ std::string pad(std::string_view text, std::size_t width);
 
 /// "1 error", "3 errors".
 std::string errors_count_text(std::size_t count);
-void render_text(std::ostream& out, const ReportInput& input);
+/// `stage_heading`: a stage's report under that heading, in place of the plan's first line.
+void render_text(std::ostream& out, const ReportInput& input, std::string_view stage_heading = {});
 /// The text and Markdown reports' sensitivity sections (nothing without input.sensitivity).
 void render_sensitivity_text(std::ostream& out, const ReportInput& input);
 void render_sensitivity_markdown(std::ostream& out, const ReportInput& input);

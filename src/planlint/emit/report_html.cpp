@@ -198,13 +198,16 @@ std::string money_or(const MetricValue& metric, std::string text) {
   return metric.spec && metric.spec->dim == units::dims::usd ? detail::show_money(metric.value) : text;
 }
 
-void render_metrics(std::string& html, const ReportInput& input) {
-  html += "<h3>Estimates</h3>\n<table class=\"metrics\"><thead><tr><th></th><th>metric</th><th class=\"num\">value</th><th "
+/// `of_stage`: the table of a stage of a run in stages, under `heading_text`.
+void render_metrics(std::string& html, const ReportInput& input, std::string_view heading_text = "Estimates",
+                    bool of_stage = false) {
+  html += "<h3>" + xml_text(heading_text) + "</h3>\n<table class=\"metrics\"><thead><tr><th></th><th>metric</th><th class=\"num\">value</th><th "
           "class=\"num\">range</th><th>arithmetic</th></tr></thead><tbody>\n";
   std::optional<ReportSection> heading;
   for (const MetricSpec* spec : detail::shown_metrics(input)) {
     const MetricValue* metric = input.estimates->find(spec->id);
-    if (!metric) continue;
+    // A stage holds the run's totals too, which the run's own table shows.
+    if (!metric || (of_stage && spec->section == ReportSection::run)) continue;
     std::string arithmetic = xml_text(metric->arithmetic.str());
     for (const std::string& note : metric->notes) arithmetic += "<br/><span class=\"note\">" + xml_text(note) + "</span>";
     html += fmt::format("<tr><td class=\"section\">{}</td><td><code>{}</code></td><td class=\"num\">{}</td><td "
@@ -250,7 +253,8 @@ void render_plan(std::string& html, const HtmlPlan& plan, bool first) {
   }
   render_targets(html, plan.targets);
   if (plan.memory) render_memory(html, *plan.memory);
-  if (detail::is_training(input) && input.plan) {
+  // A run in stages: its sensitivity is each stage's (not shown); its totals are below.
+  if (detail::is_training(input) && input.plan && input.stages.empty()) {
     html += "<h3>What moves the cost and the days</h3>\n";
     render_tornado(html, plan, Metric::cost_total);
     render_tornado(html, plan, Metric::train_days);
@@ -262,7 +266,13 @@ void render_plan(std::string& html, const HtmlPlan& plan, bool first) {
     }
   }
   if (input.plan) render_assumptions(html, *input.plan);
-  render_metrics(html, input);
+  render_metrics(html, input, input.stages.empty() ? "Estimates" : "Estimates of the whole run");
+  // A run in stages: each stage's estimates as the plan it is.
+  for (std::size_t i = 0; i < input.stages.size(); ++i) {
+    const ReportStage& stage = input.stages[i];
+    render_metrics(html, ReportInput{stage.plan, stage.estimates, input.path},
+                   fmt::format("Stage {} of {}: {}", i + 1, input.stages.size(), stage.name), true);
+  }
   html += "</section>\n";
 }
 

@@ -136,6 +136,23 @@ json metric_json(const MetricValue& metric, const Sensitivity* sensitivity) {
   return out;
 }
 
+/// "metrics" and "absent" of `estimates`, in report order (the metric table's), so a reader
+/// sees compute first.
+void add_metrics_json(json& report, const Estimates& estimates, const Sensitivity* sensitivity, bool stage = false) {
+  json metrics = json::object();
+  for (const MetricSpec& spec : metric_table())
+    // A stage holds the run's totals too, which the run's "metrics" give.
+    if (const MetricValue* metric = estimates.find(spec.id); metric && !(stage && spec.section == ReportSection::run))
+      metrics[std::string(spec.name)] = metric_json(*metric, sensitivity);
+  report["metrics"] = std::move(metrics);
+
+  json absent = json::object();
+  for (const MetricSpec& spec : metric_table())
+    if (auto it = estimates.absent().find(spec.name); it != estimates.absent().end())
+      absent[std::string(spec.name)] = it->second;
+  report["absent"] = std::move(absent);
+}
+
 }  // namespace
 
 /// The unit a metric's value is reported in: the one its name says, which is the unit a claim
@@ -176,17 +193,18 @@ void render_json(std::ostream& out, const ReportInput& input) {
     corrections.push_back(json{{"key", correction.key}, {"value", correction.value}, {"rule", correction.rule}});
   report["corrected_inputs"] = std::move(corrections);
 
-  // Report order (the metric table's), so a reader sees compute first.
-  json metrics = json::object();
-  for (const MetricSpec& spec : metric_table())
-    if (const MetricValue* metric = estimates.find(spec.id)) metrics[std::string(spec.name)] = metric_json(*metric, input.sensitivity);
-  report["metrics"] = std::move(metrics);
-
-  json absent = json::object();
-  for (const MetricSpec& spec : metric_table())
-    if (auto it = estimates.absent().find(spec.name); it != estimates.absent().end())
-      absent[std::string(spec.name)] = it->second;
-  report["absent"] = std::move(absent);
+  add_metrics_json(report, estimates, input.sensitivity);
+  if (!input.stages.empty()) {
+    // A run in stages: "metrics" are the run's totals (run.*), each stage's its own.
+    json stages = json::array();
+    for (const ReportStage& stage : input.stages) {
+      json entry = json::object();
+      entry["name"] = stage.name;
+      add_metrics_json(entry, *stage.estimates, nullptr, true);
+      stages.push_back(std::move(entry));
+    }
+    report["stages"] = std::move(stages);
+  }
 
   json ranges = json::array();
   for (const RangeSource& source : estimates.range_sources()) {

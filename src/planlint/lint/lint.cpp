@@ -1,6 +1,11 @@
 #include "planlint/lint/lint.hpp"
 
 #include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "planlint/estimate/run_totals.hpp"
 
 #include "planlint/lint/corrected_findings.hpp"
 #include "planlint/plan/element_keys.hpp"
@@ -16,6 +21,51 @@ namespace {
 /// plan only when asked for in full or when a loaded rule names est.METRIC.low or .high.
 bool estimates_with_ranges(const LintOptions& options, const RuleSet& rules) {
   return options.full_estimates || rules.reads_metric_ranges();
+}
+
+/// The findings of a plan of [[stages]] (`found`: the whole run's, then each stage's) added to
+/// `out` once each: a finding that more than one evaluation makes alike (a plan key's, or
+/// the same for every stage), and one the loader made for each stage's defaults, is kept once;
+/// a finding of some stages only names them ("stage 'context-128k': ...").
+void merge_stage_findings(const Plan& plan, std::span<std::vector<Diagnostic>> found, std::vector<Diagnostic>& out) {
+  auto key_of = [](const Diagnostic& d) {
+    const Span& at = d.primary.span;
+    return fmt::format("{}\x1f{}:{}-{}:{}\x1f{}", d.rule, at.begin.line, at.begin.column, at.end.line, at.end.column,
+                       d.message);
+  };
+  struct Seen {
+    std::size_t at;              ///< in `out`
+    std::vector<bool> in_stage;  ///< empty: a finding of the whole run or the loader's
+  };
+  std::unordered_map<std::string, Seen> seen;
+  const std::size_t stages = found.size() - 1;
+  std::vector<Diagnostic> kept;
+  for (Diagnostic& d : out) {
+    if (seen.emplace(key_of(d), Seen{kept.size(), {}}).second) kept.push_back(std::move(d));
+  }
+  for (std::size_t e = 0; e < found.size(); ++e)
+    for (Diagnostic& d : found[e]) {
+      auto [it, added] = seen.emplace(key_of(d), Seen{kept.size(), {}});
+      if (added) {
+        kept.push_back(std::move(d));
+        if (e > 0) it->second.in_stage.assign(stages, false);
+      }
+      if (e > 0 && !it->second.in_stage.empty()) it->second.in_stage[e - 1] = true;
+    }
+  for (const auto& [key, where] : seen) {
+    const std::vector<bool>& in = where.in_stage;
+    const auto count = static_cast<std::size_t>(std::count(in.begin(), in.end(), true));
+    if (in.empty() || count == stages) continue;
+    std::vector<std::string_view> names;
+    for (std::size_t s = 0; s < stages; ++s)
+      if (in[s]) names.push_back(plan.stages[s].name);
+    std::string joined;
+    for (std::size_t n = 0; n < names.size(); ++n)
+      joined += fmt::format("{}'{}'", n == 0 ? "" : n + 1 == names.size() ? " and " : ", ", names[n]);
+    Diagnostic& d = kept[where.at];
+    d.message = fmt::format("stage{} {}: {}", count > 1 ? "s" : "", joined, d.message);
+  }
+  out = std::move(kept);
 }
 
 /// The run of the rules on one plan and its estimates, as `options` selects them.
@@ -90,51 +140,96 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     const LintOptions& options = *plans[i].options;
     const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
     const EstimateScope scope{options.full_estimates, estimates_with_ranges(options, rules)};
-    results[i].estimates = estimate(*results[i].plan, *options.catalog, scope);
+    const Plan& plan = *results[i].plan;
+    if (plan.stages.empty()) {
+      results[i].estimates = estimate(plan, *options.catalog, scope);
+      continue;
+    }
+    // A run in stages: each stage estimated as the plan it is, the run from their figures.
+    for (const Stage& stage : plan.stages)
+      results[i].stage_estimates.push_back(estimate(*stage.plan, *options.catalog, scope));
+    results[i].estimates = run_totals(plan, results[i].stage_estimates);
+    // Each stage sees the run's totals too: a rule that judges the whole run (chinchilla-ratio)
+    // reads them there, and then finds the same for every stage.
+    for (Estimates& stage : results[i].stage_estimates)
+      for (const MetricValue& total : results[i].estimates->values()) stage.set(MetricValue(total), total.spec);
+  }
+  // The rules run on each plan, and on each stage of a plan of [[stages]] (whose own plan holds
+  // the whole run's claims and targets, against run.*): an evaluation each.
+  struct Evaluation {
+    std::size_t result;
+    std::size_t stage;  ///< no_stage: the plan itself
+    const Plan* plan;
+    const Estimates* estimates;
+  };
+  constexpr std::size_t no_stage = static_cast<std::size_t>(-1);
+  std::vector<Evaluation> evaluations;
+  evaluations.reserve(plans.size());
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const FileResult& result = results[i];
+    if (!result.plan) continue;
+    evaluations.push_back({i, no_stage, &*result.plan, &*result.estimates});
+    for (std::size_t s = 0; s < result.stage_estimates.size(); ++s)
+      evaluations.push_back({i, s, result.plan->stages[s].plan.get(), &result.stage_estimates[s]});
   }
   // The rules run a rule at a time over the plans that share a rule set (run_rules).
-  std::vector<std::optional<PlanRanges>> ranges(plans.size());
-  std::vector<std::optional<PlanProvenance>> provenance(plans.size());
-  std::vector<std::optional<RuleRun>> runs(plans.size());
-  for (std::size_t i = 0; i < plans.size(); ++i) {
-    FileResult& result = results[i];
-    if (!result.plan) continue;
-    const LintOptions& options = *plans[i].options;
+  std::vector<std::optional<PlanRanges>> ranges(evaluations.size());
+  std::vector<std::optional<PlanProvenance>> provenance(evaluations.size());
+  std::vector<std::optional<RuleRun>> runs(evaluations.size());
+  for (std::size_t e = 0; e < evaluations.size(); ++e) {
+    const Evaluation& evaluation = evaluations[e];
+    const LintOptions& options = *plans[evaluation.result].options;
     const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-    const bool with_ranges = estimates_with_ranges(options, rules);
-    ranges[i].emplace(*result.plan, *options.catalog, *result.estimates, with_ranges);
-    provenance[i].emplace(*result.plan, *options.catalog, *result.estimates, options.full_estimates || with_ranges);
-    runs[i].emplace(rule_run(*result.plan, *result.estimates, options, *ranges[i], *provenance[i]));
+    // A run's totals hold no ranges and their provenance: nothing to compute again.
+    const bool whole_run = !evaluation.plan->stages.empty();
+    const bool with_ranges = whole_run || estimates_with_ranges(options, rules);
+    ranges[e].emplace(*evaluation.plan, *options.catalog, *evaluation.estimates, with_ranges);
+    provenance[e].emplace(*evaluation.plan, *options.catalog, *evaluation.estimates,
+                          whole_run || options.full_estimates || with_ranges);
+    runs[e].emplace(rule_run(*evaluation.plan, *evaluation.estimates, options, *ranges[e], *provenance[e]));
   }
-  auto rule_set_of = [](const PlanText& plan) {
+  auto rule_set_of = [&](const Evaluation& evaluation) {
+    const PlanText& plan = plans[evaluation.result];
     return plan.options->rules ? plan.options->rules : &RuleSet::builtin();
   };
-  std::vector<bool> done(plans.size(), false);
-  for (std::size_t first = 0; first < plans.size(); ++first) {
-    if (done[first] || !runs[first]) continue;
-    const RuleSet* rules = rule_set_of(plans[first]);
+  std::vector<std::vector<Diagnostic>> found(evaluations.size());
+  std::vector<bool> done(evaluations.size(), false);
+  for (std::size_t first = 0; first < evaluations.size(); ++first) {
+    if (done[first]) continue;
+    const RuleSet* rules = rule_set_of(evaluations[first]);
     std::vector<const RuleRun*> group;
     std::vector<std::size_t> members;
-    for (std::size_t i = first; i < plans.size(); ++i) {
-      if (done[i] || !runs[i]) continue;
-      if (rule_set_of(plans[i]) != rules) continue;
-      done[i] = true;
-      group.push_back(&*runs[i]);
-      members.push_back(i);
+    for (std::size_t e = first; e < evaluations.size(); ++e) {
+      if (done[e] || rule_set_of(evaluations[e]) != rules) continue;
+      done[e] = true;
+      group.push_back(&*runs[e]);
+      members.push_back(e);
     }
-    std::vector<std::vector<Diagnostic>> found(members.size());
-    run_rules(*rules, group, found);
-    for (std::size_t m = 0; m < members.size(); ++m)
-      for (Diagnostic& d : found[m]) results[members[m]].diagnostics.push_back(std::move(d));
+    std::vector<std::vector<Diagnostic>> group_found(members.size());
+    run_rules(*rules, group, group_found);
+    for (std::size_t m = 0; m < members.size(); ++m) found[members[m]] = std::move(group_found[m]);
   }
+  for (std::size_t e = 0; e < evaluations.size();) {
+    FileResult& result = results[evaluations[e].result];
+    std::size_t end = e + 1;
+    while (end < evaluations.size() && evaluations[end].result == evaluations[e].result) ++end;
+    if (end == e + 1) {
+      for (Diagnostic& d : found[e]) result.diagnostics.push_back(std::move(d));
+    } else {
+      merge_stage_findings(*result.plan, std::span(found).subspan(e, end - e), result.diagnostics);
+    }
+    e = end;
+  }
+  for (std::size_t e = 0; e < evaluations.size(); ++e)
+    if (evaluations[e].stage == no_stage) results[evaluations[e].result].ranges = ranges[e]->take_computed();
   // Selection and severity overrides apply to native findings and rule findings alike.
   for (std::size_t i = 0; i < plans.size(); ++i) {
     FileResult& result = results[i];
-    if (ranges[i]) result.ranges = ranges[i]->take_computed();
     select_findings(result.diagnostics, *plans[i].options);
     // A finding that a selected rule's finding at its place supersedes is left out.
     (plans[i].options->rules ? *plans[i].options->rules : RuleSet::builtin()).apply_supersedes(result.diagnostics);
-    if (result.plan) correct_findings(result, plans[i]);
+    // A run in stages: its findings' figures are the stages' own, as written.
+    if (result.plan && result.plan->stages.empty()) correct_findings(result, plans[i]);
     if (result.plan)
       for (auto& [named, positional] : name_elements_in_key_paths(result.diagnostics, *result.plan))
         result.former_keys.earlier.emplace(std::move(named), std::move(positional));

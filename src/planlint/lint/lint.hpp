@@ -25,7 +25,9 @@ namespace planlint {
 struct FileResult {
   std::shared_ptr<const SourceFile> source;
   std::optional<Plan> plan;            ///< absent when the file is not valid TOML
-  std::optional<Estimates> estimates;  ///< absent with the plan
+  /// Absent with the plan. For a plan of [[stages]], the whole run's (run.*, run_totals), each
+  /// stage's in stage_estimates.
+  std::optional<Estimates> estimates;
   std::vector<Diagnostic> diagnostics; ///< sorted
   /// The keys older releases gave these findings, for the baselines they wrote.
   FormerKeys former_keys;
@@ -33,6 +35,8 @@ struct FileResult {
   DroppedFindings findings_not_kept{};
   /// The cost-tier ranges of metric_ranges(), when a rule read one (PlanRanges), else nullopt.
   std::optional<std::map<std::string, MetricRange, std::less<>>> ranges = std::nullopt;
+  /// The estimates of plan->stages, in order; empty for a plan without [[stages]].
+  std::vector<Estimates> stage_estimates = {};
   /// The plan and its estimates once the inputs its findings' fixes correct are in place
   /// (corrected.hpp), when a finding carries such a fix: what the findings' figures, and a
   /// report's, are computed from.

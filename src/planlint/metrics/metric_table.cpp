@@ -73,6 +73,7 @@ std::string_view section_title(ReportSection section) {
     case ReportSection::serving_cost: return "Cost";
     case ReportSection::model: return "Parameters (structural keys)";
     case ReportSection::hardware: return "GPU figures (catalog)";
+    case ReportSection::run: return "Whole run (sums over the stages)";
     case ReportSection::json_only: return "";
   }
   return "";
@@ -80,6 +81,7 @@ std::string_view section_title(ReportSection section) {
 
 bool shows_section(ReportSection section, bool training) {
   switch (section) {
+    case ReportSection::run:
     case ReportSection::compute:
     case ReportSection::time:
     case ReportSection::cost:

@@ -28,6 +28,7 @@ std::string_view to_string(Tier tier);
 /// The section of `planlint report` a metric is shown in, in report order; `json_only` is
 /// left out of the text and Markdown reports (train.gpu_seconds: train.gpu_hours in GPU·s).
 enum class ReportSection : std::uint8_t {
+  run,                                                   // a plan of [[stages]]: the whole run
   compute, time, cost, memory, communication,            // training and finetune plans
   serving_memory, serving_compute, latency, serving_cost,  // inference plans
   model, hardware,                                       // every plan

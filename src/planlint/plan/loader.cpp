@@ -68,6 +68,10 @@ class Loader {
   void read_element(const toml::table& table, std::string_view section, std::size_t index,
                     const std::string& prefix, PlanTable& out);
   void read_estimates(const toml::table& table, const std::string& prefix);
+  void read_stage(const toml::table& table, std::size_t index, const std::string& prefix, Span header);
+  /// Plan::stages from the [[stages]] read: each `base` (the plan before its defaults, which a
+  /// stage's values may change) with the stage's values, its defaults applied.
+  void build_stages(const Plan& base);
   void read_claim(const toml::node& node, const toml::key& key, const std::string& metric);
   /// The unknown-key finding; `suggestion`, when given, receives its did-you-mean.
   Diagnostic& unknown_key(const toml::key& key, std::string_view where, const std::string& path,
@@ -88,10 +92,23 @@ class Loader {
   Findings findings_;
   detail::ValueReader reader_{findings_};
   Plan plan_;
+  /// A [[stages]] element as read: its values by their [training] or [cluster] key.
+  struct StageDraft {
+    std::string name;
+    Span header, name_span;
+    std::vector<TableValues::Entry> values;
+    std::vector<Claim> claims;
+    std::vector<PlanTable> assumptions;     ///< [[stages.assumptions]]
+    std::vector<std::string> invalid_keys;  ///< as Plan::invalid_keys ("training.zero")
+  };
+  std::vector<StageDraft> stage_drafts_;
   /// The keys the file states, valid or not: the key and the element of its array of tables
   /// (`in_section` for a section's key). Hashed: check_required() asks for every required key
   /// of every element, and a plan of 100,000 [[assumptions]] states 300,000 keys.
   static constexpr std::size_t in_section = static_cast<std::size_t>(-1);
+  /// Where the elements of the stages' [[stages.assumptions]] are counted in written_, apart
+  /// from the plan's own elements.
+  static constexpr std::size_t stage_element_base = std::size_t{1} << 40;
   struct WrittenHash {
     std::size_t operator()(const std::pair<const KeySpec*, std::size_t>& k) const noexcept {
       return std::hash<const void*>()(k.first) ^ (std::hash<std::size_t>()(k.second) * 0x9E3779B97F4A7C15ull);
@@ -125,8 +142,12 @@ Result<Plan> Loader::load() {
   check_required();
   check_gpu("cluster.gpu");
   check_gpu("inference.prefill_gpu");
+  // A stage derives its defaults from its own values: from the plan before its defaults.
+  std::optional<Plan> before_defaults;
+  if (!stage_drafts_.empty()) before_defaults = plan_;
   apply_defaults(plan_, catalog_, findings_);
   convert_node_price();
+  if (before_defaults) build_stages(std::move(*before_defaults));
   return std::move(plan_);
 }
 
@@ -271,9 +292,23 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
     d.help = fmt::format("a plan states a few dozen [[{}]]; split a generated list into plans of its own", name);
     return;
   }
+  if (name == "stages" && node.as_array()->size() > max_stages) {
+    // Each stage is a copy of the plan, estimated on its own: the limit keeps the work in
+    // proportion to the file.
+    Diagnostic& d = findings_.add(native_rules::bad_value, findings_.span(node.source()), name,
+                                  fmt::format("[[stages]] holds {} entries, over planlint's fixed limit of {} stages; "
+                                              "none of them is read",
+                                              node.as_array()->size(), max_stages));
+    d.help = "a run has a few stages: merge stages that share their settings";
+    return;
+  }
   std::size_t index = 0;
   for (const toml::node& element : *node.as_array()) {
     const std::string prefix = fmt::format("{}[{}]", name, index++);
+    if (name == "stages") {
+      read_stage(*element.as_table(), index - 1, prefix, findings_.span(element.source()));
+      continue;
+    }
     PlanTable out;
     out.values.reserve(element.is_table() ? element.as_table()->size() + 1 : 0);
     out.present = true;
@@ -340,6 +375,150 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
                                   "a target takes exactly one of max and min, not both");
     d.help = "split it into two targets";
   }
+}
+
+/// A [[stages]] element: `name`, and the stage's [training] keys and cluster.count as
+/// sub-tables (`training.seq_len = 32768`, `cluster.count = 1024`), read by their keys' own
+/// rows, and its claims ([stages.estimates]).
+void Loader::read_stage(const toml::table& table, std::size_t index, const std::string& prefix, Span header) {
+  StageDraft draft;
+  draft.header = header;
+  static const std::vector<std::string_view> stage_keys = {"name", "training", "cluster", "estimates", "assumptions"};
+  for (auto&& [key, node] : table) {
+    const std::string_view name = key.str();
+    const KeyPath path{prefix, name};
+    if (name == "name") {
+      const KeySpec& spec = *find_key("stages", "name");
+      written_.emplace(&spec, index);
+      if (auto value = reader_.read(node, key, spec, path); value && value->text()) {
+        draft.name = *value->text();
+        draft.name_span = value->span;
+      }
+      continue;
+    }
+    const toml::table* sub = node.as_table();
+    if (name == "training" && sub) {
+      PlanTable read;
+      const std::size_t invalid_before = plan_.invalid_keys.size();
+      read_table(*sub, "training", path.str(), read);
+      // A stage's invalid value is the stage's, under the key the stage's plan reads.
+      for (std::size_t i = invalid_before; i < plan_.invalid_keys.size(); ++i)
+        draft.invalid_keys.push_back(plan_.invalid_keys[i].substr(prefix.size() + 1));
+      for (const TableValues::Entry& entry : read.values.entries()) draft.values.push_back(entry);
+      continue;
+    }
+    if (name == "cluster" && sub) {
+      const KeySpec& count = *find_key("cluster", "count");
+      const std::string cluster_prefix = path.str();
+      for (auto&& [cluster_key, value_node] : *sub) {
+        const KeyPath cluster_path{cluster_prefix, cluster_key.str()};
+        if (cluster_key.str() != "count") {
+          Diagnostic& d = findings_.add(
+              native_rules::unknown_key, findings_.span(cluster_key.source()), cluster_path.str(),
+              fmt::format("unknown key '{}' in a stage's cluster: a stage changes cluster.count only", cluster_key.str()));
+          d.help = "a stage runs on the plan's GPUs: set the other [cluster] keys in [cluster], or write the stage as "
+                   "a plan of its own";
+          continue;
+        }
+        if (auto value = reader_.read(value_node, cluster_key, count, cluster_path))
+          draft.values.emplace_back(&count, std::move(*value));
+        else
+          draft.invalid_keys.push_back("cluster.count");
+      }
+      continue;
+    }
+    if (name == "estimates" && sub) {
+      std::vector<Claim> plan_claims = std::move(plan_.estimates);
+      plan_.estimates.clear();
+      read_estimates(*sub, "");
+      draft.claims = std::move(plan_.estimates);
+      plan_.estimates = std::move(plan_claims);
+      std::stable_sort(draft.claims.begin(), draft.claims.end(),
+                       [](const Claim& a, const Claim& b) { return a.key_span < b.key_span; });
+      continue;
+    }
+    if (name == "assumptions" && node.is_array_of_tables() && node.as_array()->size() <= max_array_entries) {
+      // The stage's own, for the keys it sets (its MFU): each replaces the plan's entry for its key.
+      const SectionSpec& section = *find_section("assumptions");
+      std::size_t element = 0;
+      for (const toml::node& entry : *node.as_array()) {
+        PlanTable out;
+        out.present = true;
+        out.header = findings_.span(entry.source());
+        // Written apart from the plan's own entries, whose required keys check_required checks.
+        read_element(*entry.as_table(), section.name, stage_element_base + index * max_array_entries + element,
+                     fmt::format("{}.assumptions[{}]", prefix, element), out);
+        ++element;
+        draft.assumptions.push_back(std::move(out));
+      }
+      continue;
+    }
+    if (std::find(stage_keys.begin(), stage_keys.end(), name) != stage_keys.end()) {
+      Diagnostic& d = findings_.add(native_rules::bad_value, findings_.span(node.source()), path.str(),
+                                    fmt::format("a stage's '{}' must be a table of keys", name));
+      d.help = fmt::format("write its keys as {}.KEY = VALUE inside the [[stages]] entry", name);
+      continue;
+    }
+    // A [training] key written at the stage's top level is the likeliest slip: say where it goes.
+    std::string suggestion;
+    Diagnostic& d = unknown_key(key, "[[stages]]", path.str(), stage_keys, &suggestion);
+    if (find_key("training", name)) {
+      d.help = fmt::format("a stage's training keys sit under training: write training.{} = ...", name);
+      d.fixes.clear();
+    }
+  }
+  if (!table.contains("name")) {
+    Diagnostic& d = findings_.add(native_rules::missing_required, header, prefix + ".name",
+                                  fmt::format("missing required key 'name' in [[stages]] #{}", index + 1));
+    d.help = "add name (what the stage is called: \"pre-training\", \"context-32k\")";
+  }
+  if (!draft.name.empty()) {
+    for (const StageDraft& earlier : stage_drafts_)
+      if (earlier.name == draft.name) {
+        Diagnostic& d = findings_.add(native_rules::bad_value, draft.name_span, prefix + ".name",
+                                      fmt::format("stage name \"{}\" is used twice", draft.name));
+        d.related.push_back({Location{source_->path(), earlier.name_span}, "first used here"});
+        d.help = "give every stage its own name: findings and reports name a stage by it";
+        break;
+      }
+  }
+  stage_drafts_.push_back(std::move(draft));
+}
+
+void Loader::build_stages(const Plan& base) {
+  if (!plan_.is_training()) {
+    Diagnostic& d = findings_.add(native_rules::bad_value, stage_drafts_.front().header, "stages",
+                                  "[[stages]] divides a training run: an inference plan has none");
+    d.help = "remove [[stages]], or write each service as a plan of its own";
+    return;
+  }
+  std::vector<Stage> stages;
+  for (StageDraft& draft : stage_drafts_) {
+    if (draft.name.empty()) draft.name = fmt::format("stage {}", stages.size() + 1);
+    Plan stage = base;
+    // A node's price as the plan's reads it, per GPU (convert_node_price).
+    if (const KeySpec& price = *find_key("cluster", "price"); plan_.find(price) && plan_.find(price)->origin == Origin::plan)
+      stage.sections.of(price).values.insert_or_assign(price, PlanValue(*plan_.find(price)));
+    for (auto& [spec, value] : draft.values) stage.sections.of(*spec).values.insert_or_assign(*spec, std::move(value));
+    stage.estimates = std::move(draft.claims);
+    stage.targets.clear();
+    if (!draft.assumptions.empty()) {
+      auto key_of = [](const PlanTable& entry) {
+        const PlanValue* key = entry.find("key");
+        return key && key->text() ? *key->text() : std::string();
+      };
+      std::erase_if(stage.assumptions, [&](const PlanTable& entry) {
+        return std::any_of(draft.assumptions.begin(), draft.assumptions.end(),
+                           [&](const PlanTable& own) { return !key_of(own).empty() && key_of(own) == key_of(entry); });
+      });
+      for (PlanTable& own : draft.assumptions) stage.assumptions.push_back(std::move(own));
+    }
+    for (std::string& key : draft.invalid_keys) stage.invalid_keys.push_back(std::move(key));
+    apply_defaults(stage, catalog_, findings_);
+    stages.push_back(Stage{std::move(draft.name), draft.header, draft.name_span,
+                           std::make_shared<const Plan>(std::move(stage))});
+  }
+  plan_.stages = std::move(stages);
 }
 
 void Loader::read_estimates(const toml::table& table, const std::string& prefix) {

@@ -21,6 +21,8 @@ namespace planlint {
 /// text. It bounds what an `each` rule walks, too (rules/rule_cost.hpp). Fixed, as the TOML
 /// nesting limit is (docs/hardening.md, "Input limits").
 inline constexpr std::size_t max_array_entries = 10000;
+/// The most [[stages]] a plan may hold: each is the plan again, estimated and checked.
+inline constexpr std::size_t max_stages = 64;
 
 /// Parses and validates one plan file, reporting its findings (toml-syntax, unknown-key,
 /// bad-quantity, bad-value, missing-required, unknown-gpu) to `findings`. The plan, unless the

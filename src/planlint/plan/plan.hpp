@@ -70,6 +70,8 @@ class TableValues {
   /// Adds `key`, or replaces its value.
   void insert_or_assign(const KeySpec& key, PlanValue&& value);
   void reserve(std::size_t count) { entries_.reserve(count); }
+  /// The values in the order they were set.
+  const std::vector<Entry>& entries() const { return entries_; }
 
  private:
   void add(const KeySpec& key, PlanValue&& value);
@@ -128,6 +130,20 @@ struct Claim {
 
 enum class PlanKind { training, finetune, inference };
 
+struct Plan;
+
+/// One stage of a run ([[stages]]): the plan with the stage's own [training] keys and
+/// cluster.count in place of the plan's, its values keeping their spans in the stage's table.
+struct Stage {
+  std::string name;
+  Span header;     ///< the [[stages]] element
+  Span name_span;  ///< its `name` value
+  /// The plan as the stage runs it, its defaults applied anew (dp follows the stage's
+  /// cluster.count); [estimates] holds the stage's own claims ([stages.estimates]), [[targets]]
+  /// none (the plan's bound the whole run). Its own `stages` is empty.
+  std::shared_ptr<const Plan> plan;
+};
+
 struct Plan {
   std::shared_ptr<const SourceFile> source;
   PlanKind kind = PlanKind::training;
@@ -137,6 +153,8 @@ struct Plan {
   std::vector<PlanTable> targets, assumptions, benchmarks;
   std::vector<Claim> estimates;
   Span estimates_header;
+  /// The run's stages in order ([[stages]]); empty for a plan of one stage.
+  std::vector<Stage> stages;
 
   /// The value at a dotted path, "cluster.hbm" or "training.mfu" (defaults included);
   /// nullptr when absent.

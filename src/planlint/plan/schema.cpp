@@ -24,6 +24,7 @@ constexpr SectionSpec all_sections[] = {
     {"estimates", false, false, "what the document claims, by metric name"},
     {"benchmarks", true, false, "measured results"},
     {"tolerances", false, false, "overrides of the tolerance tiers"},
+    {"stages", true, false, "the run's stages in order, each the plan with its own training keys and GPU count"},
 };
 static_assert(std::size(all_sections) == plan_section_count);
 
@@ -417,6 +418,11 @@ std::vector<KeySpec> make_keys() {
           .doc("the measurement, in the metric's dimension"),
       date("benchmarks", "date", "when it was measured"),
       text("benchmarks", "source", "where it was measured").doc("where: run id, dashboard, report"),
+      // [[stages]]: a stage's other keys are the [training] keys and cluster.count, read with
+      // their own rows (loader.cpp, read_stage)
+      text("stages", "name", "what the stage is called").required()
+          .doc("what the stage is called (`\"pre-training\"`, `\"context-32k\"`), unique in the plan; findings and "
+               "reports name the stage by it"),
       // [tolerances]
       fraction("tolerances", "capacity", "tolerance of capacity metrics")
           .doc("tolerance of capacity metrics (memory, bandwidth, concurrency)")

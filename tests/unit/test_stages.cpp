@@ -1,0 +1,206 @@
+/// A run in stages ([[stages]]): each stage is the plan with its overrides, estimated by the same
+/// estimate(); the whole run's run.* metrics are the stages' sums; the rules run on each stage
+/// and report a finding that every stage shares once.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "planlint/lint/lint.hpp"
+#include "test_estimates_support.hpp"
+
+using namespace planlint;
+using namespace planlint::test;
+
+namespace {
+
+FileResult lint(std::string text) {
+  LintOptions options;
+  options.today = Date{2026, 12, 1};
+  return lint_source(std::make_shared<const SourceFile>("plan.toml", std::move(text)), options);
+}
+
+/// training_plan() with two stages: the plan as it stands, then a long-context stage on half
+/// the GPUs.
+const std::string long_context_stage = R"(
+[[stages]]
+name = "pre-training"
+
+[[stages]]
+name = "long-context"
+training.tokens = "100B"
+training.seq_len = 32768
+training.global_batch = 128
+cluster.count = 64
+)";
+
+}  // namespace
+
+TEST_CASE("a stage is the plan with its own keys, estimated as a plan of its own", "[estimates][stages]") {
+  const FileResult staged = lint(training_plan() + long_context_stage);
+  REQUIRE(staged.plan);
+  REQUIRE(staged.plan->stages.size() == 2);
+  REQUIRE(staged.stage_estimates.size() == 2);
+  // The same figures as the plan written out with the stage's values, in every metric.
+  const Estimated first = estimate_text(training_plan());
+  const Estimated second = estimate_text(training_plan({{"training.tokens", "\"100B\""},
+                                                        {"training.seq_len", "32768"},
+                                                        {"training.global_batch", "128"},
+                                                        {"cluster.count", "64"}}));
+  for (const auto& [stage, alone] : {std::pair{&staged.stage_estimates[0], &first.estimates},
+                                     std::pair{&staged.stage_estimates[1], &second.estimates}}) {
+    // Besides the run's totals, which every stage sees.
+    const auto own = std::count_if(stage->values().begin(), stage->values().end(), [](const MetricValue& m) {
+      return !m.spec || m.spec->section != ReportSection::run;
+    });
+    REQUIRE(static_cast<std::size_t>(own) == alone->values().size());
+    for (const MetricValue& metric : alone->values()) {
+      INFO(metric.name);
+      const MetricValue* same = stage->find(metric.name);
+      REQUIRE(same);
+      CHECK(same->value == metric.value);
+    }
+  }
+  // The stage's defaults are its own: dp follows its GPU count.
+  CHECK(staged.plan->stages[1].plan->number("training.dp") == second.plan().number("training.dp"));
+  CHECK(staged.plan->stages[1].plan->number("training.dp") != staged.plan->stages[0].plan->number("training.dp"));
+  // A stage's value keeps its place in the stage's table.
+  CHECK(staged.plan->stages[1].plan->find("training.seq_len")->span.begin.line >
+        staged.plan->find("training.seq_len")->span.begin.line);
+}
+
+TEST_CASE("the whole run's metrics sum the stages, and its memory is the largest stage's", "[estimates][stages]") {
+  const FileResult staged = lint(training_plan() + long_context_stage);
+  REQUIRE(staged.estimates);
+  const Estimates& run = *staged.estimates;
+  const Estimates& a = staged.stage_estimates.at(0);
+  const Estimates& b = staged.stage_estimates.at(1);
+  for (const auto& [total, part] : {std::pair{"run.flops", "train.flops"}, std::pair{"run.gpu_hours", "train.gpu_hours"},
+                                    std::pair{"run.gpu_hours_billed", "cost.gpu_hours_billed"},
+                                    std::pair{"run.days", "train.days"}, std::pair{"run.wall_days", "train.wall_days"}}) {
+    INFO(total);
+    REQUIRE(run.find(total));
+    CHECK(run.find(total)->value == Approx(a.find(part)->value + b.find(part)->value));
+  }
+  CHECK(run.find("run.tokens")->value == Approx(1e12 + 100e9));
+  CHECK(run.find("run.memory_per_gpu")->value ==
+        std::max(a.find("train.memory.total")->value, b.find("train.memory.total")->value));
+  // No price: no cost for either stage, nor for the run, which names what it lacks.
+  CHECK_FALSE(run.find("run.cost"));
+  REQUIRE(run.absent().count("run.cost"));
+  CHECK_FALSE(run.absent().at("run.cost").empty());
+}
+
+TEST_CASE("a plan without [[stages]] has no run metrics", "[estimates][stages]") {
+  const FileResult plain = lint(training_plan());
+  REQUIRE(plain.estimates);
+  CHECK(plain.stage_estimates.empty());
+  CHECK_FALSE(plain.estimates->find("run.gpu_hours"));
+  CHECK(plain.estimates->absent().count("run.gpu_hours") == 0);
+  CHECK(plain.estimates->find("train.gpu_hours"));
+}
+
+TEST_CASE("a run's claims are checked against its totals, a stage's against the stage", "[rules][stages]") {
+  const FileResult staged = lint(training_plan() + long_context_stage);
+  const double total_hours = staged.estimates->find("run.gpu_hours")->value / 3600;
+  const double stage_days = staged.stage_estimates[1].find("train.days")->value / 86400;
+  // Right figures: no claim finding.
+  const std::string right = fmt::format("\n[estimates]\n\"run.gpu_hours\" = {}\n", total_hours) + long_context_stage +
+                            fmt::format("estimates.\"train.days\" = {}\n", stage_days);
+  auto claims = [](const FileResult& result) {
+    std::vector<const Diagnostic*> found;
+    for (const Diagnostic& d : result.diagnostics)
+      if (d.rule == "estimate-mismatch" || d.rule == "unit-slip") found.push_back(&d);
+    return found;
+  };
+  const FileResult good = lint(training_plan() + right);
+  INFO(render(good.diagnostics));
+  CHECK(claims(good).empty());
+  // Half the run's GPU-hours and twice the stage's days: one finding each, the stage's named.
+  const std::string wrong = fmt::format("\n[estimates]\n\"run.gpu_hours\" = {}\n", total_hours / 2) +
+                            long_context_stage + fmt::format("estimates.\"train.days\" = {}\n", stage_days * 2);
+  const FileResult bad = lint(training_plan() + wrong);
+  INFO(render(bad.diagnostics));
+  const auto found = claims(bad);
+  REQUIRE(found.size() == 2);
+  CHECK(std::any_of(found.begin(), found.end(), [](const Diagnostic* d) {
+    return d->message.starts_with("stage 'long-context': ") && d->message.find("train.days") != std::string::npos;
+  }));
+  CHECK(std::any_of(found.begin(), found.end(), [](const Diagnostic* d) {
+    return !d->message.starts_with("stage") && d->message.find("run.gpu_hours") != std::string::npos;
+  }));
+}
+
+TEST_CASE("a finding every stage shares is reported once, and none twice", "[rules][stages]") {
+  // An MFU without an [[assumptions]] entry: the same finding for the run and both stages.
+  const FileResult one = lint(training_plan());
+  const FileResult staged = lint(training_plan() + long_context_stage);
+  auto of_rule = [](const FileResult& result, std::string_view rule) {
+    std::vector<const Diagnostic*> found;
+    for (const Diagnostic& d : result.diagnostics)
+      if (d.rule == rule) found.push_back(&d);
+    return found;
+  };
+  REQUIRE(of_rule(one, "assumption-undeclared").size() == 1);
+  const auto shared = of_rule(staged, "assumption-undeclared");
+  REQUIRE(shared.size() == 1);
+  CHECK(shared.front()->message == of_rule(one, "assumption-undeclared").front()->message);
+  for (const Diagnostic& d : staged.diagnostics) {
+    INFO(d.rule << ": " << d.message);
+    CHECK(std::count_if(staged.diagnostics.begin(), staged.diagnostics.end(), [&](const Diagnostic& other) {
+            return other.rule == d.rule && other.message == d.message && other.primary.span == d.primary.span;
+          }) == 1);
+  }
+}
+
+TEST_CASE("a stage's bad keys are errors at their place in the stage", "[loader][stages]") {
+  const std::string plan = training_plan() + R"(
+[[stages]]
+name = "a"
+training.seq_lenn = 8192
+training.zero = 4
+cluster.gpu = "a100"
+seq_len = 8192
+
+[[stages]]
+name = "a"
+)";
+  const LoadResult loaded = load_text(plan);
+  INFO(render(loaded.diagnostics));
+  auto at = [&](std::string_view rule, std::string_view text) {
+    return std::find_if(loaded.diagnostics.begin(), loaded.diagnostics.end(), [&](const Diagnostic& d) {
+      return d.rule == rule && d.key_path.find(text) != std::string::npos;
+    });
+  };
+  const auto misspelt = at("unknown-key", "seq_lenn");
+  REQUIRE(misspelt != loaded.diagnostics.end());
+  CHECK(misspelt->primary.span.begin.line == 1 + static_cast<std::uint32_t>(std::count(
+                                                     plan.begin(), plan.begin() + plan.find("training.seq_lenn"), '\n')));
+  CHECK((at("bad-value", "stages[0].training.zero") != loaded.diagnostics.end() ||
+         at("bad-quantity", "stages[0].training.zero") != loaded.diagnostics.end()));
+  CHECK(at("unknown-key", "stages[0].cluster.gpu") != loaded.diagnostics.end());
+  const auto top_level = at("unknown-key", "stages[0].seq_len");
+  REQUIRE(top_level != loaded.diagnostics.end());
+  CHECK(top_level->help->find("training.seq_len") != std::string::npos);
+  CHECK(at("bad-value", "stages[1].name") != loaded.diagnostics.end());
+  // The invalid zero is the stage's: the stage gets no default for it, the plan its own.
+  REQUIRE(loaded.plan);
+  CHECK(loaded.plan->find("training.zero"));
+  CHECK_FALSE(loaded.plan->stages.at(0).plan->find("training.zero"));
+}
+
+TEST_CASE("an inference plan has no stages, and a plan at most 64", "[loader][stages]") {
+  const LoadResult inference = load_text(inference_plan() + "\n[[stages]]\nname = \"a\"\n");
+  const auto inference_rules = rules_of(inference.diagnostics);
+  CHECK(std::count(inference_rules.begin(), inference_rules.end(), "bad-value") == 1);
+  REQUIRE(inference.plan);
+  CHECK(inference.plan->stages.empty());
+  std::string many = training_plan();
+  for (int i = 0; i < 65; ++i) many += fmt::format("\n[[stages]]\nname = \"s{}\"\n", i);
+  const LoadResult too_many = load_text(many);
+  REQUIRE(too_many.plan);
+  CHECK(too_many.plan->stages.empty());
+  const auto rules = rules_of(too_many.diagnostics);
+  CHECK(std::count(rules.begin(), rules.end(), "bad-value") == 1);
+}

@@ -8,22 +8,27 @@
 
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/plan/schema.hpp"
+#include "planlint/source/toml_lexer.hpp"
 #include "planlint/units/quantity.hpp"
 
 namespace planlint {
 
 namespace {
 
-/// The text of a fix's replacement as a value reads it: a TOML basic string without escapes
-/// unquoted ("\"989 TFLOPS\"" → 989 TFLOPS); anything else (a number) as it is. nullopt for a
-/// string with escapes, which no quantity has.
-std::optional<std::string> unquoted(const std::string& replacement) {
-  if (replacement.size() >= 2 && replacement.front() == '"' && replacement.back() == '"') {
-    std::string inner = replacement.substr(1, replacement.size() - 2);
-    if (inner.find_first_of("\\\"") != std::string::npos) return std::nullopt;
-    return inner;
-  }
-  return replacement;
+/// A fix's replacement as a value reads it, through the one TOML lexer: a string decoded
+/// ("\"989 TFLOPS\"" → 989 TFLOPS, `quoted`), anything else (a number) as it is.
+struct ReplacementText {
+  std::string text;
+  bool quoted = false;
+};
+/// nullopt for a replacement that is not one whole value.
+std::optional<ReplacementText> replacement_text(const std::string& replacement) {
+  TomlLexer lexer(replacement);
+  const TomlToken token = lexer.next();
+  if (!token.is_string()) return ReplacementText{replacement, false};
+  TomlStringValue value;
+  if (token.end != replacement.size() || !decode_toml_string(replacement, token, value)) return std::nullopt;
+  return ReplacementText{std::move(value.text), true};
 }
 
 /// The fix's value in the key's base unit, and whether it was written in bits (as the loader
@@ -31,10 +36,10 @@ std::optional<std::string> unquoted(const std::string& replacement) {
 std::optional<std::pair<double, bool>> read_fix_value(const KeySpec& key, const std::string& replacement) {
   if ((key.kind != ValueKind::quantity && key.kind != ValueKind::whole) || key.dims.empty()) return std::nullopt;
   const units::Dimension base = key.dims.front();
-  const bool quoted = !replacement.empty() && replacement.front() == '"';
-  const std::optional<std::string> text = unquoted(replacement);
-  if (!text) return std::nullopt;
-  if (!quoted) {
+  const std::optional<ReplacementText> read_text = replacement_text(replacement);
+  if (!read_text) return std::nullopt;
+  const std::string* text = &read_text->text;
+  if (!read_text->quoted) {
     double number = 0;
     const char* end = text->data() + text->size();
     if (std::from_chars(text->data(), end, number).ptr != end || !std::isfinite(number)) return std::nullopt;
@@ -96,7 +101,7 @@ std::vector<InputCorrection> input_corrections(const Plan& plan, std::span<const
     if (std::any_of(corrections.begin(), corrections.end(),
                     [&](const InputCorrection& c) { return c.key == d.key_path; }))
       continue;
-    corrections.push_back({d.key_path, *unquoted(d.fixes.front().replacement), d.rule, read->first, read->second});
+    corrections.push_back({d.key_path, replacement_text(d.fixes.front().replacement)->text, d.rule, read->first, read->second});
   }
   return corrections;
 }

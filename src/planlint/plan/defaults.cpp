@@ -193,33 +193,33 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
 
   // [cluster]
   d.set_fixed_defaults("cluster");
+  // The GPU's span is copied: setting a default adds to the table that holds cluster.gpu, which
+  // moves its values.
   const PlanValue* gpu_value = plan.find("cluster.gpu");
   const GpuSpec* gpu_spec = gpu_value && gpu_value->text() ? catalog.find(*gpu_value->text()) : nullptr;
+  const Span gpu_span = gpu_value ? gpu_value->span : Span{};
   if (gpu_spec && gpu_spec->gpus_per_node)
-    d.set_quantity("cluster", "gpus_per_node", *gpu_spec->gpus_per_node, gpus, Origin::catalog, gpu_value->span);
+    d.set_quantity("cluster", "gpus_per_node", *gpu_spec->gpus_per_node, gpus, Origin::catalog, gpu_span);
   d.set_fixed("cluster", "gpus_per_node");
   // The scale-up domain a job gets: the catalog's, or the host without one; no more than the job's
   // GPUs, so that a TPU job's domain is its slice.
   if (auto count = plan.number("cluster.count")) {
     if (gpu_spec && gpu_spec->scale_up_domain && *gpu_spec->scale_up_domain <= *count)
-      d.set_quantity("cluster", "scale_up_domain", *gpu_spec->scale_up_domain, gpus, Origin::catalog, gpu_value->span);
+      d.set_quantity("cluster", "scale_up_domain", *gpu_spec->scale_up_domain, gpus, Origin::catalog, gpu_span);
     else if (const std::optional<double> domain =
                  job_scale_up_domain(gpu_spec, plan.number("cluster.gpus_per_node"), *count))
       d.set_quantity("cluster", "scale_up_domain", *domain, gpus);
   }
-  if (gpu_value && gpu_value->text()) {
-    if (const GpuSpec* gpu = gpu_spec) {
-      const Span at = gpu_value->span;
-      d.set_quantity("cluster", "hbm", gpu->hbm_bytes, bytes, Origin::catalog, at);
-      d.set_quantity("cluster", "hbm_bandwidth", gpu->hbm_bandwidth_bytes_per_s, bytes_per_second,
-                     Origin::catalog, at);
-      if (gpu->link_bandwidth_bytes_per_s)
-        d.set_quantity("cluster", "intra_node_bandwidth", *gpu->link_bandwidth_bytes_per_s,
-                       bytes_per_second, Origin::catalog, at);
-      if (auto precision = parse_precision(compute_precision(plan, catalog)))
-        if (auto peak = gpu->dense_peak(*precision))
-          d.set_quantity("cluster", "peak", *peak, flop_per_second, Origin::catalog, at);
-    }
+  if (const GpuSpec* gpu = gpu_spec) {
+    d.set_quantity("cluster", "hbm", gpu->hbm_bytes, bytes, Origin::catalog, gpu_span);
+    d.set_quantity("cluster", "hbm_bandwidth", gpu->hbm_bandwidth_bytes_per_s, bytes_per_second,
+                   Origin::catalog, gpu_span);
+    if (gpu->link_bandwidth_bytes_per_s)
+      d.set_quantity("cluster", "intra_node_bandwidth", *gpu->link_bandwidth_bytes_per_s,
+                     bytes_per_second, Origin::catalog, gpu_span);
+    if (auto precision = parse_precision(compute_precision(plan, catalog)))
+      if (auto peak = gpu->dense_peak(*precision))
+        d.set_quantity("cluster", "peak", *peak, flop_per_second, Origin::catalog, gpu_span);
   }
 
   // [training]

@@ -23,6 +23,10 @@ add_custom_target(planlint_source_commit
   VERBATIM)
 target_sources(planlint_cli PRIVATE "${PLANLINT_SOURCE_COMMIT_CPP}")
 add_dependencies(planlint_cli planlint_source_commit)
+# The WebAssembly build (src/wasm/) is the playground's engine: no man page, install or package.
+if(EMSCRIPTEN)
+  return()
+endif()
 
 # The man page and the completions are generated from the command line's own CLI11 App
 # (src/cli/app.hpp) by planlint_docgen, so they name every option the parser accepts. Building

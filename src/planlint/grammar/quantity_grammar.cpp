@@ -78,10 +78,9 @@ class evaluator {
     if (extra < groups.size()) {
       const auto& stray = groups[extra].front();
       const auto& previous = groups[extra - 1];
-      const std::string_view previous_text(sink_.position_of(previous.front()).begin(),
-                                           sink_.position_of(previous.back()).end());
-      return error_at(word_begin(stray), "unexpected '" + stray.word + "' after '" +
-                                  std::string(previous_text) +
+      const std::string previous_text(sink_.position_of(previous.front()).begin(),
+                                      sink_.position_of(previous.back()).end());
+      return error_at(word_begin(stray), "unexpected '" + stray.word + "' after '" + previous_text +
                                   "'; join units with '*', '/' or '\xC2\xB7'");
     }
 

@@ -31,7 +31,15 @@ void parallel_in_order(std::size_t count, unsigned jobs, Work work, Deliver deli
   std::vector<std::optional<Result>> waiting(count);  // done, not yet delivered
   std::size_t delivered = 0;
   std::atomic<std::size_t> next{0};
-  std::vector<std::jthread> workers;
+  // Joined on the way out as std::jthread would be (the WebAssembly build's libc++ 13 has no
+  // jthread), also when starting a thread fails after others started.
+  std::vector<std::thread> workers;
+  struct JoinAll {
+    std::vector<std::thread>& threads;
+    ~JoinAll() {
+      for (std::thread& thread : threads) thread.join();
+    }
+  } join_all{workers};
   for (unsigned j = 0; j < jobs; ++j)
     workers.emplace_back([&] {
       for (std::size_t i = next++; i < count; i = next++) {

@@ -148,6 +148,7 @@ async function lint(view) {
   show_findings(view);
   const total = performance.now() - started;
   $('status').textContent = `linted in ${done.ms.toFixed(1)} ms (${total.toFixed(1)} ms to the page)`;
+  window.planlint_linted_text = text;  // for the browser test
   document.body.dataset.lintedVersion = String(this_version);
   document.body.dataset.lintMs = total.toFixed(2);
   schedule_permalink(text);

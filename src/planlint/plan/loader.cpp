@@ -107,8 +107,10 @@ class Loader {
   /// of every element, and a plan of 100,000 [[assumptions]] states 300,000 keys.
   static constexpr std::size_t in_section = static_cast<std::size_t>(-1);
   /// Where the elements of the stages' [[stages.assumptions]] are counted in written_, apart
-  /// from the plan's own elements.
-  static constexpr std::size_t stage_element_base = std::size_t{1} << 40;
+  /// from the plan's own elements: above them (fewer than max_array_entries), and low enough
+  /// that max_array_entries stages of as many elements stay below in_section in a 32-bit
+  /// size_t (the WebAssembly build's).
+  static constexpr std::size_t stage_element_base = std::size_t{1} << 31;
   struct WrittenHash {
     std::size_t operator()(const std::pair<const KeySpec*, std::size_t>& k) const noexcept {
       return std::hash<const void*>()(k.first) ^ (std::hash<std::size_t>()(k.second) * 0x9E3779B97F4A7C15ull);

@@ -1,0 +1,222 @@
+// The page in a real browser (playwright-core driving Debian's chromium): it opens on the
+// default example with its findings, a typed plan's sparse peak is marked at its line and
+// column, its quick fix clears it, the report opens, a permalink carries the plan, markup in a
+// plan (typed or in a link) stays text, and a keystroke's findings come back in time.
+import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
+
+import {serve} from './serve.mjs';
+
+/// Waits until the page has linted a version after `after` and returns the version.
+async function linted(page, after = 0) {
+  await page.waitForFunction((v) => Number(document.body.dataset.lintedVersion || 0) > v, after, {timeout: 20000});
+  return Number(await page.evaluate(() => document.body.dataset.lintedVersion));
+}
+
+/// Replaces the editor's text as a paste does, then types `typed` at its end, key by key.
+async function type_plan(page, text, typed = '\n') {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('Control+End');
+  const before = Number(await page.evaluate(() => document.body.dataset.lintedVersion || 0));
+  await page.keyboard.type(typed);
+  await page.waitForFunction((t) => window.planlint_view.state.doc.toString() === t, text + typed);
+  // The lint of the last keystroke: its text is the editor's.
+  await page.waitForFunction((v) => Number(document.body.dataset.lintedVersion || 0) > v, before);
+  await page.waitForFunction(() => window.planlint_linted_text === window.planlint_view.state.doc.toString());
+}
+
+async function findings(page) {
+  return page.$$eval('#findings li', (items) => items.map((li) => ({
+    rule: li.dataset.rule, line: Number(li.dataset.line), column: Number(li.dataset.column), text: li.textContent})));
+}
+
+/// The line and column (1-based) where each of CodeMirror's lint marks of `severity` starts.
+async function marks(page, severity) {
+  return page.$$eval(`.cm-lintRange-${severity}`, (spans) => spans.map((span) => {
+    const view = window.planlint_view;
+    const at = view.posAtDOM(span, 0);
+    const line = view.state.doc.lineAt(at);
+    return {line: line.number, column: at - line.from + 1};
+  }));
+}
+
+export async function browser_test({root, site, modules, chromium = '/usr/bin/chromium', log}) {
+  let playwright;
+  try {
+    const {createRequire} = await import('node:module');
+    playwright = createRequire(join(modules, 'resolve.js'))('playwright-core');
+  } catch {
+    return {skipped: `playwright-core is not installed in ${modules} (scripts/build-playground installs it)`};
+  }
+  try {
+    readFileSync(chromium);
+  } catch {
+    return {skipped: `${chromium} is not installed (Debian's chromium package)`};
+  }
+  const server = await serve(site);
+  const browser = await playwright.chromium.launch({executablePath: chromium, args: ['--no-sandbox']});
+  const result = {};
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+
+    // With no permalink: examples/cluster-plan.toml and its findings.
+    await page.goto(server.url);
+    await linted(page);
+    const opening = await page.evaluate(() => window.planlint_view.state.doc.toString());
+    assert.equal(opening, readFileSync(join(root, 'examples/cluster-plan.toml'), 'utf8').replace(/\r\n?/g, '\n'));
+    log(`opens on examples/cluster-plan.toml with ${(await findings(page)).length} findings`);
+
+    // A typed plan with a sparse peak: the finding and its mark at 27:8, as the rule case has it.
+    const sparse = readFileSync(join(root, 'tests/rules/sparse-peak/fires.toml'), 'utf8');
+    await type_plan(page, sparse, '# typed\n');
+    const found = (await findings(page)).filter((f) => f.rule === 'sparse-peak');
+    assert.deepEqual(found.map((f) => [f.line, f.column]), [[27, 8]], 'the sparse-peak finding at 27:8');
+    assert.ok((await marks(page, 'error')).some((m) => m.line === 27 && m.column === 8), 'an error mark at 27:8');
+
+    // Hover on the peak: the arithmetic as the language server gives it.
+    const peak = await page.evaluate(() => {
+      const view = window.planlint_view;
+      const line = view.state.doc.line(27);
+      const rect = view.coordsAtPos(line.from + 10);
+      return {x: rect.left + 2, y: (rect.top + rect.bottom) / 2};
+    });
+    await page.mouse.move(peak.x, peak.y);
+    const hover = await page.waitForSelector('.cm-tooltip pre.hover', {timeout: 10000});
+    result.hover = (await hover.textContent()).split('\n')[0];
+    log(`hover at 27:11: ${result.hover}`);
+
+    // Its fix, applied from the findings list: the finding clears and the dense peak is written.
+    const before = Number(await page.evaluate(() => document.body.dataset.lintedVersion));
+    await page.click('#findings li[data-rule="sparse-peak"] button.preferred');
+    await linted(page, before);
+    assert.deepEqual((await findings(page)).filter((f) => f.rule === 'sparse-peak'), []);
+    const fixed_line = await page.evaluate(() => window.planlint_view.state.doc.line(27).text);
+    assert.equal(fixed_line, 'peak = "989 TFLOPS"');
+    log(`the fix wrote ${fixed_line} and the finding cleared`);
+
+    // The report: `planlint report` of the editor's plan.
+    await page.click('#run-report');
+    await page.waitForFunction(() => document.getElementById('out-report').textContent.length > 0);
+    const report = await page.textContent('#out-report');
+    assert.match(report, /TFLOPS|GPU/, 'the report shows the estimates');
+    assert.equal(await page.getAttribute('#out-report', 'data-status'), '0');
+    log(`report: ${report.split('\n').length} lines`);
+
+    // The permalink: the plan, compressed, in the fragment, opened in a new page.
+    const text = await page.evaluate(() => window.planlint_view.state.doc.toString());
+    await page.waitForFunction(() => location.hash.startsWith('#plan='));
+    await page.waitForFunction((t) => document.getElementById('permalink').dataset.ready === 'true' &&
+                                      window.planlint_view.state.doc.toString() === t, text);
+    await page.waitForTimeout(400);  // the fragment follows the text after 300 ms
+    const link = await page.evaluate(() => location.href);
+    const second = await browser.newPage();
+    await second.goto(link);
+    await linted(second);
+    assert.equal(await second.evaluate(() => window.planlint_view.state.doc.toString()), text);
+    log(`a permalink of ${link.length} characters carries the ${text.length}-character plan`);
+    await second.close();
+
+    // Keystroke latency: a character typed into each example to its findings on the page.
+    result.latency = await latency(page, root);
+    log(`keystroke to findings: median ${result.latency.median.toFixed(1)} ms, ` +
+        `slowest example's median ${result.latency.worst.toFixed(1)} ms (${result.latency.worst_example})`);
+
+    assert.deepEqual(errors, [], 'no error in the page');
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return result;
+}
+
+/// A plan name with markup stays text: typed, in a permalink, in the findings and the report.
+export async function markup_test({site, modules, chromium = '/usr/bin/chromium', log}) {
+  const {createRequire} = await import('node:module');
+  let playwright;
+  try {
+    playwright = createRequire(join(modules, 'resolve.js'))('playwright-core');
+    readFileSync(chromium);
+  } catch {
+    return {skipped: 'playwright-core or chromium is not installed'};
+  }
+  const markup = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script><b id="bold">b</b>';
+  const plan = `[plan]\nname = '${markup}'\nkind = "training"\n\n[model]\nparameters = "${markup}"\n`;
+  const server = await serve(site);
+  const browser = await playwright.chromium.launch({executablePath: chromium, args: ['--no-sandbox']});
+  try {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await linted(page);
+    await type_plan(page, plan, '#\n');
+    const shown = await page.textContent('#findings');
+    assert.ok(shown.includes(markup), 'the findings show the markup as text');
+    await page.click('#run-report');
+    await page.waitForFunction(() => document.getElementById('out-report').textContent.length > 0);
+    await page.click('#run-report-html');
+    await page.waitForFunction(() => document.getElementById('report-frame').srcdoc.length > 0);
+    await page.waitForTimeout(300);
+    const check = async (p) => p.evaluate(() => ({
+      pwned: window.pwned, bold: document.getElementById('bold') !== null,
+      images: document.querySelectorAll('img').length, scripts: document.querySelectorAll('script').length}));
+    assert.deepEqual(await check(page), {pwned: undefined, bold: false, images: 0, scripts: 1});
+
+    // The same plan from a permalink.
+    await page.waitForTimeout(400);
+    const link = await page.evaluate(() => location.href);
+    const second = await browser.newPage();
+    await second.goto(link);
+    await linted(second);
+    assert.equal(await second.evaluate(() => window.planlint_view.state.doc.toString()), plan + '#\n');
+    assert.deepEqual(await check(second), {pwned: undefined, bold: false, images: 0, scripts: 1});
+    // A fragment that is not a plan link, and one that is not base64url: the default example.
+    await second.goto(`${server.url}#plan=<img src=x onerror=alert(1)>`);
+    await second.reload();
+    await linted(second);
+    assert.match(await second.textContent('#status'), /no readable plan/);
+    assert.deepEqual(await check(second), {pwned: undefined, bold: false, images: 0, scripts: 1});
+    log('markup in a plan name and value stays text (findings, report, report page, permalink)');
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return {};
+}
+
+async function latency(page, root) {
+  const { readdirSync } = await import('node:fs');
+  const per_example = [];
+  const all = [];
+  for (const name of readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.toml')).sort()) {
+    const text = readFileSync(join(root, 'examples', name), 'utf8');
+    await type_plan(page, text, '#');
+    const times = [];
+    for (let i = 0; i < 15; i++) {
+      const v = Number(await page.evaluate(() => document.body.dataset.lintedVersion));
+      // From the key event to the findings on the page, timed in the page.
+      const ms = await page.evaluate((after) => new Promise((resolve) => {
+        const start = performance.now();
+        const observer = new MutationObserver(() => {
+          if (Number(document.body.dataset.lintedVersion) > after) {
+            observer.disconnect();
+            resolve(performance.now() - start);
+          }
+        });
+        observer.observe(document.body, {attributes: true});
+        window.planlint_view.dispatch({changes: {from: window.planlint_view.state.doc.length, insert: 'x'}});
+      }), v);
+      times.push(ms);
+    }
+    times.sort((a, b) => a - b);
+    per_example.push([name, times[Math.floor(times.length / 2)]]);
+    all.push(...times);
+  }
+  all.sort((a, b) => a - b);
+  const worst = per_example.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return {median: all[Math.floor(all.length / 2)], worst: worst[1], worst_example: worst[0], per_example};
+}

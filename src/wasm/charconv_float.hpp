@@ -1,14 +1,17 @@
 #pragma once
 // Included before every file of the WebAssembly build (src/wasm/CMakeLists.txt): Debian 12's
-// emscripten 3.1.6 ships libc++ 13, whose <charconv> has std::from_chars for integers only
-// (floating point came in libc++ 20). This adds it for float and double with the standard's
-// contract (C++17 [charconv.from.chars]): no leading whitespace nor '+', no "0x" prefix in the
-// general format, the value left alone and result_out_of_range when it does not fit. The
-// digits are read by musl's strtod, which rounds correctly as the native from_chars does, so
-// both builds read every number the same.
+// emscripten 3.1.6 ships libc++ 13, whose <charconv> converts integers only (floating point
+// came in libc++ 14 for to_chars, 20 for from_chars). This adds what planlint calls:
+// - from_chars for float and double with the standard's contract (C++17 [charconv.from.chars]):
+//   no leading whitespace nor '+', no "0x" prefix in the general format, the value left alone
+//   and result_out_of_range when it does not fit. musl's strtod reads the digits; it rounds
+//   correctly, as the native from_chars does, so both builds read every number the same.
+// - to_chars for double with a format and a precision, which the standard defines as printf's
+//   (%.*f, %.*e, %.*g, %.*a): musl's snprintf, exact as glibc's is.
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <system_error>
@@ -50,6 +53,20 @@ inline from_chars_result from_chars(const char* first, const char* last, float& 
     value = static_cast<float>(wide);
   }
   return result;
+}
+
+inline to_chars_result to_chars(char* first, char* last, double value, chars_format format, int precision) {
+  const char* spec = format == chars_format::fixed        ? "%.*f"
+                     : format == chars_format::scientific ? "%.*e"
+                     : format == chars_format::hex        ? "%.*a"
+                                                          : "%.*g";
+  const std::size_t room = static_cast<std::size_t>(last - first);
+  const int written = std::snprintf(nullptr, 0, spec, precision, value);
+  if (written < 0 || static_cast<std::size_t>(written) > room) return {last, errc::value_too_large};
+  std::string text(static_cast<std::size_t>(written) + 1, '\0');
+  std::snprintf(text.data(), text.size(), spec, precision, value);
+  for (int i = 0; i < written; ++i) first[i] = text[static_cast<std::size_t>(i)];
+  return {first + written, errc()};
 }
 
 }  // namespace std

@@ -28,7 +28,8 @@ int release_script(const std::string& arguments, std::string& output) {
 TEST_CASE("the workflows and the action are valid for GitHub, and the hook manifest for pre-commit", "[release]") {
   std::string output;
   if (const auto validator = planlint::test::action_validator()) {
-    for (const char* file : {".github/workflows/ci.yml", ".github/workflows/release.yml", "action.yml"}) {
+    for (const char* file : {".github/workflows/ci.yml", ".github/workflows/release.yml",
+                             ".github/workflows/playground.yml", "action.yml"}) {
       CAPTURE(file);
       REQUIRE(fs::is_regular_file(source_dir / file));
       CHECK(run_command(quote(*validator) + " " + quote((source_dir / file).string()), output) == 0);

@@ -195,11 +195,11 @@ async function complete(context) {
 
 /// Runs `planlint ARGS...` on the editor's plan (plan.toml in the engine's folder) and shows
 /// its output in the pane `pane`.
-async function run_command(pane, args, {html = false} = {}) {
+async function run_command(pane, args, {html = false, files = null} = {}) {
   select_tab(pane);
   const out = $(`out-${pane}`);
   const text = view.state.doc.toString();
-  const done = await engine.call([{op: 'run', args, files: {'plan.toml': text}}]);
+  const done = await engine.call([{op: 'run', args, files: files || {'plan.toml': text}}]);
   if (!done) return;
   const answer = done.answers[0];
   if (answer.error) {
@@ -237,7 +237,11 @@ function schedule_permalink(text) {
   }, 300);
 }
 
+/// The plan as it was opened (a template, an example, a link): what "Diff" compares with.
+let opened_text = '';
+
 function set_text(text) {
+  opened_text = text;
   view.dispatch({changes: {from: 0, to: view.state.doc.length, insert: text}});
 }
 
@@ -296,6 +300,8 @@ $('run-report').addEventListener('click', () => run_command('report', ['report',
 $('run-report-html').addEventListener('click', () =>
   run_command('report-html', ['report', '--format', 'html', 'plan.toml'], {html: true}));
 $('run-solve').addEventListener('click', () => run_command('solve', ['solve', 'plan.toml']));
+$('run-diff').addEventListener('click', () => run_command('diff', ['diff', 'opened/plan.toml', 'edited/plan.toml'], {
+  files: {'opened/plan.toml': opened_text, 'edited/plan.toml': view.state.doc.toString()}}));
 $('run-gpus').addEventListener('click', () => run_command('gpus', ['gpus']));
 $('run-check').addEventListener('click', () => run_command('check', ['check', 'plan.toml']));
 $('fix-all').addEventListener('click', async () => {

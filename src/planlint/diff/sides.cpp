@@ -182,6 +182,11 @@ std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base,
   auto read_one = [&options](const DiffSide& side) {
     return side.revision ? std::move(read_revisions({&side}, options).front()) : read_working_tree(side, options);
   };
+  // One job (the WebAssembly build has no thread): one side, then the other.
+  if (options.jobs <= 1) {
+    Result<SideFiles> base_files = read_one(base);
+    return {sorted(std::move(base_files)), sorted(read_one(head))};
+  }
   // A revision and the working tree are read at once: reading a revision waits on git, which
   // works meanwhile.
   std::optional<Result<SideFiles>> base_files;

@@ -232,7 +232,7 @@ function schedule_permalink(text) {
   clearTimeout(permalink_timer);
   permalink_timer = setTimeout(async () => {
     const fragment = await encode_plan(text);
-    if (view.state.doc.toString() === text) history.replaceState(null, '', fragment);
+    if (view.state.doc.toString() === text) window.history.replaceState(null, '', fragment);
     $('permalink').dataset.ready = 'true';
   }, 300);
 }
@@ -312,7 +312,7 @@ $('fix-all').addEventListener('click', async () => {
 });
 $('permalink').addEventListener('click', async () => {
   const fragment = await encode_plan(view.state.doc.toString());
-  history.replaceState(null, '', fragment);
+  window.history.replaceState(null, '', fragment);
   try {
     await navigator.clipboard.writeText(location.href);
     $('status').textContent = 'link copied';

@@ -136,7 +136,7 @@ export async function browser_test({root, site, modules, chromium = '/usr/bin/ch
 }
 
 /// A plan name with markup stays text: typed, in a permalink, in the findings and the report.
-export async function markup_test({site, modules, chromium = '/usr/bin/chromium', log}) {
+export async function markup_test({root, site, modules, chromium = '/usr/bin/chromium', log}) {
   const {createRequire} = await import('node:module');
   let playwright;
   try {
@@ -146,41 +146,52 @@ export async function markup_test({site, modules, chromium = '/usr/bin/chromium'
     return {skipped: 'playwright-core or chromium is not installed'};
   }
   const markup = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script><b id="bold">b</b>';
-  const plan = `[plan]\nname = '${markup}'\nkind = "training"\n\n[model]\nparameters = "${markup}"\n`;
+  // The example with the markup as its name (the report shows it) and as a value (a finding quotes it).
+  const example = readFileSync(join(root, 'examples/cluster-plan.toml'), 'utf8');
+  const plan = example.replace('name = "llama-7b-pretrain"', `name = '${markup}'`)
+                      .replace(/^\[model\]$/m, `[model]\nlayers = '${markup}'`);
+  assert.notEqual(plan, example);
   const server = await serve(site);
   const browser = await playwright.chromium.launch({executablePath: chromium, args: ['--no-sandbox']});
+  const check = async (p) => p.evaluate(() => ({
+    pwned: window.pwned, bold: document.getElementById('bold') !== null,
+    images: document.querySelectorAll('img').length, scripts: document.querySelectorAll('script').length}));
+  const clean = {pwned: undefined, bold: false, images: 0, scripts: 1};
   try {
     const page = await browser.newPage();
     await page.goto(server.url);
     await linted(page);
     await type_plan(page, plan, '#\n');
     const shown = await page.textContent('#findings');
-    assert.ok(shown.includes(markup), 'the findings show the markup as text');
+    assert.ok(shown.includes('<img src=x onerror="window.pwned=1"><script>'), 'the findings show the markup as text');
     await page.click('#run-report');
     await page.waitForFunction(() => document.getElementById('out-report').textContent.length > 0);
+    assert.ok((await page.textContent('#out-report')).includes(markup), 'the report shows the name as text');
     await page.click('#run-report-html');
     await page.waitForFunction(() => document.getElementById('report-frame').srcdoc.length > 0);
+    // In the report page too, the name is text: planlint escapes it, and the frame runs nothing.
+    const frame = page.frameLocator('#report-frame');
+    assert.ok((await frame.locator('body').textContent()).includes(markup), 'the report page shows the name as text');
+    assert.equal(await frame.locator('#bold').count(), 0);
     await page.waitForTimeout(300);
-    const check = async (p) => p.evaluate(() => ({
-      pwned: window.pwned, bold: document.getElementById('bold') !== null,
-      images: document.querySelectorAll('img').length, scripts: document.querySelectorAll('script').length}));
-    assert.deepEqual(await check(page), {pwned: undefined, bold: false, images: 0, scripts: 1});
+    assert.deepEqual(await check(page), clean);
 
     // The same plan from a permalink.
     await page.waitForTimeout(400);
     const link = await page.evaluate(() => location.href);
+    assert.match(link, /#plan=/);
     const second = await browser.newPage();
     await second.goto(link);
     await linted(second);
     assert.equal(await second.evaluate(() => window.planlint_view.state.doc.toString()), plan + '#\n');
-    assert.deepEqual(await check(second), {pwned: undefined, bold: false, images: 0, scripts: 1});
-    // A fragment that is not a plan link, and one that is not base64url: the default example.
+    assert.deepEqual(await check(second), clean);
+    // A fragment that is not a plan link: the default example, and why.
     await second.goto(`${server.url}#plan=<img src=x onerror=alert(1)>`);
     await second.reload();
     await linted(second);
     assert.match(await second.textContent('#status'), /no readable plan/);
-    assert.deepEqual(await check(second), {pwned: undefined, bold: false, images: 0, scripts: 1});
-    log('markup in a plan name and value stays text (findings, report, report page, permalink)');
+    assert.deepEqual(await check(second), clean);
+    log('markup in a plan\'s name and a value stays text: findings, report, report page, permalink');
   } finally {
     await browser.close();
     server.close();

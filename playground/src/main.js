@@ -326,7 +326,7 @@ async function open_from_location() {
   try {
     text = await decode_plan(location.hash);
   } catch (error) {
-    $('status').textContent = `the link holds no readable plan: ${error.message}`;
+    $('notice').textContent = `the link holds no readable plan (${error.message}): opened ${default_example}`;
   }
   set_text(text ?? examples[default_example]);
 }

@@ -149,7 +149,7 @@ export async function markup_test({root, site, modules, chromium = '/usr/bin/chr
   // The example with the markup as its name (the report shows it) and as a value (a finding quotes it).
   const example = readFileSync(join(root, 'examples/cluster-plan.toml'), 'utf8');
   const plan = example.replace('name = "llama-7b-pretrain"', `name = '${markup}'`)
-                      .replace(/^\[model\]$/m, `[model]\nlayers = '${markup}'`);
+                      .replace(/^\[model\]$/m, `[model]\nvocab = '${markup}'`);
   assert.notEqual(plan, example);
   const server = await serve(site);
   const browser = await playwright.chromium.launch({executablePath: chromium, args: ['--no-sandbox']});
@@ -189,7 +189,8 @@ export async function markup_test({root, site, modules, chromium = '/usr/bin/chr
     await second.goto(`${server.url}#plan=<img src=x onerror=alert(1)>`);
     await second.reload();
     await linted(second);
-    assert.match(await second.textContent('#status'), /no readable plan/);
+    assert.match(await second.textContent('#notice'), /no readable plan/);
+    assert.equal(await second.evaluate(() => window.planlint_view.state.doc.toString()), example);
     assert.deepEqual(await check(second), clean);
     log('markup in a plan\'s name and a value stays text: findings, report, report page, permalink');
   } finally {

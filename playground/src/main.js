@@ -275,7 +275,9 @@ const view = new EditorView({
     ],
   }),
 });
-window.planlint_view = view;  // for the browser test (tests/playground/browser.test.mjs)
+// For the browser test (tests/playground/browser.mjs): the editor, and the engine's restarts.
+window.planlint_view = view;
+window.planlint_engine = engine;
 
 const picker = $('template');
 picker.append(element('option', 'Start from…', ''));

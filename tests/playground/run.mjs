@@ -4,10 +4,11 @@
 //
 //   node tests/playground/run.mjs --site build-playground/site --native build/planlint \
 //        --modules .cache/playground-npm/node_modules
-import {existsSync} from 'node:fs';
-import {dirname, resolve} from 'node:path';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {dirname, join, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
+import {gzipSync} from 'node:zlib';
 
 import {browser_test, markup_test} from './browser.mjs';
 import {same_output} from './same_output.mjs';
@@ -23,6 +24,14 @@ if (!existsSync(resolve(site, 'index.html'))) {
 }
 
 let failed = false;
+// What a static host sends: every file of the site compressed, under 2 MB.
+const compressed = readdirSync(site).reduce((sum, name) => sum + gzipSync(readFileSync(join(site, name)), {level: 9}).length, 0);
+console.log(`the site is ${(compressed / 1e6).toFixed(2)} MB gzip-compressed`);
+if (compressed >= 2e6) {
+  console.log('  FAIL the site is over 2 MB compressed');
+  failed = true;
+}
+
 console.log('the engine\'s `planlint check` output is the native binary\'s');
 const same = await same_output({root, site, native: resolve(values.native)});
 for (const failure of same.failures) console.log(`  FAIL ${failure}`);

@@ -19,27 +19,30 @@ try {
   const page = await browser.newPage({viewport: {width: 1400, height: 760}});
   await page.goto(server.url);
   await page.waitForFunction(() => Number(document.body.dataset.lintedVersion || 0) > 0);
+  // A sparse peak written under the example's gpu line, its line in view, its arithmetic on hover.
   const line = await page.evaluate(() => {
-    const doc = window.planlint_view.state.doc;
-    for (let n = 1; n <= doc.lines; n++) if (/^peak\s*=/.test(doc.line(n).text)) return n;
+    const view = window.planlint_view;
+    const doc = view.state.doc;
+    for (let n = 1; n <= doc.lines; n++) {
+      if (!/^gpu\s*=/.test(doc.line(n).text)) continue;
+      const at = doc.line(n).to;
+      view.dispatch({changes: {from: at, insert: '\npeak = "1979 TFLOPS"'}});
+      const below = view.state.doc.line(n + 1);
+      view.dispatch({selection: {anchor: below.to}});
+      view.scrollDOM.scrollTop = view.lineBlockAt(below.from).top - 260;
+      return n + 1;
+    }
     return 0;
   });
-  if (line) {
-    await page.evaluate((n) => {
-      const view = window.planlint_view;
-      const at = view.state.doc.line(n);
-      view.dispatch({changes: {from: at.from, to: at.to, insert: 'peak = "1979 TFLOPS"'}, scrollIntoView: true,
-                     selection: {anchor: at.from}});
-    }, line);
-    await page.waitForFunction(() => window.planlint_linted_text === window.planlint_view.state.doc.toString());
-    const where = await page.evaluate((n) => {
-      const view = window.planlint_view;
-      const rect = view.coordsAtPos(view.state.doc.line(n).from + 10);
-      return {x: rect.left + 2, y: (rect.top + rect.bottom) / 2};
-    }, line);
-    await page.mouse.move(where.x, where.y);
-    await page.waitForSelector('.cm-tooltip pre.hover');
-  }
+  if (!line) throw new Error('examples/cluster-plan.toml has no gpu line');
+  await page.waitForFunction(() => window.planlint_linted_text === window.planlint_view.state.doc.toString());
+  const where = await page.evaluate((n) => {
+    const view = window.planlint_view;
+    const rect = view.coordsAtPos(view.state.doc.line(n).from + 10);
+    return {x: rect.left + 2, y: (rect.top + rect.bottom) / 2};
+  }, line);
+  await page.mouse.move(where.x, where.y);
+  await page.waitForSelector('.cm-tooltip pre.hover');
   await page.screenshot({path: resolve(values.out)});
 } finally {
   await browser.close();

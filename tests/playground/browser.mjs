@@ -91,6 +91,12 @@ export async function browser_test({root, site, modules, chromium = '/usr/bin/ch
     result.hover = (await hover.textContent()).split('\n')[0];
     log(`hover at 27:11: ${result.hover}`);
 
+    // The rule's documentation: `planlint explain sparse-peak`.
+    await page.click('#findings li[data-rule="sparse-peak"] button.explain');
+    await page.waitForFunction(() => !document.getElementById('out-explain').textContent.startsWith('Choose'));
+    assert.match(await page.textContent('#out-explain'), /sparse-peak/);
+    await page.click('[role=tab][data-pane=findings]');
+
     // Its fix, applied from the findings list: the finding clears and the dense peak is written.
     const before = Number(await page.evaluate(() => document.body.dataset.lintedVersion));
     await page.click('#findings li[data-rule="sparse-peak"] button.preferred');
@@ -107,6 +113,16 @@ export async function browser_test({root, site, modules, chromium = '/usr/bin/ch
     assert.match(report, /TFLOPS|GPU/, 'the report shows the estimates');
     assert.ok(['0', '1'].includes(await page.getAttribute('#out-report', 'data-status')), 'a report written');
     log(`report: ${report.split('\n').length} lines`);
+
+    // The other commands, each the command line's output on the editor's plan.
+    for (const [button, pane, expect] of [['#run-solve', 'solve', /layouts|needs cluster\.price/], ['#run-gpus', 'gpus', /h100-sxm/],
+                                          ['#run-check', 'check', /\bfile\b/],
+                                          ['#run-diff', 'diff', /plan\.toml/]]) {
+      await page.click(button);
+      await page.waitForFunction((id) => document.getElementById(id).textContent.length > 0, `out-${pane}`);
+      assert.match(await page.textContent(`#out-${pane}`), expect, `${pane} shows its output`);
+    }
+    log('solve, gpus, check and diff show the command line\'s output');
 
     // The permalink: the plan, compressed, in the fragment, opened in a new page.
     const text = await page.evaluate(() => window.planlint_view.state.doc.toString());
@@ -141,6 +157,13 @@ export async function browser_test({root, site, modules, chromium = '/usr/bin/ch
     result.recovered_ms = recovered_ms;
     log(`a ${(huge.length / 1048576).toFixed(1)} MiB plan's lint cancelled by the next text, ` +
         `whose findings came ${recovered_ms.toFixed(0)} ms after it`);
+
+    // A template: `planlint new training`, linted.
+    const before_template = Number(await page.evaluate(() => document.body.dataset.lintedVersion));
+    await page.selectOption('#template', 'new:training');
+    await linted(page, before_template);
+    assert.match(await page.evaluate(() => window.planlint_view.state.doc.toString()), /^# A training capacity plan/);
+    log(`"planlint new training" opens with ${(await findings(page)).length} findings`);
 
     // Keystroke latency: a character typed into each example to its findings on the page.
     result.latency = await latency(page, root);

@@ -154,7 +154,7 @@ TEST_CASE("the all-reduce crosses the network only when dp spans nodes", "[estim
   CHECK(alone["train.comm.seconds"].value == 0);
   // Without a NIC figure a multi-node dp group has no all-reduce time.
   const Estimated unknown = estimate_text(training_plan({{"cluster.inter_node_bandwidth", ""}}));
-  CHECK(unknown.estimates.absent().at("train.comm.seconds") ==
+  CHECK(*unknown.estimates.missing_inputs("train.comm.seconds") ==
         std::vector<std::string>{"cluster.inter_node_bandwidth"});
 }
 

@@ -183,9 +183,11 @@ TEST_CASE("every function of the language evaluates", "[expr][functions]") {
   CHECK(number("log10(1000)") == Approx(3));
   // A placeholder stands in for a value: blank, marks only, or a placeholder word.
   for (const char* stand_in : {"''", "'TBD'", "' tbd. '", "'?'", "'? ? ?'", "'n/a'", "'N/A'", "'todo'", "'TODO:'", "'-'",
-                               "'...'", "'\u2026'", "'unknown'"})
+                               "'...'", "'\u2026'", "'unknown'", "'--------------------'", "'placeholder!!!!!!!!!!!!'",
+                               "'  T B D  '"})
     CHECK(truth(fmt::format("placeholder({})", stand_in)));
-  for (const char* source : {"'1k-GPU H100 benchmark'", "'Llama 3 paper'", "'TBD run 42'", "'\u793e\u5185'", "'NA-1'"})
+  for (const char* source : {"'1k-GPU H100 benchmark'", "'Llama 3 paper'", "'TBD run 42'", "'\u793e\u5185'", "'NA-1'",
+                             "'placeholders'", "'------------tbd'", "'arXiv:2204.02311, table 3 (PaLM: 46.2% MFU)'"})
     CHECK_FALSE(truth(fmt::format("placeholder({})", source)));
   CHECK(number("floor(2.7)") == 2);
   CHECK(number("ceil(2.1)") == 3);

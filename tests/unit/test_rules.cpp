@@ -306,7 +306,7 @@ TEST_CASE("a value that is not valid is reported once, and nothing is computed f
   CHECK(loaded.plan->states_invalid("training.zero"));
   const Estimates estimates = estimate(*loaded.plan, Catalog::builtin());
   CHECK(estimates.find("train.memory.states") == nullptr);
-  CHECK(estimates.absent().at("train.memory.states") ==
+  CHECK(*estimates.missing_inputs("train.memory.states") ==
         std::vector<std::string>{"training.zero (its value is not valid)"});
 }
 

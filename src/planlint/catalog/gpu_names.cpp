@@ -17,41 +17,59 @@ bool is_word_character(char c) {
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-/// The words of `name` in lower case, the leading vendor words left out while a word follows.
-std::vector<std::string> model_words(std::string_view name) {
-  std::vector<std::string> words;
-  std::string word;
-  for (std::size_t i = 0; i <= name.size(); ++i) {
-    if (i < name.size() && is_word_character(name[i])) {
-      word += lower(name[i]);
-      continue;
+/// Calls `each` with the words of `name` in lower case, the leading vendor words left out while
+/// a word follows. Views into one lower-cased copy: the unknown-GPU suggestion asks this of
+/// every catalog id, where a vector of words each cost several allocations.
+template <typename Each>
+void for_each_model_word(std::string_view name, Each&& each) {
+  std::string lowered(name);
+  for (char& c : lowered) c = is_word_character(c) ? lower(c) : ' ';
+  const std::string_view text(lowered);
+  auto next_word = [&](std::size_t& at) -> std::string_view {
+    const std::size_t begin = text.find_first_not_of(' ', at);
+    if (begin == std::string_view::npos) {
+      at = text.size();
+      return {};
     }
-    if (!word.empty()) words.push_back(std::move(word));
-    word.clear();
+    const std::size_t end = std::min(text.find(' ', begin), text.size());
+    at = end;
+    return text.substr(begin, end - begin);
+  };
+  std::size_t words = 0;
+  for (std::size_t at = 0; !next_word(at).empty();) ++words;
+  bool leading = true;
+  std::size_t index = 0;
+  for (std::size_t at = 0;; ++index) {
+    const std::string_view word = next_word(at);
+    if (word.empty()) break;
+    if (leading && index + 1 < words &&
+        std::find(vendor_words.begin(), vendor_words.end(), word) != vendor_words.end())
+      continue;
+    leading = false;
+    each(word);
   }
-  std::size_t first = 0;
-  while (first + 1 < words.size() &&
-         std::find(vendor_words.begin(), vendor_words.end(), words[first]) != vendor_words.end())
-    ++first;
-  words.erase(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(first));
-  return words;
 }
 
 }  // namespace
 
 std::string gpu_name_key(std::string_view name) {
   std::string key;
-  for (const std::string& word : model_words(name)) {
+  for_each_model_word(name, [&](std::string_view word) {
     const bool sxm_generation = word.size() > 3 && word.starts_with("sxm") &&
-                                word.find_first_not_of("0123456789", 3) == std::string::npos;
-    key += sxm_generation ? std::string_view("sxm") : std::string_view(word);
-  }
+                                word.find_first_not_of("0123456789", 3) == std::string_view::npos;
+    key += sxm_generation ? std::string_view("sxm") : word;
+  });
   return key;
 }
 
 std::string gpu_model(std::string_view name) {
-  const std::vector<std::string> words = model_words(name);
-  return words.empty() ? std::string() : words.front();
+  std::string model;
+  bool first = true;
+  for_each_model_word(name, [&](std::string_view word) {
+    if (first) model = word;
+    first = false;
+  });
+  return model;
 }
 
 }  // namespace planlint

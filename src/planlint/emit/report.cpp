@@ -222,8 +222,8 @@ void render_text(std::ostream& out, const ReportInput& input, std::string_view s
 
   std::vector<std::pair<std::string_view, const std::vector<std::string>*>> absent;
   for (const MetricSpec* spec : shown)
-    if (auto it = estimates.absent().find(spec->name); it != estimates.absent().end())
-      absent.emplace_back(spec->name, &it->second);
+    if (const std::vector<std::string>* missing = estimates.missing_inputs(spec->id))
+      absent.emplace_back(spec->name, missing);
   if (!absent.empty()) {
     std::size_t absent_width = 0;
     for (const auto& [name, missing] : absent) absent_width = std::max(absent_width, name.size());

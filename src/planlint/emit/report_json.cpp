@@ -148,8 +148,8 @@ void add_metrics_json(json& report, const Estimates& estimates, const Sensitivit
 
   json absent = json::object();
   for (const MetricSpec& spec : metric_table())
-    if (auto it = estimates.absent().find(spec.name); it != estimates.absent().end())
-      absent[std::string(spec.name)] = it->second;
+    if (const std::vector<std::string>* missing = estimates.missing_inputs(spec.id))
+      absent[std::string(spec.name)] = *missing;
   report["absent"] = std::move(absent);
 }
 

@@ -57,12 +57,12 @@ void render_markdown(std::ostream& out, const ReportInput& input) {
 
   bool absent_heading = false;
   for (const MetricSpec* spec : shown) {
-    auto it = estimates.absent().find(spec->name);
-    if (it == estimates.absent().end()) continue;
+    const std::vector<std::string>* missing_inputs = estimates.missing_inputs(spec->id);
+    if (!missing_inputs) continue;
     if (!absent_heading) out << "\n**Not computed**\n\n";
     absent_heading = true;
     std::vector<std::string> needs;
-    for (const std::string& missing : it->second) needs.push_back(markdown_code_span(missing));
+    for (const std::string& missing : *missing_inputs) needs.push_back(markdown_code_span(missing));
     out << fmt::format("- `{}`: needs {}\n", spec->name, join(needs));
   }
 }

@@ -119,8 +119,7 @@ MetricBuilder::MetricBuilder(EstimateContext& context, Metric metric) : context_
   if (!context_.with_text()) return;
   const MetricSpec& spec = metric_spec(metric);
   value_.emplace();
-  value_->name = std::string(spec.name);
-  value_->spec = &spec;
+  value_->spec = &spec;  // the name is copied only when the metric is computed (set_value)
   value_->dim = spec.dim;
 }
 
@@ -139,8 +138,9 @@ void MetricBuilder::missing(std::string name) {
     if (missing_.empty()) missing_.push_back(std::move(name));
     return;
   }
-  if (std::find(missing_.begin(), missing_.end(), name) == missing_.end())
-    missing_.push_back(std::move(name));
+  if (std::find(missing_.begin(), missing_.end(), name) != missing_.end()) return;
+  if (missing_.empty()) missing_.reserve(4);  // most absent metrics lack one to three inputs
+  missing_.push_back(std::move(name));
 }
 
 void MetricBuilder::note(std::string text) {
@@ -232,8 +232,8 @@ Term MetricBuilder::metric(Metric metric) {
     }
     return Term{found->value, TermText::metric_value(metric, found->value)};
   }
-  if (auto it = estimates.absent().find(name); it != estimates.absent().end()) {
-    for (const std::string& name_missing : it->second) missing(name_missing);
+  if (const std::vector<std::string>* inputs = estimates.missing_inputs(metric)) {
+    for (const std::string& name_missing : *inputs) missing(name_missing);
   } else {
     missing(std::string(name));
   }
@@ -242,7 +242,7 @@ Term MetricBuilder::metric(Metric metric) {
 
 void MetricBuilder::set_absent() {
   if (!context_.with_text()) return;  // NaN in values() already
-  context_.estimates().set_absent(value_->name, std::move(missing_));
+  context_.estimates().set_absent(std::string(), value_->spec, std::move(missing_));
 }
 
 void MetricBuilder::set_value(double value, std::string_view formula, LazyText arithmetic) {
@@ -250,6 +250,7 @@ void MetricBuilder::set_value(double value, std::string_view formula, LazyText a
     context_.values()[static_cast<std::size_t>(metric_)] = value;
     return;
   }
+  value_->name = std::string(value_->spec->name);
   value_->value = value;
   if (context_.with_provenance()) value_->formula = std::string(formula);
   value_->arithmetic = std::move(arithmetic);

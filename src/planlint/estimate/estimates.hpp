@@ -143,8 +143,15 @@ class Estimates {
   }
   /// Computed metrics, each once, in the order they were first computed.
   const std::vector<MetricValue>& values() const { return values_; }
-  /// Metrics that could not be computed, with the inputs they lack ("model.layers").
-  const std::map<std::string, std::vector<std::string>, std::less<>>& absent() const { return absent_; }
+  /// The inputs a metric that could not be computed lacks ("model.layers"); nullptr when the
+  /// metric was computed, or never tried.
+  const std::vector<std::string>* missing_inputs(std::string_view name) const;
+  /// The names of the metrics that could not be computed, in the order they were found absent.
+  std::vector<std::string_view> absent_names() const;
+  const std::vector<std::string>* missing_inputs(Metric metric) const {
+    const std::uint16_t held = absent_by_metric_[static_cast<std::size_t>(metric)];
+    return held ? &absent_[held - 1u].missing : nullptr;
+  }
 
   /// The assumptions the ranges (MetricValue::low/high) were computed over, in key order
   /// training.mfu, training.goodput, cluster.price.
@@ -154,6 +161,8 @@ class Estimates {
   /// set() of a metric whose entry of the metric table the caller has found (nullptr: none).
   void set(MetricValue&& value, const MetricSpec* known);
   void set_absent(std::string name, std::vector<std::string> missing);
+  /// set_absent() of a metric whose entry of the metric table the caller has found (nullptr: none).
+  void set_absent(std::string name, const MetricSpec* known, std::vector<std::string> missing);
   void add_range_source(RangeSource source) { range_sources_.push_back(std::move(source)); }
 
  private:
@@ -162,10 +171,21 @@ class Estimates {
   /// for each metric, and freeing a batch's estimates walked every plan's nodes again, long
   /// out of the caches (a tenth of a corpus run's cache misses). A copy's indexes stay valid.
   std::vector<MetricValue> values_;
-  std::map<std::string, std::vector<std::string>, std::less<>> absent_;
+  /// A metric that could not be computed. Kept as values_ are, with no map by name: a sketch
+  /// of a plan leaves half the metrics absent, and a node and a name for each cost a third of
+  /// an estimate's allocations.
+  struct Absent {
+    const MetricSpec* spec = nullptr;  ///< null for a name outside the table (a test's)
+    std::string name;                  ///< only for a name outside the table
+    std::vector<std::string> missing;
+  };
+  std::vector<Absent> absent_;
   /// 1 + the place in values_ of each metric of the metric table, 0 for one not computed. A
   /// name outside the table (a test's) is found by a scan of values_.
   std::array<std::uint16_t, metric_count> by_metric_{};
+  /// 1 + the place in absent_ of each metric of the table that is absent, else 0.
+  std::array<std::uint16_t, metric_count> absent_by_metric_{};
+  void forget_absent(const MetricSpec* known, std::string_view name);
 };
 
 /// What estimate() records besides each metric's value and arithmetic. `planlint report` shows

@@ -56,11 +56,10 @@ Estimates run_totals(const Plan& plan, std::span<const Estimates> stages, Estima
       }
       const MetricValue* value = stages[i].find(total.of);
       if (!value) {
-        const auto absent = stages[i].absent().find(total.of);
-        if (absent == stages[i].absent().end() || absent->second.empty())
-          missing.push_back(fmt::format("{} of stage '{}'", total.of, stage.name));
-        for (const std::string& input : absent == stages[i].absent().end() ? std::vector<std::string>{} : absent->second)
-          missing.push_back(fmt::format("{} of stage '{}'", input, stage.name));
+        const std::vector<std::string>* inputs = stages[i].missing_inputs(total.of);
+        if (!inputs || inputs->empty()) missing.push_back(fmt::format("{} of stage '{}'", total.of, stage.name));
+        if (inputs)
+          for (const std::string& input : *inputs) missing.push_back(fmt::format("{} of stage '{}'", input, stage.name));
         continue;
       }
       values.push_back(value->value);

@@ -37,6 +37,11 @@ ValueRef number(double value, units::Dimension dim) { return ValueRef::of(Quanti
 /// "--", "..."), or a placeholder word ("TBD", "n/a", "todo"), up to case, spaces and a
 /// closing mark. Assumption sources and owners are filled in so to pass a "not empty" check.
 bool is_placeholder(std::string_view text) {
+  // A text with more characters than the longest placeholder word ("placeholder") besides the
+  // closing marks that are dropped is a value, decided without reading the rest (a source's
+  // citation runs to a line or more).
+  constexpr std::size_t longest = 11;
+  std::size_t kept = 0;
   std::string word;
   bool only_marks = true;
   constexpr std::string_view ellipsis = "\u2026";
@@ -46,10 +51,13 @@ bool is_placeholder(std::string_view text) {
       continue;
     }
     const auto u = static_cast<unsigned char>(text[i]);
-    if (std::isspace(u)) continue;
+    if (u == ' ' || (u >= '\t' && u <= '\r')) continue;
     // Any letter or digit, and any other character outside ASCII (a source in another script).
-    if (std::isalnum(u) || u >= 0x80) only_marks = false;
-    word += static_cast<char>(std::tolower(u));
+    const bool letter = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9');
+    if (letter || u >= 0x80) only_marks = false;
+    if (u != '.' && u != '!' && u != '?' && u != ':') ++kept;
+    if (!only_marks && kept > longest) return false;
+    word += static_cast<char>(u >= 'A' && u <= 'Z' ? u - 'A' + 'a' : u);
   }
   if (only_marks) return true;  // "", "?", "???", "-", "...", "…"
   while (!word.empty() && (word.back() == '.' || word.back() == '!' || word.back() == '?' || word.back() == ':'))

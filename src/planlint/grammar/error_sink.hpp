@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <boost/range/iterator_range_core.hpp>
 #include <boost/spirit/home/x3.hpp>
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
@@ -44,7 +45,9 @@ class error_sink {
   iterator_type last() const { return positions_.last(); }
 
  private:
-  x3::position_cache<std::vector<iterator_type>> positions_;
+  /// Two positions for each annotated node; inline for the few nodes of a quantity or a short
+  /// expression, where a vector grew four times.
+  x3::position_cache<boost::container::small_vector<iterator_type, 16>> positions_;
   std::optional<failure> failure_;
 };
 

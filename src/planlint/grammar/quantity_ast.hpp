@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <boost/fusion/include/adapt_struct.hpp>
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
 
@@ -27,13 +28,15 @@ struct unit_term : x3::position_tagged {
 };
 
 /// Words joined by operators, e.g. "GPU*h" or "B/s". Groups are separated by spaces: in
-/// "1.5M tokens" the groups are "M" and "tokens".
-using unit_group = std::vector<unit_term>;
+/// "1.5M tokens" the groups are "M" and "tokens". Held inline, as the groups are: a plan's
+/// quantities have one or two groups of one to three words, and a vector each cost two of the
+/// allocations of every quantity read.
+using unit_group = boost::container::small_vector<unit_term, 3>;
 
 struct quantity : x3::position_tagged {
   bool money = false;  ///< a `$` before the number
   ast::number number;
-  std::vector<unit_group> groups;
+  boost::container::small_vector<unit_group, 2> groups;
 };
 
 }  // namespace planlint::grammar::ast

@@ -27,13 +27,15 @@ namespace ast = grammar::ast;
 /// (Returned, not thrown: a unit typo is an ordinary finding, and the first exception a static
 /// executable throws costs more than a whole lint.)
 class evaluator {
+  using Terms = boost::container::small_vector<const ast::unit_term*, 4>;
+
  public:
   evaluator(std::string_view text, const qp::error_sink& sink) : text_(text), sink_(sink) {}
 
   QuantityResult evaluate(const ast::quantity& tree) const {
     const auto& groups = tree.groups;
     double multiplier = 1;
-    std::vector<const ast::unit_term*> unit;
+    Terms unit;
     std::size_t extra = 0;  // index of the first group that belongs to nothing
     if (!groups.empty()) {
       const auto& first = groups.front();
@@ -116,9 +118,8 @@ class evaluator {
     return true;
   }
 
-  static std::vector<const ast::unit_term*> terms_of(const ast::unit_group& group,
-                                                     std::size_t from) {
-    std::vector<const ast::unit_term*> out;
+  static Terms terms_of(const ast::unit_group& group, std::size_t from) {
+    Terms out;
     for (std::size_t i = from; i < group.size(); ++i) out.push_back(&group[i]);
     return out;
   }

@@ -93,11 +93,14 @@ void correct_findings(FileResult& result, const PlanText& text) {
   std::vector<Diagnostic> fixing;
   for (const Diagnostic& d : result.diagnostics)
     if (one_fix(d)) fixing.push_back(d);
-  SuppressionRules suppression_rules;
-  for (const RuleDescriptor& rule : rules.descriptors()) suppression_rules.group_of.emplace(rule.id, rule.group);
-  suppression_rules.enabled = [](std::string_view, std::string_view) { return true; };
-  (void)apply_suppressions(fixing, find_suppressions(*text.source, text.toml_text, text.first_line),
-                           suppression_rules, text.source->path());
+  if (const std::vector<InlineSuppression> inline_suppressions =
+          find_suppressions(*text.source, text.toml_text, text.first_line);
+      !inline_suppressions.empty()) {
+    SuppressionRules suppression_rules;
+    for (const RuleDescriptor& rule : rules.descriptors()) suppression_rules.group_of.emplace(rule.id, rule.group);
+    suppression_rules.enabled = [](std::string_view, std::string_view) { return true; };
+    (void)apply_suppressions(fixing, inline_suppressions, suppression_rules, text.source->path());
+  }
   const bool with_ranges = estimates_with_ranges(options, rules);
   std::optional<CorrectedInputs> corrected = corrected_inputs(
       *result.plan, *options.catalog, fixing, EstimateScope{options.full_estimates, with_ranges});

@@ -137,9 +137,9 @@ void metric_hover(HoverText& out, const DocumentPlan& plan, std::string_view nam
   } else {
     out.code(spec->name).paragraph();
     if (plan.estimates)
-      if (auto absent = plan.estimates->absent().find(spec->name); absent != plan.estimates->absent().end()) {
+      if (const std::vector<std::string>* missing = plan.estimates->missing_inputs(spec->id)) {
         out.line("planlint cannot compute it for this plan: it needs ");
-        for (std::size_t i = 0; i < absent->second.size(); ++i) out.line(i ? ", " : "").code(absent->second[i]);
+        for (std::size_t i = 0; i < missing->size(); ++i) out.line(i ? ", " : "").code((*missing)[i]);
         out.paragraph();
       }
   }

@@ -174,11 +174,10 @@ bool rests_on_unread(const Plan& plan, std::string_view key, int depth = 0) {
 
 bool PlanEnvironment::blocked(std::string_view metric) const {
   if (inputs_.plan.invalid_keys.empty() && inputs_.plan.misspellings.empty()) return false;
-  const auto& absent = inputs_.estimates.absent();
-  const auto it = absent.find(metric);
-  if (it == absent.end()) return false;
+  const std::vector<std::string>* inputs = inputs_.estimates.missing_inputs(metric);
+  if (!inputs) return false;
   // Each missing input is named by its key, then a space and the reason (missing_name).
-  for (const std::string& missing : it->second)
+  for (const std::string& missing : *inputs)
     if (rests_on_unread(inputs_.plan, std::string_view(missing).substr(0, missing.find(' ')))) return true;
   return false;
 }
@@ -229,8 +228,7 @@ bool PlanEnvironment::computed(std::string_view metric) const {
 }
 
 std::vector<std::string> PlanEnvironment::missing_inputs(std::string_view metric) const {
-  const auto& absent = inputs_.estimates.absent();
-  if (auto it = absent.find(metric); it != absent.end()) return it->second;
+  if (const std::vector<std::string>* inputs = inputs_.estimates.missing_inputs(metric)) return *inputs;
   return {};
 }
 

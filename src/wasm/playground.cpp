@@ -16,6 +16,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/cli.hpp"
@@ -53,7 +54,6 @@ lsp::ClientSupport client_support() {
   lsp::ClientSupport client;
   client.related_information = true;
   client.code_description = true;
-  client.document_changes = false;
   return client;
 }
 
@@ -96,22 +96,28 @@ json feature(const std::string& op, const json& params) {
                            context == params.end() ? json() : *context, s.client);
 }
 
-/// run: {args: [...], files: {path: text}, cwd?} → {status, stdout, stderr}: the command line as
-/// `planlint ARGS...` runs it in `cwd` (default /run), after the files are written (relative
-/// paths under `cwd`). Nothing in /run outlives the request.
+/// run: {args: [...], files: {path: text}} → {status, stdout, stderr}: the command line as
+/// `planlint ARGS...` runs it in /run, after the files are written there (relative paths, none
+/// of them leaving it). Nothing in /run outlives the request.
 json run(const json& request) {
   namespace fs = std::filesystem;
-  const fs::path cwd = request.value("cwd", std::string("/run"));
+  const fs::path cwd = "/run";
+  std::vector<std::pair<fs::path, std::string>> files;
+  if (const auto listed = request.find("files"); listed != request.end() && listed->is_object()) {
+    for (const auto& [name, text] : listed->items()) {
+      const fs::path path = fs::path(name).lexically_normal();
+      if (name.empty() || path.is_absolute() || *path.begin() == "..")
+        return {{"error", "a file's path is relative and stays in the folder it is run in"}};
+      files.emplace_back(cwd / path, text.get<std::string>());
+    }
+  }
   std::error_code ec;
   fs::remove_all(cwd, ec);
   fs::create_directories(cwd);
   fs::current_path(cwd);
-  if (const auto files = request.find("files"); files != request.end() && files->is_object()) {
-    for (const auto& [name, text] : files->items()) {
-      const fs::path path = cwd / name;
-      fs::create_directories(path.parent_path());
-      std::ofstream(path, std::ios::binary) << text.get<std::string>();
-    }
+  for (const auto& [path, text] : files) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
   }
   std::vector<std::string> args{"planlint"};
   for (const json& arg : lsp::field(request, "args", "request")) args.push_back(arg.get<std::string>());

@@ -55,14 +55,20 @@ export class Engine {
     const left = this.cancel_after_ms - (performance.now() - job.started);
     clearTimeout(this.watchdog);
     this.watchdog = setTimeout(() => {
-      if (this.running !== job) return;
-      this.worker.terminate();
-      this.restarts += 1;
-      this.running = null;
-      job.resolve(null);
-      this.ready = this.start();
-      this.pump();
+      if (this.running === job) this.restart(null);
     }, Math.max(0, left));
+  }
+
+  /// Ends the running job with `outcome` (null: cancelled) and starts a fresh worker.
+  restart(outcome) {
+    const job = this.running;
+    clearTimeout(this.watchdog);
+    this.worker.terminate();
+    this.restarts += 1;
+    this.running = null;
+    job.resolve(outcome);
+    this.ready = this.start();
+    this.pump();
   }
 
   async pump() {
@@ -85,6 +91,11 @@ export class Engine {
   answered(message) {
     const job = this.running;
     if (!job || job.id !== message.id) return;
+    if (message.failed) {
+      // Every request of the job is answered with the engine's failure.
+      this.restart({answers: job.requests.map(() => ({error: message.failed})), ms: 0});
+      return;
+    }
     clearTimeout(this.watchdog);
     this.running = null;
     job.resolve({answers: message.answers, ms: message.ms});

@@ -4,7 +4,7 @@
 // never holds the editor.
 //
 // Messages in:  {init: WebAssembly.Module} once, then {id, requests: [{op, ...}]}
-// Messages out: {ready: true} | {failed: message} | {id, answers: [...], ms}
+// Messages out: {ready: true} | {failed: message} | {id, answers: [...], ms} | {id, failed: message}
 /* global importScripts, createPlanlint */
 importScripts('planlint-engine.js');
 
@@ -43,6 +43,11 @@ self.onmessage = async (event) => {
     return;
   }
   const start = performance.now();
-  const answers = message.requests.map((body) => request(body));
-  self.postMessage({id: message.id, answers, ms: performance.now() - start});
+  try {
+    const answers = message.requests.map((body) => request(body));
+    self.postMessage({id: message.id, answers, ms: performance.now() - start});
+  } catch (error) {
+    // The engine aborted (out of memory, a trap): this module is done; the page starts another.
+    self.postMessage({id: message.id, failed: String(error)});
+  }
 };

@@ -72,6 +72,20 @@ export async function browser_test({root, site, modules, chromium = '/usr/bin/ch
     assert.equal(opening, readFileSync(join(root, 'examples/cluster-plan.toml'), 'utf8').replace(/\r\n?/g, '\n'));
     log(`opens on examples/cluster-plan.toml with ${(await findings(page)).length} findings`);
 
+    // Completion (Ctrl-Space): the language server's, here a key of [cluster] from the schema.
+    await page.evaluate(() => {
+      const view = window.planlint_view;
+      const cluster = view.state.doc.toString().indexOf('\n[cluster]\n') + '\n[cluster]\n'.length;
+      view.dispatch({changes: {from: cluster, insert: 'gpus_per\n'}, selection: {anchor: cluster + 'gpus_per'.length}});
+      view.focus();
+    });
+    await page.waitForFunction(() => window.planlint_linted_text === window.planlint_view.state.doc.toString());
+    await page.keyboard.press('Control+Space');
+    await page.waitForSelector('.cm-tooltip-autocomplete li');
+    const offered = await page.$$eval('.cm-tooltip-autocomplete li', (items) => items.map((li) => li.textContent));
+    assert.ok(offered.some((label) => label.startsWith('gpus_per_node')), `completion offers gpus_per_node: ${offered}`);
+    await page.keyboard.press('Escape');
+
     // A typed plan with a sparse peak: the finding and its mark at 27:8, as the rule case has it.
     const sparse = readFileSync(join(root, 'tests/rules/sparse-peak/fires.toml'), 'utf8');
     await type_plan(page, sparse, '# typed\n');

@@ -25,6 +25,7 @@ endforeach()
 set_target_properties(fmt::fmt-header-only PROPERTIES INTERFACE_COMPILE_DEFINITIONS FMT_HEADER_ONLY=1)
 
 # C++ exceptions (nlohmann/json and CLI11 report with them) as emscripten 3.1.6 has them, and
-# the floating-point std::from_chars its libc++ 13 lacks (src/wasm/charconv_float.hpp).
+# the floating-point std::from_chars and std::to_chars its libc++ 13 lacks
+# (src/wasm/charconv_float.hpp).
 add_compile_options(-fexceptions "SHELL:-include ${CMAKE_SOURCE_DIR}/src/wasm/charconv_float.hpp")
 add_link_options(-fexceptions)

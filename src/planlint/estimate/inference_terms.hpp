@@ -121,4 +121,14 @@ struct ExpertTerms {
 
 std::optional<ExpertTerms> expert_terms(EstimateContext& context, MetricBuilder& m);
 
+/// The latency and cost bounds (inference_latency.cpp), in the order estimate_inference() runs
+/// them: each reads the memory and capacity metrics computed before it.
+void decode_tokens_per_s(EstimateContext& context);
+void decode_flops_per_token(EstimateContext& context);
+void prefill_flops(EstimateContext& context);
+void ttft(EstimateContext& context);
+void itl(EstimateContext& context);
+void itl_at_concurrency(EstimateContext& context);
+void cost_per_month(EstimateContext& context);
+
 }  // namespace planlint::detail

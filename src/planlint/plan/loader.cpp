@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -103,22 +102,30 @@ class Loader {
   };
   std::vector<StageDraft> stage_drafts_;
   /// The keys the file states, valid or not: the key and the element of its array of tables
-  /// (`in_section` for a section's key). Hashed: check_required() asks for every required key
-  /// of every element, and a plan of 100,000 [[assumptions]] states 300,000 keys.
+  /// (`in_section` for a section's key). Recorded in a list while the file is read and sorted
+  /// once when first asked: check_required() asks for every required key of every element (a
+  /// plan of 100,000 [[assumptions]] states 300,000 keys), and a node of a hashed set for each
+  /// key read was a seventh of a plain plan's allocations.
   static constexpr std::size_t in_section = static_cast<std::size_t>(-1);
   /// Where the elements of the stages' [[stages.assumptions]] are counted in written_, apart
   /// from the plan's own elements: above them (fewer than max_array_entries), and low enough
   /// that max_array_entries stages of as many elements stay below in_section in a 32-bit
   /// size_t (the WebAssembly build's).
   static constexpr std::size_t stage_element_base = std::size_t{1} << 31;
-  struct WrittenHash {
-    std::size_t operator()(const std::pair<const KeySpec*, std::size_t>& k) const noexcept {
-      return std::hash<const void*>()(k.first) ^ (std::hash<std::size_t>()(k.second) * 0x9E3779B97F4A7C15ull);
-    }
-  };
-  std::unordered_set<std::pair<const KeySpec*, std::size_t>, WrittenHash> written_;
+  using WrittenKey = std::pair<const KeySpec*, std::size_t>;
+  mutable std::vector<WrittenKey> written_;
+  mutable bool written_sorted_ = true;
+  void note_written(const KeySpec* key, std::size_t element) {
+    written_.emplace_back(key, element);
+    written_sorted_ = false;
+  }
   bool written(const KeySpec* key, std::size_t element = in_section) const {
-    return key && written_.count(std::pair{key, element}) > 0;
+    if (!key) return false;
+    if (!written_sorted_) {
+      std::sort(written_.begin(), written_.end(), std::less<>());
+      written_sorted_ = true;
+    }
+    return std::binary_search(written_.begin(), written_.end(), WrittenKey{key, element}, std::less<>());
   }
 };
 
@@ -266,7 +273,7 @@ void Loader::read_table(const toml::table& table, std::string_view section,
       }
       continue;
     }
-    written_.emplace(spec, in_section);
+    note_written(spec, in_section);
     if (auto value = reader_.read(node, key, *spec, path))
       out.values.insert_or_assign(*spec, std::move(*value));
     else
@@ -341,7 +348,7 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
       if (!suggestion.empty()) note_misspelling(table, suggestion, fmt::format("{}.{}", prefix, suggestion), key);
       continue;
     }
-    written_.emplace(spec, index);
+    note_written(spec, index);
     if (spec->kind == ValueKind::any_quantity) {
       deferred.push_back({&key, &node, spec});
       continue;
@@ -391,7 +398,7 @@ void Loader::read_stage(const toml::table& table, std::size_t index, const std::
     const KeyPath path{prefix, name};
     if (name == "name") {
       const KeySpec& spec = *find_key("stages", "name");
-      written_.emplace(&spec, index);
+      note_written(&spec, index);
       if (auto value = reader_.read(node, key, spec, path); value && value->text()) {
         draft.name = *value->text();
         draft.name_span = value->span;

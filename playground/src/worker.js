@@ -6,23 +6,11 @@
 // Messages in:  {init: WebAssembly.Module} once, then {id, requests: [{op, ...}]}
 // Messages out: {ready: true} | {failed: message} | {id, answers: [...], ms} | {id, failed: message}
 /* global importScripts, createPlanlint */
+import {engine_request} from './request.mjs';
+
 importScripts('planlint-engine.js');
 
 let engine = null;
-
-/// The engine's one entry point: a JSON request in the module's memory, a JSON answer out.
-/// The request is copied to the heap, not the stack: a plan may be megabytes.
-function request(body) {
-  const text = JSON.stringify(body);
-  const size = engine.lengthBytesUTF8(text) + 1;
-  const pointer = engine._malloc(size);
-  try {
-    engine.stringToUTF8(text, pointer, size);
-    return JSON.parse(engine.UTF8ToString(engine._planlint_request(pointer)));
-  } finally {
-    engine._free(pointer);
-  }
-}
 
 self.onmessage = async (event) => {
   const message = event.data;
@@ -44,7 +32,7 @@ self.onmessage = async (event) => {
   }
   const start = performance.now();
   try {
-    const answers = message.requests.map((body) => request(body));
+    const answers = message.requests.map((body) => engine_request(engine, body));
     self.postMessage({id: message.id, answers, ms: performance.now() - start});
   } catch (error) {
     // The engine aborted (out of memory, a trap): this module is done; the page starts another.

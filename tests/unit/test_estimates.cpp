@@ -652,6 +652,49 @@ TEST_CASE("Estimates finds its own metrics after a copy or a move", "[estimates]
   CHECK(moved.find("test.metric")->value == 3);
 }
 
+TEST_CASE("metrics set absent keep their missing inputs apart as others come and go", "[estimates]") {
+  Estimates estimates;
+  // Absent one after the other, one of them outside the metric table (a test's name).
+  estimates.set_absent("train.days", {"training.mfu"});
+  estimates.set_absent("cost.total", {"training.mfu", "cluster.price"});
+  estimates.set_absent("test.outside", {"model.params"});
+  estimates.set_absent("train.gpu_hours", {"cluster.peak"});
+  CHECK(estimates.absent_names().size() == 4);
+  // The first found computed after all: the last absent takes its place, and every other
+  // keeps its own inputs.
+  MetricValue days;
+  days.name = "train.days";
+  days.value = 10;
+  estimates.set(std::move(days));
+  CHECK(estimates.missing_inputs("train.days") == nullptr);
+  REQUIRE(estimates.missing_inputs("train.gpu_hours") != nullptr);
+  CHECK(*estimates.missing_inputs("train.gpu_hours") == std::vector<std::string>{"cluster.peak"});
+  REQUIRE(estimates.missing_inputs(Metric::cost_total) != nullptr);
+  CHECK(*estimates.missing_inputs(Metric::cost_total) == std::vector<std::string>{"training.mfu", "cluster.price"});
+  REQUIRE(estimates.missing_inputs("test.outside") != nullptr);
+  CHECK(*estimates.missing_inputs("test.outside") == std::vector<std::string>{"model.params"});
+  // Absent again with other inputs: replaced, not added.
+  estimates.set_absent("cost.total", {"cluster.price"});
+  CHECK(*estimates.missing_inputs("cost.total") == std::vector<std::string>{"cluster.price"});
+  CHECK(estimates.absent_names().size() == 3);
+  // The one outside the table computed: gone from the absent ones too.
+  MetricValue outside;
+  outside.name = "test.outside";
+  estimates.set(std::move(outside));
+  CHECK(estimates.missing_inputs("test.outside") == nullptr);
+  const std::vector<std::string_view> names = estimates.absent_names();
+  CHECK(std::find(names.begin(), names.end(), "train.gpu_hours") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "cost.total") != names.end());
+  CHECK(names.size() == 2);
+  // A copy and a move keep them; what a move leaves holds none.
+  Estimates copy = estimates;
+  CHECK(copy.missing_inputs("train.gpu_hours") != nullptr);
+  Estimates moved = std::move(copy);
+  CHECK(moved.missing_inputs(Metric::cost_total) != nullptr);
+  CHECK(copy.missing_inputs(Metric::cost_total) == nullptr);  // NOLINT(bugprone-use-after-move): what a move leaves
+  CHECK(copy.absent_names().empty());                         // NOLINT(bugprone-use-after-move)
+}
+
 TEST_CASE("the GPUs of a layout and a service, and the replicas a demand's peak needs", "[estimates]") {
   // Training: tp 8 · pp 4 · cp 2 = 64 GPUs a model copy; a stated dp of 3 makes 192 of the 256.
   const Estimated training = estimate_text(

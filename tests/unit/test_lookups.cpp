@@ -77,6 +77,11 @@ TEST_CASE("find_key and find_metric agree with a scan of the tables", "[lookup][
   CHECK(find_key("cluster", "hmb") == nullptr);
   CHECK(find_key("", "") == nullptr);
   CHECK(find_key("training.") == nullptr);
+  // A dotted path names one key whole: no prefix, extension or bare key finds one.
+  for (const char* path : {"tp", "training", ".tp", "training.tp.x", "training.t", "training.tpp", "cluster.gpus_per_nodes",
+                           "cluster.inter_node_bandwidth_"})
+    CHECK(find_key(path) == nullptr);
+  CHECK(find_key("training.tp") == find_key("training", "tp"));
   for (const MetricSpec& metric : metric_table()) CHECK(find_metric(metric.name) == &metric);
   CHECK(find_metric("train.dayz") == nullptr);
   CHECK(find_metric("") == nullptr);

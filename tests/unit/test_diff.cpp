@@ -355,3 +355,39 @@ TEST_CASE("diff says which side and file is not TOML, and a revision git does no
   CHECK(option.status == 2);
   CHECK(option.err.find("a revision does not start with '-'") != std::string::npos);
 }
+
+TEST_CASE("diff's figures are computed once the fixes a side's findings carry are applied", "[diff]") {
+  // The head states H100's sparse BF16 peak: with it as written the plan would take half the
+  // GPU-hours and cost half as much; sparse-peak's fix (the dense 989 TFLOPS) leaves them as they were.
+  GitRepository repo;
+  repo.write("plans/peak.toml", diff_training_plan("peak", "40%", 64));
+  repo.commit("base");
+  repo.write("plans/peak.toml", diff_training_plan("peak", "40%", 64, "peak = \"1979 TFLOPS\"\n"));
+  repo.commit("head");
+  InDirectory here(repo.dir.path);
+  const CliRun run = run_cli({"diff", "--today", "2026-11-30", "--all", "--format", "json", "git:HEAD~1", "git:HEAD"});
+  INFO(run.err);
+  INFO(run.out);
+  const json doc = json::parse(run.out);
+  const json* plan = plan_named(doc, "peak");
+  REQUIRE(plan);
+  CHECK((*plan)["base"]["corrected_inputs"].empty());
+  REQUIRE((*plan)["head"]["corrected_inputs"].size() == 1);
+  CHECK((*plan)["head"]["corrected_inputs"][0]["key"] == "cluster.peak");
+  CHECK((*plan)["head"]["corrected_inputs"][0]["value"] == "989 TFLOPS");
+  CHECK((*plan)["head"]["corrected_inputs"][0]["rule"] == "sparse-peak");
+  for (const char* name : {"cost.total", "train.gpu_hours", "train.days"}) {
+    INFO(name);
+    const json* figure = figure_named(*plan, name);
+    REQUIRE(figure);
+    CHECK((*figure)["head"] == (*figure)["base"]);
+  }
+  // The finding itself is what the change introduces.
+  bool sparse_peak = false;
+  for (const json& finding : (*plan)["findings"]["introduced"]) sparse_peak = sparse_peak || finding["rule"] == "sparse-peak";
+  CHECK(sparse_peak);
+  const CliRun text = run_cli({"diff", "--today", "2026-11-30", "git:HEAD~1", "git:HEAD"});
+  CHECK_THAT(text.out, Catch::Contains("the after figures are computed once cluster.peak is 989 TFLOPS (sparse-peak's fix)"));
+  const CliRun markdown = run_cli({"diff", "--today", "2026-11-30", "--format", "markdown", "git:HEAD~1", "git:HEAD"});
+  CHECK_THAT(markdown.out, Catch::Contains("once cluster.peak is 989 TFLOPS"));
+}

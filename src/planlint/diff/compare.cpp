@@ -7,6 +7,8 @@
 #include <set>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "planlint/diff/inputs.hpp"
 #include "planlint/diff/side_plan.hpp"
 #include "planlint/emit/fingerprint.hpp"
@@ -87,8 +89,8 @@ std::vector<FigureChange> figures(const SidePlan* base, const SidePlan* head, bo
     std::string_view name = headline.plan_key;
     if (!headline.plan_key.empty()) {
       figure.dim = units::dims::gpus;
-      if (base && base->plan) figure.base = base->plan->number(headline.plan_key);
-      if (head && head->plan) figure.head = head->plan->number(headline.plan_key);
+      if (base && base->figures_plan) figure.base = base->figures_plan->number(headline.plan_key);
+      if (head && head->figures_plan) figure.head = head->figures_plan->number(headline.plan_key);
     } else {
       const MetricSpec* chosen = nullptr;
       for (std::size_t i = 0; i < headline.metric_count && !chosen; ++i)
@@ -99,8 +101,8 @@ std::vector<FigureChange> figures(const SidePlan* base, const SidePlan* head, bo
       figure = metric_figure(*chosen, base, head);
       name = chosen->name;
       if (headline.against_hbm) {
-        if (base && base->plan) figure.base_hbm = base->plan->number("cluster.hbm");
-        if (head && head->plan) figure.head_hbm = head->plan->number("cluster.hbm");
+        if (base && base->figures_plan) figure.base_hbm = base->figures_plan->number("cluster.hbm");
+        if (head && head->figures_plan) figure.head_hbm = head->figures_plan->number("cluster.hbm");
       }
     }
     figure.headline = true;
@@ -154,8 +156,8 @@ std::string target_key(const TargetResult& target) { return target.name.empty() 
 
 void compare_targets(const SidePlan* base, const SidePlan* head, PlanDiff& diff) {
   if (!base || !head || !base->plan || !head->plan) return;
-  const std::vector<TargetResult> before = target_results(*base->plan, *base->estimates);
-  const std::vector<TargetResult> after = target_results(*head->plan, *head->estimates);
+  const std::vector<TargetResult> before = target_results(*base->figures_plan, *base->estimates);
+  const std::vector<TargetResult> after = target_results(*head->figures_plan, *head->estimates);
   for (const TargetResult& target : after) {
     const auto was = std::find_if(before.begin(), before.end(),
                                   [&](const TargetResult& t) { return target_key(t) == target_key(target); });
@@ -187,9 +189,24 @@ std::string_view SidePlan::toml_text() const {
 const std::map<std::string, MetricRange, std::less<>>& SidePlan::ranges() const {
   if (!cost_ranges) {
     cost_ranges.emplace();
-    if (plan && estimates) *cost_ranges = metric_ranges(*plan, *settings->lint.catalog, *estimates);
+    if (figures_plan && estimates) *cost_ranges = metric_ranges(*figures_plan, *settings->lint.catalog, *estimates);
   }
   return *cost_ranges;
+}
+
+/// Which side's figures are computed once its findings' fixes are applied, and with what.
+std::string corrections_note(const SidePlan* base, const SidePlan* head) {
+  const auto said = [](const SidePlan* side) {
+    return side && !side->corrections.empty()
+               ? fmt::format("{} ({})", once_text(side->corrections), fixes_text(side->corrections))
+               : std::string();
+  };
+  const std::string before = said(base), after = said(head);
+  if (before.empty() && after.empty()) return {};
+  if (before == after) return "the figures are computed once " + after;
+  if (before.empty()) return "the after figures are computed once " + after;
+  if (after.empty()) return "the before figures are computed once " + before;
+  return fmt::format("the before figures are computed once {}, the after figures once {}", before, after);
 }
 
 PlanDiff compare_plans(SidePlan* base, SidePlan* head, PlanStatus status, bool all_metrics) {
@@ -209,6 +226,10 @@ PlanDiff compare_plans(SidePlan* base, SidePlan* head, PlanStatus status, bool a
     if (head->plan) diff.head_gpu = head->plan->text("cluster.gpu").value_or("");
   }
   diff.figures = figures(base, head, all_metrics);
+  for (const auto& [side, corrections] : {std::pair{base, &diff.base_corrections}, std::pair{head, &diff.head_corrections}})
+    if (side)
+      for (const InputCorrection& c : side->corrections) corrections->push_back(FigureCorrection{c.key, c.value, c.rule});
+  diff.corrections_note = corrections_note(base, head);
   if (base && head && base->plan && head->plan) {
     diff.inputs = changed_inputs(*base->plan, *head->plan);
     diff.assumptions = changed_assumptions(*base->plan, *head->plan);
@@ -232,7 +253,7 @@ PortfolioPlan total_row(const SidePlan& plan) {
     else if (d.severity == Severity::warning) ++warnings;
   }
   static const Estimates none;
-  return portfolio_plan(plan.plan, plan.estimates ? *plan.estimates : none, plan.path, "", errors, warnings);
+  return portfolio_plan(plan.figures_plan, plan.estimates ? *plan.estimates : none, plan.path, "", errors, warnings);
 }
 
 }  // namespace planlint::detail

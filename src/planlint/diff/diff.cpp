@@ -75,7 +75,14 @@ void find_plans(Linted& linted, const Settings& settings) {
     plan.block_key = markdown ? plan_block_key(names, i) : "";
     plan.name = names[i];
     plan.plan = found.plan ? &*found.plan : nullptr;
+    plan.figures_plan = plan.plan;
     plan.estimates = found.estimates ? &*found.estimates : nullptr;
+    if (found.corrected) {
+      plan.figures_plan = &found.corrected->plan;
+      plan.estimates = &found.corrected->estimates;
+      plan.corrections = found.corrected->corrections;
+      found.ranges.reset();  // the written plan's: the figures' are computed on first use
+    }
     plan.cost_ranges = std::move(found.ranges);
     if (!markdown) {  // the file's one plan: its findings are all the file's
       plan.findings = std::move(linted.output.diagnostics);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "planlint/change/model.hpp"
+#include "planlint/estimate/corrected.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/settings/settings.hpp"
@@ -25,7 +26,12 @@ struct SidePlan {
   std::string block_key;  ///< "plans[name=a]" in a doc of several plans, else ""
   std::string name;       ///< plan.name, "" without one
   const Plan* plan = nullptr;           ///< null when its text is not valid TOML
+  /// What its figures are computed from: the plan with the inputs its findings' fixes correct
+  /// in place (estimate/corrected.hpp), else `plan`; `estimates` are this plan's.
+  const Plan* figures_plan = nullptr;
   const Estimates* estimates = nullptr;
+  /// The inputs corrected in figures_plan, in the order of the findings; empty for none.
+  std::vector<InputCorrection> corrections;
   /// Its findings, the inline suppressions applied, key paths without the block key.
   std::vector<Diagnostic> findings;
 

@@ -72,14 +72,23 @@ json total_json(const PortfolioTotal& total) {
   return {{"plans", total.plans}, {"gpus", total.gpus}, {"gpu_hours", total.gpu_hours / 3600}, {"cost", total.cost}};
 }
 
+/// A side's place: its file, line and GPU, and the inputs its figures are computed with once its
+/// findings' fixes are applied (as `report --format json` names them).
+json side_json(const std::string& file, std::uint32_t line, const std::string& gpu,
+               const std::vector<FigureCorrection>& corrections) {
+  if (file.empty()) return nullptr;
+  json corrected = json::array();
+  for (const FigureCorrection& c : corrections)
+    corrected.push_back({{"key", c.key}, {"value", c.value}, {"rule", c.rule}});
+  return {{"file", file}, {"line", line}, {"gpu", gpu}, {"corrected_inputs", std::move(corrected)}};
+}
+
 json plan_json(const PlanDiff& plan) {
   json out = {{"name", plan.name},
               {"kind", plan.kind},
               {"status", std::string(to_string(plan.status))},
-              {"base", plan.base_file.empty() ? json(nullptr)
-                                              : json{{"file", plan.base_file}, {"line", plan.base_line}, {"gpu", plan.base_gpu}}},
-              {"head", plan.head_file.empty() ? json(nullptr)
-                                              : json{{"file", plan.head_file}, {"line", plan.head_line}, {"gpu", plan.head_gpu}}}};
+              {"base", side_json(plan.base_file, plan.base_line, plan.base_gpu, plan.base_corrections)},
+              {"head", side_json(plan.head_file, plan.head_line, plan.head_gpu, plan.head_corrections)}};
   json& figures = out["figures"] = json::array();
   for (const FigureChange& figure : plan.figures) figures.push_back(figure_json(figure));
   json& inputs = out["inputs"] = json::array();

@@ -15,6 +15,7 @@
 #include "planlint/baseline/baseline.hpp"
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/diag/result.hpp"
+#include "planlint/estimate/corrected.hpp"
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/lint/findings_cap.hpp"
 #include "planlint/plan/plan.hpp"
@@ -42,6 +43,9 @@ struct LintedPlan {
   std::optional<Estimates> estimates;  ///< with the provenance its settings asked for
   /// The cost-tier ranges the rules computed (metric_ranges), when one read them.
   std::optional<std::map<std::string, MetricRange, std::less<>>> ranges;
+  /// The plan and its estimates with the inputs its findings' fixes correct in place, when a
+  /// finding corrects one (FileResult::corrected): what its figures are computed from.
+  std::optional<CorrectedInputs> corrected = std::nullopt;
 };
 
 /// A linted file.

@@ -204,3 +204,31 @@ TEST_CASE("an inference plan has no stages, and a plan at most 64", "[loader][st
   const auto rules = rules_of(too_many.diagnostics);
   CHECK(std::count(rules.begin(), rules.end(), "bad-value") == 1);
 }
+
+TEST_CASE("a default a stage's own keys break is named by its stage, one every stage shares is not", "[loader][stages]") {
+  // The plan's 64 GPUs divide into its tp of 8; the stage's tp of 3 leaves no data-parallel degree.
+  const std::string stages = R"(
+[[stages]]
+name = "pre-training"
+
+[[stages]]
+name = "long-context"
+training.tp = 3
+)";
+  auto count_findings = [](const FileResult& result) {
+    std::vector<const Diagnostic*> found;
+    for (const Diagnostic& d : result.diagnostics)
+      if (d.rule == "bad-value" && d.key_path == "cluster.count") found.push_back(&d);
+    return found;
+  };
+  const FileResult stage_only = lint(training_plan({{"cluster.count", "64"}, {"training.tp", "8"}}) + stages);
+  const auto one_stage = count_findings(stage_only);
+  REQUIRE(one_stage.size() == 1);
+  CHECK_THAT(one_stage.front()->message, Catch::StartsWith("stage 'long-context': cluster.count = 64 GPUs does not divide"));
+  // 63 GPUs do not divide into the plan's tp, nor so into the first stage's, which is the plan's:
+  // the plan's finding, once, naming no stage (the second stage's tp of 3 divides them).
+  const FileResult plan_too = lint(training_plan({{"cluster.count", "63"}, {"training.tp", "8"}}) + stages);
+  const auto shared = count_findings(plan_too);
+  REQUIRE(shared.size() == 1);
+  CHECK_THAT(shared.front()->message, Catch::StartsWith("cluster.count = 63 GPUs does not divide"));
+}

@@ -1,7 +1,6 @@
 #include "planlint/lint/lint.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -10,6 +9,7 @@
 #include "planlint/lint/corrected_findings.hpp"
 #include "planlint/plan/element_keys.hpp"
 #include "planlint/plan/loader.hpp"
+#include "planlint/plan/stage_findings.hpp"
 #include "planlint/rules/run.hpp"
 #include "planlint/suppress/suppress.hpp"
 
@@ -21,51 +21,6 @@ namespace {
 /// plan only when asked for in full or when a loaded rule names est.METRIC.low or .high.
 bool estimates_with_ranges(const LintOptions& options, const RuleSet& rules) {
   return options.full_estimates || rules.reads_metric_ranges();
-}
-
-/// The findings of a plan of [[stages]] (`found`: the whole run's, then each stage's) added to
-/// `out` once each: a finding that more than one evaluation makes alike (a plan key's, or
-/// the same for every stage), and one the loader made for each stage's defaults, is kept once;
-/// a finding of some stages only names them ("stage 'context-128k': ...").
-void merge_stage_findings(const Plan& plan, std::span<std::vector<Diagnostic>> found, std::vector<Diagnostic>& out) {
-  auto key_of = [](const Diagnostic& d) {
-    const Span& at = d.primary.span;
-    return fmt::format("{}\x1f{}:{}-{}:{}\x1f{}", d.rule, at.begin.line, at.begin.column, at.end.line, at.end.column,
-                       d.message);
-  };
-  struct Seen {
-    std::size_t at;              ///< in `out`
-    std::vector<bool> in_stage;  ///< empty: a finding of the whole run or the loader's
-  };
-  std::unordered_map<std::string, Seen> seen;
-  const std::size_t stages = found.size() - 1;
-  std::vector<Diagnostic> kept;
-  for (Diagnostic& d : out) {
-    if (seen.emplace(key_of(d), Seen{kept.size(), {}}).second) kept.push_back(std::move(d));
-  }
-  for (std::size_t e = 0; e < found.size(); ++e)
-    for (Diagnostic& d : found[e]) {
-      auto [it, added] = seen.emplace(key_of(d), Seen{kept.size(), {}});
-      if (added) {
-        kept.push_back(std::move(d));
-        if (e > 0) it->second.in_stage.assign(stages, false);
-      }
-      if (e > 0 && !it->second.in_stage.empty()) it->second.in_stage[e - 1] = true;
-    }
-  for (const auto& [key, where] : seen) {
-    const std::vector<bool>& in = where.in_stage;
-    const auto count = static_cast<std::size_t>(std::count(in.begin(), in.end(), true));
-    if (in.empty() || count == stages) continue;
-    std::vector<std::string_view> names;
-    for (std::size_t s = 0; s < stages; ++s)
-      if (in[s]) names.push_back(plan.stages[s].name);
-    std::string joined;
-    for (std::size_t n = 0; n < names.size(); ++n)
-      joined += fmt::format("{}'{}'", n == 0 ? "" : n + 1 == names.size() ? " and " : ", ", names[n]);
-    Diagnostic& d = kept[where.at];
-    d.message = fmt::format("stage{} {}: {}", count > 1 ? "s" : "", joined, d.message);
-  }
-  out = std::move(kept);
 }
 
 /// The run of the rules on one plan and its estimates, as `options` selects them.
@@ -219,7 +174,9 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     if (end == e + 1) {
       for (Diagnostic& d : found[e]) result.diagnostics.push_back(std::move(d));
     } else {
-      merge_stage_findings(*result.plan, std::span(found).subspan(e, end - e), result.diagnostics);
+      std::vector<std::string> names;
+      for (const Stage& stage : result.plan->stages) names.push_back(stage.name);
+      merge_stage_findings(names, std::span(found).subspan(e, end - e), result.diagnostics);
     }
     e = end;
   }

@@ -14,6 +14,7 @@
 #include "planlint/plan/defaults.hpp"
 #include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
+#include "planlint/plan/stage_findings.hpp"
 #include "planlint/plan/value_reader.hpp"
 #include "planlint/source/columns.hpp"
 #include "planlint/source/toml_limits.hpp"
@@ -502,6 +503,10 @@ void Loader::build_stages(const Plan& base) {
     return;
   }
   std::vector<Stage> stages;
+  // Each stage's defaults are set as the plan's are, their findings kept apart: one that only
+  // some stages make names them (a stage's tp that the plan's GPU count does not divide).
+  std::vector<std::string> names;
+  std::vector<std::vector<Diagnostic>> found(1);  // [0]: the whole run's, which the plan's are
   for (StageDraft& draft : stage_drafts_) {
     if (draft.name.empty()) draft.name = fmt::format("stage {}", stages.size() + 1);
     Plan stage = base;
@@ -523,11 +528,16 @@ void Loader::build_stages(const Plan& base) {
       for (PlanTable& own : draft.assumptions) stage.assumptions.push_back(std::move(own));
     }
     for (std::string& key : draft.invalid_keys) stage.invalid_keys.push_back(std::move(key));
-    apply_defaults(stage, catalog_, findings_);
+    DiagnosticSink stage_sink;
+    Findings stage_findings(*source_, stage_sink, first_line_);
+    apply_defaults(stage, catalog_, stage_findings);
+    found.push_back(stage_sink.take());
+    names.push_back(draft.name);
     stages.push_back(Stage{std::move(draft.name), draft.header, draft.name_span,
                            std::make_shared<const Plan>(std::move(stage))});
   }
   plan_.stages = std::move(stages);
+  merge_stage_findings(names, found, findings_.sink().items());
 }
 
 void Loader::read_estimates(const toml::table& table, const std::string& prefix) {

@@ -27,6 +27,8 @@ class Findings {
 
   Diagnostic& add(std::string_view rule, Span span, std::string key_path, std::string message);
   const SourceFile& source() const { return source_; }
+  /// Where the findings go.
+  DiagnosticSink& sink() { return sink_; }
   /// A toml++ region of the file as a span (byte columns).
   Span span(const toml::source_region& region) { return columns_.span(region); }
   /// The parsed text was ASCII (parse_toml): toml++'s columns are byte columns.

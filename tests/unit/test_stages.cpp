@@ -84,6 +84,20 @@ TEST_CASE("the whole run's metrics sum the stages, and its memory is the largest
     CHECK(run.find(total)->value == Approx(a.find(part)->value + b.find(part)->value));
   }
   CHECK(run.find("run.tokens")->value == Approx(1e12 + 100e9));
+  // The days add in one unit, whatever each stage's own reads best in: an annealing stage of
+  // 10B tokens takes hours.
+  const FileResult annealed = lint(training_plan() + "\n[[stages]]\nname = \"main\"\n\n[[stages]]\nname = \"anneal\"\n"
+                                                     "training.tokens = \"10B\"\n");
+  REQUIRE(annealed.estimates);
+  REQUIRE(annealed.stage_estimates.size() == 2);
+  REQUIRE(annealed.stage_estimates[1].find("train.days")->value < 86400);
+  for (const char* days : {"run.days", "run.wall_days"}) {
+    INFO(days);
+    REQUIRE(annealed.estimates->find(days));
+    const std::string arithmetic = annealed.estimates->find(days)->arithmetic.str();
+    CHECK_THAT(arithmetic, Catch::Contains(" d + "));
+    CHECK_THAT(arithmetic, !Catch::Contains(" h"));
+  }
   CHECK(run.find("run.memory_per_gpu")->value ==
         std::max(a.find("train.memory.total")->value, b.find("train.memory.total")->value));
   // No price: no cost for either stage, nor for the run, which names what it lacks.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "planlint/estimate/engine.hpp"
+#include "planlint/units/quantity.hpp"
 
 namespace planlint {
 
@@ -83,10 +84,12 @@ Estimates run_totals(const Plan& plan, std::span<const Estimates> stages, Estima
       metric.inputs = std::move(inputs);
     }
     metric.arithmetic = LazyText::deferred([&spec, values, result, largest = total.largest, key = total.plan_key] {
+      // A run's days add its stages' days in one unit, not "51.6 d + 13.3 h + 40.6 h".
+      const bool in_days = spec.plain.unit == "days";
       std::string terms;
       for (double v : values) {
         if (!terms.empty()) terms += largest ? ", " : " + ";
-        terms += key ? detail::show_count(v) : detail::show_metric_value(spec, v);
+        terms += key ? detail::show_count(v) : in_days ? units::format_in(v, spec.dim, "d") : detail::show_metric_value(spec, v);
       }
       return largest ? fmt::format("max({}) = {}", terms, detail::show_metric_value(spec, result))
                      : fmt::format("{} = {}", terms, detail::show_metric_value(spec, result));

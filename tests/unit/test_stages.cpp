@@ -246,3 +246,35 @@ training.tp = 3
   REQUIRE(shared.size() == 1);
   CHECK_THAT(shared.front()->message, Catch::StartsWith("cluster.count = 63 GPUs does not divide"));
 }
+
+TEST_CASE("a stage's key that planlint cannot read is the stage's unknown, not the plan's value", "[loader][stages]") {
+  // The plan states zero = 1 and seq_len; the stage misspells seq_len and gives zero an
+  // invalid value: the stage's metrics that need them name them, not the plan's values.
+  const FileResult staged = lint(training_plan({{"training.zero", "1"}}) + R"(
+[[stages]]
+name = "pre-training"
+
+[[stages]]
+name = "long-context"
+training.seq_lenn = 32768
+training.zero = 5
+)");
+  REQUIRE(staged.plan);
+  REQUIRE(staged.plan->stages.size() == 2);
+  const Plan& first = *staged.plan->stages[0].plan;
+  const Plan& second = *staged.plan->stages[1].plan;
+  CHECK(first.number("training.zero") == 1);
+  CHECK(first.number("training.seq_len"));
+  CHECK_FALSE(second.find("training.zero"));
+  CHECK_FALSE(second.find("training.seq_len"));
+  const Estimates& long_context = staged.stage_estimates.at(1);
+  CHECK_FALSE(long_context.find("train.memory.states"));
+  REQUIRE(long_context.missing_inputs("train.memory.states"));
+  CHECK(*long_context.missing_inputs("train.memory.states") ==
+        std::vector<std::string>{"training.zero (its value is not valid)"});
+  REQUIRE(long_context.missing_inputs("train.memory.activations"));
+  const std::vector<std::string>& activations = *long_context.missing_inputs("train.memory.activations");
+  CHECK(std::find(activations.begin(), activations.end(), "training.seq_len (written as 'seq_lenn')") != activations.end());
+  // The first stage is the plan as written.
+  CHECK(staged.stage_estimates.at(0).find("train.memory.states"));
+}

@@ -100,6 +100,7 @@ class Loader {
     std::vector<Claim> claims;
     std::vector<PlanTable> assumptions;     ///< [[stages.assumptions]]
     std::vector<std::string> invalid_keys;  ///< as Plan::invalid_keys ("training.zero")
+    std::vector<Plan::Misspelling> misspellings;  ///< as Plan::misspellings ("training.seq_len")
   };
   std::vector<StageDraft> stage_drafts_;
   /// The keys the file states, valid or not: the key and the element of its array of tables
@@ -410,10 +411,14 @@ void Loader::read_stage(const toml::table& table, std::size_t index, const std::
     if (name == "training" && sub) {
       PlanTable read;
       const std::size_t invalid_before = plan_.invalid_keys.size();
+      const std::size_t misspelt_before = plan_.misspellings.size();
       read_table(*sub, "training", path.str(), read);
-      // A stage's invalid value is the stage's, under the key the stage's plan reads.
+      // A stage's invalid value or misspelt key is the stage's, under the key the stage's plan reads.
       for (std::size_t i = invalid_before; i < plan_.invalid_keys.size(); ++i)
         draft.invalid_keys.push_back(plan_.invalid_keys[i].substr(prefix.size() + 1));
+      for (std::size_t i = misspelt_before; i < plan_.misspellings.size(); ++i)
+        draft.misspellings.push_back(
+            Plan::Misspelling{plan_.misspellings[i].path.substr(prefix.size() + 1), plan_.misspellings[i].written});
       for (const TableValues::Entry& entry : read.values.entries()) draft.values.push_back(entry);
       continue;
     }
@@ -527,7 +532,26 @@ void Loader::build_stages(const Plan& base) {
       });
       for (PlanTable& own : draft.assumptions) stage.assumptions.push_back(std::move(own));
     }
-    for (std::string& key : draft.invalid_keys) stage.invalid_keys.push_back(std::move(key));
+    // A key the stage states and planlint cannot read (an invalid value, a misspelt name) is
+    // the stage's unknown, not the plan's value: the metrics that need it say so.
+    auto forget = [&stage](std::string_view path) {
+      const KeySpec* spec = find_value_key(path);
+      if (!spec) return;
+      PlanTable& table = stage.sections.of(*spec);
+      if (!table.values.find(*spec)) return;
+      TableValues kept;
+      for (const TableValues::Entry& entry : table.values.entries())
+        if (entry.first != spec) kept.emplace(*entry.first, PlanValue(entry.second));
+      table.values = std::move(kept);
+    };
+    for (std::string& key : draft.invalid_keys) {
+      forget(key);
+      stage.invalid_keys.push_back(std::move(key));
+    }
+    for (Plan::Misspelling& misspelling : draft.misspellings) {
+      forget(misspelling.path);
+      stage.misspellings.push_back(std::move(misspelling));
+    }
     DiagnosticSink stage_sink;
     Findings stage_findings(*source_, stage_sink, first_line_);
     apply_defaults(stage, catalog_, stage_findings);

@@ -11,6 +11,7 @@
 
 #include "planlint/diag/diagnostic.hpp"
 #include "planlint/metrics/metric_table.hpp"
+#include "planlint/estimate/corrected.hpp"
 #include "planlint/estimate/portfolio.hpp"
 #include "planlint/source/source_file.hpp"
 #include "planlint/diag/span.hpp"
@@ -80,12 +81,6 @@ struct TargetFlip {
 enum class PlanStatus { changed, added, removed, renamed };
 
 /// One plan of the change.
-/// An input a finding's fix corrects, which one side's figures are computed with
-/// (estimate/corrected.hpp): cluster.peak = "989 TFLOPS", by sparse-peak.
-struct FigureCorrection {
-  std::string key, value, rule;
-};
-
 struct PlanDiff {
   PlanStatus status = PlanStatus::changed;
   std::string name;  ///< plan.name (the head's, else the base's), else its file
@@ -94,12 +89,9 @@ struct PlanDiff {
   std::uint32_t base_line = 0, head_line = 0;  ///< the plan's first line (a Markdown block's)
   std::string base_gpu, head_gpu;
   std::vector<FigureChange> figures;
-  /// The inputs each side's figures are computed with once its findings' fixes are applied;
-  /// empty where no finding corrects one.
-  std::vector<FigureCorrection> base_corrections, head_corrections;
-  /// The same in a sentence, "" without any: "the after figures are computed once
-  /// cluster.peak is 989 TFLOPS (sparse-peak's fix)".
-  std::string corrections_note;
+  /// The inputs each side's figures are computed with once its findings' fixes are applied
+  /// (estimate/corrected.hpp); empty where no finding corrects one.
+  std::vector<InputCorrection> base_corrections, head_corrections;
   std::vector<InputChange> inputs;
   std::vector<AssumptionChange> assumptions;
   std::vector<DiffFinding> introduced, resolved, unchanged;

@@ -7,8 +7,6 @@
 #include <set>
 #include <tuple>
 
-#include <fmt/format.h>
-
 #include "planlint/diff/inputs.hpp"
 #include "planlint/diff/side_plan.hpp"
 #include "planlint/emit/fingerprint.hpp"
@@ -194,21 +192,6 @@ const std::map<std::string, MetricRange, std::less<>>& SidePlan::ranges() const 
   return *cost_ranges;
 }
 
-/// Which side's figures are computed once its findings' fixes are applied, and with what.
-std::string corrections_note(const SidePlan* base, const SidePlan* head) {
-  const auto said = [](const SidePlan* side) {
-    return side && !side->corrections.empty()
-               ? fmt::format("{} ({})", once_text(side->corrections), fixes_text(side->corrections))
-               : std::string();
-  };
-  const std::string before = said(base), after = said(head);
-  if (before.empty() && after.empty()) return {};
-  if (before == after) return "the figures are computed once " + after;
-  if (before.empty()) return "the after figures are computed once " + after;
-  if (after.empty()) return "the before figures are computed once " + before;
-  return fmt::format("the before figures are computed once {}, the after figures once {}", before, after);
-}
-
 PlanDiff compare_plans(SidePlan* base, SidePlan* head, PlanStatus status, bool all_metrics) {
   PlanDiff diff;
   diff.status = status;
@@ -226,10 +209,8 @@ PlanDiff compare_plans(SidePlan* base, SidePlan* head, PlanStatus status, bool a
     if (head->plan) diff.head_gpu = head->plan->text("cluster.gpu").value_or("");
   }
   diff.figures = figures(base, head, all_metrics);
-  for (const auto& [side, corrections] : {std::pair{base, &diff.base_corrections}, std::pair{head, &diff.head_corrections}})
-    if (side)
-      for (const InputCorrection& c : side->corrections) corrections->push_back(FigureCorrection{c.key, c.value, c.rule});
-  diff.corrections_note = corrections_note(base, head);
+  if (base) diff.base_corrections = base->corrections;
+  if (head) diff.head_corrections = head->corrections;
   if (base && head && base->plan && head->plan) {
     diff.inputs = changed_inputs(*base->plan, *head->plan);
     diff.assumptions = changed_assumptions(*base->plan, *head->plan);

@@ -29,6 +29,11 @@ std::string total_transition(const FigureChange& like, double base, double head,
 /// GPUs"); "no figure moved" when none did.
 std::string plan_gist(const PlanDiff& plan);
 
+/// Which side's figures are computed once its findings' fixes are applied, and with what: "the
+/// after figures are computed once cluster.peak is 989 TFLOPS (sparse-peak's fix)"; "" when
+/// neither side's are.
+std::string corrections_note(const PlanDiff& plan);
+
 /// "4 plans changed (2 changed, 1 added, 1 removed)", or "no change".
 std::string change_count(const DiffReport& report);
 

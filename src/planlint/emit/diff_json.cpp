@@ -75,10 +75,10 @@ json total_json(const PortfolioTotal& total) {
 /// A side's place: its file, line and GPU, and the inputs its figures are computed with once its
 /// findings' fixes are applied (as `report --format json` names them).
 json side_json(const std::string& file, std::uint32_t line, const std::string& gpu,
-               const std::vector<FigureCorrection>& corrections) {
+               const std::vector<InputCorrection>& corrections) {
   if (file.empty()) return nullptr;
   json corrected = json::array();
-  for (const FigureCorrection& c : corrections)
+  for (const InputCorrection& c : corrections)
     corrected.push_back({{"key", c.key}, {"value", c.value}, {"rule", c.rule}});
   return {{"file", file}, {"line", line}, {"gpu", gpu}, {"corrected_inputs", std::move(corrected)}};
 }

@@ -103,7 +103,7 @@ std::string details(const PlanDiff& plan) {
   std::string out = fmt::format("<details><summary><code>{}</code> ({}): {}</summary>\n\n", xml_escape(plan.name),
                                 to_string(plan.status), xml_escape(plan_gist(plan)));
   out += fmt::format("{} plan, {}.\n\n", plan.kind, plan_place(plan));
-  if (!plan.corrections_note.empty()) out += fmt::format("*{}.*\n\n", cell(plan.corrections_note));
+  if (const std::string note = corrections_note(plan); !note.empty()) out += fmt::format("*{}.*\n\n", cell(note));
   if (!plan.figures.empty()) {
     out += "| figure | before | after | change |\n|---|---|---|---|\n";
     for (const FigureChange& figure : plan.figures)

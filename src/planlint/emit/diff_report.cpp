@@ -128,6 +128,19 @@ FigureChange total_figure(std::string_view name) {
   return figure;
 }
 
+std::string corrections_note(const PlanDiff& plan) {
+  const auto said = [](const std::vector<InputCorrection>& corrections) {
+    return corrections.empty() ? std::string()
+                               : fmt::format("{} ({})", once_text(corrections), fixes_text(corrections));
+  };
+  const std::string before = said(plan.base_corrections), after = said(plan.head_corrections);
+  if (before.empty() && after.empty()) return {};
+  if (before == after) return "the figures are computed once " + after;
+  if (before.empty()) return "the after figures are computed once " + after;
+  if (after.empty()) return "the before figures are computed once " + before;
+  return fmt::format("the before figures are computed once {}, the after figures once {}", before, after);
+}
+
 std::string plan_gist(const PlanDiff& plan) {
   std::vector<std::string> parts;
   if (plan.status == PlanStatus::added || plan.status == PlanStatus::removed) {

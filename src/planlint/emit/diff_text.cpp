@@ -149,7 +149,7 @@ void render_diff_text(std::ostream& out, const DiffReport& report, const DiffSty
     out << fmt::format("\n{} ({}): {}, {}\n", printable_line_start(plan.name), plan.kind, to_string(plan.status),
                        where(plan));
     out << "  " << plan_gist(plan) << '\n';
-    if (!plan.corrections_note.empty()) out << "  " << printable(plan.corrections_note) << '\n';
+    if (const std::string note = corrections_note(plan); !note.empty()) out << "  " << printable(note) << '\n';
     render_figures(out, plan);
     render_inputs(out, plan);
     render_assumptions(out, plan);

@@ -1,0 +1,182 @@
+#include "planlint/solve/serving_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace planlint::solve {
+
+namespace {
+
+bool divides(double d, double n) { return d >= 1 && std::floor(n / d) * d == n; }
+
+/// How far a known figure is past its bound (> 1 fails); 0 for an unknown one, which no rule
+/// judges.
+double over(double figure, double bound) {
+  if (std::isnan(figure) || std::isnan(bound)) return 0;
+  return figure / bound;
+}
+
+double target_ratio(const TargetBound& target, double value) {
+  if (std::isnan(value)) return 0;
+  return target.is_max ? value / target.bound : target.bound / value;
+}
+
+bool target_met(const TargetBound& target, double value) {
+  if (std::isnan(value)) return true;
+  return target.is_max ? value <= target.bound : value >= target.bound;
+}
+
+}  // namespace
+
+double serving_figure_of(const serving::ServingFigures& f, Metric metric) {
+  switch (metric) {
+    case Metric::infer_memory_total: return f.memory_total;
+    case Metric::infer_max_concurrency: return f.max_concurrency;
+    case Metric::infer_memory_weights_alone: return f.memory_weights_alone;
+    case Metric::infer_memory_one_sequence: return f.memory_one_sequence;
+    case Metric::infer_decode_tokens_per_s: return f.decode_tokens_per_s;
+    case Metric::infer_itl: return f.itl;
+    case Metric::infer_itl_at_concurrency: return f.itl_at_concurrency;
+    case Metric::infer_ttft: return f.ttft;
+    case Metric::infer_ttft_with_attention: return f.ttft_with_attention;
+    case Metric::infer_service_gpus: return f.service_gpus;
+    case Metric::infer_service_concurrency: return f.service_concurrency;
+    case Metric::infer_cost_per_month: return f.cost_per_month;
+    default: return std::nan("");
+  }
+}
+
+bool serving_kernel_metric(Metric metric) {
+  switch (metric) {
+    case Metric::infer_memory_total:
+    case Metric::infer_max_concurrency:
+    case Metric::infer_memory_weights_alone:
+    case Metric::infer_memory_one_sequence:
+    case Metric::infer_decode_tokens_per_s:
+    case Metric::infer_itl:
+    case Metric::infer_itl_at_concurrency:
+    case Metric::infer_ttft:
+    case Metric::infer_ttft_with_attention:
+    case Metric::infer_service_gpus:
+    case Metric::infer_service_concurrency:
+    case Metric::infer_cost_per_month: return true;
+    default: return false;
+  }
+}
+
+bool serve_ranks_before(const ServeRanked& a, const ServeRanked& b) {
+  const auto key = [](const ServeRanked& r) {
+    return std::tuple(r.rank.objective, r.rank.warnings, r.rank.soft_missed, r.rank.replica_gpus,
+                      r.rank.itl_at_concurrency, r.rank.ttft, r.rank.memory, r.layout.tp, r.layout.pp, r.gpu);
+  };
+  return key(a) < key(b);
+}
+
+bool serving_tp_allowed(const serving::ServingInputs& in, long long tp) {
+  const double t = double(tp);
+  if (!divides(in.ranks, t) || !divides(in.ep, t)) return false;
+  const double rank_gpus = t / in.ranks;
+  if (rank_gpus <= 1) return true;
+  if (!std::isnan(in.heads) && !divides(rank_gpus, in.heads)) return false;
+  if (!std::isnan(in.model_kv_heads) && !divides(rank_gpus, in.model_kv_heads) &&
+      !divides(in.model_kv_heads, rank_gpus))
+    return false;
+  return true;
+}
+
+std::optional<ServeFailure> serve_failure_of(const serving::ServingInputs& in, const ServeSpec& spec,
+                                             const serving::ServingFigures& f) {
+  std::optional<ServeFailure> worst;
+  const auto consider = [&](ServeFailure::Kind kind, double ratio, std::size_t target = 0) {
+    if (!(ratio > 1)) return;
+    if (!worst || ratio > worst->ratio) worst = ServeFailure{kind, target, ratio};
+  };
+  consider(ServeFailure::Kind::memory, over(f.memory_fit, in.hbm));
+  if (std::isnan(f.replicas)) consider(ServeFailure::Kind::no_sequence, std::max(2.0, over(f.memory_fit, in.hbm)));
+  consider(ServeFailure::Kind::ttft, over(f.ttft, in.sla_ttft));
+  consider(ServeFailure::Kind::itl, over(f.itl, in.sla_itl));
+  consider(ServeFailure::Kind::decode_claim, over(in.tokens_per_s, f.decode_tokens_per_s));
+  for (std::size_t i = 0; i < spec.hard_targets.size(); ++i) {
+    const TargetBound& target = spec.hard_targets[i];
+    const double value = serving_figure_of(f, target.metric);
+    if (!target_met(target, value)) consider(ServeFailure::Kind::hard_target, std::max(target_ratio(target, value), 1.0 + 1e-12), i);
+  }
+  return worst;
+}
+
+ServeRank serve_rank_of(const serving::ServingInputs& in, const ServeSpec& spec, const serving::ReplicaLayout& l,
+                        const serving::ServingFigures& f) {
+  ServeRank rank;
+  rank.objective = spec.objective == Objective::gpus ? f.service_gpus : f.cost_per_month;
+  // tp-across-nodes: the serving group, tp / dp_attention or tp / ep, wider than a scale-up domain.
+  const double group = std::max(l.tp / in.ranks, l.tp / in.ep);
+  if (group > in.scale_up_domain) ++rank.warnings;
+  // batch-decode-bound, where the sequence alone meets the claim and the SLA.
+  if (!std::isnan(f.itl_at_concurrency) && (!std::isnan(in.tokens_per_s) || !std::isnan(in.sla_itl))) {
+    const bool slow = (!std::isnan(in.tokens_per_s) && in.tokens_per_s * f.itl_at_concurrency > 1) ||
+                      (!std::isnan(in.sla_itl) && f.itl_at_concurrency > in.sla_itl);
+    if (slow) ++rank.warnings;
+  }
+  // prefill-attention-flops: the prompt's attention puts the TTFT bound over its SLA.
+  if (!std::isnan(in.sla_ttft) && !std::isnan(f.ttft_with_attention) && f.ttft_with_attention > in.sla_ttft) ++rank.warnings;
+  for (const TargetBound& target : spec.soft_targets)
+    if (!target_met(target, serving_figure_of(f, target.metric))) ++rank.soft_missed;
+  rank.replica_gpus = double(l.tp) * l.pp;
+  rank.itl_at_concurrency = std::isnan(f.itl_at_concurrency) ? 0 : f.itl_at_concurrency;
+  rank.ttft = std::isnan(f.ttft) ? 0 : f.ttft;
+  rank.memory = f.memory_fit;
+  return rank;
+}
+
+ServeRanked evaluate_serving(const serving::ServingInputs& in, const ServeSpec& spec, serving::ReplicaLayout l) {
+  ServeRanked r;
+  r.figures = serving::evaluate_replica(in, l);
+  l.replicas = serving::replicas_needed(in, r.figures);
+  r.layout = l;
+  serving::evaluate_service(in, l, r.figures);
+  r.rank = serve_rank_of(in, spec, l, r.figures);
+  return r;
+}
+
+ServeResult search_serving(const serving::ServingInputs& in, const serving::ReplicaLayout& plan_layout,
+                           const ServeSpec& spec) {
+  ServeResult result;
+  const long long max_tp = static_cast<long long>(std::isnan(in.heads) ? 1024 : std::min(in.heads * in.ranks, 1e6));
+  const long long max_pp = static_cast<long long>(std::min(in.layers, 1e6));
+  std::map<int, ServeMiss> misses;  // by tp: its nearest miss
+  std::set<int> passing_tps;
+  for (long long tp = 1; tp <= max_tp; ++tp) {
+    if (spec.hold_tp ? tp != plan_layout.tp : !serving_tp_allowed(in, tp)) continue;
+    for (long long pp = 1; pp <= max_pp; ++pp) {
+      if (spec.hold_pp && pp != plan_layout.pp) continue;
+      serving::ReplicaLayout l;
+      l.tp = int(tp);
+      l.pp = int(pp);
+      ServeRanked r = evaluate_serving(in, spec, l);
+      ++result.layouts;
+      if (const std::optional<ServeFailure> failure = serve_failure_of(in, spec, r.figures)) {
+        auto [it, fresh] = misses.try_emplace(l.tp, ServeMiss{r, *failure});
+        if (!fresh && failure->ratio < it->second.failure.ratio) it->second = ServeMiss{r, *failure};
+        continue;
+      }
+      passing_tps.insert(l.tp);
+      ++result.passing;
+      result.best.push_back(r);
+      std::stable_sort(result.best.begin(), result.best.end(), serve_ranks_before);
+      if (result.best.size() > spec.top) result.best.resize(spec.top);
+    }
+  }
+  for (const auto& [tp, miss] : misses) {
+    if (passing_tps.count(tp)) continue;
+    result.misses.push_back(miss);
+  }
+  std::stable_sort(result.misses.begin(), result.misses.end(),
+                   [](const ServeMiss& a, const ServeMiss& b) { return a.failure.ratio < b.failure.ratio; });
+  if (result.misses.size() > spec.families) result.misses.resize(spec.families);
+  return result;
+}
+
+}  // namespace planlint::solve

@@ -1,0 +1,168 @@
+// `planlint solve` of inference plans (docs/solve.md, "Inference plans"): the search against
+// brute force over small spaces, dense and MoE; the replicas the peak needs found by counting
+// them up.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "planlint/estimate/serving_kernel.hpp"
+#include "planlint/solve/serving_search.hpp"
+#include "test_estimates_support.hpp"
+
+using namespace planlint;
+using namespace planlint::test;
+
+namespace {
+
+bool divides(long long d, long long n) { return d >= 1 && n % d == 0; }
+
+/// Every layout as the issue states its limits, by brute force: every whole tp up to 1024 and pp
+/// up to the layers; dp_attention and ep divide tp, tp / dp_attention divides the heads and
+/// divides or is divided by the KV heads; the replicas the least whose sequences hold the peak,
+/// counted up one at a time (the plan's own without a demand).
+std::vector<solve::ServeRanked> brute_force(const serving::ServingInputs& in, const solve::ServeSpec& spec,
+                                            std::uint64_t& layouts) {
+  std::vector<solve::ServeRanked> passing;
+  const auto heads = static_cast<long long>(in.heads), kv = static_cast<long long>(in.model_kv_heads);
+  const auto ranks = static_cast<long long>(in.ranks), ep = static_cast<long long>(in.ep);
+  for (long long tp = 1; tp <= 1024; ++tp)
+    for (long long pp = 1; pp <= static_cast<long long>(in.layers); ++pp) {
+      if (!divides(ranks, tp) || !divides(ep, tp)) continue;
+      const long long t = tp / ranks;
+      if (t > 1 && (!divides(t, heads) || !(divides(t, kv) || divides(kv, t)))) continue;
+      solve::ServeRanked r;
+      r.layout.tp = int(tp);
+      r.layout.pp = int(pp);
+      r.figures = serving::evaluate_replica(in, r.layout);
+      double replicas = in.plan_replicas;
+      if (!std::isnan(in.peak_concurrency)) {
+        replicas = std::nan("");
+        if (r.figures.replica_concurrency >= 1)
+          for (double n = 1; n <= 1e6; ++n)
+            if (n * r.figures.replica_concurrency >= in.peak_concurrency) {
+              replicas = n;
+              break;
+            }
+      }
+      r.layout.replicas = replicas;
+      serving::evaluate_service(in, r.layout, r.figures);
+      ++layouts;
+      if (solve::serve_failure_of(in, spec, r.figures)) continue;
+      r.rank = solve::serve_rank_of(in, spec, r.layout, r.figures);
+      passing.push_back(r);
+    }
+  std::sort(passing.begin(), passing.end(), solve::serve_ranks_before);
+  return passing;
+}
+
+struct Loaded {
+  LoadResult loaded;
+  Estimates estimates;
+  serving::ServingInputs inputs;
+};
+
+Loaded load(const std::string& toml) {
+  Loaded l{load_text(toml), {}, {}};
+  REQUIRE(l.loaded.plan);
+  l.estimates = estimate(*l.loaded.plan, Catalog::builtin());
+  l.inputs = serving::read_serving_inputs(*l.loaded.plan, Catalog::builtin(), l.estimates);
+  REQUIRE(l.inputs.missing.empty());
+  return l;
+}
+
+void check_against_brute_force(const Loaded& plan, solve::ServeSpec spec, std::size_t least_passing = 2) {
+  spec.top = 1000000;
+  const solve::ServeResult searched =
+      solve::search_serving(plan.inputs, serving::plan_replica_layout(*plan.loaded.plan), spec);
+  std::uint64_t layouts = 0;
+  const std::vector<solve::ServeRanked> expected = brute_force(plan.inputs, spec, layouts);
+  CHECK(searched.layouts == layouts);
+  CHECK(searched.passing == expected.size());
+  REQUIRE(searched.best.size() == expected.size());
+  REQUIRE(expected.size() >= least_passing);
+  // Some layouts fail, or the constraints were not exercised.
+  CHECK(expected.size() < layouts);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("rank " << i);
+    CHECK(searched.best[i].layout == expected[i].layout);
+  }
+}
+
+/// A 34B dense model served with a demand and SLAs: 40 heads, 8 KV heads, 24 layers.
+std::map<std::string, std::string> small_dense(std::map<std::string, std::string> changes = {}) {
+  std::map<std::string, std::string> keys = {
+      {"model.params", "\"34B\""},          {"model.layers", "24"},
+      {"model.hidden", "8192"},             {"model.heads", "40"},
+      {"model.kv_heads", "8"},              {"model.head_dim", "128"},
+      {"inference.context", "\"8192 tokens\""}, {"inference.concurrency", "\"64 seq\""},
+      {"inference.mean_concurrency", "\"300 seq\""}, {"inference.peak_factor", "3"},
+      {"inference.sla_itl", "\"40 ms\""},   {"inference.sla_ttft", "\"1 s\""},
+      {"inference.tp", "2"},                {"cluster.count", "16"},
+      {"cluster.price", "\"$2/GPU/h\""},
+  };
+  for (auto& [key, value] : changes) keys[key] = value;
+  return keys;
+}
+
+/// A small MoE model with attention ranks and expert parallelism held: tp a multiple of both.
+std::map<std::string, std::string> small_moe(std::map<std::string, std::string> changes = {}) {
+  std::map<std::string, std::string> keys = small_dense({
+      {"model.params", "\"47B\""},          {"model.active_params", "\"13B\""}, {"model.architecture", "\"moe\""},
+      {"model.layers", "32"},               {"model.hidden", "4096"},           {"model.heads", "32"},
+      {"model.experts", "8"},               {"model.experts_per_token", "2"},   {"model.mlp", "\"swiglu\""},
+      {"model.expert_ffn_hidden", "14336"}, {"model.moe_layers", "32"},         {"inference.ep", "2"},
+      {"inference.dp_attention", "2"},      {"inference.tp", "4"},
+  });
+  for (auto& [key, value] : changes) keys[key] = value;
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("the serving search finds what brute force over the same space finds, in the same order",
+          "[solve][serving]") {
+  SECTION("dense, with a demand and SLAs") { check_against_brute_force(load(inference_plan(small_dense())), {}); }
+  SECTION("dense, minimising GPUs, with a hard target on the memory") {
+    const Loaded plan = load(inference_plan(small_dense()));
+    solve::ServeSpec spec;
+    spec.objective = solve::Objective::gpus;
+    spec.hard_targets.push_back({"memory", Metric::infer_memory_total, true, 60e9});
+    check_against_brute_force(plan, spec);
+  }
+  SECTION("dense, without a concurrency: a replica holds what fits") {
+    check_against_brute_force(
+        load(inference_plan(small_dense({{"inference.concurrency", ""}, {"inference.sla_itl", "\"15 ms\""}}))), {});
+  }
+  SECTION("dense, without a demand: the plan's replicas") {
+    check_against_brute_force(
+        load(inference_plan(small_dense({{"inference.mean_concurrency", ""}, {"inference.replicas", "3"}}))), {});
+  }
+  SECTION("MoE with attention ranks and expert parallelism") {
+    check_against_brute_force(load(inference_plan(small_moe())), {});
+  }
+}
+
+TEST_CASE("the replicas a layout needs hold the demand's peak, and one fewer would not", "[solve][serving]") {
+  const Loaded plan = load(inference_plan(small_dense()));
+  const solve::ServeResult searched =
+      solve::search_serving(plan.inputs, serving::plan_replica_layout(*plan.loaded.plan), solve::ServeSpec{});
+  REQUIRE_FALSE(searched.best.empty());
+  for (const solve::ServeRanked& r : searched.best) {
+    CHECK(r.figures.service_concurrency >= plan.inputs.peak_concurrency);
+    CHECK((r.layout.replicas - 1) * r.figures.replica_concurrency < plan.inputs.peak_concurrency);
+  }
+}
+
+TEST_CASE("held serving keys stay at the plan's values", "[solve][serving]") {
+  const Loaded plan = load(inference_plan(small_dense({{"inference.tp", "4"}})));
+  solve::ServeSpec spec;
+  spec.hold_tp = true;
+  const solve::ServeResult searched =
+      solve::search_serving(plan.inputs, serving::plan_replica_layout(*plan.loaded.plan), spec);
+  REQUIRE_FALSE(searched.best.empty());
+  for (const solve::ServeRanked& r : searched.best) CHECK(r.layout.tp == 4);
+}

@@ -9,8 +9,13 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "planlint/estimate/serving_kernel.hpp"
-#include "planlint/solve/serving_search.hpp"
+#include "planlint/fix/edits.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/solve/serving_solve.hpp"
+#include "integration_support.hpp"
 #include "test_estimates_support.hpp"
 
 using namespace planlint;
@@ -165,4 +170,162 @@ TEST_CASE("held serving keys stay at the plan's values", "[solve][serving]") {
       solve::search_serving(plan.inputs, serving::plan_replica_layout(*plan.loaded.plan), spec);
   REQUIRE_FALSE(searched.best.empty());
   for (const solve::ServeRanked& r : searched.best) CHECK(r.layout.tp == 4);
+}
+
+namespace {
+
+Result<solve::ServeReport> solve_text(const std::string& toml, solve::SolveOptions options = {}) {
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  return solve::solve_serving_plan(source, toml, 1, LintOptions{}, options);
+}
+
+/// Every printed layout, applied to `toml`, lints with no error, is the layout the kernel
+/// evaluated and has the figures it ranked by.
+void check_applied(const std::string& toml, const solve::ServeReport& report) {
+  CHECK(report.unconfirmed.empty());
+  CHECK(report.solutions.size() == report.search.best.size());
+  for (const solve::ServeSolution& solution : report.solutions) {
+    const std::string applied = fix::apply_edits(toml, solution.edits);
+    INFO(applied);
+    const FileResult linted = lint_text(std::make_shared<const SourceFile>("plan.toml", applied), applied, LintOptions{});
+    REQUIRE(linted.plan);
+    REQUIRE(linted.estimates);
+    for (const Diagnostic& d : linted.diagnostics) {
+      INFO(d.rule << ": " << d.message);
+      CHECK(d.severity != Severity::error);
+    }
+    const serving::ReplicaLayout l = serving::plan_replica_layout(*linted.plan);
+    CHECK(l.tp == solution.ranked.layout.tp);
+    CHECK(l.pp == solution.ranked.layout.pp);
+    CHECK(l.replicas == solution.ranked.layout.replicas);
+    CHECK(linted.plan->number("cluster.count") == solution.ranked.figures.service_gpus);
+    const std::pair<Metric, double> figures[] = {
+        {Metric::infer_memory_total, solution.ranked.figures.memory_total},
+        {Metric::infer_ttft, solution.ranked.figures.ttft},
+        {Metric::infer_itl, solution.ranked.figures.itl},
+        {Metric::infer_cost_per_month, solution.ranked.figures.cost_per_month},
+        {Metric::infer_service_gpus, solution.ranked.figures.service_gpus},
+    };
+    for (const auto& [metric, figure] : figures)
+      if (const MetricValue* value = linted.estimates->find(metric)) {
+        INFO(metric_spec(metric).name);
+        CHECK(value->value == figure);
+      }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every layout solve prints for an inference plan lints with no error once applied", "[solve][serving]") {
+  solve::SolveOptions options;
+  options.top = 20;
+  SECTION("dense, with a demand, SLAs and stated replicas") {
+    const std::string toml = inference_plan(small_dense({{"inference.replicas", "8"}}));
+    const Result<solve::ServeReport> report = solve_text(toml, options);
+    REQUIRE(report);
+    REQUIRE(report->solutions.size() == 20);
+    check_applied(toml, *report);
+  }
+  SECTION("without a concurrency, minimising GPUs") {
+    options.objective = solve::Objective::gpus;
+    const std::string toml = inference_plan(small_dense({{"inference.concurrency", ""}}));
+    const Result<solve::ServeReport> report = solve_text(toml, options);
+    REQUIRE(report);
+    REQUIRE_FALSE(report->solutions.empty());
+    check_applied(toml, *report);
+  }
+  SECTION("MoE with attention ranks and expert parallelism") {
+    const std::string toml = inference_plan(small_moe());
+    const Result<solve::ServeReport> report = solve_text(toml, options);
+    REQUIRE(report);
+    REQUIRE_FALSE(report->solutions.empty());
+    check_applied(toml, *report);
+  }
+  SECTION("on other GPU types") {
+    options.gpus = {"h100-sxm", "a100-sxm", "a100-sxm-40gb"};
+    const std::string toml = "# the team's plan\n" + inference_plan(small_dense({{"cluster.hbm", "\"80 GB\""}}));
+    const Result<solve::ServeReport> report = solve_text(toml, options);
+    REQUIRE(report);
+    REQUIRE(report->gpus.size() == 3);
+    REQUIRE_FALSE(report->solutions.empty());
+    check_applied(toml, *report);
+  }
+}
+
+TEST_CASE("the inference examples' layouts fit, and solve finds one at least as cheap", "[solve][serving]") {
+  const std::pair<const char*, solve::Objective> examples[] = {
+      {"examples/inference-serving.toml", solve::Objective::cost},
+      {"examples/deepseek-r1-fp4-serving-published.toml", solve::Objective::gpus},
+      {"examples/mistral-7b-published.toml", solve::Objective::gpus},
+  };
+  for (const auto& [name, objective] : examples) {
+    INFO(name);
+    Result<std::string> text = read_file(std::string(PLANLINT_SOURCE_DIR) + "/" + name);
+    REQUIRE(text);
+    const std::string toml = *text;
+    solve::SolveOptions options;
+    options.objective = objective;
+    const Result<solve::ServeReport> report = solve_text(toml, options);
+    REQUIRE(report);
+    CHECK_FALSE(report->current_failure);
+    REQUIRE_FALSE(report->solutions.empty());
+    CHECK(report->solutions.front().ranked.rank.objective <= report->current.rank.objective);
+    check_applied(toml, *report);
+    // The published layout is in the space the search covers, and passes there.
+    solve::ServeSpec held = report->spec;
+    held.hold_tp = held.hold_pp = true;
+    const solve::ServeResult one = solve::search_serving(report->inputs, report->current.layout, held);
+    CHECK(one.layouts == 1);
+    REQUIRE(one.best.size() == 1);
+    CHECK(one.best.front().layout.tp == report->current.layout.tp);
+    CHECK(one.best.front().layout.pp == report->current.layout.pp);
+  }
+}
+
+TEST_CASE("planlint solve of an inference plan: --apply, --diff, JSON and the exit statuses", "[solve][serving][cli]") {
+  const Scratch scratch;
+  Result<std::string> example = read_file(std::string(PLANLINT_SOURCE_DIR) + "/examples/inference-serving.toml");
+  REQUIRE(example);
+  const std::string path = scratch.write("serving.toml", *example).string();
+
+  const CliRun text = run_cli({"solve", path});
+  CHECK(text.status == 0);
+  CHECK(text.out.find("replica layouts of h200-sxm GPUs") != std::string::npos);
+  CHECK(text.out.find("infer.cost_per_month = ") != std::string::npos);
+
+  const CliRun json = run_cli({"solve", "--format", "json", path});
+  REQUIRE(json.status == 0);
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  CHECK(doc["kind"] == "inference");
+  REQUIRE_FALSE(doc["layouts"].empty());
+  CHECK(doc["layouts"][0]["figures"]["infer.memory.total"].get<double>() <= 141e9);
+  CHECK(doc["layouts"][0]["figures"]["infer.cost_per_month"].get<double>() <=
+        doc["plan"]["figures"]["infer.cost_per_month"].get<double>());
+  CHECK(doc["plan"]["tp"] == 4);
+
+  const CliRun markdown = run_cli({"solve", "--format", "markdown", path});
+  CHECK(markdown.status == 0);
+  CHECK(markdown.out.find("| # | tp | pp |") != std::string::npos);
+
+  const CliRun diff = run_cli({"solve", "--diff", path});
+  CHECK(diff.status == 0);
+  CHECK(diff.out.find("+++ ") != std::string::npos);
+  CHECK(*read_file(path) == *example);
+
+  const CliRun applied = run_cli({"solve", "--apply", path});
+  CHECK(applied.status == 0);
+  const std::string after = *read_file(path);
+  CHECK(after != *example);
+  CHECK(after.find("# planlint: allow-file kv-cache-dominates") != std::string::npos);
+  const CliRun check = run_cli({"check", path});
+  INFO(check.out);
+  CHECK(check.status == 0);
+  // Its layout is now solve's best: solving it again changes nothing.
+  CHECK(run_cli({"solve", "--diff", path}).out.empty());
+
+  // No layout meets an ITL no GPU reaches: exit 1 with the closest miss.
+  const std::string tight = scratch.write("tight.toml", inference_plan(small_dense({{"inference.sla_itl", "\"0.1 ms\""}}))).string();
+  const CliRun none = run_cli({"solve", tight});
+  CHECK(none.status == 1);
+  CHECK(none.out.find("no layout fits: the closest is tp = ") != std::string::npos);
 }

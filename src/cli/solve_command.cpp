@@ -22,11 +22,13 @@ namespace planlint::cli {
 
 CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
   CLI::App* solve = app.add_subcommand(
-      "solve", "Search the layouts a training plan leaves free for the best that fit and meet its hard targets");
+      "solve", "Search the layouts a training or inference plan leaves free for the best that fit and meet its hard "
+      "targets (and SLAs)");
   // Not required here: `solve --apply PLAN` gives the plan to --apply's optional value (run_solve).
-  solve->add_option("path", options.path, "A training plan file, or a Markdown doc with one (see --block)")
+  solve->add_option("path", options.path, "A training or inference plan file, or a Markdown doc with one (see --block)")
       ->type_name("PLAN");
-  solve->add_option("--minimize", options.minimize, "What the best layout has least of: cost (the default), days or gpus")
+  solve->add_option("--minimize", options.minimize, "What the best layout has least of: cost (the default; per month for an inference plan), days "
+                    "(training) or gpus")
       ->type_name("WHAT")
       ->check(CLI::IsMember({"cost", "days", "gpus"}));
   solve->add_option("-n", options.top, "Print the N best layouts (default 5)")
@@ -34,7 +36,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
       ->check(whole_number(1, 1000, "a number of layouts, 1 to 1000"));
   solve->add_option("--keep", options.keep,
                     "Hold these layout keys at the plan's values (tp, pp, virtual_stages, cp, ep, micro_batch, zero, "
-                    "recompute, sequence_parallel)")
+                    "recompute, sequence_parallel; of an inference plan, tp and pp)")
       ->type_name("KEY,...")
       ->delimiter(',')
       ->allow_extra_args(false);

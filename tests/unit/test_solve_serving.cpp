@@ -241,6 +241,19 @@ TEST_CASE("every layout solve prints for an inference plan lints with no error o
     REQUIRE_FALSE(report->solutions.empty());
     check_applied(toml, *report);
   }
+  SECTION("a benchmark of the plan's layout bounds the figures of the others (benchmark-deviation)") {
+    Result<std::string> text = read_file(std::string(PLANLINT_SOURCE_DIR) + "/examples/inference-serving.toml");
+    REQUIRE(text);
+    options.keep = {"pp"};
+    const Result<solve::ServeReport> report = solve_text(*text, options);
+    REQUIRE(report);
+    REQUIRE(report->inputs.benchmarks.size() == 1);
+    CHECK(std::any_of(report->search.misses.begin(), report->search.misses.end(), [](const solve::ServeMiss& miss) {
+      return miss.failure.kind == solve::ServeFailure::Kind::benchmark;
+    }));
+    REQUIRE_FALSE(report->solutions.empty());
+    check_applied(*text, *report);
+  }
   SECTION("on other GPU types") {
     options.gpus = {"h100-sxm", "a100-sxm", "a100-sxm-40gb"};
     const std::string toml = "# the team's plan\n" + inference_plan(small_dense({{"cluster.hbm", "\"80 GB\""}}));

@@ -103,6 +103,14 @@ ServingInputs read_serving_inputs(const Plan& plan, const Catalog& catalog, cons
   if (stated(plan, "inference.sla_ttft")) in.sla_ttft = plan.number("inference.sla_ttft").value_or(absent);
   if (stated(plan, "inference.sla_itl")) in.sla_itl = plan.number("inference.sla_itl").value_or(absent);
   if (stated(plan, "inference.tokens_per_s")) in.tokens_per_s = plan.number("inference.tokens_per_s").value_or(absent);
+  for (const PlanTable& benchmark : plan.benchmarks) {
+    const PlanValue* metric = benchmark.find("metric");
+    const PlanValue* value = benchmark.find("value");
+    const MetricSpec* spec = metric && metric->text() ? find_metric(*metric->text()) : nullptr;
+    if (!spec || !value || !value->quantity() || (spec->tier != Tier::capacity && spec->tier != Tier::cost)) continue;
+    in.benchmarks.push_back({spec->id, value->quantity()->value});
+  }
+  in.benchmark_tolerance = plan.number("tolerances.formula_vs_benchmark").value_or(in.benchmark_tolerance);
   return in;
 }
 

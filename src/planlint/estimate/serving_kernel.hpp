@@ -62,6 +62,14 @@ struct ServingInputs {
   double scale_up_domain = absent;
   /// The SLAs and claims the error rules hold the bounds to; NaN when not stated.
   double sla_ttft = absent, sla_itl = absent, tokens_per_s = absent;
+  /// [[benchmarks]] of capacity and cost metrics (what benchmark-deviation compares), measured
+  /// on the plan's layout, and tolerances.formula_vs_benchmark.
+  struct Measured {
+    Metric metric;
+    double value;
+  };
+  std::vector<Measured> benchmarks;
+  double benchmark_tolerance = 0.25;
   /// Plan keys the figures need that the plan lacks.
   std::vector<std::string> missing;
 };

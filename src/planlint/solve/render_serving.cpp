@@ -94,8 +94,8 @@ std::string demand_text(const ServeReport& report) {
 
 std::string order_text(const ServeReport& report) {
   return fmt::format("minimize {}, then warnings (tp beyond the scale-up domain, the batch's ITL over its SLA or "
-                     "claim, the prompt's attention over the TTFT SLA), soft targets missed, GPUs per replica, ITL "
-                     "at the concurrency, TTFT, memory",
+                     "claim, the prompt's attention over the TTFT SLA, a benchmark beyond its tolerance), soft targets missed, GPUs per replica, ITL "
+                     "at the concurrency, ITL, TTFT, memory",
                      report.spec.objective == Objective::gpus ? "gpus" : "cost per month");
 }
 
@@ -137,6 +137,13 @@ std::string serve_failure_text(const ServeReport& report, const ServeRanked& r, 
       return fmt::format("infer.decode_tokens_per_s {} < the claimed {}",
                          shown(Metric::infer_decode_tokens_per_s, f.decode_tokens_per_s),
                          shown(Metric::infer_decode_tokens_per_s, in.tokens_per_s));
+    case ServeFailure::Kind::benchmark: {
+      const serving::ServingInputs::Measured& measured = in.benchmarks[failure.target];
+      return fmt::format("{} {} and its benchmark {} are {:.2g}× apart, past benchmark-deviation's error factor {:g}",
+                         metric_spec(measured.metric).name, shown(measured.metric, serving_figure_of(f, measured.metric)),
+                         shown(measured.metric, measured.value), failure.ratio * report.spec.benchmark_error_factor,
+                         report.spec.benchmark_error_factor);
+    }
     case ServeFailure::Kind::hard_target: break;
   }
   const TargetBound& target = report.spec.hard_targets[failure.target];

@@ -29,6 +29,15 @@ bool target_met(const TargetBound& target, double value) {
   return target.is_max ? value <= target.bound : value >= target.bound;
 }
 
+/// A benchmark's ratio to the figure, the larger way (benchmark-deviation's); 0 where the rule
+/// does not judge it: an unknown figure, or a decode speed measured below its upper bound.
+double benchmark_ratio(const serving::ServingInputs::Measured& measured, const serving::ServingFigures& f) {
+  const double figure = serving_figure_of(f, measured.metric);
+  if (std::isnan(figure) || figure == 0 || measured.value == 0) return 0;
+  if (measured.metric == Metric::infer_decode_tokens_per_s && measured.value <= figure) return 0;
+  return std::max(measured.value / figure, figure / measured.value);
+}
+
 }  // namespace
 
 double serving_figure_of(const serving::ServingFigures& f, Metric metric) {
@@ -70,7 +79,7 @@ bool serving_kernel_metric(Metric metric) {
 bool serve_ranks_before(const ServeRanked& a, const ServeRanked& b) {
   const auto key = [](const ServeRanked& r) {
     return std::tuple(r.rank.objective, r.rank.warnings, r.rank.soft_missed, r.rank.replica_gpus,
-                      r.rank.itl_at_concurrency, r.rank.ttft, r.rank.memory, r.layout.tp, r.layout.pp, r.gpu);
+                      r.rank.itl_at_concurrency, r.rank.itl, r.rank.ttft, r.rank.memory, r.layout.tp, r.layout.pp, r.gpu);
   };
   return key(a) < key(b);
 }
@@ -104,6 +113,11 @@ std::optional<ServeFailure> serve_failure_of(const serving::ServingInputs& in, c
     const double value = serving_figure_of(f, target.metric);
     if (!target_met(target, value)) consider(ServeFailure::Kind::hard_target, std::max(target_ratio(target, value), 1.0 + 1e-12), i);
   }
+  for (std::size_t i = 0; i < in.benchmarks.size(); ++i) {
+    const double ratio = benchmark_ratio(in.benchmarks[i], f);
+    if (ratio >= spec.benchmark_error_factor)
+      consider(ServeFailure::Kind::benchmark, std::max(ratio / spec.benchmark_error_factor, 1.0 + 1e-12), i);
+  }
   return worst;
 }
 
@@ -122,10 +136,18 @@ ServeRank serve_rank_of(const serving::ServingInputs& in, const ServeSpec& spec,
   }
   // prefill-attention-flops: the prompt's attention puts the TTFT bound over its SLA.
   if (!std::isnan(in.sla_ttft) && !std::isnan(f.ttft_with_attention) && f.ttft_with_attention > in.sla_ttft) ++rank.warnings;
+  // benchmark-deviation's warning: a benchmark beyond the tolerance of the figure.
+  for (const serving::ServingInputs::Measured& measured : in.benchmarks) {
+    const double figure = serving_figure_of(f, measured.metric);
+    if (benchmark_ratio(measured, f) > 0 &&
+        !(std::abs(measured.value - figure) <= in.benchmark_tolerance * std::abs(figure)))
+      ++rank.warnings;
+  }
   for (const TargetBound& target : spec.soft_targets)
     if (!target_met(target, serving_figure_of(f, target.metric))) ++rank.soft_missed;
   rank.replica_gpus = double(l.tp) * l.pp;
   rank.itl_at_concurrency = std::isnan(f.itl_at_concurrency) ? 0 : f.itl_at_concurrency;
+  rank.itl = std::isnan(f.itl) ? 0 : f.itl;
   rank.ttft = std::isnan(f.ttft) ? 0 : f.ttft;
   rank.memory = f.memory_fit;
   return rank;

@@ -28,15 +28,18 @@ struct ServeSpec {
   std::size_t top = 5;
   std::size_t families = 5;
   std::vector<TargetBound> hard_targets, soft_targets;
+  /// benchmark-deviation's error_factor: a figure that far from its benchmark is an error.
+  double benchmark_error_factor = 2;
 };
 
 /// How a serving layout ranks: lexicographic, smaller first.
 struct ServeRank {
   double objective = 0;   ///< $/month, or the service's GPUs
-  int warnings = 0;       ///< tp-across-nodes, batch-decode-bound, prefill-attention-flops
+  /// tp-across-nodes, batch-decode-bound, prefill-attention-flops, benchmark-deviation
+  int warnings = 0;
   int soft_missed = 0;
   double replica_gpus = 0;  ///< tp · pp: the smaller replica first (finer scaling with the demand)
-  double itl_at_concurrency = 0, ttft = 0;  ///< lower latency first
+  double itl_at_concurrency = 0, itl = 0, ttft = 0;  ///< lower latency first
   double memory = 0;
 };
 
@@ -51,8 +54,12 @@ bool serve_ranks_before(const ServeRanked& a, const ServeRanked& b);
 
 /// Why a serving layout fails: the constraint it misses by the widest margin.
 struct ServeFailure {
-  enum class Kind : std::uint8_t { memory, no_sequence, ttft, itl, decode_claim, hard_target } kind = Kind::memory;
-  std::size_t target = 0;  ///< the index in ServeSpec::hard_targets, for Kind::hard_target
+  enum class Kind : std::uint8_t {
+    memory, no_sequence, ttft, itl, decode_claim, hard_target, benchmark
+  } kind = Kind::memory;
+  /// The index in ServeSpec::hard_targets (Kind::hard_target) or ServingInputs::benchmarks
+  /// (Kind::benchmark).
+  std::size_t target = 0;
   double ratio = 0;
 };
 

@@ -106,6 +106,8 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
     (target.hard ? spec.hard_targets : spec.soft_targets)
         .push_back(TargetBound{target.name, target.spec->id, target.is_max, *target.bound});
   }
+  spec.benchmark_error_factor =
+      rule_option(lint_options, "benchmark-deviation", "error_factor", spec.benchmark_error_factor);
   std::vector<std::string> unknown;
   for (const std::string& key : options.keep) {
     if (key == "tp" || key == "inference.tp") spec.hold_tp = true;

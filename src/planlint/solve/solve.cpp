@@ -21,9 +21,8 @@ namespace planlint::solve {
 
 using namespace internal;
 
-namespace {
+namespace internal {
 
-/// A rule option as the run sets it: [lint.options], else the rule's default.
 double rule_option(const LintOptions& options, std::string_view rule_id, const std::string& name, double fallback) {
   if (auto it = options.rule_options.find(name); it != options.rule_options.end()) return it->second.value;
   const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
@@ -33,6 +32,10 @@ double rule_option(const LintOptions& options, std::string_view rule_id, const s
         if (const units::Quantity* quantity = it->second.quantity()) return quantity->value;
   return fallback;
 }
+
+}  // namespace internal
+
+namespace {
 
 std::string value_text(LayoutKey key, const layout::TrainingLayout& l) {
   switch (key) {

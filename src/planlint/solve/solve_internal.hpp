@@ -17,6 +17,9 @@
 
 namespace planlint::solve::internal {
 
+/// A rule option as the run sets it: [lint.options], else the rule's default.
+double rule_option(const LintOptions& options, std::string_view rule_id, const std::string& name, double fallback);
+
 /// The line after the last key line of the plan's `table` ([training], [cluster]; its header's
 /// line when it has none): where keys the plan does not state are written.
 std::size_t insert_offset(const SourceFile& source, const Plan& plan, std::string_view table);

@@ -342,3 +342,16 @@ TEST_CASE("planlint solve of an inference plan: --apply, --diff, JSON and the ex
   CHECK(none.status == 1);
   CHECK(none.out.find("no layout fits: the closest is tp = ") != std::string::npos);
 }
+
+TEST_CASE("a hostile inference plan's space is refused, not searched in part", "[solve][serving]") {
+  // 720,720 heads have 240 divisors: with 100,000 layers, 24 million layouts a GPU type.
+  const std::string toml = inference_plan(small_dense({{"model.heads", "720720"}, {"model.kv_heads", "720720"},
+                                                       {"model.layers", "100000"}}));
+  solve::SolveOptions options;
+  options.gpus = {"h100-sxm", "a100-sxm", "a100-sxm-40gb", "l4", "a10g"};
+  const Result<solve::ServeReport> many = solve_text(toml, options);
+  REQUIRE_FALSE(many);
+  CHECK(many.error().message.find("more than 100000000 replica layouts") != std::string::npos);
+  // Heads beyond a million are no model's.
+  CHECK_FALSE(solve_text(inference_plan(small_dense({{"model.heads", "2000000"}}))));
+}

@@ -68,7 +68,7 @@ ServingInputs read_serving_inputs(const Plan& plan, const Catalog& catalog, cons
   in.price = plan.number("cluster.price").value_or(absent);
   in.count = require("cluster.count");
   in.layers = require("model.layers");
-  in.heads = plan.number("model.heads").value_or(absent);
+  in.heads = require("model.heads");
   const bool mla = plan.find("model.kv_lora_rank") != nullptr;
   in.model_kv_heads = plan.number("model.kv_heads").value_or(absent);
   in.kv_heads = mla ? 1 : in.model_kv_heads;

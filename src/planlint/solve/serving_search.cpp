@@ -163,15 +163,33 @@ ServeRanked evaluate_serving(const serving::ServingInputs& in, const ServeSpec& 
   return r;
 }
 
+std::vector<int> serving_tps(const serving::ServingInputs& in) {
+  // tp / dp_attention divides the heads: the divisors of the heads, times dp_attention (both at
+  // most a million: solve_serving_plan refuses more).
+  std::vector<int> tps;
+  const double heads = in.heads;
+  for (double d = 1; d * d <= heads; ++d) {
+    if (!divides(d, heads)) continue;
+    for (const double t : {d, heads / d}) {
+      const double tp = t * in.ranks;
+      // A replica of more GPUs than a cluster.count solve accepts is no layout.
+      if (tp > 1e7) continue;
+      if (serving_tp_allowed(in, static_cast<long long>(tp))) tps.push_back(static_cast<int>(tp));
+    }
+  }
+  std::sort(tps.begin(), tps.end());
+  tps.erase(std::unique(tps.begin(), tps.end()), tps.end());
+  return tps;
+}
+
 ServeResult search_serving(const serving::ServingInputs& in, const serving::ReplicaLayout& plan_layout,
                            const ServeSpec& spec) {
   ServeResult result;
-  const long long max_tp = static_cast<long long>(std::isnan(in.heads) ? 1024 : std::min(in.heads * in.ranks, 1e6));
+  const std::vector<int> tps = spec.hold_tp ? std::vector<int>{plan_layout.tp} : serving_tps(in);
   const long long max_pp = static_cast<long long>(std::min(in.layers, 1e6));
   std::map<int, ServeMiss> misses;  // by tp: its nearest miss
   std::set<int> passing_tps;
-  for (long long tp = 1; tp <= max_tp; ++tp) {
-    if (spec.hold_tp ? tp != plan_layout.tp : !serving_tp_allowed(in, tp)) continue;
+  for (const int tp : tps) {
     for (long long pp = 1; pp <= max_pp; ++pp) {
       if (spec.hold_pp && pp != plan_layout.pp) continue;
       serving::ReplicaLayout l;

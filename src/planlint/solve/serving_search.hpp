@@ -79,6 +79,10 @@ struct ServeResult {
 /// divide or are divided by the KV heads (tp-heads-indivisible).
 bool serving_tp_allowed(const serving::ServingInputs& in, long long tp);
 
+/// The tp values of the space, ascending: dp_attention times the divisors of the heads that
+/// serving_tp_allowed allows.
+std::vector<int> serving_tps(const serving::ServingInputs& in);
+
 /// The layout `l` with its replicas computed, evaluated.
 ServeRanked evaluate_serving(const serving::ServingInputs& in, const ServeSpec& spec, serving::ReplicaLayout l);
 std::optional<ServeFailure> serve_failure_of(const serving::ServingInputs& in, const ServeSpec& spec,
@@ -86,8 +90,8 @@ std::optional<ServeFailure> serve_failure_of(const serving::ServingInputs& in, c
 ServeRank serve_rank_of(const serving::ServingInputs& in, const ServeSpec& spec, const serving::ReplicaLayout& l,
                         const serving::ServingFigures& figures);
 
-/// Every layout of the space: tp over what serving_tp_allowed allows up to heads · dp_attention,
-/// pp from 1 to the layers, each held at the plan's value when the spec says so.
+/// Every layout of the space: tp over serving_tps, pp from 1 to the layers, each held at the
+/// plan's value when the spec says so.
 ServeResult search_serving(const serving::ServingInputs& in, const serving::ReplicaLayout& plan_layout,
                            const ServeSpec& spec);
 

@@ -90,9 +90,12 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
     return Error(fmt::format("{}: solve needs {} to evaluate a layout", report.path, fmt::join(in.missing, ", ")));
   if (!(in.count >= 1) || std::floor(in.count) != in.count || in.count > 1e7)
     return Error(fmt::format("{}: cluster.count must be a whole number of GPUs", report.path));
-  if (!(in.layers >= 1) || in.layers > 1e5 || !(in.ranks >= 1) || !(in.ep >= 1))
-    return Error(fmt::format("{}: model.layers, inference.dp_attention and inference.ep must be whole numbers from 1 "
-                             "to search layouts",
+  // Bounds that keep a hostile plan's space small: a few thousand tp values of the heads' divisors
+  // at the most, each with every pp up to the layers.
+  const auto whole = [](double x, double most) { return x >= 1 && x <= most && std::floor(x) == x; };
+  if (!whole(in.layers, 1e5) || !whole(in.heads, 1e6) || !whole(in.ranks, 1e6) || !whole(in.ep, 1e6))
+    return Error(fmt::format("{}: model.layers (up to 100,000), model.heads, inference.dp_attention and inference.ep "
+                             "(up to 1,000,000) must be whole numbers from 1 to search layouts",
                              report.path));
   report.gpu = plan.text("cluster.gpu").value_or("");
 
@@ -162,6 +165,16 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
     }
     report.gpus.push_back(std::move(choice));
   }
+
+  // A hostile plan's space (many divisors of the heads, many layers, many GPU types) is refused,
+  // not searched in part.
+  constexpr std::uint64_t max_layouts = 100'000'000;
+  double layouts = 0;
+  for (const ServeGpu& gpu : report.gpus)
+    layouts += (spec.hold_tp ? 1.0 : double(serving_tps(gpu.inputs).size())) * (spec.hold_pp ? 1.0 : gpu.inputs.layers);
+  if (layouts > double(max_layouts))
+    return Error(fmt::format("{}: more than {} replica layouts to search; hold some keys as written with --keep",
+                             report.path, max_layouts));
 
   const auto started = std::chrono::steady_clock::now();
   ServeResult& merged = report.search;

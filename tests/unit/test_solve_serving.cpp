@@ -355,3 +355,27 @@ TEST_CASE("a hostile inference plan's space is refused, not searched in part", "
   // Heads beyond a million are no model's.
   CHECK_FALSE(solve_text(inference_plan(small_dense({{"model.heads", "2000000"}}))));
 }
+
+TEST_CASE("a disaggregated plan's prefill pool is held: its fit decides every layout", "[solve][serving]") {
+  solve::SolveOptions options;
+  options.objective = solve::Objective::gpus;
+  options.top = 10;
+  for (const char* name : {"clean", "fires"}) {
+    INFO(name);
+    Result<std::string> text =
+        read_file(std::string(PLANLINT_SOURCE_DIR) + "/tests/rules/prefill-memory-fit/" + name + ".toml");
+    REQUIRE(text);
+    const Result<solve::ServeReport> report = solve_text(*text, options);
+    REQUIRE(report);
+    CHECK(report->inputs.disaggregated);
+    if (std::string_view(name) == "fires") {
+      // The prefill GPUs do not hold a prompt whatever the decode pool's layout.
+      CHECK(report->solutions.empty());
+      REQUIRE_FALSE(report->search.misses.empty());
+      CHECK(report->search.misses.front().failure.kind == solve::ServeFailure::Kind::prefill_memory);
+    } else {
+      REQUIRE(report->solutions.size() == 10);
+      check_applied(*text, *report);
+    }
+  }
+}

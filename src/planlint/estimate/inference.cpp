@@ -19,8 +19,9 @@ std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
   const bool mla = context.find("model.kv_lora_rank") != nullptr;
   const std::optional<double> heads = mla ? std::optional<double>(1) : context.number("model.kv_heads");
   if (!tp || !heads || !(*tp >= 1) || !(*heads >= 1)) return std::nullopt;
-  const double per_gpu = std::ceil(*heads / *tp);
-  if (per_gpu * *tp == *heads) return std::nullopt;  // tp divides kv_heads: the cache / tp
+  const serving::KvHold hold = serving::kv_hold(*tp, 1, 1, *heads, 1);
+  if (!hold.split) return std::nullopt;  // tp divides kv_heads: the cache / tp
+  const double per_gpu = serving::kv_heads_per_gpu(*heads, *tp);
   if (mla) {
     m.plan("model.kv_lora_rank");
     m.note(fmt::format("MLA caches one latent that every head reads (DeepSeek-V2 §2.1): every GPU of the tp {} "
@@ -47,7 +48,7 @@ std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
                          count(*tp), count(*heads), count(*heads), count(*tp), count(per_gpu),
                          count(*heads / per_gpu), count(*tp)));
   }
-  return KvSplit{kv_heads, Term{per_gpu, TermText::count(per_gpu)}, whole, per_gpu / *heads};
+  return KvSplit{kv_heads, Term{per_gpu, TermText::count(per_gpu)}, whole, hold.share};
 }
 
 Term kv_heads_term(EstimateContext& context, MetricBuilder& m) {

@@ -91,6 +91,8 @@ ServingInputs read_serving_inputs(const Plan& plan, const Catalog& catalog, cons
   if (in.disaggregated) {
     in.disaggregated_ttft = metric_or_absent(estimates, Metric::infer_ttft);
     in.prefill_count = plan.number("inference.prefill_count").value_or(0);
+    in.prefill_memory = metric_or_absent(estimates, Metric::infer_prefill_memory);
+    in.prefill_hbm = plan.number("inference.prefill_hbm").value_or(absent);
   }
   // The scale-up domain as tp-across-nodes reads it: the plan's, or its GPU's, which the default
   // caps at the job's GPUs (a replica's tp never exceeds those).

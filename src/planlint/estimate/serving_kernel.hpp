@@ -59,6 +59,9 @@ struct ServingInputs {
   /// A disaggregated prefill pool, held: its TTFT (infer.ttft) and GPUs.
   bool disaggregated = false;
   double disaggregated_ttft = absent, prefill_count = 0;
+  /// infer.prefill_memory against inference.prefill_hbm (prefill-memory-fit), which no decode
+  /// layout changes.
+  double prefill_memory = absent, prefill_hbm = absent;
   double scale_up_domain = absent;
   /// The SLAs and claims the error rules hold the bounds to; NaN when not stated.
   double sla_ttft = absent, sla_itl = absent, tokens_per_s = absent;
@@ -83,7 +86,9 @@ struct ServingFigures {
   double decode_tokens_per_s = absent, itl = absent, itl_at_concurrency = absent;
   double ttft = absent, ttft_with_attention = absent;
   double replica_concurrency = absent;   ///< the stated concurrency, else infer.max_concurrency
+  double peak_replicas = absent;         ///< infer.peak_replicas, with a demand stated
   double replicas = absent;              ///< the peak's replicas, else the plan's
+  double replica_gpus = absent;          ///< tp · pp
   double service_gpus = absent, service_concurrency = absent, cost_per_month = absent;
   /// What inference-memory-fit holds to the HBM: memory.total, or without a concurrency the
   /// larger of the weights alone and one sequence.
@@ -119,12 +124,14 @@ inline ServingFigures evaluate_replica(const ServingInputs& in, const ReplicaLay
   f.ttft = in.disaggregated ? in.disaggregated_ttft : prefill_seconds(in.prefill_flops, in.peak, l.tp, l.pp, in.mfu);
   f.ttft_with_attention = f.ttft * (1 + in.attention_share);
   f.replica_concurrency = std::isnan(in.concurrency) ? f.max_concurrency : in.concurrency;
+  f.peak_replicas = peak_replicas(in.peak_concurrency, f.replica_concurrency);
   return f;
 }
 
 /// The figures of `l` with `replicas` replicas: the service's GPUs, what they hold, the cost.
 inline void evaluate_service(const ServingInputs& in, const ReplicaLayout& l, ServingFigures& f) {
   f.replicas = l.replicas;
+  f.replica_gpus = double(l.tp) * l.pp;
   f.service_gpus = service_gpus(l.replicas, l.tp, l.pp);
   f.service_concurrency = service_concurrency(l.replicas, f.replica_concurrency);
   f.cost_per_month = cost_per_month(f.service_gpus + (in.disaggregated ? in.prefill_count : 0), in.price);
@@ -136,7 +143,7 @@ inline void evaluate_service(const ServingInputs& in, const ReplicaLayout& l, Se
 inline double replicas_needed(const ServingInputs& in, const ServingFigures& replica) {
   if (std::isnan(in.peak_concurrency)) return in.plan_replicas;
   if (!(replica.replica_concurrency >= 1)) return absent;
-  return std::max(1.0, peak_replicas(in.peak_concurrency, replica.replica_concurrency));
+  return std::max(1.0, replica.peak_replicas);
 }
 
 /// The figures of `l` (its replicas as given).

@@ -144,6 +144,10 @@ std::string serve_failure_text(const ServeReport& report, const ServeRanked& r, 
                          shown(measured.metric, measured.value), failure.ratio * report.spec.benchmark_error_factor,
                          report.spec.benchmark_error_factor);
     }
+    case ServeFailure::Kind::prefill_memory:
+      return fmt::format("the prefill pool's GPUs need {} of their {} (prefill-memory-fit; the pool is held)",
+                         shown(Metric::infer_prefill_memory, in.prefill_memory),
+                         units::format(in.prefill_hbm, units::dims::bytes));
     case ServeFailure::Kind::hard_target: break;
   }
   const TargetBound& target = report.spec.hard_targets[failure.target];

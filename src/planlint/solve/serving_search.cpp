@@ -54,6 +54,9 @@ double serving_figure_of(const serving::ServingFigures& f, Metric metric) {
     case Metric::infer_service_gpus: return f.service_gpus;
     case Metric::infer_service_concurrency: return f.service_concurrency;
     case Metric::infer_cost_per_month: return f.cost_per_month;
+    case Metric::infer_replica_gpus: return f.replica_gpus;
+    // The replicas the peak needs: a layout's replicas, where the plan states a demand.
+    case Metric::infer_peak_replicas: return f.peak_replicas;
     default: return std::nan("");
   }
 }
@@ -71,7 +74,9 @@ bool serving_kernel_metric(Metric metric) {
     case Metric::infer_ttft_with_attention:
     case Metric::infer_service_gpus:
     case Metric::infer_service_concurrency:
-    case Metric::infer_cost_per_month: return true;
+    case Metric::infer_cost_per_month:
+    case Metric::infer_replica_gpus:
+    case Metric::infer_peak_replicas: return true;
     default: return false;
   }
 }
@@ -108,6 +113,7 @@ std::optional<ServeFailure> serve_failure_of(const serving::ServingInputs& in, c
   consider(ServeFailure::Kind::ttft, over(f.ttft, in.sla_ttft));
   consider(ServeFailure::Kind::itl, over(f.itl, in.sla_itl));
   consider(ServeFailure::Kind::decode_claim, over(in.tokens_per_s, f.decode_tokens_per_s));
+  consider(ServeFailure::Kind::prefill_memory, over(in.prefill_memory, in.prefill_hbm));
   for (std::size_t i = 0; i < spec.hard_targets.size(); ++i) {
     const TargetBound& target = spec.hard_targets[i];
     const double value = serving_figure_of(f, target.metric);

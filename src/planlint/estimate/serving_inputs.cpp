@@ -31,7 +31,8 @@ ReplicaLayout plan_replica_layout(const Plan& plan) {
   };
   l.tp = degree("inference.tp");
   l.pp = degree("inference.pp");
-  l.replicas = plan.number("inference.replicas").value_or(absent);
+  // One replica where the count books less than one (replica-count-mismatch's reading).
+  l.replicas = plan.number("inference.replicas").value_or(1);
   return l;
 }
 
@@ -85,7 +86,9 @@ ServingInputs read_serving_inputs(const Plan& plan, const Catalog& catalog, cons
   if (!(in.tokens_per_step > 1)) in.tokens_per_step = 1;
   if (stated(plan, "inference.mean_concurrency"))
     in.peak_concurrency = metric_or_absent(estimates, Metric::infer_peak_concurrency);
-  in.plan_replicas = plan.number("inference.replicas").value_or(absent);
+  // Without a replica count (the count books less than one replica), one replica, as
+  // replica-count-mismatch reads the plan.
+  in.plan_replicas = plan.number("inference.replicas").value_or(1);
   in.replicas_stated = stated(plan, "inference.replicas");
   in.disaggregated = plan.find("inference.prefill_gpu") != nullptr;
   if (in.disaggregated) {

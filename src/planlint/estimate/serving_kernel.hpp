@@ -54,7 +54,7 @@ struct ServingInputs {
   double weights_read_at_concurrency = absent;  ///< infer.weights_read_at_concurrency
   double tokens_per_step = 1;
   double peak_concurrency = absent;   ///< infer.peak_concurrency: the demand's peak, when stated
-  double plan_replicas = absent;      ///< inference.replicas, stated or derived
+  double plan_replicas = 1;           ///< inference.replicas, stated or derived; 1 without one
   bool replicas_stated = false;
   /// A disaggregated prefill pool, held: its TTFT (infer.ttft) and GPUs.
   bool disaggregated = false;

@@ -2,6 +2,7 @@
 /// Markdown and JSON, in the training output's shape with the columns that fit serving.
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include <fmt/format.h>
@@ -148,6 +149,9 @@ std::string serve_failure_text(const ServeReport& report, const ServeRanked& r, 
       return fmt::format("the prefill pool's GPUs need {} of their {} (prefill-memory-fit; the pool is held)",
                          shown(Metric::infer_prefill_memory, in.prefill_memory),
                          units::format(in.prefill_hbm, units::dims::bytes));
+    case ServeFailure::Kind::booked:
+      return fmt::format("its replicas need {:g} GPUs, more than the {:g} it books (replica-count-mismatch)",
+                         f.service_gpus, in.count);
     case ServeFailure::Kind::hard_target: break;
   }
   const TargetBound& target = report.spec.hard_targets[failure.target];
@@ -268,13 +272,20 @@ constexpr Metric json_metrics[] = {
     Metric::infer_itl,                Metric::infer_itl_at_concurrency,   Metric::infer_service_gpus,
     Metric::infer_service_concurrency, Metric::infer_cost_per_month};
 
+/// A count as a JSON integer (null when unknown).
+json count_json(double value) {
+  if (std::isnan(value)) return nullptr;
+  if (std::floor(value) == value && std::fabs(value) < 9e15) return static_cast<std::int64_t>(value);
+  return value;
+}
+
 json ranked_json(const ServeReport& report, const ServeRanked& r) {
   json out;
   out["tp"] = r.layout.tp;
   out["pp"] = r.layout.pp;
-  out["ep"] = report.inputs.ep;
-  out["dp_attention"] = report.inputs.ranks;
-  out["replicas"] = std::isnan(r.layout.replicas) ? json(nullptr) : json(r.layout.replicas);
+  out["ep"] = count_json(report.inputs.ep);
+  out["dp_attention"] = count_json(report.inputs.ranks);
+  out["replicas"] = count_json(r.layout.replicas);
   json figures = json::object();
   for (const Metric metric : json_metrics) {
     const double value = serving_figure_of(r.figures, metric);
@@ -291,7 +302,7 @@ void render_solve_json(std::ostream& out, const ServeReport& report) {
   doc["path"] = report.path;
   doc["kind"] = "inference";
   doc["gpu"] = report.gpu;
-  doc["count"] = report.inputs.count;
+  doc["count"] = count_json(report.inputs.count);
   doc["minimize"] = objective_name(report.spec.objective);
   doc["layouts_searched"] = report.search.layouts;
   doc["layouts_passing"] = report.search.passing;
@@ -312,7 +323,7 @@ void render_solve_json(std::ostream& out, const ServeReport& report) {
   for (const ServeSolution& solution : report.solutions) {
     json entry = ranked_json(report, solution.ranked);
     entry["gpu"] = gpu_id(report, solution.ranked);
-    entry["count"] = solution.ranked.figures.service_gpus;
+    entry["count"] = count_json(solution.ranked.figures.service_gpus);
     entry["changes"] = solution.changes;
     layouts.push_back(std::move(entry));
   }

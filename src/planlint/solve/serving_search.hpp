@@ -55,7 +55,8 @@ bool serve_ranks_before(const ServeRanked& a, const ServeRanked& b);
 /// Why a serving layout fails: the constraint it misses by the widest margin.
 struct ServeFailure {
   enum class Kind : std::uint8_t {
-    memory, no_sequence, ttft, itl, decode_claim, hard_target, benchmark, prefill_memory
+    memory, no_sequence, ttft, itl, decode_claim, hard_target, benchmark, prefill_memory,
+    booked  ///< the plan's own replicas need more GPUs than it books (replica-count-mismatch)
   } kind = Kind::memory;
   /// The index in ServeSpec::hard_targets (Kind::hard_target) or ServingInputs::benchmarks
   /// (Kind::benchmark).

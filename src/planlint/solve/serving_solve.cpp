@@ -137,6 +137,8 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
                                                                   in.price);
   report.current.rank = serve_rank_of(in, spec, current, report.current.figures);
   report.current_failure = serve_failure_of(in, spec, report.current.figures);
+  if (!report.current_failure && report.current.figures.service_gpus > in.count)
+    report.current_failure = ServeFailure{ServeFailure::Kind::booked, 0, report.current.figures.service_gpus / in.count};
 
   report.gpu_varied = options.vary_gpu || !options.gpus.empty();
   const Result<WantedGpus> wanted = wanted_gpus(options, catalog, catalog.find(report.gpu), report.gpu_varied);

@@ -226,6 +226,21 @@ TEST_CASE("every layout solve prints for an inference plan lints with no error o
     REQUIRE(report->solutions.size() == 20);
     check_applied(toml, *report);
   }
+  SECTION("with a hard target on the memory") {
+    const std::string toml = inference_plan(small_dense()) +
+                             "\n[[targets]]\nname = \"headroom\"\nmetric = \"infer.memory.total\"\nmax = \"50 GB\"\n";
+    const Result<solve::ServeReport> report = solve_text(toml, options);
+    REQUIRE(report);
+    REQUIRE(report->spec.hard_targets.size() == 1);
+    REQUIRE_FALSE(report->solutions.empty());
+    for (const solve::ServeSolution& solution : report->solutions) CHECK(solution.ranked.figures.memory_total <= 50e9);
+    // Without the target the cheapest layout holds more than 50 GB a GPU: the target decides.
+    const Result<solve::ServeReport> free = solve_text(inference_plan(small_dense()), options);
+    REQUIRE(free);
+    REQUIRE_FALSE(free->solutions.empty());
+    CHECK(free->solutions.front().ranked.figures.memory_total > 50e9);
+    check_applied(toml, *report);
+  }
   SECTION("without a concurrency, minimising GPUs") {
     options.objective = solve::Objective::gpus;
     const std::string toml = inference_plan(small_dense({{"inference.concurrency", ""}}));

@@ -161,6 +161,8 @@ struct GpuRow {
   double hbm, hbm_bandwidth;
   bool has_link;
   double link_bandwidth;
+  bool has_host_link;
+  double host_bandwidth;
   bool has_link_kind;
   std::uint8_t link_kind;
   bool has_domain;
@@ -288,6 +290,7 @@ std::vector<GpuSpec> gpus() {
     gpu.hbm_bytes = row.hbm;
     gpu.hbm_bandwidth_bytes_per_s = row.hbm_bandwidth;
     if (row.has_link) gpu.link_bandwidth_bytes_per_s = row.link_bandwidth;
+    if (row.has_host_link) gpu.host_bandwidth_bytes_per_s = row.host_bandwidth;
     if (row.has_link_kind) gpu.scale_up_link = static_cast<ScaleUpLink>(row.link_kind);
     if (row.has_domain) gpu.scale_up_domain = row.domain;
     if (row.has_host) gpu.gpus_per_node = row.host;
@@ -411,11 +414,13 @@ std::vector<GpuSpec> gpus() {
     const Range sources = string_rows(gpu.sources);
     const Span& span = gpu.location.span;
     const PriceRange price = gpu.price.value_or(PriceRange{});
-    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{},\n   {},{},{},{},{}}}",
+    gpus_.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\n   {},{},{},\n   {},{},{},{},\n   {},{},{},{},{}}}",
                                 literal(gpu.id), literal(gpu.name), aliases.text(), dense.text(), sparse.text(),
                                 number(gpu.hbm_bytes), number(gpu.hbm_bandwidth_bytes_per_s),
                                 gpu.link_bandwidth_bytes_per_s.has_value(),
                                 number(gpu.link_bandwidth_bytes_per_s.value_or(0)),
+                                gpu.host_bandwidth_bytes_per_s.has_value(),
+                                number(gpu.host_bandwidth_bytes_per_s.value_or(0)),
                                 gpu.scale_up_link.has_value(),
                                 static_cast<unsigned>(gpu.scale_up_link.value_or(ScaleUpLink::nvlink)),
                                 gpu.scale_up_domain.has_value(), number(gpu.scale_up_domain.value_or(0)),

@@ -365,6 +365,46 @@ TEST_CASE("a pipeline schedule sets the bubble, the in-flight activations and th
   CHECK(chunked["train.memory.activations"].value == Approx(activations));
 }
 
+TEST_CASE("offload keeps states or activations in host memory and moves them over the host link",
+          "[estimates]") {
+  // 7B on 128 H100s (host link PCIe Gen5 x16, 128 GB/s both directions), ZeRO 1: dp = 128,
+  // m = 1024 / 128 = 8 micro-batches a step.
+  auto with = [](const char* offload) {
+    return estimate_text(training_plan({{"training.zero", "1"}, {"training.offload", offload}}));
+  };
+  const Estimated plain = with("\"none\"");
+  CHECK(plain.estimates.find("train.offload.bytes") == nullptr);
+  const double n = 7e9;
+  REQUIRE(plain["train.memory.states"].value == Approx(4 * n + 12 * n / 128));
+  // ZeRO-Offload (Ren et al. 2021): HBM keeps the 16-bit weights; the gradients and the
+  // optimizer states the GPU would hold are in host memory; its step sends its shard's 16-bit
+  // gradients out and gets their 16-bit weights back.
+  const Estimated optimizer = with("\"optimizer\"");
+  CHECK(optimizer["train.memory.states"].value == Approx(2 * n));
+  CHECK(optimizer["train.offload.state_bytes"].value == Approx(2 * n + 12 * n / 128));
+  CHECK(optimizer["train.offload.bytes"].value == Approx(4 * n / 128));
+  CHECK(optimizer["train.offload.seconds"].value == Approx(4 * n / 128 / 64e9));
+  CHECK(optimizer["train.offload.fraction"].value ==
+        Approx(4 * n / 128 / 64e9 / optimizer["train.step_seconds"].value));
+  CHECK(optimizer["train.memory.activations"].value == Approx(plain["train.memory.activations"].value));
+  // Activation offload: two layers' worth of one micro-batch in HBM, the 32 layers' in host
+  // memory, each micro-batch's out and back.
+  const Estimated activations = with("\"activations\"");
+  const double hbm = activations["train.memory.activations"].value;
+  CHECK(hbm == Approx(plain["train.memory.activations"].value * 2 / 32));
+  CHECK(activations["train.offload.activation_bytes"].value == Approx(plain["train.memory.activations"].value));
+  CHECK(activations["train.offload.bytes"].value == Approx(hbm * 8 * 32));
+  CHECK(activations["train.memory.states"].value == Approx(plain["train.memory.states"].value));
+  const Estimated both = with("\"optimizer+activations\"");
+  CHECK(both["train.offload.bytes"].value == Approx(4 * n / 128 + hbm * 8 * 32));
+  // A GPU whose host link the catalog does not give leaves the time to the plan.
+  const Estimated tpu = estimate_text(training_plan(
+      {{"training.offload", "\"optimizer\""}, {"cluster.gpu", "\"tpu-v5p\""}, {"cluster.count", "128"}}));
+  CHECK(tpu.estimates.find("train.offload.seconds") == nullptr);
+  REQUIRE(tpu.estimates.missing_inputs("train.offload.seconds"));
+  CHECK(*tpu.estimates.missing_inputs("train.offload.seconds") == std::vector<std::string>{"cluster.host_bandwidth"});
+}
+
 TEST_CASE("an MoE model's single-sequence decode bound reads the routed experts' weights only", "[estimates]") {
   // Mixtral 8x7B (46.7B, 12.9B active) in bf16 on one H100 SXM (3.35 TB/s), 4096 tokens of
   // context: weights 93.4 GB, of which one token reads 93.4 × 12.9 / 46.7 = 25.8 GB, and its KV

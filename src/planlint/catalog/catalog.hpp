@@ -120,6 +120,9 @@ struct GpuSpec {
   double hbm_bandwidth_bytes_per_s = 0;
   /// The scale-up link's bandwidth per GPU, both directions (NVLink 900 GB/s on an H100 SXM).
   std::optional<double> link_bandwidth_bytes_per_s;
+  /// The link to the host CPU's memory per GPU, both directions (PCIe Gen5 x16 128 GB/s on an
+  /// H100 SXM, NVLink-C2C 900 GB/s on a GH200): what offload to host memory runs at.
+  std::optional<double> host_bandwidth_bytes_per_s;
   std::optional<ScaleUpLink> scale_up_link;  ///< the scale-up link's kind, where the entry says
   /// Accelerators one scale-up domain joins (8 on an HGX baseboard, 72 in an NVL72 rack); for a
   /// TPU, whose slices a job sizes, the largest slice. Absent: the domain is the host.

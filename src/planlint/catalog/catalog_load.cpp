@@ -28,9 +28,9 @@ namespace {
 
 constexpr std::string_view rule_id = problem_kinds::invalid_catalog;
 constexpr std::array<std::string_view, 1> root_keys = {"gpu"};
-constexpr std::array<std::string_view, 15> entry_keys = {
+constexpr std::array<std::string_view, 16> entry_keys = {
     "id",      "name",          "aliases",         "hbm",           "hbm_bandwidth",
-    "link_bandwidth", "scale_up_link", "scale_up_domain", "gpus_per_node", "scale_out",
+    "link_bandwidth", "host_bandwidth", "scale_up_link", "scale_up_domain", "gpus_per_node", "scale_out",
     "notes",   "sources",       "dense",           "sparse",        "price"};
 /// The keys of an entry that describe its topology: a replacement that states none of one keeps
 /// the replaced entry's (Catalog::load).
@@ -220,6 +220,9 @@ class Loader {
     if (const toml::node* link = table.get("link_bandwidth"))
       gpu.link_bandwidth_bytes_per_s = quantity(*link, path + ".link_bandwidth",
                                                 units::dims::bytes_per_second, "900 GB/s");
+    if (const toml::node* host = table.get("host_bandwidth"))
+      gpu.host_bandwidth_bytes_per_s = quantity(*host, path + ".host_bandwidth",
+                                                units::dims::bytes_per_second, "128 GB/s");
     topology(table, path, gpu);
     if (const toml::node* dense = table.get("dense"))
       gpu.dense_peak_flops = peaks(*dense, path + ".dense");

@@ -69,6 +69,8 @@ std::string catalog_listing_text(const Catalog& catalog) {
     out += fmt::format("  link          {}\n", gpu.link_bandwidth_bytes_per_s
                                                    ? figure(gpu.link_bandwidth_bytes_per_s, 1e9, "GB/s") + " per GPU"
                                                    : std::string("none listed"));
+    if (gpu.host_bandwidth_bytes_per_s)
+      out += fmt::format("  host link     {} per GPU\n", figure(gpu.host_bandwidth_bytes_per_s, 1e9, "GB/s"));
     std::string domain = gpu.scale_up_domain ? fmt::format("{:g} GPUs", *gpu.scale_up_domain) : std::string("the host");
     if (gpu.scale_up_domain && gpu.scale_up_link == ScaleUpLink::ici) domain = "a slice of up to " + domain;
     if (gpu.scale_up_link) domain += fmt::format(" over {}", display_name(*gpu.scale_up_link));
@@ -94,6 +96,8 @@ std::string catalog_listing_json(const Catalog& catalog) {
     entry["hbm_bandwidth_bytes_per_s"] = gpu.hbm_bandwidth_bytes_per_s;
     entry["link_bandwidth_bytes_per_s"] =
         gpu.link_bandwidth_bytes_per_s ? json(*gpu.link_bandwidth_bytes_per_s) : json(nullptr);
+    entry["host_bandwidth_bytes_per_s"] =
+        gpu.host_bandwidth_bytes_per_s ? json(*gpu.host_bandwidth_bytes_per_s) : json(nullptr);
     entry["scale_up_link"] = gpu.scale_up_link ? json(std::string(to_string(*gpu.scale_up_link))) : json(nullptr);
     entry["scale_up_domain"] = gpu.scale_up_domain ? json(*gpu.scale_up_domain) : json(nullptr);
     entry["gpus_per_node"] = gpu.gpus_per_node ? json(*gpu.gpus_per_node) : json(nullptr);

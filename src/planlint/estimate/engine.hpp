@@ -317,6 +317,16 @@ double mlp_matrices(const EstimateContext& context);
 /// gives, split as the ZeRO stages shard them; its inputs are recorded on `m`
 /// (training_memory.cpp).
 layout::StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m);
+/// training.offload: what the plan keeps in host memory (training_memory.cpp).
+struct Offload {
+  bool optimizer = false, activations = false;
+};
+Offload training_offload(const EstimateContext& context);
+/// The model-state bytes the plan states or its optimizer gives, before offload moves the
+/// gradients and optimizer states to the host (what train.offload.state_bytes holds).
+layout::StateBytes plan_state_bytes(EstimateContext& context, MetricBuilder& m);
+/// plan_state_bytes() of LoRA's adapters.
+layout::StateBytes plan_adapter_state_bytes(EstimateContext& context, MetricBuilder& m);
 /// A LoRA fine-tune whose adapters planlint counts apart from its frozen base
 /// (train.memory.adapter_states): no training.bytes_per_param overrides the states.
 bool lora_adapters_counted(const EstimateContext& context);

@@ -96,6 +96,10 @@ inline double first_stage_held_layers(double layers, double first_stage_layers, 
   return held;
 }
 
+/// With activation offload, the layers' worth of one micro-batch HBM holds: the layer computing
+/// and the one whose activations are in transfer to or from host memory.
+inline constexpr double offloaded_held_layers = 2;
+
 /// Activations per GPU: the first stage's layers of one micro-batch, over cp (each GPU holds S/cp
 /// of every sequence).
 inline double activations_bytes(double held_layers, double per_layer_bytes, double cp) {

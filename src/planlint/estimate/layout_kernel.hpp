@@ -55,6 +55,9 @@ struct TrainingInputs {
   /// training.pipeline_schedule: its bubble, in-flight activations and parameter copies; a
   /// schedule other than 1F1B places its own chunks (virtual_stages is not read).
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
+  /// training.offload of the activations: HBM holds offloaded_held_layers of one micro-batch.
+  /// (Optimizer offload is in state_bytes, which then hold the weights only.)
+  bool activation_offload = false;
   double measured_activations = absent;  ///< training.activation_memory, when stated
   double memory_reserve = absent, hbm = absent;
   double sequences_per_step = absent, tokens_per_step = absent;
@@ -121,8 +124,9 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
     layer.score_bytes = in.score_bytes;
     layer.scores_kept = l.recompute == Recompute::none && !in.flash_attention;
     const double per_layer = layer_activation_bytes(layer, full, l.sequence_parallel, tp);
-    const double held = first_stage_held_layers(in.layers, in.first_stage_layers, pp, v) *
-                        schedule_activation_factor(pp, in.schedule);
+    const double held = in.activation_offload ? offloaded_held_layers
+                                              : first_stage_held_layers(in.layers, in.first_stage_layers, pp, v) *
+                                                    schedule_activation_factor(pp, in.schedule);
     f.activations = activations_bytes(held, per_layer, cp);
   }
   f.reserve = memory_reserve_bytes(in.memory_reserve, f.states, f.activations);

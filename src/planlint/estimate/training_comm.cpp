@@ -2,8 +2,12 @@
 /// checkpoints"): the step time, the data-parallel gradient all-reduce and its share of the
 /// step, the pipeline bubble, and the optimal checkpoint interval.
 #include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "planlint/estimate/engine.hpp"
 
@@ -176,6 +180,86 @@ void comm_fraction(EstimateContext& context) {
   const Term step = m.metric(Metric::train_step_seconds);
   m.finish(layout::step_fraction(comm.value, step.value), "comm.seconds / step_seconds",
            arithmetic("{} / {}", comm, step));
+}
+
+// What a GPU moves over its host link per step (training.offload):
+//  - optimizer offload (ZeRO-Offload, Ren et al. 2021 §4): the 16-bit gradients of the parameters
+//    whose step its CPU runs go to the host and their updated 16-bit weights come back, (2 + 2)
+//    bytes for each of N / S, S = tp · pp, and · dp · cp with ZeRO ≥ 1 (the adapters' N_a with
+//    LoRA);
+//  - activation offload: each micro-batch's stored activations of the GPU's layers go out after
+//    the forward pass and come back for the backward, train.memory.activations (two layers' worth)
+//    × m × the layers a GPU holds (L / pp, first_stage_layers when stated).
+void offload_bytes(EstimateContext& context) {
+  const Offload offload = training_offload(context);
+  if (!offload.optimizer && !offload.activations) return;
+  MetricBuilder m(context, Metric::train_offload_bytes);
+  m.choice("training.offload");
+  double value = 0;
+  std::vector<std::string> formula;
+  std::vector<std::function<std::string()>> parts;
+  if (offload.optimizer) {
+    const bool lora = context.find("training.lora_rank") != nullptr;
+    const Term n = lora ? m.metric(Metric::train_lora_adapter_params) : m.plan("model.params");
+    const Term t = m.plan("training.tp");
+    const Term p = m.plan("training.pp");
+    const Term zero = m.plan("training.zero");
+    const Term dp = m.plan("training.dp");
+    const std::optional<Term> cp = m.degree_above_one("training.cp");
+    const bool sharded = zero.value >= 1;
+    const double shards = sharded ? layout::zero_shards(t.value, p.value, dp.value, cp ? cp->value : 1)
+                                  : t.value * p.value;
+    value += 4 * n.value / shards;
+    formula.emplace_back(sharded ? (cp ? "(2 + 2) · N / (tp · pp · dp · cp)" : "(2 + 2) · N / (tp · pp · dp)")
+                                 : "(2 + 2) · N / (tp · pp)");
+    parts.emplace_back([=] {
+      return sharded ? (cp ? fmt::format("4 B × {} / ({} × {} × {} × {})", n.text, t.text, p.text, dp.text, cp->text)
+                           : fmt::format("4 B × {} / ({} × {} × {})", n.text, t.text, p.text, dp.text))
+                     : fmt::format("4 B × {} / ({} × {})", n.text, t.text, p.text);
+    });
+  }
+  if (offload.activations) {
+    const Term activations = m.metric(Metric::train_memory_activations);
+    const Term micro = m.metric(Metric::train_micro_batches);
+    const std::optional<Term> first = m.optional_plan("training.first_stage_layers");
+    const Term layers = first ? *first : m.plan("model.layers");
+    const Term p = first ? Term{1, "1"} : m.plan("training.pp");
+    value += activations.value * micro.value * layers.value / p.value;
+    formula.emplace_back(first ? "train.memory.activations · m · first_stage_layers"
+                               : "train.memory.activations · m · L / pp");
+    parts.emplace_back([=] {
+      return first ? fmt::format("{} × {} × {}", activations.text, micro.text, layers.text)
+                   : fmt::format("{} × {} × {} / {}", activations.text, micro.text, layers.text, p.text);
+    });
+  }
+  m.finish(value, fmt::format("{}", fmt::join(formula, " + ")), [parts] {
+    std::string text;
+    for (const auto& part : parts) text += (text.empty() ? "" : " + ") + part();
+    return text;
+  });
+}
+
+// The transfers at one direction's rate of the host link (the catalog's figure counts both):
+// out and back follow each other (gradients in the backward pass, weights after the CPU's
+// step; activations after the forward and before the backward).
+void offload_seconds(EstimateContext& context) {
+  if (!context.find("training.offload") || context.text("training.offload") == "none") return;
+  MetricBuilder m(context, Metric::train_offload_seconds);
+  const Term bytes = m.metric(Metric::train_offload_bytes);
+  const Term bandwidth = m.plan("cluster.host_bandwidth");
+  m.finish(bytes.value / (bandwidth.value / 2), "offload.bytes / (host_bandwidth / 2)",
+           arithmetic("{} / ({} / 2)", bytes, bandwidth));
+}
+
+// Before overlap: ZeRO-Offload overlaps the gradients' transfer with the backward pass, and
+// activation offload prefetches; above 100% the link cannot keep up with the compute at all.
+void offload_fraction(EstimateContext& context) {
+  if (!context.find("training.offload") || context.text("training.offload") == "none") return;
+  MetricBuilder m(context, Metric::train_offload_fraction);
+  const Term offload = m.metric(Metric::train_offload_seconds);
+  const Term step = m.metric(Metric::train_step_seconds);
+  m.finish(layout::step_fraction(offload.value, step.value), "offload.seconds / step_seconds",
+           arithmetic("{} / {}", offload, step));
 }
 
 // The micro-batches each data-parallel replica runs per optimizer step (its gradient
@@ -368,6 +452,9 @@ void estimate_training_comm(EstimateContext& context) {
   comm_fraction(context);
   micro_batches(context);
   pipeline_bubble(context);
+  offload_bytes(context);
+  offload_seconds(context);
+  offload_fraction(context);
   model_gpus(context);
   parallel_gpus(context);
   checkpoint_interval(context);

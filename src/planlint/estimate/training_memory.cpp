@@ -130,7 +130,7 @@ void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p, const
 
 }  // namespace
 
-StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m) {
+StateBytes plan_state_bytes(EstimateContext& context, MetricBuilder& m) {
   StateBytes k;
   const bool lora = context.find("training.lora_rank") != nullptr;
   if (auto stated = m.optional_plan("training.bytes_per_param")) {
@@ -176,12 +176,41 @@ StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m) {
   return k;
 }
 
+Offload training_offload(const EstimateContext& context) {
+  const std::string offload = context.text("training.offload").value_or("none");
+  return Offload{offload == "optimizer" || offload == "optimizer+activations",
+                 offload == "activations" || offload == "optimizer+activations"};
+}
+
+namespace {
+
+/// With the optimizer offloaded (ZeRO-Offload, Ren et al. 2021 §4), the gradients and the
+/// optimizer states live in host memory and the CPU runs the step: HBM keeps the weights only.
+StateBytes in_hbm(EstimateContext& context, MetricBuilder& m, StateBytes k) {
+  if (!training_offload(context).optimizer) return k;
+  m.choice("training.offload", k.weights);
+  m.note(fmt::format("optimizer offload: the gradients and optimizer states ({} a parameter) are in host memory "
+                     "(train.offload.state_bytes); HBM keeps the weights",
+                     bytes_text(k.gradients + k.optimizer)));
+  return StateBytes{k.weights, 0, 0};
+}
+
+}  // namespace
+
+StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m) {
+  return in_hbm(context, m, plan_state_bytes(context, m));
+}
+
 bool lora_adapters_counted(const EstimateContext& context) {
   return context.plan().is_training() && context.text("plan.kind") == "finetune" &&
          context.find("training.lora_rank") != nullptr && context.find("training.bytes_per_param") == nullptr;
 }
 
 StateBytes adapter_state_bytes(EstimateContext& context, MetricBuilder& m) {
+  return in_hbm(context, m, plan_adapter_state_bytes(context, m));
+}
+
+StateBytes plan_adapter_state_bytes(EstimateContext& context, MetricBuilder& m) {
   std::string note;
   const PlanValue* optimizer = context.find("training.optimizer");
   const std::optional<StateBytes> k =
@@ -254,6 +283,28 @@ void memory_adapter_states(EstimateContext& context) {
   dense_states(m, k, m.complete() ? static_cast<int>(zero.value) : 0, n, t, p, StatesExtras{});
 }
 
+/// Finishes `m` with the states of n parameters at k bytes each as the layout splits and shards
+/// them: over tp · pp, ep for an MoE model's experts (`moe`), and ZeRO, with `extras`.
+void sharded_states(EstimateContext& context, MetricBuilder& m, const StateBytes& k, const Term& n, bool moe,
+                    StatesExtras extras) {
+  const Term t = m.plan("training.tp");
+  const Term p = m.plan("training.pp");
+  const Term zero = m.plan("training.zero");
+  const layout::PipelineSchedule schedule = pipeline_schedule(context);
+  extras.copies = layout::schedule_parameter_copies(p.value, schedule);
+  if (extras.copies != 1) m.choice("training.pipeline_schedule", extras.copies);
+
+  const auto ep = context.number("training.ep");
+  const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
+  if (moe && is_moe(context) && ep && *ep > 1 && computed_metric(context, Metric::train_moe_expert_params))
+    return moe_states(m, k, stage, t, p, extras);
+  if (moe && is_moe(context) && ep && *ep > 1)
+    m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which model.experts and "
+                       "model.experts_per_token would separate from the dense ones",
+                       show_count(*ep)));
+  dense_states(m, k, stage, n, t, p, extras);
+}
+
 void memory_states(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_memory_states);
   // Memory holds every parameter, active or not (MoE: model.params, not active_params).
@@ -271,22 +322,19 @@ void memory_states(EstimateContext& context) {
                          fmt::join(*unknown, ", ")));
     }
   }
-  const Term t = m.plan("training.tp");
-  const Term p = m.plan("training.pp");
-  const Term zero = m.plan("training.zero");
-  const layout::PipelineSchedule schedule = pipeline_schedule(context);
-  extras.copies = layout::schedule_parameter_copies(p.value, schedule);
-  if (extras.copies != 1) m.choice("training.pipeline_schedule", extras.copies);
+  sharded_states(context, m, k, n, true, extras);
+}
 
-  const auto ep = context.number("training.ep");
-  const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
-  if (is_moe(context) && ep && *ep > 1 && computed_metric(context, Metric::train_moe_expert_params))
-    return moe_states(m, k, stage, t, p, extras);
-  if (is_moe(context) && ep && *ep > 1)
-    m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which model.experts and "
-                       "model.experts_per_token would separate from the dense ones",
-                       show_count(*ep)));
-  dense_states(m, k, stage, n, t, p, extras);
+// ZeRO-Offload (Ren et al. 2021): the gradients and optimizer states the GPU would hold, sharded
+// as they would be, kept in host memory instead; with LoRA, the adapters' (the frozen base has
+// none).
+void offload_state_bytes(EstimateContext& context) {
+  if (!context.plan().is_training() || !training_offload(context).optimizer) return;
+  MetricBuilder m(context, Metric::train_offload_state_bytes);
+  const bool lora = lora_adapters_counted(context);
+  const Term n = lora ? m.metric(Metric::train_lora_adapter_params) : m.plan("model.params");
+  const StateBytes k = lora ? plan_adapter_state_bytes(context, m) : plan_state_bytes(context, m);
+  sharded_states(context, m, StateBytes{0, k.gradients, k.optimizer}, n, !lora, StatesExtras{});
 }
 
 // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
@@ -360,6 +408,16 @@ LayerBytes activation_layer_bytes(EstimateContext& context, MetricBuilder& m, do
 }
 
 namespace {
+
+// With activation offload, what the first stage would hold in HBM is in host memory: the
+// activations of its held layers, train.memory.activations (two layers' worth) × held / 2.
+void offload_activation_bytes(EstimateContext& context, double held_layers, const std::string& held_text) {
+  MetricBuilder m(context, Metric::train_offload_activation_bytes);
+  const Term hbm = m.metric(Metric::train_memory_activations);
+  m.finish(hbm.value * held_layers / layout::offloaded_held_layers,
+           "train.memory.activations · H / 2, H the layers' worth the first pipeline stage holds (L with 1F1B)",
+           [hbm, held_text] { return fmt::format("{} × {} / 2", hbm.text, held_text); });
+}
 
 void memory_activations(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_memory_activations);
@@ -462,6 +520,11 @@ void memory_activations(EstimateContext& context) {
   if (v) {
     formula += " · (1 + (pp − 1)/(pp · v)) (interleaved schedule: the first stage's extra in-flight micro-batches)";
   }
+  // Activation offload (PyTorch's save_on_cpu, Megatron-Core's CPU offloading): each layer's
+  // stored activations go to host memory after its forward pass and come back for its backward;
+  // HBM holds two layers' worth of one micro-batch, the layer computing and the one in transfer.
+  const bool offloaded = training_offload(context).activations;
+  if (offloaded) m.choice("training.offload", layout::offloaded_held_layers);
   if (in_flight != 1) {
     m.choice("training.pipeline_schedule", in_flight);
     formula += schedule == layout::PipelineSchedule::zb_h2
@@ -470,7 +533,7 @@ void memory_activations(EstimateContext& context) {
   }
   const double l = layers.value, s = seq.value, b = micro.value, h = hidden.value, a = heads.value,
                tp = t.value, c = cp.value;
-  const std::string layers_text =
+  const std::string held_text =
       first ? fmt::format("({} × {})", show_count(p->value), show_count(first->value)) : show_count(l);
   std::string interleave_text =
       v ? fmt::format(" × (1 + ({} − 1) / ({} × {}))", show_count(p->value), show_count(p->value), show_count(v->value))
@@ -479,7 +542,15 @@ void memory_activations(EstimateContext& context) {
     interleave_text += schedule == layout::PipelineSchedule::zb_h2
                            ? fmt::format(" × (2 × {} − 1) / {}", show_count(p->value), show_count(p->value))
                            : fmt::format(" × ({} + 1) / {}", show_count(p->value), show_count(p->value));
-  m.finish(layout::activations_bytes(held_layers, per_layer, cp.value), formula, [=] {
+  const std::string held_layers_text = held_text + interleave_text;
+  if (offloaded) {
+    formula += "; activation offload: 2 layers' worth of one micro-batch in HBM (the layer computing and the one "
+               "in transfer) in place of the first stage's held layers, which are in host memory";
+    interleave_text.clear();
+  }
+  const std::string layers_text = offloaded ? show_count(layout::offloaded_held_layers) : held_text;
+  const double hbm_layers = offloaded ? layout::offloaded_held_layers : held_layers;
+  m.finish(layout::activations_bytes(hbm_layers, per_layer, cp.value), formula, [=] {
     const std::string sbh_text =
         fmt::format("{} × {} × {}", show_count(s), show_count(b), show_count(h));
     std::string arithmetic;
@@ -509,6 +580,7 @@ void memory_activations(EstimateContext& context) {
     if (c > 1) arithmetic += fmt::format(" / {}", show_count(c));
     return arithmetic;
   });
+  if (offloaded) offload_activation_bytes(context, held_layers, held_layers_text);
 }
 
 void memory_reserve(EstimateContext& context) {
@@ -607,6 +679,7 @@ void estimate_training_memory(EstimateContext& context) {
   estimate_lora_adapter_params(context);
   memory_adapter_states(context);
   memory_states(context);
+  offload_state_bytes(context);
   memory_activations(context);
   memory_reserve(context);
   memory_total(context);

@@ -222,6 +222,9 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
     if (gpu->link_bandwidth_bytes_per_s)
       d.set_quantity("cluster", "intra_node_bandwidth", *gpu->link_bandwidth_bytes_per_s,
                      bytes_per_second, Origin::catalog, gpu_span);
+    if (gpu->host_bandwidth_bytes_per_s)
+      d.set_quantity("cluster", "host_bandwidth", *gpu->host_bandwidth_bytes_per_s, bytes_per_second,
+                     Origin::catalog, gpu_span);
     if (auto precision = parse_precision(compute_precision(plan, catalog)))
       if (auto peak = gpu->dense_peak(*precision))
         d.set_quantity("cluster", "peak", *peak, flop_per_second, Origin::catalog, gpu_span);

@@ -170,6 +170,13 @@ std::vector<KeySpec> make_keys() {
                "v): each GPU holds v chunks of L / (p · v) layers, and the bubble is (p − 1) / (v · m) "
                "(`train.pipeline_bubble`); 1 is the plain 1F1B schedule")
           .fixed(1),
+      choice("training", "offload", "model states or activations kept in host memory",
+             {"none", "optimizer", "activations", "optimizer+activations"})
+          .doc("what is kept in the host CPU's memory and moved over `cluster.host_bandwidth` each step: "
+               "`optimizer` (ZeRO-Offload: the gradients and optimizer states, the step run on the CPU; HBM keeps "
+               "the 16-bit weights), `activations` (each layer's stored activations, sent to the host after its "
+               "forward pass and fetched for its backward), or both")
+          .fixed_choice("none"),
       choice("training", "pipeline_schedule", "pipeline schedule",
              {"1f1b", "zb-h1", "zb-h2", "zb-v", "dualpipe"})
           .doc("pipeline schedule: `1f1b` (one forward, one backward; interleaved with `virtual_stages`), the "
@@ -383,6 +390,10 @@ std::vector<KeySpec> make_keys() {
           .doc("per-GPU bandwidth of the scale-up link, both directions (NVLink 900 GB/s on an H100 SXM, ICI "
                "1200 GB/s on a TPU v5p): what traffic inside a scale-up domain runs at")
           .derived("the catalog entry of `gpu` (its scale-up link)"),
+      bandwidth("cluster", "host_bandwidth", "per-GPU bandwidth to host memory (PCIe, NVLink-C2C)")
+          .doc("per-GPU bandwidth of the link to the host CPU's memory, both directions (PCIe Gen5 x16 128 GB/s "
+               "on an H100 SXM, NVLink-C2C 900 GB/s on a GH200 or GB200): what `training.offload` moves at")
+          .derived("the catalog entry of `gpu` (its host link)"),
       bandwidth("cluster", "inter_node_bandwidth", "per-GPU scale-out network bandwidth")
           .doc(R"(per-GPU bandwidth of the scale-out network between scale-up domains (`"400 Gbps"` = 50 GB/s, )"
                "one NIC per GPU)"),

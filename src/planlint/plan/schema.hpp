@@ -79,7 +79,7 @@ struct KeySpec {
 /// have (plan_keys() checks it): a plan holds one table per section and indexes a table's
 /// values by KeySpec::index_in_section.
 inline constexpr std::size_t plan_section_count = 11;
-inline constexpr std::size_t max_section_keys = 32;
+inline constexpr std::size_t max_section_keys = 48;
 
 /// The largest tolerance a config's [tolerances] accepts (1000%): the rule checker takes a
 /// tolerance for a fraction up to it (a literal above it is a slip).

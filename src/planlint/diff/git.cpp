@@ -10,7 +10,9 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -74,24 +76,18 @@ void feed(int fd, const std::string& input) {
   }
 }
 
-}  // namespace
-
-GitOutput run_git(const std::vector<std::string>& args, const std::string& input) {
-  GitOutput result;
-  std::string out;
-  result = run_git(args, input, [&out](std::string_view piece) { out.append(piece); });
-  result.out = std::move(out);
-  return result;
-}
-
-GitOutput run_git(const std::vector<std::string>& args, const std::string& input,
-                  const std::function<void(std::string_view)>& out_piece) {
-  GitOutput result;
+/// A git process started from an argument vector, its standard streams piped to planlint.
+struct GitChild {
   Pipe in, out, err;
-  if (!in.ok() || !out.ok() || !err.ok()) {
-    result.status = 127;
-    result.error = fmt::format("cannot make a pipe for git: {}", std::strerror(errno));
-    return result;
+  pid_t pid = -1;
+};
+
+/// Starts `git ARGS...` as `child`; false after setting `failed` (status 127) when it cannot.
+bool start_git(const std::vector<std::string>& args, GitChild& child, GitOutput& failed) {
+  if (!child.in.ok() || !child.out.ok() || !child.err.ok()) {
+    failed.status = 127;
+    failed.error = fmt::format("cannot make a pipe for git: {}", std::strerror(errno));
+    return false;
   }
   std::vector<std::string> command = {"git"};
   command.insert(command.end(), args.begin(), args.end());
@@ -101,26 +97,32 @@ GitOutput run_git(const std::vector<std::string>& args, const std::string& input
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in.read, STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, "git", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_adddup2(&actions, child.in.read, STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, child.out.write, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, child.err.write, STDERR_FILENO);
+  const int spawned = posix_spawnp(&child.pid, "git", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
-    result.status = 127;
-    result.error = fmt::format("cannot run git: {}", std::strerror(spawned));
-    return result;
+    failed.status = 127;
+    failed.error = fmt::format("cannot run git: {}", std::strerror(spawned));
+    return false;
   }
-  in.close_read();
-  out.close_write();
-  err.close_write();
+  child.in.close_read();
+  child.out.close_write();
+  child.err.close_write();
+  return true;
+}
 
+/// Writes `input` to a started git while handing its standard output to `out_piece` as it
+/// arrives, and waits for it to end.
+GitOutput finish_git(GitChild& child, const std::string& input,
+                     const std::function<void(std::string_view)>& out_piece) {
+  GitOutput result;
   // The input is written while the output is read: git answers as it reads, and a pipe holds
   // only so much of either.
-  const int input_fd = std::exchange(in.write, -1);
+  const int input_fd = std::exchange(child.in.write, -1);
   std::thread writer(feed, input_fd, std::cref(input));
-  std::array<pollfd, 2> fds{{{out.read, POLLIN, 0}, {err.read, POLLIN, 0}}};
+  std::array<pollfd, 2> fds{{{child.out.read, POLLIN, 0}, {child.err.read, POLLIN, 0}}};
   std::array<char, 65536> buffer;
   int open = 2;
   while (open > 0) {
@@ -144,10 +146,28 @@ GitOutput run_git(const std::vector<std::string>& args, const std::string& input
   }
   writer.join();
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
   }
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return result;
+}
+
+}  // namespace
+
+GitOutput run_git(const std::vector<std::string>& args, const std::string& input) {
+  GitOutput result;
+  std::string out;
+  result = run_git(args, input, [&out](std::string_view piece) { out.append(piece); });
+  result.out = std::move(out);
+  return result;
+}
+
+GitOutput run_git(const std::vector<std::string>& args, const std::string& input,
+                  const std::function<void(std::string_view)>& out_piece) {
+  GitChild child;
+  GitOutput failed;
+  if (!start_git(args, child, failed)) return failed;
+  return finish_git(child, input, out_piece);
 }
 
 bool is_candidate_path(const std::string& path) {
@@ -234,19 +254,19 @@ Result<std::vector<GitBlob>> list_git_tree(const std::string& revision, const st
 namespace {
 
 /// Reads `git cat-file --batch`'s answer as it arrives: "<object> blob <size>\n<text>\n" for
-/// each blob asked for, each text read straight into its own string.
+/// each blob asked for, each text read straight into its own string of `texts`.
 class BlobStream {
  public:
-  explicit BlobStream(const std::vector<const GitBlob*>& blobs) : blobs_(blobs) { texts_.reserve(blobs.size()); }
+  BlobStream(const std::vector<GitBlob>& blobs, std::vector<std::string>& texts) : blobs_(blobs), texts_(texts) {}
 
   void read(std::string_view piece) {
     while (!piece.empty() && !error_) {
       if (in_text_) {
-        std::string& text = texts_.back();
+        std::string& text = texts_[complete_];
         const std::size_t take = std::min(piece.size(), size_ - text.size());
         text.append(piece.substr(0, take));
         piece.remove_prefix(take);
-        if (text.size() == size_) in_text_ = false, after_text_ = true;
+        if (text.size() == size_) in_text_ = false, after_text_ = true, ++complete_;
       } else if (after_text_) {  // the line break after a text
         piece.remove_prefix(1);
         after_text_ = false;
@@ -260,36 +280,38 @@ class BlobStream {
     }
   }
 
-  /// The texts, or the first blob git gave none for.
-  Result<std::vector<std::string>> finish() {
-    if (!error_ && (in_text_ || texts_.size() < blobs_.size())) error_ = texts_.size() - (in_text_ ? 1 : 0);
-    if (error_) {
-      const GitBlob& blob = *blobs_[std::min(*error_, blobs_.size() - 1)];
-      return Error(fmt::format("git cat-file gave no blob for '{}' ({})", blob.path, blob.object));
-    }
-    return std::move(texts_);
+  /// How many texts have arrived whole: texts_[0, complete()) are git's no longer.
+  std::size_t complete() const { return complete_; }
+
+  /// The first blob git gave no text for, once it has ended.
+  std::optional<Error> error() const {
+    if (!error_ && complete_ == blobs_.size()) return std::nullopt;
+    const GitBlob& blob = blobs_[std::min(error_.value_or(complete_), blobs_.size() - 1)];
+    return Error(fmt::format("git cat-file gave no blob for '{}' ({})", blob.path, blob.object));
   }
 
  private:
   void start_text() {
-    const std::size_t at = texts_.size();
+    const std::size_t at = complete_;
     const std::size_t last_space = header_.rfind(' ');
     std::size_t size = 0;
-    if (at >= blobs_.size() || !header_.starts_with(blobs_[at]->object) || last_space == std::string::npos ||
+    if (at >= blobs_.size() || !header_.starts_with(blobs_[at].object) || last_space == std::string::npos ||
         std::from_chars(header_.data() + last_space + 1, header_.data() + header_.size(), size).ec != std::errc() ||
-        size > blobs_[at]->size) {
+        size > blobs_[at].size) {
       error_ = at;
       return;
     }
     header_.clear();
     size_ = size;
-    texts_.emplace_back().reserve(size);
+    texts_[at].reserve(size);
     in_text_ = size > 0;
     after_text_ = size == 0;
+    if (size == 0) ++complete_;
   }
 
-  const std::vector<const GitBlob*>& blobs_;
-  std::vector<std::string> texts_;
+  const std::vector<GitBlob>& blobs_;
+  std::vector<std::string>& texts_;
+  std::size_t complete_ = 0;
   std::string header_;
   std::size_t size_ = 0;  ///< of the text being read
   bool in_text_ = false, after_text_ = false;
@@ -298,32 +320,79 @@ class BlobStream {
 
 }  // namespace
 
-Result<std::vector<std::string>> read_git_blobs(const std::vector<const GitBlob*>& blobs) {
-  if (blobs.empty()) return std::vector<std::string>{};
+/// What the reader's thread and the takers share. texts[i] is the thread's until i < arrived.
+struct BlobReader::State {
+  std::vector<GitBlob> blobs;
+  std::vector<std::string> texts;
+  std::string request;
+  GitChild child;
+  std::thread thread;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::size_t arrived = 0;     ///< under `mutex`
+  bool ended = false;          ///< under `mutex`
+  std::optional<Error> error;  ///< set before `ended`
+
+  void read() {
+    BlobStream stream(blobs, texts);
+    const GitOutput done = finish_git(child, request, [&](std::string_view piece) {
+      stream.read(piece);
+      // Told once a piece (git writes them a buffer at a time), not once a blob.
+      if (stream.complete() == arrived) return;
+      {
+        std::lock_guard lock(mutex);
+        arrived = stream.complete();
+      }
+      changed.notify_all();
+    });
+    {
+      std::lock_guard lock(mutex);
+      if (done.status != 0) error = Error(git_reason(done));
+      else error = stream.error();
+      ended = true;
+    }
+    changed.notify_all();
+  }
+};
+
+BlobReader::BlobReader(std::vector<GitBlob> blobs) : state_(std::make_unique<State>()) {
+  State& state = *state_;
+  state.blobs = std::move(blobs);
+  state.texts.resize(state.blobs.size());
+  if (state.blobs.empty()) {
+    state.ended = true;
+    return;
+  }
   // One `git cat-file --batch` for every blob: "<object>\n" in; --buffer: git writes its answers
   // in full buffers, not a flush for each.
-  std::string request;
-  for (const GitBlob* blob : blobs) request += blob->object + "\n";
-  BlobStream stream(blobs);
-  const GitOutput done =
-      run_git({"cat-file", "--batch", "--buffer"}, request, [&stream](std::string_view piece) { stream.read(piece); });
-  if (done.status != 0) return Error(git_reason(done));
-  return stream.finish();
+  for (const GitBlob& blob : state.blobs) state.request += blob.object + "\n";
+  GitOutput failed;
+  if (!start_git({"cat-file", "--batch", "--buffer"}, state.child, failed)) {
+    state.error = Error(git_reason(failed));
+    state.ended = true;
+    return;
+  }
+  state.thread = std::thread([&state] { state.read(); });
 }
 
-Result<std::vector<GitFile>> read_git_tree(const std::string& revision, const std::vector<std::string>& paths,
-                                           std::size_t max_file_bytes) {
-  Result<std::vector<GitBlob>> listed = list_git_tree(revision, paths, max_file_bytes);
-  if (!listed) return listed.error();
-  std::vector<const GitBlob*> blobs;
-  for (const GitBlob& blob : *listed) blobs.push_back(&blob);
-  Result<std::vector<std::string>> texts = read_git_blobs(blobs);
-  if (!texts) return texts.error();
-  std::vector<GitFile> files;
-  files.reserve(listed->size());
-  for (std::size_t i = 0; i < listed->size(); ++i)
-    files.push_back(GitFile{std::move((*listed)[i].path), std::move((*texts)[i])});
-  return files;
+BlobReader::~BlobReader() {
+  if (state_->thread.joinable()) state_->thread.join();
+}
+
+std::size_t BlobReader::size() const { return state_->blobs.size(); }
+
+std::optional<std::string> BlobReader::take(std::size_t i) {
+  State& state = *state_;
+  std::unique_lock lock(state.mutex);
+  state.changed.wait(lock, [&] { return i < state.arrived || state.ended; });
+  if (i >= state.arrived) return std::nullopt;
+  return std::move(state.texts[i]);
+}
+
+Result<void> BlobReader::finish() {
+  if (state_->thread.joinable()) state_->thread.join();
+  if (state_->error) return *state_->error;
+  return {};
 }
 
 std::vector<std::pair<std::string, std::string>> git_renames(const std::string& base, const std::string& head,

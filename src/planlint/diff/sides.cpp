@@ -33,24 +33,12 @@ std::string config_lookup_path(const fs::path& file, const fs::path& cwd) {
   return relative.string();
 }
 
-/// The error of a side: "SIDE: [FILE: ]MESSAGE".
-Error side_error(const DiffSide& side, const Error& error) {
-  const std::string file = error.location.file.empty() ? std::string() : error.location.file + ": ";
-  return Error(fmt::format("{}: {}{}", side.label, file, error.message), Location{}, error.help);
-}
-
 /// `path` from `folder` (both from the repository root, '/'-separated): "a.toml" of
 /// "plans/a.toml" in "plans"; `path` itself when it is not inside `folder`.
 std::string path_from_folder(const std::string& path, const std::string& folder) {
   if (folder.empty() || folder == ".") return path;
   const std::string prefix = folder.back() == '/' ? folder : folder + "/";
   return path.starts_with(prefix) ? path.substr(prefix.size()) : path;
-}
-
-/// Whether a plan file of a revision holds a plan, as a folder search decides it.
-bool holds_plan(const std::string& path, const std::string& text) {
-  if (is_markdown_path(path)) return !plan_blocks(text).empty();
-  return toml_holds_plan(text);
 }
 
 /// Each path of a revision's side from the repository root; the error of a path outside it.
@@ -67,53 +55,24 @@ Result<std::vector<std::string>> revision_folders(const DiffSide& side, const fs
   return folders;
 }
 
-/// The plan files of revision sides, their blobs read by one `git cat-file` for all of them.
-std::vector<Result<SideFiles>> read_revisions(const std::vector<const DiffSide*>& sides, const SideReadOptions& options) {
+/// The files of a revision side, listed: their blobs, not their texts.
+Result<SideFiles> list_revision(const DiffSide& side, const SideReadOptions& options) {
   std::error_code ec;
   const fs::path root = fs::path(options.repository_root);
   const fs::path cwd = fs::current_path(ec);
-  std::vector<std::optional<Result<SideFiles>>> read(sides.size());
-  std::vector<std::vector<std::string>> folders(sides.size());
-  std::vector<std::vector<GitBlob>> trees(sides.size());
-  std::vector<const GitBlob*> blobs;
-  for (std::size_t s = 0; s < sides.size(); ++s) {
-    Result<std::vector<std::string>> named = revision_folders(*sides[s], root, cwd);
-    if (!named) {
-      read[s].emplace(named.error());
-      continue;
-    }
-    folders[s] = *std::move(named);
-    Result<std::vector<GitBlob>> tree = list_git_tree(*sides[s]->revision, sides[s]->paths, options.max_file_bytes);
-    if (!tree) {
-      read[s].emplace(side_error(*sides[s], tree.error()));
-      continue;
-    }
-    trees[s] = *std::move(tree);
-    for (const GitBlob& blob : trees[s]) blobs.push_back(&blob);
+  Result<std::vector<std::string>> folders = revision_folders(side, root, cwd);
+  if (!folders) return folders.error();
+  Result<std::vector<GitBlob>> tree = list_git_tree(*side.revision, side.paths, options.max_file_bytes);
+  if (!tree) return side_error(side, tree.error());
+  SideFiles files;
+  files.files.reserve(tree->size());
+  for (GitBlob& blob : *tree) {
+    std::string config_path = config_lookup_path(root / blob.path, cwd);
+    std::string key = folders->size() == 1 ? path_from_folder(blob.path, folders->front()) : blob.path;
+    std::string path = blob.path;
+    files.files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), {}, std::move(blob)});
   }
-  Result<std::vector<std::string>> texts = read_git_blobs(blobs);
-  std::size_t next = 0;
-  std::vector<Result<SideFiles>> out;
-  for (std::size_t s = 0; s < sides.size(); ++s) {
-    if (read[s]) {
-      out.push_back(*std::move(read[s]));
-      continue;
-    }
-    if (!texts) {
-      out.emplace_back(side_error(*sides[s], texts.error()));
-      continue;
-    }
-    SideFiles files;
-    for (GitBlob& blob : trees[s]) {
-      std::string& text = (*texts)[next++];
-      if (!holds_plan(blob.path, text)) continue;
-      std::string config_path = config_lookup_path(root / blob.path, cwd);
-      std::string key = folders[s].size() == 1 ? path_from_folder(blob.path, folders[s].front()) : blob.path;
-      files.files.push_back(SideFile{std::move(blob.path), std::move(key), std::move(config_path), std::move(text)});
-    }
-    out.emplace_back(std::move(files));
-  }
-  return out;
+  return files;
 }
 
 Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions& options) {
@@ -141,7 +100,8 @@ Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions&
     std::string path = path_in_repository(input.path, options.repository_root, cwd).value_or(input.path);
     std::string config_path = config_lookup_path(input.path, cwd_path);
     std::string key = folder ? path_from_folder(path, *folder) : path;
-    files.files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), *std::move(input.text)});
+    files.files.push_back(
+        SideFile{std::move(path), std::move(key), std::move(config_path), *std::move(input.text), std::nullopt});
   }
   return files;
 }
@@ -175,12 +135,8 @@ std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base,
                 [](const SideFile& a, const SideFile& b) { return a.key < b.key; });
     return files;
   };
-  if (base.revision && head.revision) {
-    std::vector<Result<SideFiles>> both = read_revisions({&base, &head}, options);
-    return {sorted(std::move(both[0])), sorted(std::move(both[1]))};
-  }
   auto read_one = [&options](const DiffSide& side) {
-    return side.revision ? std::move(read_revisions({&side}, options).front()) : read_working_tree(side, options);
+    return side.revision ? list_revision(side, options) : read_working_tree(side, options);
   };
   // One job (the WebAssembly build has no thread): one side, then the other.
   if (options.jobs <= 1) {
@@ -194,6 +150,17 @@ std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base,
   Result<SideFiles> head_files = read_one(head);
   base_reader.join();
   return {sorted(*std::move(base_files)), sorted(std::move(head_files))};
+}
+
+bool holds_plan(const SideFile& file) {
+  if (!file.blob) return true;
+  if (is_markdown_path(file.path)) return !plan_blocks(file.text).empty();
+  return toml_holds_plan(file.text);
+}
+
+Error side_error(const DiffSide& side, const Error& error) {
+  const std::string file = error.location.file.empty() ? std::string() : error.location.file + ": ";
+  return Error(fmt::format("{}: {}{}", side.label, file, error.message), Location{}, error.help);
 }
 
 std::string diff_repository_root() {

@@ -113,18 +113,18 @@ bool start_git(const std::vector<std::string>& args, GitChild& child, GitOutput&
   return true;
 }
 
-/// Writes `input` to a started git while handing its standard output to `out_piece` as it
-/// arrives, and waits for it to end.
-GitOutput finish_git(GitChild& child, const std::string& input,
-                     const std::function<void(std::string_view)>& out_piece) {
-  GitOutput result;
-  // The input is written while the output is read: git answers as it reads, and a pipe holds
-  // only so much of either.
-  const int input_fd = std::exchange(child.in.write, -1);
-  std::thread writer(feed, input_fd, std::cref(input));
-  std::array<pollfd, 2> fds{{{child.out.read, POLLIN, 0}, {child.err.read, POLLIN, 0}}};
+/// Hands the standard output of started gits to `out_piece(k, piece)` (k: the git's place in
+/// `children`) and their standard error to `outputs[k]` as it arrives, until every stream has
+/// ended; then waits for each git to end.
+void drain(const std::vector<GitChild*>& children, const std::vector<GitOutput*>& outputs,
+           const std::function<void(std::size_t, std::string_view)>& out_piece) {
+  std::vector<pollfd> fds;
+  for (GitChild* child : children) {
+    fds.push_back({child->out.read, POLLIN, 0});
+    fds.push_back({child->err.read, POLLIN, 0});
+  }
   std::array<char, 65536> buffer;
-  int open = 2;
+  std::size_t open = fds.size();
   while (open > 0) {
     if (::poll(fds.data(), fds.size(), -1) < 0) {
       if (errno == EINTR) continue;
@@ -136,20 +136,54 @@ GitOutput finish_git(GitChild& child, const std::string& input,
       if (n < 0 && errno == EINTR) continue;
       if (n > 0) {
         const std::string_view piece(buffer.data(), static_cast<std::size_t>(n));
-        if (i == 0) out_piece(piece);
-        else result.error.append(piece);
+        if (i % 2 == 0) out_piece(i / 2, piece);
+        else outputs[i / 2]->error.append(piece);
         continue;
       }
       fds[i].fd = -1;  // end of file (or an error): this stream is done
       --open;
     }
   }
-  writer.join();
-  int status = 0;
-  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  for (std::size_t k = 0; k < children.size(); ++k) {
+    int status = 0;
+    while (::waitpid(children[k]->pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    outputs[k]->status =
+        WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   }
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/// Writes `input` to a started git while handing its standard output to `out_piece` as it
+/// arrives, and waits for it to end.
+GitOutput finish_git(GitChild& child, const std::string& input,
+                     const std::function<void(std::string_view)>& out_piece) {
+  GitOutput result;
+  // The input is written while the output is read: git answers as it reads, and a pipe holds
+  // only so much of either.
+  const int input_fd = std::exchange(child.in.write, -1);
+  std::thread writer(feed, input_fd, std::cref(input));
+  drain({&child}, {&result}, [&out_piece](std::size_t, std::string_view piece) { out_piece(piece); });
+  writer.join();
   return result;
+}
+
+/// Runs several git commands that read no input at once: their outputs, in their order.
+std::vector<GitOutput> run_git_together(const std::vector<std::vector<std::string>>& commands) {
+  std::vector<GitOutput> outputs(commands.size());
+  std::vector<std::unique_ptr<GitChild>> children;
+  std::vector<GitChild*> started;
+  std::vector<GitOutput*> started_outputs;
+  for (std::size_t k = 0; k < commands.size(); ++k) {
+    auto child = std::make_unique<GitChild>();
+    if (!start_git(commands[k], *child, outputs[k])) continue;
+    child->in.close_write();  // no input
+    started.push_back(child.get());
+    started_outputs.push_back(&outputs[k]);
+    children.push_back(std::move(child));
+  }
+  drain(started, started_outputs,
+        [&started_outputs](std::size_t k, std::string_view piece) { started_outputs[k]->out.append(piece); });
+  return outputs;
 }
 
 }  // namespace
@@ -227,19 +261,10 @@ std::string git_reason(const GitOutput& output) {
   return reason;
 }
 
-}  // namespace
-
-Result<std::vector<GitBlob>> list_git_tree(const std::string& revision, const std::vector<std::string>& paths,
-                                           std::size_t max_file_bytes) {
-  // --end-of-options: a revision is never read as an option, whatever it starts with.
-  std::vector<std::string> args = {"ls-tree", "-r", "-z", "-l", "--full-name", "--end-of-options", revision, "--"};
-  if (paths.empty()) args.emplace_back(".");
-  args.insert(args.end(), paths.begin(), paths.end());
-  const GitOutput listing = run_git(args);
-  if (listing.status != 0) return Error(git_reason(listing));
-
+/// The blobs of a tree's listing that a folder search would lint.
+Result<std::vector<GitBlob>> wanted_blobs(std::string_view listing, std::size_t max_file_bytes) {
   std::vector<GitBlob> wanted;
-  for (TreeEntry& entry : parse_tree(listing.out)) {
+  for (TreeEntry& entry : parse_tree(listing)) {
     // Regular files only (100644, 100755): not a link (120000) nor a submodule (160000).
     if (entry.type != "blob" || !entry.mode.starts_with("100") || !is_candidate_path(entry.path)) continue;
     if (entry.size > max_file_bytes)
@@ -249,6 +274,25 @@ Result<std::vector<GitBlob>> list_git_tree(const std::string& revision, const st
     wanted.push_back(GitBlob{std::move(entry.path), std::move(entry.object), entry.size});
   }
   return wanted;
+}
+
+}  // namespace
+
+std::vector<Result<std::vector<GitBlob>>> list_git_trees(const std::vector<GitTree>& trees,
+                                                         std::size_t max_file_bytes) {
+  std::vector<std::vector<std::string>> commands;
+  for (const GitTree& tree : trees) {
+    // --end-of-options: a revision is never read as an option, whatever it starts with.
+    std::vector<std::string> args = {"ls-tree", "-r", "-z", "-l", "--full-name", "--end-of-options", tree.revision, "--"};
+    if (tree.paths.empty()) args.emplace_back(".");
+    args.insert(args.end(), tree.paths.begin(), tree.paths.end());
+    commands.push_back(std::move(args));
+  }
+  std::vector<Result<std::vector<GitBlob>>> listed;
+  for (const GitOutput& listing : run_git_together(commands))
+    listed.push_back(listing.status != 0 ? Result<std::vector<GitBlob>>(Error(git_reason(listing)))
+                                         : wanted_blobs(listing.out, max_file_bytes));
+  return listed;
 }
 
 namespace {

@@ -3,9 +3,9 @@
 /// binary and links no git library): one `git ls-tree` for the file list, one `git cat-file
 /// --batch` for every blob, run without a shell from an argument vector.
 ///
-///     Result<std::vector<GitBlob>> files = list_git_tree("origin/main", {"plans/"}, limits);
-///     if (!files) ...  // "fatal: Not a valid object name origin/main"
-///     BlobReader texts(*std::move(files));
+///     std::vector<Result<std::vector<GitBlob>>> trees = list_git_trees({{"origin/main", {"plans/"}}}, limit);
+///     if (!trees[0]) ...  // "fatal: Not a valid object name origin/main"
+///     BlobReader texts(*std::move(trees[0]));
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -41,14 +41,20 @@ struct GitBlob {
   std::size_t size = 0;
 };
 
-/// The blobs under `paths` (relative to the working folder, as git takes them; none: the whole
-/// tree) at `revision` that a folder search would lint: `*.toml` and Markdown files, not in a
-/// hidden folder or node_modules, regular files only (no symbolic link, no submodule). A blob
-/// larger than `max_file_bytes` is an error naming it, as a file over --max-file-size is. An
-/// error of git (a revision that does not exist, a path outside the repository) is an Error
-/// with git's own reason.
-Result<std::vector<GitBlob>> list_git_tree(const std::string& revision, const std::vector<std::string>& paths,
-                                           std::size_t max_file_bytes);
+/// A revision's tree under some paths (relative to the working folder, as git takes them;
+/// none: the whole tree).
+struct GitTree {
+  std::string revision;
+  std::vector<std::string> paths;
+};
+
+/// The blobs of each tree that a folder search would lint: `*.toml` and Markdown files, not in
+/// a hidden folder or node_modules, regular files only (no symbolic link, no submodule), each
+/// tree listed by its own `git ls-tree`, run at once. A blob larger than `max_file_bytes` is an
+/// error naming it, as a file over --max-file-size is. An error of git (a revision that does
+/// not exist, a path outside the repository) is an Error with git's own reason.
+std::vector<Result<std::vector<GitBlob>>> list_git_trees(const std::vector<GitTree>& trees,
+                                                         std::size_t max_file_bytes);
 
 /// The texts of blobs from one `git cat-file --batch` (the two sides of a diff read in one
 /// process, which resolves the deltas between their versions once), read on a thread of its own

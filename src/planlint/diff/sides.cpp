@@ -55,24 +55,42 @@ Result<std::vector<std::string>> revision_folders(const DiffSide& side, const fs
   return folders;
 }
 
-/// The files of a revision side, listed: their blobs, not their texts.
-Result<SideFiles> list_revision(const DiffSide& side, const SideReadOptions& options) {
+/// The files of revision sides, listed (their blobs, not their texts) by their `git ls-tree`s
+/// at once.
+std::vector<Result<SideFiles>> list_revisions(const std::vector<const DiffSide*>& sides,
+                                              const SideReadOptions& options) {
   std::error_code ec;
   const fs::path root = fs::path(options.repository_root);
   const fs::path cwd = fs::current_path(ec);
-  Result<std::vector<std::string>> folders = revision_folders(side, root, cwd);
-  if (!folders) return folders.error();
-  Result<std::vector<GitBlob>> tree = list_git_tree(*side.revision, side.paths, options.max_file_bytes);
-  if (!tree) return side_error(side, tree.error());
-  SideFiles files;
-  files.files.reserve(tree->size());
-  for (GitBlob& blob : *tree) {
-    std::string config_path = config_lookup_path(root / blob.path, cwd);
-    std::string key = folders->size() == 1 ? path_from_folder(blob.path, folders->front()) : blob.path;
-    std::string path = blob.path;
-    files.files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), {}, std::move(blob)});
+  std::vector<Result<SideFiles>> listed;
+  std::vector<std::vector<std::string>> folders(sides.size());
+  std::vector<GitTree> trees;
+  std::vector<std::size_t> tree_of;  ///< the side of each tree
+  for (std::size_t s = 0; s < sides.size(); ++s) {
+    Result<std::vector<std::string>> named = revision_folders(*sides[s], root, cwd);
+    listed.emplace_back(named ? Result<SideFiles>(SideFiles{}) : Result<SideFiles>(named.error()));
+    if (!named) continue;
+    folders[s] = *std::move(named);
+    trees.push_back(GitTree{*sides[s]->revision, sides[s]->paths});
+    tree_of.push_back(s);
   }
-  return files;
+  std::vector<Result<std::vector<GitBlob>>> blobs = list_git_trees(trees, options.max_file_bytes);
+  for (std::size_t t = 0; t < trees.size(); ++t) {
+    const std::size_t s = tree_of[t];
+    if (!blobs[t]) {
+      listed[s] = side_error(*sides[s], blobs[t].error());
+      continue;
+    }
+    std::vector<SideFile>& files = listed[s]->files;
+    files.reserve(blobs[t]->size());
+    for (GitBlob& blob : *blobs[t]) {
+      std::string config_path = config_lookup_path(root / blob.path, cwd);
+      std::string key = folders[s].size() == 1 ? path_from_folder(blob.path, folders[s].front()) : blob.path;
+      std::string path = blob.path;
+      files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), {}, std::move(blob)});
+    }
+  }
+  return listed;
 }
 
 Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions& options) {
@@ -135,8 +153,12 @@ std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base,
                 [](const SideFile& a, const SideFile& b) { return a.key < b.key; });
     return files;
   };
+  if (base.revision && head.revision) {
+    std::vector<Result<SideFiles>> both = list_revisions({&base, &head}, options);
+    return {sorted(std::move(both[0])), sorted(std::move(both[1]))};
+  }
   auto read_one = [&options](const DiffSide& side) {
-    return side.revision ? list_revision(side, options) : read_working_tree(side, options);
+    return side.revision ? std::move(list_revisions({&side}, options).front()) : read_working_tree(side, options);
   };
   // One job (the WebAssembly build has no thread): one side, then the other.
   if (options.jobs <= 1) {

@@ -41,6 +41,28 @@ std::string path_from_folder(const std::string& path, const std::string& folder)
   return path.starts_with(prefix) ? path.substr(prefix.size()) : path;
 }
 
+/// config_lookup_path of a revision's files, named by git from the repository root: with the
+/// working folder inside the repository (the usual case), the file's path with the folder's
+/// prefix taken off, where the general case makes and normalises two paths a file.
+class RevisionConfigPaths {
+ public:
+  RevisionConfigPaths(const fs::path& root, const fs::path& cwd) : root_(root), cwd_(cwd) {
+    const fs::path inside = cwd.lexically_relative(root);
+    if (cwd.empty() || root.empty() || inside.empty() || *inside.begin() == "..") return;
+    prefix_ = inside == "." ? std::string() : inside.generic_string() + "/";
+  }
+
+  std::string operator()(const std::string& path_from_root) const {
+    if (prefix_ && path_from_root.starts_with(*prefix_)) return path_from_root.substr(prefix_->size());
+    return config_lookup_path(root_ / path_from_root, cwd_);
+  }
+
+ private:
+  const fs::path& root_;
+  const fs::path& cwd_;
+  std::optional<std::string> prefix_;  ///< the working folder's from the root ("" for the root itself, else "a/b/")
+};
+
 /// Each path of a revision's side from the repository root; the error of a path outside it.
 Result<std::vector<std::string>> revision_folders(const DiffSide& side, const fs::path& root, const fs::path& cwd) {
   // Only paths inside the repository: git reads no other, and says so in its own words too.
@@ -75,6 +97,7 @@ std::vector<Result<SideFiles>> list_revisions(const std::vector<const DiffSide*>
     tree_of.push_back(s);
   }
   std::vector<Result<std::vector<GitBlob>>> blobs = list_git_trees(trees, options.max_file_bytes);
+  const RevisionConfigPaths config_path_of(root, cwd);
   for (std::size_t t = 0; t < trees.size(); ++t) {
     const std::size_t s = tree_of[t];
     if (!blobs[t]) {
@@ -84,7 +107,7 @@ std::vector<Result<SideFiles>> list_revisions(const std::vector<const DiffSide*>
     std::vector<SideFile>& files = listed[s]->files;
     files.reserve(blobs[t]->size());
     for (GitBlob& blob : *blobs[t]) {
-      std::string config_path = config_lookup_path(root / blob.path, cwd);
+      std::string config_path = config_path_of(blob.path);
       std::string key = folders[s].size() == 1 ? path_from_folder(blob.path, folders[s].front()) : blob.path;
       std::string path = blob.path;
       files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), {}, std::move(blob)});

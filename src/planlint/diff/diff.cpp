@@ -537,12 +537,15 @@ DiffRun run_diff(const DiffOptions& options) {
   report.unchanged_plans += all.unchanged;
   add_totals(report, std::move(all.base_rows), std::move(all.head_rows));
   report.plans = std::move(all.diffs);
-  std::stable_sort(report.plans.begin(), report.plans.end(), [](const PlanDiff& a, const PlanDiff& b) {
+  const auto file_order = [](const PlanDiff& a, const PlanDiff& b) {
     const std::string& a_file = a.head_file.empty() ? a.base_file : a.head_file;
     const std::string& b_file = b.head_file.empty() ? b.base_file : b.head_file;
     if (a_file != b_file) return a_file < b_file;
     return (a.head_line ? a.head_line : a.base_line) < (b.head_line ? b.head_line : b.base_line);
-  });
+  };
+  // The pairs came in their files' order: only plans matched across files move.
+  if (!std::is_sorted(report.plans.begin(), report.plans.end(), file_order))
+    std::stable_sort(report.plans.begin(), report.plans.end(), file_order);
   report.failing = all.failing;
   report.head_sources = std::move(all.head_sources);
   std::sort(report.head_sources.begin(), report.head_sources.end(),

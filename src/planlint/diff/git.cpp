@@ -10,11 +10,9 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
+#include <memory>
 #include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -55,40 +53,50 @@ struct Pipe {
   }
 };
 
-/// Writes `input` to `fd` and closes it. A git that exits without reading all of it (an error)
-/// makes the write fail with EPIPE: SIGPIPE is blocked in this thread and its pending signal
-/// taken, so that it does not end planlint.
-void feed(int fd, const std::string& input) {
-  sigset_t pipe_signal;
+/// Writes what `fd` takes of `data` now, without blocking: the bytes written, 0 when its pipe is
+/// full, -1 when git has closed it. A write to a git that has ended raises SIGPIPE: it is blocked
+/// around the write and its pending signal taken, so that it does not end planlint.
+ssize_t write_some(int fd, std::string_view data) {
+  sigset_t pipe_signal, previous;
   sigemptyset(&pipe_signal);
   sigaddset(&pipe_signal, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
-  std::size_t written = 0;
-  while (written < input.size()) {
-    const ssize_t n = ::write(fd, input.data() + written, input.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    written += static_cast<std::size_t>(n);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
+  ssize_t n = 0;
+  do {
+    n = ::write(fd, data.data(), data.size());
+  } while (n < 0 && errno == EINTR);
+  const bool full = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  if (n < 0 && !full) {
+    const timespec now{0, 0};
+    while (sigtimedwait(&pipe_signal, nullptr, &now) == SIGPIPE) {
+    }
   }
-  ::close(fd);
-  const timespec now{0, 0};
-  while (sigtimedwait(&pipe_signal, nullptr, &now) == SIGPIPE) {
-  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return full ? 0 : n;
 }
 
-/// A git process started from an argument vector, its standard streams piped to planlint.
+/// A git process started from an argument vector, its standard streams piped to planlint,
+/// which serves them without blocking on any one of them (serve()).
 struct GitChild {
   Pipe in, out, err;
   pid_t pid = -1;
+  std::string_view input;                           ///< what is left to write to its standard input
+  std::function<void(std::string_view)> out_piece;  ///< takes its standard output as it arrives
+  GitOutput result;                                 ///< its standard error; its status once it has ended
+  bool ended = false;
 };
 
-/// Starts `git ARGS...` as `child`; false after setting `failed` (status 127) when it cannot.
-bool start_git(const std::vector<std::string>& args, GitChild& child, GitOutput& failed) {
-  if (!child.in.ok() || !child.out.ok() || !child.err.ok()) {
-    failed.status = 127;
-    failed.error = fmt::format("cannot make a pipe for git: {}", std::strerror(errno));
+/// Starts `git ARGS...` as `child`; false, `child` ended with status 127, when it cannot.
+/// `out_pipe_bytes`: room for git's output to get ahead of planlint (0: the system's).
+bool start_git(const std::vector<std::string>& args, GitChild& child, int out_pipe_bytes = 0) {
+  const auto failed = [&child](std::string reason) {
+    child.result.status = 127;
+    child.result.error = std::move(reason);
+    child.ended = true;
     return false;
-  }
+  };
+  if (!child.in.ok() || !child.out.ok() || !child.err.ok())
+    return failed(fmt::format("cannot make a pipe for git: {}", std::strerror(errno)));
   std::vector<std::string> command = {"git"};
   command.insert(command.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -102,96 +110,104 @@ bool start_git(const std::vector<std::string>& args, GitChild& child, GitOutput&
   posix_spawn_file_actions_adddup2(&actions, child.err.write, STDERR_FILENO);
   const int spawned = posix_spawnp(&child.pid, "git", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) {
-    failed.status = 127;
-    failed.error = fmt::format("cannot run git: {}", std::strerror(spawned));
-    return false;
-  }
+  if (spawned != 0) return failed(fmt::format("cannot run git: {}", std::strerror(spawned)));
   child.in.close_read();
   child.out.close_write();
   child.err.close_write();
+  // planlint's ends only (git's are other open files): one stream that is not ready never
+  // holds up the others, nor planlint's work between two serve() calls.
+  for (const int fd : {child.in.write, child.out.read, child.err.read})
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+#ifdef F_SETPIPE_SZ
+  // Past the system's limit (/proc/sys/fs/pipe-max-size) it fails, and the pipe stays as it was.
+  if (out_pipe_bytes > 0) ::fcntl(child.out.read, F_SETPIPE_SZ, out_pipe_bytes);
+#else
+  (void)out_pipe_bytes;
+#endif
   return true;
 }
 
-/// Hands the standard output of started gits to `out_piece(k, piece)` (k: the git's place in
-/// `children`) and their standard error to `outputs[k]` as it arrives, until every stream has
-/// ended; then waits for each git to end.
-void drain(const std::vector<GitChild*>& children, const std::vector<GitOutput*>& outputs,
-           const std::function<void(std::size_t, std::string_view)>& out_piece) {
-  std::vector<pollfd> fds;
-  for (GitChild* child : children) {
-    fds.push_back({child->out.read, POLLIN, 0});
-    fds.push_back({child->err.read, POLLIN, 0});
+/// Takes the exit status of a git whose output streams have both ended.
+void reap(GitChild& child) {
+  child.in.close_write();
+  int status = 0;
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
   }
+  child.result.status =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  child.ended = true;
+}
+
+/// Serves the streams of started gits: writes what is left of each one's input as its pipe takes
+/// it (then closes it: git reads to its end), and hands over its output and keeps its standard
+/// error as they arrive, until each git has ended, or, once `enough()` holds, until no stream is
+/// ready: then it returns at once, and git goes on into the pipes' room while planlint works.
+void serve(const std::vector<GitChild*>& children, const std::function<bool()>& enough) {
   std::array<char, 65536> buffer;
-  std::size_t open = fds.size();
-  while (open > 0) {
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
+  std::vector<pollfd> fds;
+  std::vector<std::pair<GitChild*, int>> streams;  ///< each pollfd's git, and its stream (0, 1, 2)
+  while (true) {
+    fds.clear();
+    streams.clear();
+    for (GitChild* child : children) {
+      if (child->input.empty()) child->in.close_write();
+      const int ends[3] = {child->in.write, child->out.read, child->err.read};
+      for (int stream = 0; stream < 3; ++stream)
+        if (ends[stream] >= 0) {
+          fds.push_back({ends[stream], static_cast<short>(stream == 0 ? POLLOUT : POLLIN), 0});
+          streams.emplace_back(child, stream);
+        }
     }
+    if (fds.empty()) return;
+    const int ready = ::poll(fds.data(), fds.size(), enough() ? 0 : -1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return;  // nothing ready (or poll failed)
     for (std::size_t i = 0; i < fds.size(); ++i) {
-      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-      const ssize_t n = ::read(fds[i].fd, buffer.data(), buffer.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n > 0) {
-        const std::string_view piece(buffer.data(), static_cast<std::size_t>(n));
-        if (i % 2 == 0) out_piece(i / 2, piece);
-        else outputs[i / 2]->error.append(piece);
+      if (fds[i].revents == 0) continue;
+      const auto [child, stream] = streams[i];
+      if (stream == 0) {
+        const ssize_t n = write_some(child->in.write, child->input);
+        if (n < 0) child->input = {};  // git has closed it
+        else child->input.remove_prefix(static_cast<std::size_t>(n));
         continue;
       }
-      fds[i].fd = -1;  // end of file (or an error): this stream is done
-      --open;
+      Pipe& pipe = stream == 1 ? child->out : child->err;
+      const ssize_t n = ::read(pipe.read, buffer.data(), buffer.size());
+      if (n > 0) {
+        const std::string_view piece(buffer.data(), static_cast<std::size_t>(n));
+        if (stream == 1) child->out_piece(piece);
+        else child->result.error.append(piece);
+        continue;
+      }
+      if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
+      pipe.close_read();  // end of file (or an error): this stream is done
+      if (child->out.read < 0 && child->err.read < 0) reap(*child);
     }
-  }
-  for (std::size_t k = 0; k < children.size(); ++k) {
-    int status = 0;
-    while (::waitpid(children[k]->pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    outputs[k]->status =
-        WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   }
 }
 
-/// Writes `input` to a started git while handing its standard output to `out_piece` as it
-/// arrives, and waits for it to end.
-GitOutput finish_git(GitChild& child, const std::string& input,
-                     const std::function<void(std::string_view)>& out_piece) {
-  GitOutput result;
-  // The input is written while the output is read: git answers as it reads, and a pipe holds
-  // only so much of either.
-  const int input_fd = std::exchange(child.in.write, -1);
-  std::thread writer(feed, input_fd, std::cref(input));
-  drain({&child}, {&result}, [&out_piece](std::size_t, std::string_view piece) { out_piece(piece); });
-  writer.join();
-  return result;
-}
+const auto until_ended = [] { return false; };
 
 /// Runs several git commands that read no input at once: their outputs, in their order.
 std::vector<GitOutput> run_git_together(const std::vector<std::vector<std::string>>& commands) {
-  std::vector<GitOutput> outputs(commands.size());
   std::vector<std::unique_ptr<GitChild>> children;
   std::vector<GitChild*> started;
-  std::vector<GitOutput*> started_outputs;
-  for (std::size_t k = 0; k < commands.size(); ++k) {
-    auto child = std::make_unique<GitChild>();
-    if (!start_git(commands[k], *child, outputs[k])) continue;
-    child->in.close_write();  // no input
-    started.push_back(child.get());
-    started_outputs.push_back(&outputs[k]);
-    children.push_back(std::move(child));
+  for (const std::vector<std::string>& args : commands) {
+    GitChild& child = *children.emplace_back(std::make_unique<GitChild>());
+    child.out_piece = [&child](std::string_view piece) { child.result.out.append(piece); };
+    if (start_git(args, child)) started.push_back(&child);
   }
-  drain(started, started_outputs,
-        [&started_outputs](std::size_t k, std::string_view piece) { started_outputs[k]->out.append(piece); });
+  serve(started, until_ended);
+  std::vector<GitOutput> outputs;
+  for (const auto& child : children) outputs.push_back(std::move(child->result));
   return outputs;
 }
 
 }  // namespace
 
 GitOutput run_git(const std::vector<std::string>& args, const std::string& input) {
-  GitOutput result;
   std::string out;
-  result = run_git(args, input, [&out](std::string_view piece) { out.append(piece); });
+  GitOutput result = run_git(args, input, [&out](std::string_view piece) { out.append(piece); });
   result.out = std::move(out);
   return result;
 }
@@ -199,9 +215,10 @@ GitOutput run_git(const std::vector<std::string>& args, const std::string& input
 GitOutput run_git(const std::vector<std::string>& args, const std::string& input,
                   const std::function<void(std::string_view)>& out_piece) {
   GitChild child;
-  GitOutput failed;
-  if (!start_git(args, child, failed)) return failed;
-  return finish_git(child, input, out_piece);
+  child.input = input;
+  child.out_piece = out_piece;
+  if (start_git(args, child)) serve({&child}, until_ended);
+  return std::move(child.result);
 }
 
 bool is_candidate_path(const std::string& path) {
@@ -364,38 +381,17 @@ class BlobStream {
 
 }  // namespace
 
-/// What the reader's thread and the takers share. texts[i] is the thread's until i < arrived.
+/// The reader's git and what it has read: texts[i] is the stream's until i < stream.complete().
 struct BlobReader::State {
   std::vector<GitBlob> blobs;
   std::vector<std::string> texts;
   std::string request;
+  BlobStream stream{blobs, texts};
   GitChild child;
-  std::thread thread;
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::size_t arrived = 0;     ///< under `mutex`
-  bool ended = false;          ///< under `mutex`
-  std::optional<Error> error;  ///< set before `ended`
 
-  void read() {
-    BlobStream stream(blobs, texts);
-    const GitOutput done = finish_git(child, request, [&](std::string_view piece) {
-      stream.read(piece);
-      // Told once a piece (git writes them a buffer at a time), not once a blob.
-      if (stream.complete() == arrived) return;
-      {
-        std::lock_guard lock(mutex);
-        arrived = stream.complete();
-      }
-      changed.notify_all();
-    });
-    {
-      std::lock_guard lock(mutex);
-      if (done.status != 0) error = Error(git_reason(done));
-      else error = stream.error();
-      ended = true;
-    }
-    changed.notify_all();
+  /// Serves git until `enough()`, or to its end.
+  void serve_until(const std::function<bool()>& enough) {
+    if (!child.ended) serve({&child}, enough);
   }
 };
 
@@ -403,39 +399,35 @@ BlobReader::BlobReader(std::vector<GitBlob> blobs) : state_(std::make_unique<Sta
   State& state = *state_;
   state.blobs = std::move(blobs);
   state.texts.resize(state.blobs.size());
-  if (state.blobs.empty()) {
-    state.ended = true;
-    return;
-  }
+  state.child.ended = state.blobs.empty();
+  if (state.blobs.empty()) return;
   // One `git cat-file --batch` for every blob: "<object>\n" in; --buffer: git writes its answers
   // in full buffers, not a flush for each.
   for (const GitBlob& blob : state.blobs) state.request += blob.object + "\n";
-  GitOutput failed;
-  if (!start_git({"cat-file", "--batch", "--buffer"}, state.child, failed)) {
-    state.error = Error(git_reason(failed));
-    state.ended = true;
-    return;
-  }
-  state.thread = std::thread([&state] { state.read(); });
+  state.child.input = state.request;
+  state.child.out_piece = [&state](std::string_view piece) { state.stream.read(piece); };
+  // A megabyte of room: git reads some hundred plans ahead while planlint lints a batch.
+  constexpr int ahead_bytes = 1 << 20;
+  start_git({"cat-file", "--batch", "--buffer"}, state.child, ahead_bytes);
 }
 
-BlobReader::~BlobReader() {
-  if (state_->thread.joinable()) state_->thread.join();
-}
+BlobReader::~BlobReader() { state_->serve_until(until_ended); }
 
 std::size_t BlobReader::size() const { return state_->blobs.size(); }
 
 std::optional<std::string> BlobReader::take(std::size_t i) {
   State& state = *state_;
-  std::unique_lock lock(state.mutex);
-  state.changed.wait(lock, [&] { return i < state.arrived || state.ended; });
-  if (i >= state.arrived) return std::nullopt;
+  state.serve_until([&state, i] { return i < state.stream.complete(); });
+  if (i >= state.stream.complete()) return std::nullopt;
   return std::move(state.texts[i]);
 }
 
 Result<void> BlobReader::finish() {
-  if (state_->thread.joinable()) state_->thread.join();
-  if (state_->error) return *state_->error;
+  State& state = *state_;
+  state.serve_until(until_ended);
+  if (state.child.result.status != 0) return Error(git_reason(state.child.result));
+  if (state.blobs.empty()) return {};
+  if (std::optional<Error> missing = state.stream.error()) return *std::move(missing);
   return {};
 }
 

@@ -283,17 +283,23 @@ TEST_CASE("a metric whose input is missing is absent and names the input", "[est
         training_plan({{"cluster.gpu", "\"v100-sxm2\""}, {"training.precision", "\"fp16\""}}));
     CHECK(fp16["train.gpu_hours"].inputs[1].value == Approx(125e12));
   }
-  SECTION("a LoRA fine-tune's all-reduce: only the adapters have gradients, of a size the plan does not give") {
+  SECTION("a LoRA fine-tune's all-reduce: only the adapters' gradients, sized by their shapes") {
     // The full model's 2 · N / M bytes overstated a QLoRA run's traffic 100× or more and made
-    // interconnect-bottleneck fire on it (test_rules.cpp has the plan).
+    // interconnect-bottleneck fire on it (test_rules.cpp has the plan). 7B shape, rank 16 on
+    // every linear layer: 16 · 32 · (4 · 4096 + 64 · 128 + 2 · (4096 + 16384)) adapter parameters
+    // (GeLU's two h × 4h matrices, 32 heads of 128 for queries and as many for keys and values).
     const Estimated e = estimate_text(training_plan({{"training.lora_rank", "16"}}));
-    for (const char* metric : {"train.comm.allreduce_bytes", "train.comm.seconds", "train.comm.fraction"}) {
-      CAPTURE(metric);
-      CHECK(e.estimates.find(metric) == nullptr);
-      REQUIRE(e.estimates.missing_inputs(metric));
-      CHECK_THAT(e.estimates.missing_inputs(metric)->front(), Catch::StartsWith("the LoRA adapters' size"));
-    }
-    CHECK(e.estimates.find("train.memory.states") != nullptr);
+    const double adapters = 16.0 * 32 * (4 * 4096 + (32 + 32) * (128 + 128) + 2 * (4096 + 16384));
+    CHECK(e["train.lora.adapter_params"].value == Approx(adapters));
+    CHECK(e["train.comm.allreduce_bytes"].value == Approx(2.0 * 127 / 128 * 2 * adapters));
+    CHECK_THAT(e["train.comm.allreduce_bytes"].formula, Catch::Contains("N_a"));
+    CHECK(e.estimates.find("train.comm.fraction") != nullptr);
+    // Without the model's widths the adapters' size is unknown, and so is their traffic.
+    const Estimated unshaped = estimate_text(training_plan({{"training.lora_rank", "16"}, {"model.hidden", ""}}));
+    CHECK(unshaped.estimates.find("train.comm.allreduce_bytes") == nullptr);
+    REQUIRE(unshaped.estimates.missing_inputs("train.comm.allreduce_bytes"));
+    CHECK_THAT(*unshaped.estimates.missing_inputs("train.comm.allreduce_bytes"),
+               Catch::VectorContains(std::string("model.hidden")));
     CHECK(e.estimates.find("train.step_seconds") != nullptr);
   }
   SECTION("a global batch in sequences needs the sequence length for the step") {

@@ -2,6 +2,7 @@
 // stated figure is, the basis of the MFU, a per-node figure written per GPU, and what a
 // fine-tune keeps in memory. The rule cases are in tests/rules/<id>/; these check what the
 // text output does not show (key paths, severities, estimates).
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -139,10 +140,50 @@ TEST_CASE("a LoRA fine-tune's states are its frozen base's weights", "[rules][me
   const test::Estimated lora = test::estimate_text(plan(""));
   REQUIRE(lora.estimates.find("train.memory.states") != nullptr);
   CHECK(lora.estimates.find("train.memory.states")->value == Approx(2 * 70e9));
+  // Without the model's widths the adapters cannot be sized: the base alone, said to be a bound.
+  const std::vector<std::string>& notes = lora.estimates.find("train.memory.states")->notes;
+  CHECK(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
+    return note.starts_with("a lower bound: without the LoRA adapters' states, whose size needs model.layers");
+  }));
   CHECK_FALSE(finding(lint_plan(plan("quantized_base = \"int4\"\n")), "memory-fit"));
   // A stated bytes_per_param is taken at its word, as before.
   CHECK(test::estimate_text(plan("quantized_base = \"int4\"\nbytes_per_param = \"0.6 B\"\n"))
             .estimates.find("train.memory.states")->value == Approx(0.6 * 70e9));
+}
+
+TEST_CASE("a LoRA fine-tune's adapters add their own states to the frozen base's", "[memory][estimate]") {
+  // Llama 3 70B's shape, rank 16: an adapter on a d_out × d_in matrix is r · (d_in + d_out)
+  // parameters (Hu et al. 2021). Per layer, q 8192 → 8192, k and v 8192 → 1024, o 8192 → 8192,
+  // SwiGLU's gate, up 8192 → 28672 and down 28672 → 8192.
+  auto plan = [](const std::string& extra) {
+    return "[plan]\nname = \"x\"\nkind = \"finetune\"\nupdated = 2026-11-20\n[model]\nparams = \"70B\"\n"
+           "layers = 80\nhidden = 8192\nheads = 64\nkv_heads = 8\nmlp = \"swiglu\"\nffn_hidden = 28672\n"
+           "[training]\ntokens = \"400M\"\nlora_rank = 16\nquantized_base = \"int4\"\nseq_len = 4096\n"
+           "global_batch = 64\nmicro_batch = 1\nrecompute = \"full\"\nmfu = \"25%\"\n" +
+           extra + "[cluster]\ngpu = \"h100-sxm\"\ncount = 8\n";
+  };
+  const double attention = (8192 + 8192) + 2 * (8192 + 1024) + (8192 + 8192);
+  const double mlp = 3 * (8192 + 28672);
+  const test::Estimated all = test::estimate_text(plan(""));
+  const double adapters = 16 * 80 * (attention + mlp);
+  CHECK(all["train.lora.adapter_params"].value == Approx(adapters));
+  CHECK(all["train.lora.adapter_params"].value == Approx(207.1e6).epsilon(0.001));  // QLoRA's Llama 70B figure
+  // AdamW's 16 B for each adapter parameter, beside the 4-bit base's 0.5 B for each of 70B.
+  CHECK(all["train.memory.adapter_states"].value == Approx(16 * adapters));
+  CHECK(all["train.memory.states"].value == Approx(0.5 * 70e9 + 16 * adapters));
+  CHECK_THAT(all["train.memory.states"].formula, Catch::StartsWith("adapter states + "));
+  // Which matrices carry adapters: the attention's alone, or the query and value projections.
+  CHECK(test::estimate_text(plan("lora_targets = \"attention\"\n"))["train.lora.adapter_params"].value ==
+        Approx(16 * 80 * attention));
+  CHECK(test::estimate_text(plan("lora_targets = \"qv\"\n"))["train.lora.adapter_params"].value ==
+        Approx(16 * 80 * (8192 + 8192 + 8192 + 1024)));
+  // ZeRO 3 shards the adapters' states over the eight GPUs with the base's weights.
+  CHECK(test::estimate_text(plan("zero = 3\n"))["train.memory.states"].value ==
+        Approx((0.5 * 70e9 + 16 * adapters) / 8));
+  // A stated bytes_per_param counts the adapters itself: nothing is added to it.
+  const test::Estimated stated = test::estimate_text(plan("bytes_per_param = \"0.6 B\"\n"));
+  CHECK(stated["train.memory.states"].value == Approx(0.6 * 70e9));
+  CHECK(stated.estimates.find("train.memory.adapter_states") == nullptr);
 }
 
 TEST_CASE("with the attention counted, the step time divides the same FLOPs as the GPU time", "[estimate]") {

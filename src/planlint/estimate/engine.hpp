@@ -317,6 +317,12 @@ double mlp_matrices(const EstimateContext& context);
 /// gives, split as the ZeRO stages shard them; its inputs are recorded on `m`
 /// (training_memory.cpp).
 layout::StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m);
+/// A LoRA fine-tune whose adapters planlint counts apart from its frozen base
+/// (train.memory.adapter_states): no training.bytes_per_param overrides the states.
+bool lora_adapters_counted(const EstimateContext& context);
+/// The bytes per parameter of LoRA's adapters, the plan optimizer's (2 + 2 + 12 with AdamW); its
+/// inputs are recorded on `m` (training_memory.cpp).
+layout::StateBytes adapter_state_bytes(EstimateContext& context, MetricBuilder& m);
 
 /// The activation bytes per token and layer in units of h of the plan's architecture
 /// (Korthikanti et al. 2022, table 2, with its own widths): `kept` whole on every tensor-parallel
@@ -341,6 +347,9 @@ void estimate_training_comm(EstimateContext& context);
 /// expert all-to-all, run after the step time.
 void estimate_training_moe_params(EstimateContext& context);
 void estimate_training_alltoall(EstimateContext& context);
+/// LoRA's adapter parameters (model_structure.cpp, beside the shapes they are counted from), run
+/// before the memory.
+void estimate_lora_adapter_params(EstimateContext& context);
 void estimate_inference(EstimateContext& context);
 void estimate_inference_reads(EstimateContext& context);
 /// The parameters the model's structural keys give (both kinds of plan; model_structure.cpp).

@@ -131,6 +131,13 @@ TrainingInputs read_training_inputs(const Plan& plan, const Catalog& catalog, co
   in.inter_node_bandwidth = number_or_absent(plan, "cluster.inter_node_bandwidth");
   in.intra_node_bandwidth = number_or_absent(plan, "cluster.intra_node_bandwidth");
   in.lora = plan.find("training.lora_rank") != nullptr;
+  in.adapter_params = metric_or_absent(estimates, Metric::train_lora_adapter_params);
+  in.adapters_counted = detail::lora_adapters_counted(context) &&
+                        !std::isnan(metric_or_absent(estimates, Metric::train_memory_adapter_states));
+  if (in.adapters_counted) {
+    detail::MetricBuilder m(context, Metric::train_memory_adapter_states);
+    in.adapter_state_bytes = detail::adapter_state_bytes(context, m);
+  }
   return in;
 }
 

@@ -63,7 +63,11 @@ struct TrainingInputs {
   bool mfu_counts_recompute = false;  ///< full recompute is 4/3 of the FLOPs the MFU counts
   double scale_up_domain = absent, inter_node_bandwidth = absent, intra_node_bandwidth = absent;
   double alltoall_element_bytes = 8;  ///< dispatch, combine, forward and backward
-  bool lora = false;                  ///< only the adapters' gradients are all-reduced: unsized
+  /// LoRA: only the adapters' gradients are all-reduced (train.lora.adapter_params, NaN when the
+  /// shapes are unstated), and with `adapters_counted` their states add to the frozen base's.
+  bool lora = false, adapters_counted = false;
+  double adapter_params = absent;
+  StateBytes adapter_state_bytes;
   /// Plan keys the figures need that the plan lacks.
   std::vector<std::string> missing;
 };
@@ -97,6 +101,8 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
     f.states = moe_split ? moe_states_bytes(in.state_bytes, l.zero, in.params, in.dense_params, in.expert_params, tp,
                                             pp, dp, cp, ep)
                          : dense_states_bytes(in.state_bytes, l.zero, in.params, tp, pp, dp, cp);
+  if (in.adapters_counted)
+    f.states += dense_states_bytes(in.adapter_state_bytes, l.zero, in.adapter_params, tp, pp, dp, cp);
   if (!std::isnan(in.measured_activations)) {
     f.activations = in.measured_activations;
   } else {
@@ -129,7 +135,9 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
   f.cost = cost_total(f.billed, in.price);
 
   // The gradient all-reduce.
-  if (!in.lora) {
+  if (in.lora) {
+    f.allreduce_bytes = dense_allreduce_bytes(in.adapter_params, tp, pp, dp, cp);
+  } else {
     if (moe_split) {
       if (dp * (cp > 1 ? cp : 1) / ep >= 1)
         f.allreduce_bytes = moe_allreduce_bytes(in.dense_params, in.expert_params, tp, pp, dp, cp, ep);

@@ -3,6 +3,7 @@
 /// `model.params` or `model.active_params` far from them is a typo, an active count typed as the
 /// total, or structural keys of another model: `param-count-mismatch` compares them.
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -151,7 +152,106 @@ void structure_active_params(EstimateContext& context) {
                       hidden, ffn));
 }
 
+/// Σ (d_in + d_out) over one layer's adapted attention projections (Hu et al. 2021: an adapter
+/// on a d_out × d_in matrix is B · A, r · (d_in + d_out) parameters). Multi-head and grouped-query
+/// attention: q h → a · d_qk, k and v h → kv · d_qk and kv · d_v, o a · d_v → h, together
+/// 4h + (a + kv) · (d_qk + d_v); the query and value projections alone 2h + a · d_qk + kv · d_v.
+/// MLA (DeepSeek-V2 §2.1): its down- and up-projections, each a matrix of its own.
+std::optional<Part> adapted_attention(EstimateContext& context, MetricBuilder& m, const Term& hidden,
+                                      std::string_view targets) {
+  const Term heads = m.plan("model.heads");
+  const std::optional<Term> qk_stated = m.optional_plan("model.qk_head_dim");
+  const std::optional<Term> v_stated = m.optional_plan("model.v_head_dim");
+  const Term qk = qk_stated ? *qk_stated : m.plan("model.head_dim");
+  const Term v = v_stated ? *v_stated : m.plan("model.head_dim");
+  if (!context.plan().find("model.kv_lora_rank")) {
+    const Term kv = m.plan("model.kv_heads");
+    if (targets == "qv")
+      return Part{2 * hidden.value + heads.value * qk.value + kv.value * v.value, [=] {
+                    return fmt::format("2 × {} + {} × {} + {} × {}", hidden.text, heads.text, qk.text, kv.text, v.text);
+                  }};
+    return Part{4 * hidden.value + (heads.value + kv.value) * (qk.value + v.value), [=] {
+                  return fmt::format("4 × {} + ({} + {}) × ({} + {})", hidden.text, heads.text, kv.text, qk.text,
+                                     v.text);
+                }};
+  }
+  if (targets == "qv") {
+    m.missing("training.lora_targets = \"attention\" or \"all-linear\" (MLA has no value projection of its own: "
+              "its KV up-projection yields keys and values)");
+    return std::nullopt;
+  }
+  const Term latent = m.plan("model.kv_lora_rank");
+  const Term rope = m.plan("model.qk_rope_head_dim");
+  const std::optional<Term> q_latent = m.optional_plan("model.q_lora_rank");
+  const double query = q_latent ? hidden.value + 2 * q_latent->value + heads.value * qk.value
+                                : hidden.value + heads.value * qk.value;
+  const double value = query + hidden.value + latent.value + rope.value + latent.value +
+                       heads.value * (qk.value - rope.value + v.value) + heads.value * v.value + hidden.value;
+  return Part{value, [=] {
+                const std::string q = q_latent ? fmt::format("{} + 2 × {} + {} × {}", hidden.text, q_latent->text,
+                                                             heads.text, qk.text)
+                                               : fmt::format("{} + {} × {}", hidden.text, heads.text, qk.text);
+                return fmt::format("{} + ({} + {} + {}) + ({} + {} × ({} − {} + {})) + ({} × {} + {})", q, hidden.text,
+                                   latent.text, rope.text, latent.text, heads.text, qk.text, rope.text, v.text,
+                                   heads.text, v.text, hidden.text);
+              }};
+}
+
+// LoRA's trainable parameters: r · Σ (d_in + d_out) over the matrices training.lora_targets
+// adapts, in every layer; with all-linear also each MLP's m matrices of h × F (an MoE layer's
+// routed and shared experts each, its router not).
+void lora_adapter_params(EstimateContext& context) {
+  if (!context.plan().is_training() || !context.find("training.lora_rank")) return;
+  MetricBuilder m(context, Metric::train_lora_adapter_params);
+  const Term rank = m.plan("training.lora_rank");
+  const std::string targets = context.text("training.lora_targets").value_or("all-linear");
+  m.choice("training.lora_targets");
+  const Term layers = m.plan("model.layers");
+  const Term hidden = m.plan("model.hidden");
+  const std::optional<Part> attended = adapted_attention(context, m, hidden, targets);
+  if (!attended) return m.finish(0, "", "");
+  if (targets != "all-linear")
+    return m.finish(rank.value * layers.value * attended->value,
+                    targets == "qv" ? "r · L · (2h + a · d_qk + kv · d_v) (query and value projections)"
+                                    : "r · L · Σ (d_in + d_out) of the attention projections",
+                    [=] { return fmt::format("{} × {} × ({})", rank.text, layers.text, attended->text()); });
+  const double matrices = mlp_matrices(context);
+  m.choice("model.mlp", matrices);
+  const TermText matrices_text = TermText::count(matrices);
+  if (is_moe(context) && context.plan().find("model.experts")) {
+    const Term moe_layers = m.plan("model.moe_layers");
+    const Term experts = m.plan("model.experts");
+    const Term shared = m.plan("model.shared_experts");
+    const Term expert_ffn = m.plan("model.expert_ffn_hidden");
+    const double dense_layers = layers.value - moe_layers.value;
+    const Term ffn = dense_layers > 0 ? m.plan("model.ffn_hidden") : Term{};
+    const double value =
+        rank.value * (layers.value * attended->value + dense_layers * matrices * (hidden.value + ffn.value) +
+                      moe_layers.value * (experts.value + shared.value) * matrices * (hidden.value + expert_ffn.value));
+    return m.finish(value,
+                    "r · (L · attention + (L − L_moe) · m · (h + F) + L_moe · (E + S) · m · (h + F_e)), attention = "
+                    "Σ (d_in + d_out) of its projections",
+                    [=] {
+                      const std::string dense =
+                          dense_layers > 0 ? fmt::format(" + {} × {} × ({} + {})", TermText::count(dense_layers),
+                                                         matrices_text, hidden.text, ffn.text)
+                                           : std::string();
+                      return fmt::format("{} × ({} × ({}){} + {} × ({} + {}) × {} × ({} + {}))", rank.text, layers.text,
+                                         attended->text(), dense, moe_layers.text, experts.text, shared.text,
+                                         matrices_text, hidden.text, expert_ffn.text);
+                    });
+  }
+  const Term ffn = m.plan("model.ffn_hidden");
+  m.finish(rank.value * layers.value * (attended->value + matrices * (hidden.value + ffn.value)),
+           "r · L · (attention + m · (h + F)), attention = Σ (d_in + d_out) of its projections", [=] {
+             return fmt::format("{} × {} × ({} + {} × ({} + {}))", rank.text, layers.text, attended->text(),
+                                matrices_text, hidden.text, ffn.text);
+           });
+}
+
 }  // namespace
+
+void estimate_lora_adapter_params(EstimateContext& context) { lora_adapter_params(context); }
 
 void estimate_model_structure(EstimateContext& context) {
   structure_params(context);

@@ -62,8 +62,8 @@ void step_seconds(EstimateContext& context) {
 }
 
 // A ring all-reduce sends (and receives) 2·(g − 1)/g times the buffer per GPU over a group of g
-// ranks; the buffer is this GPU's share of the 16-bit gradients, 2·N/M bytes (not computed with
-// LoRA, below). The group is the dp ranks, and with context parallelism dp · cp: cp ranks hold
+// ranks; the buffer is this GPU's share of the 16-bit gradients, 2·N/M bytes (with LoRA the
+// adapters' alone). The group is the dp ranks, and with context parallelism dp · cp: cp ranks hold
 // the same weights and sum their gradients with the dp ranks' (Megatron-Core reduces over its
 // "data parallel group with context parallel").
 void allreduce_bytes(EstimateContext& context) {
@@ -77,12 +77,16 @@ void allreduce_bytes(EstimateContext& context) {
   if (auto zero = context.number("training.zero"); zero && *zero >= 3)
     m.note("ZeRO-3 also all-gathers the weights for the forward and backward passes (+50% "
            "traffic, Rajbhandari et al. 2020 §7.2), not counted here");
-  // With LoRA only the adapters have gradients, and their size depends on which layers carry
-  // them, which a plan does not say: the full model's 2·N/M would overstate the traffic 100×
-  // or more and make interconnect-bottleneck fire on a fine-tune that moves almost nothing.
-  if (context.find("training.lora_rank"))
-    m.missing("the LoRA adapters' size (training.lora_rank: only the adapters' gradients are "
-              "all-reduced)");
+  // With LoRA only the adapters have gradients (the frozen base has none): the ring reduces
+  // their 2 · N_a / M bytes, train.lora.adapter_params N_a.
+  if (context.find("training.lora_rank")) {
+    const Term adapters = m.metric(Metric::train_lora_adapter_params);
+    return m.finish(layout::dense_allreduce_bytes(adapters.value, t.value, p.value, dp.value, cp ? cp->value : 1),
+                    cp ? "2 · (g − 1)/g · 2 · N_a / M, g = dp · cp, M = tp · pp, N_a the LoRA adapters' parameters"
+                       : "2 · (dp − 1)/dp · 2 · N_a / M, M = tp · pp, N_a the LoRA adapters' parameters",
+                    arithmetic("2 × {}/{} × 2 B × {} / ({} × {})", TermText::count(group - 1),
+                               TermText::count(group), adapters, t, p));
+  }
   const auto ep = context.number("training.ep");
   const std::optional<double> routed = computed_metric(context, Metric::train_moe_expert_params);
   if (is_moe(context) && ep && *ep > 1 && routed) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "planlint/estimate/engine.hpp"
 #include "planlint/estimate/layout_formulas.hpp"
@@ -58,7 +59,17 @@ std::string bytes_text(double value) { return units::format(value, units::dims::
 // hold the same parameters: the dense ones over dp · cp, the experts over dp · cp / ep, which is
 // M · dp · cp GPUs for both. The bytes a stage leaves unsharded, u (k at ZeRO 0, k_w + k_g at 1,
 // k_w at 2, none at 3), stay on each holder; the rest, k − u, is spread over M · dp · cp.
-void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p) {
+/// Finishes the model states `m`, LoRA's adapter states added to its frozen base's (`adapters`,
+/// train.memory.adapter_states).
+template <typename Render>
+void finish_states(MetricBuilder& m, const std::optional<Term>& adapters, double value, std::string_view formula,
+                   Render text) {
+  if (!adapters) return m.finish(value, formula, std::move(text));
+  m.finish(adapters->value + value, fmt::format("adapter states + {}", formula),
+           [a = adapters->text, text = std::move(text)] { return fmt::format("{} + {}", a, text()); });
+}
+
+void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p, const std::optional<Term>& adapters) {
   const Term dense = m.metric(Metric::train_moe_dense_params);
   const Term experts = m.metric(Metric::train_moe_expert_params);
   const Term n = m.plan("model.params");
@@ -70,7 +81,7 @@ void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p) {
                        p.text, ep.text);
   };
   if (stage == 0)
-    return m.finish(layout::moe_states_bytes(k, 0, n.value, dense.value, experts.value, t.value, p.value, 1, 1, ep.value),
+    return finish_states(m, adapters, layout::moe_states_bytes(k, 0, n.value, dense.value, experts.value, t.value, p.value, 1, 1, ep.value),
                     "k · (N_d / M + N_e / (M · ep)), M = tp · pp (ZeRO 0)",
                     [=] { return fmt::format("{} × {}", bytes_text(k.total()), held_text()); });
   const Term dp = m.plan("training.dp");
@@ -83,11 +94,11 @@ void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p) {
   };
   const std::string_view over = cp ? "(M · dp · cp)" : "(M · dp)";
   if (stage >= 3)
-    return m.finish(value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
+    return finish_states(m, adapters, value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
                     [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded_text()); });
   const std::string_view u = stage == 1 ? "(k_w + k_g)" : "k_w";
   const std::string_view rest = stage == 1 ? "k_o" : "(k_g + k_o)";
-  m.finish(value,
+  finish_states(m, adapters, value,
            fmt::format("{} · (N_d / M + N_e / (M · ep)) + {} · N / {}, M = tp · pp (ZeRO {}: experts sharded over "
                        "dp / ep, the dense parameters over dp)",
                        u, rest, over, stage),
@@ -114,9 +125,8 @@ StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m) {
     k = StateBytes{base_bytes, 0, 0};
     m.plan("training.lora_rank");
     m.note(fmt::format("LoRA: the frozen base holds its weights only, {} a parameter ({}); the adapters' "
-                         "weights, gradients and optimizer states are left out (16 B for each of their r · (d_in "
-                         "+ d_out) parameters per adapted matrix; training.bytes_per_param counts them)",
-                         bytes_text(base_bytes), base));
+                       "weights, gradients and optimizer states are train.memory.adapter_states",
+                       bytes_text(base_bytes), base));
   } else {
     std::string note;
     const PlanValue* optimizer = context.find("training.optimizer");
@@ -146,32 +156,35 @@ StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m) {
   return k;
 }
 
+bool lora_adapters_counted(const EstimateContext& context) {
+  return context.plan().is_training() && context.text("plan.kind") == "finetune" &&
+         context.find("training.lora_rank") != nullptr && context.find("training.bytes_per_param") == nullptr;
+}
+
+StateBytes adapter_state_bytes(EstimateContext& context, MetricBuilder& m) {
+  std::string note;
+  const PlanValue* optimizer = context.find("training.optimizer");
+  const std::optional<StateBytes> k =
+      optimizer_bytes(optimizer && optimizer->text() ? *optimizer->text() : std::string(), note);
+  if (!k) {
+    m.missing("training.optimizer");
+    return {};
+  }
+  m.choice("training.optimizer", k->total(), note);
+  return *k;
+}
+
 namespace {
 
-void memory_states(EstimateContext& context) {
-  MetricBuilder m(context, Metric::train_memory_states);
-  // Memory holds every parameter, active or not (MoE: model.params, not active_params).
-  const Term n = m.plan("model.params");
-  const StateBytes k = model_state_bytes(context, m);
-  const Term t = m.plan("training.tp");
-  const Term p = m.plan("training.pp");
-  const Term zero = m.plan("training.zero");
+/// Finishes `m` with the states of n parameters at k bytes each, split over M = tp · pp and
+/// sharded by the ZeRO stage (plus LoRA's `adapters` when a frozen base is n).
+void dense_states(MetricBuilder& m, const StateBytes& k, int stage, const Term& n, const Term& t, const Term& p,
+                  const std::optional<Term>& adapters) {
   const auto mp = [t, p] { return fmt::format("({} × {})", t.text, p.text); };
-
-  const auto ep = context.number("training.ep");
-  const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
-  if (is_moe(context) && ep && *ep > 1 && computed_metric(context, Metric::train_moe_expert_params))
-    return moe_states(m, k, stage, t, p);
-  if (is_moe(context) && ep && *ep > 1)
-    m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which model.experts and "
-                       "model.experts_per_token would separate from the dense ones",
-                       show_count(*ep)));
-
-  if (stage == 0) {
-    m.finish(layout::dense_states_bytes(k, 0, n.value, t.value, p.value, 1, 1), "k · N / M, M = tp · pp (ZeRO 0)",
-             [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, mp()); });
-    return;
-  }
+  if (stage == 0)
+    return finish_states(m, adapters, layout::dense_states_bytes(k, 0, n.value, t.value, p.value, 1, 1),
+                         "k · N / M, M = tp · pp (ZeRO 0)",
+                         [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, mp()); });
   const Term dp = m.plan("training.dp");
   // Context-parallel ranks hold the same weights and sum their gradients like data-parallel
   // ones, and ZeRO shards over both: Megatron-Core's distributed optimizer over its "data
@@ -188,22 +201,69 @@ void memory_states(EstimateContext& context) {
   // the gradients, 3 also the weights.
   switch (stage) {
     case 1:
-      m.finish(value,
-               fmt::format("(k_w + k_g) · N / M + k_o · N / {}, M = tp · pp (ZeRO 1)", over),
-               [=] { return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights + k.gradients),
-                           n.text, mp(), bytes_text(k.optimizer), n.text, sharded()); });
-      return;
+      return finish_states(m, adapters, value,
+                           fmt::format("(k_w + k_g) · N / M + k_o · N / {}, M = tp · pp (ZeRO 1)", over), [=] {
+                             return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights + k.gradients),
+                                                n.text, mp(), bytes_text(k.optimizer), n.text, sharded());
+                           });
     case 2:
-      m.finish(value,
-               fmt::format("k_w · N / M + (k_g + k_o) · N / {}, M = tp · pp (ZeRO 2)", over),
-               [=] { return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights), n.text, mp(),
-                           bytes_text(k.gradients + k.optimizer), n.text, sharded()); });
-      return;
+      return finish_states(m, adapters, value,
+                           fmt::format("k_w · N / M + (k_g + k_o) · N / {}, M = tp · pp (ZeRO 2)", over), [=] {
+                             return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights), n.text, mp(),
+                                                bytes_text(k.gradients + k.optimizer), n.text, sharded());
+                           });
     default:
-      m.finish(value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
-               [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded()); });
-      return;
+      return finish_states(m, adapters, value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over), [=] {
+        return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded());
+      });
   }
+}
+
+// LoRA's adapters train as a model of their own (Hu et al. 2021): 16-bit weights and gradients
+// and the optimizer's states (AdamW's 2 + 2 + 12 bytes a parameter, QLoRA keeps them in BF16 and
+// FP32 as well: Dettmers et al. 2023 §3), split over tp · pp and sharded by ZeRO as the model's
+// states are.
+void memory_adapter_states(EstimateContext& context) {
+  if (!lora_adapters_counted(context)) return;
+  MetricBuilder m(context, Metric::train_memory_adapter_states);
+  const Term n = m.metric(Metric::train_lora_adapter_params);
+  const StateBytes k = adapter_state_bytes(context, m);
+  const Term t = m.plan("training.tp");
+  const Term p = m.plan("training.pp");
+  const Term zero = m.plan("training.zero");
+  dense_states(m, k, m.complete() ? static_cast<int>(zero.value) : 0, n, t, p, std::nullopt);
+}
+
+void memory_states(EstimateContext& context) {
+  MetricBuilder m(context, Metric::train_memory_states);
+  // Memory holds every parameter, active or not (MoE: model.params, not active_params).
+  const Term n = m.plan("model.params");
+  const StateBytes k = model_state_bytes(context, m);
+  // LoRA's adapter states add to the frozen base's; where their size is unknown (the model's
+  // widths unstated) the base alone is a lower bound, said in a note.
+  std::optional<Term> adapters;
+  if (lora_adapters_counted(context)) {
+    if (computed_metric(context, Metric::train_memory_adapter_states)) {
+      adapters = m.metric(Metric::train_memory_adapter_states);
+    } else if (const std::vector<std::string>* unknown =
+                   context.estimates().missing_inputs(Metric::train_memory_adapter_states)) {
+      m.note(fmt::format("a lower bound: without the LoRA adapters' states, whose size needs {}",
+                         fmt::join(*unknown, ", ")));
+    }
+  }
+  const Term t = m.plan("training.tp");
+  const Term p = m.plan("training.pp");
+  const Term zero = m.plan("training.zero");
+
+  const auto ep = context.number("training.ep");
+  const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
+  if (is_moe(context) && ep && *ep > 1 && computed_metric(context, Metric::train_moe_expert_params))
+    return moe_states(m, k, stage, t, p, adapters);
+  if (is_moe(context) && ep && *ep > 1)
+    m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which model.experts and "
+                       "model.experts_per_token would separate from the dense ones",
+                       show_count(*ep)));
+  dense_states(m, k, stage, n, t, p, adapters);
 }
 
 // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
@@ -504,6 +564,8 @@ void memory_min_pp(EstimateContext& context) {
 
 void estimate_training_memory(EstimateContext& context) {
   estimate_training_moe_params(context);
+  estimate_lora_adapter_params(context);
+  memory_adapter_states(context);
   memory_states(context);
   memory_activations(context);
   memory_reserve(context);

@@ -231,6 +231,7 @@ void apply_defaults(Plan& plan, const Catalog& catalog, detail::Findings& findin
   if (plan.is_training() && plan.section("training").present) {
     d.set("training", "precision", default_training_precision(plan, catalog));
     d.set_fixed_defaults("training");
+    if (plan.find("training.lora_rank")) d.set_fixed("training", "lora_targets");
     const double tp = d.number_or_default("training.tp");
     d.set("training", "sequence_parallel", tp > 1);
     const double model_parallel =

@@ -243,6 +243,12 @@ std::vector<KeySpec> make_keys() {
       time("training", "checkpoint_write_time", "how long one checkpoint write stalls training")
           .doc(R"(how long one checkpoint write stalls training (`"60 s"`))"),
       count("training", "lora_rank", "finetune: LoRA rank").doc("finetune: LoRA rank r"),
+      choice("training", "lora_targets", "finetune: the matrices LoRA adapts", {"all-linear", "attention", "qv"})
+          .doc("finetune: the matrices that carry LoRA adapters, each r · (d_in + d_out) parameters: `all-linear` "
+               "(every attention and MLP projection, QLoRA's setting and PEFT's name for it), `attention` (the query, "
+               "key, value and output projections), `qv` (the query and value projections, Hu et al. 2021)")
+          .fixed_choice("all-linear")
+          .when("with `lora_rank`"),
       choice("training", "quantized_base", "finetune: precision of the frozen base (int4 for QLoRA)", weight_precisions)
           .doc("finetune: precision of the frozen base (`int4` for QLoRA)"),
       // [inference]

@@ -3,6 +3,7 @@
 /// (docs/solve.md). Exit status 0 when one does, 1 when none does, 2 on bad input.
 #include <algorithm>
 #include <tuple>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -14,17 +15,20 @@
 #include "planlint/fix/files.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/settings/settings.hpp"
+#include "planlint/solve/serving_solve.hpp"
 #include "planlint/solve/solve.hpp"
 
 namespace planlint::cli {
 
 CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
   CLI::App* solve = app.add_subcommand(
-      "solve", "Search the layouts a training plan leaves free for the best that fit and meet its hard targets");
+      "solve", "Search the layouts a training or inference plan leaves free for the best that fit and meet its hard "
+      "targets (and SLAs)");
   // Not required here: `solve --apply PLAN` gives the plan to --apply's optional value (run_solve).
-  solve->add_option("path", options.path, "A training plan file, or a Markdown doc with one (see --block)")
+  solve->add_option("path", options.path, "A training or inference plan file, or a Markdown doc with one (see --block)")
       ->type_name("PLAN");
-  solve->add_option("--minimize", options.minimize, "What the best layout has least of: cost (the default), days or gpus")
+  solve->add_option("--minimize", options.minimize, "What the best layout has least of: cost (the default; per month for an inference plan), days "
+                    "(training) or gpus")
       ->type_name("WHAT")
       ->check(CLI::IsMember({"cost", "days", "gpus"}));
   solve->add_option("-n", options.top, "Print the N best layouts (default 5)")
@@ -32,7 +36,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
       ->check(whole_number(1, 1000, "a number of layouts, 1 to 1000"));
   solve->add_option("--keep", options.keep,
                     "Hold these layout keys at the plan's values (tp, pp, virtual_stages, cp, ep, micro_batch, zero, "
-                    "recompute, sequence_parallel)")
+                    "recompute, sequence_parallel; of an inference plan, tp and pp)")
       ->type_name("KEY,...")
       ->delimiter(',')
       ->allow_extra_args(false);
@@ -77,6 +81,44 @@ std::optional<std::size_t> layout_number(const std::string& apply) {
     number = number * 10 + static_cast<std::size_t>(c - '0');
   }
   return number >= 1 ? std::optional<std::size_t>(number) : std::nullopt;
+}
+
+}  // namespace
+
+namespace {
+
+/// --apply or --diff of layout `number`, and the report: a training or an inference plan's.
+template <typename Report>
+int finish_solve(const SolveCommandOptions& options, const SourceFile& source, const Report& report,
+                 std::size_t number, std::ostream& out, std::ostream& err) {
+  const bool applying = !options.apply.empty();
+  if (applying || options.diff) {
+    if (number > report.solutions.size()) {
+      print_line(err, fmt::format("planlint: error: --apply {}: solve found {} layout{}", number,
+                                  report.solutions.size(), report.solutions.size() == 1 ? "" : "s"));
+      return report.solutions.empty() ? exit_findings : exit_failure;
+    }
+    const auto& chosen = report.solutions[number - 1];
+    if (options.diff) {
+      out << fix::unified_diff(source.text(), chosen.edits, options.path);
+      return exit_clean;
+    }
+    fix::FixedFile file;
+    file.path = options.path;
+    file.before = source.text();
+    file.edits = chosen.edits;
+    if (const Result<void> written = fix::write_fixed(file); !written) {
+      print_line(err, fmt::format("planlint: error: {}", written.error().message));
+      return exit_failure;
+    }
+  }
+  if (options.format == "json") solve::render_solve_json(out, report);
+  else if (options.format == "markdown") solve::render_solve_markdown(out, report);
+  else solve::render_solve_text(out, report);
+  if (applying && options.format != "json")
+    out << fmt::format("{}: layout {} written{}\n", printable_path(options.path), number,
+                       report.solutions[number - 1].changes.empty() ? " (no change)" : "");
+  return report.solutions.empty() ? exit_findings : exit_clean;
 }
 
 }  // namespace
@@ -150,39 +192,15 @@ int run_solve(const SolveCommandOptions& given, std::ostream& out, std::ostream&
     solve_options.vary_count = true;
     std::tie(solve_options.count_low, solve_options.count_high) = *range;
   }
-  const Result<solve::SolveReport> report =
-      solve::solve_plan(source, plan_text->toml_text, plan_text->first_line, lint_options, solve_options);
-  if (!report) {
-    print_line(err, fmt::format("planlint: error: {}", report.error().message));
+  const Result<solve::AnyReport> any =
+      solve::solve_any(source, plan_text->toml_text, plan_text->first_line, lint_options, solve_options);
+  if (!any) {
+    print_line(err, fmt::format("planlint: error: {}", any.error().message));
     return exit_failure;
   }
-  if (applying || options.diff) {
-    if (*number > report->solutions.size()) {
-      print_line(err, fmt::format("planlint: error: --apply {}: solve found {} layout{}", *number,
-                                  report->solutions.size(), report->solutions.size() == 1 ? "" : "s"));
-      return report->solutions.empty() ? exit_findings : exit_failure;
-    }
-    const solve::Solution& chosen = report->solutions[*number - 1];
-    if (options.diff) {
-      out << fix::unified_diff(source->text(), chosen.edits, options.path);
-      return exit_clean;
-    }
-    fix::FixedFile file;
-    file.path = options.path;
-    file.before = source->text();
-    file.edits = chosen.edits;
-    if (const Result<void> written = fix::write_fixed(file); !written) {
-      print_line(err, fmt::format("planlint: error: {}", written.error().message));
-      return exit_failure;
-    }
-  }
-  if (options.format == "json") solve::render_solve_json(out, *report);
-  else if (options.format == "markdown") solve::render_solve_markdown(out, *report);
-  else solve::render_solve_text(out, *report);
-  if (applying && options.format != "json")
-    out << fmt::format("{}: layout {} written{}\n", printable_path(options.path), *number,
-                       report->solutions[*number - 1].changes.empty() ? " (no change)" : "");
-  return report->solutions.empty() ? exit_findings : exit_clean;
+  return std::visit([&](const auto& report) { return finish_solve(options, *source, report, *number, out, err); },
+                    *any);
 }
+
 
 }  // namespace planlint::cli

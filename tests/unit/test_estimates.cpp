@@ -351,6 +351,48 @@ TEST_CASE("a metric whose input is missing is absent and names the input", "[est
   }
 }
 
+TEST_CASE("a pipeline schedule sets the bubble, the in-flight activations and the parameter copies",
+          "[estimates]") {
+  // 7B on 128 GPUs at pp 8, dp 16: m = 1024 / (16 · 1) = 64 micro-batches per pipeline.
+  auto with = [](const char* schedule) {
+    return estimate_text(training_plan({{"training.pp", "8"}, {"training.pipeline_schedule", schedule}}));
+  };
+  const Estimated one_f_one_b = with("\"1f1b\"");
+  REQUIRE(one_f_one_b["train.micro_batches"].value == 64);
+  CHECK(one_f_one_b["train.pipeline_bubble"].value == Approx(7.0 / 64));
+  const double activations = one_f_one_b["train.memory.activations"].value;
+  const double states = one_f_one_b["train.memory.states"].value;
+  // ZB-H1 (Qi et al. 2024): a third of the bubble at 1F1B's memory.
+  const Estimated h1 = with("\"zb-h1\"");
+  CHECK(h1["train.pipeline_bubble"].value == Approx(7.0 / (3 * 64)));
+  CHECK(h1["train.memory.activations"].value == Approx(activations));
+  // ZB-H2: no bubble, 2p − 1 micro-batches in flight on the first stage where 1F1B holds p.
+  const Estimated h2 = with("\"zb-h2\"");
+  CHECK(h2["train.pipeline_bubble"].value == 0);
+  CHECK(h2["train.memory.activations"].value == Approx(activations * 15 / 8));
+  // ZB-V: no bubble at 1F1B's memory.
+  const Estimated v = with("\"zb-v\"");
+  CHECK(v["train.pipeline_bubble"].value == 0);
+  CHECK(v["train.memory.activations"].value == Approx(activations));
+  // DualPipe (DeepSeek-V3 table 2): (p/2 − 1)(F&B + B − 3W) over m · (F + B), two copies of the
+  // parameters, p + 1 micro-batches in flight.
+  const Estimated dual = with("\"dualpipe\"");
+  CHECK(dual["train.pipeline_bubble"].value == Approx(6.0 / (3 * 64)));
+  CHECK(dual["train.memory.states"].value == Approx(2 * states));
+  CHECK(dual["train.memory.activations"].value == Approx(activations * 9 / 8));
+  // DualPipe pairs stage i with stage p − 1 − i: an odd p has no such schedule.
+  const Estimated odd = estimate_text(training_plan(
+      {{"training.pp", "3"}, {"cluster.count", "96"}, {"training.pipeline_schedule", "\"dualpipe\""}}));
+  CHECK(odd.estimates.find("train.pipeline_bubble") == nullptr);
+  REQUIRE(odd.estimates.missing_inputs("train.pipeline_bubble"));
+  CHECK_THAT(odd.estimates.missing_inputs("train.pipeline_bubble")->front(), Catch::StartsWith("training.pp even"));
+  // A schedule other than 1F1B places its own chunks: virtual_stages is not read.
+  const Estimated chunked = estimate_text(training_plan(
+      {{"training.pp", "8"}, {"training.virtual_stages", "2"}, {"training.pipeline_schedule", "\"zb-h1\""}}));
+  CHECK(chunked["train.pipeline_bubble"].value == Approx(7.0 / (3 * 64)));
+  CHECK(chunked["train.memory.activations"].value == Approx(activations));
+}
+
 TEST_CASE("an MoE model's single-sequence decode bound reads the routed experts' weights only", "[estimates]") {
   // Mixtral 8x7B (46.7B, 12.9B active) in bf16 on one H100 SXM (3.35 TB/s), 4096 tokens of
   // context: weights 93.4 GB, of which one token reads 93.4 × 12.9 / 46.7 = 25.8 GB, and its KV

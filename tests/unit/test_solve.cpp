@@ -260,9 +260,16 @@ TEST_CASE("planlint solve exits 0 with a layout, 1 without, 2 on bad input", "[s
   CHECK(none.status == 1);
   CHECK(none.out.find("no layout fits: the closest is ") != std::string::npos);
 
-  const CliRun inference = run_cli({"solve", std::string(PLANLINT_SOURCE_DIR) + "/examples/inference-serving.toml"});
-  CHECK(inference.status == 2);
-  CHECK(inference.err.find("inference plan") != std::string::npos);
+  // An inference plan's objective is cost or GPUs, and its count follows its replicas.
+  const std::string serving = std::string(PLANLINT_SOURCE_DIR) + "/examples/inference-serving.toml";
+  CHECK(run_cli({"solve", serving}).status == 0);
+  const CliRun days = run_cli({"solve", "--minimize", "days", serving});
+  CHECK(days.status == 2);
+  CHECK(days.err.find("--minimize days is for training plans") != std::string::npos);
+  CHECK(run_cli({"solve", "--count", "16", serving}).status == 2);
+  const CliRun serving_keep = run_cli({"solve", "--keep", "zero", serving});
+  CHECK(serving_keep.status == 2);
+  CHECK(serving_keep.err.find("zero is not a layout key of an inference plan") != std::string::npos);
 
   const CliRun keep = run_cli({"solve", "--keep", "tq",
                                std::string(PLANLINT_SOURCE_DIR) + "/examples/llama3-405b-published.toml"});

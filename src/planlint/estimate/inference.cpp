@@ -19,8 +19,9 @@ std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
   const bool mla = context.find("model.kv_lora_rank") != nullptr;
   const std::optional<double> heads = mla ? std::optional<double>(1) : context.number("model.kv_heads");
   if (!tp || !heads || !(*tp >= 1) || !(*heads >= 1)) return std::nullopt;
-  const double per_gpu = std::ceil(*heads / *tp);
-  if (per_gpu * *tp == *heads) return std::nullopt;  // tp divides kv_heads: the cache / tp
+  const serving::KvHold hold = serving::kv_hold(*tp, 1, 1, *heads, 1);
+  if (!hold.split) return std::nullopt;  // tp divides kv_heads: the cache / tp
+  const double per_gpu = serving::kv_heads_per_gpu(*heads, *tp);
   if (mla) {
     m.plan("model.kv_lora_rank");
     m.note(fmt::format("MLA caches one latent that every head reads (DeepSeek-V2 §2.1): every GPU of the tp {} "
@@ -47,7 +48,7 @@ std::optional<KvSplit> kv_split(EstimateContext& context, MetricBuilder& m) {
                          count(*tp), count(*heads), count(*heads), count(*tp), count(per_gpu),
                          count(*heads / per_gpu), count(*tp)));
   }
-  return KvSplit{kv_heads, Term{per_gpu, TermText::count(per_gpu)}, whole, per_gpu / *heads};
+  return KvSplit{kv_heads, Term{per_gpu, TermText::count(per_gpu)}, whole, hold.share};
 }
 
 Term kv_heads_term(EstimateContext& context, MetricBuilder& m) {
@@ -79,8 +80,9 @@ KvReplication kv_replication_terms(EstimateContext& context, MetricBuilder& m, c
   const Term heads = kv_heads_term(context, m);
   const Term tp = m.plan(pool == Pool::prefill ? "inference.prefill_tp" : "inference.tp");
   const double rank_gpus = tp.value / layout.ranks();
-  const double per_gpu = std::ceil(heads.value / rank_gpus);
-  return KvReplication{heads, Term{per_gpu, TermText::count(per_gpu)}, rank_gpus * per_gpu / heads.value};
+  const double per_gpu = serving::kv_heads_per_gpu(heads.value, rank_gpus);
+  return KvReplication{heads, Term{per_gpu, TermText::count(per_gpu)},
+                       serving::kv_replication(rank_gpus, per_gpu, heads.value)};
 }
 
 std::optional<Term> tokens_per_step(EstimateContext& context, MetricBuilder& m) {
@@ -178,9 +180,7 @@ void memory_total(EstimateContext& context) {
   if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
     // Each stage holds 1/pp of the layers; each attention rank its own sequences' cache.
     const KvReplication kv = kv_replication_terms(context, m, layout);
-    const double gpus = tp.value * layout.stages();
-    const double per_gpu = (model.value * layout.weight_copies() + cache.value * kv.value) / gpus;
-    m.finish(per_gpu * (1 + reserve.value),
+    m.finish(serving::memory_total_bytes(model.value, cache.value, reserve.value, layered_hold(tp, layout, kv)),
              "(" + layout.weights_formula() + " + kv_cache · infer.kv_replication) / " +
                  std::string(layout.gpus_formula()) + " · (1 + memory_reserve) (each GPU holds its stage's layers" +
                  (layout.dp ? "; an attention rank its own sequences' KV cache and its own copy of the weights "
@@ -193,17 +193,15 @@ void memory_total(EstimateContext& context) {
     return;
   }
   if (const std::optional<KvSplit> split = kv_split(context, m)) {
-    const double per_gpu = model.value / tp.value + cache.value * split->share;
     const std::string share(split->share_formula());
-    m.finish(per_gpu * (1 + reserve.value),
+    m.finish(serving::memory_total_bytes(model.value, cache.value, reserve.value, split_hold(tp, split)),
              "weights / tp + kv_cache" + share + " + reserve (a KV head is not split across GPUs), "
              "reserve = memory_reserve · (weights / tp + kv_cache" + share + ")",
              [=] { return fmt::format("({} / {} + {}{}) × (1 + {})", model.text, tp.text, cache.text,
                                       split->share_text(), reserve.text); });
     return;
   }
-  const double per_gpu = (model.value + cache.value) / tp.value;
-  m.finish(per_gpu * (1 + reserve.value),
+  m.finish(serving::memory_total_bytes(model.value, cache.value, reserve.value, split_hold(tp, std::nullopt)),
            "(weights + kv_cache) / tp + reserve, reserve = memory_reserve · (weights + kv_cache) / tp",
            arithmetic("({} + {}) / {} × (1 + {})", model, cache, tp, reserve));
 }
@@ -221,13 +219,10 @@ void max_concurrency(EstimateContext& context) {
     // Per GPU: what the reserve and the weights leave, over one sequence's cache on the GPUs of
     // the attention rank that holds it; each rank holds whole sequences of its own.
     const KvReplication kv = kv_replication_terms(context, m, layout);
-    const double gpus = tp.value * layout.stages();
-    const double free_per_gpu = hbm.value * (1 - reserve.value) - model.value * layout.weight_copies() / gpus;
-    if (m.complete() && free_per_gpu < 0)
+    const serving::KvHold hold = layered_hold(tp, layout, kv);
+    if (m.complete() && serving::weights_exceed_hbm(hbm.value, reserve.value, model.value, hold))
       m.note("the weights alone exceed the usable HBM of a GPU of the replica: no sequence fits");
-    const double sequence_per_gpu = per_token.value * tokens.value * kv.value * layout.ranks() / gpus;
-    const double sequences = std::floor(std::max(0.0, free_per_gpu) / sequence_per_gpu) * layout.ranks();
-    m.finish(sequences,
+    m.finish(serving::max_concurrency(hbm.value, reserve.value, model.value, per_token.value, tokens.value, hold),
              kv_formula(context, "⌊(hbm · (1 − memory_reserve) − " + layout.weights_formula() + " / " +
                                      std::string(layout.gpus_formula()) +
                                      ") / (kv_per_token · context · infer.kv_replication" +
@@ -245,22 +240,21 @@ void max_concurrency(EstimateContext& context) {
              });
     return;
   }
-  const double free = hbm.value * (1 - reserve.value) * tp.value - model.value;
-  if (m.complete() && free < 0)
+  if (m.complete() && serving::weights_exceed_hbm(hbm.value, reserve.value, model.value, split_hold(tp, std::nullopt)))
     m.note("the weights alone exceed the usable HBM of the replica: no sequence fits");
   if (const std::optional<KvSplit> split = kv_split(context, m)) {
     // Each sequence's cache takes tp · share times its size over the replica.
-    const double sequences =
-        std::floor(std::max(0.0, free) / (per_token.value * tokens.value * tp.value * split->share));
-    m.finish(sequences,
+    m.finish(serving::max_concurrency(hbm.value, reserve.value, model.value, per_token.value, tokens.value,
+                                      split_hold(tp, split)),
              kv_formula(context, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context" +
                                      std::string(split->spread_formula()) + ")⌋ (a KV head is not split across GPUs)"),
              [=] { return fmt::format("⌊({} × (1 − {}) × {} − {}) / ({} × {}{})⌋", hbm.text, reserve.text,
                                       tp.text, model.text, per_token.text, tokens.text, split->spread_text(tp)); });
     return;
   }
-  const double sequences = std::floor(std::max(0.0, free) / (per_token.value * tokens.value));
-  m.finish(sequences, kv_formula(context, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context)⌋"),
+  m.finish(serving::max_concurrency(hbm.value, reserve.value, model.value, per_token.value, tokens.value,
+                                    split_hold(tp, std::nullopt)),
+           kv_formula(context, "⌊(hbm · (1 − memory_reserve) · tp − weights) / (kv_per_token · context)⌋"),
            arithmetic("⌊({} × (1 − {}) × {} − {}) / ({} × {})⌋", hbm, reserve, tp, model, per_token,
                       tokens));
 }

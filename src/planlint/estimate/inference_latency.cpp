@@ -54,11 +54,9 @@ void decode_tokens_per_s(EstimateContext& context) {
   // outside the routed experts and the sequence's cache, dp_attention times a tp share.
   if (const ServingLayout layout = serving_layout(context, m); layout.dp) {
     const KvReplication kv = kv_replication_terms(context, m, layout);
-    const double dp = layout.dp->value;
-    const double value = bandwidth.value * tp.value /
-                         (weights_read + (dp - 1) * model.value * layout.dense->value +
-                          per_token.value * tokens.value * kv.value * dp) *
-                         (steps ? steps->value : 1);
+    const double value = serving::decode_tokens_per_s(bandwidth.value, weights_read, model.value, per_token.value,
+                                                      tokens.value, steps ? steps->value : 1,
+                                                      layered_hold(tp, layout, kv));
     const std::string formula =
         std::string("hbm_bandwidth · tp / (weights") +
         (moe ? (steps ? " · (1 − (1 − N_a / N)^tokens_per_step)" : " · N_a / N") : "") +
@@ -80,8 +78,8 @@ void decode_tokens_per_s(EstimateContext& context) {
     });
     return;
   }
-  const double kv_read = per_token.value * tokens.value * (heads ? tp.value * heads->share : 1);
-  const double value = bandwidth.value * tp.value / (weights_read + kv_read) * (steps ? steps->value : 1);
+  const double value = serving::decode_tokens_per_s(bandwidth.value, weights_read, model.value, per_token.value,
+                                                    tokens.value, steps ? steps->value : 1, split_hold(tp, heads));
   if (!moe && !heads && !steps) {
     m.finish(value, kv_formula(context, "hbm_bandwidth · tp / (weights + kv_per_token · context)"),
              arithmetic("{} × {} / ({} + {} × {})", bandwidth, tp, model, per_token, tokens));
@@ -130,7 +128,7 @@ void ttft(EstimateContext& context) {
     const ServingLayout layout = serving_layout(context, m, Pool::prefill);
     const Term mfu = m.plan("inference.mfu");
     const Term transfer = m.metric(Metric::infer_kv_transfer_seconds);
-    const double compute = flops.value / (peak.value * tp.value * layout.stages() * mfu.value);
+    const double compute = serving::prefill_seconds(flops.value, peak.value, tp.value, layout.stages(), mfu.value);
     m.finish(compute + transfer.value,
              "prefill_flops / (P · tp · " + std::string(layout.pp ? "pp · " : "") +
                  "MFU) + infer.kv_transfer_seconds (the prefill pool's P, tp" + (layout.pp ? ", pp" : "") +
@@ -148,12 +146,12 @@ void ttft(EstimateContext& context) {
   // Pipeline stages compute a prompt together only when its chunks pipeline through them
   // (chunked prefill): the bound counts every GPU of the replica.
   if (const std::optional<Term> pp = m.degree_above_one("inference.pp")) {
-    m.finish(flops.value / (peak.value * tp.value * pp->value * mfu.value),
+    m.finish(serving::prefill_seconds(flops.value, peak.value, tp.value, pp->value, mfu.value),
              "prefill_flops / (P · tp · pp · MFU) (the prompt's chunks pipelined through the stages)",
              arithmetic("{} / ({} × {} × {} × {})", flops, peak, tp, *pp, mfu));
     return;
   }
-  m.finish(flops.value / (peak.value * tp.value * mfu.value), "prefill_flops / (P · tp · MFU)",
+  m.finish(serving::prefill_seconds(flops.value, peak.value, tp.value, 1, mfu.value), "prefill_flops / (P · tp · MFU)",
            arithmetic("{} / ({} × {} × {})", flops, peak, tp, mfu));
 }
 
@@ -198,9 +196,8 @@ void itl_at_concurrency(EstimateContext& context) {
     // sequence's cache: however the stages' micro-batches interleave, a token of each sequence
     // takes that long on the replica's tp · pp GPUs.
     const KvReplication kv = kv_replication_terms(context, m, layout);
-    const double extra_copies = layout.dp ? (layout.dp->value - 1) * model.value * layout.dense->value : 0;
-    const double value = (model.value * read + extra_copies + cache.value * kv.value) /
-                         (bandwidth.value * tp.value * layout.stages()) / (steps ? steps->value : 1);
+    const double value = serving::itl_at_concurrency(bandwidth.value, model.value * read, model.value, cache.value,
+                                                     steps ? steps->value : 1, layered_hold(tp, layout, kv));
     const std::string formula =
         std::string("(weights") + std::string(routed_formula) +
         (layout.dp ? " + (dp_attention − 1) · weights · N_d / N" : "") +
@@ -218,8 +215,8 @@ void itl_at_concurrency(EstimateContext& context) {
     });
     return;
   }
-  const double value = (model.value * read + cache.value * (heads ? tp.value * heads->share : 1)) /
-                       (bandwidth.value * tp.value) / (steps ? steps->value : 1);
+  const double value = serving::itl_at_concurrency(bandwidth.value, model.value * read, model.value, cache.value,
+                                                   steps ? steps->value : 1, split_hold(tp, heads));
   if (!moe && !heads && !steps) {
     m.finish(value, "(weights + kv_cache) / (hbm_bandwidth · tp)",
              arithmetic("({} + {}) / ({} × {})", model, cache, bandwidth, tp));
@@ -245,15 +242,14 @@ void cost_per_month(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_cost_per_month);
   const Term gpus = m.plan("cluster.count");
   const Term price = m.plan("cluster.price");
-  constexpr double month_seconds = 365.25 * 86400 / 12;
   if (disaggregated(context)) {
     const Term prefill = m.plan("inference.prefill_count");
-    m.finish((gpus.value + prefill.value) * price.value * month_seconds,
+    m.finish(serving::cost_per_month(gpus.value + prefill.value, price.value),
              "(cluster.count + inference.prefill_count) · price · 730.5 h (the decode and the prefill pools)",
              arithmetic("({} + {}) × {} × 730.5 h", gpus, prefill, price));
     return;
   }
-  m.finish(gpus.value * price.value * month_seconds, "cluster.count · price · 730.5 h",
+  m.finish(serving::cost_per_month(gpus.value, price.value), "cluster.count · price · 730.5 h",
            arithmetic("{} × {} × 730.5 h", gpus, price));
 }
 

@@ -54,7 +54,7 @@ void kv_replication(EstimateContext& context) {
                        "group holds the whole KV cache; data-parallel attention (inference.dp_attention) divides it");
   const std::string heads_name = mla ? "1" : "kv_heads";
   if (layout.dp) {
-    m.finish(tp.value / layout.ranks() * per_gpu.value / heads.value,
+    m.finish(serving::kv_replication(tp.value / layout.ranks(), per_gpu.value, heads.value),
              "(tp / dp_attention) · ⌈" + heads_name + " / (tp / dp_attention)⌉ / " + heads_name +
                  (mla ? " (MLA: one latent)" : ""),
              [=] {
@@ -62,7 +62,7 @@ void kv_replication(EstimateContext& context) {
              });
     return;
   }
-  m.finish(tp.value * per_gpu.value / heads.value,
+  m.finish(serving::kv_replication(tp.value, per_gpu.value, heads.value),
            "tp · ⌈" + heads_name + " / tp⌉ / " + heads_name + (mla ? " (MLA: one latent)" : ""),
            arithmetic("{} × {} / {}", tp, per_gpu, heads));
 }
@@ -84,7 +84,12 @@ void kv_per_sequence_per_gpu(EstimateContext& context) {
   const Term replication = m.metric(Metric::infer_kv_replication);
   const Term tp = m.plan("inference.tp");
   if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
-    m.finish(sequence.value * replication.value * layout.ranks() / (tp.value * layout.stages()),
+    serving::KvHold hold;
+    hold.tp = tp.value;
+    hold.stages = layout.stages();
+    hold.ranks = layout.ranks();
+    hold.layered = true;
+    m.finish(serving::kv_per_sequence_per_gpu(sequence.value, replication.value, hold),
              std::string("infer.kv_per_sequence · infer.kv_replication") + (layout.dp ? " · dp_attention" : "") +
                  " / " + std::string(layout.gpus_formula()),
              [=] {
@@ -94,7 +99,8 @@ void kv_per_sequence_per_gpu(EstimateContext& context) {
              });
     return;
   }
-  m.finish(sequence.value * replication.value / tp.value, "infer.kv_per_sequence · infer.kv_replication / tp",
+  m.finish(serving::kv_per_sequence_per_gpu(sequence.value, replication.value, split_hold(tp, std::nullopt)),
+           "infer.kv_per_sequence · infer.kv_replication / tp",
            arithmetic("{} × {} / {}", sequence, replication, tp));
 }
 
@@ -130,8 +136,12 @@ void memory_one_sequence(EstimateContext& context) {
   const Term sequence = m.metric(Metric::infer_kv_per_sequence_per_gpu);
   const Term reserve = m.plan("cluster.memory_reserve");
   if (const ServingLayout layout = serving_layout(context, m); layout.any()) {
-    m.finish((model.value * layout.weight_copies() / (tp.value * layout.stages()) + sequence.value) *
-                 (1 + reserve.value),
+    serving::KvHold hold;
+    hold.tp = tp.value;
+    hold.stages = layout.stages();
+    hold.copies = layout.weight_copies();
+    hold.layered = true;
+    m.finish(serving::memory_one_sequence_bytes(model.value, sequence.value, reserve.value, hold),
              "(" + layout.weights_formula() + " / " + std::string(layout.gpus_formula()) +
                  " + infer.kv_per_sequence_per_gpu) · (1 + memory_reserve)",
              [=] {
@@ -140,7 +150,7 @@ void memory_one_sequence(EstimateContext& context) {
              });
     return;
   }
-  m.finish((model.value / tp.value + sequence.value) * (1 + reserve.value),
+  m.finish(serving::memory_one_sequence_bytes(model.value, sequence.value, reserve.value, split_hold(tp, std::nullopt)),
            "(weights / tp + infer.kv_per_sequence_per_gpu) · (1 + memory_reserve)",
            arithmetic("({} / {} + {}) × (1 + {})", model, tp, sequence, reserve));
 }
@@ -186,14 +196,15 @@ void memory_weights_alone(EstimateContext& context) {
   const Term gpus = m.metric(Metric::infer_replica_gpus);
   const Term reserve = m.plan("cluster.memory_reserve");
   if (const ServingLayout layout = serving_layout(context, m); layout.dp) {
-    m.finish(model.value * layout.weight_copies() / gpus.value * (1 + reserve.value),
+    m.finish(serving::memory_weights_alone_bytes(model.value, layout.weight_copies(), gpus.value, reserve.value),
              layout.weights_formula() + " / infer.replica_gpus · (1 + memory_reserve)", [=] {
                return fmt::format("{} / {} × (1 + {})", layout.weights_text(model),
                                   TermText::count(gpus.value).str(), reserve.text);
              });
     return;
   }
-  m.finish(model.value / gpus.value * (1 + reserve.value), "weights / infer.replica_gpus · (1 + memory_reserve)",
+  m.finish(serving::memory_weights_alone_bytes(model.value, 1, gpus.value, reserve.value),
+           "weights / infer.replica_gpus · (1 + memory_reserve)",
            arithmetic("{} / {} × (1 + {})", model, TermText::count(gpus.value), reserve));
 }
 
@@ -222,10 +233,10 @@ void service_gpus(EstimateContext& context) {
   const Term replicas = m.plan("inference.replicas");
   const Term tp = m.plan("inference.tp");
   if (const std::optional<Term> pp = m.degree_above_one("inference.pp")) {
-    m.finish(replicas.value * tp.value * pp->value, "replicas · tp · pp", arithmetic("{} × {} × {}", replicas, tp, *pp));
+    m.finish(serving::service_gpus(replicas.value, tp.value, pp->value), "replicas · tp · pp", arithmetic("{} × {} × {}", replicas, tp, *pp));
     return;
   }
-  m.finish(replicas.value * tp.value, "replicas · tp", arithmetic("{} × {}", replicas, tp));
+  m.finish(serving::service_gpus(replicas.value, tp.value, 1), "replicas · tp", arithmetic("{} × {}", replicas, tp));
 }
 
 // Whether the plan states the sequences a replica holds; without it a replica holds as many as
@@ -244,7 +255,7 @@ void service_concurrency(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_service_concurrency);
   const Term replicas = m.plan("inference.replicas");
   const Term per_replica = replica_concurrency(context, m);
-  m.finish(replicas.value * per_replica.value,
+  m.finish(serving::service_concurrency(replicas.value, per_replica.value),
            states_concurrency(context) ? "replicas · concurrency"
                                        : "replicas · infer.max_concurrency (no inference.concurrency)",
            arithmetic("{} × {}", replicas, per_replica));
@@ -255,7 +266,7 @@ void peak_replicas(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_peak_replicas);
   const Term peak = m.metric(Metric::infer_peak_concurrency);
   const Term per_replica = replica_concurrency(context, m);
-  m.finish(std::ceil(peak.value / per_replica.value), "⌈infer.peak_concurrency / a replica's concurrency⌉",
+  m.finish(serving::peak_replicas(peak.value, per_replica.value), "⌈infer.peak_concurrency / a replica's concurrency⌉",
            arithmetic("⌈{} / {}⌉", peak, per_replica));
 }
 

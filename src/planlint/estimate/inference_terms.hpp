@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "planlint/estimate/engine.hpp"
+#include "planlint/estimate/serving_formulas.hpp"
 
 namespace planlint::detail {
 
@@ -60,7 +61,7 @@ struct ServingLayout {
   double stages() const { return pp ? pp->value : 1; }
   double ranks() const { return dp ? dp->value : 1; }
   /// The weights a replica holds over one copy: 1 + (dp − 1) · N_d / N.
-  double weight_copies() const { return dp ? 1 + (dp->value - 1) * dense->value : 1; }
+  double weight_copies() const { return dp ? serving::weight_copies(dp->value, dense->value) : 1; }
   /// "weights · (1 + (dp_attention − 1) · N_d / N)" or "weights", and its arithmetic.
   std::string weights_formula() const {
     return dp ? "weights · (1 + (dp_attention − 1) · N_d / N)" : "weights";
@@ -96,6 +97,29 @@ struct KvReplication {
 };
 KvReplication kv_replication_terms(EstimateContext& context, MetricBuilder& m, const ServingLayout& layout,
                                    Pool pool = Pool::serving);
+
+/// The hold (serving_formulas.hpp) of a replica whose layout has pipeline stages or attention
+/// ranks, with its KV replication.
+inline serving::KvHold layered_hold(const Term& tp, const ServingLayout& layout, const KvReplication& kv) {
+  serving::KvHold hold;
+  hold.tp = tp.value;
+  hold.stages = layout.stages();
+  hold.ranks = layout.ranks();
+  hold.dense_share = layout.dense ? layout.dense->value : 1;
+  hold.copies = layout.weight_copies();
+  hold.layered = true;
+  hold.replication = kv.value;
+  return hold;
+}
+
+/// The hold of a replica of tp GPUs and no attention ranks: split by whole heads (KvSplit) or even.
+inline serving::KvHold split_hold(const Term& tp, const std::optional<KvSplit>& split) {
+  serving::KvHold hold;
+  hold.tp = tp.value;
+  hold.split = split.has_value();
+  if (split) hold.share = split->share;
+  return hold;
+}
 
 /// A disaggregated service's prefill pool (inference_prefill.cpp): the least memory a prefill
 /// GPU needs, and the time a prompt's KV cache takes to reach the decode pool.

@@ -8,6 +8,9 @@
 ///     double states = layout::dense_states_bytes(k, 2, 70e9, 8, 4, 32, 1);
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string_view>
 
 namespace planlint::layout {
 
@@ -169,11 +172,58 @@ inline double micro_batches(double sequences_per_step, double dp, double micro_b
   return sequences_per_step / (dp * micro_batch);
 }
 
-/// The pipeline bubble (Narayanan et al. 2021 §2.2): (p − 1) / (v · m).
-inline double pipeline_bubble(double pp, double virtual_stages, double micro_batches) {
+/// training.pipeline_schedule: 1F1B (interleaved with virtual stages, Narayanan et al. 2021), the
+/// zero-bubble schedules of Qi et al. 2024 (ZB-H1, ZB-H2, ZB-V) and DeepSeek-V3's DualPipe.
+enum class PipelineSchedule : std::uint8_t { one_f_one_b, zb_h1, zb_h2, zb_v, dualpipe };
+
+/// The schedule named `name` ("zb-h1"); 1F1B for any other.
+inline PipelineSchedule pipeline_schedule(std::string_view name) {
+  if (name == "zb-h1") return PipelineSchedule::zb_h1;
+  if (name == "zb-h2") return PipelineSchedule::zb_h2;
+  if (name == "zb-v") return PipelineSchedule::zb_v;
+  if (name == "dualpipe") return PipelineSchedule::dualpipe;
+  return PipelineSchedule::one_f_one_b;
+}
+
+/// The pipeline bubble, idle time over a step's compute time, with a forward F, an
+/// input-gradient backward B and a weight-gradient backward W of equal time (Qi et al. 2024,
+/// "Zero Bubble Pipeline Parallelism", §2; DeepSeek-V3's backward 2 units = B + W):
+///  - 1F1B (Narayanan et al. 2021 §2.2): (p − 1) / m, interleaved over v chunks (p − 1) / (v · m);
+///  - ZB-H1: (p − 1)(F + B − W) of m · (F + B + W), (p − 1) / (3m), 1F1B's memory;
+///  - ZB-H2 and ZB-V: (p − 1)(F + B − 2W) = 0 (ZB-H2 at (2p − 1)/p of 1F1B's activations,
+///    ZB-V with two chunks a GPU at 1F1B's);
+///  - DualPipe (DeepSeek-V3 §3.2.1, table 2): (p/2 − 1)(F&B + B_full − 3W) of m · 3 units, F&B
+///    taken as F + B_full (no gain from the overlap: an upper bound), (p − 2) / (3m); p even
+///    (NaN for an odd p).
+inline double pipeline_bubble(double pp, double virtual_stages, double micro_batches,
+                              PipelineSchedule schedule = PipelineSchedule::one_f_one_b) {
   if (pp <= 1) return 0;
+  switch (schedule) {
+    case PipelineSchedule::zb_h1: return (pp - 1) / (3 * micro_batches);
+    case PipelineSchedule::zb_h2:
+    case PipelineSchedule::zb_v: return 0;
+    case PipelineSchedule::dualpipe:
+      if (std::fmod(pp, 2) != 0) return std::numeric_limits<double>::quiet_NaN();
+      return (pp - 2) / (3 * micro_batches);
+    case PipelineSchedule::one_f_one_b: break;
+  }
   if (virtual_stages > 1) return (pp - 1) / (virtual_stages * micro_batches);
   return (pp - 1) / micro_batches;
+}
+
+/// The first stage's in-flight activations against 1F1B's p micro-batches: ZB-H2 2p − 1 (Qi et
+/// al. 2024 §2.2), DualPipe p + 1 (DeepSeek-V3 table 2); 1F1B, ZB-H1 and ZB-V hold 1F1B's.
+inline double schedule_activation_factor(double pp, PipelineSchedule schedule) {
+  if (pp <= 1) return 1;
+  if (schedule == PipelineSchedule::zb_h2) return (2 * pp - 1) / pp;
+  if (schedule == PipelineSchedule::dualpipe) return (pp + 1) / pp;
+  return 1;
+}
+
+/// Copies of its stage's parameters a GPU holds: DualPipe's two directions each hold one
+/// (DeepSeek-V3 table 2, "Parameter 2×"), so its model states double.
+inline double schedule_parameter_copies(double pp, PipelineSchedule schedule) {
+  return pp > 1 && schedule == PipelineSchedule::dualpipe ? 2 : 1;
 }
 
 /// Expert all-to-all bytes a GPU sends per step (DeepSeek-V3 §3.2.2): (ep − 1)/ep · k · h ·

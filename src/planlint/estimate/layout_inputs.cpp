@@ -95,6 +95,7 @@ TrainingInputs read_training_inputs(const Plan& plan, const Catalog& catalog, co
     in.split = bytes.split;
   }
   in.first_stage_layers = plan.number("training.first_stage_layers").value_or(0);
+  in.schedule = pipeline_schedule(plan.text("training.pipeline_schedule").value_or("1f1b"));
   in.measured_activations = number_or_absent(plan, "training.activation_memory");
 
   in.memory_reserve = require("cluster.memory_reserve");

@@ -52,6 +52,9 @@ struct TrainingInputs {
   double kept = 10, split = 24, score_bytes = 5;
   bool flash_attention = true;
   double first_stage_layers = 0;    ///< 0: not stated (L / pp)
+  /// training.pipeline_schedule: its bubble, in-flight activations and parameter copies; a
+  /// schedule other than 1F1B places its own chunks (virtual_stages is not read).
+  PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
   double measured_activations = absent;  ///< training.activation_memory, when stated
   double memory_reserve = absent, hbm = absent;
   double sequences_per_step = absent, tokens_per_step = absent;
@@ -92,7 +95,8 @@ TrainingLayout plan_layout(const Plan& plan);
 /// The figures of `l`: the metrics' formulas, composed as the estimates compose them.
 inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& l) {
   TrainingFigures f;
-  const double tp = l.tp, pp = l.pp, dp = l.dp, cp = l.cp, ep = l.ep, v = l.virtual_stages;
+  const double tp = l.tp, pp = l.pp, dp = l.dp, cp = l.cp, ep = l.ep;
+  const double v = in.schedule == PipelineSchedule::one_f_one_b ? l.virtual_stages : 1;
   const bool full = l.recompute == Recompute::full;
 
   // Memory per GPU.
@@ -103,6 +107,7 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
                          : dense_states_bytes(in.state_bytes, l.zero, in.params, tp, pp, dp, cp);
   if (in.adapters_counted)
     f.states += dense_states_bytes(in.adapter_state_bytes, l.zero, in.adapter_params, tp, pp, dp, cp);
+  f.states *= schedule_parameter_copies(pp, in.schedule);
   if (!std::isnan(in.measured_activations)) {
     f.activations = in.measured_activations;
   } else {
@@ -116,7 +121,9 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
     layer.score_bytes = in.score_bytes;
     layer.scores_kept = l.recompute == Recompute::none && !in.flash_attention;
     const double per_layer = layer_activation_bytes(layer, full, l.sequence_parallel, tp);
-    f.activations = activations_bytes(first_stage_held_layers(in.layers, in.first_stage_layers, pp, v), per_layer, cp);
+    const double held = first_stage_held_layers(in.layers, in.first_stage_layers, pp, v) *
+                        schedule_activation_factor(pp, in.schedule);
+    f.activations = activations_bytes(held, per_layer, cp);
   }
   f.reserve = memory_reserve_bytes(in.memory_reserve, f.states, f.activations);
   f.total = memory_total_bytes(f.states, f.activations, f.reserve);
@@ -154,7 +161,7 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
 
   // The pipeline.
   f.micro_batches = micro_batches(in.sequences_per_step, dp, l.micro_batch);
-  f.bubble = pipeline_bubble(pp, v, f.micro_batches);
+  f.bubble = pipeline_bubble(pp, v, f.micro_batches, in.schedule);
 
   // The expert all-to-all.
   if (in.moe) {

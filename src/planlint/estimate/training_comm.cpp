@@ -190,6 +190,44 @@ void micro_batches(EstimateContext& context) {
            arithmetic("{} / ({} × {})", sequences, TermText::count(dp.value), TermText::count(micro.value)));
 }
 
+// The zero-bubble schedules (Qi et al. 2024) and DualPipe (DeepSeek-V3 §3.2.1): the bubble of
+// layout::pipeline_bubble, with F, B and W of equal time.
+void scheduled_bubble(EstimateContext& context, MetricBuilder& m, layout::PipelineSchedule schedule,
+                      const std::string& name, const Term& p, const Term& sequences, const Term& dp,
+                      const Term& micro) {
+  m.choice("training.pipeline_schedule");
+  if (auto v = context.number("training.virtual_stages"); v && *v > 1)
+    m.note(fmt::format("virtual_stages = {} is not read: the {} schedule places its own model chunks",
+                       show_count(*v), name));
+  const double micro_batches = layout::micro_batches(sequences.value, dp.value, micro.value);
+  const auto m_text = [=] {
+    return fmt::format("{} / ({} × {})", sequences.text, show_count(dp.value), show_count(micro.value));
+  };
+  switch (schedule) {
+    case layout::PipelineSchedule::zb_h1:
+      return m.finish(layout::pipeline_bubble(p.value, 1, micro_batches, schedule),
+                      "(p − 1) / (3m), m = global_batch / (dp · b) (ZB-H1, Qi et al. 2024: (p − 1)(F + B − W) of "
+                      "m · (F + B + W), the three of equal time)",
+                      [=] { return fmt::format("({} − 1) / (3 × {})", show_count(p.value), m_text()); });
+    case layout::PipelineSchedule::dualpipe:
+      if (m.complete() && std::fmod(p.value, 2) != 0)
+        m.missing("training.pp even (DualPipe pairs stage i with stage pp − 1 − i)");
+      if (m.complete() && std::fmod(micro_batches, 2) != 0)
+        m.note(fmt::format("DualPipe feeds micro-batches from both ends in pairs: m = {} is odd",
+                           show_count(micro_batches)));
+      return m.finish(layout::pipeline_bubble(p.value, 1, micro_batches, schedule),
+                      "(p − 2) / (3m), m = global_batch / (dp · b) (DualPipe, DeepSeek-V3 table 2: (p/2 − 1)(F&B + "
+                      "B − 3W) of m · (F + B), B = 2W = 2F, F&B = F + B: an upper bound)",
+                      [=] { return fmt::format("({} − 2) / (3 × {})", show_count(p.value), m_text()); });
+    default:
+      return m.finish(0,
+                      fmt::format("0 ({}, Qi et al. 2024: weight-gradient passes fill the bubble, (p − 1)(F + B − "
+                                  "2W) = 0 with the three of equal time)",
+                                  name),
+                      "0");
+  }
+}
+
 // 1F1B pipeline schedule (Narayanan et al. 2021, §2.2.1): (p − 1) idle slots per m
 // micro-batches. The interleaved schedule (§2.2.2) gives each GPU v model chunks of L / (p · v)
 // layers, so a slot is 1/v as long: (p − 1) / (v · m).
@@ -200,12 +238,16 @@ void pipeline_bubble(EstimateContext& context) {
     m.finish(0, "(p − 1) / m", "(1 − 1) / m");
     return;
   }
-  const std::optional<Term> v = m.degree_above_one("training.virtual_stages");
+  const std::string schedule_name = context.text("training.pipeline_schedule").value_or("1f1b");
+  const layout::PipelineSchedule schedule = layout::pipeline_schedule(schedule_name);
   // m as train.micro_batches computes it, written out so that the note shows its arithmetic.
   const Term sequences = sequences_per_step(context, m);
   const Term dp = m.plan("training.dp");
   const Term micro = m.plan("training.micro_batch");
   const double micro_batches = layout::micro_batches(sequences.value, dp.value, micro.value);
+  if (schedule != layout::PipelineSchedule::one_f_one_b)
+    return scheduled_bubble(context, m, schedule, schedule_name, p, sequences, dp, micro);
+  const std::optional<Term> v = m.degree_above_one("training.virtual_stages");
   if (v) {
     if (m.complete() && std::fmod(micro_batches, p.value) != 0)
       m.note(fmt::format("the interleaved schedule of Narayanan et al. 2021 runs m in groups of p: m = {} is "

@@ -53,23 +53,43 @@ StateBytes split_override(double k) {
 
 std::string bytes_text(double value) { return units::format(value, units::dims::bytes); }
 
+layout::PipelineSchedule pipeline_schedule(const EstimateContext& context) {
+  return layout::pipeline_schedule(context.text("training.pipeline_schedule").value_or("1f1b"));
+}
+
 // An MoE model's states with expert parallelism (Megatron-Core's MoE layout): the dense
 // parameters N_d are split over M = tp · pp, the routed experts N_e over M · ep, since each ep
 // rank of a data-parallel group holds E / ep of them. ZeRO shards each group over the ranks that
 // hold the same parameters: the dense ones over dp · cp, the experts over dp · cp / ep, which is
 // M · dp · cp GPUs for both. The bytes a stage leaves unsharded, u (k at ZeRO 0, k_w + k_g at 1,
 // k_w at 2, none at 3), stay on each holder; the rest, k − u, is spread over M · dp · cp.
-/// Finishes the model states `m`, LoRA's adapter states added to its frozen base's (`adapters`,
-/// train.memory.adapter_states).
+/// What the model states add to a model's share: LoRA's adapter states beside a frozen base
+/// (train.memory.adapter_states), and the copies of the parameters a pipeline schedule keeps
+/// (DualPipe's 2).
+struct StatesExtras {
+  std::optional<Term> adapters;
+  double copies = 1;
+};
+
+/// Finishes the model states `m`: `value`, `formula` and `text` the model's share, with `extras`.
 template <typename Render>
-void finish_states(MetricBuilder& m, const std::optional<Term>& adapters, double value, std::string_view formula,
+void finish_states(MetricBuilder& m, const StatesExtras& extras, double value, std::string_view formula,
                    Render text) {
-  if (!adapters) return m.finish(value, formula, std::move(text));
-  m.finish(adapters->value + value, fmt::format("adapter states + {}", formula),
-           [a = adapters->text, text = std::move(text)] { return fmt::format("{} + {}", a, text()); });
+  if (!extras.adapters && extras.copies == 1) return m.finish(value, formula, std::move(text));
+  const std::optional<Term>& adapters = extras.adapters;
+  const double copies = extras.copies;
+  std::string sum = adapters ? fmt::format("adapter states + {}", formula) : std::string(formula);
+  if (copies != 1)
+    sum = fmt::format("{} × ({}) (DualPipe: each GPU holds its stages' parameters twice, DeepSeek-V3 table 2)",
+                      show_count(copies), sum);
+  m.finish(copies * ((adapters ? adapters->value : 0) + value), sum,
+           [adapters, copies, text = std::move(text)] {
+             const std::string share = adapters ? fmt::format("{} + {}", adapters->text, text()) : text();
+             return copies != 1 ? fmt::format("{} × ({})", show_count(copies), share) : share;
+           });
 }
 
-void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p, const std::optional<Term>& adapters) {
+void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p, const StatesExtras& extras) {
   const Term dense = m.metric(Metric::train_moe_dense_params);
   const Term experts = m.metric(Metric::train_moe_expert_params);
   const Term n = m.plan("model.params");
@@ -81,7 +101,7 @@ void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p, const
                        p.text, ep.text);
   };
   if (stage == 0)
-    return finish_states(m, adapters, layout::moe_states_bytes(k, 0, n.value, dense.value, experts.value, t.value, p.value, 1, 1, ep.value),
+    return finish_states(m, extras, layout::moe_states_bytes(k, 0, n.value, dense.value, experts.value, t.value, p.value, 1, 1, ep.value),
                     "k · (N_d / M + N_e / (M · ep)), M = tp · pp (ZeRO 0)",
                     [=] { return fmt::format("{} × {}", bytes_text(k.total()), held_text()); });
   const Term dp = m.plan("training.dp");
@@ -94,11 +114,11 @@ void moe_states(MetricBuilder& m, StateBytes k, int stage, Term t, Term p, const
   };
   const std::string_view over = cp ? "(M · dp · cp)" : "(M · dp)";
   if (stage >= 3)
-    return finish_states(m, adapters, value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
+    return finish_states(m, extras, value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over),
                     [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded_text()); });
   const std::string_view u = stage == 1 ? "(k_w + k_g)" : "k_w";
   const std::string_view rest = stage == 1 ? "k_o" : "(k_g + k_o)";
-  finish_states(m, adapters, value,
+  finish_states(m, extras, value,
            fmt::format("{} · (N_d / M + N_e / (M · ep)) + {} · N / {}, M = tp · pp (ZeRO {}: experts sharded over "
                        "dp / ep, the dense parameters over dp)",
                        u, rest, over, stage),
@@ -177,12 +197,12 @@ StateBytes adapter_state_bytes(EstimateContext& context, MetricBuilder& m) {
 namespace {
 
 /// Finishes `m` with the states of n parameters at k bytes each, split over M = tp · pp and
-/// sharded by the ZeRO stage (plus LoRA's `adapters` when a frozen base is n).
+/// sharded by the ZeRO stage, with `extras`.
 void dense_states(MetricBuilder& m, const StateBytes& k, int stage, const Term& n, const Term& t, const Term& p,
-                  const std::optional<Term>& adapters) {
+                  const StatesExtras& extras) {
   const auto mp = [t, p] { return fmt::format("({} × {})", t.text, p.text); };
   if (stage == 0)
-    return finish_states(m, adapters, layout::dense_states_bytes(k, 0, n.value, t.value, p.value, 1, 1),
+    return finish_states(m, extras, layout::dense_states_bytes(k, 0, n.value, t.value, p.value, 1, 1),
                          "k · N / M, M = tp · pp (ZeRO 0)",
                          [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, mp()); });
   const Term dp = m.plan("training.dp");
@@ -201,19 +221,19 @@ void dense_states(MetricBuilder& m, const StateBytes& k, int stage, const Term& 
   // the gradients, 3 also the weights.
   switch (stage) {
     case 1:
-      return finish_states(m, adapters, value,
+      return finish_states(m, extras, value,
                            fmt::format("(k_w + k_g) · N / M + k_o · N / {}, M = tp · pp (ZeRO 1)", over), [=] {
                              return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights + k.gradients),
                                                 n.text, mp(), bytes_text(k.optimizer), n.text, sharded());
                            });
     case 2:
-      return finish_states(m, adapters, value,
+      return finish_states(m, extras, value,
                            fmt::format("k_w · N / M + (k_g + k_o) · N / {}, M = tp · pp (ZeRO 2)", over), [=] {
                              return fmt::format("{} × {} / {} + {} × {} / {}", bytes_text(k.weights), n.text, mp(),
                                                 bytes_text(k.gradients + k.optimizer), n.text, sharded());
                            });
     default:
-      return finish_states(m, adapters, value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over), [=] {
+      return finish_states(m, extras, value, fmt::format("k · N / {}, M = tp · pp (ZeRO 3)", over), [=] {
         return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, sharded());
       });
   }
@@ -231,7 +251,7 @@ void memory_adapter_states(EstimateContext& context) {
   const Term t = m.plan("training.tp");
   const Term p = m.plan("training.pp");
   const Term zero = m.plan("training.zero");
-  dense_states(m, k, m.complete() ? static_cast<int>(zero.value) : 0, n, t, p, std::nullopt);
+  dense_states(m, k, m.complete() ? static_cast<int>(zero.value) : 0, n, t, p, StatesExtras{});
 }
 
 void memory_states(EstimateContext& context) {
@@ -241,10 +261,10 @@ void memory_states(EstimateContext& context) {
   const StateBytes k = model_state_bytes(context, m);
   // LoRA's adapter states add to the frozen base's; where their size is unknown (the model's
   // widths unstated) the base alone is a lower bound, said in a note.
-  std::optional<Term> adapters;
+  StatesExtras extras;
   if (lora_adapters_counted(context)) {
     if (computed_metric(context, Metric::train_memory_adapter_states)) {
-      adapters = m.metric(Metric::train_memory_adapter_states);
+      extras.adapters = m.metric(Metric::train_memory_adapter_states);
     } else if (const std::vector<std::string>* unknown =
                    context.estimates().missing_inputs(Metric::train_memory_adapter_states)) {
       m.note(fmt::format("a lower bound: without the LoRA adapters' states, whose size needs {}",
@@ -254,16 +274,19 @@ void memory_states(EstimateContext& context) {
   const Term t = m.plan("training.tp");
   const Term p = m.plan("training.pp");
   const Term zero = m.plan("training.zero");
+  const layout::PipelineSchedule schedule = pipeline_schedule(context);
+  extras.copies = layout::schedule_parameter_copies(p.value, schedule);
+  if (extras.copies != 1) m.choice("training.pipeline_schedule", extras.copies);
 
   const auto ep = context.number("training.ep");
   const int stage = m.complete() ? static_cast<int>(zero.value) : 0;
   if (is_moe(context) && ep && *ep > 1 && computed_metric(context, Metric::train_moe_expert_params))
-    return moe_states(m, k, stage, t, p, adapters);
+    return moe_states(m, k, stage, t, p, extras);
   if (is_moe(context) && ep && *ep > 1)
     m.note(fmt::format("upper bound: ep = {} also splits the expert parameters, which model.experts and "
                        "model.experts_per_token would separate from the dense ones",
                        show_count(*ep)));
-  dense_states(m, k, stage, n, t, p, adapters);
+  dense_states(m, k, stage, n, t, p, extras);
 }
 
 // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
@@ -425,20 +448,37 @@ void memory_activations(EstimateContext& context) {
   // (its warm-up runs (v + 1) · p − 1 chunks of L/(p · v) layers before the first backward).
   const auto first = m.optional_plan("training.first_stage_layers");
   const std::optional<Term> p = first ? std::optional<Term>(m.plan("training.pp")) : m.degree_above_one("training.pp");
-  const std::optional<Term> v = p ? m.degree_above_one("training.virtual_stages") : std::nullopt;
+  // The zero-bubble schedules and DualPipe place their own chunks (virtual_stages is 1F1B's); ZB-H2
+  // and DualPipe keep more micro-batches in flight (layout::schedule_activation_factor).
+  const layout::PipelineSchedule schedule = pipeline_schedule(context);
+  const std::optional<Term> v = p && schedule == layout::PipelineSchedule::one_f_one_b
+                                    ? m.degree_above_one("training.virtual_stages")
+                                    : std::nullopt;
+  const double in_flight = p ? layout::schedule_activation_factor(p->value, schedule) : 1;
   const double held_layers = layout::first_stage_held_layers(layers.value, first ? first->value : 0,
-                                                             p ? p->value : 1, v ? v->value : 1);
+                                                             p ? p->value : 1, v ? v->value : 1) *
+                             in_flight;
   if (first) formula += " (first pipeline stage: pp · first_stage_layers in place of L)";
   if (v) {
     formula += " · (1 + (pp − 1)/(pp · v)) (interleaved schedule: the first stage's extra in-flight micro-batches)";
+  }
+  if (in_flight != 1) {
+    m.choice("training.pipeline_schedule", in_flight);
+    formula += schedule == layout::PipelineSchedule::zb_h2
+                   ? " · (2p − 1)/p (ZB-H2: 2p − 1 micro-batches in flight on the first stage, Qi et al. 2024 §2.2)"
+                   : " · (p + 1)/p (DualPipe: p + 1 micro-batches in flight, DeepSeek-V3 table 2)";
   }
   const double l = layers.value, s = seq.value, b = micro.value, h = hidden.value, a = heads.value,
                tp = t.value, c = cp.value;
   const std::string layers_text =
       first ? fmt::format("({} × {})", show_count(p->value), show_count(first->value)) : show_count(l);
-  const std::string interleave_text =
+  std::string interleave_text =
       v ? fmt::format(" × (1 + ({} − 1) / ({} × {}))", show_count(p->value), show_count(p->value), show_count(v->value))
         : "";
+  if (in_flight != 1)
+    interleave_text += schedule == layout::PipelineSchedule::zb_h2
+                           ? fmt::format(" × (2 × {} − 1) / {}", show_count(p->value), show_count(p->value))
+                           : fmt::format(" × ({} + 1) / {}", show_count(p->value), show_count(p->value));
   m.finish(layout::activations_bytes(held_layers, per_layer, cp.value), formula, [=] {
     const std::string sbh_text =
         fmt::format("{} × {} × {}", show_count(s), show_count(b), show_count(h));

@@ -170,6 +170,15 @@ std::vector<KeySpec> make_keys() {
                "v): each GPU holds v chunks of L / (p · v) layers, and the bubble is (p − 1) / (v · m) "
                "(`train.pipeline_bubble`); 1 is the plain 1F1B schedule")
           .fixed(1),
+      choice("training", "pipeline_schedule", "pipeline schedule",
+             {"1f1b", "zb-h1", "zb-h2", "zb-v", "dualpipe"})
+          .doc("pipeline schedule: `1f1b` (one forward, one backward; interleaved with `virtual_stages`), the "
+               "zero-bubble schedules that split the backward into input and weight gradients (Qi et al. 2024): "
+               "`zb-h1` (a third of 1F1B's bubble at its memory), `zb-h2` (no bubble, (2p − 1)/p of its "
+               "activations), `zb-v` (no bubble, two chunks a GPU, 1F1B's memory), and `dualpipe` (DeepSeek-V3's "
+               "bidirectional schedule: (p − 2)/(3m) bubble, two copies of the parameters, p + 1 micro-batches' "
+               "activations; p even)")
+          .fixed_choice("1f1b"),
       degree("training", "dp", "data parallel degree")
           .doc("data-parallel degree")
           .derived("`cluster.count / (tp · pp · cp)`; when that is not a whole number, a `bad-value` error on "

@@ -198,8 +198,11 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
   });
   // A stage holds one layer at the least; stages of unequal layers are Megatron-LM's
   // first- and last-stage layer counts (DeepSeek-V3's 61 layers over pp = 16).
-  const std::vector<int> pps =
-      values(LayoutKey::pp, plan_layout.pp, [&] { return divisors(count, [&](int pp) { return pp <= in.layers; }); });
+  // DualPipe pairs stage i with stage pp − 1 − i: pp is 1 or even.
+  const bool even_pp = in.schedule == layout::PipelineSchedule::dualpipe;
+  const std::vector<int> pps = values(LayoutKey::pp, plan_layout.pp, [&] {
+    return divisors(count, [&](int pp) { return pp <= in.layers && (!even_pp || pp == 1 || pp % 2 == 0); });
+  });
   const std::vector<int> cps =
       values(LayoutKey::cp, plan_layout.cp, [&] { return divisors(count, [&](int cp) { return divides(cp, in.seq_len); }); });
   const std::vector<int> zeros = values(LayoutKey::zero, plan_layout.zero, [] { return std::vector<int>{0, 1, 2, 3}; });
@@ -223,6 +226,8 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
           // A model chunk holds one layer at the least: pp · v ≤ L (chunks of unequal layers, as
           // stages are; the published GB200 run interleaves 126 layers over pp = 8, v = 8).
           std::vector<int> chunks = {1};
+          // The zero-bubble schedules and DualPipe place their own chunks: only 1F1B interleaves.
+          if (in.schedule != layout::PipelineSchedule::one_f_one_b) return chunks;
           for (int v = 2; pp > 1 && double(pp) * v <= in.layers; ++v) chunks.push_back(v);
           return chunks;
         });

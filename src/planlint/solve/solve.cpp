@@ -1,4 +1,5 @@
 #include "planlint/solve/solve.hpp"
+#include "planlint/solve/solve_internal.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -18,9 +19,10 @@
 
 namespace planlint::solve {
 
-namespace {
+using namespace internal;
 
-/// A rule option as the run sets it: [lint.options], else the rule's default.
+namespace internal {
+
 double rule_option(const LintOptions& options, std::string_view rule_id, const std::string& name, double fallback) {
   if (auto it = options.rule_options.find(name); it != options.rule_options.end()) return it->second.value;
   const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
@@ -30,6 +32,10 @@ double rule_option(const LintOptions& options, std::string_view rule_id, const s
         if (const units::Quantity* quantity = it->second.quantity()) return quantity->value;
   return fallback;
 }
+
+}  // namespace internal
+
+namespace {
 
 std::string value_text(LayoutKey key, const layout::TrainingLayout& l) {
   switch (key) {
@@ -45,6 +51,10 @@ std::string value_text(LayoutKey key, const layout::TrainingLayout& l) {
   }
   return {};
 }
+
+}  // namespace
+
+namespace internal {
 
 /// The line after the last key line of the plan's `table` ([training], [cluster]; its header's
 /// line when it has none): where keys the plan does not state are written.
@@ -68,11 +78,12 @@ std::size_t insert_offset(const SourceFile& source, const Plan& plan, std::strin
 /// values with it (`estimates`, the plan with the layout's), so that the plan it writes does not
 /// claim the old layout's memory.
 std::vector<fix::TextEdit> claim_edits(const SourceFile& source, const Plan& plan, const Estimates& before,
-                                       const Estimates& after, std::vector<std::string>& changes) {
+                                       const Estimates& after, std::vector<std::string>& changes,
+                                       bool (*layout_metric)(Metric)) {
   std::vector<fix::TextEdit> edits;
   for (const Claim& claim : plan.estimates) {
     const MetricSpec* spec = find_metric(claim.metric);
-    if (!spec || !kernel_metric(spec->id) || claim.is_range() || !claim.value || !claim.value->span.known()) continue;
+    if (!spec || !layout_metric(spec->id) || claim.is_range() || !claim.value || !claim.value->span.known()) continue;
     const MetricValue* old_value = before.find(spec->id);
     const MetricValue* new_value = after.find(spec->id);
     if (!new_value || (old_value && old_value->value == new_value->value)) continue;
@@ -83,13 +94,6 @@ std::vector<fix::TextEdit> claim_edits(const SourceFile& source, const Plan& pla
   }
   return edits;
 }
-
-/// `text` with `edits` made, and the plan block in it: `block` of `source`'s text, grown by the
-/// edits (which are all inside it).
-struct Applied {
-  std::shared_ptr<const SourceFile> source;
-  std::string_view block;
-};
 
 Applied apply_to_block(const SourceFile& source, std::string_view block, const std::vector<fix::TextEdit>& edits) {
   const std::string& text = source.text();
@@ -105,6 +109,10 @@ Applied apply_to_block(const SourceFile& source, std::string_view block, const s
                                    static_cast<std::size_t>(static_cast<std::ptrdiff_t>(block.size()) + growth));
   return applied;
 }
+
+}  // namespace internal
+
+namespace {
 
 /// "a, b,c" → {"a", "b", "c"}; "" → {}.
 std::vector<std::string> split_list(std::string_view text) {
@@ -123,8 +131,10 @@ std::vector<std::string> split_list(std::string_view text) {
   return items;
 }
 
-/// The options with the config's [solve] table under them, each key from the first that says
-/// it; an error names the config's key that is bad.
+}  // namespace
+
+namespace internal {
+
 Result<SolveOptions> resolved_options(const SolveOptions& given) {
   SolveOptions options = given;
   const auto where = [&](std::string_view key) { return fmt::format("{}: [solve] {}", options.config_path, key); };
@@ -151,6 +161,10 @@ Result<SolveOptions> resolved_options(const SolveOptions& given) {
 void sort_edits(std::vector<fix::TextEdit>& edits) {
   std::sort(edits.begin(), edits.end(), [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
 }
+
+}  // namespace internal
+
+namespace {
 
 /// The figures of a GPU that apply_defaults() takes from the catalog, and its price: a plan
 /// states them of its own GPU, so another GPU takes the catalog's.
@@ -179,8 +193,10 @@ std::optional<fix::TextEdit> remove_key_line(const SourceFile& source, const Pla
   return fix::TextEdit{begin, end, ""};
 }
 
-/// The edits of `source`'s text that put the plan on `gpu`: cluster.gpu, the GPU's figures the
-/// plan states taken out (the catalog's apply), the price the least the catalog's sources quote.
+}  // namespace
+
+namespace internal {
+
 Result<std::vector<fix::TextEdit>> gpu_edits(const SourceFile& source, const Plan& plan, const GpuSpec& gpu,
                                              std::vector<std::string>& changes) {
   std::vector<fix::TextEdit> edits;
@@ -222,6 +238,30 @@ Result<std::vector<fix::TextEdit>> gpu_edits(const SourceFile& source, const Pla
   sort_edits(edits);
   return edits;
 }
+
+Result<WantedGpus> wanted_gpus(const SolveOptions& options, const Catalog& catalog, const GpuSpec* own, bool varied) {
+  WantedGpus wanted;
+  wanted.own = !varied || options.gpus.empty();
+  if (!varied) return wanted;
+  if (options.gpus.empty()) {
+    for (const GpuSpec& gpu : catalog.gpus())
+      if (gpu.price && &gpu != own) wanted.others.push_back(&gpu);
+    return wanted;
+  }
+  for (const std::string& name : options.gpus) {
+    const GpuMatch match = catalog.resolve(name);
+    if (!match.gpu)
+      return Error(fmt::format("--gpus: '{}' is not a GPU of the catalog (`planlint gpus` lists them)", printable(name)));
+    if (match.gpu == own) wanted.own = true;
+    else if (std::find(wanted.others.begin(), wanted.others.end(), match.gpu) == wanted.others.end())
+      wanted.others.push_back(match.gpu);
+  }
+  return wanted;
+}
+
+}  // namespace internal
+
+namespace {
 
 /// The GPU counts searched on a GPU of `gpus_per_node`: whole nodes from `low` (0: one node) to
 /// `high` (0: the plan's count); a single count as given. At most `most` + 1 of them.
@@ -322,16 +362,22 @@ std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& pl
 
 Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
                                std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& given) {
-  SolveReport report;
-  report.path = source->path();
   FileResult linted = lint_text(source, toml_text, lint_options, first_line);
   if (!linted.plan || !linted.estimates)
-    return Error(fmt::format("{}: the plan is not valid TOML (`planlint check` shows where)", report.path));
+    return Error(fmt::format("{}: the plan is not valid TOML (`planlint check` shows where)", source->path()));
+  if (!linted.plan->is_training())
+    return Error(fmt::format("{}: solve_plan searches the layouts of training and fine-tuning plans; this is an "
+                             "inference plan (solve_any searches both)",
+                             source->path()));
+  return internal::solve_training(std::move(source), toml_text, first_line, lint_options, given, linted);
+}
+
+Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
+                                             std::uint32_t first_line, const LintOptions& lint_options,
+                                             const SolveOptions& given, const FileResult& linted) {
+  SolveReport report;
+  report.path = source->path();
   const Plan& plan = *linted.plan;
-  if (!plan.is_training())
-    return Error(fmt::format("{}: solve searches the layouts of training and fine-tuning plans; this is an "
-                             "inference plan",
-                             report.path));
   const Result<SolveOptions> resolved = resolved_options(given);
   if (!resolved) return resolved.error();
   const SolveOptions& options = *resolved;
@@ -379,24 +425,10 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
   // price), each with the plan loaded on it to read its figures as the metrics read them.
   report.gpu_varied = options.vary_gpu || !options.gpus.empty();
   report.count_varied = options.vary_count || options.count_low > 0 || options.count_high > 0;
-  const GpuSpec* own_spec = catalog.find(report.gpu);
-  std::vector<const GpuSpec*> wanted;
-  bool own_wanted = !report.gpu_varied || options.gpus.empty();
-  if (report.gpu_varied) {
-    if (options.gpus.empty()) {
-      for (const GpuSpec& gpu : catalog.gpus())
-        if (gpu.price && &gpu != own_spec) wanted.push_back(&gpu);
-    } else {
-      for (const std::string& name : options.gpus) {
-        const GpuMatch match = catalog.resolve(name);
-        if (!match.gpu)
-          return Error(
-              fmt::format("--gpus: '{}' is not a GPU of the catalog (`planlint gpus` lists them)", printable(name)));
-        if (match.gpu == own_spec) own_wanted = true;
-        else if (std::find(wanted.begin(), wanted.end(), match.gpu) == wanted.end()) wanted.push_back(match.gpu);
-      }
-    }
-  }
+  const Result<WantedGpus> wanted_list = wanted_gpus(options, catalog, catalog.find(report.gpu), report.gpu_varied);
+  if (!wanted_list) return wanted_list.error();
+  const std::vector<const GpuSpec*>& wanted = wanted_list->others;
+  const bool own_wanted = wanted_list->own;
   // A hostile range of many counts is refused before it is searched.
   constexpr std::size_t max_pairs = 100'000;
   const auto counts_of = [&](const Plan& on) {
@@ -528,7 +560,7 @@ Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::st
     FileResult result = lint_text(applied.source, applied.block, lint_options, first_line);
     if (result.estimates) {
       std::vector<fix::TextEdit> claims =
-          claim_edits(*source, plan, *linted.estimates, *result.estimates, solution.changes);
+          claim_edits(*source, plan, *linted.estimates, *result.estimates, solution.changes, kernel_metric);
       if (!claims.empty()) {
         solution.edits.insert(solution.edits.end(), claims.begin(), claims.end());
         std::sort(solution.edits.begin(), solution.edits.end(),

@@ -1,0 +1,66 @@
+#pragma once
+/// What the training and the serving solve share (solve.cpp, serving_solve.cpp): the plan's text
+/// edited and linted, its GPU changed, the options resolved.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planlint/catalog/catalog.hpp"
+#include "planlint/diag/result.hpp"
+#include "planlint/estimate/estimates.hpp"
+#include "planlint/fix/edits.hpp"
+#include "planlint/lint/lint.hpp"
+#include "planlint/plan/plan.hpp"
+#include "planlint/solve/solve.hpp"
+#include "planlint/source/source_file.hpp"
+
+namespace planlint::solve::internal {
+
+/// A rule option as the run sets it: [lint.options], else the rule's default.
+double rule_option(const LintOptions& options, std::string_view rule_id, const std::string& name, double fallback);
+
+/// The line after the last key line of the plan's `table` ([training], [cluster]; its header's
+/// line when it has none): where keys the plan does not state are written.
+std::size_t insert_offset(const SourceFile& source, const Plan& plan, std::string_view table);
+
+/// The edits that bring the plan's [estimates] claims of the figures a layout changes
+/// (`layout_metric`) to their values with it (`after`, the plan with the layout's), so that the
+/// plan it writes does not claim the old layout's memory.
+std::vector<fix::TextEdit> claim_edits(const SourceFile& source, const Plan& plan, const Estimates& before,
+                                       const Estimates& after, std::vector<std::string>& changes,
+                                       bool (*layout_metric)(Metric));
+
+/// `text` with `edits` made, and the plan block in it: `block` of `source`'s text, grown by the
+/// edits (which are all inside it).
+struct Applied {
+  std::shared_ptr<const SourceFile> source;
+  std::string_view block;
+};
+Applied apply_to_block(const SourceFile& source, std::string_view block, const std::vector<fix::TextEdit>& edits);
+
+void sort_edits(std::vector<fix::TextEdit>& edits);
+
+/// The options with the config's [solve] table under them, each key from the first that says
+/// it; an error names the config's key that is bad.
+Result<SolveOptions> resolved_options(const SolveOptions& given);
+
+/// The edits of `source`'s text that put the plan on `gpu`: cluster.gpu, the GPU's figures the
+/// plan states taken out (the catalog's apply), the price the least the catalog's sources quote.
+Result<std::vector<fix::TextEdit>> gpu_edits(const SourceFile& source, const Plan& plan, const GpuSpec& gpu,
+                                             std::vector<std::string>& changes);
+
+/// The catalog GPUs --vary gpu / --gpus name besides the plan's own (`own`), and whether the
+/// plan's own is searched; an error for a --gpus name the catalog does not have.
+struct WantedGpus {
+  std::vector<const GpuSpec*> others;
+  bool own = true;
+};
+Result<WantedGpus> wanted_gpus(const SolveOptions& options, const Catalog& catalog, const GpuSpec* own, bool varied);
+
+/// solve_plan of a training plan already linted (`linted`, with its plan and estimates).
+Result<SolveReport> solve_training(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
+                                   std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& given,
+                                   const FileResult& linted);
+
+}  // namespace planlint::solve::internal

@@ -413,8 +413,6 @@ BlobReader::BlobReader(std::vector<GitBlob> blobs) : state_(std::make_unique<Sta
 
 BlobReader::~BlobReader() { state_->serve_until(until_ended); }
 
-std::size_t BlobReader::size() const { return state_->blobs.size(); }
-
 std::optional<std::string> BlobReader::take(std::size_t i) {
   State& state = *state_;
   state.serve_until([&state, i] { return i < state.stream.complete(); });

@@ -57,9 +57,9 @@ std::vector<Result<std::vector<GitBlob>>> list_git_trees(const std::vector<GitTr
                                                          std::size_t max_file_bytes);
 
 /// The texts of blobs from one `git cat-file --batch` (the two sides of a diff read in one
-/// process, which resolves the deltas between their versions once), read on a thread of its own
-/// as git writes them: each text can be taken as soon as it has arrived, and is linted while git
-/// reads the next ones.
+/// process, which resolves the deltas between their versions once), each to be taken as soon as
+/// it has arrived. No thread reads them: take() reads what git has written meanwhile, and git
+/// reads ahead into its output pipe's room while planlint works. One caller at a time.
 ///
 ///     BlobReader reader(std::move(blobs));
 ///     std::optional<std::string> text = reader.take(0);  // waits for blob 0 only
@@ -72,7 +72,6 @@ class BlobReader {
   BlobReader(const BlobReader&) = delete;
   BlobReader& operator=(const BlobReader&) = delete;
 
-  std::size_t size() const;
   /// The text of blob `i`, waiting until it has arrived, moved out (each is taken once);
   /// nullopt when git gave none (finish() says why).
   std::optional<std::string> take(std::size_t i);

@@ -171,9 +171,10 @@ Result<DiffSide> parse_diff_side(const std::string& text) {
 std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base, const DiffSide& head,
                                                             const SideReadOptions& options) {
   auto sorted = [](Result<SideFiles> files) {
-    if (files)
-      std::sort(files->files.begin(), files->files.end(),
-                [](const SideFile& a, const SideFile& b) { return a.key < b.key; });
+    const auto by_key = [](const SideFile& a, const SideFile& b) { return a.key < b.key; };
+    // git lists a tree already in this order: checked, not sorted again.
+    if (files && !std::is_sorted(files->files.begin(), files->files.end(), by_key))
+      std::sort(files->files.begin(), files->files.end(), by_key);
     return files;
   };
   if (base.revision && head.revision) {

@@ -210,6 +210,34 @@ TEST_CASE("every cost-tier metric of a training plan comes from the compute grou
   }
 }
 
+TEST_CASE("every cost-tier metric an assumption moves in an inference plan comes from the inference group",
+          "[estimates]") {
+  // The ranges' re-evaluations skip the reads group (compute.cpp): a cost-tier metric of it that
+  // MFU, goodput or price moves would lose its range.
+  std::size_t moved = 0;
+  for (const char* name : {"inference-serving.toml", "mistral-7b-published.toml",
+                           "deepseek-r1-fp4-serving-published.toml"}) {
+    INFO(name);
+    const Estimated full = estimate_example(name);
+    REQUIRE_FALSE(full.plan().is_training());
+    const detail::Overrides none;
+    detail::EstimateContext inference_only(full.plan(), Catalog::builtin(), none);
+    detail::estimate_inference(inference_only);
+    const Estimates group = inference_only.take();
+    for (const MetricValue& value : full.estimates.values()) {
+      const MetricSpec* known = find_metric(value.name);
+      REQUIRE(known != nullptr);
+      if (known->tier != Tier::cost || (value.range_keys.empty() && known->ranged_by == 0)) continue;
+      INFO(value.name);
+      ++moved;
+      const MetricValue* from_group = group.find(value.name);
+      REQUIRE(from_group != nullptr);
+      CHECK(from_group->value == value.value);
+    }
+  }
+  CHECK(moved >= 1);  // infer.cost_per_month, by the price
+}
+
 TEST_CASE("the examples' hand-computed numbers agree with the engine", "[estimates]") {
   SECTION("llama-70b-pretrain") {
     const Estimated e = estimate_example("llama-70b-pretrain.toml");

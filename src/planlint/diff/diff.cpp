@@ -1,11 +1,13 @@
-/// run_diff(): the two sides read, their changed files linted a batch of file pairs at a time (a
-/// pair compared as soon as both are linted, so a change of thousands of plans holds a batch of
-/// them at once), then the plans left over matched by name, by git's rename detection, or as
-/// the one plan of each side.
+/// run_diff(): the two sides listed, their changed files linted a batch of file pairs at a time
+/// as soon as a batch's texts have arrived from git (a pair compared as soon as both are linted,
+/// so a change of thousands of plans holds a batch of them at once), then the plans left over
+/// matched by name, by git's rename detection, or as the one plan of each side.
 #include "planlint/diff/diff.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <map>
+#include <mutex>
 #include <string_view>
 #include <unordered_map>
 #include <thread>
@@ -222,57 +224,139 @@ BatchResult lint_pairs(const Context& context, std::span<const FilePair> pairs) 
   return result;
 }
 
-/// The pairs of files to lint: a file of one path on both sides whose texts differ, and each
-/// file of one side only. A path's file with the same text on both sides holds plans that
-/// have not changed, and is not linted. Two sides that each name one file are one pair.
-std::vector<FilePair> pair_files(SideFiles& base, SideFiles& head, std::size_t& unchanged) {
-  std::vector<FilePair> pairs;
+/// The files of one key on the two sides, as listed (either may be missing), and where their
+/// texts come from: a revision's from the BlobReader, at their places in its order.
+struct Candidate {
+  static constexpr std::size_t in_place = static_cast<std::size_t>(-1);
+  SideFile* base = nullptr;
+  SideFile* head = nullptr;
+  std::size_t base_blob = in_place, head_blob = in_place;
+};
+
+/// The candidates of the sides' files, in the order of their keys: the files of one key are one
+/// candidate, two sides that each name one file too. A file of one key whose blob is the same
+/// at both revisions holds the same text, read once (into the head's file): its plans have not
+/// changed, they are counted and not linted (`same`). `blobs`: the blobs to read, in the order
+/// the candidates want them, `same`'s last.
+void pair_candidates(SideFiles& base, SideFiles& head, std::vector<Candidate>& candidates,
+                     std::vector<Candidate>& same, std::vector<GitBlob>& blobs) {
+  auto wanted = [&blobs](SideFile* file) {
+    if (!file || !file->blob) return Candidate::in_place;
+    blobs.push_back(*file->blob);
+    return blobs.size() - 1;
+  };
   if (base.single_file && head.single_file && base.files.size() == 1 && head.files.size() == 1) {
-    if (base.files[0].text == head.files[0].text) unchanged += plan_count(head.files[0]);
-    else pairs.push_back(FilePair{&base.files[0], &head.files[0]});
-    return pairs;
+    candidates.push_back(Candidate{&base.files[0], &head.files[0]});
+    return;
   }
   std::size_t b = 0, h = 0;
   while (b < base.files.size() || h < head.files.size()) {
     SideFile* before = b < base.files.size() ? &base.files[b] : nullptr;
     SideFile* after = h < head.files.size() ? &head.files[h] : nullptr;
     if (before && after && before->key == after->key) {
-      if (before->text == after->text) unchanged += plan_count(*after);
-      else pairs.push_back(FilePair{before, after});
       ++b, ++h;
+      if (before->blob && after->blob && before->blob->object == after->blob->object) {
+        same.push_back(Candidate{before, after});
+        continue;
+      }
     } else if (before && (!after || before->key < after->key)) {
-      pairs.push_back(FilePair{before, nullptr});
+      after = nullptr;
       ++b;
     } else {
-      pairs.push_back(FilePair{nullptr, after});
+      before = nullptr;
       ++h;
     }
+    Candidate& candidate = candidates.emplace_back(Candidate{before, after});
+    candidate.base_blob = wanted(before);
+    candidate.head_blob = wanted(after);
   }
-  return pairs;
+  for (Candidate& candidate : same) candidate.head_blob = wanted(candidate.head);
 }
 
-/// The settings of every file to lint, from the working tree's configs; false after adding
-/// the configs' problems to `errors`.
-bool find_settings(const DiffOptions& options, SettingsCache& cache, std::vector<FilePair>& pairs,
-                   std::vector<Error>& errors) {
-  DiagnosticSink problems;
-  ConfigDiscovery discovery;
-  const ConfigOrigin origin = options.config ? ConfigOrigin::command_line : ConfigOrigin::discovered;
-  auto settings_of = [&](const SideFile* file) -> const Settings* {
-    if (!file) return nullptr;
-    const std::optional<std::string> config = options.config ? options.config : discovery.find(file->config_path);
-    return cache.find(config, problems, origin);
-  };
-  for (FilePair& pair : pairs) {
-    pair.base_settings = settings_of(pair.base);
-    if (!problems.empty()) break;  // once: the head's file would find the same config
-    pair.head_settings = settings_of(pair.head);
-    if (!problems.empty()) break;
+/// The pairs of files to lint, made from the candidates in their order as their texts arrive:
+/// the plan files of one key whose texts differ, and each plan file of one side only, with the
+/// settings of each file from the working tree's configs. A key's files of the same text hold
+/// plans that have not changed: counted, not linted.
+class ChangedPairs {
+ public:
+  ChangedPairs(const DiffOptions& options, std::vector<Candidate> candidates, BlobReader& texts,
+               SettingsCache& settings)
+      : options_(options), candidates_(std::move(candidates)), texts_(texts), settings_(settings) {}
+
+  /// The next `count` pairs (fewer at the end, none after a problem), waiting for their texts.
+  std::vector<FilePair> next(std::size_t count) {
+    std::vector<FilePair> pairs;
+    while (pairs.size() < count && next_ < candidates_.size() && !stopped_) {
+      const Candidate& candidate = candidates_[next_++];
+      if (!arrive(candidate.base, candidate.base_blob) || !arrive(candidate.head, candidate.head_blob)) break;
+      SideFile* before = candidate.base && holds_plan(*candidate.base) ? candidate.base : nullptr;
+      SideFile* after = candidate.head && holds_plan(*candidate.head) ? candidate.head : nullptr;
+      if (!before && !after) continue;
+      any_plan_ = true;
+      if (before && after && before->text == after->text) {
+        unchanged_ += plan_count(*after);
+        continue;
+      }
+      FilePair pair{before, after};
+      pair.base_settings = settings_of(before);
+      if (!problems_.empty()) break;  // once: the head's file would find the same config
+      pair.head_settings = settings_of(after);
+      if (!problems_.empty()) break;
+      pairs.push_back(pair);
+    }
+    stopped_ = stopped_ || !problems_.empty();
+    return pairs;
   }
-  if (problems.empty()) cache.check_command_line_names(problems);
-  for (const Diagnostic& d : problems) errors.emplace_back(d.message, d.primary, d.help);
-  return problems.empty();
-}
+
+  /// Counts the plans of the files whose blob is the same on both sides, once every pair is out.
+  void count_same(const std::vector<Candidate>& same) {
+    for (const Candidate& candidate : same) {
+      if (!arrive(candidate.head, candidate.head_blob)) return;
+      if (!holds_plan(*candidate.head)) continue;
+      any_plan_ = true;
+      unchanged_ += plan_count(*candidate.head);
+      std::string().swap(candidate.head->text);
+    }
+  }
+
+  bool any_plan() const { return any_plan_; }
+  std::size_t unchanged() const { return unchanged_; }
+
+  /// The configs' problems, the command line's rule names checked once every config is found.
+  std::vector<Error> problems() {
+    if (problems_.empty() && !stopped_) settings_.check_command_line_names(problems_);
+    std::vector<Error> errors;
+    for (const Diagnostic& d : problems_) errors.emplace_back(d.message, d.primary, d.help);
+    return errors;
+  }
+
+ private:
+  /// Moves a revision's text into its file once it has arrived; false when git gave none
+  /// (BlobReader::finish says why), which stops the pairs.
+  bool arrive(SideFile* file, std::size_t blob) {
+    if (!file || blob == Candidate::in_place) return true;
+    std::optional<std::string> text = texts_.take(blob);
+    if (!text) return !(stopped_ = true);
+    file->text = *std::move(text);
+    return true;
+  }
+
+  const Settings* settings_of(const SideFile* file) {
+    if (!file) return nullptr;
+    const ConfigOrigin origin = options_.config ? ConfigOrigin::command_line : ConfigOrigin::discovered;
+    const std::optional<std::string> config = options_.config ? options_.config : discovery_.find(file->config_path);
+    return settings_.find(config, problems_, origin);
+  }
+
+  const DiffOptions& options_;
+  std::vector<Candidate> candidates_;
+  BlobReader& texts_;
+  SettingsCache& settings_;
+  ConfigDiscovery discovery_;
+  DiagnosticSink problems_;
+  std::size_t next_ = 0, unchanged_ = 0;
+  bool any_plan_ = false, stopped_ = false;
+};
 
 /// Matches the plans no pair matched: by plan name (unique on each side), then by git's
 /// rename detection of their files when their names do not differ (a plan without a name, a
@@ -381,10 +465,13 @@ DiffRun run_diff(const DiffOptions& options) {
   if (!base) run.errors.push_back(base.error());
   if (!head) run.errors.push_back(head.error());
   if (!run.errors.empty()) return run;
+  const auto no_plans = [&] {
+    return Error(fmt::format("no plans found in {} nor in {}: no *.toml file with a [plan] table, no "
+                             "Markdown doc with a ```toml plan block",
+                             options.base.label, options.head.label));
+  };
   if (base->files.empty() && head->files.empty()) {
-    run.errors.emplace_back(fmt::format("no plans found in {} nor in {}: no *.toml file with a [plan] table, no "
-                                        "Markdown doc with a ```toml plan block",
-                                        options.base.label, options.head.label));
+    run.errors.push_back(no_plans());
     return run;
   }
   DiffReport& report = run.report;
@@ -393,19 +480,54 @@ DiffRun run_diff(const DiffOptions& options) {
   report.head_label = options.head.label;
   report.all_metrics = options.all_metrics;
 
-  std::vector<FilePair> pairs = pair_files(*base, *head, report.unchanged_plans);
+  // A revision's blobs are read by one git, as the pairs want them: a batch of pairs is linted
+  // as soon as its texts are in, while git reads the next.
+  std::vector<Candidate> candidates, same;
+  std::vector<GitBlob> blobs;
+  pair_candidates(*base, *head, candidates, same, blobs);
+  // Sized by the candidates, the pairs to lint being known only as their texts arrive: the
+  // batches past the last pair are empty.
+  const std::size_t candidate_count = std::max<std::size_t>(1, candidates.size());
+  BlobReader texts(std::move(blobs));
   SettingsCache settings(options);
-  if (!find_settings(options, settings, pairs, run.errors)) return run;
+  ChangedPairs changed(options, std::move(candidates), texts, settings);
 
   const Context context{options, BatchLimits{options.max_file_bytes, options.max_plans_per_file}};
-  const std::size_t batch = batch_size(pairs.size(), jobs);
+  const std::size_t batch = batch_size(candidate_count, jobs);
+  // The pairs are made in the order of the batches, whichever worker takes one first.
+  std::mutex turn_mutex;
+  std::condition_variable turn_changed;
+  std::size_t turn = 0;
   BatchResult all;
   parallel_in_order(
-      (pairs.size() + batch - 1) / batch, jobs,
+      (candidate_count + batch - 1) / batch, jobs,
       [&](std::size_t i) {
-        return lint_pairs(context, std::span(pairs).subspan(i * batch, std::min(batch, pairs.size() - i * batch)));
+        std::vector<FilePair> pairs;
+        {
+          std::unique_lock lock(turn_mutex);
+          turn_changed.wait(lock, [&] { return turn == i; });
+          pairs = changed.next(batch);
+          ++turn;
+        }
+        turn_changed.notify_all();
+        return pairs.empty() ? BatchResult{} : lint_pairs(context, pairs);
       },
       [&](std::size_t, BatchResult result) { merge(all, std::move(result)); });
+  changed.count_same(same);
+  if (Result<void> read_all = texts.finish(); !read_all) {
+    for (const DiffSide* side : {&options.base, &options.head})
+      if (side->revision) run.errors.push_back(side_error(*side, read_all.error()));
+    return run;
+  }
+  if (!changed.any_plan()) {
+    run.errors.push_back(no_plans());
+    return run;
+  }
+  if (std::vector<Error> problems = changed.problems(); !problems.empty()) {
+    run.errors = std::move(problems);
+    return run;
+  }
+  report.unchanged_plans = changed.unchanged();
   run.messages = std::move(all.messages);
   if (!all.errors.empty()) {
     run.errors = std::move(all.errors);
@@ -415,12 +537,15 @@ DiffRun run_diff(const DiffOptions& options) {
   report.unchanged_plans += all.unchanged;
   add_totals(report, std::move(all.base_rows), std::move(all.head_rows));
   report.plans = std::move(all.diffs);
-  std::stable_sort(report.plans.begin(), report.plans.end(), [](const PlanDiff& a, const PlanDiff& b) {
+  const auto file_order = [](const PlanDiff& a, const PlanDiff& b) {
     const std::string& a_file = a.head_file.empty() ? a.base_file : a.head_file;
     const std::string& b_file = b.head_file.empty() ? b.base_file : b.head_file;
     if (a_file != b_file) return a_file < b_file;
     return (a.head_line ? a.head_line : a.base_line) < (b.head_line ? b.head_line : b.base_line);
-  });
+  };
+  // The pairs came in their files' order: only plans matched across files move.
+  if (!std::is_sorted(report.plans.begin(), report.plans.end(), file_order))
+    std::stable_sort(report.plans.begin(), report.plans.end(), file_order);
   report.failing = all.failing;
   report.head_sources = std::move(all.head_sources);
   std::sort(report.head_sources.begin(), report.head_sources.end(),

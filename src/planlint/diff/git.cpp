@@ -11,8 +11,8 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <memory>
 #include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -53,46 +53,50 @@ struct Pipe {
   }
 };
 
-/// Writes `input` to `fd` and closes it. A git that exits without reading all of it (an error)
-/// makes the write fail with EPIPE: SIGPIPE is blocked in this thread and its pending signal
-/// taken, so that it does not end planlint.
-void feed(int fd, const std::string& input) {
-  sigset_t pipe_signal;
+/// Writes what `fd` takes of `data` now, without blocking: the bytes written, 0 when its pipe is
+/// full, -1 when git has closed it. A write to a git that has ended raises SIGPIPE: it is blocked
+/// around the write and its pending signal taken, so that it does not end planlint.
+ssize_t write_some(int fd, std::string_view data) {
+  sigset_t pipe_signal, previous;
   sigemptyset(&pipe_signal);
   sigaddset(&pipe_signal, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
-  std::size_t written = 0;
-  while (written < input.size()) {
-    const ssize_t n = ::write(fd, input.data() + written, input.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    written += static_cast<std::size_t>(n);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
+  ssize_t n = 0;
+  do {
+    n = ::write(fd, data.data(), data.size());
+  } while (n < 0 && errno == EINTR);
+  const bool full = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  if (n < 0 && !full) {
+    const timespec now{0, 0};
+    while (sigtimedwait(&pipe_signal, nullptr, &now) == SIGPIPE) {
+    }
   }
-  ::close(fd);
-  const timespec now{0, 0};
-  while (sigtimedwait(&pipe_signal, nullptr, &now) == SIGPIPE) {
-  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return full ? 0 : n;
 }
 
-}  // namespace
-
-GitOutput run_git(const std::vector<std::string>& args, const std::string& input) {
-  GitOutput result;
-  std::string out;
-  result = run_git(args, input, [&out](std::string_view piece) { out.append(piece); });
-  result.out = std::move(out);
-  return result;
-}
-
-GitOutput run_git(const std::vector<std::string>& args, const std::string& input,
-                  const std::function<void(std::string_view)>& out_piece) {
-  GitOutput result;
+/// A git process started from an argument vector, its standard streams piped to planlint,
+/// which serves them without blocking on any one of them (serve()).
+struct GitChild {
   Pipe in, out, err;
-  if (!in.ok() || !out.ok() || !err.ok()) {
-    result.status = 127;
-    result.error = fmt::format("cannot make a pipe for git: {}", std::strerror(errno));
-    return result;
-  }
+  pid_t pid = -1;
+  std::string_view input;                           ///< what is left to write to its standard input
+  std::function<void(std::string_view)> out_piece;  ///< takes its standard output as it arrives
+  GitOutput result;                                 ///< its standard error; its status once it has ended
+  bool ended = false;
+};
+
+/// Starts `git ARGS...` as `child`; false, `child` ended with status 127, when it cannot.
+/// `out_pipe_bytes`: room for git's output to get ahead of planlint (0: the system's).
+bool start_git(const std::vector<std::string>& args, GitChild& child, int out_pipe_bytes = 0) {
+  const auto failed = [&child](std::string reason) {
+    child.result.status = 127;
+    child.result.error = std::move(reason);
+    child.ended = true;
+    return false;
+  };
+  if (!child.in.ok() || !child.out.ok() || !child.err.ok())
+    return failed(fmt::format("cannot make a pipe for git: {}", std::strerror(errno)));
   std::vector<std::string> command = {"git"};
   command.insert(command.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -101,53 +105,120 @@ GitOutput run_git(const std::vector<std::string>& args, const std::string& input
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in.read, STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, "git", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_adddup2(&actions, child.in.read, STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, child.out.write, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, child.err.write, STDERR_FILENO);
+  const int spawned = posix_spawnp(&child.pid, "git", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) {
-    result.status = 127;
-    result.error = fmt::format("cannot run git: {}", std::strerror(spawned));
-    return result;
-  }
-  in.close_read();
-  out.close_write();
-  err.close_write();
+  if (spawned != 0) return failed(fmt::format("cannot run git: {}", std::strerror(spawned)));
+  child.in.close_read();
+  child.out.close_write();
+  child.err.close_write();
+  // planlint's ends only (git's are other open files): one stream that is not ready never
+  // holds up the others, nor planlint's work between two serve() calls.
+  for (const int fd : {child.in.write, child.out.read, child.err.read})
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+#ifdef F_SETPIPE_SZ
+  // Past the system's limit (/proc/sys/fs/pipe-max-size) it fails, and the pipe stays as it was.
+  if (out_pipe_bytes > 0) ::fcntl(child.out.read, F_SETPIPE_SZ, out_pipe_bytes);
+#else
+  (void)out_pipe_bytes;
+#endif
+  return true;
+}
 
-  // The input is written while the output is read: git answers as it reads, and a pipe holds
-  // only so much of either.
-  const int input_fd = std::exchange(in.write, -1);
-  std::thread writer(feed, input_fd, std::cref(input));
-  std::array<pollfd, 2> fds{{{out.read, POLLIN, 0}, {err.read, POLLIN, 0}}};
+/// Takes the exit status of a git whose output streams have both ended.
+void reap(GitChild& child) {
+  child.in.close_write();
+  int status = 0;
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  child.result.status =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  child.ended = true;
+}
+
+/// Serves the streams of started gits: writes what is left of each one's input as its pipe takes
+/// it (then closes it: git reads to its end), and hands over its output and keeps its standard
+/// error as they arrive, until each git has ended, or, once `enough()` holds, until no stream is
+/// ready: then it returns at once, and git goes on into the pipes' room while planlint works.
+void serve(const std::vector<GitChild*>& children, const std::function<bool()>& enough) {
   std::array<char, 65536> buffer;
-  int open = 2;
-  while (open > 0) {
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
+  std::vector<pollfd> fds;
+  std::vector<std::pair<GitChild*, int>> streams;  ///< each pollfd's git, and its stream (0, 1, 2)
+  while (true) {
+    fds.clear();
+    streams.clear();
+    for (GitChild* child : children) {
+      if (child->input.empty()) child->in.close_write();
+      const int ends[3] = {child->in.write, child->out.read, child->err.read};
+      for (int stream = 0; stream < 3; ++stream)
+        if (ends[stream] >= 0) {
+          fds.push_back({ends[stream], static_cast<short>(stream == 0 ? POLLOUT : POLLIN), 0});
+          streams.emplace_back(child, stream);
+        }
     }
+    if (fds.empty()) return;
+    const int ready = ::poll(fds.data(), fds.size(), enough() ? 0 : -1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return;  // nothing ready (or poll failed)
     for (std::size_t i = 0; i < fds.size(); ++i) {
-      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-      const ssize_t n = ::read(fds[i].fd, buffer.data(), buffer.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n > 0) {
-        const std::string_view piece(buffer.data(), static_cast<std::size_t>(n));
-        if (i == 0) out_piece(piece);
-        else result.error.append(piece);
+      if (fds[i].revents == 0) continue;
+      const auto [child, stream] = streams[i];
+      if (stream == 0) {
+        const ssize_t n = write_some(child->in.write, child->input);
+        if (n < 0) child->input = {};  // git has closed it
+        else child->input.remove_prefix(static_cast<std::size_t>(n));
         continue;
       }
-      fds[i].fd = -1;  // end of file (or an error): this stream is done
-      --open;
+      Pipe& pipe = stream == 1 ? child->out : child->err;
+      const ssize_t n = ::read(pipe.read, buffer.data(), buffer.size());
+      if (n > 0) {
+        const std::string_view piece(buffer.data(), static_cast<std::size_t>(n));
+        if (stream == 1) child->out_piece(piece);
+        else child->result.error.append(piece);
+        continue;
+      }
+      if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
+      pipe.close_read();  // end of file (or an error): this stream is done
+      if (child->out.read < 0 && child->err.read < 0) reap(*child);
     }
   }
-  writer.join();
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+}
+
+const auto until_ended = [] { return false; };
+
+/// Runs several git commands that read no input at once: their outputs, in their order.
+std::vector<GitOutput> run_git_together(const std::vector<std::vector<std::string>>& commands) {
+  std::vector<std::unique_ptr<GitChild>> children;
+  std::vector<GitChild*> started;
+  for (const std::vector<std::string>& args : commands) {
+    GitChild& child = *children.emplace_back(std::make_unique<GitChild>());
+    child.out_piece = [&child](std::string_view piece) { child.result.out.append(piece); };
+    if (start_git(args, child)) started.push_back(&child);
   }
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  serve(started, until_ended);
+  std::vector<GitOutput> outputs;
+  for (const auto& child : children) outputs.push_back(std::move(child->result));
+  return outputs;
+}
+
+}  // namespace
+
+GitOutput run_git(const std::vector<std::string>& args, const std::string& input) {
+  std::string out;
+  GitOutput result = run_git(args, input, [&out](std::string_view piece) { out.append(piece); });
+  result.out = std::move(out);
   return result;
+}
+
+GitOutput run_git(const std::vector<std::string>& args, const std::string& input,
+                  const std::function<void(std::string_view)>& out_piece) {
+  GitChild child;
+  child.input = input;
+  child.out_piece = out_piece;
+  if (start_git(args, child)) serve({&child}, until_ended);
+  return std::move(child.result);
 }
 
 bool is_candidate_path(const std::string& path) {
@@ -207,19 +278,10 @@ std::string git_reason(const GitOutput& output) {
   return reason;
 }
 
-}  // namespace
-
-Result<std::vector<GitBlob>> list_git_tree(const std::string& revision, const std::vector<std::string>& paths,
-                                           std::size_t max_file_bytes) {
-  // --end-of-options: a revision is never read as an option, whatever it starts with.
-  std::vector<std::string> args = {"ls-tree", "-r", "-z", "-l", "--full-name", "--end-of-options", revision, "--"};
-  if (paths.empty()) args.emplace_back(".");
-  args.insert(args.end(), paths.begin(), paths.end());
-  const GitOutput listing = run_git(args);
-  if (listing.status != 0) return Error(git_reason(listing));
-
+/// The blobs of a tree's listing that a folder search would lint.
+Result<std::vector<GitBlob>> wanted_blobs(std::string_view listing, std::size_t max_file_bytes) {
   std::vector<GitBlob> wanted;
-  for (TreeEntry& entry : parse_tree(listing.out)) {
+  for (TreeEntry& entry : parse_tree(listing)) {
     // Regular files only (100644, 100755): not a link (120000) nor a submodule (160000).
     if (entry.type != "blob" || !entry.mode.starts_with("100") || !is_candidate_path(entry.path)) continue;
     if (entry.size > max_file_bytes)
@@ -231,22 +293,41 @@ Result<std::vector<GitBlob>> list_git_tree(const std::string& revision, const st
   return wanted;
 }
 
+}  // namespace
+
+std::vector<Result<std::vector<GitBlob>>> list_git_trees(const std::vector<GitTree>& trees,
+                                                         std::size_t max_file_bytes) {
+  std::vector<std::vector<std::string>> commands;
+  for (const GitTree& tree : trees) {
+    // --end-of-options: a revision is never read as an option, whatever it starts with.
+    std::vector<std::string> args = {"ls-tree", "-r", "-z", "-l", "--full-name", "--end-of-options", tree.revision, "--"};
+    if (tree.paths.empty()) args.emplace_back(".");
+    args.insert(args.end(), tree.paths.begin(), tree.paths.end());
+    commands.push_back(std::move(args));
+  }
+  std::vector<Result<std::vector<GitBlob>>> listed;
+  for (const GitOutput& listing : run_git_together(commands))
+    listed.push_back(listing.status != 0 ? Result<std::vector<GitBlob>>(Error(git_reason(listing)))
+                                         : wanted_blobs(listing.out, max_file_bytes));
+  return listed;
+}
+
 namespace {
 
 /// Reads `git cat-file --batch`'s answer as it arrives: "<object> blob <size>\n<text>\n" for
-/// each blob asked for, each text read straight into its own string.
+/// each blob asked for, each text read straight into its own string of `texts`.
 class BlobStream {
  public:
-  explicit BlobStream(const std::vector<const GitBlob*>& blobs) : blobs_(blobs) { texts_.reserve(blobs.size()); }
+  BlobStream(const std::vector<GitBlob>& blobs, std::vector<std::string>& texts) : blobs_(blobs), texts_(texts) {}
 
   void read(std::string_view piece) {
     while (!piece.empty() && !error_) {
       if (in_text_) {
-        std::string& text = texts_.back();
+        std::string& text = texts_[complete_];
         const std::size_t take = std::min(piece.size(), size_ - text.size());
         text.append(piece.substr(0, take));
         piece.remove_prefix(take);
-        if (text.size() == size_) in_text_ = false, after_text_ = true;
+        if (text.size() == size_) in_text_ = false, after_text_ = true, ++complete_;
       } else if (after_text_) {  // the line break after a text
         piece.remove_prefix(1);
         after_text_ = false;
@@ -260,36 +341,38 @@ class BlobStream {
     }
   }
 
-  /// The texts, or the first blob git gave none for.
-  Result<std::vector<std::string>> finish() {
-    if (!error_ && (in_text_ || texts_.size() < blobs_.size())) error_ = texts_.size() - (in_text_ ? 1 : 0);
-    if (error_) {
-      const GitBlob& blob = *blobs_[std::min(*error_, blobs_.size() - 1)];
-      return Error(fmt::format("git cat-file gave no blob for '{}' ({})", blob.path, blob.object));
-    }
-    return std::move(texts_);
+  /// How many texts have arrived whole: texts_[0, complete()) are git's no longer.
+  std::size_t complete() const { return complete_; }
+
+  /// The first blob git gave no text for, once it has ended.
+  std::optional<Error> error() const {
+    if (!error_ && complete_ == blobs_.size()) return std::nullopt;
+    const GitBlob& blob = blobs_[std::min(error_.value_or(complete_), blobs_.size() - 1)];
+    return Error(fmt::format("git cat-file gave no blob for '{}' ({})", blob.path, blob.object));
   }
 
  private:
   void start_text() {
-    const std::size_t at = texts_.size();
+    const std::size_t at = complete_;
     const std::size_t last_space = header_.rfind(' ');
     std::size_t size = 0;
-    if (at >= blobs_.size() || !header_.starts_with(blobs_[at]->object) || last_space == std::string::npos ||
+    if (at >= blobs_.size() || !header_.starts_with(blobs_[at].object) || last_space == std::string::npos ||
         std::from_chars(header_.data() + last_space + 1, header_.data() + header_.size(), size).ec != std::errc() ||
-        size > blobs_[at]->size) {
+        size > blobs_[at].size) {
       error_ = at;
       return;
     }
     header_.clear();
     size_ = size;
-    texts_.emplace_back().reserve(size);
+    texts_[at].reserve(size);
     in_text_ = size > 0;
     after_text_ = size == 0;
+    if (size == 0) ++complete_;
   }
 
-  const std::vector<const GitBlob*>& blobs_;
-  std::vector<std::string> texts_;
+  const std::vector<GitBlob>& blobs_;
+  std::vector<std::string>& texts_;
+  std::size_t complete_ = 0;
   std::string header_;
   std::size_t size_ = 0;  ///< of the text being read
   bool in_text_ = false, after_text_ = false;
@@ -298,32 +381,52 @@ class BlobStream {
 
 }  // namespace
 
-Result<std::vector<std::string>> read_git_blobs(const std::vector<const GitBlob*>& blobs) {
-  if (blobs.empty()) return std::vector<std::string>{};
+/// The reader's git and what it has read: texts[i] is the stream's until i < stream.complete().
+struct BlobReader::State {
+  std::vector<GitBlob> blobs;
+  std::vector<std::string> texts;
+  std::string request;
+  BlobStream stream{blobs, texts};
+  GitChild child;
+
+  /// Serves git until `enough()`, or to its end.
+  void serve_until(const std::function<bool()>& enough) {
+    if (!child.ended) serve({&child}, enough);
+  }
+};
+
+BlobReader::BlobReader(std::vector<GitBlob> blobs) : state_(std::make_unique<State>()) {
+  State& state = *state_;
+  state.blobs = std::move(blobs);
+  state.texts.resize(state.blobs.size());
+  state.child.ended = state.blobs.empty();
+  if (state.blobs.empty()) return;
   // One `git cat-file --batch` for every blob: "<object>\n" in; --buffer: git writes its answers
   // in full buffers, not a flush for each.
-  std::string request;
-  for (const GitBlob* blob : blobs) request += blob->object + "\n";
-  BlobStream stream(blobs);
-  const GitOutput done =
-      run_git({"cat-file", "--batch", "--buffer"}, request, [&stream](std::string_view piece) { stream.read(piece); });
-  if (done.status != 0) return Error(git_reason(done));
-  return stream.finish();
+  for (const GitBlob& blob : state.blobs) state.request += blob.object + "\n";
+  state.child.input = state.request;
+  state.child.out_piece = [&state](std::string_view piece) { state.stream.read(piece); };
+  // A megabyte of room: git reads some hundred plans ahead while planlint lints a batch.
+  constexpr int ahead_bytes = 1 << 20;
+  start_git({"cat-file", "--batch", "--buffer"}, state.child, ahead_bytes);
 }
 
-Result<std::vector<GitFile>> read_git_tree(const std::string& revision, const std::vector<std::string>& paths,
-                                           std::size_t max_file_bytes) {
-  Result<std::vector<GitBlob>> listed = list_git_tree(revision, paths, max_file_bytes);
-  if (!listed) return listed.error();
-  std::vector<const GitBlob*> blobs;
-  for (const GitBlob& blob : *listed) blobs.push_back(&blob);
-  Result<std::vector<std::string>> texts = read_git_blobs(blobs);
-  if (!texts) return texts.error();
-  std::vector<GitFile> files;
-  files.reserve(listed->size());
-  for (std::size_t i = 0; i < listed->size(); ++i)
-    files.push_back(GitFile{std::move((*listed)[i].path), std::move((*texts)[i])});
-  return files;
+BlobReader::~BlobReader() { state_->serve_until(until_ended); }
+
+std::optional<std::string> BlobReader::take(std::size_t i) {
+  State& state = *state_;
+  state.serve_until([&state, i] { return i < state.stream.complete(); });
+  if (i >= state.stream.complete()) return std::nullopt;
+  return std::move(state.texts[i]);
+}
+
+Result<void> BlobReader::finish() {
+  State& state = *state_;
+  state.serve_until(until_ended);
+  if (state.child.result.status != 0) return Error(git_reason(state.child.result));
+  if (state.blobs.empty()) return {};
+  if (std::optional<Error> missing = state.stream.error()) return *std::move(missing);
+  return {};
 }
 
 std::vector<std::pair<std::string, std::string>> git_renames(const std::string& base, const std::string& head,

@@ -3,10 +3,13 @@
 /// binary and links no git library): one `git ls-tree` for the file list, one `git cat-file
 /// --batch` for every blob, run without a shell from an argument vector.
 ///
-///     Result<std::vector<GitFile>> files = read_git_tree("origin/main", {"plans/"}, limits);
-///     if (!files) ...  // "git:origin/main: fatal: Not a valid object name origin/main"
+///     std::vector<Result<std::vector<GitBlob>>> trees = list_git_trees({{"origin/main", {"plans/"}}}, limit);
+///     if (!trees[0]) ...  // "fatal: Not a valid object name origin/main"
+///     BlobReader texts(*std::move(trees[0]));
 #include <cstddef>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,12 +34,6 @@ GitOutput run_git(const std::vector<std::string>& args, const std::string& input
 GitOutput run_git(const std::vector<std::string>& args, const std::string& input,
                   const std::function<void(std::string_view)>& out);
 
-/// A file of a revision: its path from the repository root and its text.
-struct GitFile {
-  std::string path;  ///< "plans/a.toml", as git names it (--full-name)
-  std::string text;
-};
-
 /// A plan file of a revision's tree (git ls-tree), its text not read yet.
 struct GitBlob {
   std::string path;    ///< "plans/a.toml", as git names it (--full-name)
@@ -44,22 +41,47 @@ struct GitBlob {
   std::size_t size = 0;
 };
 
-/// The plan files under `paths` at `revision`, as read_git_tree lists them (its errors too).
-Result<std::vector<GitBlob>> list_git_tree(const std::string& revision, const std::vector<std::string>& paths,
-                                           std::size_t max_file_bytes);
+/// A revision's tree under some paths (relative to the working folder, as git takes them;
+/// none: the whole tree).
+struct GitTree {
+  std::string revision;
+  std::vector<std::string> paths;
+};
 
-/// The texts of `blobs`, in their order, from one `git cat-file --batch`: the two sides of a
-/// diff read in one process, which resolves the deltas between their versions once.
-Result<std::vector<std::string>> read_git_blobs(const std::vector<const GitBlob*>& blobs);
+/// The blobs of each tree that a folder search would lint: `*.toml` and Markdown files, not in
+/// a hidden folder or node_modules, regular files only (no symbolic link, no submodule), each
+/// tree listed by its own `git ls-tree`, run at once. A blob larger than `max_file_bytes` is an
+/// error naming it, as a file over --max-file-size is. An error of git (a revision that does
+/// not exist, a path outside the repository) is an Error with git's own reason.
+std::vector<Result<std::vector<GitBlob>>> list_git_trees(const std::vector<GitTree>& trees,
+                                                         std::size_t max_file_bytes);
 
-/// The blobs under `paths` (relative to the working folder, as git takes them; none: the whole
-/// tree) at `revision` that a folder search would lint: `*.toml` and Markdown files, not in a
-/// hidden folder or node_modules, regular files only (no symbolic link, no submodule). A blob
-/// larger than `max_file_bytes` is an error naming it, as a file over --max-file-size is. An
-/// error of git (a revision that does not exist, a path outside the repository) is an Error
-/// with git's own reason.
-Result<std::vector<GitFile>> read_git_tree(const std::string& revision, const std::vector<std::string>& paths,
-                                           std::size_t max_file_bytes);
+/// The texts of blobs from one `git cat-file --batch` (the two sides of a diff read in one
+/// process, which resolves the deltas between their versions once), each to be taken as soon as
+/// it has arrived. No thread reads them: take() reads what git has written meanwhile, and git
+/// reads ahead into its output pipe's room while planlint works. One caller at a time.
+///
+///     BlobReader reader(std::move(blobs));
+///     std::optional<std::string> text = reader.take(0);  // waits for blob 0 only
+///     if (Result<void> done = reader.finish(); !done) ...  // "git cat-file gave no blob for ..."
+class BlobReader {
+ public:
+  /// Starts git, which answers in the order of `blobs`. No blob: no git.
+  explicit BlobReader(std::vector<GitBlob> blobs);
+  ~BlobReader();  ///< waits for git to end
+  BlobReader(const BlobReader&) = delete;
+  BlobReader& operator=(const BlobReader&) = delete;
+
+  /// The text of blob `i`, waiting until it has arrived, moved out (each is taken once);
+  /// nullopt when git gave none (finish() says why).
+  std::optional<std::string> take(std::size_t i);
+  /// Waits for git to end: the first blob it gave no text for, or its own error.
+  Result<void> finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 /// Pairs of paths git's rename detection finds between `base` and `head` (a revision, or empty
 /// for the working tree) under `paths`: (old, new). Empty when git finds none or fails.

@@ -33,12 +33,6 @@ std::string config_lookup_path(const fs::path& file, const fs::path& cwd) {
   return relative.string();
 }
 
-/// The error of a side: "SIDE: [FILE: ]MESSAGE".
-Error side_error(const DiffSide& side, const Error& error) {
-  const std::string file = error.location.file.empty() ? std::string() : error.location.file + ": ";
-  return Error(fmt::format("{}: {}{}", side.label, file, error.message), Location{}, error.help);
-}
-
 /// `path` from `folder` (both from the repository root, '/'-separated): "a.toml" of
 /// "plans/a.toml" in "plans"; `path` itself when it is not inside `folder`.
 std::string path_from_folder(const std::string& path, const std::string& folder) {
@@ -47,11 +41,27 @@ std::string path_from_folder(const std::string& path, const std::string& folder)
   return path.starts_with(prefix) ? path.substr(prefix.size()) : path;
 }
 
-/// Whether a plan file of a revision holds a plan, as a folder search decides it.
-bool holds_plan(const std::string& path, const std::string& text) {
-  if (is_markdown_path(path)) return !plan_blocks(text).empty();
-  return toml_holds_plan(text);
-}
+/// config_lookup_path of a revision's files, named by git from the repository root: with the
+/// working folder inside the repository (the usual case), the file's path with the folder's
+/// prefix taken off, where the general case makes and normalises two paths a file.
+class RevisionConfigPaths {
+ public:
+  RevisionConfigPaths(const fs::path& root, const fs::path& cwd) : root_(root), cwd_(cwd) {
+    const fs::path inside = cwd.lexically_relative(root);
+    if (cwd.empty() || root.empty() || inside.empty() || *inside.begin() == "..") return;
+    prefix_ = inside == "." ? std::string() : inside.generic_string() + "/";
+  }
+
+  std::string operator()(const std::string& path_from_root) const {
+    if (prefix_ && path_from_root.starts_with(*prefix_)) return path_from_root.substr(prefix_->size());
+    return config_lookup_path(root_ / path_from_root, cwd_);
+  }
+
+ private:
+  const fs::path& root_;
+  const fs::path& cwd_;
+  std::optional<std::string> prefix_;  ///< the working folder's from the root ("" for the root itself, else "a/b/")
+};
 
 /// Each path of a revision's side from the repository root; the error of a path outside it.
 Result<std::vector<std::string>> revision_folders(const DiffSide& side, const fs::path& root, const fs::path& cwd) {
@@ -67,53 +77,43 @@ Result<std::vector<std::string>> revision_folders(const DiffSide& side, const fs
   return folders;
 }
 
-/// The plan files of revision sides, their blobs read by one `git cat-file` for all of them.
-std::vector<Result<SideFiles>> read_revisions(const std::vector<const DiffSide*>& sides, const SideReadOptions& options) {
+/// The files of revision sides, listed (their blobs, not their texts) by their `git ls-tree`s
+/// at once.
+std::vector<Result<SideFiles>> list_revisions(const std::vector<const DiffSide*>& sides,
+                                              const SideReadOptions& options) {
   std::error_code ec;
   const fs::path root = fs::path(options.repository_root);
   const fs::path cwd = fs::current_path(ec);
-  std::vector<std::optional<Result<SideFiles>>> read(sides.size());
+  std::vector<Result<SideFiles>> listed;
   std::vector<std::vector<std::string>> folders(sides.size());
-  std::vector<std::vector<GitBlob>> trees(sides.size());
-  std::vector<const GitBlob*> blobs;
+  std::vector<GitTree> trees;
+  std::vector<std::size_t> tree_of;  ///< the side of each tree
   for (std::size_t s = 0; s < sides.size(); ++s) {
     Result<std::vector<std::string>> named = revision_folders(*sides[s], root, cwd);
-    if (!named) {
-      read[s].emplace(named.error());
-      continue;
-    }
+    listed.emplace_back(named ? Result<SideFiles>(SideFiles{}) : Result<SideFiles>(named.error()));
+    if (!named) continue;
     folders[s] = *std::move(named);
-    Result<std::vector<GitBlob>> tree = list_git_tree(*sides[s]->revision, sides[s]->paths, options.max_file_bytes);
-    if (!tree) {
-      read[s].emplace(side_error(*sides[s], tree.error()));
-      continue;
-    }
-    trees[s] = *std::move(tree);
-    for (const GitBlob& blob : trees[s]) blobs.push_back(&blob);
+    trees.push_back(GitTree{*sides[s]->revision, sides[s]->paths});
+    tree_of.push_back(s);
   }
-  Result<std::vector<std::string>> texts = read_git_blobs(blobs);
-  std::size_t next = 0;
-  std::vector<Result<SideFiles>> out;
-  for (std::size_t s = 0; s < sides.size(); ++s) {
-    if (read[s]) {
-      out.push_back(*std::move(read[s]));
+  std::vector<Result<std::vector<GitBlob>>> blobs = list_git_trees(trees, options.max_file_bytes);
+  const RevisionConfigPaths config_path_of(root, cwd);
+  for (std::size_t t = 0; t < trees.size(); ++t) {
+    const std::size_t s = tree_of[t];
+    if (!blobs[t]) {
+      listed[s] = side_error(*sides[s], blobs[t].error());
       continue;
     }
-    if (!texts) {
-      out.emplace_back(side_error(*sides[s], texts.error()));
-      continue;
-    }
-    SideFiles files;
-    for (GitBlob& blob : trees[s]) {
-      std::string& text = (*texts)[next++];
-      if (!holds_plan(blob.path, text)) continue;
-      std::string config_path = config_lookup_path(root / blob.path, cwd);
+    std::vector<SideFile>& files = listed[s]->files;
+    files.reserve(blobs[t]->size());
+    for (GitBlob& blob : *blobs[t]) {
+      std::string config_path = config_path_of(blob.path);
       std::string key = folders[s].size() == 1 ? path_from_folder(blob.path, folders[s].front()) : blob.path;
-      files.files.push_back(SideFile{std::move(blob.path), std::move(key), std::move(config_path), std::move(text)});
+      std::string path = blob.path;
+      files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), {}, std::move(blob)});
     }
-    out.emplace_back(std::move(files));
   }
-  return out;
+  return listed;
 }
 
 Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions& options) {
@@ -141,7 +141,8 @@ Result<SideFiles> read_working_tree(const DiffSide& side, const SideReadOptions&
     std::string path = path_in_repository(input.path, options.repository_root, cwd).value_or(input.path);
     std::string config_path = config_lookup_path(input.path, cwd_path);
     std::string key = folder ? path_from_folder(path, *folder) : path;
-    files.files.push_back(SideFile{std::move(path), std::move(key), std::move(config_path), *std::move(input.text)});
+    files.files.push_back(
+        SideFile{std::move(path), std::move(key), std::move(config_path), *std::move(input.text), std::nullopt});
   }
   return files;
 }
@@ -170,17 +171,18 @@ Result<DiffSide> parse_diff_side(const std::string& text) {
 std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base, const DiffSide& head,
                                                             const SideReadOptions& options) {
   auto sorted = [](Result<SideFiles> files) {
-    if (files)
-      std::sort(files->files.begin(), files->files.end(),
-                [](const SideFile& a, const SideFile& b) { return a.key < b.key; });
+    const auto by_key = [](const SideFile& a, const SideFile& b) { return a.key < b.key; };
+    // git lists a tree already in this order: checked, not sorted again.
+    if (files && !std::is_sorted(files->files.begin(), files->files.end(), by_key))
+      std::sort(files->files.begin(), files->files.end(), by_key);
     return files;
   };
   if (base.revision && head.revision) {
-    std::vector<Result<SideFiles>> both = read_revisions({&base, &head}, options);
+    std::vector<Result<SideFiles>> both = list_revisions({&base, &head}, options);
     return {sorted(std::move(both[0])), sorted(std::move(both[1]))};
   }
   auto read_one = [&options](const DiffSide& side) {
-    return side.revision ? std::move(read_revisions({&side}, options).front()) : read_working_tree(side, options);
+    return side.revision ? std::move(list_revisions({&side}, options).front()) : read_working_tree(side, options);
   };
   // One job (the WebAssembly build has no thread): one side, then the other.
   if (options.jobs <= 1) {
@@ -194,6 +196,17 @@ std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base,
   Result<SideFiles> head_files = read_one(head);
   base_reader.join();
   return {sorted(*std::move(base_files)), sorted(std::move(head_files))};
+}
+
+bool holds_plan(const SideFile& file) {
+  if (!file.blob) return true;
+  if (is_markdown_path(file.path)) return !plan_blocks(file.text).empty();
+  return toml_holds_plan(file.text);
+}
+
+Error side_error(const DiffSide& side, const Error& error) {
+  const std::string file = error.location.file.empty() ? std::string() : error.location.file + ": ";
+  return Error(fmt::format("{}: {}{}", side.label, file, error.message), Location{}, error.help);
 }
 
 std::string diff_repository_root() {

@@ -5,6 +5,7 @@
 ///
 ///     Result<DiffSide> base = parse_diff_side("git:origin/main:plans/");
 ///     auto [base_files, head_files] = read_sides(*base, *head, read_options);
+///     BlobReader texts(blobs of the revisions' files, in the order they are wanted);
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "planlint/diag/result.hpp"
+#include "planlint/diff/git.hpp"
 
 namespace planlint {
 
@@ -39,7 +41,12 @@ struct SideFile {
   /// where it would be), relative to the working folder when inside it, so both sides are
   /// linted with the working tree's configs, named as `check` names them.
   std::string config_path;
+  /// A file of the working tree: its text. A file of a revision: empty until its blob's text
+  /// arrives (BlobReader).
   std::string text;
+  /// A file of a revision: its blob. Such files are listed whether they hold a plan or not,
+  /// which holds_plan() tells once the text is in.
+  std::optional<GitBlob> blob;
 };
 
 struct SideFiles {
@@ -56,11 +63,19 @@ struct SideReadOptions {
 };
 
 /// The plan files of each side: a folder searched as `check` searches it, a named file whatever
-/// it holds, a revision's `*.toml` files that hold a plan and Markdown docs with a plan block
-/// (two revisions' blobs read by one git process). An error names the side and, when there is
-/// one, the file ("git:main: fatal: ...").
+/// it holds; at a revision, the `*.toml` and Markdown files a folder search would read, listed
+/// with their blobs, whose texts the caller reads (BlobReader). An error names the side and,
+/// when there is one, the file ("git:main: fatal: ...").
 std::pair<Result<SideFiles>, Result<SideFiles>> read_sides(const DiffSide& base, const DiffSide& head,
                                                             const SideReadOptions& options);
+
+/// Whether a side's file is one of its plan files: a file of the working tree is (read_sides
+/// keeps no other); one of a revision, its text in, when it is a `*.toml` file that holds a plan
+/// or a Markdown doc with a plan block, as a folder search decides it.
+bool holds_plan(const SideFile& file);
+
+/// The error of a side: "SIDE: [FILE: ]MESSAGE".
+Error side_error(const DiffSide& side, const Error& error);
 
 /// The repository root the sides are named from: git's top level when git knows the working
 /// folder, else the nearest repository marker above it (source/repository.hpp).

@@ -47,9 +47,6 @@ std::string_view met_text(const std::optional<bool>& met);
 /// A figure that stands for a total row's value (its spec and dimension), for figure_value.
 FigureChange total_figure(std::string_view name);
 
-/// Each finding's first line as `check --format concise` prints it, without the line break.
-std::string concise_line(const Diagnostic& d, const SourceFile* source);
-
 /// The renderers.
 void render_diff_text(std::ostream& out, const DiffReport& report, const DiffStyle& style);
 void render_diff_markdown(std::ostream& out, const DiffReport& report, const DiffStyle& style);

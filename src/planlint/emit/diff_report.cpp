@@ -3,7 +3,6 @@
 #include "planlint/emit/diff_report.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -11,7 +10,6 @@
 #include "planlint/emit/diff_common.hpp"
 #include "planlint/emit/format_rows.hpp"
 #include "planlint/emit/github.hpp"
-#include "planlint/emit/text.hpp"
 #include "planlint/estimate/engine.hpp"
 
 namespace planlint {
@@ -209,21 +207,6 @@ std::string target_text(const TargetFlip& target) {
   }
   return fmt::format("'{}' ({}{}{})", target.name.empty() ? target.metric : target.name, target.metric, bound,
                      target.hard ? "" : ", soft");
-}
-
-std::string concise_line(const Diagnostic& d, const SourceFile* source) {
-  std::ostringstream out;
-  TextStyle style;
-  style.concise = true;
-  style.quiet = true;
-  TextEmitter emitter(out, style);
-  std::vector<Diagnostic> one{d};
-  one.front().suppression.reset();
-  std::shared_ptr<const SourceFile> held(source, [](const SourceFile*) {});  // not owned
-  emitter.file(held, one);
-  std::string line = out.str();
-  while (!line.empty() && line.back() == '\n') line.pop_back();
-  return line;
 }
 
 }  // namespace detail

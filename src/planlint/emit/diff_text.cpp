@@ -17,10 +17,15 @@ namespace {
 
 /// The head file of `path`: a search of the sources, which are sorted by path, as a plan's
 /// findings ask for their file each.
-const SourceFile* source_of(const DiffReport& report, const std::string& path) {
+const std::shared_ptr<const SourceFile>* held_source_of(const DiffReport& report, const std::string& path) {
   const auto found = std::lower_bound(report.head_sources.begin(), report.head_sources.end(), path,
                                       [](const auto& source, const std::string& p) { return source->path() < p; });
-  return found != report.head_sources.end() && (*found)->path() == path ? found->get() : nullptr;
+  return found != report.head_sources.end() && (*found)->path() == path ? &*found : nullptr;
+}
+
+const SourceFile* source_of(const DiffReport& report, const std::string& path) {
+  const std::shared_ptr<const SourceFile>* held = held_source_of(report, path);
+  return held ? held->get() : nullptr;
 }
 
 std::string where(const PlanDiff& plan) {
@@ -106,9 +111,8 @@ void render_guardrails(std::ostream& out, const DiffReport& report, const PlanDi
     shown.diagnostics.push_back(d);
   }
   if (shown.diagnostics.empty()) return;
-  if (const SourceFile* source = source_of(report, plan.head_file))
-    for (const auto& held : report.head_sources)
-      if (held.get() == source) shown.files.push_back(held);
+  if (const std::shared_ptr<const SourceFile>* held = held_source_of(report, plan.head_file))
+    shown.files.push_back(*held);
   std::ostringstream text;
   TextStyle text_style;
   text_style.color = style.color;

@@ -252,6 +252,15 @@ void append_finding(std::string& text, const Diagnostic& d, const SourceFile* fi
 
 }  // namespace
 
+std::string concise_line(const Diagnostic& d, const SourceFile* source) {
+  ColumnCursor columns, related_columns;
+  std::string line;
+  append_finding(line, d, source && d.primary.file == source->path() ? source : nullptr, Painter(false), columns,
+                 related_columns, true);
+  line.pop_back();  // the line break
+  return line;
+}
+
 std::string summary_line(const SeverityCounts& counts, std::size_t files) {
   std::vector<std::string> parts;
   if (counts.errors) parts.push_back(plural(counts.errors, "error"));

@@ -44,6 +44,11 @@ class TextEmitter final : public Emitter {
   std::size_t files_ = 0;
 };
 
+/// A finding's line as `--format concise` writes it, without colour or line break:
+/// "plans/a.toml:3:7: error: message [rule]", its column counted in `source`'s characters when
+/// the finding is in it (else null). Shown whether suppressed or not.
+std::string concise_line(const Diagnostic& d, const SourceFile* source);
+
 /// "3 errors, 1 warning in 2 files" / "no problems in 1 file" / "1 error in 1 file (2 suppressed)".
 /// Suppressed findings are neither shown nor counted.
 std::string summary_line(const Report& report);

@@ -60,7 +60,9 @@ void run_groups(detail::EstimateContext& context, const Plan& plan, Record recor
     }
   } else {
     detail::estimate_inference(context);
-    detail::estimate_inference_reads(context);
+    // The reads group computes no cost-tier metric an assumption moves (the serving cost is the
+    // inference group's; a test holds this): the ranges' re-evaluations skip it.
+    if (record != Record::values) detail::estimate_inference_reads(context);
   }
   if (record != Record::values) {
     detail::estimate_model_structure(context);

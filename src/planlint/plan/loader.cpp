@@ -1,6 +1,7 @@
 #include "planlint/plan/loader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <unordered_map>
 
@@ -22,6 +23,19 @@
 namespace planlint {
 
 namespace {
+
+/// The keys of section `name` with a default, fixed or derived: the most values
+/// apply_defaults() adds to its table, reserved with the stated ones so that none moves.
+std::size_t section_defaults(std::string_view name) {
+  static const std::array<std::uint8_t, plan_section_count> counts = [] {
+    std::array<std::uint8_t, plan_section_count> n{};
+    for (const KeySpec& key : plan_keys())
+      if (!key.by_default.none()) ++n[key.section_index];
+    return n;
+  }();
+  const SectionSpec* section = find_section(name);
+  return section ? counts[static_cast<std::size_t>(section - plan_sections().data())] : 0;
+}
 
 using detail::Findings;
 using detail::KeyPath;
@@ -242,7 +256,7 @@ void Loader::read_document(const toml::table& root) {
       continue;
     }
     PlanTable& out = plan_.sections[name];
-    out.values.reserve(table.size() + 8);  // and the defaults apply_defaults adds
+    out.values.reserve(table.size() + section_defaults(name));  // and the defaults apply_defaults adds
     out.present = true;
     out.header = findings_.span(table.source());
     read_table(table, name, name, out);

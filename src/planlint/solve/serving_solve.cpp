@@ -146,25 +146,18 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
   report.current.gpu = wanted->own ? 0 : -1;
   if (wanted->own) report.gpus.push_back(ServeGpu{report.gpu, true, in, {}, {}});
   for (const GpuSpec* gpu : wanted->others) {
+    Result<std::optional<OnGpu>> on_gpu = lint_on_gpu(*source, toml_text, first_line, lint_options, plan, *gpu);
+    if (!on_gpu) return on_gpu.error();
+    if (!*on_gpu) continue;
     ServeGpu choice;
     choice.id = gpu->id;
     choice.plans_own = false;
-    Result<std::vector<fix::TextEdit>> edits = gpu_edits(*source, plan, *gpu, choice.changes);
-    if (!edits) return edits.error();
-    choice.edits = *std::move(edits);
-    const Applied applied = apply_to_block(*source, toml_text, choice.edits);
-    const FileResult on_gpu = lint_text(applied.source, applied.block, lint_options, first_line);
-    if (!on_gpu.plan || !on_gpu.estimates) continue;
-    choice.inputs = serving::read_serving_inputs(*on_gpu.plan, catalog, *on_gpu.estimates);
-    if (!choice.inputs.missing.empty()) {
-      report.notes.push_back(fmt::format("{} is left out: the catalog does not give its {}", gpu->id,
-                                         fmt::join(choice.inputs.missing, ", ")));
+    choice.inputs = serving::read_serving_inputs(*(*on_gpu)->linted.plan, catalog, *(*on_gpu)->linted.estimates);
+    if (!searchable_gpu(*gpu, choice.inputs.missing, choice.inputs.price, spec.objective == Objective::cost,
+                        report.notes))
       continue;
-    }
-    if (spec.objective == Objective::cost && std::isnan(choice.inputs.price)) {
-      report.notes.push_back(fmt::format("{} is left out: the catalog gives no price for it", gpu->id));
-      continue;
-    }
+    choice.edits = std::move((*on_gpu)->edits);
+    choice.changes = std::move((*on_gpu)->changes);
     report.gpus.push_back(std::move(choice));
   }
 

@@ -239,6 +239,32 @@ Result<std::vector<fix::TextEdit>> gpu_edits(const SourceFile& source, const Pla
   return edits;
 }
 
+Result<std::optional<OnGpu>> lint_on_gpu(const SourceFile& source, std::string_view toml_text,
+                                         std::uint32_t first_line, const LintOptions& lint_options, const Plan& plan,
+                                         const GpuSpec& gpu) {
+  OnGpu on_gpu;
+  Result<std::vector<fix::TextEdit>> edits = gpu_edits(source, plan, gpu, on_gpu.changes);
+  if (!edits) return edits.error();
+  on_gpu.edits = *std::move(edits);
+  const Applied applied = apply_to_block(source, toml_text, on_gpu.edits);
+  on_gpu.linted = lint_text(applied.source, applied.block, lint_options, first_line);
+  if (!on_gpu.linted.plan || !on_gpu.linted.estimates) return std::optional<OnGpu>();
+  return std::optional<OnGpu>(std::move(on_gpu));
+}
+
+bool searchable_gpu(const GpuSpec& gpu, const std::vector<std::string>& missing, double price, bool minimize_cost,
+                    std::vector<std::string>& notes) {
+  if (!missing.empty()) {
+    notes.push_back(fmt::format("{} is left out: the catalog does not give its {}", gpu.id, fmt::join(missing, ", ")));
+    return false;
+  }
+  if (minimize_cost && std::isnan(price)) {
+    notes.push_back(fmt::format("{} is left out: the catalog gives no price for it", gpu.id));
+    return false;
+  }
+  return true;
+}
+
 Result<WantedGpus> wanted_gpus(const SolveOptions& options, const Catalog& catalog, const GpuSpec* own, bool varied) {
   WantedGpus wanted;
   wanted.own = !varied || options.gpus.empty();
@@ -447,27 +473,22 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
     report.gpus.push_back(std::move(own));
   }
   for (const GpuSpec* gpu : wanted) {
+    Result<std::optional<internal::OnGpu>> on_gpu =
+        internal::lint_on_gpu(*source, toml_text, first_line, lint_options, plan, *gpu);
+    if (!on_gpu) return on_gpu.error();
+    if (!*on_gpu) continue;
+    const Plan& on_plan = *(*on_gpu)->linted.plan;
     GpuChoice choice;
     choice.id = gpu->id;
     choice.plans_own = false;
-    Result<std::vector<fix::TextEdit>> edits = gpu_edits(*source, plan, *gpu, choice.changes);
-    if (!edits) return edits.error();
-    choice.edits = *std::move(edits);
-    const Applied applied = apply_to_block(*source, toml_text, choice.edits);
-    const FileResult on_gpu = lint_text(applied.source, applied.block, lint_options, first_line);
-    if (!on_gpu.plan || !on_gpu.estimates) continue;
-    choice.inputs = layout::read_training_inputs(*on_gpu.plan, catalog, *on_gpu.estimates);
-    if (!choice.inputs.missing.empty()) {
-      report.notes.push_back(fmt::format("{} is left out: the catalog does not give its {}", gpu->id,
-                                         fmt::join(choice.inputs.missing, ", ")));
+    choice.inputs = layout::read_training_inputs(on_plan, catalog, *(*on_gpu)->linted.estimates);
+    if (!internal::searchable_gpu(*gpu, choice.inputs.missing, choice.inputs.price, spec.objective == Objective::cost,
+                                  report.notes))
       continue;
-    }
-    if (spec.objective == Objective::cost && std::isnan(choice.inputs.price)) {
-      report.notes.push_back(fmt::format("{} is left out: the catalog gives no price for it", gpu->id));
-      continue;
-    }
-    choice.counts = counts_of(*on_gpu.plan);
-    choice.gpus_per_node = on_gpu.plan->number("cluster.gpus_per_node");
+    choice.edits = std::move((*on_gpu)->edits);
+    choice.changes = std::move((*on_gpu)->changes);
+    choice.counts = counts_of(on_plan);
+    choice.gpus_per_node = on_plan.number("cluster.gpus_per_node");
     report.gpus.push_back(std::move(choice));
   }
 

@@ -2,6 +2,7 @@
 /// What the training and the serving solve share (solve.cpp, serving_solve.cpp): the plan's text
 /// edited and linted, its GPU changed, the options resolved.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,23 @@ Result<SolveOptions> resolved_options(const SolveOptions& given);
 /// plan states taken out (the catalog's apply), the price the least the catalog's sources quote.
 Result<std::vector<fix::TextEdit>> gpu_edits(const SourceFile& source, const Plan& plan, const GpuSpec& gpu,
                                              std::vector<std::string>& changes);
+
+/// The plan's text with another GPU in place of its own (gpu_edits), linted: the edits, what they
+/// change, and the plan and estimates on that GPU.
+struct OnGpu {
+  std::vector<fix::TextEdit> edits;
+  std::vector<std::string> changes;
+  FileResult linted;
+};
+/// OnGpu for `gpu`; nullopt when the text with its edits holds no plan or estimates.
+Result<std::optional<OnGpu>> lint_on_gpu(const SourceFile& source, std::string_view toml_text,
+                                         std::uint32_t first_line, const LintOptions& lint_options, const Plan& plan,
+                                         const GpuSpec& gpu);
+/// Whether a search can take `gpu`, its inputs read on it: not when the catalog lacks a figure
+/// the search needs (`missing`), nor without a price (`price` NaN) when it minimises cost; a
+/// note in `notes` says which.
+bool searchable_gpu(const GpuSpec& gpu, const std::vector<std::string>& missing, double price, bool minimize_cost,
+                    std::vector<std::string>& notes);
 
 /// The catalog GPUs --vary gpu / --gpus name besides the plan's own (`own`), and whether the
 /// plan's own is searched; an error for a --gpus name the catalog does not have.

@@ -230,9 +230,13 @@ namespace {
 void dense_states(MetricBuilder& m, const StateBytes& k, int stage, const Term& n, const Term& t, const Term& p,
                   const StatesExtras& extras) {
   const auto mp = [t, p] { return fmt::format("({} × {})", t.text, p.text); };
-  if (stage == 0)
+  // ZeRO 1 and 2 shard what a frozen base or an offloaded optimizer leaves none of: the states
+  // are then ZeRO 0's, and read as them (no "+ 0 B × N / (M · dp)").
+  const double sharded_bytes = stage == 1 ? k.optimizer : k.gradients + k.optimizer;
+  if (stage == 0 || (stage < 3 && sharded_bytes == 0))
     return finish_states(m, extras, layout::dense_states_bytes(k, 0, n.value, t.value, p.value, 1, 1),
-                         "k · N / M, M = tp · pp (ZeRO 0)",
+                         stage == 0 ? "k · N / M, M = tp · pp (ZeRO 0)"
+                                    : "k · N / M, M = tp · pp (the ZeRO stage shards none of these bytes)",
                          [=] { return fmt::format("{} × {} / {}", bytes_text(k.total()), n.text, mp()); });
   const Term dp = m.plan("training.dp");
   // Context-parallel ranks hold the same weights and sum their gradients like data-parallel

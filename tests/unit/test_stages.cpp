@@ -191,6 +191,8 @@ name = "a"
   REQUIRE(misspelt != loaded.diagnostics.end());
   CHECK(misspelt->primary.span.begin.line == 1 + static_cast<std::uint32_t>(std::count(
                                                      plan.begin(), plan.begin() + plan.find("training.seq_lenn"), '\n')));
+  // The message names the stage, not the plan's [training].
+  CHECK(misspelt->message == "unknown key 'seq_lenn' in [training] of stage 'a'");
   CHECK((at("bad-value", "stages[0].training.zero") != loaded.diagnostics.end() ||
          at("bad-quantity", "stages[0].training.zero") != loaded.diagnostics.end()));
   CHECK(at("unknown-key", "stages[0].cluster.gpu") != loaded.diagnostics.end());

@@ -76,8 +76,10 @@ class Loader {
 
  private:
   void read_document(const toml::table& root);
+  /// `where` names the table in an unknown key's message ("[training] of stage 'long-context'");
+  /// empty: "[section]".
   void read_table(const toml::table& table, std::string_view section, const std::string& prefix,
-                  PlanTable& out);
+                  PlanTable& out, std::string_view where = {});
   void read_array(const toml::node& node, const toml::key& key, const SectionSpec& section);
   void read_element(const toml::table& table, std::string_view section, std::size_t index,
                     const std::string& prefix, PlanTable& out);
@@ -269,14 +271,15 @@ void Loader::read_document(const toml::table& root) {
 }
 
 void Loader::read_table(const toml::table& table, std::string_view section,
-                        const std::string& prefix, PlanTable& out) {
+                        const std::string& prefix, PlanTable& out, std::string_view where) {
   reader_.set_section(&table);
   for (auto&& [key, node] : table) {
     const KeyPath path{prefix, key.str()};
     const KeySpec* spec = find_key(section, key.str());
     if (!spec) {
       std::string suggestion;
-      Diagnostic& d = unknown_key(key, fmt::format("[{}]", section), path.str(), keys_of(section), &suggestion);
+      Diagnostic& d = unknown_key(key, where.empty() ? fmt::format("[{}]", section) : std::string(where), path.str(),
+                                  keys_of(section), &suggestion);
       if (!suggestion.empty()) note_misspelling(table, suggestion, fmt::format("{}.{}", prefix, suggestion), key);
       // Clusters are often sized in nodes; planlint counts GPUs.
       if (section == "cluster" && (key.str() == "nodes" || key.str() == "node_count")) {
@@ -426,7 +429,10 @@ void Loader::read_stage(const toml::table& table, std::size_t index, const std::
       PlanTable read;
       const std::size_t invalid_before = plan_.invalid_keys.size();
       const std::size_t misspelt_before = plan_.misspellings.size();
-      read_table(*sub, "training", path.str(), read);
+      // toml++ gives a table's keys in order: the stage's name, when it has one, is read.
+      const std::string stage = draft.name.empty() ? fmt::format("stage {}", index + 1)
+                                                   : fmt::format("stage '{}'", draft.name);
+      read_table(*sub, "training", path.str(), read, fmt::format("[training] of {}", stage));
       // A stage's invalid value or misspelt key is the stage's, under the key the stage's plan reads.
       for (std::size_t i = invalid_before; i < plan_.invalid_keys.size(); ++i)
         draft.invalid_keys.push_back(plan_.invalid_keys[i].substr(prefix.size() + 1));

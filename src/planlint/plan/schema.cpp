@@ -390,6 +390,10 @@ std::vector<KeySpec> make_keys() {
           .doc("per-GPU bandwidth of the scale-up link, both directions (NVLink 900 GB/s on an H100 SXM, ICI "
                "1200 GB/s on a TPU v5p): what traffic inside a scale-up domain runs at")
           .derived("the catalog entry of `gpu` (its scale-up link)"),
+      amount("cluster", "host_memory", "host (CPU) memory per node", {bytes}, "bytes")
+          .doc(R"(host (CPU) memory of one node of `gpus_per_node` GPUs (`"2 TB"` on a DGX H100): what )"
+               "`training.offload` keeps there must fit it (`offload-host-memory`); no default, as hosts of the "
+               "same GPU differ"),
       bandwidth("cluster", "host_bandwidth", "per-GPU bandwidth to host memory (PCIe, NVLink-C2C)")
           .doc("per-GPU bandwidth of the link to the host CPU's memory, both directions (PCIe Gen5 x16 128 GB/s "
                "on an H100 SXM, NVLink-C2C 900 GB/s on a GH200 or GB200): what `training.offload` moves at")

@@ -206,28 +206,14 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
     for (fix::TextEdit& edit : serving_layout_edits(*source, plan, current, ranked.layout, in.count,
                                                     ranked.figures.service_gpus, solution.changes))
       solution.edits.push_back(std::move(edit));
-    sort_edits(solution.edits);
-    Applied applied = apply_to_block(*source, toml_text, solution.edits);
-    FileResult result = lint_text(applied.source, applied.block, lint_options, first_line);
-    if (result.estimates) {
-      std::vector<fix::TextEdit> claims =
-          claim_edits(*source, plan, *linted.estimates, *result.estimates, solution.changes, any_metric);
-      if (!claims.empty()) {
-        solution.edits.insert(solution.edits.end(), claims.begin(), claims.end());
-        sort_edits(solution.edits);
-        applied = apply_to_block(*source, toml_text, solution.edits);
-        result = lint_text(applied.source, applied.block, lint_options, first_line);
-      }
-    }
-    std::vector<std::string> errors;
-    for (const Diagnostic& d : result.diagnostics)
-      if (d.severity == Severity::error && !d.suppression) errors.push_back(fmt::format("{}: {}", d.rule, d.message));
-    if (!errors.empty() || !result.estimates) {
+    Confirmed confirmed = confirm_layout(*source, toml_text, first_line, lint_options, plan, *linted.estimates,
+                                         solution.edits, solution.changes, any_metric);
+    if (!confirmed.estimates) {
       report.unconfirmed.push_back(fmt::format("layout {} ({}): {}", index, fmt::join(solution.changes, ", "),
-                                               fmt::join(errors, "; ")));
+                                               fmt::join(confirmed.errors, "; ")));
       continue;
     }
-    solution.estimates = *std::move(result.estimates);
+    solution.estimates = *std::move(confirmed.estimates);
     report.solutions.push_back(std::move(solution));
   }
   return report;

@@ -162,6 +162,30 @@ void sort_edits(std::vector<fix::TextEdit>& edits) {
   std::sort(edits.begin(), edits.end(), [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
 }
 
+Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, std::uint32_t first_line,
+                         const LintOptions& lint_options, const Plan& plan, const Estimates& before,
+                         std::vector<fix::TextEdit>& edits, std::vector<std::string>& changes,
+                         bool (*layout_metric)(Metric)) {
+  sort_edits(edits);
+  Applied applied = apply_to_block(source, toml_text, edits);
+  FileResult result = lint_text(applied.source, applied.block, lint_options, first_line);
+  if (result.estimates) {
+    std::vector<fix::TextEdit> claims = claim_edits(source, plan, before, *result.estimates, changes, layout_metric);
+    if (!claims.empty()) {
+      edits.insert(edits.end(), claims.begin(), claims.end());
+      sort_edits(edits);
+      applied = apply_to_block(source, toml_text, edits);
+      result = lint_text(applied.source, applied.block, lint_options, first_line);
+    }
+  }
+  Confirmed confirmed;
+  for (const Diagnostic& d : result.diagnostics)
+    if (d.severity == Severity::error && !d.suppression)
+      confirmed.errors.push_back(fmt::format("{}: {}", d.rule, d.message));
+  if (confirmed.errors.empty()) confirmed.estimates = std::move(result.estimates);
+  return confirmed;
+}
+
 }  // namespace internal
 
 namespace {
@@ -576,29 +600,15 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
     }
     for (fix::TextEdit& edit : layout_edits(*source, plan, current, ranked.layout, solution.changes))
       solution.edits.push_back(std::move(edit));
-    sort_edits(solution.edits);
-    Applied applied = apply_to_block(*source, toml_text, solution.edits);
-    FileResult result = lint_text(applied.source, applied.block, lint_options, first_line);
-    if (result.estimates) {
-      std::vector<fix::TextEdit> claims =
-          claim_edits(*source, plan, *linted.estimates, *result.estimates, solution.changes, kernel_metric);
-      if (!claims.empty()) {
-        solution.edits.insert(solution.edits.end(), claims.begin(), claims.end());
-        std::sort(solution.edits.begin(), solution.edits.end(),
-                  [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
-        applied = apply_to_block(*source, toml_text, solution.edits);
-        result = lint_text(applied.source, applied.block, lint_options, first_line);
-      }
-    }
-    std::vector<std::string> errors;
-    for (const Diagnostic& d : result.diagnostics)
-      if (d.severity == Severity::error && !d.suppression) errors.push_back(fmt::format("{}: {}", d.rule, d.message));
-    if (!errors.empty() || !result.estimates) {
+    internal::Confirmed confirmed =
+        internal::confirm_layout(*source, toml_text, first_line, lint_options, plan, *linted.estimates,
+                                 solution.edits, solution.changes, kernel_metric);
+    if (!confirmed.estimates) {
       report.unconfirmed.push_back(fmt::format("layout {} ({}): {}", index, fmt::join(solution.changes, ", "),
-                                               fmt::join(errors, "; ")));
+                                               fmt::join(confirmed.errors, "; ")));
       continue;
     }
-    solution.estimates = *std::move(result.estimates);
+    solution.estimates = *std::move(confirmed.estimates);
     report.solutions.push_back(std::move(solution));
   }
   return report;

@@ -42,6 +42,18 @@ Applied apply_to_block(const SourceFile& source, std::string_view block, const s
 
 void sort_edits(std::vector<fix::TextEdit>& edits);
 
+/// A layout's `edits` applied to the plan's text and linted, the plan's [estimates] claims of the
+/// figures it changes brought to their values first (claim_edits, into `edits` and `changes`):
+/// its estimates, or the error-level findings that keep it from being printed.
+struct Confirmed {
+  std::optional<Estimates> estimates;
+  std::vector<std::string> errors;  ///< "rule: message", each error-level finding not suppressed
+};
+Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, std::uint32_t first_line,
+                         const LintOptions& lint_options, const Plan& plan, const Estimates& before,
+                         std::vector<fix::TextEdit>& edits, std::vector<std::string>& changes,
+                         bool (*layout_metric)(Metric));
+
 /// The options with the config's [solve] table under them, each key from the first that says
 /// it; an error names the config's key that is bad.
 Result<SolveOptions> resolved_options(const SolveOptions& given);

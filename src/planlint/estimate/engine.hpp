@@ -320,6 +320,7 @@ layout::StateBytes model_state_bytes(EstimateContext& context, MetricBuilder& m)
 /// training.offload: what the plan keeps in host memory (training_memory.cpp).
 struct Offload {
   bool optimizer = false, activations = false;
+  bool any() const { return optimizer || activations; }
 };
 Offload training_offload(const EstimateContext& context);
 /// The model-state bytes the plan states or its optimizer gives, before offload moves the

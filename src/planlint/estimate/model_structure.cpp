@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -37,6 +38,13 @@ Part embeddings(EstimateContext& context, MetricBuilder& m, const Term& hidden) 
           }};
 }
 
+/// A head's query/key and value widths d_qk and d_v: d_h unless the plan states them apart (MLA).
+std::pair<Term, Term> head_widths(MetricBuilder& m) {
+  const std::optional<Term> qk_stated = m.optional_plan("model.qk_head_dim");
+  const std::optional<Term> v_stated = m.optional_plan("model.v_head_dim");
+  return {qk_stated ? *qk_stated : m.plan("model.head_dim"), v_stated ? *v_stated : m.plan("model.head_dim")};
+}
+
 /// One layer's attention projections. Multi-head and grouped-query attention: queries and
 /// outputs a · d_qk and a · d_v wide, keys and values kv · d_qk and kv · d_v, each against h,
 /// h · (a + kv) · (d_qk + d_v) together (Vaswani et al. 2017; Ainslie et al. 2023, GQA).
@@ -46,11 +54,8 @@ Part embeddings(EstimateContext& context, MetricBuilder& m, const Term& hidden) 
 /// d_c · a · (d_qk − d_h^R + d_v), and the output a · d_v · h.
 Part attention(EstimateContext& context, MetricBuilder& m, const Term& hidden) {
   const Term heads = m.plan("model.heads");
-  // A head's query/key and value widths: d_h unless the plan states them apart (MLA).
-  const std::optional<Term> qk_stated = m.optional_plan("model.qk_head_dim");
-  const std::optional<Term> v_stated = m.optional_plan("model.v_head_dim");
-  const Term qk = qk_stated ? *qk_stated : m.plan("model.head_dim");
-  const Term v = v_stated ? *v_stated : m.plan("model.head_dim");
+  const std::pair<Term, Term> widths = head_widths(m);
+  const Term qk = widths.first, v = widths.second;
   if (!context.plan().find("model.kv_lora_rank")) {
     const Term kv = m.plan("model.kv_heads");
     return {hidden.value * (heads.value + kv.value) * (qk.value + v.value), [=] {
@@ -160,10 +165,8 @@ void structure_active_params(EstimateContext& context) {
 std::optional<Part> adapted_attention(EstimateContext& context, MetricBuilder& m, const Term& hidden,
                                       std::string_view targets) {
   const Term heads = m.plan("model.heads");
-  const std::optional<Term> qk_stated = m.optional_plan("model.qk_head_dim");
-  const std::optional<Term> v_stated = m.optional_plan("model.v_head_dim");
-  const Term qk = qk_stated ? *qk_stated : m.plan("model.head_dim");
-  const Term v = v_stated ? *v_stated : m.plan("model.head_dim");
+  const std::pair<Term, Term> widths = head_widths(m);
+  const Term qk = widths.first, v = widths.second;
   if (!context.plan().find("model.kv_lora_rank")) {
     const Term kv = m.plan("model.kv_heads");
     if (targets == "qv")

@@ -192,7 +192,7 @@ void comm_fraction(EstimateContext& context) {
 //    × m × the layers a GPU holds (L / pp, first_stage_layers when stated).
 void offload_bytes(EstimateContext& context) {
   const Offload offload = training_offload(context);
-  if (!offload.optimizer && !offload.activations) return;
+  if (!offload.any()) return;
   MetricBuilder m(context, Metric::train_offload_bytes);
   m.choice("training.offload");
   double value = 0;
@@ -243,7 +243,7 @@ void offload_bytes(EstimateContext& context) {
 // out and back follow each other (gradients in the backward pass, weights after the CPU's
 // step; activations after the forward and before the backward).
 void offload_seconds(EstimateContext& context) {
-  if (!context.find("training.offload") || context.text("training.offload") == "none") return;
+  if (!training_offload(context).any()) return;
   MetricBuilder m(context, Metric::train_offload_seconds);
   const Term bytes = m.metric(Metric::train_offload_bytes);
   const Term bandwidth = m.plan("cluster.host_bandwidth");
@@ -254,7 +254,7 @@ void offload_seconds(EstimateContext& context) {
 // Before overlap: ZeRO-Offload overlaps the gradients' transfer with the backward pass, and
 // activation offload prefetches; above 100% the link cannot keep up with the compute at all.
 void offload_fraction(EstimateContext& context) {
-  if (!context.find("training.offload") || context.text("training.offload") == "none") return;
+  if (!training_offload(context).any()) return;
   MetricBuilder m(context, Metric::train_offload_fraction);
   const Term offload = m.metric(Metric::train_offload_seconds);
   const Term step = m.metric(Metric::train_step_seconds);

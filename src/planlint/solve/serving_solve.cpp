@@ -104,11 +104,7 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
   spec.top = options.top;
   if (spec.objective == Objective::cost && std::isnan(in.price))
     return Error(fmt::format("{}: --minimize cost needs cluster.price; state it, or give --minimize gpus", report.path));
-  for (const TargetResult& target : target_results(plan, *linted.estimates)) {
-    if (!target.spec || !target.bound || !serving_kernel_metric(target.spec->id)) continue;
-    (target.hard ? spec.hard_targets : spec.soft_targets)
-        .push_back(TargetBound{target.name, target.spec->id, target.is_max, *target.bound});
-  }
+  target_bounds(plan, *linted.estimates, serving_kernel_metric, spec.hard_targets, spec.soft_targets);
   spec.benchmark_error_factor =
       rule_option(lint_options, "benchmark-deviation", "error_factor", spec.benchmark_error_factor);
   std::vector<std::string> unknown;

@@ -162,6 +162,14 @@ void sort_edits(std::vector<fix::TextEdit>& edits) {
   std::sort(edits.begin(), edits.end(), [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
 }
 
+void target_bounds(const Plan& plan, const Estimates& estimates, bool (*searched)(Metric),
+                   std::vector<TargetBound>& hard, std::vector<TargetBound>& soft) {
+  for (const TargetResult& target : target_results(plan, estimates)) {
+    if (!target.spec || !target.bound || !searched(target.spec->id)) continue;
+    (target.hard ? hard : soft).push_back(TargetBound{target.name, target.spec->id, target.is_max, *target.bound});
+  }
+}
+
 Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, std::uint32_t first_line,
                          const LintOptions& lint_options, const Plan& plan, const Estimates& before,
                          std::vector<fix::TextEdit>& edits, std::vector<std::string>& changes,
@@ -445,11 +453,7 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
   spec.top = options.top;
   if (spec.objective == Objective::cost && std::isnan(in.price))
     return Error(fmt::format("{}: --minimize cost needs cluster.price; state it, or give --minimize days", report.path));
-  for (const TargetResult& target : target_results(plan, *linted.estimates)) {
-    if (!target.spec || !target.bound || !kernel_metric(target.spec->id)) continue;
-    (target.hard ? spec.hard_targets : spec.soft_targets)
-        .push_back(TargetBound{target.name, target.spec->id, target.is_max, *target.bound});
-  }
+  internal::target_bounds(plan, *linted.estimates, kernel_metric, spec.hard_targets, spec.soft_targets);
   spec.max_bubble = rule_option(lint_options, "pipeline-bubble", "max_bubble", spec.max_bubble);
   spec.max_comm_fraction =
       rule_option(lint_options, "interconnect-bottleneck", "max_comm_fraction", spec.max_comm_fraction);

@@ -139,7 +139,7 @@ TEST_CASE("lsp: the columns of a long line are converted in one pass", "[lsp][ho
   CHECK(server.exit_status() == 0);
 }
 
-TEST_CASE("lsp: a closed document's memory is given back", "[lsp][hostile]") {
+TEST_CASE("lsp: a closed document's memory is given back", "[lsp][hostile][rss]") {
   NoQuarantine no_quarantine;
   Scratch dir;
   const std::string uri = file_uri(dir.write("plan.toml", "").string());

@@ -29,7 +29,7 @@ long rss_after(const std::string& uri, const std::string& text, int count) {
 
 }  // namespace
 
-TEST_CASE("lsp: 1,000 rapid changes hold no more memory than 100", "[lsp]") {
+TEST_CASE("lsp: 1,000 rapid changes hold no more memory than 100", "[lsp][rss]") {
   // Under AddressSanitizer freed blocks wait in its quarantine (256 MiB by default), resident
   // memory the server no longer holds: the servers run without it. Ignored by other builds.
   const char* inherited = std::getenv("ASAN_OPTIONS");

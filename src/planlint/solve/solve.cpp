@@ -21,20 +21,6 @@ namespace planlint::solve {
 
 using namespace internal;
 
-namespace internal {
-
-double rule_option(const LintOptions& options, std::string_view rule_id, const std::string& name, double fallback) {
-  if (auto it = options.rule_options.find(name); it != options.rule_options.end()) return it->second.value;
-  const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-  for (const auto& rule : rules.rules())
-    if (rule->descriptor.id == rule_id)
-      if (auto it = rule->options.find(name); it != rule->options.end())
-        if (const units::Quantity* quantity = it->second.quantity()) return quantity->value;
-  return fallback;
-}
-
-}  // namespace internal
-
 namespace {
 
 std::string value_text(LayoutKey key, const layout::TrainingLayout& l) {
@@ -162,28 +148,23 @@ void sort_edits(std::vector<fix::TextEdit>& edits) {
   std::sort(edits.begin(), edits.end(), [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
 }
 
-void target_bounds(const Plan& plan, const Estimates& estimates, bool (*searched)(Metric),
-                   std::vector<TargetBound>& hard, std::vector<TargetBound>& soft) {
-  for (const TargetResult& target : target_results(plan, estimates)) {
-    if (!target.spec || !target.bound || !searched(target.spec->id)) continue;
-    (target.hard ? hard : soft).push_back(TargetBound{target.name, target.spec->id, target.is_max, *target.bound});
-  }
-}
-
 Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, std::uint32_t first_line,
                          const LintOptions& lint_options, const Plan& plan, const Estimates& before,
                          std::vector<fix::TextEdit>& edits, std::vector<std::string>& changes,
                          bool (*layout_metric)(Metric)) {
   sort_edits(edits);
   Applied applied = apply_to_block(source, toml_text, edits);
-  FileResult result = lint_text(applied.source, applied.block, lint_options, first_line);
+  // The findings are read for their errors: none needs a layout of its own searched.
+  LintOptions options = lint_options;
+  options.layout_fixes = false;
+  FileResult result = lint_text(applied.source, applied.block, options, first_line);
   if (result.estimates) {
     std::vector<fix::TextEdit> claims = claim_edits(source, plan, before, *result.estimates, changes, layout_metric);
     if (!claims.empty()) {
       edits.insert(edits.end(), claims.begin(), claims.end());
       sort_edits(edits);
       applied = apply_to_block(source, toml_text, edits);
-      result = lint_text(applied.source, applied.block, lint_options, first_line);
+      result = lint_text(applied.source, applied.block, options, first_line);
     }
   }
   Confirmed confirmed;
@@ -279,7 +260,9 @@ Result<std::optional<OnGpu>> lint_on_gpu(const SourceFile& source, std::string_v
   if (!edits) return edits.error();
   on_gpu.edits = *std::move(edits);
   const Applied applied = apply_to_block(source, toml_text, on_gpu.edits);
-  on_gpu.linted = lint_text(applied.source, applied.block, lint_options, first_line);
+  LintOptions options = lint_options;
+  options.layout_fixes = false;  // read for its plan and estimates
+  on_gpu.linted = lint_text(applied.source, applied.block, options, first_line);
   if (!on_gpu.linted.plan || !on_gpu.linted.estimates) return std::optional<OnGpu>();
   return std::optional<OnGpu>(std::move(on_gpu));
 }
@@ -449,14 +432,11 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
   report.gpu = plan.text("cluster.gpu").value_or("");
 
   SearchSpec& spec = report.spec;
+  spec = training_spec(plan, *linted.estimates, lint_options);
   spec.objective = options.objective;
   spec.top = options.top;
   if (spec.objective == Objective::cost && std::isnan(in.price))
     return Error(fmt::format("{}: --minimize cost needs cluster.price; state it, or give --minimize days", report.path));
-  internal::target_bounds(plan, *linted.estimates, kernel_metric, spec.hard_targets, spec.soft_targets);
-  spec.max_bubble = rule_option(lint_options, "pipeline-bubble", "max_bubble", spec.max_bubble);
-  spec.max_comm_fraction =
-      rule_option(lint_options, "interconnect-bottleneck", "max_comm_fraction", spec.max_comm_fraction);
   std::vector<std::string> unknown;
   spec.held = held_keys(in, options.keep, unknown);
   if (!unknown.empty())

@@ -13,7 +13,7 @@
 #include "planlint/estimate/layout_kernel.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/solve/solve.hpp"
-#include "planlint/solve/spec_inputs.hpp"
+#include "planlint/search/spec_inputs.hpp"
 #include "planlint/fix/edits.hpp"
 #include "integration_support.hpp"
 #include "test_estimates_support.hpp"
@@ -668,7 +668,7 @@ TEST_CASE("a finding's layout fix is the nearest layout of the rule's keys that 
   }
 }
 
-TEST_CASE("a finding no layout of the plan's GPUs clears says so, with no fix; a suppressed one is left", "[solve][fix]") {
+TEST_CASE("a finding no layout of the plan's GPUs clears says so, with no fix, and the run's options can turn the search off", "[solve][fix]") {
   // 70B on one node of H100: no layout of 8 GPUs holds 1.12 TB of states.
   const std::string toml = training_plan(small_dense({{"model.params", "\"70B\""}, {"model.layers", "80"},
                                                       {"model.hidden", "8192"}, {"model.heads", "64"},

@@ -48,7 +48,7 @@ constexpr bool is_compared_only(std::string_view rule) {
 }
 
 /// The rules whose findings of a training plan carry a fix planlint computes in C++: the
-/// nearest layout that clears them, searched as `planlint solve` searches (solve/advice.hpp).
+/// nearest layout that clears them, searched as `planlint solve` searches (search/layout_fixes.hpp).
 /// Their files say `fix_safety = "unsafe"` without a `fix` expression.
 inline constexpr std::array layout_fixed = {std::string_view("hard-target-violated"),
                                             std::string_view("interconnect-bottleneck"),

@@ -11,7 +11,7 @@
 #include "planlint/plan/loader.hpp"
 #include "planlint/plan/stage_findings.hpp"
 #include "planlint/rules/run.hpp"
-#include "planlint/solve/advice.hpp"
+#include "planlint/search/layout_fixes.hpp"
 #include "planlint/suppress/suppress.hpp"
 
 namespace planlint {

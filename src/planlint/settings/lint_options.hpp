@@ -29,7 +29,7 @@ struct LintOptions {
   /// read values and arithmetic only, and the ranges when a rule reads one (EstimateScope).
   bool full_estimates = true;
   /// Whether the findings native_rules::layout_fixed lists get the nearest layout that clears
-  /// them (solve/advice.hpp). `planlint solve` turns it off for the layouts it confirms.
+  /// them (search/layout_fixes.hpp). `planlint solve` turns it off for the layouts it confirms.
   bool layout_fixes = true;
 };
 

@@ -13,16 +13,13 @@
 #include "planlint/fix/edits.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/plan/plan.hpp"
-#include "planlint/solve/search.hpp"
+#include "planlint/search/search.hpp"
 #include "planlint/solve/solve.hpp"
-#include "planlint/solve/spec_inputs.hpp"
+#include "planlint/search/layout_edits.hpp"
+#include "planlint/search/spec_inputs.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace planlint::solve::internal {
-
-/// The line after the last key line of the plan's `table` ([training], [cluster]; its header's
-/// line when it has none): where keys the plan does not state are written.
-std::size_t insert_offset(const SourceFile& source, const Plan& plan, std::string_view table);
 
 /// The edits that bring the plan's [estimates] claims of the figures a layout changes
 /// (`layout_metric`) to their values with it (`after`, the plan with the layout's), so that the
@@ -39,7 +36,6 @@ struct Applied {
 };
 Applied apply_to_block(const SourceFile& source, std::string_view block, const std::vector<fix::TextEdit>& edits);
 
-void sort_edits(std::vector<fix::TextEdit>& edits);
 
 /// A layout's `edits` applied to the plan's text and linted, the plan's [estimates] claims of the
 /// figures it changes brought to their values first (claim_edits, into `edits` and `changes`):

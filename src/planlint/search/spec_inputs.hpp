@@ -8,7 +8,7 @@
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/settings/lint_options.hpp"
-#include "planlint/solve/search.hpp"
+#include "planlint/search/search.hpp"
 
 namespace planlint::solve {
 

@@ -1,4 +1,4 @@
-#include "planlint/solve/search.hpp"
+#include "planlint/search/search.hpp"
 
 #include <algorithm>
 #include <cmath>

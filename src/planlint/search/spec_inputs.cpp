@@ -1,4 +1,4 @@
-#include "planlint/solve/spec_inputs.hpp"
+#include "planlint/search/spec_inputs.hpp"
 
 #include "planlint/estimate/targets.hpp"
 #include "planlint/rules/compiled_rule.hpp"

@@ -1,4 +1,4 @@
-#include "planlint/solve/advice.hpp"
+#include "planlint/search/layout_fixes.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,9 +14,9 @@
 #include "planlint/estimate/engine.hpp"
 #include "planlint/estimate/layout_kernel.hpp"
 #include "planlint/estimate/targets.hpp"
-#include "planlint/solve/search.hpp"
-#include "planlint/solve/solve.hpp"
-#include "planlint/solve/spec_inputs.hpp"
+#include "planlint/search/layout_edits.hpp"
+#include "planlint/search/search.hpp"
+#include "planlint/search/spec_inputs.hpp"
 
 namespace planlint::solve {
 

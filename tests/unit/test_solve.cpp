@@ -686,3 +686,23 @@ TEST_CASE("a finding no layout of the plan's GPUs clears says so, with no fix, a
   const FileResult plain = lint_text(source, source->text(), without);
   CHECK(finding_of(plain, "memory-fit").help->find("layout") == std::string::npos);
 }
+
+TEST_CASE("a finding's layout fix is searched with the inputs other findings' fixes correct", "[solve][fix]") {
+  // cluster.hbm written as the node's 640 GB: per-node-figure corrects it to one GPU's 80 GB,
+  // where 13B on 16 GPUs at tp 1, pp 1 and ZeRO 0 does not fit; the layout fix fits 80 GB.
+  const std::string toml = training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"},
+                                                      {"cluster.hbm", "\"640 GB\""}}));
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  const FileResult linted = lint_text(source, source->text(), LintOptions{});
+  REQUIRE(linted.corrected);
+  finding_of(linted, "per-node-figure");
+  const Diagnostic& d = finding_of(linted, "memory-fit");
+  INFO(d.help.value_or(""));
+  CHECK_THAT(*d.help, Catch::Contains("(once cluster.hbm is 80 GB); or the nearest layout that fits: ") &&
+                          Catch::Contains(" per GPU of 80 GB"));
+  REQUIRE_FALSE(d.fixes.empty());
+  const Loaded fixed = load(with_fixes(*source, d));
+  layout::TrainingInputs corrected = fixed.inputs;
+  corrected.hbm = 80e9;
+  CHECK(layout::evaluate(corrected, layout::plan_layout(*fixed.loaded.plan)).lower_bound <= 80e9);
+}

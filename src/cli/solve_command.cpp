@@ -41,12 +41,13 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
       ->delimiter(',')
       ->allow_extra_args(false);
   solve->add_option("--vary", options.vary,
-                    "Let these plan keys change too: gpu (every catalog GPU with a price, or --gpus) and count (whole "
-                    "nodes from one to the plan's cluster.count, or --count)")
+                    "Let these plan keys change too: gpu (every catalog GPU with a price, or --gpus), count (whole "
+                    "nodes from one to the plan's cluster.count, or --count) and global_batch (the plan's times 1/4 "
+                    "to 4, in powers of two)")
       ->type_name("KEY,...")
       ->delimiter(',')
       ->allow_extra_args(false)
-      ->check(CLI::IsMember({"gpu", "count"}));
+      ->check(CLI::IsMember({"gpu", "count", "global_batch"}));
   solve->add_option("--gpus", options.gpus, "Search these catalog GPUs (implies --vary gpu)")
       ->type_name("GPU,...")
       ->delimiter(',')
@@ -178,6 +179,8 @@ int run_solve(const SolveCommandOptions& given, std::ostream& out, std::ostream&
   solve_options.keep = options.keep;
   solve_options.vary_gpu = std::find(options.vary.begin(), options.vary.end(), "gpu") != options.vary.end();
   solve_options.vary_count = std::find(options.vary.begin(), options.vary.end(), "count") != options.vary.end();
+  solve_options.vary_batch =
+      std::find(options.vary.begin(), options.vary.end(), "global_batch") != options.vary.end();
   solve_options.gpus = options.gpus;
   if (settings->config) {
     solve_options.config = settings->config->solve;

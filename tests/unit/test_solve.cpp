@@ -12,6 +12,7 @@
 
 #include "planlint/estimate/layout_kernel.hpp"
 #include "planlint/lint/lint.hpp"
+#include "planlint/solve/serving_solve.hpp"
 #include "planlint/solve/solve.hpp"
 #include "planlint/search/spec_inputs.hpp"
 #include "planlint/fix/edits.hpp"
@@ -705,4 +706,76 @@ TEST_CASE("a finding's layout fix is searched with the inputs other findings' fi
   layout::TrainingInputs corrected = fixed.inputs;
   corrected.hbm = 80e9;
   CHECK(layout::evaluate(corrected, layout::plan_layout(*fixed.loaded.plan)).lower_bound <= 80e9);
+}
+
+TEST_CASE("over global batches, the search finds what brute force over each batch's plan finds, and --apply writes "
+          "the batch",
+          "[solve]") {
+  // 13B on 16 GPUs with a global batch of 64 sequences: a bubble over 20% at pp 8 unless the
+  // batch grows, so larger batches rank first.
+  solve::SolveOptions options;
+  options.top = 40;
+  options.vary_batch = true;
+  options.keep = {"pp"};
+  const std::string toml = training_plan(small_dense({{"training.pp", "8"}, {"training.tp", "1"}}));
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  const Result<solve::SolveReport> report = solve::solve_plan(source, toml, 1, LintOptions{}, options);
+  REQUIRE(report);
+  CHECK(report->batch_scales == std::vector<double>{0.25, 0.5, 1, 2, 4});
+
+  solve::SearchSpec spec = report->spec;
+  std::vector<solve::Ranked> expected;
+  std::uint64_t layouts = 0;
+  for (const double scale : {0.25, 0.5, 1.0, 2.0, 4.0}) {
+    const Loaded plan = load(training_plan(small_dense({{"training.pp", "8"}, {"training.tp", "1"},
+                                                        {"training.global_batch", fmt::format("{:g}", 64 * scale)}})));
+    for (solve::Ranked& r : brute_force(plan.inputs, spec, layouts)) {
+      if (r.layout.pp != 8) continue;  // held
+      r.batch_scale = scale;
+      expected.push_back(r);
+    }
+  }
+  std::stable_sort(expected.begin(), expected.end(), solve::ranks_before);
+  CHECK(report->search.passing == expected.size());
+  REQUIRE(report->search.best.size() == options.top);
+  for (std::size_t i = 0; i < options.top; ++i) {
+    INFO("rank " << i);
+    CHECK(report->search.best[i].batch_scale == expected[i].batch_scale);
+    CHECK(report->search.best[i].layout == expected[i].layout);
+  }
+  // The plan's own bubble is a warning: the best layout's batch is larger and clears it.
+  REQUIRE_FALSE(report->solutions.empty());
+  const solve::Solution& best = report->solutions.front();
+  CHECK(best.ranked.batch_scale > 1);
+  CHECK(best.ranked.rank.warnings < report->current.rank.warnings);
+  CHECK(report->unconfirmed.empty());
+  const std::string applied = fix::apply_edits(toml, best.edits);
+  CHECK_THAT(applied, Catch::Contains(fmt::format("global_batch = {:g}\n", 64 * best.ranked.batch_scale)));
+  const FileResult linted = lint_text(std::make_shared<const SourceFile>("plan.toml", applied), applied, LintOptions{});
+  for (const Diagnostic& d : linted.diagnostics) {
+    INFO(d.rule << ": " << d.message);
+    CHECK(d.severity != Severity::error);
+    CHECK(d.rule != "pipeline-bubble");
+  }
+}
+
+TEST_CASE("a global batch in tokens varies in tokens, and an inference plan has none to vary", "[solve]") {
+  solve::SolveOptions options;
+  options.vary_batch = true;
+  const std::string toml = training_plan(small_dense({{"training.global_batch", "\"1M tokens\""}}));
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  const Result<solve::SolveReport> report = solve::solve_plan(source, toml, 1, LintOptions{}, options);
+  REQUIRE(report);
+  CHECK(solve::global_batch_text(report->inputs, 4) == "4M tokens");
+  CHECK(solve::global_batch_text(report->inputs, 0.25) == "250000 tokens");
+  for (const solve::Solution& solution : report->solutions)
+    if (solution.ranked.batch_scale != 1)
+      CHECK_THAT(fix::apply_edits(toml, solution.edits),
+                 Catch::Contains(fmt::format("global_batch = \"{}\"", solve::global_batch_text(report->inputs,
+                                                                                                solution.ranked.batch_scale))));
+  const std::string serving = inference_plan({{"cluster.price", "\"$2/GPU/h\""}});
+  auto serving_source = std::make_shared<const SourceFile>("serve.toml", serving);
+  const Result<solve::AnyReport> refused = solve::solve_any(serving_source, serving, 1, LintOptions{}, options);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Catch::Contains("--vary global_batch is for training plans"));
 }

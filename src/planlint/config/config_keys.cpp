@@ -71,7 +71,7 @@ constexpr ConfigKeySpec keys[] = {
     {Key::guardrails_new_errors, "guardrails", "new_errors", Type::boolean, {}, {}, "true",
      "Whether an error the change introduces is a breach."},
     {Key::solve_vary, "solve", "vary", Type::text, {}, {}, R"("gpu,count")",
-     "What planlint solve may change beyond the layout keys, as --vary says it: gpu, count."},
+     "What planlint solve may change beyond the layout keys, as --vary says it: gpu, count, global_batch."},
     {Key::solve_gpus, "solve", "gpus", Type::text, {}, {}, R"("h100-sxm,a100-sxm")",
      "The catalog GPUs planlint solve searches, comma-separated, as --gpus says them."},
     {Key::solve_count, "solve", "count", Type::text, {}, {}, R"("512..4096")",

@@ -125,7 +125,7 @@ bool ranks_before(const Ranked& a, const Ranked& b) {
     const layout::TrainingLayout& l = r.layout;
     return std::make_tuple(r.rank.objective, r.rank.days, r.rank.warnings, r.rank.changed, r.rank.soft_missed, r.rank.model_gpus,
                            r.rank.overhead, r.rank.recompute, r.rank.zero, r.rank.memory, l.tp, l.pp, l.virtual_stages, l.cp, l.ep, l.micro_batch, l.zero,
-                           static_cast<int>(l.recompute), l.sequence_parallel, r.gpu);
+                           static_cast<int>(l.recompute), l.sequence_parallel, r.gpu, r.batch_scale);
   };
   return key(a) < key(b);
 }

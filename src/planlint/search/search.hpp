@@ -86,6 +86,8 @@ struct Ranked {
   /// The GPU type's index in the solve's GPU list (SolveReport::gpus); -1 for the plan's GPU
   /// when the list leaves it out.
   int gpu = 0;
+  /// The global batch as a multiple of the plan's: 1 unless solve varies it (batch_scales).
+  double batch_scale = 1;
   layout::TrainingLayout layout;
   layout::TrainingFigures figures;
   Rank rank;

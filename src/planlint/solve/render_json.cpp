@@ -52,11 +52,22 @@ json ranked_json(const Ranked& r) {
 
 }  // namespace
 
+namespace {
+
+/// The global batch of a layout, as the plan's key counts it: sequences, or tokens.
+double global_batch_of(const SolveReport& report, double scale) {
+  const layout::TrainingInputs& in = report.inputs;
+  return (in.batch_in_sequences ? in.sequences_per_step : in.tokens_per_step) * scale;
+}
+
+}  // namespace
+
 void render_solve_json(std::ostream& out, const SolveReport& report) {
   json doc;
   doc["path"] = report.path;
   doc["gpu"] = report.gpu;
   doc["count"] = report.inputs.count;
+  doc["global_batch"] = global_batch_of(report, 1);
   doc["minimize"] = objective_name(report.spec.objective);
   doc["layouts_searched"] = report.search.layouts;
   doc["layouts_passing"] = report.search.passing;
@@ -78,6 +89,7 @@ void render_solve_json(std::ostream& out, const SolveReport& report) {
     const layout::TrainingLayout& l = solution.ranked.layout;
     entry["gpu"] = g < report.gpus.size() ? report.gpus[g].id : report.gpu;
     entry["count"] = double(l.tp) * l.pp * l.cp * l.dp;
+    entry["global_batch"] = global_batch_of(report, solution.ranked.batch_scale);
     entry["changes"] = solution.changes;
     layouts.push_back(std::move(entry));
   }
@@ -90,6 +102,7 @@ void render_solve_json(std::ostream& out, const SolveReport& report) {
     const layout::TrainingLayout& l = miss.nearest.layout;
     entry["gpu"] = g < report.gpus.size() ? report.gpus[g].id : report.gpu;
     entry["count"] = double(l.tp) * l.pp * l.cp * l.dp;
+    entry["global_batch"] = global_batch_of(report, miss.nearest.batch_scale);
     entry["nearest"] = ranked_json(miss.nearest);
     entry["reason"] = failure_text(report, miss.nearest, miss.failure);
     excluded.push_back(std::move(entry));

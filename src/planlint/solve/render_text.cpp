@@ -74,10 +74,19 @@ constexpr Metric arithmetic_metrics[] = {
     Metric::train_memory_total,   Metric::train_pipeline_bubble,    Metric::train_comm_fraction,
     Metric::train_comm_alltoall_fraction, Metric::train_days,       Metric::cost_total};
 
+/// Whether a layout's row names its GPU type and count (solve varies either).
 bool varied(const SolveReport& report) { return report.gpu_varied || report.count_varied; }
 
-/// What was searched: "128 h100-sxm GPUs", "h100-sxm, a100-sxm on 8 to 128 GPUs".
+/// What was searched: "128 h100-sxm GPUs", "h100-sxm, a100-sxm on 8 to 128 GPUs", and ", global
+/// batch 512 to 8192" when it varies.
+std::string gpus_text(const SolveReport& report);
 std::string space_text(const SolveReport& report) {
+  if (!report.batch_varied) return gpus_text(report);
+  return fmt::format("{}, global batch {} to {}", gpus_text(report),
+                     global_batch_text(report.inputs, report.batch_scales.front()),
+                     global_batch_text(report.inputs, report.batch_scales.back()));
+}
+std::string gpus_text(const SolveReport& report) {
   if (!varied(report)) return fmt::format("{:g} {} GPUs", report.inputs.count, printable(report.gpu));
   std::vector<std::string> ids;
   double low = 0, high = 0;
@@ -105,32 +114,48 @@ double hbm_of(const SolveReport& report, const Ranked& r) {
   return g < report.gpus.size() ? report.gpus[g].inputs.hbm : report.inputs.hbm;
 }
 
-/// The GPU type and count of a layout, when solve varies them: ("a100-sxm", "64").
-std::array<std::string, 2> gpu_cells(const SolveReport& report, const Ranked& r) {
+/// What a row says beyond the layout keys, of what solve varies: the GPU type and count
+/// ("a100-sxm", "64"), the global batch ("2048"). Empty when it varies none.
+struct Where {
+  std::string gpu, gpus, batch;
+};
+
+Where where_of(const SolveReport& report, const Ranked& r) {
   const auto g = static_cast<std::size_t>(r.gpu);
   const layout::TrainingLayout& l = r.layout;
   return {printable(g < report.gpus.size() ? report.gpus[g].id : report.gpu),
-          fmt::format("{:g}", double(l.tp) * l.pp * l.cp * l.dp)};
+          fmt::format("{:g}", double(l.tp) * l.pp * l.cp * l.dp), global_batch_text(report.inputs, r.batch_scale)};
 }
 
-/// "a100-sxm × 64, ": what a family line starts with when solve varies the GPU or the count.
+Where plan_where(const SolveReport& report) {
+  return {printable(report.gpu), fmt::format("{:g}", report.inputs.count), global_batch_text(report.inputs, 1)};
+}
+
+const Where header_where{"gpu", "gpus", "batch"};
+
+/// "a100-sxm × 64, global batch 2048, ": what a family line starts with when solve varies them.
 std::string where_text(const SolveReport& report, const Ranked& r) {
-  if (!varied(report)) return {};
-  const std::array<std::string, 2> c = gpu_cells(report, r);
-  return fmt::format("{} × {}, ", c[0], c[1]);
+  const Where w = where_of(report, r);
+  std::string text;
+  if (varied(report)) text += fmt::format("{} × {}, ", w.gpu, w.gpus);
+  if (report.batch_varied) text += fmt::format("global batch {}, ", w.batch);
+  return text;
 }
 
-/// A text row, after the GPU type and count when solve varies them.
-std::string varied_text_row(const SolveReport& report, const std::array<std::string, 2>& where,
-                            const std::array<std::string, 16>& c) {
-  return varied(report) ? fmt::format("{:<16} {:>6} {}", where[0], where[1], text_row(c)) : text_row(c);
+/// A text row, after the GPU type, count and batch when solve varies them.
+std::string varied_text_row(const SolveReport& report, const Where& where, const std::array<std::string, 16>& c) {
+  std::string row;
+  if (varied(report)) row += fmt::format("{:<16} {:>6} ", where.gpu, where.gpus);
+  if (report.batch_varied) row += fmt::format("{:>12} ", where.batch);
+  return row + text_row(c);
 }
 
-/// A Markdown row's cells, after the GPU type and count when solve varies them.
-std::vector<std::string> markdown_cells(const SolveReport& report, const std::array<std::string, 2>& where,
+/// A Markdown row's cells, after the GPU type, count and batch when solve varies them.
+std::vector<std::string> markdown_cells(const SolveReport& report, const Where& where,
                                         const std::array<std::string, 16>& c) {
   std::vector<std::string> row;
-  if (varied(report)) row = {markdown_text(where[0]), where[1]};
+  if (varied(report)) row = {markdown_text(where.gpu), where.gpus};
+  if (report.batch_varied) row.push_back(markdown_text(where.batch));
   row.insert(row.end(), c.begin(), c.end());
   return row;
 }
@@ -170,13 +195,13 @@ void render_solve_text(std::ostream& out, const SolveReport& report) {
   for (const std::string& note : report.notes) out << "note: " << note << '\n';
   std::array<std::string, 16> header;
   std::copy(columns.begin(), columns.end(), header.begin());
-  out << '\n' << varied_text_row(report, {"gpu", "gpus"}, header) << '\n';
+  out << '\n' << varied_text_row(report, header_where, header) << '\n';
   std::size_t index = 0;
   for (const Solution& solution : report.solutions)
-    out << varied_text_row(report, gpu_cells(report, solution.ranked),
+    out << varied_text_row(report, where_of(report, solution.ranked),
                            cells(std::to_string(++index), solution.ranked, hbm_of(report, solution.ranked)))
         << '\n';
-  out << varied_text_row(report, {printable(report.gpu), fmt::format("{:g}", report.inputs.count)},
+  out << varied_text_row(report, plan_where(report),
                          cells("plan", report.current, report.inputs.hbm))
       << (report.current_failure ? "  (excluded)" : "") << '\n';
 
@@ -219,15 +244,15 @@ void render_solve_markdown(std::ostream& out, const SolveReport& report) {
   for (const std::string& note : report.notes) out << fmt::format("\n> {}\n", markdown_text(note));
   std::array<std::string, 16> header;
   std::copy(columns.begin(), columns.end(), header.begin());
-  const std::vector<std::string> header_cells = markdown_cells(report, {"gpu", "gpus"}, header);
+  const std::vector<std::string> header_cells = markdown_cells(report, header_where, header);
   out << '\n' << markdown_row(header_cells) << '\n';
   out << fmt::format("|{}\n", fmt::join(std::vector<std::string>(header_cells.size(), "---|"), ""));
   std::size_t index = 0;
   for (const Solution& solution : report.solutions)
-    out << markdown_row(markdown_cells(report, gpu_cells(report, solution.ranked),
+    out << markdown_row(markdown_cells(report, where_of(report, solution.ranked),
                                        cells(std::to_string(++index), solution.ranked, hbm_of(report, solution.ranked))))
         << '\n';
-  out << markdown_row(markdown_cells(report, {report.gpu, fmt::format("{:g}", report.inputs.count)},
+  out << markdown_row(markdown_cells(report, plan_where(report),
                                      cells(report.current_failure ? "plan (excluded)" : "plan", report.current,
                                            report.inputs.hbm)))
       << '\n';

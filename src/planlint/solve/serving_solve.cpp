@@ -73,6 +73,9 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
     return Error(fmt::format("{}: --minimize days is for training plans; an inference plan's objective is cost (per "
                              "month) or gpus",
                              report.path));
+  if (given.vary_batch)
+    return Error(fmt::format("{}: --vary global_batch is for training plans; an inference plan has no global batch",
+                             report.path));
   if (given.vary_count || given.count_low > 0 || given.count_high > 0)
     return Error(fmt::format("{}: --vary count and --count are for training plans; an inference plan's GPU count "
                              "follows its replicas",
@@ -80,6 +83,9 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
   const Result<SolveOptions> resolved = resolved_options(given);
   if (!resolved) return resolved.error();
   const SolveOptions& options = *resolved;
+  if (options.vary_batch)
+    report.notes.push_back("the config's [solve] vary = global_batch does not apply: an inference plan has no global "
+                           "batch");
   if (options.vary_count)
     report.notes.push_back("the config's [solve] count does not apply: an inference plan's GPU count follows its "
                            "replicas");

@@ -100,11 +100,12 @@ Result<SolveOptions> resolved_options(const SolveOptions& given) {
     std::tie(options.count_low, options.count_high) = *range;
     options.vary_count = true;
   }
-  if (!given.vary_gpu && !given.vary_count && given.config.vary) {
-    const Result<std::pair<bool, bool>> words = parse_vary(*given.config.vary);
+  if (!given.vary_gpu && !given.vary_count && !given.vary_batch && given.config.vary) {
+    const Result<Varied> words = parse_vary(*given.config.vary);
     if (!words) return Error(fmt::format("{}: {}", where("vary"), words.error().message));
-    options.vary_gpu = options.vary_gpu || words->first;
-    options.vary_count = options.vary_count || words->second;
+    options.vary_gpu = options.vary_gpu || words->gpu;
+    options.vary_count = options.vary_count || words->count;
+    options.vary_batch = options.vary_batch || words->global_batch;
   }
   return options;
 }
@@ -310,14 +311,23 @@ Result<std::pair<double, double>> parse_count_range(std::string_view text) {
   return std::pair{low.value_or(0), high.value_or(0)};
 }
 
-Result<std::pair<bool, bool>> parse_vary(std::string_view text) {
-  std::pair<bool, bool> vary{false, false};
+Result<Varied> parse_vary(std::string_view text) {
+  Varied vary;
   for (const std::string& word : split_list(text)) {
-    if (word == "gpu") vary.first = true;
-    else if (word == "count") vary.second = true;
-    else return Error(fmt::format("'{}' is not a key solve varies (gpu, count)", printable(word)));
+    if (word == "gpu") vary.gpu = true;
+    else if (word == "count") vary.count = true;
+    else if (word == "global_batch") vary.global_batch = true;
+    else return Error(fmt::format("'{}' is not a key solve varies (gpu, count, global_batch)", printable(word)));
   }
   return vary;
+}
+
+std::string global_batch_text(const layout::TrainingInputs& in, double scale) {
+  if (in.batch_in_sequences) return fmt::format("{:g}", in.sequences_per_step * scale);
+  const double tokens = in.tokens_per_step * scale;
+  // Whole millions as a plan writes them ("8M tokens"); another count of tokens exactly.
+  if (std::fmod(tokens, 1e6) == 0) return fmt::format("{:g}M tokens", tokens / 1e6);
+  return fmt::format("{:.0f} tokens", tokens);
 }
 
 Result<std::vector<std::string>> parse_gpu_list(std::string_view text) {
@@ -445,6 +455,15 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
                              report.path));
   std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.count < b.count; });
 
+  // The global batches: the plan's, or its multiples (batch_scales) that leave whole sequences.
+  report.batch_varied = options.vary_batch;
+  std::vector<double>& scales = report.batch_scales;
+  if (report.batch_varied) {
+    scales.clear();
+    for (const double scale : batch_scales)
+      if (!in.batch_in_sequences || std::floor(in.sequences_per_step * scale) == in.sequences_per_step * scale)
+        scales.push_back(scale);
+  }
   const auto started = std::chrono::steady_clock::now();
   SearchResult& merged = report.search;
   for (const Pair& pair : pairs) {
@@ -461,28 +480,36 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
             job_scale_up_domain(catalog.find(choice.id), choice.gpus_per_node, pair.count).value_or(layout::absent);
       on.count = pair.count;
     }
-    SearchSpec pair_spec = spec;
-    pair_spec.max_layouts = spec.max_layouts - std::min(spec.max_layouts, merged.layouts);
-    SearchResult found = search_training(on, current, pair_spec);
-    merged.layouts += found.layouts;
-    merged.passing += found.passing;
-    if (found.too_large) {
-      merged.too_large = true;
-      break;
+    for (const double scale : scales) {
+      layout::TrainingInputs batched = on;
+      batched.sequences_per_step *= scale;
+      batched.tokens_per_step *= scale;
+      SearchSpec pair_spec = spec;
+      pair_spec.max_layouts = spec.max_layouts - std::min(spec.max_layouts, merged.layouts);
+      SearchResult found = search_training(batched, current, pair_spec);
+      merged.layouts += found.layouts;
+      merged.passing += found.passing;
+      if (found.too_large) {
+        merged.too_large = true;
+        break;
+      }
+      for (Ranked& r : found.best) {
+        r.gpu = pair.gpu;
+        r.batch_scale = scale;
+        merged.best.push_back(r);
+      }
+      std::stable_sort(merged.best.begin(), merged.best.end(), ranks_before);
+      if (merged.best.size() > spec.top) merged.best.resize(spec.top);
+      for (FamilyMiss& miss : found.misses) {
+        miss.nearest.gpu = pair.gpu;
+        miss.nearest.batch_scale = scale;
+        merged.misses.push_back(miss);
+      }
+      std::stable_sort(merged.misses.begin(), merged.misses.end(),
+                       [](const FamilyMiss& a, const FamilyMiss& b) { return a.failure.ratio < b.failure.ratio; });
+      if (merged.misses.size() > spec.families) merged.misses.resize(spec.families);
     }
-    for (Ranked& r : found.best) {
-      r.gpu = pair.gpu;
-      merged.best.push_back(r);
-    }
-    std::stable_sort(merged.best.begin(), merged.best.end(), ranks_before);
-    if (merged.best.size() > spec.top) merged.best.resize(spec.top);
-    for (FamilyMiss& miss : found.misses) {
-      miss.nearest.gpu = pair.gpu;
-      merged.misses.push_back(miss);
-    }
-    std::stable_sort(merged.misses.begin(), merged.misses.end(),
-                     [](const FamilyMiss& a, const FamilyMiss& b) { return a.failure.ratio < b.failure.ratio; });
-    if (merged.misses.size() > spec.families) merged.misses.resize(spec.families);
+    if (merged.too_large) break;
   }
   report.search_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (report.search.too_large)
@@ -507,6 +534,17 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
         solution.edits.push_back({source->offset(stated->span.begin), source->offset(stated->span.end),
                                   fmt::format("{:g}", count)});
         solution.changes.push_back(fmt::format("count = {:g} (was {:g})", count, in.count));
+      }
+    }
+    if (ranked.batch_scale != 1) {
+      // training.global_batch is stated: solve needs it.
+      const PlanValue* batch = plan.find("training.global_batch");
+      if (batch && batch->origin == Origin::plan && batch->span.known()) {
+        const std::string value = global_batch_text(in, ranked.batch_scale);
+        solution.edits.push_back({source->offset(batch->span.begin), source->offset(batch->span.end),
+                                  in.batch_in_sequences ? value : fmt::format("\"{}\"", value)});
+        solution.changes.push_back(
+            fmt::format("global_batch = {} (was {})", value, global_batch_text(in, 1)));
       }
     }
     for (fix::TextEdit& edit : layout_edits(*source, plan, current, ranked.layout, solution.changes))

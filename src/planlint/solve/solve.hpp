@@ -38,14 +38,26 @@ struct SolveOptions {
   /// 0 for one node and the plan's cluster.count.
   bool vary_count = false;
   double count_low = 0, count_high = 0;
+  /// --vary global_batch: the plan's training.global_batch times ¼, ½, 1, 2 and 4 (batch_scales).
+  bool vary_batch = false;
   /// The config's [solve] table, under the options above: each of vary, gpus and count is taken
   /// from the options when they say it.
   SolveDefaults config;
   std::string config_path;  ///< where the config's [solve] is written, for its errors
 };
 
-/// "gpu,count" (--vary, solve.vary): which of the GPU type and count vary; an error for another word.
-Result<std::pair<bool, bool>> parse_vary(std::string_view text);
+/// What --vary frees beyond the layout keys.
+struct Varied {
+  bool gpu = false, count = false, global_batch = false;
+};
+/// "gpu,count,global_batch" (--vary, solve.vary): what varies; an error for another word.
+Result<Varied> parse_vary(std::string_view text);
+
+/// The global batches --vary global_batch searches, as multiples of the plan's: a factor of 4
+/// either way in powers of two. planlint sees a run's time and memory, not its loss: the batch
+/// stays within the range a published run's hyperparameters took (Llama 3 405B raised its
+/// batch from 4M to 16M tokens during pre-training, Llama Team 2024 §3.4.1).
+inline constexpr double batch_scales[] = {0.25, 0.5, 1, 2, 4};
 /// "h100-sxm, a100-sxm" (--gpus, solve.gpus): the names, trimmed; an error for an empty one.
 Result<std::vector<std::string>> parse_gpu_list(std::string_view text);
 
@@ -78,7 +90,8 @@ struct SolveReport {
   layout::TrainingInputs inputs;      ///< the plan's own
   /// The GPU types searched (Ranked::gpu indexes it); the plan's alone unless the GPU is varied.
   std::vector<GpuChoice> gpus;
-  bool gpu_varied = false, count_varied = false;
+  bool gpu_varied = false, count_varied = false, batch_varied = false;
+  std::vector<double> batch_scales = {1};  ///< the multiples of the plan's global batch searched
   SearchSpec spec;
   Ranked current;                     ///< the plan's own layout
   std::optional<Failure> current_failure;
@@ -96,6 +109,10 @@ struct SolveReport {
 /// keys the figures need missing, an unknown --keep key.
 Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
                                std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& options);
+
+/// The plan's training.global_batch times `scale`, as the plan writes it: "2048" (sequences),
+/// "8M tokens".
+std::string global_batch_text(const layout::TrainingInputs& inputs, double scale);
 
 /// "tp = 8, pp = 4, cp = 1": the family of a layout, as the excluded families name it.
 std::string family_text(const layout::TrainingLayout& l);

@@ -18,7 +18,7 @@
 #include "planlint/diag/diagnostic_sink.hpp"
 #include "planlint/estimate/layout_kernel.hpp"
 #include "planlint/plan/loader.hpp"
-#include "planlint/solve/search.hpp"
+#include "planlint/search/search.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace {

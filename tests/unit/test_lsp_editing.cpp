@@ -301,3 +301,39 @@ TEST_CASE("lsp: fix all makes the fixes of findings over --max-findings-per-file
   CHECK(fixed.find("peak = \"989 TFLOPS\"") != std::string::npos);
   end_session(server);
 }
+
+TEST_CASE("lsp: a memory-fit finding offers the nearest layout that fits as a code action", "[lsp][fix]") {
+  // 13B with ZeRO-1 and pure data parallelism on 64 H100: 123 GB a GPU (tests/rules/memory-fit/fires.toml).
+  const std::string text =
+      "[plan]\nname = \"p\"\nkind = \"training\"\nupdated = 2026-11-01\n\n[model]\nparams = \"13B\"\nlayers = 40\n"
+      "hidden = 5120\nheads = 40\n\n[training]\ntokens = \"260B\"\nprecision = \"bf16\"\nseq_len = 4096\n"
+      "micro_batch = 2\nzero = 1\n\n[cluster]\ngpu = \"h100-sxm\"\ncount = 64\n";
+  Scratch dir;
+  const fs::path path = dir.write("plan.toml", text);
+  LspClient server(planlint_lsp());
+  server.initialize();
+  const std::string uri = file_uri(path.string());
+  server.notify("textDocument/didOpen", opened(uri, text));
+  const auto published = server.diagnostics_of(uri);
+  REQUIRE(published);
+  REQUIRE(has(codes(*published), "memory-fit"));
+  // cluster.gpu, where the finding is (line 19, 0-based).
+  const json actions = server.request(
+      "textDocument/codeAction",
+      {{"textDocument", {{"uri", uri}}}, {"range", range(19, 7, 19, 7)}, {"context", {{"diagnostics", json::array()}}}});
+  INFO(actions.dump(1));
+  REQUIRE(actions.is_array());
+  const auto layout = std::find_if(actions.begin(), actions.end(), [](const json& a) {
+    return a["title"].get<std::string>().starts_with("Set zero = 3 (was 1)");
+  });
+  REQUIRE(layout != actions.end());
+  CHECK((*layout)["isPreferred"] == false);
+  CHECK_THAT((*layout)["title"].get<std::string>(), Catch::EndsWith("per GPU of 80 GB) (unsafe fix of memory-fit: check it)"));
+  const std::string fixed = apply(text, (*layout)["edit"], uri);
+  CHECK(fixed.find("zero = 3\n") != std::string::npos);
+  server.notify("textDocument/didChange", whole_text_change(uri, 2, fixed));
+  const auto after = server.diagnostics_of(uri);
+  REQUIRE(after);
+  CHECK_FALSE(has(codes(*after), "memory-fit"));
+  end_session(server);
+}

@@ -13,6 +13,8 @@
 #include "planlint/estimate/layout_kernel.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/solve/solve.hpp"
+#include "planlint/search/spec_inputs.hpp"
+#include "planlint/fix/edits.hpp"
 #include "integration_support.hpp"
 #include "test_estimates_support.hpp"
 
@@ -548,4 +550,159 @@ TEST_CASE("the config's solve table says what the options say, and the command l
   CHECK(count_run.err.find("[solve] count: --count: 'many'") != std::string::npos);
   CHECK(run_cli({"solve", "--config", scratch.write("wrong.planlint.toml", "[solve]\ncount = 8\n").string(), path})
             .status == 2);
+}
+
+namespace {
+
+/// The finding of `rule` in `linted`; REQUIREs one.
+const Diagnostic& finding_of(const FileResult& linted, std::string_view rule) {
+  const auto found = std::find_if(linted.diagnostics.begin(), linted.diagnostics.end(),
+                                  [&](const Diagnostic& d) { return d.rule == rule; });
+  REQUIRE(found != linted.diagnostics.end());
+  return *found;
+}
+
+/// `text` with a finding's fixes made.
+std::string with_fixes(const SourceFile& source, const Diagnostic& d) {
+  std::vector<fix::TextEdit> edits;
+  for (const FixEdit& edit : d.fixes)
+    edits.push_back({source.offset(edit.location.span.begin), source.offset(edit.location.span.end), edit.replacement});
+  std::sort(edits.begin(), edits.end(), [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
+  return fix::apply_edits(source.text(), edits);
+}
+
+/// A layout key's value in `l`, as a number.
+int value_of(const layout::TrainingLayout& l, solve::LayoutKey key) {
+  switch (key) {
+    case solve::LayoutKey::tp: return l.tp;
+    case solve::LayoutKey::pp: return l.pp;
+    case solve::LayoutKey::virtual_stages: return l.virtual_stages;
+    case solve::LayoutKey::cp: return l.cp;
+    case solve::LayoutKey::ep: return l.ep;
+    case solve::LayoutKey::micro_batch: return l.micro_batch;
+    case solve::LayoutKey::zero: return l.zero;
+    case solve::LayoutKey::recompute: return static_cast<int>(l.recompute);
+    case solve::LayoutKey::sequence_parallel: return l.sequence_parallel;
+  }
+  return 0;
+}
+
+/// Whether `to` changes only the keys of `free` from `from` (and the dp they imply).
+bool changes_only(const layout::TrainingLayout& from, const layout::TrainingLayout& to,
+                  const std::vector<solve::LayoutKey>& free) {
+  for (std::size_t k = 0; k < solve::layout_key_count; ++k) {
+    const auto key = static_cast<solve::LayoutKey>(k);
+    if (std::find(free.begin(), free.end(), key) == free.end() && value_of(from, key) != value_of(to, key)) return false;
+  }
+  return true;
+}
+
+struct LayoutFixCase {
+  std::string name, rule, toml;
+  std::vector<solve::LayoutKey> free;  ///< the keys the rule's fix may change
+};
+
+}  // namespace
+
+TEST_CASE("a finding's layout fix is the nearest layout of the rule's keys that clears it, and applying it clears "
+          "the finding",
+          "[solve][fix]") {
+  using K = solve::LayoutKey;
+  const std::vector<K> every = {K::tp,          K::pp,   K::virtual_stages, K::cp,
+                                K::ep,          K::micro_batch, K::zero,    K::recompute,
+                                K::sequence_parallel};
+  const std::vector<LayoutFixCase> cases = {
+      {"13B at tp 1, pp 1, ZeRO 0 on 80 GB", "memory-fit",
+       training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"}})), every},
+      {"pp 8 with 16 micro-batches", "pipeline-bubble",
+       training_plan(small_dense({{"training.pp", "8"}, {"training.global_batch", "16"}})),
+       {K::pp, K::virtual_stages, K::micro_batch}},
+      {"pure data parallelism of 13B across two nodes", "interconnect-bottleneck",
+       training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"}, {"training.zero", "3"},
+                                  {"training.global_batch", "16"}})),
+       {K::tp, K::pp, K::cp, K::ep}},
+      {"a hard target on the memory", "hard-target-violated",
+       training_plan(small_dense()) + "[[targets]]\nname = \"headroom\"\nmetric = \"train.memory.total\"\nmax = \"40 GB\"\n",
+       every},
+  };
+  for (const LayoutFixCase& c : cases) {
+    INFO(c.name << "\n" << c.toml);
+    auto source = std::make_shared<const SourceFile>("plan.toml", c.toml);
+    const LintOptions options;
+    const FileResult linted = lint_text(source, source->text(), options);
+    const Diagnostic& d = finding_of(linted, c.rule);
+    INFO(d.message << "\nhelp: " << d.help.value_or(""));
+    REQUIRE_FALSE(d.fixes.empty());
+    CHECK(d.fix_safety == FixSafety::unsafe);
+    CHECK(d.fix_title.starts_with("Set "));
+    CHECK(d.help->find("the nearest layout that") != std::string::npos);
+
+    // Applied, the finding is gone and only the rule's keys (and the dp they imply) changed.
+    const std::string fixed = with_fixes(*source, d);
+    INFO("fixed:\n" << fixed);
+    const FileResult relinted = lint_text(std::make_shared<const SourceFile>("plan.toml", fixed), fixed, options);
+    for (const Diagnostic& after : relinted.diagnostics) CHECK(after.rule != c.rule);
+    const Loaded before = load(c.toml), after = load(fixed);
+    const layout::TrainingLayout from = layout::plan_layout(*before.loaded.plan);
+    const layout::TrainingLayout to = layout::plan_layout(*after.loaded.plan);
+    CHECK(from != to);
+    CHECK(changes_only(from, to, c.free));
+
+    // Nearest: by brute force over every layout the rule's keys reach that clears the finding,
+    // none ranks before it on cost, days, warnings and the keys it changes.
+    solve::SearchSpec spec = solve::training_spec(*before.loaded.plan, before.estimates, options);
+    spec.clear_bubble = c.rule == "pipeline-bubble";
+    spec.clear_comm = c.rule == "interconnect-bottleneck";
+    spec.nearest_to = &from;
+    std::uint64_t layouts = 0;
+    const auto rank_key = [](const solve::Rank& r) { return std::make_tuple(r.objective, r.days, r.warnings, r.changed); };
+    std::optional<solve::Rank> least;
+    for (const solve::Ranked& r : brute_force(before.inputs, spec, layouts)) {
+      const bool reachable = changes_only(from, r.layout, c.free);
+      if (reachable && (!least || rank_key(r.rank) < rank_key(*least))) least = r.rank;
+    }
+    REQUIRE(least);
+    const layout::TrainingFigures figures = layout::evaluate(before.inputs, to);
+    CHECK_FALSE(solve::failure_of(before.inputs, spec, figures));
+    CHECK(rank_key(solve::rank_of(before.inputs, spec, to, figures)) == rank_key(*least));
+  }
+}
+
+TEST_CASE("a finding no layout of the plan's GPUs clears says so, with no fix, and the run's options can turn the search off", "[solve][fix]") {
+  // 70B on one node of H100: no layout of 8 GPUs holds 1.12 TB of states.
+  const std::string toml = training_plan(small_dense({{"model.params", "\"70B\""}, {"model.layers", "80"},
+                                                      {"model.hidden", "8192"}, {"model.heads", "64"},
+                                                      {"cluster.count", "8"}}));
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  const FileResult linted = lint_text(source, source->text(), LintOptions{});
+  const Diagnostic& d = finding_of(linted, "memory-fit");
+  INFO(d.help.value_or(""));
+  CHECK(d.fixes.empty());
+  CHECK(d.help->find("no layout of the 8 GPUs fits with tp, pp, virtual_stages, cp, ep, micro_batch, zero, "
+                     "recompute, sequence_parallel free") != std::string::npos);
+
+  LintOptions without;
+  without.layout_fixes = false;
+  const FileResult plain = lint_text(source, source->text(), without);
+  CHECK(finding_of(plain, "memory-fit").help->find("layout") == std::string::npos);
+}
+
+TEST_CASE("a finding's layout fix is searched with the inputs other findings' fixes correct", "[solve][fix]") {
+  // cluster.hbm written as the node's 640 GB: per-node-figure corrects it to one GPU's 80 GB,
+  // where 13B on 16 GPUs at tp 1, pp 1 and ZeRO 0 does not fit; the layout fix fits 80 GB.
+  const std::string toml = training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"},
+                                                      {"cluster.hbm", "\"640 GB\""}}));
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  const FileResult linted = lint_text(source, source->text(), LintOptions{});
+  REQUIRE(linted.corrected);
+  finding_of(linted, "per-node-figure");
+  const Diagnostic& d = finding_of(linted, "memory-fit");
+  INFO(d.help.value_or(""));
+  CHECK_THAT(*d.help, Catch::Contains("(once cluster.hbm is 80 GB); or the nearest layout that fits: ") &&
+                          Catch::Contains(" per GPU of 80 GB"));
+  REQUIRE_FALSE(d.fixes.empty());
+  const Loaded fixed = load(with_fixes(*source, d));
+  layout::TrainingInputs corrected = fixed.inputs;
+  corrected.hbm = 80e9;
+  CHECK(layout::evaluate(corrected, layout::plan_layout(*fixed.loaded.plan)).lower_bound <= 80e9);
 }

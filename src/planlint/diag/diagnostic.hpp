@@ -59,6 +59,10 @@ struct Diagnostic {
   std::vector<std::string> notes;
   std::optional<std::string> help;
   std::vector<FixEdit> fixes;
+  /// What `fixes` write, in words, when it is more than one value (a layout: "tp = 8 (was 4),
+  /// zero = 3 (was 1)"): the editor's title for the fix and SARIF's description of it. Empty:
+  /// the help says it.
+  std::string fix_title;
   /// Whether `fixes` are safe or unsafe: the rule's `fix_safety`, set when the run selects the
   /// finding (lint.hpp select_findings), for the outputs that show it (JSON).
   FixSafety fix_safety = FixSafety::none;

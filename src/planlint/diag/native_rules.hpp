@@ -47,6 +47,20 @@ constexpr bool is_compared_only(std::string_view rule) {
   return false;
 }
 
+/// The rules whose findings of a training plan carry a fix planlint computes in C++: the
+/// nearest layout that clears them, searched as `planlint solve` searches (search/layout_fixes.hpp).
+/// Their files say `fix_safety = "unsafe"` without a `fix` expression.
+inline constexpr std::array layout_fixed = {std::string_view("hard-target-violated"),
+                                            std::string_view("interconnect-bottleneck"),
+                                            std::string_view("memory-fit"), std::string_view("pipeline-bubble")};
+
+/// Whether `rule` is one of layout_fixed.
+constexpr bool is_layout_fixed(std::string_view rule) {
+  for (std::string_view id : layout_fixed)
+    if (id == rule) return true;
+  return false;
+}
+
 }  // namespace native_rules
 
 namespace problem_kinds {

@@ -132,7 +132,7 @@ class Writer {
     }
     json artifact_changes = json::array();
     for (auto& change : changes) artifact_changes.push_back(std::move(change.second));
-    std::string description = d.help ? *d.help : "apply the suggested edit";
+    std::string description = !d.fix_title.empty() ? d.fix_title : d.help ? *d.help : "apply the suggested edit";
     return {{"description", {{"text", description}}}, {"artifactChanges", artifact_changes}};
   }
 

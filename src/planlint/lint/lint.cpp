@@ -11,6 +11,7 @@
 #include "planlint/plan/loader.hpp"
 #include "planlint/plan/stage_findings.hpp"
 #include "planlint/rules/run.hpp"
+#include "planlint/search/layout_fixes.hpp"
 #include "planlint/suppress/suppress.hpp"
 
 namespace planlint {
@@ -189,7 +190,15 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     // A finding that a selected rule's finding at its place supersedes is left out.
     (plans[i].options->rules ? *plans[i].options->rules : RuleSet::builtin()).apply_supersedes(result.diagnostics);
     // A run in stages: its findings' figures are the stages' own, as written.
-    if (result.plan && result.plan->stages.empty()) correct_findings(result, plans[i]);
+    if (result.plan && result.plan->stages.empty()) {
+      correct_findings(result, plans[i]);
+      // The nearest layout that clears a finding, from the inputs as its fixes correct them;
+      // before the elements are named, while a target's finding names its place.
+      if (plans[i].options->layout_fixes && result.estimates)
+        solve::add_layout_fixes(result.diagnostics, *plans[i].source,
+                                result.corrected ? result.corrected->plan : *result.plan,
+                                result.corrected ? result.corrected->estimates : *result.estimates, *plans[i].options);
+    }
     if (result.plan)
       for (auto& [named, positional] : name_elements_in_key_paths(result.diagnostics, *result.plan))
         result.former_keys.earlier.emplace(std::move(named), std::move(positional));

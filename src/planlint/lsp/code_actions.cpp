@@ -78,7 +78,9 @@ std::optional<json> fix_action(const Diagnostic& d, const json& diagnostic, cons
   // editor does not apply it as the finding's preferred fix.
   const bool safe = d.fix_safety != FixSafety::unsafe;
   std::string title;
-  if (!safe && d.fixes.size() == 1)
+  if (!d.fix_title.empty())
+    title = fmt::format("{} ({} of {}: check it)", d.fix_title, safe ? "fix" : "unsafe fix", d.rule);
+  else if (!safe && d.fixes.size() == 1)
     title = fmt::format("Set {} to {} (unsafe fix of {}: check it)", d.key_path.empty() ? "the value" : d.key_path,
                         d.fixes.front().replacement, d.rule);
   else

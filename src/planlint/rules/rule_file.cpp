@@ -178,7 +178,8 @@ class RuleLoader {
       rule.fix = message_template(*fix, "fix", names, rule);
       // A fix no one vouched for changes a plan only when asked (--unsafe-fixes).
       if (d.fix == FixSafety::none) d.fix = FixSafety::unsafe;
-    } else if (d.fix != FixSafety::none) {
+    } else if (d.fix != FixSafety::none && !(origin_ == RuleOrigin::builtin && native_rules::is_layout_fixed(d.id))) {
+      // A built-in rule of native_rules::layout_fixed has its fix made in C++: the nearest layout.
       error(span_of(table, "fix_safety"), "fix_safety says how safe the rule's fix is, and the rule has no 'fix'");
     }
     if (failed_) return std::nullopt;

@@ -28,6 +28,9 @@ struct LintOptions {
   /// provenance and ranges (`planlint report` shows them). A check turns it off: its findings
   /// read values and arithmetic only, and the ranges when a rule reads one (EstimateScope).
   bool full_estimates = true;
+  /// Whether the findings native_rules::layout_fixed lists get the nearest layout that clears
+  /// them (search/layout_fixes.hpp). `planlint solve` turns it off for the layouts it confirms.
+  bool layout_fixes = true;
 };
 
 }  // namespace planlint

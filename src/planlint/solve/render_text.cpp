@@ -148,6 +148,13 @@ std::string failure_text(const SolveReport& report, const Ranked& r, const Failu
                        fmt::format("zero {}, recompute {}, micro_batch {}{}", r.layout.zero,
                                    layout::recompute_name(r.layout.recompute), r.layout.micro_batch,
                                    r.layout.ep > 1 ? fmt::format(", ep {}", r.layout.ep) : ""));
+  if (failure.kind == Failure::Kind::bubble)
+    return fmt::format("pipeline bubble {} > {}", shown(Metric::train_pipeline_bubble, r.figures.bubble),
+                       shown(Metric::train_pipeline_bubble, report.spec.max_bubble));
+  if (failure.kind == Failure::Kind::comm)
+    return fmt::format("gradient all-reduce {} of the step > {}",
+                       shown(Metric::train_comm_fraction_lower_bound, r.figures.comm_fraction_lower_bound),
+                       shown(Metric::train_comm_fraction_lower_bound, report.spec.max_comm_fraction));
   const TargetBound& target = report.spec.hard_targets[failure.target];
   return fmt::format("{} {} {} {}, hard target '{}'", metric_spec(target.metric).name,
                      shown(target.metric, figure_of(r.figures, target.metric)), target.is_max ? ">" : "<",

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "planlint/estimate/serving_kernel.hpp"
-#include "planlint/solve/search.hpp"
+#include "planlint/search/search.hpp"
 
 namespace planlint::solve {
 

@@ -21,58 +21,9 @@ namespace planlint::solve {
 
 using namespace internal;
 
-namespace internal {
-
-double rule_option(const LintOptions& options, std::string_view rule_id, const std::string& name, double fallback) {
-  if (auto it = options.rule_options.find(name); it != options.rule_options.end()) return it->second.value;
-  const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-  for (const auto& rule : rules.rules())
-    if (rule->descriptor.id == rule_id)
-      if (auto it = rule->options.find(name); it != rule->options.end())
-        if (const units::Quantity* quantity = it->second.quantity()) return quantity->value;
-  return fallback;
-}
-
-}  // namespace internal
-
-namespace {
-
-std::string value_text(LayoutKey key, const layout::TrainingLayout& l) {
-  switch (key) {
-    case LayoutKey::tp: return std::to_string(l.tp);
-    case LayoutKey::pp: return std::to_string(l.pp);
-    case LayoutKey::virtual_stages: return std::to_string(l.virtual_stages);
-    case LayoutKey::cp: return std::to_string(l.cp);
-    case LayoutKey::ep: return std::to_string(l.ep);
-    case LayoutKey::micro_batch: return std::to_string(l.micro_batch);
-    case LayoutKey::zero: return std::to_string(l.zero);
-    case LayoutKey::recompute: return fmt::format("\"{}\"", layout::recompute_name(l.recompute));
-    case LayoutKey::sequence_parallel: return l.sequence_parallel ? "true" : "false";
-  }
-  return {};
-}
-
-}  // namespace
 
 namespace internal {
 
-/// The line after the last key line of the plan's `table` ([training], [cluster]; its header's
-/// line when it has none): where keys the plan does not state are written.
-std::size_t insert_offset(const SourceFile& source, const Plan& plan, std::string_view table) {
-  const PlanTable& training = plan.section(table);
-  const std::string& text = source.text();
-  std::uint32_t line = training.header.begin.line, last = line;
-  for (std::uint32_t at = line + 1; at <= source.line_count(); ++at) {
-    const std::size_t begin = source.offset(Position{at, 1});
-    const std::size_t end = at < source.line_count() ? source.offset(Position{at + 1, 1}) : text.size();
-    std::string_view row(text.data() + begin, end - begin);
-    const std::size_t first = row.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos || row[first] == '#') continue;
-    if (row[first] == '[' || row.starts_with("```")) break;
-    last = at;
-  }
-  return last < source.line_count() ? source.offset(Position{last + 1, 1}) : text.size();
-}
 
 /// The edits that bring the plan's [estimates] claims of the figures a layout changes to their
 /// values with it (`estimates`, the plan with the layout's), so that the plan it writes does not
@@ -158,17 +109,6 @@ Result<SolveOptions> resolved_options(const SolveOptions& given) {
   return options;
 }
 
-void sort_edits(std::vector<fix::TextEdit>& edits) {
-  std::sort(edits.begin(), edits.end(), [](const fix::TextEdit& a, const fix::TextEdit& b) { return a.begin < b.begin; });
-}
-
-void target_bounds(const Plan& plan, const Estimates& estimates, bool (*searched)(Metric),
-                   std::vector<TargetBound>& hard, std::vector<TargetBound>& soft) {
-  for (const TargetResult& target : target_results(plan, estimates)) {
-    if (!target.spec || !target.bound || !searched(target.spec->id)) continue;
-    (target.hard ? hard : soft).push_back(TargetBound{target.name, target.spec->id, target.is_max, *target.bound});
-  }
-}
 
 Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, std::uint32_t first_line,
                          const LintOptions& lint_options, const Plan& plan, const Estimates& before,
@@ -176,14 +116,17 @@ Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, s
                          bool (*layout_metric)(Metric)) {
   sort_edits(edits);
   Applied applied = apply_to_block(source, toml_text, edits);
-  FileResult result = lint_text(applied.source, applied.block, lint_options, first_line);
+  // The findings are read for their errors: none needs a layout of its own searched.
+  LintOptions options = lint_options;
+  options.layout_fixes = false;
+  FileResult result = lint_text(applied.source, applied.block, options, first_line);
   if (result.estimates) {
     std::vector<fix::TextEdit> claims = claim_edits(source, plan, before, *result.estimates, changes, layout_metric);
     if (!claims.empty()) {
       edits.insert(edits.end(), claims.begin(), claims.end());
       sort_edits(edits);
       applied = apply_to_block(source, toml_text, edits);
-      result = lint_text(applied.source, applied.block, lint_options, first_line);
+      result = lint_text(applied.source, applied.block, options, first_line);
     }
   }
   Confirmed confirmed;
@@ -301,7 +244,9 @@ Result<std::optional<OnGpu>> lint_on_gpu(const SourceFile& source, std::string_v
   if (!edits) return edits.error();
   on_gpu.edits = *std::move(edits);
   const Applied applied = apply_to_block(source, toml_text, on_gpu.edits);
-  on_gpu.linted = lint_text(applied.source, applied.block, lint_options, first_line);
+  LintOptions options = lint_options;
+  options.layout_fixes = false;  // read for its plan and estimates
+  on_gpu.linted = lint_text(applied.source, applied.block, options, first_line);
   if (!on_gpu.linted.plan || !on_gpu.linted.estimates) return std::optional<OnGpu>();
   return std::optional<OnGpu>(std::move(on_gpu));
 }
@@ -404,41 +349,6 @@ Result<std::vector<std::string>> parse_gpu_list(std::string_view text) {
   return names;
 }
 
-std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& plan, const layout::TrainingLayout& from,
-                                        const layout::TrainingLayout& to, std::vector<std::string>& changes) {
-  std::vector<fix::TextEdit> edits;
-  std::string inserted;
-  for (std::size_t i = 0; i < layout_key_count; ++i) {
-    const auto key = static_cast<LayoutKey>(i);
-    const std::string before = value_text(key, from), after = value_text(key, to);
-    const PlanValue* stated = plan.find(plan_key(key));
-    const bool written = stated && stated->origin == Origin::plan && stated->span.known();
-    // sequence_parallel defaults to tp > 1: a plan that leaves it out gets the new tp's default.
-    const std::string default_after =
-        key == LayoutKey::sequence_parallel ? (to.tp > 1 ? "true" : "false") : before;
-    if (written) {
-      if (before == after) continue;
-      edits.push_back({source.offset(stated->span.begin), source.offset(stated->span.end), after});
-    } else {
-      if (after == default_after) continue;
-      inserted += fmt::format("{} = {}\n", short_name(key), after);
-    }
-    if (before != after) changes.push_back(fmt::format("{} = {} (was {})", short_name(key), after, before));
-  }
-  // A stated dp follows tp · pp · cp; a derived one derives itself.
-  if (const PlanValue* dp = plan.find("training.dp"); dp && dp->origin == Origin::plan && from.dp != to.dp) {
-    edits.push_back({source.offset(dp->span.begin), source.offset(dp->span.end), std::to_string(to.dp)});
-    changes.push_back(fmt::format("dp = {} (was {})", to.dp, from.dp));
-  }
-  if (!inserted.empty()) {
-    const std::size_t at = insert_offset(source, plan, "training");
-    if (at == source.text().size() && !source.text().empty() && source.text().back() != '\n')
-      inserted.insert(0, "\n");
-    edits.push_back({at, at, inserted});
-  }
-  sort_edits(edits);
-  return edits;
-}
 
 Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
                                std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& given) {
@@ -471,14 +381,11 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
   report.gpu = plan.text("cluster.gpu").value_or("");
 
   SearchSpec& spec = report.spec;
+  spec = training_spec(plan, *linted.estimates, lint_options);
   spec.objective = options.objective;
   spec.top = options.top;
   if (spec.objective == Objective::cost && std::isnan(in.price))
     return Error(fmt::format("{}: --minimize cost needs cluster.price; state it, or give --minimize days", report.path));
-  internal::target_bounds(plan, *linted.estimates, kernel_metric, spec.hard_targets, spec.soft_targets);
-  spec.max_bubble = rule_option(lint_options, "pipeline-bubble", "max_bubble", spec.max_bubble);
-  spec.max_comm_fraction =
-      rule_option(lint_options, "interconnect-bottleneck", "max_comm_fraction", spec.max_comm_fraction);
   std::vector<std::string> unknown;
   spec.held = held_keys(in, options.keep, unknown);
   if (!unknown.empty())

@@ -20,7 +20,8 @@
 #include "planlint/estimate/estimates.hpp"
 #include "planlint/fix/edits.hpp"
 #include "planlint/settings/lint_options.hpp"
-#include "planlint/solve/search.hpp"
+#include "planlint/search/layout_edits.hpp"
+#include "planlint/search/search.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace planlint::solve {
@@ -95,11 +96,6 @@ struct SolveReport {
 /// keys the figures need missing, an unknown --keep key.
 Result<SolveReport> solve_plan(std::shared_ptr<const SourceFile> source, std::string_view toml_text,
                                std::uint32_t first_line, const LintOptions& lint_options, const SolveOptions& options);
-
-/// The edits of `source`'s text that write `to` over the plan's layout `from` (the keys that
-/// differ, and those a default would now read differently), and a line for each change.
-std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& plan, const layout::TrainingLayout& from,
-                                        const layout::TrainingLayout& to, std::vector<std::string>& changes);
 
 /// "tp = 8, pp = 4, cp = 1": the family of a layout, as the excluded families name it.
 std::string family_text(const layout::TrainingLayout& l);

@@ -13,18 +13,13 @@
 #include "planlint/fix/edits.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/plan/plan.hpp"
-#include "planlint/solve/search.hpp"
+#include "planlint/search/search.hpp"
 #include "planlint/solve/solve.hpp"
+#include "planlint/search/layout_edits.hpp"
+#include "planlint/search/spec_inputs.hpp"
 #include "planlint/source/source_file.hpp"
 
 namespace planlint::solve::internal {
-
-/// A rule option as the run sets it: [lint.options], else the rule's default.
-double rule_option(const LintOptions& options, std::string_view rule_id, const std::string& name, double fallback);
-
-/// The line after the last key line of the plan's `table` ([training], [cluster]; its header's
-/// line when it has none): where keys the plan does not state are written.
-std::size_t insert_offset(const SourceFile& source, const Plan& plan, std::string_view table);
 
 /// The edits that bring the plan's [estimates] claims of the figures a layout changes
 /// (`layout_metric`) to their values with it (`after`, the plan with the layout's), so that the
@@ -41,12 +36,6 @@ struct Applied {
 };
 Applied apply_to_block(const SourceFile& source, std::string_view block, const std::vector<fix::TextEdit>& edits);
 
-void sort_edits(std::vector<fix::TextEdit>& edits);
-
-/// The plan's [[targets]] on a metric the search evaluates (`searched`), with a bound, split into
-/// the hard ones (which exclude a layout) and the soft ones (which rank it).
-void target_bounds(const Plan& plan, const Estimates& estimates, bool (*searched)(Metric),
-                   std::vector<TargetBound>& hard, std::vector<TargetBound>& soft);
 
 /// A layout's `edits` applied to the plan's text and linted, the plan's [estimates] claims of the
 /// figures it changes brought to their values first (claim_edits, into `edits` and `changes`):

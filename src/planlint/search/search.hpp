@@ -57,12 +57,19 @@ struct SearchSpec {
   /// The most layouts evaluated: a space beyond it (a hostile GPU count of many divisors) is
   /// not searched in part but refused (SearchResult::too_large), a few seconds in.
   std::uint64_t max_layouts = 100'000'000;
+  /// A finding's fix (advice.hpp) searches the layouts that clear it: with these, a bubble over
+  /// max_bubble or an all-reduce over max_comm_fraction excludes a layout as the HBM does.
+  bool clear_bubble = false, clear_comm = false;
+  /// With a layout here, the fewest keys changed from it rank right after the warnings: the
+  /// nearest layout that clears a finding, not the one furthest from the plan.
+  const layout::TrainingLayout* nearest_to = nullptr;
 };
 
 /// How a layout ranks: lexicographic, smaller first.
 struct Rank {
   double objective = 0, days = 0;
   int warnings = 0;         ///< warning-level rules it trips (pipeline-bubble, interconnect-bottleneck, tp-across-nodes)
+  int changed = 0;          ///< keys changed from SearchSpec::nearest_to; 0 without it
   int soft_missed = 0;      ///< soft targets it misses
   /// GPUs of one model replica, tp · pp · cp: the least model parallelism that fits first, data
   /// parallelism for the rest (Narayanan et al. 2021 §3.3); its per-layer communication (tensor-
@@ -90,9 +97,10 @@ bool ranks_before(const Ranked& a, const Ranked& b);
 
 /// Why a layout fails: the constraint that excludes it by the widest margin.
 struct Failure {
-  enum class Kind : std::uint8_t { memory, hard_target } kind = Kind::memory;
+  enum class Kind : std::uint8_t { memory, hard_target, bubble, comm } kind = Kind::memory;
   std::size_t target = 0;  ///< the index in SearchSpec::hard_targets, for Kind::hard_target
-  /// How far over: memory-fit's bound over the HBM, a value over its max (or a min over the value).
+  /// How far over: memory-fit's bound over the HBM, a value over its max (or a min over the
+  /// value), the bubble or the all-reduce's share over its limit.
   double ratio = 0;
 };
 
@@ -109,6 +117,9 @@ struct SearchResult {
   std::uint64_t passing = 0;        ///< of them, those that fit and meet the hard targets
   bool too_large = false;           ///< the space holds more than SearchSpec::max_layouts
 };
+
+/// The keys whose values differ between `a` and `b`.
+int changed_keys(const layout::TrainingLayout& a, const layout::TrainingLayout& b);
 
 /// The held keys: `kept` (short or plan names) and those the plan's inputs tie to its own value
 /// (pp with a stated first_stage_layers, the activations' keys with a measured

@@ -1,4 +1,4 @@
-#include "planlint/solve/search.hpp"
+#include "planlint/search/search.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -123,11 +123,17 @@ double figure_of(const layout::TrainingFigures& f, Metric metric) {
 bool ranks_before(const Ranked& a, const Ranked& b) {
   const auto key = [](const Ranked& r) {
     const layout::TrainingLayout& l = r.layout;
-    return std::make_tuple(r.rank.objective, r.rank.days, r.rank.warnings, r.rank.soft_missed, r.rank.model_gpus,
+    return std::make_tuple(r.rank.objective, r.rank.days, r.rank.warnings, r.rank.changed, r.rank.soft_missed, r.rank.model_gpus,
                            r.rank.overhead, r.rank.recompute, r.rank.zero, r.rank.memory, l.tp, l.pp, l.virtual_stages, l.cp, l.ep, l.micro_batch, l.zero,
                            static_cast<int>(l.recompute), l.sequence_parallel, r.gpu);
   };
   return key(a) < key(b);
+}
+
+int changed_keys(const layout::TrainingLayout& a, const layout::TrainingLayout& b) {
+  return (a.tp != b.tp) + (a.pp != b.pp) + (a.virtual_stages != b.virtual_stages) + (a.cp != b.cp) + (a.ep != b.ep) +
+         (a.micro_batch != b.micro_batch) + (a.zero != b.zero) + (a.recompute != b.recompute) +
+         (a.sequence_parallel != b.sequence_parallel);
 }
 
 std::array<bool, layout_key_count> held_keys(const layout::TrainingInputs& inputs, const std::vector<std::string>& kept,
@@ -153,6 +159,15 @@ std::optional<Failure> failure_of(const layout::TrainingInputs& in, const Search
   std::optional<Failure> worst;
   // memory-fit: est.train.memory.lower_bound <= cluster.hbm.
   if (!(f.lower_bound <= in.hbm)) worst = Failure{Failure::Kind::memory, 0, f.lower_bound / in.hbm};
+  const auto over = [&](Failure::Kind kind, double ratio) {
+    if (!worst || ratio > worst->ratio) worst = Failure{kind, 0, ratio};
+  };
+  // pipeline-bubble and interconnect-bottleneck, as their checks hold them, when a fix of
+  // theirs is searched.
+  if (spec.clear_bubble && f.micro_batches >= 1 && exceeds(f.bubble, spec.max_bubble))
+    over(Failure::Kind::bubble, f.bubble / spec.max_bubble);
+  if (spec.clear_comm && exceeds(f.comm_fraction_lower_bound, spec.max_comm_fraction))
+    over(Failure::Kind::comm, f.comm_fraction_lower_bound / spec.max_comm_fraction);
   for (std::size_t i = 0; i < spec.hard_targets.size(); ++i) {
     const TargetBound& target = spec.hard_targets[i];
     const double value = figure_of(f, target.metric);
@@ -165,13 +180,17 @@ std::optional<Failure> failure_of(const layout::TrainingInputs& in, const Search
 
 Rank rank_of(const layout::TrainingInputs& in, const SearchSpec& spec, const layout::TrainingLayout& l,
              const layout::TrainingFigures& f) {
+  // A figure the plan cannot give (days without an MFU) ranks no layout before another: NaN
+  // would make every layout unordered against every other.
+  const auto known = [](double x) { return std::isnan(x) ? 0.0 : x; };
   Rank rank;
-  rank.objective = spec.objective == Objective::cost ? f.cost : spec.objective == Objective::days ? f.days : in.count;
-  rank.days = f.days;
+  rank.objective =
+      known(spec.objective == Objective::cost ? f.cost : spec.objective == Objective::days ? f.days : in.count);
+  rank.days = known(f.days);
   rank.warnings = (f.micro_batches >= 1 && exceeds(f.bubble, spec.max_bubble)) +
                   exceeds(f.comm_fraction_lower_bound, spec.max_comm_fraction) + exceeds(l.tp, in.scale_up_domain);
+  if (spec.nearest_to) rank.changed = changed_keys(l, *spec.nearest_to);
   for (const TargetBound& target : spec.soft_targets) rank.soft_missed += violated(target, figure_of(f, target.metric));
-  const auto known = [](double x) { return std::isnan(x) ? 0.0 : x; };
   rank.model_gpus = double(l.tp) * l.pp * l.cp;
   rank.overhead = known(f.bubble) + known(f.comm_fraction) + known(f.alltoall_fraction);
   rank.recompute = static_cast<int>(l.recompute);

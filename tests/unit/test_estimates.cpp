@@ -340,10 +340,11 @@ TEST_CASE("a metric whose input is missing is absent and names the input", "[est
     for (std::string_view name : training.estimates.absent_names()) CHECK_FALSE(name.starts_with("infer."));
     for (const MetricValue& value : training.estimates.values()) CHECK_FALSE(value.name.starts_with("infer."));
     const Estimated inference = estimate_text(inference_plan());
-    // The catalog's figures of the plan's GPU (gpu.*) and the model's structural counts (model.*)
-    // are every plan's.
+    // The catalog's figures of the plan's GPU (gpu.*), the model's structural counts (model.*) and
+    // the price of its capacity (cost.price, a mix's cost.capacity_share) are every plan's.
     const auto every_plans = [](std::string_view name) {
-      return name.starts_with("infer.") || name.starts_with("gpu.") || name.starts_with("model.");
+      return name.starts_with("infer.") || name.starts_with("gpu.") || name.starts_with("model.") ||
+             name == "cost.price" || name == "cost.capacity_share";
     };
     for (const MetricValue& value : inference.estimates.values()) CHECK(every_plans(value.name));
     for (std::string_view name : inference.estimates.absent_names()) CHECK(every_plans(name));

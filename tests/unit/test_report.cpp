@@ -143,7 +143,8 @@ TEST_CASE("report --format json carries units, ranges and where each input is", 
   CHECK(report["metrics"]["train.days"]["inputs"]["train.gpu_hours"]["unit"] == "GPU·h");
   CHECK(days["range_keys"] == json::array({"training.mfu"}));
   CHECK(report["metrics"]["cost.total"]["unit"] == "USD");
-  CHECK(report["metrics"]["cost.total"]["inputs"]["cluster.price"]["value"].get<double>() == Approx(3));
+  CHECK(report["metrics"]["cost.total"]["inputs"]["cost.price"]["metric"] == true);
+  CHECK(report["metrics"]["cost.price"]["inputs"]["cluster.price"]["value"].get<double>() == Approx(3));
   CHECK(report["metrics"]["train.memory.total"]["unit"] == "B");
   CHECK(report["ranges"][0]["key"] == "training.mfu");
   CHECK(report["absent"]["train.checkpoint.optimal_interval"] ==
@@ -165,7 +166,7 @@ TEST_CASE("report --format markdown is a table to paste into a pull request", "[
   CHECK(run.status == 0);
   CHECK_THAT(run.out, Catch::StartsWith("### planlint report: `llama-70b-pretrain` (training)\n"));
   CHECK_THAT(run.out, Catch::Contains("| | metric | value | range | arithmetic |\n|---|---|---|---|---|\n"));
-  CHECK_THAT(run.out, Catch::Contains("| Cost | `cost.gpu_hours_billed` |"));
+  CHECK_THAT(run.out, Catch::Contains("| Cost | `cost.price` |"));
   CHECK_THAT(run.out, Catch::Contains("| `cost.total` | $15.6M | $7.69M–$29.5M | "));
   CHECK_THAT(run.out, Catch::Contains("| `train.pipeline_bubble` | 9.38% |"));
 }

@@ -377,7 +377,7 @@ TEST_CASE("a rule file's malformed option default, each typo and bad at element 
   INFO(planlint::test::render(errors));
   REQUIRE(errors.size() == 3);
   CHECK(errors[0].message ==
-        "each = 'assumption': a rule iterates over targets, assumptions, estimates or benchmarks; did you mean "
+        "each = 'assumption': a rule iterates over targets, assumptions, estimates, benchmarks or capacity; did you mean "
         "'assumptions'?");
   CHECK(errors[0].primary.span.begin == Position{1, 8});
   CHECK(errors[1].message == "option 'org_bad' = \"80 GBB\" is not a quantity: unknown unit 'GBB'");

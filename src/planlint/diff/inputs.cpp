@@ -121,6 +121,7 @@ std::vector<InputChange> changed_inputs(const Plan& base, const Plan& head) {
                   head.find(key));
   compare_elements(out, *find_section("targets"), base, base.targets, head, head.targets);
   compare_elements(out, *find_section("benchmarks"), base, base.benchmarks, head, head.benchmarks);
+  compare_elements(out, *find_section("capacity"), base, base.capacity, head, head.capacity);
   compare_claims(out, base, head);  // [estimates]: claims by metric, not keys
   // The head's file order; a key the head no longer states after, in the base's order.
   std::stable_sort(out.begin(), out.end(), [](const InputChange& a, const InputChange& b) {

@@ -173,6 +173,24 @@ std::optional<Term> MetricBuilder::optional_plan(std::string_view path) {
   return Term{*number, TermText::plan_value(path, *number, dim)};
 }
 
+std::optional<Term> MetricBuilder::optional_element(const PlanTable& element, std::string_view shown_as,
+                                                   std::string name) {
+  const PlanValue* found = element.find(shown_as.substr(shown_as.find('.') + 1));
+  if (!found || !found->quantity()) return std::nullopt;
+  const double number = found->quantity()->value;
+  const units::Dimension dim = found->quantity()->dim;
+  if (context_.with_provenance()) {
+    MetricInput input;
+    input.name = std::move(name);
+    input.value = number;
+    input.dim = dim;
+    input.origin = found->origin;
+    input.span = found->span;
+    add_input(std::move(input));
+  }
+  return Term{number, TermText::plan_value(shown_as, number, dim)};
+}
+
 Term MetricBuilder::plan(std::string_view path) {
   if (auto term = optional_plan(path)) return *term;
   missing(context_.missing_name(path));

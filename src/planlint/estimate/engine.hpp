@@ -209,6 +209,11 @@ class MetricBuilder {
   Term plan(std::string_view path);
   /// A quantity of the plan that the formula can do without; nothing is recorded when absent.
   std::optional<Term> optional_plan(std::string_view path);
+  /// A quantity an element of an array of tables states (a [[capacity]] slice's price), recorded
+  /// as the input `name` ("capacity[0].price"); `shown_as`, a string literal's view, is the key
+  /// whose unit it reads in ("capacity.share": a percentage). nullopt, nothing recorded, when
+  /// the element does not state it.
+  std::optional<Term> optional_element(const PlanTable& element, std::string_view shown_as, std::string name);
   /// A parallel degree (training.cp) as an input when it is above 1; nullopt at 1 or absent,
   /// where it changes nothing and the formula and its arithmetic leave it out.
   std::optional<Term> degree_above_one(std::string_view path) {
@@ -362,6 +367,9 @@ void estimate_training_alltoall(EstimateContext& context);
 /// before the memory.
 void estimate_lora_adapter_params(EstimateContext& context);
 void estimate_inference(EstimateContext& context);
+/// cost.price and, for a training plan, train.goodput: the plan's, or its [[capacity]] mix's
+/// (capacity.cpp); run before the time and cost metrics that read them.
+void estimate_capacity(EstimateContext& context);
 void estimate_inference_reads(EstimateContext& context);
 /// The parameters the model's structural keys give (both kinds of plan; model_structure.cpp).
 void estimate_model_structure(EstimateContext& context);

@@ -281,6 +281,7 @@ void estimate_inference(EstimateContext& context) {
   ttft(context);
   itl(context);
   itl_at_concurrency(context);
+  estimate_capacity(context);
   cost_per_month(context);
 }
 

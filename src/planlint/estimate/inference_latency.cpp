@@ -241,15 +241,15 @@ void itl_at_concurrency(EstimateContext& context) {
 void cost_per_month(EstimateContext& context) {
   MetricBuilder m(context, Metric::infer_cost_per_month);
   const Term gpus = m.plan("cluster.count");
-  const Term price = m.plan("cluster.price");
+  const Term price = m.metric(Metric::cost_price);
   if (disaggregated(context)) {
     const Term prefill = m.plan("inference.prefill_count");
     m.finish(serving::cost_per_month(gpus.value + prefill.value, price.value),
-             "(cluster.count + inference.prefill_count) · price · 730.5 h (the decode and the prefill pools)",
+             "(cluster.count + inference.prefill_count) · cost.price · 730.5 h (the decode and the prefill pools)",
              arithmetic("({} + {}) × {} × 730.5 h", gpus, prefill, price));
     return;
   }
-  m.finish(serving::cost_per_month(gpus.value, price.value), "cluster.count · price · 730.5 h",
+  m.finish(serving::cost_per_month(gpus.value, price.value), "cluster.count · cost.price · 730.5 h",
            arithmetic("{} × {} × 730.5 h", gpus, price));
 }
 

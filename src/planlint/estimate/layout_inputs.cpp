@@ -112,8 +112,9 @@ TrainingInputs read_training_inputs(const Plan& plan, const Catalog& catalog, co
   in.count = require("cluster.count");
   in.peak = require("cluster.peak");
   in.mfu = require("training.mfu");
-  in.goodput = number_or_absent(plan, "training.goodput");
-  in.price = number_or_absent(plan, "cluster.price");
+  // The capacity's, blended over a [[capacity]] mix (estimate/capacity.cpp).
+  in.goodput = metric_or_absent(estimates, Metric::train_goodput);
+  in.price = metric_or_absent(estimates, Metric::cost_price);
   in.schedule_margin = number_or_absent(plan, "training.schedule_margin");
   // An MFU that counts the attention FLOPs divides them too (counted_attention, engine.hpp).
   const bool counts_attention = plan.boolean("training.mfu_counts_attention") == true;

@@ -66,7 +66,7 @@ ServingInputs read_serving_inputs(const Plan& plan, const Catalog& catalog, cons
   in.mfu = plan.number("inference.mfu").value_or(absent);
   in.prefill_flops = metric_or_absent(estimates, Metric::infer_prefill_flops);
   in.attention_share = metric_or_absent(estimates, Metric::infer_prefill_attention_share);
-  in.price = plan.number("cluster.price").value_or(absent);
+  in.price = metric_or_absent(estimates, Metric::cost_price);  // blended over a [[capacity]] mix
   in.count = require("cluster.count");
   in.layers = require("model.layers");
   in.heads = require("model.heads");

@@ -74,8 +74,8 @@ void train_days(EstimateContext& context) {
 void wall_days(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_wall_days);
   const Term days = m.metric(Metric::train_days);
-  const Term goodput = m.plan("training.goodput");
-  m.finish(layout::wall_seconds(days.value, goodput.value), "train.days / G",
+  const Term goodput = m.metric(Metric::train_goodput);
+  m.finish(layout::wall_seconds(days.value, goodput.value), "train.days / train.goodput",
            arithmetic("{} / {}", days, goodput));
 }
 
@@ -99,8 +99,8 @@ void gpu_hours_billed(EstimateContext& context) {
 void cost_total(EstimateContext& context) {
   MetricBuilder m(context, Metric::cost_total);
   const Term billed = m.metric(Metric::cost_gpu_hours_billed);
-  const Term price = m.plan("cluster.price");
-  m.finish(layout::cost_total(billed.value, price.value), "cost.gpu_hours_billed · price",
+  const Term price = m.metric(Metric::cost_price);
+  m.finish(layout::cost_total(billed.value, price.value), "cost.gpu_hours_billed · cost.price",
            arithmetic("{} × {}", billed, price));
 }
 
@@ -165,6 +165,7 @@ void estimate_training_compute(EstimateContext& context) {
   gpu_time(context, Metric::train_gpu_hours, "train.flops / (P · MFU) / 3600",
            "(train.flops + train.attention_flops_per_token · D) / (P · MFU) / 3600");
   train_days(context);
+  estimate_capacity(context);
   wall_days(context);
   schedule_days(context);
   gpu_hours_billed(context);

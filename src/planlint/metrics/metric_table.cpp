@@ -18,6 +18,8 @@ constexpr RangedKeys mfu = static_cast<RangedKeys>(RangedKey::mfu);
 constexpr RangedKeys mfu_goodput = mfu | static_cast<RangedKeys>(RangedKey::goodput);
 constexpr RangedKeys mfu_goodput_price = mfu_goodput | static_cast<RangedKeys>(RangedKey::price);
 constexpr RangedKeys price = static_cast<RangedKeys>(RangedKey::price);
+constexpr RangedKeys goodput = static_cast<RangedKeys>(RangedKey::goodput);
+constexpr PlainNumber in_usd_per_gpu_hour{1.0 / 3600, "USD per GPU-hour"};
 constexpr PlainNumber in_days{86400, "days"};
 constexpr PlainNumber in_gpu_hours{3600, "GPU-hours"};
 constexpr PlainNumber in_seconds{1, "seconds"};

@@ -45,6 +45,11 @@ std::string element_name(std::string_view section, const PlanTable& element) {
     const std::string* id = stated_text(element, "id");
     return id ? "id=" + name_text(*id) : std::string();
   }
+  // [[capacity]]: how the slice is bought (a mix buys each kind once, as a rule).
+  if (section == "capacity") {
+    const std::string* kind = stated_text(element, "kind");
+    return kind ? "kind=" + name_text(*kind) : std::string();
+  }
   // [[benchmarks]]: the metric measured and, when stated, the day it was.
   const std::string* metric = stated_text(element, "metric");
   if (!metric) return {};
@@ -78,9 +83,10 @@ std::vector<std::pair<std::string, std::string>> name_elements_in_key_paths(std:
     const std::vector<PlanTable>* elements;
     std::optional<std::vector<std::string>> names;  ///< computed for the first finding that needs them
   };
-  std::array<Section, 3> sections{{{"targets", &plan.targets, std::nullopt},
+  std::array<Section, 4> sections{{{"targets", &plan.targets, std::nullopt},
                                    {"assumptions", &plan.assumptions, std::nullopt},
-                                   {"benchmarks", &plan.benchmarks, std::nullopt}}};
+                                   {"benchmarks", &plan.benchmarks, std::nullopt},
+                                   {"capacity", &plan.capacity, std::nullopt}}};
   for (Diagnostic& d : diagnostics) {
     const std::string& key = d.key_path;
     for (Section& section : sections) {

@@ -28,7 +28,8 @@ std::vector<std::pair<std::string, std::string>> name_elements_in_key_paths(std:
                                                                             const Plan& plan);
 
 /// What names each element of the array of tables `section` ("targets", "assumptions",
-/// "benchmarks"), by index: "id=mfu", "metric=train.mfu,n=2"; empty for one without its field.
+/// "benchmarks", "capacity"), by index: "id=mfu", "metric=train.mfu,n=2", "kind=preemptible";
+/// empty for one without its field.
 std::vector<std::string> element_names(std::string_view section, const std::vector<PlanTable>& elements);
 
 /// The key of the plan block `index` of a Markdown doc whose blocks' `plan.name`s are `names`

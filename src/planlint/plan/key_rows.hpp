@@ -89,6 +89,10 @@ inline Row time(std::string_view s, std::string_view k, std::string_view d) {
 inline Row bandwidth(std::string_view s, std::string_view k, std::string_view d) {
   return amount(s, k, d, {bytes_per_second, bits_per_second}, "bytes/s");
 }
+/// A price per GPU-hour: a plain number is USD per GPU-hour (cluster.price, a [[capacity]] slice's).
+inline Row price(std::string_view s, std::string_view d) {
+  return {KeySpec{s, "price", K::quantity, d, {usd_per_gpu_second}, "USD per GPU-hour", 1.0 / 3600, {}, false, 0, huge}};
+}
 inline Row choice(std::string_view s, std::string_view k, std::string_view d, std::vector<std::string_view> choices) {
   return {KeySpec{s, k, K::choice, d, {}, {}, 1, std::move(choices)}};
 }

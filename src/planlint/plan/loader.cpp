@@ -100,6 +100,8 @@ class Loader {
   /// The accelerator at `path` (cluster.gpu, inference.prefill_gpu): a catalog id, an alias of one, or unknown-gpu.
   void check_gpu(std::string_view path);
   void convert_node_price();
+  /// `price` (at `path`) divided by gpus_per_node, with its note, when it is written per node.
+  std::optional<PlanValue> node_price_per_gpu(const PlanValue& price, const std::string& path);
 
   std::shared_ptr<const SourceFile> source_;
   const Catalog& catalog_;
@@ -330,6 +332,20 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
     d.help = "a run has a few stages: merge stages that share their settings";
     return;
   }
+  if (name == "capacity" && node.as_array()->size() > max_capacity_slices) {
+    // Every stage carries the mix: the limit keeps the slices times the stages small.
+    Diagnostic& d = findings_.add(native_rules::bad_value, findings_.span(node.source()), name,
+                                  fmt::format("[[capacity]] holds {} entries, over planlint's fixed limit of {} "
+                                              "slices; none of them is read",
+                                              node.as_array()->size(), max_capacity_slices));
+    d.help = "a mix has a few slices: merge the slices of one kind at their share-weighted price";
+    return;
+  }
+  // The array as a whole has the first element's place (a finding about all of its entries).
+  if (PlanTable& whole = plan_.sections[name]; !node.as_array()->empty() && !whole.present) {
+    whole.present = true;
+    whole.header = findings_.span(node.as_array()->front().source());
+  }
   std::size_t index = 0;
   for (const toml::node& element : *node.as_array()) {
     const std::string prefix = fmt::format("{}[{}]", name, index++);
@@ -344,6 +360,7 @@ void Loader::read_array(const toml::node& node, const toml::key& key, const Sect
     read_element(*element.as_table(), section.name, index - 1, prefix, out);
     if (name == "targets") plan_.targets.push_back(std::move(out));
     else if (name == "assumptions") plan_.assumptions.push_back(std::move(out));
+    else if (name == "capacity") plan_.capacity.push_back(std::move(out));
     else plan_.benchmarks.push_back(std::move(out));
   }
 }
@@ -538,6 +555,7 @@ void Loader::build_stages(const Plan& base) {
     // A node's price as the plan's reads it, per GPU (convert_node_price).
     if (const KeySpec& price = *find_key("cluster", "price"); plan_.find(price) && plan_.find(price)->origin == Origin::plan)
       stage.sections.of(price).values.insert_or_assign(price, PlanValue(*plan_.find(price)));
+    stage.capacity = plan_.capacity;  // the slices' prices per GPU, as the plan's read them
     for (auto& [spec, value] : draft.values) stage.sections.of(*spec).values.insert_or_assign(*spec, std::move(value));
     stage.estimates = std::move(draft.claims);
     stage.targets.clear();
@@ -680,6 +698,7 @@ void Loader::check_required() {
   check_elements(plan_.targets, "targets");
   check_elements(plan_.assumptions, "assumptions");
   check_elements(plan_.benchmarks, "benchmarks");
+  check_elements(plan_.capacity, "capacity");
   for (std::size_t i = 0; i < plan_.targets.size(); ++i) {
     const PlanTable& target = plan_.targets[i];
     if (!written(find_key("targets", "max"), i) && !written(find_key("targets", "min"), i) &&
@@ -718,17 +737,28 @@ constexpr std::string_view gpus_listing_note =
 /// A price the file writes per node ("$14/node/h", as cloud price lists quote instances) is
 /// the node's GPUs' price: each GPU's is it divided by cluster.gpus_per_node (stated, or the
 /// catalog's host, or the default), which planlint reads, with a note and a fix that writes it.
+/// So is each [[capacity]] slice's price.
 void Loader::convert_node_price() {
   const KeySpec& key = *find_key("cluster", "price");
-  const PlanValue* price = plan_.find(key);
-  if (!price || price->origin != Origin::plan || !price->quantity()) return;
-  const std::string written = source_text(*source_, price->span);
-  if (written.find('"') == std::string::npos || node_price_as_gpu_price(written).empty()) return;
-  const double gpus = plan_.number("cluster.gpus_per_node").value_or(1);
-  if (!(gpus >= 1)) return;  // a gpus_per_node the plan states unreadably: price stays the node's
+  if (const PlanValue* price = plan_.find(key))
+    if (std::optional<PlanValue> per_gpu = node_price_per_gpu(*price, "cluster.price"))
+      plan_.sections.of(key).values.insert_or_assign(key, std::move(*per_gpu));
+  const KeySpec& slice_key = *find_key("capacity", "price");
+  for (std::size_t i = 0; i < plan_.capacity.size(); ++i)
+    if (const PlanValue* price = plan_.capacity[i].values.find(slice_key))
+      if (std::optional<PlanValue> per_gpu = node_price_per_gpu(*price, fmt::format("capacity[{}].price", i)))
+        plan_.capacity[i].values.insert_or_assign(slice_key, std::move(*per_gpu));
+}
 
-  PlanValue per_gpu = *price;
-  per_gpu.value = units::Quantity{price->quantity()->value / gpus, key.dims.front()};
+std::optional<PlanValue> Loader::node_price_per_gpu(const PlanValue& price, const std::string& path) {
+  if (price.origin != Origin::plan || !price.quantity()) return std::nullopt;
+  const std::string written = source_text(*source_, price.span);
+  if (written.find('"') == std::string::npos || node_price_as_gpu_price(written).empty()) return std::nullopt;
+  const double gpus = plan_.number("cluster.gpus_per_node").value_or(1);
+  if (!(gpus >= 1)) return std::nullopt;  // a gpus_per_node the plan states unreadably: price stays the node's
+
+  PlanValue per_gpu = price;
+  per_gpu.value = units::Quantity{price.quantity()->value / gpus, price.quantity()->dim};
   // Cents at most, as a price list writes them ("$1.75", "$12.29").
   auto dollars = [](double usd_per_gpu_second) {
     std::string text = fmt::format("{:.2f}", usd_per_gpu_second * 3600);
@@ -736,14 +766,15 @@ void Loader::convert_node_price() {
     if (text.back() == '.') text.pop_back();
     return "$" + text + "/GPU/h";
   };
+  const std::string shown = dollars(per_gpu.quantity()->value);
   Diagnostic& d = findings_.add(
-      native_rules::node_price, price->span, "cluster.price",
-      fmt::format("cluster.price {} is a node's price: planlint reads it as {}, divided by the {} GPUs of a node",
-                  written, dollars(per_gpu.quantity()->value), gpus));
+      native_rules::node_price, price.span, path,
+      fmt::format("{} {} is a node's price: planlint reads it as {}, divided by the {} GPUs of a node", path,
+                  written, shown, gpus));
   d.severity = Severity::note;
-  d.help = fmt::format("write one GPU's price: price = \"{}\"", dollars(per_gpu.quantity()->value));
-  d.fixes.push_back(FixEdit{Location{source_->path(), price->span}, fmt::format("\"{}\"", dollars(per_gpu.quantity()->value))});
-  plan_.sections.of(key).values.insert_or_assign(key, std::move(per_gpu));
+  d.help = fmt::format("write one GPU's price: price = \"{}\"", shown);
+  d.fixes.push_back(FixEdit{Location{source_->path(), price.span}, fmt::format("\"{}\"", shown)});
+  return per_gpu;
 }
 
 void Loader::check_gpu(std::string_view path) {

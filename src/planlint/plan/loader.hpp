@@ -23,6 +23,9 @@ namespace planlint {
 inline constexpr std::size_t max_array_entries = 10000;
 /// The most [[stages]] a plan may hold: each is the plan again, estimated and checked.
 inline constexpr std::size_t max_stages = 64;
+/// The most [[capacity]] slices a plan may hold: every stage carries the plan's mix, and each
+/// slice is a term of the blended price and goodput, so the slices times the stages stay small.
+inline constexpr std::size_t max_capacity_slices = 64;
 
 /// Parses and validates one plan file, reporting its findings (toml-syntax, unknown-key,
 /// bad-quantity, bad-value, missing-required, unknown-gpu) to `findings`. The plan, unless the

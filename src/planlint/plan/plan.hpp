@@ -93,7 +93,8 @@ struct PlanTable {
 
 /// The plan's sections: one table for each of plan_sections(), absent and empty until the
 /// loader reads it (the arrays of tables, [[targets]] and the others, are Plan's own lists
-/// and leave theirs empty).
+/// and leave theirs empty: present, with the first element's header, when the plan writes one,
+/// so that a finding about the array as a whole has a place).
 class SectionTables {
  public:
   /// The section called `name`; nullptr when the plan format has no such section.
@@ -151,6 +152,10 @@ struct Plan {
   /// "plan", "model", "training", "inference", "cluster", "tolerances" (present or not).
   SectionTables sections;
   std::vector<PlanTable> targets, assumptions, benchmarks;
+  /// The capacity bought as a mix ([[capacity]]): the slices of the job's GPUs, each its kind,
+  /// share, price and goodput; empty when the plan buys one kind at cluster.price. A stage
+  /// runs on the plan's mix.
+  std::vector<PlanTable> capacity;
   std::vector<Claim> estimates;
   Span estimates_header;
   /// The run's stages in order ([[stages]]); empty for a plan of one stage.

@@ -19,6 +19,7 @@ constexpr SectionSpec all_sections[] = {
     {"training", false, false, "the training run (kind = training or finetune)"},
     {"inference", false, false, "the inference service (kind = inference)"},
     {"cluster", false, true, "the accelerators and their network"},
+    {"capacity", true, false, "the capacity bought as a mix: reserved, on-demand and preemptible slices of the job's GPUs, each with its share, price and goodput"},
     {"targets", true, false, "goals with hard and soft constraints"},
     {"assumptions", true, false, "the assumption list, with sources and ranges"},
     {"estimates", false, false, "what the document claims, by metric name"},
@@ -401,10 +402,10 @@ std::vector<KeySpec> make_keys() {
       bandwidth("cluster", "inter_node_bandwidth", "per-GPU scale-out network bandwidth")
           .doc(R"(per-GPU bandwidth of the scale-out network between scale-up domains (`"400 Gbps"` = 50 GB/s, )"
                "one NIC per GPU)"),
-      Row{KeySpec{"cluster", "price", K::quantity, "USD per GPU-hour", {usd_per_gpu_second}, "USD per GPU-hour",
-                  1.0 / 3600, {}, false, 0, huge}}
+      price("cluster", "USD per GPU-hour")
           .doc(R"(rental or amortised price (`"$3/GPU/h"`, `"3 USD/GPU-h"`, or `3`); a node's price )"
-               R"((`"$14/node/h"`) is read divided by `gpus_per_node`, with a note (`node-price`))"),
+               R"((`"$14/node/h"`) is read divided by `gpus_per_node`, with a note (`node-price`); with )"
+               "`[[capacity]]`, the price of a slice that states none"),
       time("cluster", "node_mtbf", "mean time between failures of one node")
           .doc(R"(mean time between failures of one node (host) of `gpus_per_node` GPUs (`"6300 h"`); )"
                "`checkpoint-interval` and `goodput-implausible` count the failures of the job's nodes with it"),
@@ -418,6 +419,21 @@ std::vector<KeySpec> make_keys() {
                "uses is at most HBM / (1 + reserve), 91% of HBM at 10%; `infer.max_concurrency` holds this "
                "fraction of HBM back, as serving engines' memory-utilisation setting does")
           .fixed(0.10),
+      // [[capacity]]
+      choice("capacity", "kind", "how the slice is bought", {"reserved", "on-demand", "preemptible"}).required()
+          .doc("how the slice is bought: `reserved` (committed, cheapest dependable), `on-demand`, or `preemptible` "
+               "(spot: cheapest, and reclaimed at the provider's will, which costs goodput)"),
+      fraction("capacity", "share", "the slice's fraction of the job's GPUs").required()
+          .doc(R"(the slice's fraction of the job's GPUs (`0.6` or `"60%"`); the slices' shares add up to 100% )"
+               "(`capacity-shares`)"),
+      price("capacity", "the slice's price, USD per GPU-hour")
+          .doc(R"(the slice's price per GPU-hour, written as `cluster.price` is (`"$1.20/GPU/h"`; a node's )"
+               R"(`"$9.60/node/h"` is read divided by `cluster.gpus_per_node`, with a `node-price` note))")
+          .derived("`cluster.price`", {"cluster.price"}),
+      fraction("capacity", "goodput", "useful fraction of the slice's wall time")
+          .doc("useful fraction of wall time the job would have on this capacity alone: a preemptible slice's "
+               "states its preemptions' loss (`preemptible-goodput`); `train.goodput` is the shares' weighted mean")
+          .derived("`training.goodput`", {"training.goodput"}),
       // [[targets]]
       text("targets", "name", "what the target is called").required().doc("what the target is called in reports"),
       of_kind("targets", "metric", K::metric, "the metric the target bounds").required()

@@ -78,7 +78,7 @@ struct KeySpec {
 /// The plan format's sections (plan_sections().size()), and the most keys a section may
 /// have (plan_keys() checks it): a plan holds one table per section and indexes a table's
 /// values by KeySpec::index_in_section.
-inline constexpr std::size_t plan_section_count = 11;
+inline constexpr std::size_t plan_section_count = 12;
 inline constexpr std::size_t max_section_keys = 48;
 
 /// The largest tolerance a config's [tolerances] accepts (1000%): the rule checker takes a

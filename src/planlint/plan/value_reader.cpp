@@ -315,7 +315,8 @@ std::optional<PlanValue> ValueReader::read_quantity(const toml::node& node, cons
     // A price per node ("$14/node/h": cloud price lists quote instances) reads as the node's
     // price per GPU-hour here; the loader divides it by gpus_per_node once that is known.
     std::string per_gpu_text;
-    if (base == units::dims::usd_per_gpu_second && path.prefix == "cluster" && path.key == "price")
+    if (base == units::dims::usd_per_gpu_second && path.key == "price" &&
+        (path.prefix == "cluster" || path.prefix.starts_with("capacity[")))
       per_gpu_text = node_price_as_gpu_price(written);
     const std::string& text = per_gpu_text.empty() ? written : per_gpu_text;
     units::QuantityResult parsed = units::parse_quantity(text);

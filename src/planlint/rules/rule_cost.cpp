@@ -9,6 +9,7 @@ namespace planlint {
 std::size_t max_elements(std::string_view each) {
   if (each.empty()) return 1;
   if (each == "estimates") return metric_count;
+  if (each == "capacity") return max_capacity_slices;
   return max_array_entries;
 }
 

@@ -106,10 +106,10 @@ class RuleLoader {
 
     rule.each = optional_string(table, "each");
     if (!rule.each.empty() && rule.each != "targets" && rule.each != "assumptions" &&
-        rule.each != "estimates" && rule.each != "benchmarks") {
-      std::string message =
-          fmt::format("each = '{}': a rule iterates over targets, assumptions, estimates or benchmarks", rule.each);
-      constexpr std::string_view collections[] = {"targets", "assumptions", "estimates", "benchmarks"};
+        rule.each != "estimates" && rule.each != "benchmarks" && rule.each != "capacity") {
+      std::string message = fmt::format(
+          "each = '{}': a rule iterates over targets, assumptions, estimates, benchmarks or capacity", rule.each);
+      constexpr std::string_view collections[] = {"targets", "assumptions", "estimates", "benchmarks", "capacity"};
       if (auto suggestion = closest_match(rule.each, std::vector<std::string_view>(std::begin(collections), std::end(collections))))
         message += fmt::format("; did you mean '{}'?", *suggestion);
       error(span_of(table, "each"), message);

@@ -58,6 +58,13 @@ const std::map<std::string, Type>& element_fields(std::string_view collection) {
   static const std::map<std::string, Type> benchmarks = {
       {"metric", Type::of(Kind::string)}, {"value", Type::number(std::nullopt)},
       {"date", Type::of(Kind::date)},     {"source", Type::of(Kind::string)}};
+  // A slice's fields are keys of their own rows: their types, choices and ranges are the rows'.
+  static const std::map<std::string, Type> capacity = [] {
+    std::map<std::string, Type> fields;
+    for (const KeySpec& key : plan_keys())
+      if (key.section == "capacity") fields.emplace(std::string(key.key), type_of_key(key));
+    return fields;
+  }();
   static const std::map<std::string, Type> estimates = {
       {"metric", Type::of(Kind::string)},    {"value", Type::number(std::nullopt)},
       {"low", Type::number(std::nullopt)},   {"high", Type::number(std::nullopt)},
@@ -66,6 +73,7 @@ const std::map<std::string, Type>& element_fields(std::string_view collection) {
   if (collection == "targets") return targets;
   if (collection == "assumptions") return assumptions;
   if (collection == "benchmarks") return benchmarks;
+  if (collection == "capacity") return capacity;
   if (collection == "estimates") return estimates;
   return none;
 }
@@ -107,6 +115,9 @@ std::optional<Type> RuleTypeEnvironment::path_type(std::string_view path, std::s
         type.vocabulary = expr::metric_vocabulary();
       else if (key && key->kind == ValueKind::plan_key)
         type.vocabulary = expr::plan_key_vocabulary();
+      else if (key && key->kind == ValueKind::choice)
+        type.vocabulary.words = &key->choices;  // it.kind == 'spot' is never true
+      if (key && key->base_unit == "fraction") type.fraction_max = key->max;
       return type;
     }
   } else if (path.starts_with("options.")) {

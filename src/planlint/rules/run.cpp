@@ -146,6 +146,7 @@ class RuleRunner {
     }
     const std::vector<PlanTable>& elements = rule_.each == "targets"       ? plan.targets
                                              : rule_.each == "assumptions" ? plan.assumptions
+                                             : rule_.each == "capacity"    ? plan.capacity
                                                                            : plan.benchmarks;
     const SectionSpec* section = elements.empty() ? nullptr : find_section(rule_.each);
     for (std::size_t i = 0; i < elements.size(); ++i) {

@@ -211,6 +211,28 @@ Result<std::vector<fix::TextEdit>> gpu_edits(const SourceFile& source, const Pla
     }
     changes.push_back(fmt::format("price = {} (the catalog's least for {})", value, gpu.id));
   }
+  // A [[capacity]] mix's prices are quotes for the plan's GPU: another GPU's slices take the
+  // catalog's rate, as cluster.price does (their shares and goodputs stay).
+  const KeySpec& slice_price = *find_key("capacity", "price");
+  for (std::size_t i = 0; i < plan.capacity.size(); ++i) {
+    const PlanValue* stated = plan.capacity[i].values.find(slice_price);
+    if (!stated || stated->origin != Origin::plan || !stated->span.known()) continue;
+    if (gpu.price) {
+      edits.push_back({source.offset(stated->span.begin), source.offset(stated->span.end),
+                       fmt::format("\"${:g}/GPU/h\"", gpu.price->low * 3600)});
+      continue;
+    }
+    const std::optional<fix::TextEdit> edit = remove_key_line(source, *stated, "price");
+    if (!edit)
+      return Error(fmt::format("{}:{}: capacity[{}].price is of the plan's GPU; to vary the GPU, write it on a line of "
+                               "its own (solve takes it out for another GPU)",
+                               source.path(), stated->span.begin.line, i));
+    edits.push_back(*edit);
+  }
+  if (!plan.capacity.empty())
+    changes.push_back(gpu.price ? fmt::format("[[capacity]] prices \"${:g}/GPU/h\" (the catalog's least for {}, every slice)",
+                                              gpu.price->low * 3600, gpu.id)
+                                : fmt::format("[[capacity]] prices taken out (the catalog prices no {})", gpu.id));
   sort_edits(edits);
   return edits;
 }

@@ -61,10 +61,10 @@ TEST_CASE("plan.schema.json lists exactly the keys of plan_keys(), section by se
     const json& table = spec.contains("items") ? spec["items"] : spec;
     CHECK(table["additionalProperties"] == false);
     for (const auto& [key, value] : table["properties"].items()) {
-      // A stage's sub-tables hold the keys of [training], [cluster], [estimates] and
-      // [[assumptions]] (Loader::read_stage), which their own sections list.
+      // A stage's sub-tables hold the keys of [training], [cluster], [estimates], [[assumptions]]
+      // and [[targets]] (Loader::read_stage), which their own sections list.
       if (section == "stages" && key != "name") {
-        CHECK(value.contains(key == "assumptions" ? "items" : "properties"));
+        CHECK(value.contains(key == "assumptions" || key == "targets" ? "items" : "properties"));
         continue;
       }
       in_schema.insert(section + "." + key);

@@ -280,3 +280,45 @@ training.zero = 5
   // The first stage is the plan as written.
   CHECK(staged.stage_estimates.at(0).find("train.memory.states"));
 }
+
+TEST_CASE("a stage's own targets are checked on the stage, and name it", "[rules][stages]") {
+  // The long-context stage: 100B tokens of 32K sequences on 64 H100 at 40% MFU.
+  const std::string targets = R"(
+[[stages.targets]]
+name = "extension in a day"
+metric = "train.days"
+max = "1 d"
+
+[[stages.targets]]
+name = "extension in a week"
+metric = "train.days"
+max = "7 d"
+
+[[targets]]
+name = "run in a year"
+metric = "run.days"
+max = "365 d"
+)";
+  const FileResult result = lint(training_plan() + long_context_stage + targets);
+  REQUIRE(result.plan);
+  REQUIRE(result.plan->stages.size() == 2);
+  CHECK(result.plan->stages[0].plan->targets.empty());
+  REQUIRE(result.plan->stages[1].plan->targets.size() == 2);
+  const double stage_days = result.stage_estimates[1].find(Metric::train_days)->value / 86400;
+  INFO("the long-context stage takes " << stage_days << " d");
+  REQUIRE(stage_days > 1);
+  REQUIRE(stage_days < 7);
+  std::vector<const Diagnostic*> violated;
+  for (const Diagnostic& d : result.diagnostics)
+    if (d.rule == "hard-target-violated") violated.push_back(&d);
+  REQUIRE(violated.size() == 1);
+  CHECK(violated[0]->message.starts_with("stage 'long-context': hard target 'extension in a day'"));
+  CHECK(violated[0]->key_path == "stages[1].targets[0].max");
+
+  const FileResult unnamed = lint(training_plan() + long_context_stage + "\n[[stages.targets]]\nmetric = \"train.days\"\n");
+  const auto missing = std::find_if(unnamed.diagnostics.begin(), unnamed.diagnostics.end(), [](const Diagnostic& d) {
+    return d.rule == "missing-required" && d.key_path == "stages[1].targets[0].name";
+  });
+  REQUIRE(missing != unnamed.diagnostics.end());
+  CHECK(missing->message == "missing required key 'name' in [[stages.targets]] #1 of stage 'long-context'");
+}

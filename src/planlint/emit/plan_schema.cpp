@@ -164,6 +164,8 @@ std::string plan_json_schema() {
                       {"additionalProperties", false},
                       {"properties", {{"count", key_json(*find_key("cluster", "count"))}}}};
   stage["assumptions"] = properties["assumptions"];
+  stage["targets"] = properties["targets"];
+  stage["targets"]["description"] = "the stage's own targets, on its metrics (the plan's [[targets]] are the whole run's)";
   stage["estimates"] = properties["estimates"];
   stage["estimates"]["description"] = "what the document claims for this stage, by metric name";
   json quantity = {{"type", json::array({"number", "string"})}};

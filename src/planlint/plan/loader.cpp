@@ -117,6 +117,7 @@ class Loader {
     std::vector<TableValues::Entry> values;
     std::vector<Claim> claims;
     std::vector<PlanTable> assumptions;     ///< [[stages.assumptions]]
+    std::vector<PlanTable> targets;         ///< [[stages.targets]]
     std::vector<std::string> invalid_keys;  ///< as Plan::invalid_keys ("training.zero")
     std::vector<Plan::Misspelling> misspellings;  ///< as Plan::misspellings ("training.seq_len")
   };
@@ -428,7 +429,8 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
 void Loader::read_stage(const toml::table& table, std::size_t index, const std::string& prefix, Span header) {
   StageDraft draft;
   draft.header = header;
-  static const std::vector<std::string_view> stage_keys = {"name", "training", "cluster", "estimates", "assumptions"};
+  static const std::vector<std::string_view> stage_keys = {"name",      "training",    "cluster",
+                                                           "estimates", "assumptions", "targets"};
   for (auto&& [key, node] : table) {
     const std::string_view name = key.str();
     const KeyPath path{prefix, name};
@@ -489,19 +491,22 @@ void Loader::read_stage(const toml::table& table, std::size_t index, const std::
                        [](const Claim& a, const Claim& b) { return a.key_span < b.key_span; });
       continue;
     }
-    if (name == "assumptions" && node.is_array_of_tables() && node.as_array()->size() <= max_array_entries) {
-      // The stage's own, for the keys it sets (its MFU): each replaces the plan's entry for its key.
-      const SectionSpec& section = *find_section("assumptions");
+    if ((name == "assumptions" || name == "targets") && node.is_array_of_tables() &&
+        node.as_array()->size() <= max_array_entries) {
+      // The stage's own assumptions, for the keys it sets (its MFU), each in place of the plan's
+      // entry for its key; its own targets, on its metrics (the plan's are the whole run's).
+      const SectionSpec& section = *find_section(name);
+      std::vector<PlanTable>& elements = name == "targets" ? draft.targets : draft.assumptions;
       std::size_t element = 0;
       for (const toml::node& entry : *node.as_array()) {
         PlanTable out;
         out.present = true;
         out.header = findings_.span(entry.source());
-        // Written apart from the plan's own entries, whose required keys check_required checks.
+        // Written apart from the plan's own entries: their required keys are checked below.
         read_element(*entry.as_table(), section.name, stage_element_base + index * max_array_entries + element,
-                     fmt::format("{}.assumptions[{}]", prefix, element), out);
+                     fmt::format("{}.{}[{}]", prefix, name, element), out);
         ++element;
-        draft.assumptions.push_back(std::move(out));
+        elements.push_back(std::move(out));
       }
       continue;
     }
@@ -519,6 +524,20 @@ void Loader::read_stage(const toml::table& table, std::size_t index, const std::
       d.fixes.clear();
     }
   }
+  // The required keys of the stage's own elements (the plan's are check_required's).
+  const std::string stage = draft.name.empty() ? fmt::format("stage {}", index + 1) : fmt::format("stage '{}'", draft.name);
+  for (const auto& [section, elements] : {std::pair{"assumptions", &draft.assumptions}, {"targets", &draft.targets}})
+    for (std::size_t element = 0; element < elements->size(); ++element)
+      for (const KeySpec* required : required_keys()) {
+        const std::string path = fmt::format("{}.{}[{}].{}", prefix, section, element, required->key);
+        if (required->section != section || written(required, stage_element_base + index * max_array_entries + element) ||
+            (!plan_.misspellings.empty() && plan_.misspelt(path)))
+          continue;
+        Diagnostic& d = findings_.add(native_rules::missing_required, (*elements)[element].header, path,
+                                      fmt::format("missing required key '{}' in [[stages.{}]] #{} of {}", required->key,
+                                                  section, element + 1, stage));
+        d.help = fmt::format("add {} ({})", required->key, required->description);
+      }
   if (!table.contains("name")) {
     Diagnostic& d = findings_.add(native_rules::missing_required, header, prefix + ".name",
                                   fmt::format("missing required key 'name' in [[stages]] #{}", index + 1));
@@ -558,7 +577,7 @@ void Loader::build_stages(const Plan& base) {
     stage.capacity = plan_.capacity;  // the slices' prices per GPU, as the plan's read them
     for (auto& [spec, value] : draft.values) stage.sections.of(*spec).values.insert_or_assign(*spec, std::move(value));
     stage.estimates = std::move(draft.claims);
-    stage.targets.clear();
+    stage.targets = std::move(draft.targets);  // the plan's [[targets]] are the whole run's
     if (!draft.assumptions.empty()) {
       auto key_of = [](const PlanTable& entry) {
         const PlanValue* key = entry.find("key");

@@ -44,8 +44,9 @@ TEST_CASE("lsp: 1,000 rapid changes hold no more memory than 100", "[lsp][rss]")
   REQUIRE(thousand > 0);
   INFO("RSS after 100 changes: " << hundred << " KiB; after 1,000: " << thousand << " KiB");
   // 900 more versions of a 9 KB plan kept would be 8 MB of text alone; the allocator's own
-  // variation is well under 2 MiB.
-  CHECK(thousand - hundred < 2048);
+  // variation is under 2 MiB, and under AddressSanitizer's allocator in a full suite run it has
+  // reached 2.02 MiB: half the 8 MB a kept version would add is the bound.
+  CHECK(thousand - hundred < 4096);
   if (inherited) ::setenv("ASAN_OPTIONS", asan_options.c_str(), 1);
   else ::unsetenv("ASAN_OPTIONS");
 }

@@ -51,6 +51,21 @@ std::string apply(std::string text, const json& edit, const std::string& uri) {
   return text;
 }
 
+/// The code actions `server` offers at a place of `text`, opened as `uri`, whose findings include
+/// one of `rule`'s.
+json actions_at(LspClient& server, const std::string& uri, const std::string& text, std::string_view rule,
+                std::uint32_t line, std::uint32_t character) {
+  server.notify("textDocument/didOpen", opened(uri, text));
+  const auto published = server.diagnostics_of(uri);
+  REQUIRE(published);
+  REQUIRE(has(codes(*published), std::string(rule)));
+  const json actions = server.request("textDocument/codeAction", {{"textDocument", {{"uri", uri}}},
+                                                                  {"range", range(line, character, line, character)},
+                                                                  {"context", {{"diagnostics", json::array()}}}});
+  REQUIRE(actions.is_array());
+  return actions;
+}
+
 void end_session(LspClient& server) {
   CHECK(server.request("shutdown", nullptr).is_null());
   server.notify("exit", nullptr);
@@ -192,15 +207,8 @@ TEST_CASE("estimate-mismatch: setting the claim to planlint's value is an unsafe
     LspClient server(planlint_lsp());
     server.initialize();
     const std::string uri = file_uri(path.string());
-    server.notify("textDocument/didOpen", opened(uri, text));
-    const auto published = server.diagnostics_of(uri);
-    REQUIRE(published);
-    REQUIRE(has(codes(*published), "estimate-mismatch"));
-    const json actions = server.request(
-        "textDocument/codeAction",
-        {{"textDocument", {{"uri", uri}}}, {"range", range(19, 16, 19, 16)}, {"context", {{"diagnostics", json::array()}}}});
+    const json actions = actions_at(server, uri, text, "estimate-mismatch", 19, 16);
     INFO(actions.dump(1));
-    REQUIRE(actions.is_array());
     REQUIRE(!actions.empty());
     const json& set = actions[0];
     CHECK(set["kind"] == "quickfix");
@@ -313,16 +321,9 @@ TEST_CASE("lsp: a memory-fit finding offers the nearest layout that fits as a co
   LspClient server(planlint_lsp());
   server.initialize();
   const std::string uri = file_uri(path.string());
-  server.notify("textDocument/didOpen", opened(uri, text));
-  const auto published = server.diagnostics_of(uri);
-  REQUIRE(published);
-  REQUIRE(has(codes(*published), "memory-fit"));
   // cluster.gpu, where the finding is (line 19, 0-based).
-  const json actions = server.request(
-      "textDocument/codeAction",
-      {{"textDocument", {{"uri", uri}}}, {"range", range(19, 7, 19, 7)}, {"context", {{"diagnostics", json::array()}}}});
+  const json actions = actions_at(server, uri, text, "memory-fit", 19, 7);
   INFO(actions.dump(1));
-  REQUIRE(actions.is_array());
   const auto layout = std::find_if(actions.begin(), actions.end(), [](const json& a) {
     return a["title"].get<std::string>().starts_with("Set zero = 3 (was 1)");
   });

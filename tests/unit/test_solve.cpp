@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "planlint/estimate/engine.hpp"
 #include "planlint/estimate/layout_kernel.hpp"
 #include "planlint/lint/lint.hpp"
 #include "planlint/solve/serving_solve.hpp"
@@ -778,4 +779,31 @@ TEST_CASE("a global batch in tokens varies in tokens, and an inference plan has 
   const Result<solve::AnyReport> refused = solve::solve_any(serving_source, serving, 1, LintOptions{}, options);
   REQUIRE_FALSE(refused);
   CHECK_THAT(refused.error().message, Catch::Contains("--vary global_batch is for training plans"));
+}
+
+TEST_CASE("a layout fix brings the plan's claims of what the layout changes along", "[solve][fix]") {
+  // 13B at tp 1, pp 1, ZeRO 0 on 80 GB, claiming its own (too large) memory and its days.
+  const std::string plain = training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"}}));
+  const Loaded loaded = load(plain);
+  const auto shown = [&](Metric metric) {
+    return detail::show_metric_value(metric_spec(metric), loaded.estimates.find(metric)->value);
+  };
+  const std::string toml = plain + fmt::format("[estimates]\n\"train.memory.total\" = \"{}\"\n\"train.days\" = \"{}\"\n",
+                                               shown(Metric::train_memory_total), shown(Metric::train_days));
+  auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+  const FileResult linted = lint_text(source, source->text(), LintOptions{});
+  const Diagnostic& d = finding_of(linted, "memory-fit");
+  REQUIRE_FALSE(d.fixes.empty());
+  CHECK(d.fix_title.find("[estimates]") == std::string::npos);  // the title says the layout
+  const std::string fixed = with_fixes(*source, d);
+  INFO(fixed);
+  CHECK(fixed.find(fmt::format("\"train.days\" = \"{}\"", shown(Metric::train_days))) != std::string::npos);
+  CHECK(fixed.find(fmt::format("\"train.memory.total\" = \"{}\"", shown(Metric::train_memory_total))) ==
+        std::string::npos);
+  const FileResult relinted = lint_text(std::make_shared<const SourceFile>("plan.toml", fixed), fixed, LintOptions{});
+  for (const Diagnostic& after : relinted.diagnostics) {
+    INFO(after.rule << ": " << after.message);
+    CHECK(after.rule != "memory-fit");
+    CHECK(after.rule != "estimate-mismatch");
+  }
 }

@@ -1,9 +1,11 @@
 #include "planlint/search/layout_edits.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
+#include "planlint/estimate/engine.hpp"
 #include "planlint/search/search.hpp"
 
 namespace planlint::solve {
@@ -80,6 +82,23 @@ std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& pl
     edits.push_back({at, at, inserted});
   }
   sort_edits(edits);
+  return edits;
+}
+
+std::vector<fix::TextEdit> claim_edits(const SourceFile& source, const Plan& plan, const FigureOf& before,
+                                       const FigureOf& after, std::vector<std::string>& changes,
+                                       bool (*layout_metric)(Metric)) {
+  std::vector<fix::TextEdit> edits;
+  for (const Claim& claim : plan.estimates) {
+    const MetricSpec* spec = find_metric(claim.metric);
+    if (!spec || !layout_metric(spec->id) || claim.is_range() || !claim.value || !claim.value->span.known()) continue;
+    const double old_value = before(spec->id), new_value = after(spec->id);
+    if (std::isnan(new_value) || old_value == new_value) continue;
+    const std::string shown = detail::show_metric_value(*spec, new_value);
+    edits.push_back({source.offset(claim.value->span.begin), source.offset(claim.value->span.end),
+                     fmt::format("\"{}\"", shown)});
+    changes.push_back(fmt::format("[estimates] \"{}\" = \"{}\"", claim.metric, shown));
+  }
   return edits;
 }
 

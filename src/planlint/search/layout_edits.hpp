@@ -2,12 +2,14 @@
 /// The edits of a plan's text that write a training layout over the plan's own: what `planlint
 /// solve --apply` writes and what a finding's layout fix (layout_fixes.hpp) writes.
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "planlint/estimate/layout_kernel.hpp"
 #include "planlint/fix/edits.hpp"
+#include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/plan.hpp"
 #include "planlint/source/source_file.hpp"
 
@@ -24,5 +26,16 @@ void sort_edits(std::vector<fix::TextEdit>& edits);
 /// differ, and those a default would now read differently), and a line for each change.
 std::vector<fix::TextEdit> layout_edits(const SourceFile& source, const Plan& plan, const layout::TrainingLayout& from,
                                         const layout::TrainingLayout& to, std::vector<std::string>& changes);
+
+/// A layout's figure of a metric; NaN where it has none.
+using FigureOf = std::function<double(Metric)>;
+
+/// The edits that bring the plan's [estimates] claims of the figures a layout changes
+/// (`layout_metric`) from their values with the plan's layout (`before`) to those with the new
+/// one (`after`), so that the plan it writes does not claim the old layout's memory; a line for
+/// each in `changes`.
+std::vector<fix::TextEdit> claim_edits(const SourceFile& source, const Plan& plan, const FigureOf& before,
+                                       const FigureOf& after, std::vector<std::string>& changes,
+                                       bool (*layout_metric)(Metric));
 
 }  // namespace planlint::solve

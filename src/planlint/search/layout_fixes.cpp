@@ -178,8 +178,15 @@ void add_layout_fixes(std::vector<Diagnostic>& findings, const SourceFile& sourc
     } else {
       const Ranked& best = result.best.front();
       std::vector<std::string> changes;
-      const std::vector<fix::TextEdit> edits = layout_edits(source, plan, current, best.layout, changes);
+      std::vector<fix::TextEdit> edits = layout_edits(source, plan, current, best.layout, changes);
       if (edits.empty()) continue;
+      // The plan's claims of what the layout changes come along, as solve --apply brings them.
+      std::vector<std::string> claims_changed;
+      for (fix::TextEdit& edit :
+           claim_edits(source, plan, [&](Metric metric) { return figure_of(now, metric); },
+                       [&](Metric metric) { return figure_of(best.figures, metric); }, claims_changed, kernel_metric))
+        edits.push_back(std::move(edit));
+      sort_edits(edits);
       const std::string figure = cleared_figure(fix->clears, in, best.figures, target);
       advice = fmt::format("the nearest layout that {}: {}, {}", cleared_words(fix->clears), fmt::join(changes, ", "),
                            figure);

@@ -25,27 +25,6 @@ using namespace internal;
 namespace internal {
 
 
-/// The edits that bring the plan's [estimates] claims of the figures a layout changes to their
-/// values with it (`estimates`, the plan with the layout's), so that the plan it writes does not
-/// claim the old layout's memory.
-std::vector<fix::TextEdit> claim_edits(const SourceFile& source, const Plan& plan, const Estimates& before,
-                                       const Estimates& after, std::vector<std::string>& changes,
-                                       bool (*layout_metric)(Metric)) {
-  std::vector<fix::TextEdit> edits;
-  for (const Claim& claim : plan.estimates) {
-    const MetricSpec* spec = find_metric(claim.metric);
-    if (!spec || !layout_metric(spec->id) || claim.is_range() || !claim.value || !claim.value->span.known()) continue;
-    const MetricValue* old_value = before.find(spec->id);
-    const MetricValue* new_value = after.find(spec->id);
-    if (!new_value || (old_value && old_value->value == new_value->value)) continue;
-    const std::string shown = detail::show_metric_value(*spec, new_value->value);
-    edits.push_back({source.offset(claim.value->span.begin), source.offset(claim.value->span.end),
-                     fmt::format("\"{}\"", shown)});
-    changes.push_back(fmt::format("[estimates] \"{}\" = \"{}\"", claim.metric, shown));
-  }
-  return edits;
-}
-
 Applied apply_to_block(const SourceFile& source, std::string_view block, const std::vector<fix::TextEdit>& edits) {
   const std::string& text = source.text();
   const std::size_t offset = block.data() >= text.data() && block.data() <= text.data() + text.size()
@@ -122,7 +101,15 @@ Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, s
   options.layout_fixes = false;
   FileResult result = lint_text(applied.source, applied.block, options, first_line);
   if (result.estimates) {
-    std::vector<fix::TextEdit> claims = claim_edits(source, plan, before, *result.estimates, changes, layout_metric);
+    const Estimates& after = *result.estimates;
+    const auto value_in = [](const Estimates& estimates) {
+      return [&estimates](Metric metric) {
+        const MetricValue* value = estimates.find(metric);
+        return value ? value->value : layout::absent;
+      };
+    };
+    std::vector<fix::TextEdit> claims =
+        claim_edits(source, plan, value_in(before), value_in(after), changes, layout_metric);
     if (!claims.empty()) {
       edits.insert(edits.end(), claims.begin(), claims.end());
       sort_edits(edits);

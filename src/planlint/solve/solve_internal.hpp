@@ -21,13 +21,6 @@
 
 namespace planlint::solve::internal {
 
-/// The edits that bring the plan's [estimates] claims of the figures a layout changes
-/// (`layout_metric`) to their values with it (`after`, the plan with the layout's), so that the
-/// plan it writes does not claim the old layout's memory.
-std::vector<fix::TextEdit> claim_edits(const SourceFile& source, const Plan& plan, const Estimates& before,
-                                       const Estimates& after, std::vector<std::string>& changes,
-                                       bool (*layout_metric)(Metric));
-
 /// `text` with `edits` made, and the plan block in it: `block` of `source`'s text, grown by the
 /// edits (which are all inside it).
 struct Applied {

@@ -322,3 +322,47 @@ max = "365 d"
   REQUIRE(missing != unnamed.diagnostics.end());
   CHECK(missing->message == "missing required key 'name' in [[stages.targets]] #1 of stage 'long-context'");
 }
+
+TEST_CASE("a stage's finding on an element names the plan's element, or the stage's own", "[rules][stages]") {
+  // The plan justifies its MFU and its goodput; the long-context stage states its own MFU entry
+  // (which drops the plan's from the stage's list, moving goodput's up) and a goodput outside
+  // the plan's entry: assumption-value-mismatch there, on the plan's goodput entry.
+  const std::string text = training_plan({{"training.goodput", "\"90%\""}}) + R"(
+[[assumptions]]
+id = "mfu"
+key = "training.mfu"
+value = "40%"
+source = "bench"
+updated = 2026-11-01
+
+[[assumptions]]
+id = "goodput"
+key = "training.goodput"
+value = "90%"
+low = "85%"
+high = "95%"
+source = "fleet log"
+updated = 2026-11-01
+)" + long_context_stage + R"(training.goodput = "70%"
+training.mfu = "30%"
+
+[[stages.assumptions]]
+id = "mfu-long"
+key = "training.mfu"
+value = "30%"
+)";
+  const FileResult result = lint(text);
+  const auto mismatch = std::find_if(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& d) {
+    return d.rule == "assumption-value-mismatch";
+  });
+  REQUIRE(mismatch != result.diagnostics.end());
+  INFO(mismatch->message);
+  CHECK(mismatch->message.starts_with("stage 'long-context': training.goodput = 70%"));
+  CHECK(mismatch->key_path == "assumptions[id=goodput].value");
+  // The stage's own entry, without a source: its finding names the stage's element.
+  const auto unsourced = std::find_if(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& d) {
+    return d.rule == "assumption-missing-source";
+  });
+  REQUIRE(unsourced != result.diagnostics.end());
+  CHECK(unsourced->key_path.starts_with("stages[1].assumptions[0]"));
+}

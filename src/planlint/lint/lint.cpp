@@ -177,10 +177,8 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     } else {
       std::vector<std::string> names;
       for (const Stage& stage : result.plan->stages) names.push_back(stage.name);
-      // A stage's [[stages.targets]] are its own: their findings' keys say whose.
-      for (std::size_t s = 0; s + 1 < end - e; ++s)
-        for (Diagnostic& d : found[e + 1 + s])
-          if (d.key_path.starts_with("targets[")) d.key_path = fmt::format("stages[{}].{}", s, d.key_path);
+      // A stage's findings name its elements as the plan's, or as its own.
+      for (std::size_t s = 0; s + 1 < end - e; ++s) name_stage_elements(found[e + 1 + s], *result.plan, s);
       merge_stage_findings(names, std::span(found).subspan(e, end - e), result.diagnostics);
     }
     e = end;

@@ -1,6 +1,9 @@
 #include "planlint/plan/stage_findings.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
+#include <utility>
 #include <string_view>
 #include <unordered_map>
 
@@ -48,6 +51,46 @@ void merge_stage_findings(std::span<const std::string> stage_names, std::span<st
     d.message = fmt::format("stage{} {}: {}", count > 1 ? "s" : "", joined, d.message);
   }
   out = std::move(kept);
+}
+
+namespace {
+
+/// "assumptions[3].source" of `section` → (3, ".source"); nullopt for another key.
+std::optional<std::pair<std::size_t, std::string_view>> element_of(std::string_view key, std::string_view section) {
+  if (!key.starts_with(section) || key.size() <= section.size() || key[section.size()] != '[') return std::nullopt;
+  key.remove_prefix(section.size() + 1);
+  std::size_t index = 0;
+  const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), index);
+  if (error != std::errc() || end == key.data() || end == key.data() + key.size() || *end != ']') return std::nullopt;
+  return std::pair{index, key.substr(static_cast<std::size_t>(end - key.data()) + 1)};
+}
+
+}  // namespace
+
+void name_stage_elements(std::vector<Diagnostic>& found, const Plan& plan, std::size_t stage) {
+  if (stage >= plan.stages.size()) return;
+  const Plan& own = *plan.stages[stage].plan;
+  // An element is the plan's when it is written where one of the plan's is.
+  const auto rename = [&](Diagnostic& d, std::string_view section, const std::vector<PlanTable>& in_stage,
+                          const std::vector<PlanTable>& in_plan) {
+    const auto element = element_of(d.key_path, section);
+    if (!element || element->first >= in_stage.size()) return false;
+    const auto inherited = [&](const PlanTable& table) {
+      return std::any_of(in_plan.begin(), in_plan.end(), [&](const PlanTable& p) { return p.header == table.header; });
+    };
+    const PlanTable& table = in_stage[element->first];
+    if (inherited(table)) {
+      const auto at = std::find_if(in_plan.begin(), in_plan.end(), [&](const PlanTable& p) { return p.header == table.header; });
+      d.key_path = fmt::format("{}[{}]{}", section, at - in_plan.begin(), element->second);
+      return true;
+    }
+    const auto before = std::count_if(in_stage.begin(), in_stage.begin() + static_cast<std::ptrdiff_t>(element->first),
+                                      [&](const PlanTable& t) { return !inherited(t); });
+    d.key_path = fmt::format("stages[{}].{}[{}]{}", stage, section, before, element->second);
+    return true;
+  };
+  for (Diagnostic& d : found)
+    if (!rename(d, "targets", own.targets, plan.targets)) rename(d, "assumptions", own.assumptions, plan.assumptions);
 }
 
 }  // namespace planlint

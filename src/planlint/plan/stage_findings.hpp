@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "planlint/diag/diagnostic.hpp"
+#include "planlint/plan/plan.hpp"
 
 namespace planlint {
 
@@ -15,5 +16,11 @@ namespace planlint {
 /// them ("stage 'context-128k': ...").
 void merge_stage_findings(std::span<const std::string> stage_names, std::span<std::vector<Diagnostic>> found,
                           std::vector<Diagnostic>& out);
+
+/// Rewrites the key paths of stage `stage`'s findings (`found`, the rules' on the stage's plan)
+/// that name an element of its [[targets]] or [[assumptions]] by its place in the stage's list:
+/// an element the stage inherits by its place in `plan`'s (a stage that states its own MFU
+/// entry drops the plan's, moving the others up), one of its own as `stages[N].targets[M]`.
+void name_stage_elements(std::vector<Diagnostic>& found, const Plan& plan, std::size_t stage);
 
 }  // namespace planlint

@@ -77,33 +77,19 @@ void capacity_share(EstimateContext& context) {
   });
 }
 
-// A slice of share s bills s of the job's GPU-hours at its own price.
-void price(EstimateContext& context) {
-  MetricBuilder m(context, Metric::cost_price);
+/// `metric`: the plan's `plan_key`, or with [[capacity]] Σ share · the slices' `slice_key`
+/// (a slice without one: `plan_key`).
+void blended(EstimateContext& context, Metric metric, std::string_view slice_key, std::string_view plan_key) {
+  MetricBuilder m(context, metric);
   if (context.plan().capacity.empty()) {
-    const Term price = m.plan("cluster.price");
-    m.finish(price.value, "cluster.price", [=] { return price.text.str(); });
+    const Term value = m.plan(plan_key);
+    m.finish(value.value, plan_key, [=] { return value.text.str(); });
     return;
   }
   std::vector<Weighted> terms;
-  const double value = blend(context, m, "capacity.price", "cluster.price", terms);
-  m.finish(value, "Σ capacity.share · capacity.price (a slice without a price: cluster.price)",
-           [terms = std::move(terms)] { return weighted_text(terms); });
-}
-
-// A synchronous job stops when any of its nodes is interrupted, and interruptions arrive in
-// proportion to the nodes a capacity holds: a slice of share s whose capacity alone would run
-// at goodput g adds s · (1 − g) to the job's lost time, to first order in the losses.
-void goodput(EstimateContext& context) {
-  MetricBuilder m(context, Metric::train_goodput);
-  if (context.plan().capacity.empty()) {
-    const Term goodput = m.plan("training.goodput");
-    m.finish(goodput.value, "training.goodput", [=] { return goodput.text.str(); });
-    return;
-  }
-  std::vector<Weighted> terms;
-  const double value = blend(context, m, "capacity.goodput", "training.goodput", terms);
-  m.finish(value, "Σ capacity.share · capacity.goodput (a slice without a goodput: training.goodput)",
+  const double value = blend(context, m, slice_key, plan_key, terms);
+  const std::string_view field = slice_key.substr(slice_key.find('.') + 1);
+  m.finish(value, fmt::format("Σ capacity.share · {} (a slice without a {}: {})", slice_key, field, plan_key),
            [terms = std::move(terms)] { return weighted_text(terms); });
 }
 
@@ -111,8 +97,12 @@ void goodput(EstimateContext& context) {
 
 void estimate_capacity(EstimateContext& context) {
   capacity_share(context);
-  price(context);
-  if (context.plan().is_training()) goodput(context);
+  // A slice of share s bills s of the job's GPU-hours at its own price.
+  blended(context, Metric::cost_price, "capacity.price", "cluster.price");
+  // A synchronous job stops when any of its nodes is interrupted, and interruptions arrive in
+  // proportion to the nodes a capacity holds: a slice of share s whose capacity alone would run
+  // at goodput g adds s · (1 − g) to the job's lost time, to first order in the losses.
+  if (context.plan().is_training()) blended(context, Metric::train_goodput, "capacity.goodput", "training.goodput");
 }
 
 }  // namespace planlint::detail

@@ -97,6 +97,11 @@ class Loader {
   void note_misspelling(const toml::table& table, std::string_view right, std::string path,
                         const toml::key& written);
   void check_required();
+  /// The required keys of `section` each of `elements` lacks, as missing-required findings:
+  /// the plan's own (`first` 0), or a stage's (`first` where note_written counted them,
+  /// `stage_prefix` "stages[1].", `stage` " of stage 'long'").
+  void check_elements(const std::vector<PlanTable>& elements, std::string_view section, std::size_t first = 0,
+                      std::string_view stage_prefix = {}, std::string_view stage = {});
   /// The accelerator at `path` (cluster.gpu, inference.prefill_gpu): a catalog id, an alias of one, or unknown-gpu.
   void check_gpu(std::string_view path);
   void convert_node_price();
@@ -525,19 +530,11 @@ void Loader::read_stage(const toml::table& table, std::size_t index, const std::
     }
   }
   // The required keys of the stage's own elements (the plan's are check_required's).
-  const std::string stage = draft.name.empty() ? fmt::format("stage {}", index + 1) : fmt::format("stage '{}'", draft.name);
-  for (const auto& [section, elements] : {std::pair{"assumptions", &draft.assumptions}, {"targets", &draft.targets}})
-    for (std::size_t element = 0; element < elements->size(); ++element)
-      for (const KeySpec* required : required_keys()) {
-        const std::string path = fmt::format("{}.{}[{}].{}", prefix, section, element, required->key);
-        if (required->section != section || written(required, stage_element_base + index * max_array_entries + element) ||
-            (!plan_.misspellings.empty() && plan_.misspelt(path)))
-          continue;
-        Diagnostic& d = findings_.add(native_rules::missing_required, (*elements)[element].header, path,
-                                      fmt::format("missing required key '{}' in [[stages.{}]] #{} of {}", required->key,
-                                                  section, element + 1, stage));
-        d.help = fmt::format("add {} ({})", required->key, required->description);
-      }
+  const std::string stage = draft.name.empty() ? fmt::format(" of stage {}", index + 1)
+                                               : fmt::format(" of stage '{}'", draft.name);
+  const std::size_t first = stage_element_base + index * max_array_entries;
+  check_elements(draft.assumptions, "assumptions", first, prefix + ".", stage);
+  check_elements(draft.targets, "targets", first, prefix + ".", stage);
   if (!table.contains("name")) {
     Diagnostic& d = findings_.add(native_rules::missing_required, header, prefix + ".name",
                                   fmt::format("missing required key 'name' in [[stages]] #{}", index + 1));
@@ -669,6 +666,33 @@ void Loader::read_claim(const toml::node& node, const toml::key& key, const std:
   plan_.estimates.push_back(std::move(claim));
 }
 
+void Loader::check_elements(const std::vector<PlanTable>& elements, std::string_view section, std::size_t first,
+                            std::string_view stage_prefix, std::string_view stage) {
+  const std::string_view shown = stage.empty() ? "" : "stages.";
+  // An element's key written under a misspelt name has its one finding, the misspelling's.
+  const auto misspelt = [&](const std::string& path) {
+    return !plan_.misspellings.empty() && plan_.misspelt(path);
+  };
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    const std::string element = fmt::format("{}{}[{}]", stage_prefix, section, i);
+    for (const KeySpec* required : required_keys()) {
+      const KeySpec& key = *required;
+      const std::string path = fmt::format("{}.{}", element, key.key);
+      if (key.section != section || written(&key, first + i) || misspelt(path)) continue;
+      Diagnostic& d = findings_.add(native_rules::missing_required, elements[i].header, path,
+                                    fmt::format("missing required key '{}' in [[{}{}]] #{}{}", key.key, shown, section,
+                                                i + 1, stage));
+      d.help = fmt::format("add {} ({})", key.key, key.description);
+    }
+    if (section == "targets" && !written(find_key("targets", "max"), first + i) &&
+        !written(find_key("targets", "min"), first + i) && !misspelt(element + ".max") && !misspelt(element + ".min")) {
+      Diagnostic& d = findings_.add(native_rules::missing_required, elements[i].header, element,
+                                    fmt::format("[[{}targets]] #{}{} has no bound: give max or min", shown, i + 1, stage));
+      d.help = "add max = \"...\" (or min) in the metric's unit";
+    }
+  }
+}
+
 void Loader::check_required() {
   // A section that is not there has no place of its own: the plan's first character stands
   // for the whole plan (line 1 of a plan file, the first line of a Markdown block).
@@ -699,35 +723,10 @@ void Loader::check_required() {
       d.help = fmt::format("add {} ({})", key.key, key.description);
     }
   }
-  // An element's key written under a misspelt name has its one finding, the misspelling's.
-  auto misspelt_in_element = [&](std::string_view section, std::size_t i, std::string_view key) {
-    return !plan_.misspellings.empty() && plan_.misspelt(fmt::format("{}[{}].{}", section, i, key));
-  };
-  auto check_elements = [&](const std::vector<PlanTable>& elements, std::string_view section) {
-    for (std::size_t i = 0; i < elements.size(); ++i)
-      for (const KeySpec* required : required_keys())
-        if (const KeySpec& key = *required;
-            key.section == section && !written(&key, i) && !misspelt_in_element(section, i, key.key)) {
-          Diagnostic& d = findings_.add(
-              native_rules::missing_required, elements[i].header, fmt::format("{}[{}].{}", section, i, key.key),
-              fmt::format("missing required key '{}' in [[{}]] #{}", key.key, section, i + 1));
-          d.help = fmt::format("add {} ({})", key.key, key.description);
-        }
-  };
   check_elements(plan_.targets, "targets");
   check_elements(plan_.assumptions, "assumptions");
   check_elements(plan_.benchmarks, "benchmarks");
   check_elements(plan_.capacity, "capacity");
-  for (std::size_t i = 0; i < plan_.targets.size(); ++i) {
-    const PlanTable& target = plan_.targets[i];
-    if (!written(find_key("targets", "max"), i) && !written(find_key("targets", "min"), i) &&
-        !misspelt_in_element("targets", i, "max") && !misspelt_in_element("targets", i, "min")) {
-      Diagnostic& d = findings_.add(native_rules::missing_required, target.header,
-                                    fmt::format("targets[{}]", i),
-                                    fmt::format("[[targets]] #{} has no bound: give max or min", i + 1));
-      d.help = "add max = \"...\" (or min) in the metric's unit";
-    }
-  }
   // One finding for each reuse of an id, pointing at its first use (N copies of one id are N − 1
   // findings, not one for every pair).
   std::unordered_map<std::string_view, const PlanValue*> first_use;

@@ -321,6 +321,12 @@ max = "365 d"
   });
   REQUIRE(missing != unnamed.diagnostics.end());
   CHECK(missing->message == "missing required key 'name' in [[stages.targets]] #1 of stage 'long-context'");
+  // Without max or min, as a plan's target.
+  const auto unbounded = std::find_if(unnamed.diagnostics.begin(), unnamed.diagnostics.end(), [](const Diagnostic& d) {
+    return d.rule == "missing-required" && d.key_path == "stages[1].targets[0]";
+  });
+  REQUIRE(unbounded != unnamed.diagnostics.end());
+  CHECK(unbounded->message == "[[stages.targets]] #1 of stage 'long-context' has no bound: give max or min");
 }
 
 TEST_CASE("a stage's finding on an element names the plan's element, or the stage's own", "[rules][stages]") {

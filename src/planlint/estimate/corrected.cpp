@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/native_rules.hpp"
+#include "planlint/estimate/run_totals.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/toml_lexer.hpp"
 #include "planlint/units/quantity.hpp"
@@ -66,7 +67,9 @@ std::string once_text(std::span<const InputCorrection> corrections) {
   std::string text;
   for (std::size_t i = 0; i < corrections.size(); ++i) {
     if (i > 0) text += i + 1 == corrections.size() ? " and " : ", ";
-    text += fmt::format("{} is {}", corrections[i].key, corrections[i].value);
+    const InputCorrection& c = corrections[i];
+    text += c.stage.empty() ? fmt::format("{} is {}", c.key, c.value)
+                            : fmt::format("{} of stage '{}' is {}", c.key, c.stage, c.value);
   }
   return text;
 }
@@ -92,34 +95,69 @@ std::vector<InputCorrection> input_corrections(const Plan& plan, std::span<const
     // id): nothing to correct.
     if (std::find(native_rules::all.begin(), native_rules::all.end(), d.rule) != native_rules::all.end()) continue;
     const KeySpec* key = find_key(d.key_path);
-    const PlanValue* stated = key ? plan.find(*key) : nullptr;
-    // Only a value the file states, replaced whole: the fix's edit is at the value's span.
-    if (!stated || stated->origin != Origin::plan || d.fixes.front().location.span != stated->span) continue;
+    if (!key) continue;
+    // Only a value the file states, replaced whole: the fix's edit is at the value's span, in
+    // the plan's tables or a stage's.
+    const Span& at = d.fixes.front().location.span;
+    const auto stated_at = [&](const Plan& in) {
+      const PlanValue* stated = in.find(*key);
+      return stated && stated->origin == Origin::plan && stated->span == at;
+    };
+    const Stage* stage = nullptr;
+    if (!stated_at(plan)) {
+      const auto own = std::find_if(plan.stages.begin(), plan.stages.end(),
+                                    [&](const Stage& s) { return stated_at(*s.plan); });
+      if (own == plan.stages.end()) continue;
+      stage = &*own;
+    }
     const auto read = read_fix_value(*key, d.fixes.front().replacement);
     if (!read) continue;
-    // Two findings fixing one key: the first (in the order the rules ran) wins.
+    // Two findings fixing one value: the first (in the order the rules ran) wins.
     if (std::any_of(corrections.begin(), corrections.end(),
-                    [&](const InputCorrection& c) { return c.key == d.key_path; }))
+                    [&](const InputCorrection& c) { return c.key == d.key_path && c.span == at; }))
       continue;
-    corrections.push_back({d.key_path, replacement_text(d.fixes.front().replacement)->text, d.rule, read->first, read->second});
+    corrections.push_back({d.key_path, replacement_text(d.fixes.front().replacement)->text, d.rule, read->first,
+                           read->second, at, stage ? stage->name : std::string()});
   }
   return corrections;
 }
+
+namespace {
+
+/// Writes the corrections of a value `plan` holds at the place they replace; whether any did.
+bool apply_corrections(Plan& plan, std::span<const InputCorrection> corrections) {
+  bool applied = false;
+  for (const InputCorrection& correction : corrections) {
+    const KeySpec& key = *find_key(correction.key);
+    const PlanValue* stated = plan.find(key);
+    if (!stated || stated->span != correction.span) continue;
+    PlanValue value = *stated;
+    value.value = units::Quantity{correction.base_value, key.dims.front()};
+    value.in_bits = correction.in_bits;
+    plan.sections.of(key).values.insert_or_assign(key, std::move(value));
+    applied = true;
+  }
+  return applied;
+}
+
+}  // namespace
 
 std::optional<CorrectedInputs> corrected_inputs(const Plan& plan, const Catalog& catalog,
                                                 std::span<const Diagnostic> findings, EstimateScope scope) {
   std::vector<InputCorrection> corrections = input_corrections(plan, findings);
   if (corrections.empty()) return std::nullopt;
-  CorrectedInputs corrected{plan, Estimates{}, std::move(corrections)};
-  for (const InputCorrection& correction : corrected.corrections) {
-    const KeySpec& key = *find_key(correction.key);
-    PlanValue value = *plan.find(key);
-    value.value = units::Quantity{correction.base_value, key.dims.front()};
-    value.in_bits = correction.in_bits;
-    corrected.plan.sections.of(key).values.insert_or_assign(key, std::move(value));
+  CorrectedInputs corrected{plan, Estimates{}, {}, std::move(corrections)};
+  apply_corrections(corrected.plan, corrected.corrections);
+  // A stage holds the plan's value where it inherits it (same span) and its own elsewhere: each
+  // stage that holds a corrected value runs on a corrected copy.
+  for (Stage& stage : corrected.plan.stages) {
+    Plan own = *stage.plan;
+    if (apply_corrections(own, corrected.corrections)) stage.plan = std::make_shared<const Plan>(std::move(own));
   }
-  // The one evaluation path: estimate() of the plan as the fixes write it.
-  corrected.estimates = estimate(corrected.plan, catalog, scope);
+  // The one evaluation path: estimate() of the plan as the fixes write it, and of its stages.
+  RunEstimates estimated = estimate_run(corrected.plan, catalog, scope);
+  corrected.estimates = std::move(estimated.run);
+  corrected.stage_estimates = std::move(estimated.stages);
   return corrected;
 }
 

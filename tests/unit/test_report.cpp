@@ -474,4 +474,16 @@ TEST_CASE("report computes a run in stages, and each stage, once a finding's fix
     return page.substr(at, 200);
   };
   CHECK(days_cell(html.out) == days_cell(html_right.out));
+  // Markdown shows the run's totals, then each stage's table, as the text report does.
+  CliRun markdown = run_cli({"report", "--format", "markdown", sparse.path.string()});
+  INFO(markdown.out);
+  const std::size_t first = markdown.out.find("#### Stage 1 of 2: pre-training");
+  const std::size_t second = markdown.out.find("#### Stage 2 of 2: long-context");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(markdown.out.find("`run.days`") < first);
+  CHECK(markdown.out.find("`train.days`", first) < second);
+  CHECK(markdown.out.find("`train.days`", second) != std::string::npos);
+  CHECK(markdown.out.find("`run.days`", first) == std::string::npos);
+  CHECK_THAT(markdown.out, Catch::Contains("once cluster.peak is 989 TFLOPS"));
 }

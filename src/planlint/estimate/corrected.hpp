@@ -20,13 +20,14 @@ namespace planlint {
 
 /// One input a finding's fix writes.
 struct InputCorrection {
-  std::string key;    ///< the plan key: "cluster.peak"
+  std::string key;    ///< the plan key as a reader knows it: "cluster.peak", "capacity[kind=preemptible].price"
   std::string value;  ///< the value as the fix writes it, unquoted: "989 TFLOPS"
   std::string rule;   ///< the finding's rule: "sparse-peak"
   double base_value = 0;  ///< in the key's base unit, as the loader reads `value`
   bool in_bits = false;   ///< written in bits ("400 Gbps"), kept in bytes (PlanValue::in_bits)
   Span span;              ///< the value replaced: the plan's (which its stages inherit) or a stage's own
   std::string stage;      ///< the stage whose own value it is ("long-context"); empty for the plan's
+  std::string finding_key;  ///< the fixing finding's key path as the rules made it: "capacity[1].price"
 };
 
 struct CorrectedInputs {
@@ -42,9 +43,9 @@ std::string once_text(std::span<const InputCorrection> corrections);
 /// Whose fixes they are: "sparse-peak's fix", "the fixes of sparse-peak and bits-for-bytes".
 std::string fixes_text(std::span<const InputCorrection> corrections);
 
-/// The corrections the findings' fixes write to quantity keys of `plan`: the rule findings (not
-/// suppressed) with one edit that replaces a value the file states (the plan's, or a stage's
-/// own), read back as the key reads it. A fix of a claim ([estimates]) or of a text is no input to the estimates and is left out,
+/// The corrections the findings' fixes write to quantity keys of `plan` (a table's, or a
+/// [[capacity]] slice's field): the rule findings (not suppressed) with one edit that replaces
+/// a value the file states (the plan's, or a stage's own), read back as the key reads it. A fix of a claim ([estimates]) or of a text is no input to the estimates and is left out,
 /// and so is a loader's (node-price), which writes what planlint already reads.
 std::vector<InputCorrection> input_corrections(const Plan& plan, std::span<const Diagnostic> findings);
 

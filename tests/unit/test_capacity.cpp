@@ -2,8 +2,11 @@
 /// means (docs/estimates.md, "Capacity mixes"), which the time and cost metrics read.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "planlint/lint/lint.hpp"
 #include "planlint/plan/loader.hpp"
@@ -178,6 +181,84 @@ source = "fleet log"
   CHECK(mixed["cost.total"].high.has_value());
   // cluster.price prices no slice here: it moves nothing.
   CHECK_FALSE(mixed["cost.price"].low.has_value());
+}
+
+TEST_CASE("an assumption of a slice's price or goodput, by name or by place, ranges the mix", "[estimates][capacity][ranges]") {
+  const std::string assumptions = R"(
+[[assumptions]]
+id = "spot-price"
+key = "capacity[kind=preemptible].price"
+value = "$1.20/GPU/h"
+low = "$0.90/GPU/h"
+high = "$2.00/GPU/h"
+source = "spot price history"
+
+[[assumptions]]
+id = "spot-goodput"
+key = "capacity[1].goodput"
+value = "75%"
+low = "60%"
+high = "85%"
+source = "fleet preemption log"
+)";
+  const Estimated mixed = estimate_text(training_plan({{"cluster.price", "\"$3/GPU/h\""}}) + mix + assumptions);
+  const MetricValue& price = mixed["cost.price"];
+  REQUIRE(price.low);
+  REQUIRE(price.high);
+  CHECK(*price.low * hour == Approx(0.6 * 2.10 + 0.4 * 0.90));
+  CHECK(*price.high * hour == Approx(0.6 * 2.10 + 0.4 * 2.00));
+  const MetricValue& goodput = mixed["train.goodput"];
+  REQUIRE(goodput.low);
+  CHECK(*goodput.low == Approx(0.6 * 0.90 + 0.4 * 0.60));
+  CHECK(*goodput.high == Approx(0.6 * 0.90 + 0.4 * 0.85));
+  // The cost's ends are the corners: the cheap price with the high goodput, and the reverse.
+  const MetricValue& cost = mixed["cost.total"];
+  REQUIRE(cost.low);
+  const Estimated cheap = estimate_text(training_plan({{"cluster.price", "\"$3/GPU/h\""}}) +
+                                        R"(
+[[capacity]]
+kind = "reserved"
+share = "60%"
+price = "$2.10/GPU/h"
+
+[[capacity]]
+kind = "preemptible"
+share = 0.4
+price = "$0.90/GPU/h"
+goodput = "85%"
+)");
+  CHECK(*cost.low == Approx(cheap["cost.total"].value));
+  CHECK(std::find(cost.range_keys.begin(), cost.range_keys.end(), "capacity[1].price") != cost.range_keys.end());
+  CHECK(std::find(cost.range_keys.begin(), cost.range_keys.end(), "capacity[1].goodput") != cost.range_keys.end());
+}
+
+TEST_CASE("an assumption's key names a slice the plan has, and a slice's price or goodput only", "[loader][capacity]") {
+  const auto bad_values = [](const FileResult& result) {
+    std::vector<const Diagnostic*> found;
+    for (const Diagnostic& d : result.diagnostics)
+      if (d.rule == "bad-value") found.push_back(&d);
+    return found;
+  };
+  const auto with_key = [](std::string_view key) {
+    return training_plan({{"cluster.price", "\"$3/GPU/h\""}}) + mix +
+           fmt::format("\n[[assumptions]]\nid = \"a\"\nkey = \"{}\"\nvalue = \"$1/GPU/h\"\nsource = \"s\"\n", key);
+  };
+  CHECK(bad_values(lint(with_key("capacity[kind=preemptible].price"))).empty());
+  CHECK(bad_values(lint(with_key("capacity[0].price"))).empty());
+  const FileResult missing = lint(with_key("capacity[kind=on-demand].price"));
+  REQUIRE(bad_values(missing).size() == 1);
+  CHECK(bad_values(missing).front()->message ==
+        "assumptions[0].key = \"capacity[kind=on-demand].price\" names no [[capacity]] slice of the plan");
+  CHECK_THAT(bad_values(missing).front()->help.value_or(""),
+             Catch::Contains("capacity[kind=reserved], capacity[kind=preemptible]"));
+  CHECK(bad_values(lint(with_key("capacity[2].goodput"))).size() == 1);
+  // A slice's share is the plan's choice, not an assumption; every slice's price no one value.
+  CHECK(bad_values(lint(with_key("capacity[0].share"))).size() == 1);
+  CHECK(bad_values(lint(with_key("capacity.price"))).size() == 1);
+  // The assumption rules read the slice's value: orphan and value mismatch as for a table's key.
+  const FileResult mismatched = lint(with_key("capacity[kind=preemptible].price"));
+  CHECK_FALSE(has_rule(mismatched, "assumption-orphan"));
+  CHECK(has_rule(mismatched, "assumption-value-mismatch"));
 }
 
 TEST_CASE("an inference plan's monthly cost reads the blended price", "[estimates][capacity][serving]") {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "planlint/estimate/engine.hpp"
+#include "planlint/plan/assumed_keys.hpp"
 
 namespace planlint {
 
@@ -12,35 +13,61 @@ namespace {
 using detail::Overrides;
 
 /// Whether a higher value of the ranged key `key` lowers the cost-tier metrics: a higher MFU or
-/// goodput does, a higher price raises them.
-bool higher_is_cheaper(std::string_view key) { return key != plan_key_of(RangedKey::price); }
+/// goodput does, a higher price (cluster.price, a slice's "capacity[1].price") raises them.
+bool higher_is_cheaper(std::string_view key) {
+  return key != plan_key_of(RangedKey::price) && !key.ends_with("].price");
+}
 
-/// For each ranged key the plan states, the low/high of the first assumption that justifies
-/// it; an end the assumption leaves out is the plan's value.
+/// The range of the first assumption whose key is `key` (as `matches` tells), over `value`
+/// (the plan's, at `key_path`); nullopt when it gives no end other than the value.
+std::optional<RangeSource> assumed_range(const Plan& plan, const PlanValue& value, std::string key_path,
+                                         const auto& matches) {
+  for (const PlanTable& assumption : plan.assumptions) {
+    const PlanValue* justified = assumption.find("key");
+    if (!justified || !justified->text() || !matches(*justified->text())) continue;
+    const PlanValue* low = assumption.find("low");
+    const PlanValue* high = assumption.find("high");
+    if ((!low || !low->quantity()) && (!high || !high->quantity())) continue;
+    RangeSource range;
+    range.key = std::move(key_path);
+    range.low = range.high = value.quantity()->value;
+    range.dim = value.quantity()->dim;
+    range.span = assumption.header;
+    if (const PlanValue* id = assumption.find("id"); id && id->text()) range.assumption = *id->text();
+    if (low && low->quantity()) range.low = low->quantity()->value;
+    if (high && high->quantity()) range.high = high->quantity()->value;
+    if (range.low == value.quantity()->value && range.high == value.quantity()->value) return std::nullopt;
+    return range;
+  }
+  return std::nullopt;
+}
+
+/// For each ranged key the plan states, and each [[capacity]] slice's price and goodput, the
+/// low/high of the first assumption that justifies it; an end the assumption leaves out is the
+/// plan's value.
 std::vector<RangeSource> assumed_ranges(const Plan& plan) {
   std::vector<RangeSource> ranges;
   for (const RangedKey ranged : ranged_keys) {
     const std::string_view key = plan_key_of(ranged);
-    const std::optional<double> value = plan.number(key);
-    if (!value) continue;
-    for (const PlanTable& assumption : plan.assumptions) {
-      const PlanValue* justified = assumption.find("key");
-      if (!justified || !justified->text() || *justified->text() != key) continue;
-      const PlanValue* low = assumption.find("low");
-      const PlanValue* high = assumption.find("high");
-      if ((!low || !low->quantity()) && (!high || !high->quantity())) continue;
-      RangeSource range;
-      range.key = std::string(key);
-      range.low = range.high = *value;
-      range.dim = plan.find(key)->quantity()->dim;
-      range.span = assumption.header;
-      if (const PlanValue* id = assumption.find("id"); id && id->text()) range.assumption = *id->text();
-      if (low && low->quantity()) range.low = low->quantity()->value;
-      if (high && high->quantity()) range.high = high->quantity()->value;
-      if (range.low != *value || range.high != *value) ranges.push_back(std::move(range));
-      break;
-    }
+    const PlanValue* value = plan.find(key);
+    if (!value || !value->quantity()) continue;
+    if (auto range = assumed_range(plan, *value, std::string(key), [&](std::string_view k) { return k == key; }))
+      ranges.push_back(std::move(*range));
   }
+  // A slice's field by the key its metrics' inputs name it by ("capacity[1].price"), its
+  // assumption by name or by place.
+  if (plan.assumptions.empty()) return ranges;
+  for (std::size_t i = 0; i < plan.capacity.size(); ++i)
+    for (const std::string_view field : {"price", "goodput"}) {
+      const SliceField slice{i, find_key("capacity", field)};
+      const PlanValue* value = plan.capacity[i].values.find(*slice.field);
+      if (!value || !value->quantity()) continue;
+      const auto names_it = [&](std::string_view k) {
+        const std::optional<SliceField> named = find_slice_field(plan, k);
+        return named && named->slice == i && named->field == slice.field;
+      };
+      if (auto range = assumed_range(plan, *value, slice.path(), names_it)) ranges.push_back(std::move(*range));
+    }
   return ranges;
 }
 
@@ -112,14 +139,17 @@ bool corners_suffice(const std::vector<RangeSource>& ranges) {
 
 /// The evaluations of the ranges, the values of the cost-tier metrics only: at the cheaper and
 /// the dearer corner of the assumptions' lows and highs, or (how = every_combination, or
-/// !corners_suffice) at every combination of the ends, at most 2³ = 8.
+/// !corners_suffice) at every combination of the ends, at most 2⁴ = 16.
 std::vector<detail::MetricValues> range_variants(const Plan& plan, const Catalog& catalog,
                                                  const std::vector<RangeSource>& ranges,
                                                  RangeEvaluations how = RangeEvaluations::corners) {
   std::vector<detail::MetricValues> variants;
   Overrides overrides(ranges.size());
-  for (std::size_t i = 0; i < ranges.size(); ++i) overrides[i].spec = find_key(ranges[i].key);
-  if (how == RangeEvaluations::corners && corners_suffice(ranges)) {
+  for (std::size_t i = 0; i < ranges.size(); ++i) overrides[i] = detail::override_at(ranges[i].key, 0);
+  // Every combination of many ends is more evaluations than a range is worth: past a few
+  // assumptions (a mix's slices each add two) the corners stand for them.
+  constexpr std::size_t most_combined = 4;
+  if (ranges.size() > most_combined || (how == RangeEvaluations::corners && corners_suffice(ranges))) {
     variants.reserve(2);
     for (const bool cheaper : {true, false}) {
       // The ends by value: an inverted assumption (low above high) is assumption-range-

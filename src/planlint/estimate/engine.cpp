@@ -1,6 +1,7 @@
 #include "planlint/estimate/engine.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -16,6 +17,13 @@ namespace {
 constexpr double missing_value = std::numeric_limits<double>::quiet_NaN();
 
 bool is_fraction_key(std::string_view path) {
+  // An element's field ("capacity[1].goodput") is its section's key ("capacity.goodput").
+  std::string field;
+  if (const std::size_t open = path.find('['), close = path.find("]."); open != std::string_view::npos &&
+                                                                       close != std::string_view::npos && open < close) {
+    field = std::string(path.substr(0, open)) + std::string(path.substr(close + 1));
+    path = field;
+  }
   const KeySpec* spec = find_key(path);
   return spec && spec->base_unit == "fraction";
 }
@@ -71,6 +79,19 @@ const std::string& EstimateContext::catalog_note(std::string_view path) {
                                      : fmt::format("catalog {}", *gpu);
   }
   return *note;
+}
+
+Override override_at(std::string_view key, double value) {
+  Override override{find_key(key), value};
+  if (override.spec) return override;
+  const std::size_t open = key.find('['), close = key.find("].");
+  if (!key.starts_with("capacity[") || close == std::string_view::npos) return override;
+  std::size_t slice = 0;
+  const auto [end, error] = std::from_chars(key.data() + open + 1, key.data() + close, slice);
+  if (error != std::errc() || end != key.data() + close) return override;
+  override.spec = find_key("capacity", key.substr(close + 2));
+  override.slice = slice;
+  return override;
 }
 
 std::optional<double> EstimateContext::number(std::string_view path) const {
@@ -177,7 +198,14 @@ std::optional<Term> MetricBuilder::optional_element(const PlanTable& element, st
                                                    std::string name) {
   const PlanValue* found = element.find(shown_as.substr(shown_as.find('.') + 1));
   if (!found || !found->quantity()) return std::nullopt;
-  const double number = found->quantity()->value;
+  double number = found->quantity()->value;
+  // A slice's field an assumption ranges: its low or high in the ranges' evaluations.
+  if (context_.has_overrides()) {
+    const std::vector<PlanTable>& slices = context_.plan().capacity;
+    if (!slices.empty() && &element >= slices.data() && &element < slices.data() + slices.size())
+      number = context_.override_of(find_key(shown_as), static_cast<std::size_t>(&element - slices.data()))
+                   .value_or(number);
+  }
   const units::Dimension dim = found->quantity()->dim;
   if (context_.with_provenance()) {
     MetricInput input;

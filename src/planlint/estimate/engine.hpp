@@ -41,10 +41,19 @@ std::string show_percent(double fraction);
 struct Override {
   const KeySpec* spec = nullptr;
   double value = 0;
+  /// The [[capacity]] slice whose field `spec` is (capacity.price, capacity.goodput); no_slice
+  /// for a table's key.
+  std::size_t slice = no_slice;
+  static constexpr std::size_t no_slice = static_cast<std::size_t>(-1);
 };
-/// At most the three ranged keys, found by a scan: a map compared strings for every input of
-/// every metric of the ranges' evaluations.
+/// The ranged keys and the slices' fields an assumption ranges, found by a scan: a map compared
+/// strings for every input of every metric of the ranges' evaluations.
 using Overrides = std::vector<Override>;
+
+/// The override of `key` at `value`: a table's key ("training.mfu") or a slice's field as the
+/// metrics' inputs name it ("capacity[1].price", SliceField::path); its spec is null for
+/// another key.
+Override override_at(std::string_view key, double value);
 
 /// One evaluation of every metric of the plan's kind with `overrides` in place of the plan's
 /// values, with the arithmetic and without the provenance: what the sensitivity's bars
@@ -74,6 +83,8 @@ class EstimateContext {
   bool with_provenance() const { return record_ == Record::provenance; }
 
   const Plan& plan() const { return plan_; }
+  /// Whether this evaluation replaces some plan values (one of the ranges' evaluations).
+  bool has_overrides() const { return !overrides_.empty(); }
   const Catalog& catalog() const { return catalog_; }
   Estimates& estimates() { return estimates_; }
   Estimates take() { return std::move(estimates_); }
@@ -88,9 +99,9 @@ class EstimateContext {
   /// The plan's text at `path`, if it holds one.
   std::optional<std::string> text(std::string_view path) const { return plan_.text(path); }
   /// The override of the key `spec` (nullptr: none) in this evaluation.
-  std::optional<double> override_of(const KeySpec* spec) const {
+  std::optional<double> override_of(const KeySpec* spec, std::size_t slice = Override::no_slice) const {
     for (const Override& override : overrides_)
-      if (spec && override.spec == spec) return override.value;
+      if (spec && override.spec == spec && override.slice == slice) return override.value;
     return std::nullopt;
   }
 

@@ -6,6 +6,7 @@
 
 #include "planlint/estimate/engine.hpp"
 #include "planlint/estimate/targets.hpp"
+#include "planlint/plan/assumed_keys.hpp"
 
 namespace planlint {
 
@@ -17,10 +18,13 @@ std::vector<RangeSource> moved_assumptions(const Plan& plan) {
   std::vector<RangeSource> moved;
   for (const PlanTable& assumption : plan.assumptions) {
     const PlanValue* key = assumption.find("key");
-    if (!key || !key->text() || !find_key(*key->text())) continue;
-    const std::string& name = *key->text();
+    if (!key || !key->text()) continue;
+    // A slice's field by the key the metrics' inputs name it by ("capacity[1].price").
+    const std::optional<SliceField> slice = find_slice_field(plan, *key->text());
+    if (!slice && !find_key(*key->text())) continue;
+    const std::string name = slice ? slice->path() : *key->text();
     if (std::any_of(moved.begin(), moved.end(), [&](const RangeSource& range) { return range.key == name; })) continue;
-    const PlanValue* value = plan.find(name);
+    const PlanValue* value = assumed_value(plan, *key->text());
     if (!value || !value->quantity()) continue;
     const PlanValue* low = assumption.find("low");
     const PlanValue* high = assumption.find("high");
@@ -38,10 +42,13 @@ std::vector<RangeSource> moved_assumptions(const Plan& plan) {
   return moved;
 }
 
-/// The plan keys that are assumptions: every [[assumptions]] entry's key, and the ranged keys.
+/// The plan keys that are assumptions: every [[assumptions]] entry's key, the ranged keys, and
+/// each [[capacity]] slice's price and goodput (by place, as the metrics' inputs name them).
 std::set<std::string, std::less<>> assumption_keys(const Plan& plan) {
   std::set<std::string, std::less<>> keys;
   for (const RangedKey ranged : ranged_keys) keys.emplace(plan_key_of(ranged));
+  for (std::size_t i = 0; i < plan.capacity.size(); ++i)
+    for (const std::string_view field : {"price", "goodput"}) keys.insert(SliceField{i, find_key("capacity", field)}.path());
   for (const PlanTable& assumption : plan.assumptions)
     if (const PlanValue* key = assumption.find("key"); key && key->text()) keys.insert(*key->text());
   return keys;
@@ -85,9 +92,7 @@ Sensitivity sensitivity(const Plan& plan, const Catalog& catalog, const Estimate
   std::vector<Ends> evaluations;
   evaluations.reserve(result.assumptions.size());
   for (const RangeSource& range : result.assumptions) {
-    detail::Overrides overrides(1);
-    overrides[0].spec = find_key(range.key);
-    overrides[0].value = range.low;
+    detail::Overrides overrides{detail::override_at(range.key, range.low)};
     Estimates low = detail::evaluate_overridden(plan, catalog, overrides);
     overrides[0].value = range.high;
     evaluations.push_back({std::move(low), detail::evaluate_overridden(plan, catalog, overrides)});

@@ -492,13 +492,16 @@ class Checker {
         check_word(*node.children[0], plan_key_vocabulary());
         return Type::of(Kind::boolean);
       case Function::unassumed: {
-        // unassumed(['training.mfu', 'cluster.price']): a list literal of plan keys.
+        // unassumed(['training.mfu', 'cluster.price']): a list literal of plan keys, or of a
+        // [[capacity]] slice's fields ('it.price', 'it.goodput').
         arity(node, 1, 1);
         const Node& keys = *node.children[0];
         if (keys.kind != Node::Kind::list)
           fail(keys, "unassumed() takes a list of plan keys, such as ['training.mfu', 'cluster.price']");
         for (const Node* key : keys.children) {
           if (key->kind != Node::Kind::string) fail(*key, "unassumed() lists plan keys as strings ('training.mfu')");
+          // 'it.price': the field of an `each = "capacity"` rule's slice.
+          if (key->text == "it.price" || key->text == "it.goodput") continue;
           check_word(*key, plan_key_vocabulary());
         }
         return Type::of(Kind::string);

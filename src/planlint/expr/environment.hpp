@@ -83,6 +83,13 @@ class Environment {
   virtual std::vector<std::string> missing_inputs(std::string_view metric) const = 0;
   /// Whether an [[assumptions]] entry justifies the plan key.
   virtual bool assumed(std::string_view key) const = 0;
+  /// The key of the field `field` of an `each` rule's element when the element states it and no
+  /// [[assumptions]] entry justifies it: a [[capacity]] slice's "capacity[kind=preemptible].price"
+  /// (unassumed(['it.price'])); nullopt otherwise, and for an element of another array.
+  virtual std::optional<std::string> unassumed_field(std::string_view field) const {
+    (void)field;
+    return std::nullopt;
+  }
   /// The tolerance of the metric's tier (plan [tolerances], config, or the default).
   virtual std::optional<double> tolerance(std::string_view metric) const = 0;
   /// A catalog figure: catalog('h100-sxm', 'dense_peak', 'bf16').

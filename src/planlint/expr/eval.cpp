@@ -510,6 +510,15 @@ class Evaluator {
         // [[assumptions]] section is written under a name planlint cannot read.
         std::string joined;
         for (const Node* key : args[0]->children) {
+          // An `each` rule's element's field: a [[capacity]] slice's, by the key that names it.
+          if (key->text.starts_with("it.")) {
+            if (environment_.unread("assumptions")) return std::nullopt;
+            if (std::optional<std::string> field = environment_.unassumed_field(std::string_view(key->text).substr(3))) {
+              if (!joined.empty()) joined += ", ";
+              joined += *field;
+            }
+            continue;
+          }
           if (!environment_.stated(key->text) || !environment_.plan_value(key->text)) continue;
           if (environment_.unread("assumptions")) return std::nullopt;
           if (environment_.assumed(key->text)) continue;

@@ -15,6 +15,8 @@
 #include "planlint/plan/defaults.hpp"
 #include "planlint/metrics/metric_table.hpp"
 #include "planlint/plan/schema.hpp"
+#include "planlint/plan/assumed_keys.hpp"
+#include "planlint/plan/element_keys.hpp"
 #include "planlint/plan/stage_findings.hpp"
 #include "planlint/plan/value_reader.hpp"
 #include "planlint/source/columns.hpp"
@@ -410,8 +412,10 @@ void Loader::read_element(const toml::table& table, std::string_view section, st
       context.base_unit = metric_unit;
     }
   } else if (const PlanValue* key = out.find("key"); key && key->text()) {
-    if (const KeySpec* target = find_key(*key->text());
-        target && (target->kind == ValueKind::quantity || target->kind == ValueKind::whole)) {
+    // A slice's price or goodput reads as the slice's field does.
+    const KeySpec* target = find_key(*key->text());
+    if (!target) target = slice_field_spec(*key->text());
+    if (target && (target->kind == ValueKind::quantity || target->kind == ValueKind::whole)) {
       context = detail::context_of(*target);
       range_spec = target;
     }
@@ -743,6 +747,21 @@ void Loader::check_required() {
                                   fmt::format("assumption id \"{}\" is used twice", *id->text()));
     d.related.push_back({Location{source_->path(), first->second->span}, "first used here"});
     d.help = "give every assumption its own id";
+  }
+  // An assumption of a slice's price or goodput names a slice the plan has.
+  for (std::size_t i = 0; i < plan_.assumptions.size(); ++i) {
+    const PlanValue* key = plan_.assumptions[i].find("key");
+    if (!key || !key->text() || !is_slice_field_key(*key->text()) || find_slice_field(plan_, *key->text())) continue;
+    std::string slices;
+    const std::vector<std::string> names = element_names("capacity", plan_.capacity);
+    for (std::size_t n = 0; n < names.size(); ++n)
+      slices += fmt::format("{}capacity[{}]", n == 0 ? "" : ", ", names[n].empty() ? std::to_string(n) : names[n]);
+    Diagnostic& d = findings_.add(native_rules::bad_value, key->span, fmt::format("assumptions[{}].key", i),
+                                  fmt::format("assumptions[{}].key = \"{}\" names no [[capacity]] slice of the plan",
+                                              i, *key->text()));
+    d.help = slices.empty() ? std::string("the plan has no [[capacity]] slices: name a table's value, such as "
+                                          "\"cluster.price\"")
+                            : fmt::format("name a slice the plan has: {} (or by its place, capacity[0])", slices);
   }
   if (plan_.text("model.architecture") == "moe" && !written(find_key("model", "active_params"))) {
     const PlanValue* arch = plan_.find("model.architecture");

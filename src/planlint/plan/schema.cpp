@@ -449,8 +449,9 @@ std::vector<KeySpec> make_keys() {
           .doc("a unique name for the assumption; a repeated id is a `bad-value` error"),
       of_kind("assumptions", "key", K::plan_key, "the plan key it justifies, e.g. training.mfu")
           .doc("the key it justifies, e.g. `training.mfu`, `training.goodput`, `cluster.price`, `inference.mfu`: a "
-               "key of a table, not a field of every `[[targets]]`, `[[assumptions]]` or `[[benchmarks]]` entry "
-               "(`targets.max` is a bad value)"),
+               "key of a table, or one `[[capacity]]` slice's `price` or `goodput`, the slice by what it is or by "
+               "its place (`capacity[kind=preemptible].price`, `capacity[1].goodput`); not a field of every "
+               "entry (`targets.max`, `capacity.price` are bad values)"),
       of_kind("assumptions", "value", K::any_quantity, "the assumed value").doc(assumed_range_doc),
       of_kind("assumptions", "low", K::any_quantity, "low end of the plausible range").doc(assumed_range_doc),
       of_kind("assumptions", "high", K::any_quantity, "high end of the plausible range").doc(assumed_range_doc),

@@ -14,6 +14,7 @@
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/suggest.hpp"
 #include "planlint/metrics/metric_table.hpp"
+#include "planlint/plan/assumed_keys.hpp"
 #include "planlint/source/string_span.hpp"
 
 namespace planlint::detail {
@@ -230,11 +231,15 @@ std::optional<PlanValue> ValueReader::read(const toml::node& node, const toml::k
                              : std::string("see `planlint report` for the metric names"));
         return std::nullopt;
       }
-      if (spec.kind == ValueKind::plan_key && !find_value_key(text)) {
+      // A slice's price or goodput ("capacity[kind=preemptible].price") is checked against the
+      // plan's slices once they are read (Loader::check_required).
+      if (spec.kind == ValueKind::plan_key && !find_value_key(text) && !is_slice_field_key(text)) {
         // A field of each [[targets]] entry names no one value for an assumption to justify.
         if (const std::string refusal = element_field_refusal(text); !refusal.empty()) {
           bad_value(node, path, fmt::format("{} = \"{}\" names {}", path, text, refusal),
-                    std::string("an assumption justifies a value of a table such as \"training.mfu\" or \"cluster.price\""));
+                    std::string("an assumption justifies a value of a table such as \"training.mfu\" or "
+                                "\"cluster.price\", or one [[capacity]] slice's price or goodput, "
+                                "\"capacity[kind=preemptible].price\""));
           return std::nullopt;
         }
         const std::vector<std::string>& all = value_key_paths();

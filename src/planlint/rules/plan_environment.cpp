@@ -9,7 +9,9 @@
 
 #include "planlint/catalog/price_reference.hpp"
 #include "planlint/expr/check.hpp"
+#include "planlint/plan/assumed_keys.hpp"
 #include "planlint/plan/defaults.hpp"
+#include "planlint/plan/element_keys.hpp"
 #include "planlint/metrics/metric_table.hpp"
 #include "planlint/estimate/tolerance.hpp"
 #include "planlint/plan/schema.hpp"
@@ -145,7 +147,7 @@ std::optional<expr::Value> PlanEnvironment::lookup(std::string_view path) const 
 
 bool PlanEnvironment::stated(std::string_view path) const {
   if (path.starts_with("it.")) return lookup(path).has_value();
-  const PlanValue* value = inputs_.plan.find(path);
+  const PlanValue* value = assumed_value(inputs_.plan, path);
   // A key stated with an invalid value or under a misspelt name is stated: missing-goodput
   // must not say "no training.goodput" to a plan whose goodput is "94 percent" or `goodpt`.
   return (value && value->origin == Origin::plan) || inputs_.plan.states_unread(path);
@@ -204,7 +206,8 @@ std::optional<expr::Value> PlanEnvironment::metric_bound(std::string_view name, 
 }
 
 std::optional<expr::Value> PlanEnvironment::plan_value(std::string_view key) const {
-  const PlanValue* value = inputs_.plan.find(key);
+  // An assumption's key may name a [[capacity]] slice's field (value(it.key)).
+  const PlanValue* value = assumed_value(inputs_.plan, key);
   if (!value) return std::nullopt;
   return to_value(value->value);
 }
@@ -213,6 +216,24 @@ bool PlanEnvironment::assumed(std::string_view key) const {
   for (const PlanTable& assumption : inputs_.plan.assumptions)
     if (const PlanValue* k = assumption.find("key"); k && k->text() && *k->text() == key) return true;
   return false;
+}
+
+std::optional<std::string> PlanEnvironment::unassumed_field(std::string_view field) const {
+  const std::vector<PlanTable>& slices = inputs_.plan.capacity;
+  if (!element_ || slices.empty() || element_ < slices.data() || element_ >= slices.data() + slices.size())
+    return std::nullopt;
+  const auto index = static_cast<std::size_t>(element_ - slices.data());
+  const KeySpec* spec = find_key("capacity", field);
+  const PlanValue* value = spec ? element_->values.find(*spec) : nullptr;
+  if (!value || value->origin != Origin::plan) return std::nullopt;
+  // An entry may name the slice by what it is or by its place.
+  for (const PlanTable& assumption : inputs_.plan.assumptions)
+    if (const PlanValue* key = assumption.find("key"); key && key->text())
+      if (const std::optional<SliceField> named = find_slice_field(inputs_.plan, *key->text());
+          named && named->slice == index && named->field == spec)
+        return std::nullopt;
+  const std::string name = element_names("capacity", slices)[index];
+  return name.empty() ? SliceField{index, spec}.path() : fmt::format("capacity[{}].{}", name, field);
 }
 
 bool PlanEnvironment::claimed(std::string_view metric) const {

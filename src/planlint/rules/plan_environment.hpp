@@ -111,6 +111,7 @@ class PlanEnvironment : public expr::Environment {
   std::optional<expr::Value> metric_bound(std::string_view name, bool high) const override;
   std::optional<expr::Value> plan_value(std::string_view key) const override;
   bool assumed(std::string_view key) const override;
+  std::optional<std::string> unassumed_field(std::string_view field) const override;
   bool claimed(std::string_view metric) const override;
   bool computed(std::string_view metric) const override;
   bool computed_from(std::string_view metric, std::string_view key) const override;

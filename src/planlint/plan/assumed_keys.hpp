@@ -1,0 +1,44 @@
+#pragma once
+/// What an [[assumptions]] entry's `key` names: a value of a table ("training.mfu",
+/// "cluster.price"), or the price or goodput of one [[capacity]] slice, by what the slice is or
+/// by its place:
+///
+///     key = "capacity[kind=preemptible].price"    # element_keys.hpp's name of the slice
+///     key = "capacity[1].goodput"                 # the second slice
+///
+/// A slice's price and goodput are assumptions as cluster.price and training.goodput are: the
+/// cost's range reads their lows and highs (docs/estimates.md, "Ranges").
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "planlint/plan/plan.hpp"
+#include "planlint/plan/schema.hpp"
+
+namespace planlint {
+
+/// One [[capacity]] slice's field.
+struct SliceField {
+  std::size_t slice = 0;
+  const KeySpec* field = nullptr;  ///< capacity.price or capacity.goodput
+  /// "capacity[1].price": the key the estimates' inputs and the findings' key paths name it by.
+  std::string path() const;
+};
+
+/// Whether `key` is written as a slice's field an assumption may name, `capacity[...].price` or
+/// `capacity[...].goodput`, whatever slices the plan holds.
+bool is_slice_field_key(std::string_view key);
+/// The field's spec (capacity.price, capacity.goodput) of a key written as a slice's field; its
+/// unit and range read the assumption's value, low and high. nullptr for another key.
+const KeySpec* slice_field_spec(std::string_view key);
+
+/// The slice field `key` names in `plan`; nullopt when it is not one, or names no slice the plan
+/// has.
+std::optional<SliceField> find_slice_field(const Plan& plan, std::string_view key);
+
+/// The value an assumption's `key` names in `plan`: a table's value or a slice's field; nullptr
+/// when the plan states none.
+const PlanValue* assumed_value(const Plan& plan, std::string_view key);
+
+}  // namespace planlint

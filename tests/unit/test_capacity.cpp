@@ -19,8 +19,9 @@ namespace {
 
 constexpr double hour = 3600;
 
-/// 60% reserved at $2.10, 40% preemptible at $1.20 with 75% goodput; `extra` after them.
-const std::string mix = R"(
+/// 60% reserved at $2.10, 40% preemptible at `spot_price` with `spot_goodput`.
+std::string slices(std::string_view spot_price, std::string_view spot_goodput) {
+  return fmt::format(R"(
 [[capacity]]
 kind = "reserved"
 share = "60%"
@@ -29,9 +30,12 @@ price = "$2.10/GPU/h"
 [[capacity]]
 kind = "preemptible"
 share = 0.4
-price = "$1.20/GPU/h"
-goodput = "75%"
-)";
+price = "{}"
+goodput = "{}"
+)",
+                     spot_price, spot_goodput);
+}
+const std::string mix = slices("$1.20/GPU/h", "75%");
 
 FileResult lint(std::string text) {
   LintOptions options;
@@ -214,19 +218,8 @@ source = "fleet preemption log"
   // The cost's ends are the corners: the cheap price with the high goodput, and the reverse.
   const MetricValue& cost = mixed["cost.total"];
   REQUIRE(cost.low);
-  const Estimated cheap = estimate_text(training_plan({{"cluster.price", "\"$3/GPU/h\""}}) +
-                                        R"(
-[[capacity]]
-kind = "reserved"
-share = "60%"
-price = "$2.10/GPU/h"
-
-[[capacity]]
-kind = "preemptible"
-share = 0.4
-price = "$0.90/GPU/h"
-goodput = "85%"
-)");
+  const Estimated cheap =
+      estimate_text(training_plan({{"cluster.price", "\"$3/GPU/h\""}}) + slices("$0.90/GPU/h", "85%"));
   CHECK(*cost.low == Approx(cheap["cost.total"].value));
   CHECK(std::find(cost.range_keys.begin(), cost.range_keys.end(), "capacity[1].price") != cost.range_keys.end());
   CHECK(std::find(cost.range_keys.begin(), cost.range_keys.end(), "capacity[1].goodput") != cost.range_keys.end());

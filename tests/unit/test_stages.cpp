@@ -37,6 +37,14 @@ training.global_batch = 128
 cluster.count = 64
 )";
 
+/// The findings of `rule` in `result`.
+std::vector<const Diagnostic*> of_rule(const FileResult& result, std::string_view rule) {
+  std::vector<const Diagnostic*> found;
+  for (const Diagnostic& d : result.diagnostics)
+    if (d.rule == rule) found.push_back(&d);
+  return found;
+}
+
 }  // namespace
 
 TEST_CASE("a stage is the plan with its own keys, estimated as a plan of its own", "[estimates][stages]") {
@@ -152,12 +160,6 @@ TEST_CASE("a finding every stage shares is reported once, and none twice", "[rul
   // An MFU without an [[assumptions]] entry: the same finding for the run and both stages.
   const FileResult one = lint(training_plan());
   const FileResult staged = lint(training_plan() + long_context_stage);
-  auto of_rule = [](const FileResult& result, std::string_view rule) {
-    std::vector<const Diagnostic*> found;
-    for (const Diagnostic& d : result.diagnostics)
-      if (d.rule == rule) found.push_back(&d);
-    return found;
-  };
   REQUIRE(of_rule(one, "assumption-undeclared").size() == 1);
   const auto shared = of_rule(staged, "assumption-undeclared");
   REQUIRE(shared.size() == 1);
@@ -402,12 +404,6 @@ TEST_CASE("a run in stages: its findings' figures are those once a finding's fix
           Approx(dense.stage_estimates[s].find("train.days")->value));
   // The claim's finding is the dense plan's, marked.
   const FileResult dense_claimed = lint(training_plan({{"cluster.peak", "\"989 TFLOPS\""}}) + long_context_stage + claim);
-  const auto of_rule = [](const FileResult& result, std::string_view rule) {
-    std::vector<const Diagnostic*> found;
-    for (const Diagnostic& d : result.diagnostics)
-      if (d.rule == rule) found.push_back(&d);
-    return found;
-  };
   REQUIRE(of_rule(dense_claimed, "estimate-mismatch").size() == 1);
   const auto mismatch = of_rule(sparse, "estimate-mismatch");
   REQUIRE(mismatch.size() == 1);

@@ -18,56 +18,63 @@ bool higher_is_cheaper(std::string_view key) {
   return key != plan_key_of(RangedKey::price) && !key.ends_with("].price");
 }
 
-/// The range of the first assumption whose key is `key` (as `matches` tells), over `value`
-/// (the plan's, at `key_path`); nullopt when it gives no end other than the value.
-std::optional<RangeSource> assumed_range(const Plan& plan, const PlanValue& value, std::string key_path,
-                                         const auto& matches) {
-  for (const PlanTable& assumption : plan.assumptions) {
-    const PlanValue* justified = assumption.find("key");
-    if (!justified || !justified->text() || !matches(*justified->text())) continue;
-    const PlanValue* low = assumption.find("low");
-    const PlanValue* high = assumption.find("high");
-    if ((!low || !low->quantity()) && (!high || !high->quantity())) continue;
-    RangeSource range;
-    range.key = std::move(key_path);
-    range.low = range.high = value.quantity()->value;
-    range.dim = value.quantity()->dim;
-    range.span = assumption.header;
-    if (const PlanValue* id = assumption.find("id"); id && id->text()) range.assumption = *id->text();
-    if (low && low->quantity()) range.low = low->quantity()->value;
-    if (high && high->quantity()) range.high = high->quantity()->value;
-    if (range.low == value.quantity()->value && range.high == value.quantity()->value) return std::nullopt;
-    return range;
-  }
-  return std::nullopt;
+/// The range `assumption` gives `value` (the plan's, at `key_path`): nullopt when it states no
+/// low or high; `moved` false when both ends are the value (no range, though the entry is the
+/// key's).
+std::optional<RangeSource> range_of(const PlanTable& assumption, const PlanValue& value, std::string key_path,
+                                    bool& moved) {
+  const PlanValue* low = assumption.find("low");
+  const PlanValue* high = assumption.find("high");
+  if ((!low || !low->quantity()) && (!high || !high->quantity())) return std::nullopt;
+  RangeSource range;
+  range.key = std::move(key_path);
+  range.low = range.high = value.quantity()->value;
+  range.dim = value.quantity()->dim;
+  range.span = assumption.header;
+  if (const PlanValue* id = assumption.find("id"); id && id->text()) range.assumption = *id->text();
+  if (low && low->quantity()) range.low = low->quantity()->value;
+  if (high && high->quantity()) range.high = high->quantity()->value;
+  moved = range.low != value.quantity()->value || range.high != value.quantity()->value;
+  return range;
 }
 
 /// For each ranged key the plan states, and each [[capacity]] slice's price and goodput, the
-/// low/high of the first assumption that justifies it; an end the assumption leaves out is the
-/// plan's value.
+/// low/high of the first assumption that justifies it with an end; an end the assumption leaves
+/// out is the plan's value.
 std::vector<RangeSource> assumed_ranges(const Plan& plan) {
   std::vector<RangeSource> ranges;
   for (const RangedKey ranged : ranged_keys) {
     const std::string_view key = plan_key_of(ranged);
     const PlanValue* value = plan.find(key);
     if (!value || !value->quantity()) continue;
-    if (auto range = assumed_range(plan, *value, std::string(key), [&](std::string_view k) { return k == key; }))
-      ranges.push_back(std::move(*range));
+    for (const PlanTable& assumption : plan.assumptions) {
+      const PlanValue* justified = assumption.find("key");
+      if (!justified || !justified->text() || *justified->text() != key) continue;
+      bool moved = false;
+      std::optional<RangeSource> range = range_of(assumption, *value, std::string(key), moved);
+      if (!range) continue;
+      if (moved) ranges.push_back(std::move(*range));
+      break;
+    }
   }
   // A slice's field by the key its metrics' inputs name it by ("capacity[1].price"), its
-  // assumption by name or by place.
-  if (plan.assumptions.empty()) return ranges;
-  for (std::size_t i = 0; i < plan.capacity.size(); ++i)
-    for (const std::string_view field : {"price", "goodput"}) {
-      const SliceField slice{i, find_key("capacity", field)};
-      const PlanValue* value = plan.capacity[i].values.find(*slice.field);
-      if (!value || !value->quantity()) continue;
-      const auto names_it = [&](std::string_view k) {
-        const std::optional<SliceField> named = find_slice_field(plan, k);
-        return named && named->slice == i && named->field == slice.field;
-      };
-      if (auto range = assumed_range(plan, *value, slice.path(), names_it)) ranges.push_back(std::move(*range));
-    }
+  // assumption by name or by place: one pass over the entries, the first with an end each.
+  if (plan.assumptions.empty() || plan.capacity.empty()) return ranges;
+  const SliceFields fields(plan);
+  std::vector<bool> taken(2 * plan.capacity.size(), false);
+  for (const PlanTable& assumption : plan.assumptions) {
+    const PlanValue* key = assumption.find("key");
+    const std::optional<SliceField> named = key && key->text() ? fields.find(*key->text()) : std::nullopt;
+    if (!named) continue;
+    const std::size_t slot = 2 * named->slice + (named->field->key == "price" ? 0 : 1);
+    const PlanValue* value = plan.capacity[named->slice].values.find(*named->field);
+    if (taken[slot] || !value || !value->quantity()) continue;
+    bool moved = false;
+    std::optional<RangeSource> range = range_of(assumption, *value, named->path(), moved);
+    if (!range) continue;
+    taken[slot] = true;
+    if (moved) ranges.push_back(std::move(*range));
+  }
   return ranges;
 }
 

@@ -16,11 +16,12 @@ namespace {
 /// number at (as the ranges take them); an end left out is the plan's value.
 std::vector<RangeSource> moved_assumptions(const Plan& plan) {
   std::vector<RangeSource> moved;
+  const SliceFields fields(plan);
   for (const PlanTable& assumption : plan.assumptions) {
     const PlanValue* key = assumption.find("key");
     if (!key || !key->text()) continue;
     // A slice's field by the key the metrics' inputs name it by ("capacity[1].price").
-    const std::optional<SliceField> slice = find_slice_field(plan, *key->text());
+    const std::optional<SliceField> slice = fields.find(*key->text());
     if (!slice && !find_key(*key->text())) continue;
     const std::string name = slice ? slice->path() : *key->text();
     if (std::any_of(moved.begin(), moved.end(), [&](const RangeSource& range) { return range.key == name; })) continue;

@@ -35,20 +35,26 @@ const KeySpec* slice_field_spec(std::string_view key) {
   return parts ? find_key("capacity", parts->second) : nullptr;
 }
 
-std::optional<SliceField> find_slice_field(const Plan& plan, std::string_view key) {
+SliceFields::SliceFields(const Plan& plan) : plan_(plan), names_(element_names("capacity", plan.capacity)) {}
+
+std::optional<SliceField> SliceFields::find(std::string_view key) const {
   const auto parts = split(key);
   if (!parts) return std::nullopt;
-  const auto [which, field] = *parts;
+  const std::string_view which = parts->first;
   const KeySpec* spec = slice_field_spec(key);
   std::size_t index = 0;
   const auto [end, error] = std::from_chars(which.data(), which.data() + which.size(), index);
   if (error == std::errc() && end == which.data() + which.size())
-    return index < plan.capacity.size() ? std::optional<SliceField>(SliceField{index, spec}) : std::nullopt;
+    return index < plan_.capacity.size() ? std::optional<SliceField>(SliceField{index, spec}) : std::nullopt;
   // By name, as element_names() gives it ("kind=preemptible", "kind=preemptible,n=2").
-  const std::vector<std::string> names = element_names("capacity", plan.capacity);
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (!names[i].empty() && names[i] == which) return SliceField{i, spec};
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (!names_[i].empty() && names_[i] == which) return SliceField{i, spec};
   return std::nullopt;
+}
+
+std::optional<SliceField> find_slice_field(const Plan& plan, std::string_view key) {
+  if (!is_slice_field_key(key)) return std::nullopt;
+  return SliceFields(plan).find(key);
 }
 
 const PlanValue* assumed_value(const Plan& plan, std::string_view key) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "planlint/plan/plan.hpp"
 #include "planlint/plan/schema.hpp"
@@ -33,8 +34,20 @@ bool is_slice_field_key(std::string_view key);
 /// unit and range read the assumption's value, low and high. nullptr for another key.
 const KeySpec* slice_field_spec(std::string_view key);
 
-/// The slice field `key` names in `plan`; nullopt when it is not one, or names no slice the plan
-/// has.
+/// The slice fields keys name in one plan: the slices' names made once, for a plan's many
+/// assumptions (a key by name otherwise costs the names of every slice).
+class SliceFields {
+ public:
+  explicit SliceFields(const Plan& plan);
+  /// The slice field `key` names; nullopt when it is not one, or names no slice the plan has.
+  std::optional<SliceField> find(std::string_view key) const;
+
+ private:
+  const Plan& plan_;
+  std::vector<std::string> names_;  ///< element_names of the slices
+};
+
+/// SliceFields(plan).find(key), for one key.
 std::optional<SliceField> find_slice_field(const Plan& plan, std::string_view key);
 
 /// The value an assumption's `key` names in `plan`: a table's value or a slice's field; nullptr

@@ -749,13 +749,17 @@ void Loader::check_required() {
     d.help = "give every assumption its own id";
   }
   // An assumption of a slice's price or goodput names a slice the plan has.
+  const SliceFields slice_fields(plan_);
   for (std::size_t i = 0; i < plan_.assumptions.size(); ++i) {
     const PlanValue* key = plan_.assumptions[i].find("key");
-    if (!key || !key->text() || !is_slice_field_key(*key->text()) || find_slice_field(plan_, *key->text())) continue;
+    if (!key || !key->text() || !is_slice_field_key(*key->text()) || slice_fields.find(*key->text())) continue;
+    // A few of the slices' names: the help of each such entry stays short in a plan of many.
+    constexpr std::size_t named_most = 4;
     std::string slices;
     const std::vector<std::string> names = element_names("capacity", plan_.capacity);
-    for (std::size_t n = 0; n < names.size(); ++n)
+    for (std::size_t n = 0; n < names.size() && n < named_most; ++n)
       slices += fmt::format("{}capacity[{}]", n == 0 ? "" : ", ", names[n].empty() ? std::to_string(n) : names[n]);
+    if (names.size() > named_most) slices += fmt::format(" and {} more", names.size() - named_most);
     Diagnostic& d = findings_.add(native_rules::bad_value, key->span, fmt::format("assumptions[{}].key", i),
                                   fmt::format("assumptions[{}].key = \"{}\" names no [[capacity]] slice of the plan",
                                               i, *key->text()));

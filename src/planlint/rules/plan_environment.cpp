@@ -227,9 +227,10 @@ std::optional<std::string> PlanEnvironment::unassumed_field(std::string_view fie
   const PlanValue* value = spec ? element_->values.find(*spec) : nullptr;
   if (!value || value->origin != Origin::plan) return std::nullopt;
   // An entry may name the slice by what it is or by its place.
+  const SliceFields fields(inputs_.plan);
   for (const PlanTable& assumption : inputs_.plan.assumptions)
     if (const PlanValue* key = assumption.find("key"); key && key->text())
-      if (const std::optional<SliceField> named = find_slice_field(inputs_.plan, *key->text());
+      if (const std::optional<SliceField> named = fields.find(*key->text());
           named && named->slice == index && named->field == spec)
         return std::nullopt;
   const std::string name = element_names("capacity", slices)[index];

@@ -155,6 +155,25 @@ TEST_CASE("required keys are checked by index, linear in the entries", "[hostile
   check_scales_linearly(dir, make, 10000);
 }
 
+TEST_CASE("assumptions of a mix's slices by name are read linear in the entries", "[hostile][cost][capacity]") {
+  // The most slices a mix may have, each entry naming one by its kind and count: the slices'
+  // names are made once a plan, not once an entry (64 × 10,000 names).
+  auto make = [](std::size_t entries) {
+    std::string plan = "[plan]\nname = \"x\"\nkind = \"training\"\n[model]\nparams = \"7B\"\n[training]\n"
+                       "tokens = \"1T\"\nmfu = \"40%\"\n[cluster]\ngpu = \"h100-sxm\"\ncount = 1024\n";
+    for (int i = 0; i < 64; ++i)
+      plan += "[[capacity]]\nkind = \"preemptible\"\nshare = \"1.5625%\"\nprice = \"$1.2/GPU/h\"\ngoodput = \"80%\"\n";
+    for (std::size_t i = 0; i < entries; ++i)
+      plan += fmt::format("[[assumptions]]\nid = \"a{}\"\nkey = \"capacity[kind=preemptible,n={}].price\"\n"
+                          "value = \"$1.2/GPU/h\"\nlow = \"$1/GPU/h\"\nhigh = \"$2/GPU/h\"\nsource = \"s\"\n",
+                          i, i % 63 + 2);
+    return plan;
+  };
+  Scratch dir;
+  // 5,000 entries: 0.8 MB, within the file size planlint reads.
+  check_scales_linearly(dir, make, 5000);
+}
+
 TEST_CASE("a config's one-line ignore list is read in one pass", "[hostile][cost]") {
   auto make = [](std::size_t names) {
     std::string config = "[lint]\nignore = [";

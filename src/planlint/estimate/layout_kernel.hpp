@@ -34,6 +34,7 @@ struct TrainingLayout {
   int tp = 1, pp = 1, virtual_stages = 1, dp = 1, cp = 1, ep = 1, micro_batch = 1, zero = 0;
   Recompute recompute = Recompute::selective;
   bool sequence_parallel = false;
+  Offload offload = Offload::none;
   friend bool operator==(const TrainingLayout&, const TrainingLayout&) = default;
 };
 
@@ -46,6 +47,7 @@ struct TrainingInputs {
   bool moe = false, expert_split_known = false;
   double dense_params = absent, expert_params = absent, experts = absent;
   double experts_per_token = absent, moe_layers = absent;
+  /// The state bytes per parameter before offload (the layout's training.offload moves them).
   StateBytes state_bytes;
   bool state_bytes_known = true;    ///< the optimizer (or bytes_per_param) is one planlint knows
   /// Activations per token and layer in units of h (layer_bytes), used below full recompute.
@@ -55,9 +57,10 @@ struct TrainingInputs {
   /// training.pipeline_schedule: its bubble, in-flight activations and parameter copies; a
   /// schedule other than 1F1B places its own chunks (virtual_stages is not read).
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
-  /// training.offload of the activations: HBM holds offloaded_held_layers of one micro-batch.
-  /// (Optimizer offload is in state_bytes, which then hold the weights only.)
-  bool activation_offload = false;
+  /// What offload reads: cluster.host_bandwidth (the host link, both directions; NaN for a GPU
+  /// without a known one), cluster.host_memory (a node's; NaN: not stated, not checked) and
+  /// cluster.gpus_per_node.
+  double host_bandwidth = absent, host_memory = absent, gpus_per_node = absent;
   double measured_activations = absent;  ///< training.activation_memory, when stated
   double memory_reserve = absent, hbm = absent;
   double sequences_per_step = absent, tokens_per_step = absent;
@@ -87,6 +90,11 @@ struct TrainingFigures {
   double comm_fraction_lower_bound = absent;
   double micro_batches = absent, bubble = absent;
   double ep_group_domains = absent, alltoall_bytes = absent, alltoall_seconds = absent, alltoall_fraction = absent;
+  /// training.offload's: what host memory keeps a GPU, what the host link moves a step and its
+  /// time (NaN without offload, as the metrics are absent), and what a node's host memory keeps
+  /// (offload-host-memory's node_bytes).
+  double offload_state_bytes = absent, offload_activation_bytes = absent;
+  double offload_bytes = absent, offload_seconds = absent, offload_fraction = absent, offload_node_bytes = absent;
 };
 
 /// What the plan fixes, read once: its keys (defaults included) and the MoE split of
@@ -95,22 +103,36 @@ TrainingInputs read_training_inputs(const Plan& plan, const Catalog& catalog, co
 /// The plan's own layout (defaults included).
 TrainingLayout plan_layout(const Plan& plan);
 
-/// The figures of `l`: the metrics' formulas, composed as the estimates compose them.
-inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& l) {
-  TrainingFigures f;
+/// The memory per GPU of `l` (states to lower_bound) and what offload keeps in host memory.
+inline void evaluate_memory(const TrainingInputs& in, const TrainingLayout& l, TrainingFigures& f) {
   const double tp = l.tp, pp = l.pp, dp = l.dp, cp = l.cp, ep = l.ep;
   const double v = in.schedule == PipelineSchedule::one_f_one_b ? l.virtual_stages : 1;
   const bool full = l.recompute == Recompute::full;
+  const bool optimizer_offloaded = offloads_optimizer(l.offload);
+  const bool activations_offloaded = offloads_activations(l.offload);
 
-  // Memory per GPU.
   const bool moe_split = in.moe && ep > 1 && in.expert_split_known;
-  if (in.state_bytes_known)
-    f.states = moe_split ? moe_states_bytes(in.state_bytes, l.zero, in.params, in.dense_params, in.expert_params, tp,
-                                            pp, dp, cp, ep)
-                         : dense_states_bytes(in.state_bytes, l.zero, in.params, tp, pp, dp, cp);
+  const double copies = schedule_parameter_copies(pp, in.schedule);
+  // The states of n parameters at k bytes each, as the layout splits and shards them.
+  const auto model_states = [&](const StateBytes& k) {
+    return moe_split ? moe_states_bytes(k, l.zero, in.params, in.dense_params, in.expert_params, tp, pp, dp, cp, ep)
+                     : dense_states_bytes(k, l.zero, in.params, tp, pp, dp, cp);
+  };
+  f.states = absent;
+  if (in.state_bytes_known) f.states = model_states(hbm_state_bytes(in.state_bytes, optimizer_offloaded));
   if (in.adapters_counted)
-    f.states += dense_states_bytes(in.adapter_state_bytes, l.zero, in.adapter_params, tp, pp, dp, cp);
-  f.states *= schedule_parameter_copies(pp, in.schedule);
+    f.states += dense_states_bytes(hbm_state_bytes(in.adapter_state_bytes, optimizer_offloaded), l.zero,
+                                   in.adapter_params, tp, pp, dp, cp);
+  f.states *= copies;
+  // train.offload.state_bytes: a LoRA fine-tune offloads its adapters' states (the frozen base
+  // has none).
+  f.offload_state_bytes = absent;
+  if (optimizer_offloaded && in.state_bytes_known)
+    f.offload_state_bytes =
+        copies * (in.adapters_counted ? dense_states_bytes(host_state_bytes(in.adapter_state_bytes), l.zero,
+                                                           in.adapter_params, tp, pp, dp, cp)
+                                      : model_states(host_state_bytes(in.state_bytes)));
+  f.offload_activation_bytes = absent;
   if (!std::isnan(in.measured_activations)) {
     f.activations = in.measured_activations;
   } else {
@@ -124,19 +146,21 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
     layer.score_bytes = in.score_bytes;
     layer.scores_kept = l.recompute == Recompute::none && !in.flash_attention;
     const double per_layer = layer_activation_bytes(layer, full, l.sequence_parallel, tp);
-    const double held = in.activation_offload ? offloaded_held_layers
-                                              : first_stage_held_layers(in.layers, in.first_stage_layers, pp, v) *
-                                                    schedule_activation_factor(pp, in.schedule);
-    f.activations = activations_bytes(held, per_layer, cp);
+    const double held =
+        first_stage_held_layers(in.layers, in.first_stage_layers, pp, v) * schedule_activation_factor(pp, in.schedule);
+    f.activations = activations_bytes(activations_offloaded ? offloaded_held_layers : held, per_layer, cp);
+    if (activations_offloaded) f.offload_activation_bytes = offload_activation_bytes(f.activations, held);
   }
   f.reserve = memory_reserve_bytes(in.memory_reserve, f.states, f.activations);
   f.total = memory_total_bytes(f.states, f.activations, f.reserve);
   // memory-fit's bound: an MoE model's states without the expert split, split ep ways below ZeRO 3.
   const bool least_split = in.moe && !in.expert_split_known && ep > 1 && l.zero < 3;
   f.lower_bound = memory_lower_bound_bytes(least_split ? f.states / ep : f.states, f.activations, in.memory_reserve);
+}
 
-  // Time and cost.
-  const double recompute_factor = in.mfu_counts_recompute && full ? 4.0 / 3.0 : 1;
+/// The step's time, the run's days and cost.
+inline void evaluate_time(const TrainingInputs& in, const TrainingLayout& l, TrainingFigures& f) {
+  const double recompute_factor = in.mfu_counts_recompute && l.recompute == Recompute::full ? 4.0 / 3.0 : 1;
   f.step_seconds = step_seconds(recompute_factor, in.step_flops_per_token, in.tokens_per_step, in.count, in.peak, in.mfu);
   f.gpu_seconds = gpu_seconds(recompute_factor, in.gpu_flops, in.peak, in.mfu);
   f.days = train_seconds(f.gpu_seconds, in.count);
@@ -144,8 +168,13 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
   f.schedule_days = schedule_seconds(f.wall_days, in.schedule_margin);
   f.billed = billed_gpu_seconds(in.count, f.wall_days);
   f.cost = cost_total(f.billed, in.price);
+}
 
-  // The gradient all-reduce.
+/// The gradient all-reduce, the pipeline and the expert all-to-all.
+inline void evaluate_comm(const TrainingInputs& in, const TrainingLayout& l, TrainingFigures& f) {
+  const double tp = l.tp, pp = l.pp, dp = l.dp, cp = l.cp, ep = l.ep;
+  const double v = in.schedule == PipelineSchedule::one_f_one_b ? l.virtual_stages : 1;
+  const bool moe_split = in.moe && ep > 1 && in.expert_split_known;
   if (in.lora) {
     f.allreduce_bytes = dense_allreduce_bytes(in.adapter_params, tp, pp, dp, cp);
   } else {
@@ -163,11 +192,9 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
   f.comm_fraction = step_fraction(f.comm_seconds, f.step_seconds);
   f.comm_fraction_lower_bound = in.moe && ep > 1 && !in.expert_split_known ? f.comm_fraction / ep : f.comm_fraction;
 
-  // The pipeline.
   f.micro_batches = micro_batches(in.sequences_per_step, dp, l.micro_batch);
   f.bubble = pipeline_bubble(pp, v, f.micro_batches, in.schedule);
 
-  // The expert all-to-all.
   if (in.moe) {
     f.ep_group_domains = group_domains(tp, cp, ep, in.scale_up_domain);
     f.alltoall_bytes = alltoall_bytes(ep, in.experts_per_token, in.hidden, in.alltoall_element_bytes, in.moe_layers,
@@ -177,6 +204,49 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
                                             in.intra_node_bandwidth);
     f.alltoall_fraction = step_fraction(f.alltoall_seconds, f.step_seconds);
   }
+}
+
+/// The offload transfers (train.offload.bytes, seconds, fraction) and what a node's host memory
+/// keeps: after evaluate_memory (the activations) and evaluate_comm (the micro-batches).
+inline void evaluate_offload(const TrainingInputs& in, const TrainingLayout& l, TrainingFigures& f) {
+  f.offload_bytes = f.offload_seconds = f.offload_fraction = f.offload_node_bytes = absent;
+  if (l.offload == Offload::none) return;
+  double bytes = 0;
+  if (offloads_optimizer(l.offload))
+    bytes += optimizer_offload_bytes(in.lora ? in.adapter_params : in.params, l.zero, l.tp,
+                                     l.pp, l.dp, l.cp);
+  if (offloads_activations(l.offload)) {
+    const bool first = in.first_stage_layers > 0;
+    bytes += activation_offload_bytes(f.activations, f.micro_batches, first ? in.first_stage_layers : in.layers,
+                                      first ? 1 : l.pp);
+  }
+  f.offload_bytes = bytes;
+  f.offload_seconds = offload_seconds(bytes, in.host_bandwidth);
+  f.offload_fraction = step_fraction(f.offload_seconds, f.step_seconds);
+  const bool states = !std::isnan(f.offload_state_bytes), activations = !std::isnan(f.offload_activation_bytes);
+  if (states || activations)
+    f.offload_node_bytes = offload_node_bytes(states ? f.offload_state_bytes : 0,
+                                              activations ? f.offload_activation_bytes : 0, in.gpus_per_node);
+}
+
+/// The figures of `l`: the metrics' formulas, composed as the estimates compose them.
+inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& l) {
+  TrainingFigures f;
+  evaluate_memory(in, l, f);
+  evaluate_time(in, l, f);
+  evaluate_comm(in, l, f);
+  evaluate_offload(in, l, f);
+  return f;
+}
+
+/// The figures of `l` from those of `twin`, a layout that differs from it in offload alone: what
+/// offload changes (the memory and the transfers) evaluated again, the rest (time, communication,
+/// pipeline) taken as it is. Equal to evaluate(in, l).
+inline TrainingFigures evaluate_offload_twin(const TrainingInputs& in, const TrainingLayout& l,
+                                             const TrainingFigures& twin) {
+  TrainingFigures f = twin;
+  evaluate_memory(in, l, f);
+  evaluate_offload(in, l, f);
   return f;
 }
 

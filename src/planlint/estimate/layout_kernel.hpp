@@ -103,39 +103,46 @@ TrainingInputs read_training_inputs(const Plan& plan, const Catalog& catalog, co
 /// The plan's own layout (defaults included).
 TrainingLayout plan_layout(const Plan& plan);
 
-/// The memory per GPU of `l` (states to lower_bound) and what offload keeps in host memory.
-inline void evaluate_memory(const TrainingInputs& in, const TrainingLayout& l, TrainingFigures& f) {
+/// The terms a layout's memory is composed of, for the offload modes asked for: the states HBM
+/// keeps without and with the optimizer offloaded, the states the host keeps, one layer's
+/// activations and the layers' worth the first stage holds. None depends on l.offload.
+struct MemoryTerms {
+  double states = absent, weights_only_states = absent, host_states = absent;
+  double per_layer = absent, held_layers = absent;
+};
+
+inline MemoryTerms memory_terms(const TrainingInputs& in, const TrainingLayout& l, bool kept, bool offloaded,
+                                bool activations = true) {
   const double tp = l.tp, pp = l.pp, dp = l.dp, cp = l.cp, ep = l.ep;
   const double v = in.schedule == PipelineSchedule::one_f_one_b ? l.virtual_stages : 1;
-  const bool full = l.recompute == Recompute::full;
-  const bool optimizer_offloaded = offloads_optimizer(l.offload);
-  const bool activations_offloaded = offloads_activations(l.offload);
-
   const bool moe_split = in.moe && ep > 1 && in.expert_split_known;
   const double copies = schedule_parameter_copies(pp, in.schedule);
-  // The states of n parameters at k bytes each, as the layout splits and shards them.
+  // The states of the model's parameters at k bytes each, as the layout splits and shards them.
   const auto model_states = [&](const StateBytes& k) {
     return moe_split ? moe_states_bytes(k, l.zero, in.params, in.dense_params, in.expert_params, tp, pp, dp, cp, ep)
                      : dense_states_bytes(k, l.zero, in.params, tp, pp, dp, cp);
   };
-  f.states = absent;
-  if (in.state_bytes_known) f.states = model_states(hbm_state_bytes(in.state_bytes, optimizer_offloaded));
-  if (in.adapters_counted)
-    f.states += dense_states_bytes(hbm_state_bytes(in.adapter_state_bytes, optimizer_offloaded), l.zero,
+  // In HBM: the model's states and LoRA's adapters', × the schedule's parameter copies.
+  const auto hbm_states = [&](bool optimizer_offloaded) {
+    double states = absent;
+    if (in.state_bytes_known) states = model_states(hbm_state_bytes(in.state_bytes, optimizer_offloaded));
+    if (in.adapters_counted)
+      states += dense_states_bytes(hbm_state_bytes(in.adapter_state_bytes, optimizer_offloaded), l.zero,
                                    in.adapter_params, tp, pp, dp, cp);
-  f.states *= copies;
-  // train.offload.state_bytes: a LoRA fine-tune offloads its adapters' states (the frozen base
-  // has none).
-  f.offload_state_bytes = absent;
-  if (optimizer_offloaded && in.state_bytes_known)
-    f.offload_state_bytes =
-        copies * (in.adapters_counted ? dense_states_bytes(host_state_bytes(in.adapter_state_bytes), l.zero,
-                                                           in.adapter_params, tp, pp, dp, cp)
-                                      : model_states(host_state_bytes(in.state_bytes)));
-  f.offload_activation_bytes = absent;
-  if (!std::isnan(in.measured_activations)) {
-    f.activations = in.measured_activations;
-  } else {
+    return states * copies;
+  };
+  MemoryTerms t;
+  if (kept) t.states = hbm_states(false);
+  if (offloaded) {
+    t.weights_only_states = hbm_states(true);
+    // train.offload.state_bytes: a LoRA fine-tune offloads its adapters' states (the frozen base
+    // has none).
+    if (in.state_bytes_known)
+      t.host_states = copies * (in.adapters_counted ? dense_states_bytes(host_state_bytes(in.adapter_state_bytes),
+                                                                         l.zero, in.adapter_params, tp, pp, dp, cp)
+                                                    : model_states(host_state_bytes(in.state_bytes)));
+  }
+  if (activations && std::isnan(in.measured_activations)) {
     LayerActivations layer;
     layer.seq_len = in.seq_len;
     layer.micro_batch = l.micro_batch;
@@ -145,17 +152,40 @@ inline void evaluate_memory(const TrainingInputs& in, const TrainingLayout& l, T
     layer.split = in.split;
     layer.score_bytes = in.score_bytes;
     layer.scores_kept = l.recompute == Recompute::none && !in.flash_attention;
-    const double per_layer = layer_activation_bytes(layer, full, l.sequence_parallel, tp);
-    const double held =
+    t.per_layer = layer_activation_bytes(layer, l.recompute == Recompute::full, l.sequence_parallel, tp);
+    t.held_layers =
         first_stage_held_layers(in.layers, in.first_stage_layers, pp, v) * schedule_activation_factor(pp, in.schedule);
-    f.activations = activations_bytes(activations_offloaded ? offloaded_held_layers : held, per_layer, cp);
-    if (activations_offloaded) f.offload_activation_bytes = offload_activation_bytes(f.activations, held);
+  }
+  return t;
+}
+
+/// The memory per GPU of `l` (states to lower_bound) and what offload keeps in host memory, from
+/// its terms (memory_terms with the states of l.offload).
+inline void compose_memory(const TrainingInputs& in, const TrainingLayout& l, const MemoryTerms& t,
+                           TrainingFigures& f) {
+  const bool optimizer_offloaded = offloads_optimizer(l.offload);
+  const bool activations_offloaded = offloads_activations(l.offload);
+  f.states = optimizer_offloaded ? t.weights_only_states : t.states;
+  f.offload_state_bytes = optimizer_offloaded ? t.host_states : absent;
+  f.offload_activation_bytes = absent;
+  if (!std::isnan(in.measured_activations)) {
+    f.activations = in.measured_activations;
+  } else {
+    f.activations =
+        activations_bytes(activations_offloaded ? offloaded_held_layers : t.held_layers, t.per_layer, l.cp);
+    if (activations_offloaded) f.offload_activation_bytes = offload_activation_bytes(f.activations, t.held_layers);
   }
   f.reserve = memory_reserve_bytes(in.memory_reserve, f.states, f.activations);
   f.total = memory_total_bytes(f.states, f.activations, f.reserve);
   // memory-fit's bound: an MoE model's states without the expert split, split ep ways below ZeRO 3.
-  const bool least_split = in.moe && !in.expert_split_known && ep > 1 && l.zero < 3;
-  f.lower_bound = memory_lower_bound_bytes(least_split ? f.states / ep : f.states, f.activations, in.memory_reserve);
+  const bool least_split = in.moe && !in.expert_split_known && l.ep > 1 && l.zero < 3;
+  f.lower_bound =
+      memory_lower_bound_bytes(least_split ? f.states / l.ep : f.states, f.activations, in.memory_reserve);
+}
+
+inline void evaluate_memory(const TrainingInputs& in, const TrainingLayout& l, TrainingFigures& f) {
+  const bool optimizer_offloaded = offloads_optimizer(l.offload);
+  compose_memory(in, l, memory_terms(in, l, !optimizer_offloaded, optimizer_offloaded), f);
 }
 
 /// The step's time, the run's days and cost.
@@ -239,15 +269,14 @@ inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& 
   return f;
 }
 
-/// The figures of `l` from those of `twin`, a layout that differs from it in offload alone: what
-/// offload changes (the memory and the transfers) evaluated again, the rest (time, communication,
-/// pipeline) taken as it is. Equal to evaluate(in, l).
-inline TrainingFigures evaluate_offload_twin(const TrainingInputs& in, const TrainingLayout& l,
-                                             const TrainingFigures& twin) {
-  TrainingFigures f = twin;
-  evaluate_memory(in, l, f);
+/// The figures of `l` into `f`, which holds those of a layout that differs from it in offload
+/// alone: what offload changes (the memory and the transfers) composed again from `terms`
+/// (memory_terms of `l` with the states of l.offload), the rest (time, communication, pipeline)
+/// kept. Equal to evaluate(in, l).
+inline void evaluate_offload_twin(const TrainingInputs& in, const TrainingLayout& l, const MemoryTerms& terms,
+                                  TrainingFigures& f) {
+  compose_memory(in, l, terms, f);
   evaluate_offload(in, l, f);
-  return f;
 }
 
 }  // namespace planlint::layout

@@ -302,8 +302,9 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
                                offload_free(spec.soft_targets) &&
                                (!spec.nearest_to || spec.nearest_to->offload == layout::Offload::none);
   const std::uint64_t twins = offloads.size() - 1;
-  layout::TrainingFigures first_figures;
+  const bool first_offloads_optimizer = layout::offloads_optimizer(offloads.front());
   Ranked candidate;
+  layout::MemoryTerms terms;
   for (const int tp : tps)
     for (const int pp : pps)
       for (const int cp : cps) {
@@ -351,12 +352,24 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
                   for (const bool sp : sps)
                     for (std::size_t o = 0; o < offloads.size(); ++o) {
                       candidate.layout = {tp, pp, v, dp, cp, ep, b, zero, recompute, sp, offloads[o]};
-                      // The first mode evaluated whole; the others from it (what offload changes).
+                      // The first mode evaluated whole; the others from it, with what offload
+                      // changes composed again from the memory's terms (evaluate_offload_twin).
                       if (o == 0) {
-                        candidate.figures = layout::evaluate(in, candidate.layout);
-                        if (offloads.size() > 1) first_figures = candidate.figures;
+                        terms = layout::memory_terms(in, candidate.layout, !first_offloads_optimizer,
+                                                     first_offloads_optimizer);
+                        layout::compose_memory(in, candidate.layout, terms, candidate.figures);
+                        layout::evaluate_time(in, candidate.layout, candidate.figures);
+                        layout::evaluate_comm(in, candidate.layout, candidate.figures);
+                        layout::evaluate_offload(in, candidate.layout, candidate.figures);
                       } else {
-                        candidate.figures = layout::evaluate_offload_twin(in, candidate.layout, first_figures);
+                        if (o == 1 && !first_offloads_optimizer) {
+                          // The states with the optimizer offloaded, the twins' own terms.
+                          const layout::MemoryTerms offloaded =
+                              layout::memory_terms(in, candidate.layout, false, true, false);
+                          terms.weights_only_states = offloaded.weights_only_states;
+                          terms.host_states = offloaded.host_states;
+                        }
+                        layout::evaluate_offload_twin(in, candidate.layout, terms, candidate.figures);
                       }
                       if (++result.layouts > spec.max_layouts) {
                         result.too_large = true;

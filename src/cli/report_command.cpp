@@ -183,13 +183,15 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   ReportInput input;
   input.plan = result.plan ? &*result.plan : nullptr;
   input.estimates = result.estimates ? &*result.estimates : nullptr;
+  const std::vector<Estimates>* stage_estimates = &result.stage_estimates;
   if (result.corrected) {
     input.plan = &result.corrected->plan;
     input.estimates = &result.corrected->estimates;
     input.corrections = result.corrected->corrections;
+    stage_estimates = &result.corrected->stage_estimates;
   }
   input.path = path;
-  if (input.plan) input.stages = report_stages(*input.plan, result.stage_estimates);
+  if (input.plan) input.stages = report_stages(*input.plan, *stage_estimates);
   // Which assumption moves each figure: computed here, by estimate/, for the renderers to show
   // (of a plan of one stage: a run's totals are sums of its stages').
   std::optional<Sensitivity> sensitivity;

@@ -104,12 +104,13 @@ int run_html_report(const ReportOptions& options, std::ostream& out, std::ostrea
       plan->sensitivity = sensitivity(parsed, plan->catalog, estimates);
       plan->html.anchor = fmt::format("plan-{}", held.size() + 1);
       plan->html.report = ReportInput{&parsed, &estimates, path, &*plan->sensitivity};
-      plan->html.report.stages = report_stages(parsed, plan->result.stage_estimates);
+      const std::vector<Estimates>& stages =
+          plan->corrected ? plan->corrected->stage_estimates : plan->result.stage_estimates;
+      plan->html.report.stages = report_stages(parsed, stages);
       if (plan->corrected) plan->html.report.corrections = plan->corrected->corrections;
       plan->html.findings = text.str();
       plan->html.memory = memory_bar(parsed, estimates);
       // A run in stages: the bar of the stage that needs the most memory, which sizes the GPUs.
-      const std::vector<Estimates>& stages = plan->result.stage_estimates;
       std::size_t largest = stages.size();
       for (std::size_t s = 0; s < stages.size(); ++s)
         if (const MetricValue* total = stages[s].find(Metric::train_memory_total);

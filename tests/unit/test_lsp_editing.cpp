@@ -338,3 +338,78 @@ TEST_CASE("lsp: a memory-fit finding offers the nearest layout that fits as a co
   CHECK_FALSE(has(codes(*after), "memory-fit"));
   end_session(server);
 }
+
+TEST_CASE("lsp: a hover in a run in stages reads the stage's figures, and a run's claim the run's", "[lsp][stages]") {
+  Scratch dir;
+  LspClient server(planlint_lsp());
+  server.initialize();
+  const std::string uri = file_uri(dir.write("run.toml", "").string());
+  const std::string text = R"([plan]
+name = "run"
+kind = "training"
+[model]
+params = "7B"
+[training]
+tokens = "1T"
+mfu = "40%"
+zero = 3
+[cluster]
+gpu = "h100-sxm"
+count = 128
+[[stages]]
+name = "pre-training"
+[[stages]]
+name = "long-context"
+training.tokens = "100B"
+cluster.count = 64
+estimates."train.days" = "2 d"
+[estimates]
+"run.days" = "10 d"
+[[capacity]]
+kind = "reserved"
+share = "100%"
+price = "$2.5/GPU/h"
+)";
+  server.notify("textDocument/didOpen", opened(uri, text));
+  REQUIRE(server.diagnostics_of(uri));
+  // The 0-based line and a column inside `needle`'s first occurrence.
+  const auto at = [&](std::string_view needle) {
+    const std::size_t offset = text.find(needle);
+    REQUIRE(offset != std::string::npos);
+    const auto line = static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    const std::size_t line_start = text.rfind('\n', offset) + 1;
+    return std::pair{line, static_cast<std::uint32_t>(offset - line_start + needle.size() - 2)};
+  };
+  SECTION("a stage's own value: the stage's metrics that read it") {
+    const auto [line, column] = at("\"100B\"");
+    const std::string shown = hover_text(server, uri, line, column);
+    INFO(shown);
+    CHECK(shown.starts_with("`training.tokens` = **100B tokens**"));
+    CHECK_THAT(shown, Catch::Contains("in stage 'long-context'") && Catch::Contains("6 × 7B × 100B tokens"));
+  }
+  SECTION("the plan's value: the first stage's metrics, which read it") {
+    const auto [line, column] = at("\"1T\"");
+    const std::string shown = hover_text(server, uri, line, column);
+    INFO(shown);
+    CHECK_THAT(shown, Catch::Contains("in stage 'pre-training'") && Catch::Contains("6 × 7B × 1T tokens"));
+  }
+  SECTION("a stage's claim against the stage's figure, the run's against the run's") {
+    const auto [stage_line, stage_column] = at("\"2 d\"");
+    const std::string stage = hover_text(server, uri, stage_line, stage_column);
+    INFO(stage);
+    CHECK(stage.starts_with("`train.days` = **46\\.1 h**"));  // 1.92 d: 2.95K GPU-hours on 64 GPUs
+    CHECK_THAT(stage, Catch::Contains("claimed **2 d**"));
+    const auto [run_line, run_column] = at("\"10 d\"");
+    const std::string run = hover_text(server, uri, run_line, run_column);
+    INFO(run);
+    CHECK(run.starts_with("`run.days` = **11\\.5 d**"));
+    CHECK_THAT(run, Catch::Contains("claimed **10 d**"));
+  }
+  SECTION("a [[capacity]] slice's field") {
+    const auto [line, column] = at("\"$2.5/GPU/h\"");
+    const std::string shown = hover_text(server, uri, line, column);
+    INFO(shown);
+    CHECK(shown.starts_with("`capacity.price` = **"));
+  }
+  end_session(server);
+}

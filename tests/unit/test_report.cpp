@@ -446,3 +446,44 @@ TEST_CASE("report computes every figure once the inputs a finding's fix corrects
   CHECK(as_written["metrics"]["train.gpu_hours"]["value"].get<double>() ==
         Approx(right["metrics"]["train.gpu_hours"]["value"].get<double>() / 2).epsilon(0.01));
 }
+
+TEST_CASE("report computes a run in stages, and each stage, once a finding's fix corrects an input",
+          "[report][corrected][stages]") {
+  const std::string stages = "\n[[stages]]\nname = \"pre-training\"\n\n[[stages]]\nname = \"long-context\"\n"
+                             "training.tokens = \"100B\"\ntraining.seq_len = 32768\ntraining.recompute = \"full\"\ntraining.tp = 8\n"
+                             "cluster.count = 64\n";
+  ScratchPlan sparse(training_plan({{"cluster.peak", "\"1979 TFLOPS\""}, {"training.zero", "3"}}) + stages);
+  ScratchPlan dense(training_plan({{"cluster.peak", "\"989 TFLOPS\""}, {"training.zero", "3"}}) + stages);
+  const json corrected = report_json(sparse.path.string(), true);
+  const json right = report_json(dense.path.string());
+  REQUIRE(corrected["corrected_inputs"].size() == 1);
+  CHECK(corrected["corrected_inputs"][0]["key"] == "cluster.peak");
+  for (const char* metric : {"run.gpu_hours", "run.days"})
+    CHECK(corrected["metrics"][metric]["value"].get<double>() == Approx(right["metrics"][metric]["value"].get<double>()));
+  REQUIRE(corrected["stages"].size() == 2);
+  for (std::size_t s = 0; s < 2; ++s)
+    for (const char* metric : {"train.days", "train.step_seconds"})
+      CHECK(corrected["stages"][s]["metrics"][metric]["value"].get<double>() ==
+            Approx(right["stages"][s]["metrics"][metric]["value"].get<double>()));
+  // The HTML page's stage table reads the same corrected figures.
+  CliRun html = run_cli({"report", "--format", "html", sparse.path.string()});
+  CliRun html_right = run_cli({"report", "--format", "html", dense.path.string()});
+  const auto days_cell = [](const std::string& page) {
+    const std::size_t at = page.find("run.<wbr/>days");
+    REQUIRE(at != std::string::npos);
+    return page.substr(at, 200);
+  };
+  CHECK(days_cell(html.out) == days_cell(html_right.out));
+  // Markdown shows the run's totals, then each stage's table, as the text report does.
+  CliRun markdown = run_cli({"report", "--format", "markdown", sparse.path.string()});
+  INFO(markdown.out);
+  const std::size_t first = markdown.out.find("#### Stage 1 of 2: pre-training");
+  const std::size_t second = markdown.out.find("#### Stage 2 of 2: long-context");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(markdown.out.find("`run.days`") < first);
+  CHECK(markdown.out.find("`train.days`", first) < second);
+  CHECK(markdown.out.find("`train.days`", second) != std::string::npos);
+  CHECK(markdown.out.find("`run.days`", first) == std::string::npos);
+  CHECK_THAT(markdown.out, Catch::Contains("once cluster.peak is 989 TFLOPS"));
+}

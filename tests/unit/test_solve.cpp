@@ -955,3 +955,47 @@ TEST_CASE("a GPU without a known host link does not search offload, unless the p
   CHECK(run.out.find("note: offload is searched only as the plan writes it (none) on b200: its host link "
                      "(cluster.host_bandwidth) is not known") != std::string::npos);
 }
+
+TEST_CASE("solve searches a plan once the inputs its findings' fixes correct are in place, and holds none of the "
+          "plan's own errors against a layout",
+          "[solve][corrected]") {
+  // The H100's sparse BF16 peak: the layouts are those of the dense 989 TFLOPS, with its days
+  // and cost; the sparse-peak error stays whatever the layout, and excludes none.
+  const auto plan_at = [](const char* peak) {
+    return training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"}, {"cluster.peak", peak}}));
+  };
+  const auto solved = [](const std::string& toml) {
+    auto source = std::make_shared<const SourceFile>("plan.toml", toml);
+    solve::SolveOptions solve_options;
+    solve_options.top = 5;
+    return solve::solve_plan(source, source->text(), 1, LintOptions{}, solve_options);
+  };
+  const std::string flagged_toml = plan_at("\"1979 TFLOPS\"");
+  const Result<solve::SolveReport> flagged = solved(flagged_toml);
+  const Result<solve::SolveReport> right = solved(plan_at("\"989 TFLOPS\""));
+  REQUIRE(flagged);
+  REQUIRE(right);
+  CHECK(flagged->unconfirmed.empty());
+  REQUIRE_FALSE(right->solutions.empty());
+  REQUIRE(flagged->solutions.size() == right->solutions.size());
+  for (std::size_t i = 0; i < right->solutions.size(); ++i) {
+    INFO("layout " << i + 1);
+    CHECK(flagged->solutions[i].ranked.layout == right->solutions[i].ranked.layout);
+    for (const char* metric : {"train.days", "cost.total"})
+      CHECK(flagged->solutions[i].estimates.find(metric)->value ==
+            Approx(right->solutions[i].estimates.find(metric)->value));
+  }
+  const auto noted = [&](std::string_view text) {
+    return std::any_of(flagged->notes.begin(), flagged->notes.end(),
+                       [&](const std::string& note) { return note.find(text) != std::string::npos; });
+  };
+  CHECK(noted("once cluster.peak is 989 TFLOPS (sparse-peak's fix)"));
+  CHECK(noted("the plan's own errors stay whatever the layout (sparse-peak at "));
+  // Applied, a layout leaves the plan's own error and adds none.
+  const std::string applied = fix::apply_edits(flagged_toml, flagged->solutions.front().edits);
+  const FileResult linted = lint_text(std::make_shared<const SourceFile>("plan.toml", applied), applied, LintOptions{});
+  for (const Diagnostic& d : linted.diagnostics) {
+    INFO(d.rule << ": " << d.message);
+    CHECK((d.severity != Severity::error || d.rule == "sparse-peak"));
+  }
+}

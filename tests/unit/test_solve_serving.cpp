@@ -394,3 +394,26 @@ TEST_CASE("a disaggregated plan's prefill pool is held: its fit decides every la
     }
   }
 }
+
+TEST_CASE("an inference plan is searched once the inputs its findings' fixes correct are in place",
+          "[solve][serving][corrected]") {
+  // The sparse peak as written: searched at the dense one, as the plan with it is; sparse-peak's
+  // error holds no layout back.
+  const Result<solve::ServeReport> flagged = solve_text(inference_plan({{"cluster.peak", "\"1979 TFLOPS\""},
+                                                                        {"cluster.price", "\"$2/GPU/h\""}}));
+  const Result<solve::ServeReport> right = solve_text(inference_plan({{"cluster.peak", "\"989 TFLOPS\""},
+                                                                      {"cluster.price", "\"$2/GPU/h\""}}));
+  REQUIRE(flagged);
+  REQUIRE(right);
+  CHECK(flagged->unconfirmed.empty());
+  REQUIRE_FALSE(right->solutions.empty());
+  REQUIRE(flagged->solutions.size() == right->solutions.size());
+  for (std::size_t i = 0; i < right->solutions.size(); ++i) {
+    CHECK(flagged->solutions[i].ranked.layout == right->solutions[i].ranked.layout);
+    CHECK(flagged->solutions[i].estimates.find("infer.ttft")->value ==
+          Approx(right->solutions[i].estimates.find("infer.ttft")->value));
+  }
+  CHECK(std::any_of(flagged->notes.begin(), flagged->notes.end(), [](const std::string& note) {
+    return note.find("once cluster.peak is 989 TFLOPS") != std::string::npos;
+  }));
+}

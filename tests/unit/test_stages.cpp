@@ -8,6 +8,8 @@
 #include <string>
 
 #include "planlint/lint/lint.hpp"
+#include "planlint/rules/rule_set.hpp"
+#include "support.hpp"
 #include "test_estimates_support.hpp"
 
 using namespace planlint;
@@ -313,17 +315,22 @@ max = "365 d"
     if (d.rule == "hard-target-violated") violated.push_back(&d);
   REQUIRE(violated.size() == 1);
   CHECK(violated[0]->message.starts_with("stage 'long-context': hard target 'extension in a day'"));
-  CHECK(violated[0]->key_path == "stages[1].targets[0].max");
+  // Keyed by the stage's name and the target's, as a baseline keeps it when stages or targets
+  // are added before them; the key by place is kept for the baselines that wrote it.
+  const std::string named = "stages[name=long-context].targets[name=\"extension in a day\"].max";
+  CHECK(violated[0]->key_path == named);
+  REQUIRE(result.former_keys.earlier.count(named) == 1);
+  CHECK(result.former_keys.earlier.find(named)->second == "stages[1].targets[0].max");
 
   const FileResult unnamed = lint(training_plan() + long_context_stage + "\n[[stages.targets]]\nmetric = \"train.days\"\n");
   const auto missing = std::find_if(unnamed.diagnostics.begin(), unnamed.diagnostics.end(), [](const Diagnostic& d) {
-    return d.rule == "missing-required" && d.key_path == "stages[1].targets[0].name";
+    return d.rule == "missing-required" && d.key_path == "stages[name=long-context].targets[0].name";
   });
   REQUIRE(missing != unnamed.diagnostics.end());
   CHECK(missing->message == "missing required key 'name' in [[stages.targets]] #1 of stage 'long-context'");
   // Without max or min, as a plan's target.
   const auto unbounded = std::find_if(unnamed.diagnostics.begin(), unnamed.diagnostics.end(), [](const Diagnostic& d) {
-    return d.rule == "missing-required" && d.key_path == "stages[1].targets[0]";
+    return d.rule == "missing-required" && d.key_path == "stages[name=long-context].targets[0]";
   });
   REQUIRE(unbounded != unnamed.diagnostics.end());
   CHECK(unbounded->message == "[[stages.targets]] #1 of stage 'long-context' has no bound: give max or min");
@@ -370,5 +377,97 @@ value = "30%"
     return d.rule == "assumption-missing-source";
   });
   REQUIRE(unsourced != result.diagnostics.end());
-  CHECK(unsourced->key_path.starts_with("stages[1].assumptions[0]"));
+  CHECK(unsourced->key_path.starts_with("stages[name=long-context].assumptions[id=mfu-long]"));
+}
+
+TEST_CASE("a run in stages: its findings' figures are those once a finding's fix corrects an input",
+          "[rules][stages][corrected]") {
+  // The H100's sparse BF16 peak in [cluster], which every stage inherits: sparse-peak's fix
+  // writes the dense 989 TFLOPS, and the run's days are those at that peak.
+  const std::string sparse_plan = training_plan({{"cluster.peak", "\"1979 TFLOPS\""}}) + long_context_stage;
+  const FileResult dense = lint(training_plan({{"cluster.peak", "\"989 TFLOPS\""}}) + long_context_stage);
+  const double dense_days = dense.estimates->find("run.days")->value / 86400;
+  // A claim of the days the sparse peak gives (half): right as written, wrong once corrected.
+  const std::string claim = fmt::format("\n[estimates]\n\"run.days\" = \"{} d\"\n", dense_days / 2);
+  const FileResult sparse = lint(sparse_plan + claim);
+  INFO(render(sparse.diagnostics));
+  REQUIRE(sparse.corrected);
+  REQUIRE(sparse.corrected->corrections.size() == 1);
+  CHECK(sparse.corrected->corrections[0].key == "cluster.peak");
+  CHECK(sparse.corrected->corrections[0].stage.empty());
+  REQUIRE(sparse.corrected->stage_estimates.size() == 2);
+  CHECK(sparse.corrected->estimates.find("run.days")->value == Approx(dense.estimates->find("run.days")->value));
+  for (std::size_t s = 0; s < 2; ++s)
+    CHECK(sparse.corrected->stage_estimates[s].find("train.days")->value ==
+          Approx(dense.stage_estimates[s].find("train.days")->value));
+  // The claim's finding is the dense plan's, marked.
+  const FileResult dense_claimed = lint(training_plan({{"cluster.peak", "\"989 TFLOPS\""}}) + long_context_stage + claim);
+  const auto of_rule = [](const FileResult& result, std::string_view rule) {
+    std::vector<const Diagnostic*> found;
+    for (const Diagnostic& d : result.diagnostics)
+      if (d.rule == rule) found.push_back(&d);
+    return found;
+  };
+  REQUIRE(of_rule(dense_claimed, "estimate-mismatch").size() == 1);
+  const auto mismatch = of_rule(sparse, "estimate-mismatch");
+  REQUIRE(mismatch.size() == 1);
+  CHECK(mismatch.front()->message ==
+        of_rule(dense_claimed, "estimate-mismatch").front()->message + " (once cluster.peak is 989 TFLOPS)");
+  // The peak's own finding once, with the dense figure the stages compute (the whole run's
+  // estimates hold its totals only).
+  const auto peak = of_rule(sparse, "sparse-peak");
+  REQUIRE(peak.size() == 1);
+  CHECK_THAT(peak.front()->message, Catch::Contains("989 TFLOPS") && !Catch::Contains("?"));
+  REQUIRE(peak.front()->fixes.size() == 1);
+  CHECK(peak.front()->fixes.front().replacement == "\"989 TFLOPS\"");
+}
+
+TEST_CASE("a stage's own value that a finding's fix corrects is corrected in that stage only",
+          "[rules][stages][corrected]") {
+  // An organisation's rule with a fix on a key a stage sets: the long-context stage's tokens are
+  // the data card's 200B.
+  RuleSet rules = RuleSet::with_builtin();
+  std::vector<Diagnostic> errors;
+  REQUIRE(rules.load(std::make_shared<const SourceFile>(
+                         "org-context-tokens.toml",
+                         std::string("id = \"org-context-tokens\"\ngroup = \"org\"\nseverity = \"error\"\n"
+                                     "summary = \"s\"\napplies = \"training.seq_len > 8192 tokens\"\n"
+                                     "check = \"within(training.tokens, 200e9 tokens, 1%)\"\nat = \"training.tokens\"\n"
+                                     "message = \"a long-context stage trains on the data card's 200B tokens\"\n"
+                                     "fix = \"\\\"200B\\\"\"\nfix_safety = \"safe\"\n") +
+                             std::string(rule_docs_stub)),
+                     errors));
+  INFO(render(errors));
+  LintOptions options;
+  options.today = Date{2026, 12, 1};
+  options.rules = &rules;
+  const auto lint_with = [&](std::string text) {
+    return lint_source(std::make_shared<const SourceFile>("plan.toml", std::move(text)), options);
+  };
+  std::string fixed_stage = long_context_stage;
+  fixed_stage.replace(fixed_stage.find("\"100B\""), 6, "\"200B\"");
+  const FileResult right = lint_with(training_plan() + fixed_stage);
+  const double stage_days = right.stage_estimates[1].find("train.days")->value / 86400;
+  // The stage's claim of its days at 200B tokens: wrong as written (100B), right once corrected.
+  const FileResult staged =
+      lint_with(training_plan() + long_context_stage + fmt::format("estimates.\"train.days\" = \"{} d\"\n", stage_days));
+  INFO(render(staged.diagnostics));
+  REQUIRE(staged.corrected);
+  REQUIRE(staged.corrected->corrections.size() == 1);
+  CHECK(staged.corrected->corrections[0].stage == "long-context");
+  CHECK(once_text(staged.corrected->corrections) == "training.tokens of stage 'long-context' is 200B");
+  // The plan's tokens and the first stage's stay as written.
+  CHECK(staged.corrected->plan.number("training.tokens") == staged.plan->number("training.tokens"));
+  CHECK(staged.corrected->stage_estimates[0].find("train.days")->value ==
+        Approx(staged.stage_estimates[0].find("train.days")->value));
+  CHECK(staged.corrected->stage_estimates[1].find("train.days")->value ==
+        Approx(right.stage_estimates[1].find("train.days")->value));
+  CHECK(staged.corrected->estimates.find("run.days")->value == Approx(right.estimates->find("run.days")->value));
+  // The claim's finding follows from the stage's tokens as written: the fix clears it.
+  const auto claim = std::find_if(staged.diagnostics.begin(), staged.diagnostics.end(),
+                                  [](const Diagnostic& d) { return d.rule == "estimate-mismatch"; });
+  REQUIRE(claim != staged.diagnostics.end());
+  REQUIRE(claim->help);
+  CHECK_THAT(*claim->help, Catch::Contains("org-context-tokens's fix clears this") &&
+                               Catch::Contains("once training.tokens of stage 'long-context' is 200B"));
 }

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "planlint/diag/native_rules.hpp"
+#include "planlint/estimate/run_totals.hpp"
+#include "planlint/plan/element_keys.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/toml_lexer.hpp"
 #include "planlint/units/quantity.hpp"
@@ -66,7 +68,9 @@ std::string once_text(std::span<const InputCorrection> corrections) {
   std::string text;
   for (std::size_t i = 0; i < corrections.size(); ++i) {
     if (i > 0) text += i + 1 == corrections.size() ? " and " : ", ";
-    text += fmt::format("{} is {}", corrections[i].key, corrections[i].value);
+    const InputCorrection& c = corrections[i];
+    text += c.stage.empty() ? fmt::format("{} is {}", c.key, c.value)
+                            : fmt::format("{} of stage '{}' is {}", c.key, c.stage, c.value);
   }
   return text;
 }
@@ -84,6 +88,44 @@ std::string fixes_text(std::span<const InputCorrection> corrections) {
   return text;
 }
 
+namespace {
+
+/// A correctable value's place: a key of a table ("cluster.peak"), or a field of one
+/// [[capacity]] slice ("capacity[1].price"), which cost.price's and train.goodput's blends read.
+struct ValuePlace {
+  const KeySpec* key = nullptr;
+  std::optional<std::size_t> slice;
+};
+
+std::optional<ValuePlace> place_of(std::string_view path) {
+  constexpr std::string_view slices = "capacity[";
+  if (!path.starts_with(slices)) {
+    const KeySpec* key = find_key(path);
+    return key ? std::optional<ValuePlace>(ValuePlace{key, std::nullopt}) : std::nullopt;
+  }
+  path.remove_prefix(slices.size());
+  std::size_t index = 0;
+  const auto [end, error] = std::from_chars(path.data(), path.data() + path.size(), index);
+  const std::string_view rest = path.substr(static_cast<std::size_t>(end - path.data()));
+  if (error != std::errc() || !rest.starts_with("].")) return std::nullopt;
+  const KeySpec* key = find_key("capacity", rest.substr(2));
+  return key ? std::optional<ValuePlace>(ValuePlace{key, index}) : std::nullopt;
+}
+
+const PlanValue* value_at(const Plan& plan, const ValuePlace& place) {
+  if (!place.slice) return plan.find(*place.key);
+  return *place.slice < plan.capacity.size() ? plan.capacity[*place.slice].values.find(place.key->key) : nullptr;
+}
+
+/// The key path a reader knows the value by: a slice by what it is ("capacity[kind=spot].price").
+std::string shown_key(const Plan& plan, const ValuePlace& place, std::string_view path) {
+  if (!place.slice) return std::string(path);
+  const std::string name = element_names("capacity", plan.capacity).at(*place.slice);
+  return name.empty() ? std::string(path) : fmt::format("capacity[{}].{}", name, place.key->key);
+}
+
+}  // namespace
+
 std::vector<InputCorrection> input_corrections(const Plan& plan, std::span<const Diagnostic> findings) {
   std::vector<InputCorrection> corrections;
   for (const Diagnostic& d : findings) {
@@ -91,35 +133,71 @@ std::vector<InputCorrection> input_corrections(const Plan& plan, std::span<const
     // A loader's fix writes what planlint already reads (node-price's per-GPU price, gpu-alias's
     // id): nothing to correct.
     if (std::find(native_rules::all.begin(), native_rules::all.end(), d.rule) != native_rules::all.end()) continue;
-    const KeySpec* key = find_key(d.key_path);
-    const PlanValue* stated = key ? plan.find(*key) : nullptr;
-    // Only a value the file states, replaced whole: the fix's edit is at the value's span.
-    if (!stated || stated->origin != Origin::plan || d.fixes.front().location.span != stated->span) continue;
-    const auto read = read_fix_value(*key, d.fixes.front().replacement);
+    const std::optional<ValuePlace> place = place_of(d.key_path);
+    if (!place) continue;
+    // Only a value the file states, replaced whole: the fix's edit is at the value's span, in
+    // the plan's tables or a stage's.
+    const Span& at = d.fixes.front().location.span;
+    const auto stated_at = [&](const Plan& in) {
+      const PlanValue* stated = value_at(in, *place);
+      return stated && stated->origin == Origin::plan && stated->span == at;
+    };
+    const Stage* stage = nullptr;
+    if (!stated_at(plan)) {
+      const auto own = std::find_if(plan.stages.begin(), plan.stages.end(),
+                                    [&](const Stage& s) { return stated_at(*s.plan); });
+      if (own == plan.stages.end()) continue;
+      stage = &*own;
+    }
+    const auto read = read_fix_value(*place->key, d.fixes.front().replacement);
     if (!read) continue;
-    // Two findings fixing one key: the first (in the order the rules ran) wins.
+    // Two findings fixing one value: the first (in the order the rules ran) wins.
     if (std::any_of(corrections.begin(), corrections.end(),
-                    [&](const InputCorrection& c) { return c.key == d.key_path; }))
+                    [&](const InputCorrection& c) { return c.finding_key == d.key_path && c.span == at; }))
       continue;
-    corrections.push_back({d.key_path, replacement_text(d.fixes.front().replacement)->text, d.rule, read->first, read->second});
+    corrections.push_back({shown_key(plan, *place, d.key_path), replacement_text(d.fixes.front().replacement)->text,
+                           d.rule, read->first, read->second, at, stage ? stage->name : std::string(), d.key_path});
   }
   return corrections;
 }
+
+namespace {
+
+/// Writes the corrections of a value `plan` holds at the place they replace; whether any did.
+bool apply_corrections(Plan& plan, std::span<const InputCorrection> corrections) {
+  bool applied = false;
+  for (const InputCorrection& correction : corrections) {
+    const ValuePlace place = *place_of(correction.finding_key);
+    const PlanValue* stated = value_at(plan, place);
+    if (!stated || stated->span != correction.span) continue;
+    PlanValue value = *stated;
+    value.value = units::Quantity{correction.base_value, place.key->dims.front()};
+    value.in_bits = correction.in_bits;
+    TableValues& table = place.slice ? plan.capacity[*place.slice].values : plan.sections.of(*place.key).values;
+    table.insert_or_assign(*place.key, std::move(value));
+    applied = true;
+  }
+  return applied;
+}
+
+}  // namespace
 
 std::optional<CorrectedInputs> corrected_inputs(const Plan& plan, const Catalog& catalog,
                                                 std::span<const Diagnostic> findings, EstimateScope scope) {
   std::vector<InputCorrection> corrections = input_corrections(plan, findings);
   if (corrections.empty()) return std::nullopt;
-  CorrectedInputs corrected{plan, Estimates{}, std::move(corrections)};
-  for (const InputCorrection& correction : corrected.corrections) {
-    const KeySpec& key = *find_key(correction.key);
-    PlanValue value = *plan.find(key);
-    value.value = units::Quantity{correction.base_value, key.dims.front()};
-    value.in_bits = correction.in_bits;
-    corrected.plan.sections.of(key).values.insert_or_assign(key, std::move(value));
+  CorrectedInputs corrected{plan, Estimates{}, {}, std::move(corrections)};
+  apply_corrections(corrected.plan, corrected.corrections);
+  // A stage holds the plan's value where it inherits it (same span) and its own elsewhere: each
+  // stage that holds a corrected value runs on a corrected copy.
+  for (Stage& stage : corrected.plan.stages) {
+    Plan own = *stage.plan;
+    if (apply_corrections(own, corrected.corrections)) stage.plan = std::make_shared<const Plan>(std::move(own));
   }
-  // The one evaluation path: estimate() of the plan as the fixes write it.
-  corrected.estimates = estimate(corrected.plan, catalog, scope);
+  // The one evaluation path: estimate() of the plan as the fixes write it, and of its stages.
+  RunEstimates estimated = estimate_run(corrected.plan, catalog, scope);
+  corrected.estimates = std::move(estimated.run);
+  corrected.stage_estimates = std::move(estimated.stages);
   return corrected;
 }
 

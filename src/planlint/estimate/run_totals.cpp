@@ -122,4 +122,19 @@ Estimates run_totals(const Plan& plan, std::span<const Estimates> stages, Estima
   return run;
 }
 
+RunEstimates estimate_run(const Plan& plan, const Catalog& catalog, EstimateScope scope) {
+  RunEstimates result;
+  if (plan.stages.empty()) {
+    result.run = estimate(plan, catalog, scope);
+    return result;
+  }
+  // Each stage estimated as the plan it is, the run from their figures.
+  result.stages.reserve(plan.stages.size());
+  for (const Stage& stage : plan.stages) result.stages.push_back(estimate(*stage.plan, catalog, scope));
+  result.run = run_totals(plan, result.stages);
+  for (Estimates& stage : result.stages)
+    for (const MetricValue& total : result.run.values()) stage.set(MetricValue(total), total.spec);
+  return result;
+}
+
 }  // namespace planlint

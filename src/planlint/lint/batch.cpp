@@ -103,7 +103,8 @@ std::vector<FileOutput> lint_batch(std::span<FileTask> tasks, const BatchLimits&
     FileOutput& output = outputs[file];
     if (tasks[file].keep_plans)
       output.plans.push_back(LintedPlan{plan.first_line, last_line, std::move(result.plan), std::move(result.estimates),
-                                        std::move(result.ranges), std::move(result.corrected)});
+                                        std::move(result.ranges), std::move(result.corrected),
+                                        std::move(result.stage_estimates)});
     std::vector<Diagnostic> own = apply_suppressions(result.diagnostics, find_suppressions(*output.source, plan.toml_text, plan.first_line),
                                                      settings.suppression_rules, output.source->path());
     select_findings(own, settings.lint);

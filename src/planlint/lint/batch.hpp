@@ -46,6 +46,8 @@ struct LintedPlan {
   /// The plan and its estimates with the inputs its findings' fixes correct in place, when a
   /// finding corrects one (FileResult::corrected): what its figures are computed from.
   std::optional<CorrectedInputs> corrected = std::nullopt;
+  /// The estimates of plan->stages, in order (FileResult::stage_estimates).
+  std::vector<Estimates> stage_estimates = {};
 };
 
 /// A linted file.

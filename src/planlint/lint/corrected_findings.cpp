@@ -17,7 +17,7 @@ bool is_native(const Diagnostic& d) {
 /// Whether `d` is a finding that carries one of the corrections.
 bool carries_correction(const Diagnostic& d, const CorrectedInputs& corrected) {
   return std::any_of(corrected.corrections.begin(), corrected.corrections.end(), [&](const InputCorrection& c) {
-    return c.rule == d.rule && c.key == d.key_path;
+    return c.rule == d.rule && c.finding_key == d.key_path;
   });
 }
 
@@ -25,7 +25,7 @@ bool carries_correction(const Diagnostic& d, const CorrectedInputs& corrected) {
 /// value the plan does not hold.
 bool at_corrected_key(const Diagnostic& d, const CorrectedInputs& corrected) {
   return std::any_of(corrected.corrections.begin(), corrected.corrections.end(),
-                     [&](const InputCorrection& c) { return c.key == d.key_path; });
+                     [&](const InputCorrection& c) { return c.finding_key == d.key_path; });
 }
 
 }  // namespace

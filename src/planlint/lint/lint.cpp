@@ -1,6 +1,7 @@
 #include "planlint/lint/lint.hpp"
 
 #include <algorithm>
+#include <deque>
 
 #include <fmt/format.h>
 
@@ -36,6 +37,20 @@ RuleRun rule_run(const Plan& plan, const Estimates& estimates, const LintOptions
                  &options.selection};
 }
 
+/// One run of the rules: on a plan, or on one stage of a plan of [[stages]] (whose own plan
+/// holds the whole run's claims and targets, against run.*), with the ranges and provenance its
+/// rules read. It holds references to its members: kept where it was made (a deque).
+struct RulePass {
+  PlanRanges ranges;
+  PlanProvenance provenance;
+  RuleRun run;
+  RulePass(const Plan& plan, const Estimates& estimates, const LintOptions& options, bool with_ranges)
+      // A run's totals hold no ranges and their provenance: nothing to compute again.
+      : ranges(plan, *options.catalog, estimates, with_ranges || !plan.stages.empty()),
+        provenance(plan, *options.catalog, estimates, with_ranges || !plan.stages.empty() || options.full_estimates),
+        run(rule_run(plan, estimates, options, ranges, provenance)) {}
+};
+
 /// The plan's findings once the inputs their fixes correct are in place (corrected_findings.hpp).
 /// Only a plan with a finding whose fix corrects an input is estimated and checked again: most
 /// have none.
@@ -61,11 +76,17 @@ void correct_findings(FileResult& result, const PlanText& text) {
   std::optional<CorrectedInputs> corrected = corrected_inputs(
       *result.plan, *options.catalog, fixing, EstimateScope{options.full_estimates, with_ranges});
   if (!corrected) return;
-  const PlanRanges ranges(corrected->plan, *options.catalog, corrected->estimates, with_ranges);
-  const PlanProvenance provenance(corrected->plan, *options.catalog, corrected->estimates,
-                                  options.full_estimates || with_ranges);
-  std::vector<Diagnostic> found =
-      run_rules(rules, rule_run(corrected->plan, corrected->estimates, options, ranges, provenance));
+  // The corrected plan checked as the plan was: itself, then each of its stages.
+  std::deque<RulePass> passes;
+  passes.emplace_back(corrected->plan, corrected->estimates, options, with_ranges);
+  for (std::size_t s = 0; s < corrected->stage_estimates.size(); ++s)
+    passes.emplace_back(*corrected->plan.stages[s].plan, corrected->stage_estimates[s], options, with_ranges);
+  std::vector<const RuleRun*> runs;
+  for (const RulePass& pass : passes) runs.push_back(&pass.run);
+  std::vector<std::vector<Diagnostic>> by_pass(passes.size());
+  run_rules(rules, runs, by_pass);
+  std::vector<Diagnostic> found;
+  merge_run_findings(corrected->plan, by_pass, found);
   select_findings(found, options);
   rules.apply_supersedes(found);
   merge_corrected_findings(result.diagnostics, std::move(found), *corrected);
@@ -99,54 +120,32 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     const LintOptions& options = *plans[i].options;
     const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
     const EstimateScope scope{options.full_estimates, estimates_with_ranges(options, rules)};
-    const Plan& plan = *results[i].plan;
-    if (plan.stages.empty()) {
-      results[i].estimates = estimate(plan, *options.catalog, scope);
-      continue;
-    }
-    // A run in stages: each stage estimated as the plan it is, the run from their figures.
-    for (const Stage& stage : plan.stages)
-      results[i].stage_estimates.push_back(estimate(*stage.plan, *options.catalog, scope));
-    results[i].estimates = run_totals(plan, results[i].stage_estimates);
-    // Each stage sees the run's totals too: a rule that judges the whole run (chinchilla-ratio)
-    // reads them there, and then finds the same for every stage.
-    for (Estimates& stage : results[i].stage_estimates)
-      for (const MetricValue& total : results[i].estimates->values()) stage.set(MetricValue(total), total.spec);
+    RunEstimates estimated = estimate_run(*results[i].plan, *options.catalog, scope);
+    results[i].estimates = std::move(estimated.run);
+    results[i].stage_estimates = std::move(estimated.stages);
   }
-  // The rules run on each plan, and on each stage of a plan of [[stages]] (whose own plan holds
-  // the whole run's claims and targets, against run.*): an evaluation each.
+  // The rules run on each plan, and on each stage of a plan of [[stages]]: a pass each.
   struct Evaluation {
     std::size_t result;
     std::size_t stage;  ///< no_stage: the plan itself
-    const Plan* plan;
-    const Estimates* estimates;
   };
   constexpr std::size_t no_stage = static_cast<std::size_t>(-1);
   std::vector<Evaluation> evaluations;
   evaluations.reserve(plans.size());
+  std::deque<RulePass> passes;
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const FileResult& result = results[i];
     if (!result.plan) continue;
-    evaluations.push_back({i, no_stage, &*result.plan, &*result.estimates});
-    for (std::size_t s = 0; s < result.stage_estimates.size(); ++s)
-      evaluations.push_back({i, s, result.plan->stages[s].plan.get(), &result.stage_estimates[s]});
+    const LintOptions& options = *plans[i].options;
+    const bool with_ranges = estimates_with_ranges(options, options.rules ? *options.rules : RuleSet::builtin());
+    evaluations.push_back({i, no_stage});
+    passes.emplace_back(*result.plan, *result.estimates, options, with_ranges);
+    for (std::size_t s = 0; s < result.stage_estimates.size(); ++s) {
+      evaluations.push_back({i, s});
+      passes.emplace_back(*result.plan->stages[s].plan, result.stage_estimates[s], options, with_ranges);
+    }
   }
   // The rules run a rule at a time over the plans that share a rule set (run_rules).
-  std::vector<std::optional<PlanRanges>> ranges(evaluations.size());
-  std::vector<std::optional<PlanProvenance>> provenance(evaluations.size());
-  std::vector<std::optional<RuleRun>> runs(evaluations.size());
-  for (std::size_t e = 0; e < evaluations.size(); ++e) {
-    const Evaluation& evaluation = evaluations[e];
-    const LintOptions& options = *plans[evaluation.result].options;
-    const RuleSet& rules = options.rules ? *options.rules : RuleSet::builtin();
-    // A run's totals hold no ranges and their provenance: nothing to compute again.
-    const bool whole_run = !evaluation.plan->stages.empty();
-    const bool with_ranges = whole_run || estimates_with_ranges(options, rules);
-    ranges[e].emplace(*evaluation.plan, *options.catalog, *evaluation.estimates, with_ranges);
-    provenance[e].emplace(*evaluation.plan, *options.catalog, *evaluation.estimates,
-                          whole_run || options.full_estimates || with_ranges);
-    runs[e].emplace(rule_run(*evaluation.plan, *evaluation.estimates, options, *ranges[e], *provenance[e]));
-  }
   auto rule_set_of = [&](const Evaluation& evaluation) {
     const PlanText& plan = plans[evaluation.result];
     return plan.options->rules ? plan.options->rules : &RuleSet::builtin();
@@ -161,7 +160,7 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     for (std::size_t e = first; e < evaluations.size(); ++e) {
       if (done[e] || rule_set_of(evaluations[e]) != rules) continue;
       done[e] = true;
-      group.push_back(&*runs[e]);
+      group.push_back(&passes[e].run);
       members.push_back(e);
     }
     std::vector<std::vector<Diagnostic>> group_found(members.size());
@@ -172,30 +171,22 @@ std::vector<FileResult> lint_texts(std::span<const PlanText> plans, std::size_t 
     FileResult& result = results[evaluations[e].result];
     std::size_t end = e + 1;
     while (end < evaluations.size() && evaluations[end].result == evaluations[e].result) ++end;
-    if (end == e + 1) {
-      for (Diagnostic& d : found[e]) result.diagnostics.push_back(std::move(d));
-    } else {
-      std::vector<std::string> names;
-      for (const Stage& stage : result.plan->stages) names.push_back(stage.name);
-      // A stage's findings name its elements as the plan's, or as its own.
-      for (std::size_t s = 0; s + 1 < end - e; ++s) name_stage_elements(found[e + 1 + s], *result.plan, s);
-      merge_stage_findings(names, std::span(found).subspan(e, end - e), result.diagnostics);
-    }
+    merge_run_findings(*result.plan, std::span(found).subspan(e, end - e), result.diagnostics);
     e = end;
   }
   for (std::size_t e = 0; e < evaluations.size(); ++e)
-    if (evaluations[e].stage == no_stage) results[evaluations[e].result].ranges = ranges[e]->take_computed();
+    if (evaluations[e].stage == no_stage) results[evaluations[e].result].ranges = passes[e].ranges.take_computed();
   // Selection and severity overrides apply to native findings and rule findings alike.
   for (std::size_t i = 0; i < plans.size(); ++i) {
     FileResult& result = results[i];
     select_findings(result.diagnostics, *plans[i].options);
     // A finding that a selected rule's finding at its place supersedes is left out.
     (plans[i].options->rules ? *plans[i].options->rules : RuleSet::builtin()).apply_supersedes(result.diagnostics);
-    // A run in stages: its findings' figures are the stages' own, as written.
+    if (result.plan) correct_findings(result, plans[i]);
+    // The nearest layout that clears a finding, from the inputs as its fixes correct them;
+    // before the elements are named, while a target's finding names its place. (A run in
+    // stages: each stage's layout is the plan's, which no one stage's search decides.)
     if (result.plan && result.plan->stages.empty()) {
-      correct_findings(result, plans[i]);
-      // The nearest layout that clears a finding, from the inputs as its fixes correct them;
-      // before the elements are named, while a target's finding names its place.
       if (plans[i].options->layout_fixes && result.estimates)
         solve::add_layout_fixes(result.diagnostics, *plans[i].source,
                                 result.corrected ? result.corrected->plan : *result.plan,

@@ -102,7 +102,8 @@ std::shared_ptr<const Analysis> analyse(const DocumentSnapshot& document, Worksp
         cap_findings(analysis->diagnostics, options.max_findings_per_file) + total(linted.findings_not_kept);
     analysis->diagnostics.shrink_to_fit();  // held while the document is open
     for (LintedPlan& plan : linted.plans)
-      analysis->plans.push_back(DocumentPlan{plan.first_line, plan.last_line, std::move(plan.plan), std::move(plan.estimates)});
+      analysis->plans.push_back(DocumentPlan{plan.first_line, plan.last_line, std::move(plan.plan), std::move(plan.estimates),
+                                             std::move(plan.stage_estimates)});
   } catch (const std::exception& error) {
     analysis->diagnostics.push_back(problem_at_top(*source, "planlint", fmt::format("planlint could not lint this document: {}", error.what())));
   }

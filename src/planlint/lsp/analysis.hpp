@@ -29,6 +29,7 @@ struct DocumentPlan {
   std::uint32_t last_line = 0;
   std::optional<Plan> plan;      ///< absent when the text is not valid TOML
   std::optional<Estimates> estimates;  ///< with provenance, as `planlint report` has them
+  std::vector<Estimates> stage_estimates = {};  ///< of plan->stages, in order
 };
 
 /// What a document's text says to the editor.

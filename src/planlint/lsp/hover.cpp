@@ -24,6 +24,14 @@ namespace {
 
 bool contains(const Span& span, Position at) { return span.known() && span.begin <= at && at <= span.end; }
 
+/// The plan a hover reads: a document's plan, or one stage of a run in stages (its plan and
+/// estimates).
+struct HoverPlan {
+  const Plan& plan;
+  const Estimates* estimates;
+  std::string_view stage;  ///< the stage's name; empty for the document's plan
+};
+
 /// A value as the plan's arithmetic shows it ("128 GPUs", "40%", "\"h100-sxm\"").
 std::string value_text(std::string_view path, const PlanValue& value) {
   if (const units::Quantity* q = value.quantity()) return detail::show_plan_value(path, q->value, q->dim);
@@ -108,17 +116,18 @@ bool shows_catalog(std::string_view path) {
          path == "cluster.intra_node_bandwidth";
 }
 
-void value_hover(HoverText& out, const Analysis& analysis, const DocumentPlan& plan, const KeySpec& key,
+void value_hover(HoverText& out, const Analysis& analysis, const HoverPlan& plan, const KeySpec& key,
                  const PlanValue& value) {
   const std::string path = fmt::format("{}.{}", key.section, key.key);
   out.code(path).line(" = ").bold(value_text(path, value)).paragraph();
+  if (!plan.stage.empty()) out.line(fmt::format("in stage '{}':", plan.stage)).paragraph();
   if (plan.estimates) used_by(out, *plan.estimates, path);
   out.line(key.reference()).paragraph();
   if (shows_catalog(path))
-    if (auto id = plan.plan->text("cluster.gpu"))
+    if (auto id = plan.plan.text("cluster.gpu"))
       if (const GpuSpec* gpu = analysis.catalog().find(*id)) {
         std::optional<Precision> precision;
-        if (auto stated = plan.plan->text("training.precision")) precision = parse_precision(*stated);
+        if (auto stated = plan.plan.text("training.precision")) precision = parse_precision(*stated);
         catalog_entry(out, *gpu, precision);
       }
 }
@@ -126,7 +135,7 @@ void value_hover(HoverText& out, const Analysis& analysis, const DocumentPlan& p
 /// A metric named in a claim or target: its value and arithmetic, then `after` (a claim's
 /// comparison), then what it is.
 template <typename After>
-void metric_hover(HoverText& out, const DocumentPlan& plan, std::string_view name, After after) {
+void metric_hover(HoverText& out, const HoverPlan& plan, std::string_view name, After after) {
   const MetricSpec* spec = find_metric(name);
   if (!spec) return;
   const MetricValue* metric = plan.estimates ? plan.estimates->find(spec->id) : nullptr;
@@ -146,7 +155,7 @@ void metric_hover(HoverText& out, const DocumentPlan& plan, std::string_view nam
   metric_context(out, *spec, metric);
 }
 
-void claim_hover(HoverText& out, const Analysis& analysis, const DocumentPlan& plan, const Claim& claim) {
+void claim_hover(HoverText& out, const Analysis& analysis, const HoverPlan& plan, const Claim& claim) {
   metric_hover(out, plan, claim.metric, [&](const MetricSpec& spec, const MetricValue& metric) {
     if (!claim.value || !claim.value->quantity()) return;
     const double claimed = claim.value->quantity()->value;
@@ -155,11 +164,58 @@ void claim_hover(HoverText& out, const Analysis& analysis, const DocumentPlan& p
     const std::map<std::string, double>* configured = analysis.settings ? &analysis.settings->lint.tolerances : nullptr;
     if (spec.tier == Tier::latency) {
       out.line("; a latency is a bound, compared with the SLA only, not within a tolerance");
-    } else if (auto tolerance = tier_tolerance(*plan.plan, spec, configured ? *configured : std::map<std::string, double>{})) {
+    } else if (auto tolerance = tier_tolerance(plan.plan, spec, configured ? *configured : std::map<std::string, double>{})) {
       out.line(fmt::format("; {} tier, tolerance ", to_string(spec.tier))).bold(detail::show_percent(*tolerance));
     }
     out.paragraph();
   });
+}
+
+/// The hover of the value, entry or claim of `plan` under `place`, into `out`; its span, or
+/// nullopt when `plan` states none there. `tables`: look in its tables ([training], [cluster],
+/// ...), else in its arrays of tables and its claims.
+std::optional<Span> hover_in(HoverText& out, const Analysis& analysis, const HoverPlan& plan, Position place,
+                             bool tables) {
+  std::optional<Span> over;
+  for (const KeySpec& key : plan_keys()) {
+    const SectionSpec* section = find_section(key.section);
+    if (section->array == tables) continue;
+    auto check = [&](const PlanTable& table) {
+      const PlanValue* value = table.values.find(key);
+      if (!value || value->origin != Origin::plan) return false;
+      if (!contains(value->key_span, place) && !contains(value->span, place)) return false;
+      over = contains(value->key_span, place) ? value->key_span : value->span;
+      if (key.kind == ValueKind::metric && value->text())
+        metric_hover(out, plan, *value->text(), [](const MetricSpec&, const MetricValue&) {});
+      else if (key.kind == ValueKind::plan_key && value->text() && find_value_key(*value->text())) {
+        const KeySpec& justified = *find_value_key(*value->text());
+        if (const PlanValue* stated = plan.plan.find(justified); stated && stated->origin == Origin::plan)
+          value_hover(out, analysis, plan, justified, *stated);
+      } else {
+        value_hover(out, analysis, plan, key, *value);
+      }
+      return true;
+    };
+    if (!section->array) {
+      if (check(plan.plan.sections.of(key))) return over;
+      continue;
+    }
+    const std::vector<PlanTable>& elements = key.section == "targets"       ? plan.plan.targets
+                                             : key.section == "assumptions" ? plan.plan.assumptions
+                                             : key.section == "capacity"    ? plan.plan.capacity
+                                                                            : plan.plan.benchmarks;
+    if (std::any_of(elements.begin(), elements.end(), check)) return over;
+  }
+  if (tables) return std::nullopt;
+  for (const Claim& claim : plan.plan.estimates) {
+    for (const Span& span : {claim.key_span, claim.value ? claim.value->span : Span{},
+                             claim.low ? claim.low->span : Span{}, claim.high ? claim.high->span : Span{}})
+      if (contains(span, place)) over = span;
+    if (!over) continue;
+    claim_hover(out, analysis, plan, claim);
+    return over;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -171,43 +227,23 @@ json hover(const Analysis& analysis, LspPosition at, const ClientSupport& client
   const DocumentPlan* plan = analysis.plan_at(place.line);
   if (!plan || !plan->plan) return nullptr;
   HoverText out(client.markdown_hover);
+  // A run in stages: the plan's [training] and [cluster] values are read by its stages, whose
+  // figures the hover shows (of the first stage that holds the value: the plan's are inherited
+  // at their own place), and a stage's own values, entries and claims are the stage's. The
+  // plan's entries and claims are the whole run's.
+  const HoverPlan document{*plan->plan, plan->estimates ? &*plan->estimates : nullptr, {}};
+  std::vector<HoverPlan> stages;
+  for (std::size_t s = 0; s < plan->plan->stages.size(); ++s)
+    stages.push_back(HoverPlan{*plan->plan->stages[s].plan,
+                               s < plan->stage_estimates.size() ? &plan->stage_estimates[s] : nullptr,
+                               plan->plan->stages[s].name});
   std::optional<Span> over;
-  for (const KeySpec& key : plan_keys()) {
-    const SectionSpec* section = find_section(key.section);
-    auto check = [&](const PlanTable& table) {
-      const PlanValue* value = table.values.find(key);
-      if (!value || value->origin != Origin::plan) return false;
-      if (!contains(value->key_span, place) && !contains(value->span, place)) return false;
-      over = contains(value->key_span, place) ? value->key_span : value->span;
-      if (key.kind == ValueKind::metric && value->text())
-        metric_hover(out, *plan, *value->text(), [](const MetricSpec&, const MetricValue&) {});
-      else if (key.kind == ValueKind::plan_key && value->text() && find_value_key(*value->text())) {
-        const KeySpec& justified = *find_value_key(*value->text());
-        if (const PlanValue* stated = plan->plan->find(justified); stated && stated->origin == Origin::plan)
-          value_hover(out, analysis, *plan, justified, *stated);
-      } else {
-        value_hover(out, analysis, *plan, key, *value);
-      }
-      return true;
-    };
-    if (!section->array) {
-      if (check(plan->plan->sections.of(key))) break;
-      continue;
-    }
-    const std::vector<PlanTable>& elements = key.section == "targets" ? plan->plan->targets
-                                             : key.section == "assumptions" ? plan->plan->assumptions
-                                                                            : plan->plan->benchmarks;
-    if (std::any_of(elements.begin(), elements.end(), check)) break;
-  }
-  if (!over)
-    for (const Claim& claim : plan->plan->estimates) {
-      for (const Span& span : {claim.key_span, claim.value ? claim.value->span : Span{},
-                               claim.low ? claim.low->span : Span{}, claim.high ? claim.high->span : Span{}})
-        if (contains(span, place)) over = span;
-      if (!over) continue;
-      claim_hover(out, analysis, *plan, claim);
-      break;
-    }
+  for (const HoverPlan& stage : stages)
+    if (!over) over = hover_in(out, analysis, stage, place, true);
+  if (!over) over = hover_in(out, analysis, document, place, true);
+  if (!over) over = hover_in(out, analysis, document, place, false);
+  for (const HoverPlan& stage : stages)
+    if (!over) over = hover_in(out, analysis, stage, place, false);
   if (!over || out.empty()) return nullptr;
   return {{"contents", {{"kind", client.markdown_hover ? "markdown" : "plaintext"}, {"value", out.str()}}},
           {"range", to_json(positions.range(*over))}};

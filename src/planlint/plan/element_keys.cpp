@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 #include <optional>
+#include <span>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -61,48 +63,110 @@ std::string element_name(std::string_view section, const PlanTable& element) {
 
 }  // namespace
 
-// A name an earlier element has is told apart by its count among them ("metric=train.mfu,n=2"),
-// so that a second benchmark of a metric added after the first leaves the first's key as it was.
+namespace {
+
+/// Tells apart a name an earlier one has by its count among them ("metric=train.mfu,n=2"), so
+/// that a second benchmark of a metric added after the first leaves the first's key as it was.
+void count_repeats(std::vector<std::string>& names) {
+  std::unordered_map<std::string, std::size_t> uses;
+  for (std::string& name : names) {
+    if (name.empty()) continue;
+    if (const std::size_t seen = ++uses[name]; seen > 1) name += fmt::format(",n={}", seen);
+  }
+}
+
+/// An array of tables whose elements a key path names by index ("targets[1]").
+struct NamedArray {
+  std::string_view name;
+  const std::vector<PlanTable>* elements;
+  std::optional<std::vector<std::string>> names = std::nullopt;  ///< computed for the first key that needs them
+};
+
+/// The index `key` names after `open` ("[3]" → 3) and the place past its bracket.
+std::optional<std::pair<std::size_t, std::size_t>> index_at(std::string_view key, std::size_t open) {
+  if (key.size() < open + 3 || key[open] != '[') return std::nullopt;
+  std::size_t index = 0, at = open + 1;
+  for (; at < key.size() && std::isdigit(static_cast<unsigned char>(key[at])); ++at)
+    index = index * 10 + static_cast<std::size_t>(key[at] - '0');
+  if (at == open + 1 || at >= key.size() || key[at] != ']') return std::nullopt;
+  return std::pair{index, at + 1};
+}
+
+/// `key` with the element of one of `arrays` it names by index named by what it is; nullopt
+/// when it names none, or one without its naming field.
+std::optional<std::string> named_path(std::string_view key, std::span<NamedArray> arrays) {
+  for (NamedArray& array : arrays) {
+    if (!key.starts_with(array.name)) continue;
+    const auto index = index_at(key, array.name.size());
+    if (!index || index->first >= array.elements->size()) return std::nullopt;
+    if (!array.names) array.names = element_names(array.name, *array.elements);
+    const std::string& name = (*array.names)[index->first];
+    if (name.empty()) return std::nullopt;
+    return fmt::format("{}[{}]{}", array.name, name, key.substr(index->second));
+  }
+  return std::nullopt;
+}
+
+/// A stage's key path ("stages[1].targets[0].max") named: the stage by its name, an element of
+/// its own [[stages.targets]] or [[stages.assumptions]] by what it is
+/// ("stages[name=long-context].targets[name=day]").
+std::optional<std::string> named_stage_path(std::string_view key, const Plan& plan,
+                                            std::optional<std::vector<std::string>>& stage_names) {
+  constexpr std::string_view stages = "stages";
+  if (!key.starts_with(stages)) return std::nullopt;
+  const auto index = index_at(key, stages.size());
+  if (!index || index->first >= plan.stages.size()) return std::nullopt;
+  if (!stage_names) {
+    stage_names.emplace();
+    for (const Stage& stage : plan.stages)
+      stage_names->push_back(stage.name.empty() ? std::string() : "name=" + name_text(stage.name));
+    count_repeats(*stage_names);
+  }
+  std::string_view rest = key.substr(index->second);
+  std::string named_rest(rest);
+  // The stage's own elements: those not inherited from the plan's lists (stage_findings.hpp).
+  const Plan& own = *plan.stages[index->first].plan;
+  const auto own_elements = [](const std::vector<PlanTable>& in_stage, const std::vector<PlanTable>& in_plan) {
+    std::vector<PlanTable> elements;
+    for (const PlanTable& table : in_stage)
+      if (std::none_of(in_plan.begin(), in_plan.end(), [&](const PlanTable& p) { return p.header == table.header; }))
+        elements.push_back(table);
+    return elements;
+  };
+  if (rest.starts_with(".targets[") || rest.starts_with(".assumptions[")) {
+    const bool targets = rest.starts_with(".targets[");
+    const std::vector<PlanTable> elements =
+        targets ? own_elements(own.targets, plan.targets) : own_elements(own.assumptions, plan.assumptions);
+    std::array<NamedArray, 1> array{{{targets ? "targets" : "assumptions", &elements}}};
+    if (std::optional<std::string> named = named_path(rest.substr(1), array)) named_rest = "." + *named;
+  }
+  const std::string& name = (*stage_names)[index->first];
+  if (name.empty() && named_rest == rest) return std::nullopt;
+  return fmt::format("stages[{}]{}", name.empty() ? std::to_string(index->first) : name, named_rest);
+}
+
+}  // namespace
+
 std::vector<std::string> element_names(std::string_view section, const std::vector<PlanTable>& elements) {
   std::vector<std::string> names;
   names.reserve(elements.size());
-  std::unordered_map<std::string, std::size_t> uses;
-  for (const PlanTable& element : elements) {
-    names.push_back(element_name(section, element));
-    if (names.back().empty()) continue;
-    if (const std::size_t seen = ++uses[names.back()]; seen > 1) names.back() += fmt::format(",n={}", seen);
-  }
+  for (const PlanTable& element : elements) names.push_back(element_name(section, element));
+  count_repeats(names);
   return names;
 }
 
 std::vector<std::pair<std::string, std::string>> name_elements_in_key_paths(std::vector<Diagnostic>& diagnostics,
                                                                             const Plan& plan) {
   std::vector<std::pair<std::string, std::string>> renamed;
-  struct Section {
-    std::string_view name;
-    const std::vector<PlanTable>* elements;
-    std::optional<std::vector<std::string>> names;  ///< computed for the first finding that needs them
-  };
-  std::array<Section, 4> sections{{{"targets", &plan.targets, std::nullopt},
-                                   {"assumptions", &plan.assumptions, std::nullopt},
-                                   {"benchmarks", &plan.benchmarks, std::nullopt},
-                                   {"capacity", &plan.capacity, std::nullopt}}};
+  std::array<NamedArray, 4> arrays{{{"targets", &plan.targets},
+                                    {"assumptions", &plan.assumptions},
+                                    {"benchmarks", &plan.benchmarks},
+                                    {"capacity", &plan.capacity}}};
+  std::optional<std::vector<std::string>> stage_names;  // computed for the first stage key
   for (Diagnostic& d : diagnostics) {
-    const std::string& key = d.key_path;
-    for (Section& section : sections) {
-      const std::size_t open = section.name.size();
-      if (key.size() < open + 3 || !key.starts_with(section.name) || key[open] != '[') continue;
-      std::size_t index = 0, at = open + 1;
-      for (; at < key.size() && std::isdigit(static_cast<unsigned char>(key[at])); ++at)
-        index = index * 10 + static_cast<std::size_t>(key[at] - '0');
-      if (at == open + 1 || at >= key.size() || key[at] != ']' || index >= section.elements->size()) break;
-      if (!section.names) section.names = element_names(section.name, *section.elements);
-      const std::string& name = (*section.names)[index];
-      if (name.empty()) break;
-      std::string named = fmt::format("{}[{}]{}", section.name, name, std::string_view(key).substr(at + 1));
-      renamed.emplace_back(named, std::exchange(d.key_path, named));
-      break;
-    }
+    std::optional<std::string> named = named_path(d.key_path, arrays);
+    if (!named && !plan.stages.empty()) named = named_stage_path(d.key_path, plan, stage_names);
+    if (named) renamed.emplace_back(*named, std::exchange(d.key_path, *named));
   }
   return renamed;
 }

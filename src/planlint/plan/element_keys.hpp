@@ -4,9 +4,11 @@
 ///     assumptions[0].updated   →  assumptions[id=mfu].updated
 ///     targets[1]               →  targets[name=ttft-p99]
 ///     benchmarks[2].value      →  benchmarks[metric=train.mfu,date=2026-03-01].value
+///     stages[1].targets[0]     →  stages[name=long-context].targets[name=day]
 ///
 /// `[[assumptions]]` are named by `id`, `[[targets]]` by `name`, `[[benchmarks]]` by `metric`
-/// and, when it has one, `date`. A value other than letters, digits, `_`, `-` and `.` is
+/// and, when it has one, `date`, `[[capacity]]` by `kind`, `[[stages]]` by `name` (a stage's own
+/// `[[stages.targets]]` and `[[stages.assumptions]]` as the plan's). A value other than letters, digits, `_`, `-` and `.` is
 /// written as a TOML basic string: `assumptions[id="mfu (H100)"]`. An element keeps its index
 /// when it lacks the field; one whose name an earlier element of its array has adds its count
 /// among them: `benchmarks[metric=train.mfu,n=2]`.

@@ -673,23 +673,27 @@ void Loader::check_elements(const std::vector<PlanTable>& elements, std::string_
   const auto misspelt = [&](const std::string& path) {
     return !plan_.misspellings.empty() && plan_.misspelt(path);
   };
+  static const KeySpec* const max = find_key("targets", "max");
+  static const KeySpec* const min = find_key("targets", "min");
+  // The paths are written only for a key that is missing: most elements have them all.
+  const auto element = [&](std::size_t i) { return fmt::format("{}{}[{}]", stage_prefix, section, i); };
   for (std::size_t i = 0; i < elements.size(); ++i) {
-    const std::string element = fmt::format("{}{}[{}]", stage_prefix, section, i);
     for (const KeySpec* required : required_keys()) {
       const KeySpec& key = *required;
-      const std::string path = fmt::format("{}.{}", element, key.key);
-      if (key.section != section || written(&key, first + i) || misspelt(path)) continue;
-      Diagnostic& d = findings_.add(native_rules::missing_required, elements[i].header, path,
+      if (key.section != section || written(&key, first + i)) continue;
+      std::string path = fmt::format("{}.{}", element(i), key.key);
+      if (misspelt(path)) continue;
+      Diagnostic& d = findings_.add(native_rules::missing_required, elements[i].header, std::move(path),
                                     fmt::format("missing required key '{}' in [[{}{}]] #{}{}", key.key, shown, section,
                                                 i + 1, stage));
       d.help = fmt::format("add {} ({})", key.key, key.description);
     }
-    if (section == "targets" && !written(find_key("targets", "max"), first + i) &&
-        !written(find_key("targets", "min"), first + i) && !misspelt(element + ".max") && !misspelt(element + ".min")) {
-      Diagnostic& d = findings_.add(native_rules::missing_required, elements[i].header, element,
-                                    fmt::format("[[{}targets]] #{}{} has no bound: give max or min", shown, i + 1, stage));
-      d.help = "add max = \"...\" (or min) in the metric's unit";
-    }
+    if (section != "targets" || written(max, first + i) || written(min, first + i)) continue;
+    std::string path = element(i);
+    if (misspelt(path + ".max") || misspelt(path + ".min")) continue;
+    Diagnostic& d = findings_.add(native_rules::missing_required, elements[i].header, std::move(path),
+                                  fmt::format("[[{}targets]] #{}{} has no bound: give max or min", shown, i + 1, stage));
+    d.help = "add max = \"...\" (or min) in the metric's unit";
   }
 }
 

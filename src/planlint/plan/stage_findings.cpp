@@ -24,6 +24,17 @@ void merge_stage_findings(std::span<const std::string> stage_names, std::span<st
   };
   std::unordered_map<std::string, Seen> seen;
   const std::size_t stages = found.size() - 1;
+  // A finding of the whole run that every stage makes at its place is the stages' to report:
+  // the run's estimates hold its totals only, so its text lacks the figures a stage's has (the
+  // dense peak sparse-peak names).
+  if (stages > 0)
+    std::erase_if(found.front(), [&](const Diagnostic& d) {
+      return std::all_of(found.begin() + 1, found.end(), [&](const std::vector<Diagnostic>& stage) {
+        return std::any_of(stage.begin(), stage.end(), [&](const Diagnostic& s) {
+          return s.rule == d.rule && s.primary.span == d.primary.span;
+        });
+      });
+    });
   std::vector<Diagnostic> kept;
   for (Diagnostic& d : out) {
     if (seen.emplace(key_of(d), Seen{kept.size(), {}}).second) kept.push_back(std::move(d));
@@ -91,6 +102,18 @@ void name_stage_elements(std::vector<Diagnostic>& found, const Plan& plan, std::
   };
   for (Diagnostic& d : found)
     if (!rename(d, "targets", own.targets, plan.targets)) rename(d, "assumptions", own.assumptions, plan.assumptions);
+}
+
+void merge_run_findings(const Plan& plan, std::span<std::vector<Diagnostic>> found, std::vector<Diagnostic>& out) {
+  if (found.size() == 1) {
+    for (Diagnostic& d : found.front()) out.push_back(std::move(d));
+    return;
+  }
+  std::vector<std::string> names;
+  for (const Stage& stage : plan.stages) names.push_back(stage.name);
+  // A stage's findings name its elements as the plan's, or as its own.
+  for (std::size_t s = 0; s + 1 < found.size(); ++s) name_stage_elements(found[s + 1], plan, s);
+  merge_stage_findings(names, found, out);
 }
 
 }  // namespace planlint

@@ -68,7 +68,9 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
                                          const SolveOptions& given, const FileResult& linted) {
   ServeReport report;
   report.path = source->path();
-  const Plan& plan = *linted.plan;
+  const SearchedPlan searched = searched_plan(linted, report.notes);
+  const Plan& plan = searched.plan;
+  const Estimates& estimates = searched.estimates;
   if (given.objective == Objective::days)
     return Error(fmt::format("{}: --minimize days is for training plans; an inference plan's objective is cost (per "
                              "month) or gpus",
@@ -90,7 +92,7 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
     report.notes.push_back("the config's [solve] count does not apply: an inference plan's GPU count follows its "
                            "replicas");
   const Catalog& catalog = lint_options.catalog ? *lint_options.catalog : Catalog::builtin();
-  report.inputs = serving::read_serving_inputs(plan, catalog, *linted.estimates);
+  report.inputs = serving::read_serving_inputs(plan, catalog, estimates);
   const serving::ServingInputs& in = report.inputs;
   if (!in.missing.empty())
     return Error(fmt::format("{}: solve needs {} to evaluate a layout", report.path, fmt::join(in.missing, ", ")));
@@ -110,7 +112,7 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
   spec.top = options.top;
   if (spec.objective == Objective::cost && std::isnan(in.price))
     return Error(fmt::format("{}: --minimize cost needs cluster.price; state it, or give --minimize gpus", report.path));
-  target_bounds(plan, *linted.estimates, serving_kernel_metric, spec.hard_targets, spec.soft_targets);
+  target_bounds(plan, estimates, serving_kernel_metric, spec.hard_targets, spec.soft_targets);
   spec.benchmark_error_factor =
       rule_option(lint_options, "benchmark-deviation", "error_factor", spec.benchmark_error_factor);
   std::vector<std::string> unknown;
@@ -155,7 +157,8 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
     ServeGpu choice;
     choice.id = gpu->id;
     choice.plans_own = false;
-    choice.inputs = serving::read_serving_inputs(*(*on_gpu)->linted.plan, catalog, *(*on_gpu)->linted.estimates);
+    const FileResult& on_linted = (*on_gpu)->linted;
+    choice.inputs = serving::read_serving_inputs(figures_plan(on_linted), catalog, figures_estimates(on_linted));
     if (!searchable_gpu(*gpu, choice.inputs.missing, choice.inputs.price, spec.objective == Objective::cost,
                         report.notes))
       continue;
@@ -209,8 +212,8 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
     for (fix::TextEdit& edit : serving_layout_edits(*source, plan, current, ranked.layout, in.count,
                                                     ranked.figures.service_gpus, solution.changes))
       solution.edits.push_back(std::move(edit));
-    Confirmed confirmed = confirm_layout(*source, toml_text, first_line, lint_options, plan, *linted.estimates,
-                                         solution.edits, solution.changes, any_metric);
+    Confirmed confirmed = confirm_layout(*source, toml_text, first_line, lint_options, plan, estimates, solution.edits,
+                                         solution.changes, any_metric, searched.plan_errors);
     if (!confirmed.estimates) {
       report.unconfirmed.push_back(fmt::format("layout {} ({}): {}", index, fmt::join(solution.changes, ", "),
                                                fmt::join(confirmed.errors, "; ")));

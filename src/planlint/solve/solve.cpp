@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "planlint/diag/native_rules.hpp"
 #include "planlint/diag/printable.hpp"
 #include "planlint/estimate/engine.hpp"
 #include "planlint/plan/defaults.hpp"
@@ -97,10 +98,32 @@ Result<SolveOptions> resolved_options(const SolveOptions& given) {
 }
 
 
+const Plan& figures_plan(const FileResult& linted) { return linted.corrected ? linted.corrected->plan : *linted.plan; }
+const Estimates& figures_estimates(const FileResult& linted) {
+  return linted.corrected ? linted.corrected->estimates : *linted.estimates;
+}
+
+SearchedPlan searched_plan(const FileResult& linted, std::vector<std::string>& notes) {
+  SearchedPlan searched{figures_plan(linted), figures_estimates(linted), {}};
+  if (linted.corrected)
+    notes.push_back(fmt::format("the layouts are searched once {} ({}), as `planlint check` computes the plan's figures",
+                                once_text(linted.corrected->corrections), fixes_text(linted.corrected->corrections)));
+  std::vector<std::string> places;
+  for (const Diagnostic& d : linted.diagnostics)
+    if (d.severity == Severity::error && !d.suppression && !native_rules::is_layout_fixed(d.rule)) {
+      searched.plan_errors.push_back(d);
+      places.push_back(fmt::format("{} at {}:{}", d.rule, d.primary.span.begin.line, d.primary.span.begin.column));
+    }
+  if (!places.empty())
+    notes.push_back(fmt::format("the plan's own errors stay whatever the layout ({}): `planlint check` explains them",
+                                fmt::join(places, ", ")));
+  return searched;
+}
+
 Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, std::uint32_t first_line,
                          const LintOptions& lint_options, const Plan& plan, const Estimates& before,
                          std::vector<fix::TextEdit>& edits, std::vector<std::string>& changes,
-                         bool (*layout_metric)(Metric)) {
+                         bool (*layout_metric)(Metric), std::span<const Diagnostic> plan_errors) {
   sort_edits(edits);
   Applied applied = apply_to_block(source, toml_text, edits);
   // The findings are read for their errors: none needs a layout of its own searched.
@@ -108,7 +131,7 @@ Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, s
   options.layout_fixes = false;
   FileResult result = lint_text(applied.source, applied.block, options, first_line);
   if (result.estimates) {
-    const Estimates& after = *result.estimates;
+    const Estimates& after = result.corrected ? result.corrected->estimates : *result.estimates;
     const auto value_in = [](const Estimates& estimates) {
       return [&estimates](Metric metric) {
         const MetricValue* value = estimates.find(metric);
@@ -125,10 +148,16 @@ Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, s
     }
   }
   Confirmed confirmed;
+  const auto plans_own = [&](const Diagnostic& d) {
+    return std::any_of(plan_errors.begin(), plan_errors.end(), [&](const Diagnostic& e) {
+      return e.rule == d.rule && e.key_path == d.key_path && e.message == d.message;
+    });
+  };
   for (const Diagnostic& d : result.diagnostics)
-    if (d.severity == Severity::error && !d.suppression)
+    if (d.severity == Severity::error && !d.suppression && (native_rules::is_layout_fixed(d.rule) || !plans_own(d)))
       confirmed.errors.push_back(fmt::format("{}: {}", d.rule, d.message));
-  if (confirmed.errors.empty()) confirmed.estimates = std::move(result.estimates);
+  if (confirmed.errors.empty())
+    confirmed.estimates = result.corrected ? std::move(result.corrected->estimates) : std::move(result.estimates);
   return confirmed;
 }
 
@@ -371,12 +400,14 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
                                              const SolveOptions& given, const FileResult& linted) {
   SolveReport report;
   report.path = source->path();
-  const Plan& plan = *linted.plan;
+  const SearchedPlan searched = searched_plan(linted, report.notes);
+  const Plan& plan = searched.plan;
+  const Estimates& estimates = searched.estimates;
   const Result<SolveOptions> resolved = resolved_options(given);
   if (!resolved) return resolved.error();
   const SolveOptions& options = *resolved;
   const Catalog& catalog = lint_options.catalog ? *lint_options.catalog : Catalog::builtin();
-  report.inputs = layout::read_training_inputs(plan, catalog, *linted.estimates);
+  report.inputs = layout::read_training_inputs(plan, catalog, estimates);
   const layout::TrainingInputs& in = report.inputs;
   if (!in.missing.empty())
     return Error(fmt::format("{}: solve needs {} to evaluate a layout", report.path, fmt::join(in.missing, ", ")));
@@ -385,7 +416,7 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
   report.gpu = plan.text("cluster.gpu").value_or("");
 
   SearchSpec& spec = report.spec;
-  spec = training_spec(plan, *linted.estimates, lint_options);
+  spec = training_spec(plan, estimates, lint_options);
   spec.objective = options.objective;
   spec.top = options.top;
   if (spec.objective == Objective::cost && std::isnan(in.price))
@@ -437,11 +468,12 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
         internal::lint_on_gpu(*source, toml_text, first_line, lint_options, plan, *gpu);
     if (!on_gpu) return on_gpu.error();
     if (!*on_gpu) continue;
-    const Plan& on_plan = *(*on_gpu)->linted.plan;
+    const FileResult& on_linted = (*on_gpu)->linted;
+    const Plan& on_plan = internal::figures_plan(on_linted);
     GpuChoice choice;
     choice.id = gpu->id;
     choice.plans_own = false;
-    choice.inputs = layout::read_training_inputs(on_plan, catalog, *(*on_gpu)->linted.estimates);
+    choice.inputs = layout::read_training_inputs(on_plan, catalog, internal::figures_estimates(on_linted));
     if (!internal::searchable_gpu(*gpu, choice.inputs.missing, choice.inputs.price, spec.objective == Objective::cost,
                                   report.notes))
       continue;
@@ -573,8 +605,8 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
     for (fix::TextEdit& edit : layout_edits(*source, plan, current, ranked.layout, solution.changes))
       solution.edits.push_back(std::move(edit));
     internal::Confirmed confirmed =
-        internal::confirm_layout(*source, toml_text, first_line, lint_options, plan, *linted.estimates,
-                                 solution.edits, solution.changes, kernel_metric);
+        internal::confirm_layout(*source, toml_text, first_line, lint_options, plan, estimates, solution.edits,
+                                 solution.changes, kernel_metric, searched.plan_errors);
     if (!confirmed.estimates) {
       report.unconfirmed.push_back(fmt::format("layout {} ({}): {}", index, fmt::join(solution.changes, ", "),
                                                fmt::join(confirmed.errors, "; ")));

@@ -3,6 +3,7 @@
 /// edited and linted, its GPU changed, the options resolved.
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,9 +31,28 @@ struct Applied {
 Applied apply_to_block(const SourceFile& source, std::string_view block, const std::vector<fix::TextEdit>& edits);
 
 
+/// A lint's plan and estimates once the inputs its findings' fixes correct are in place
+/// (FileResult::corrected), else as written: the figures solve reads.
+const Plan& figures_plan(const FileResult& linted);
+const Estimates& figures_estimates(const FileResult& linted);
+
+/// The plan as solve searches it: with the inputs its findings' fixes correct in place
+/// (FileResult::corrected: a sparse peak searched at the dense one), so that no figure solve
+/// prints comes from an input a finding marks as wrong; and the plan's own errors, which a layout
+/// leaves as they are (confirm_layout holds none of them against a layout). `notes` gains a line
+/// for each.
+struct SearchedPlan {
+  const Plan& plan;
+  const Estimates& estimates;
+  std::vector<Diagnostic> plan_errors;
+};
+SearchedPlan searched_plan(const FileResult& linted, std::vector<std::string>& notes);
+
 /// A layout's `edits` applied to the plan's text and linted, the plan's [estimates] claims of the
 /// figures it changes brought to their values first (claim_edits, into `edits` and `changes`):
-/// its estimates, or the error-level findings that keep it from being printed.
+/// its estimates (with the corrected inputs, as `searched_plan`'s), or the error-level findings
+/// that keep it from being printed: not one of `plan_errors` that the layout leaves word for
+/// word, but a layout rule's (memory-fit, ...) always.
 struct Confirmed {
   std::optional<Estimates> estimates;
   std::vector<std::string> errors;  ///< "rule: message", each error-level finding not suppressed
@@ -40,7 +60,7 @@ struct Confirmed {
 Confirmed confirm_layout(const SourceFile& source, std::string_view toml_text, std::uint32_t first_line,
                          const LintOptions& lint_options, const Plan& plan, const Estimates& before,
                          std::vector<fix::TextEdit>& edits, std::vector<std::string>& changes,
-                         bool (*layout_metric)(Metric));
+                         bool (*layout_metric)(Metric), std::span<const Diagnostic> plan_errors);
 
 /// The options with the config's [solve] table under them, each key from the first that says
 /// it; an error names the config's key that is bad.

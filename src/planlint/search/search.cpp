@@ -151,10 +151,11 @@ double figure_of(const layout::TrainingFigures& f, Metric metric) {
 bool ranks_before(const Ranked& a, const Ranked& b) {
   const auto key = [](const Ranked& r) {
     const layout::TrainingLayout& l = r.layout;
-    return std::make_tuple(r.rank.objective, r.rank.days, r.rank.warnings, r.rank.changed, r.rank.soft_missed, r.rank.model_gpus,
-                           r.rank.overhead, r.rank.recompute, r.rank.zero, r.rank.offload, r.rank.memory, l.tp, l.pp, l.virtual_stages, l.cp, l.ep,
-                           l.micro_batch, l.zero, static_cast<int>(l.recompute), l.sequence_parallel,
-                           static_cast<int>(l.offload), r.gpu, r.batch_scale);
+    return std::make_tuple(r.rank.objective, r.rank.days, r.rank.warnings, r.rank.changed, r.rank.soft_missed,
+                           r.rank.offload, r.rank.model_gpus, r.rank.overhead, r.rank.recompute, r.rank.zero,
+                           r.rank.memory, l.tp, l.pp, l.virtual_stages, l.cp, l.ep, l.micro_batch, l.zero,
+                           static_cast<int>(l.recompute), l.sequence_parallel, static_cast<int>(l.offload), r.gpu,
+                           r.batch_scale);
   };
   return key(a) < key(b);
 }
@@ -289,10 +290,9 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
   //    activations where the first stage holds at least offloaded_held_layers (checked below),
   //    so they fit the HBM too; no host memory is stated, so offload-host-memory holds; and no
   //    hard target reads a figure offload changes, so each target holds as it does without.
-  //  - they rank after it: the objective, days, model GPUs, recompute and ZeRO stage are the
-  //    same; warnings and the exposed overhead are the same plus offload-bandwidth and the
-  //    offload share, which only add; no soft target reads a figure offload changes; without a
-  //    nearest_to that offloads, changed keys are one more or the same; and then the offload
+  //  - they rank after it: the objective and days are the same; warnings are the same plus
+  //    offload-bandwidth, which only adds; without a nearest_to that offloads, changed keys are
+  //    one more or the same; no soft target reads a figure offload changes; and then the offload
   //    rank (0 for none) puts them after. A layout after the top list's last stays out of it.
   const auto offload_free = [](const std::vector<TargetBound>& targets) {
     return std::none_of(targets.begin(), targets.end(), [](const TargetBound& t) { return offload_metric(t.metric); });

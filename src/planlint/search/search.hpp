@@ -89,6 +89,10 @@ struct Rank {
   int warnings = 0;         ///< warning-level rules it trips (pipeline-bubble, interconnect-bottleneck, offload-bandwidth, tp-across-nodes)
   int changed = 0;          ///< keys changed from SearchSpec::nearest_to; 0 without it
   int soft_missed = 0;      ///< soft targets it misses
+  /// training.offload (0 none, 1 optimizer, 2 activations, 3 both): the CPU's optimizer step and
+  /// the host link's transfers, which the MFU does not state and which overlap the compute only
+  /// in part: a layout offloads only where nothing that offloads less ranks as well before it.
+  int offload = 0;
   /// GPUs of one model replica, tp · pp · cp: the least model parallelism that fits first, data
   /// parallelism for the rest (Narayanan et al. 2021 §3.3); its per-layer communication (tensor-
   /// and context-parallel collectives, pipeline sends) is not in the estimates.
@@ -97,9 +101,6 @@ struct Rank {
   /// Recomputation (0 none, 1 selective, 2 full) and the ZeRO stage: each costs time the MFU does
   /// not state (a second forward pass, ZeRO-3's weight all-gathers), so the least that fits first.
   int recompute = 0, zero = 0;
-  /// training.offload (0 none, 1 optimizer, 2 activations, 3 both): host-link transfers the
-  /// MFU does not state, so offload only where nothing else fits as well.
-  int offload = 0;
   double memory = 0;        ///< memory-fit's bound per GPU: more headroom first
 };
 

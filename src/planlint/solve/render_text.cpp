@@ -114,8 +114,8 @@ std::string gpus_text(const SolveReport& report) {
 
 std::string order_text(const SolveReport& report) {
   return fmt::format("minimize {}, then days, warnings (bubble over {:g}%, all-reduce over {:g}% of the step, offload "
-                     "transfers over {:g}% of it, tp beyond the scale-up domain), soft targets missed, GPUs per model "
-                     "replica, exposed communication, offload and bubble, recompute, ZeRO stage, offload, memory",
+                     "transfers over {:g}% of it, tp beyond the scale-up domain), soft targets missed, offload, GPUs per "
+                     "model replica, exposed communication, offload and bubble, recompute, ZeRO stage, memory",
                      objective_name(report.spec.objective), report.spec.max_bubble * 100,
                      report.spec.max_comm_fraction * 100, report.spec.max_offload_fraction * 100);
 }

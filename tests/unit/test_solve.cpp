@@ -863,8 +863,8 @@ std::string offload_plan(const std::string& host_memory) {
 
 }  // namespace
 
-TEST_CASE("a plan that fits only with the optimizer offloaded: solve finds it, --apply writes it, and the applied "
-          "plan lints with no error; --keep offload holds it",
+TEST_CASE("a plan that fits only with the optimizer offloaded: solve finds it, --apply writes it, the applied plan "
+          "lints with no error, and --keep offload holds it",
           "[solve][cli][offload]") {
   const Loaded plan = load(offload_plan("\"2 TB\""));
   solve::SearchSpec spec;

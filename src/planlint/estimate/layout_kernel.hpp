@@ -105,7 +105,8 @@ TrainingLayout plan_layout(const Plan& plan);
 
 /// The terms a layout's memory is composed of, for the offload modes asked for: the states HBM
 /// keeps without and with the optimizer offloaded, the states the host keeps, one layer's
-/// activations and the layers' worth the first stage holds. None depends on l.offload.
+/// activations and the layers' worth the first stage holds (without `activations`, none of the
+/// latter two). None depends on l.offload.
 struct MemoryTerms {
   double states = absent, weights_only_states = absent, host_states = absent;
   double per_layer = absent, held_layers = absent;
@@ -183,11 +184,6 @@ inline void compose_memory(const TrainingInputs& in, const TrainingLayout& l, co
       memory_lower_bound_bytes(least_split ? f.states / l.ep : f.states, f.activations, in.memory_reserve);
 }
 
-inline void evaluate_memory(const TrainingInputs& in, const TrainingLayout& l, TrainingFigures& f) {
-  const bool optimizer_offloaded = offloads_optimizer(l.offload);
-  compose_memory(in, l, memory_terms(in, l, !optimizer_offloaded, optimizer_offloaded), f);
-}
-
 /// The step's time, the run's days and cost.
 inline void evaluate_time(const TrainingInputs& in, const TrainingLayout& l, TrainingFigures& f) {
   const double recompute_factor = in.mfu_counts_recompute && l.recompute == Recompute::full ? 4.0 / 3.0 : 1;
@@ -205,6 +201,9 @@ inline void evaluate_comm(const TrainingInputs& in, const TrainingLayout& l, Tra
   const double tp = l.tp, pp = l.pp, dp = l.dp, cp = l.cp, ep = l.ep;
   const double v = in.schedule == PipelineSchedule::one_f_one_b ? l.virtual_stages : 1;
   const bool moe_split = in.moe && ep > 1 && in.expert_split_known;
+  // Every figure set here, or absent: `f` may hold another layout's.
+  f.allreduce_bytes = f.comm_seconds = absent;
+  f.ep_group_domains = f.alltoall_bytes = f.alltoall_seconds = f.alltoall_fraction = absent;
   if (in.lora) {
     f.allreduce_bytes = dense_allreduce_bytes(in.adapter_params, tp, pp, dp, cp);
   } else {
@@ -237,7 +236,8 @@ inline void evaluate_comm(const TrainingInputs& in, const TrainingLayout& l, Tra
 }
 
 /// The offload transfers (train.offload.bytes, seconds, fraction) and what a node's host memory
-/// keeps: after evaluate_memory (the activations) and evaluate_comm (the micro-batches).
+/// keeps: after compose_memory (the activations), evaluate_time (the step) and evaluate_comm
+/// (the micro-batches).
 inline void evaluate_offload(const TrainingInputs& in, const TrainingLayout& l, TrainingFigures& f) {
   f.offload_bytes = f.offload_seconds = f.offload_fraction = f.offload_node_bytes = absent;
   if (l.offload == Offload::none) return;
@@ -259,13 +259,22 @@ inline void evaluate_offload(const TrainingInputs& in, const TrainingLayout& l, 
                                               activations ? f.offload_activation_bytes : 0, in.gpus_per_node);
 }
 
-/// The figures of `l`: the metrics' formulas, composed as the estimates compose them.
-inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& l) {
-  TrainingFigures f;
-  evaluate_memory(in, l, f);
+/// The figures of `l` into `f`, and the terms of its memory into `terms` (the states of
+/// l.offload): the metrics' formulas, composed as the estimates compose them.
+inline void evaluate(const TrainingInputs& in, const TrainingLayout& l, MemoryTerms& terms, TrainingFigures& f) {
+  const bool optimizer_offloaded = offloads_optimizer(l.offload);
+  terms = memory_terms(in, l, !optimizer_offloaded, optimizer_offloaded);
+  compose_memory(in, l, terms, f);
   evaluate_time(in, l, f);
   evaluate_comm(in, l, f);
   evaluate_offload(in, l, f);
+}
+
+/// The figures of `l`.
+inline TrainingFigures evaluate(const TrainingInputs& in, const TrainingLayout& l) {
+  MemoryTerms terms;
+  TrainingFigures f;
+  evaluate(in, l, terms, f);
   return f;
 }
 

@@ -122,7 +122,7 @@ constexpr std::pair<Metric, double layout::TrainingFigures::*> figure_members[] 
     {Metric::train_offload_fraction, &layout::TrainingFigures::offload_fraction},
 };
 
-/// The figures evaluate_memory() and evaluate_offload() set: what offload changes.
+/// The figures compose_memory() and evaluate_offload() set: what offload changes.
 constexpr Metric offload_metrics[] = {
     Metric::train_memory_states,       Metric::train_memory_activations,       Metric::train_memory_reserve,
     Metric::train_memory_total,        Metric::train_memory_lower_bound,       Metric::train_offload_state_bytes,
@@ -355,12 +355,7 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
                       // The first mode evaluated whole; the others from it, with what offload
                       // changes composed again from the memory's terms (evaluate_offload_twin).
                       if (o == 0) {
-                        terms = layout::memory_terms(in, candidate.layout, !first_offloads_optimizer,
-                                                     first_offloads_optimizer);
-                        layout::compose_memory(in, candidate.layout, terms, candidate.figures);
-                        layout::evaluate_time(in, candidate.layout, candidate.figures);
-                        layout::evaluate_comm(in, candidate.layout, candidate.figures);
-                        layout::evaluate_offload(in, candidate.layout, candidate.figures);
+                        layout::evaluate(in, candidate.layout, terms, candidate.figures);
                       } else {
                         if (o == 1 && !first_offloads_optimizer) {
                           // The states with the optimizer offloaded, the twins' own terms.

@@ -35,8 +35,8 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options) {
       ->type_name("N")
       ->check(whole_number(1, 1000, "a number of layouts, 1 to 1000"));
   solve->add_option("--keep", options.keep,
-                    "Hold these layout keys at the plan's values (tp, pp, virtual_stages, cp, ep, micro_batch, zero, "
-                    "recompute, sequence_parallel; of an inference plan, tp and pp)")
+                    fmt::format("Hold these layout keys at the plan's values ({}; of an inference plan, tp and pp)",
+                                solve::layout_key_list()))
       ->type_name("KEY,...")
       ->delimiter(',')
       ->allow_extra_args(false);

@@ -31,7 +31,8 @@ bool divides(long long d, long long n) { return d >= 1 && n % d == 0; }
 /// number up to the GPU count: tp divides the heads and divides or is divided by the KV heads,
 /// pp is at most the layers, cp divides the sequence, tp · pp · cp · dp is the count, ep divides the experts
 /// and dp · cp, pp · v is at most the layers (and the micro-batches come in groups of pp),
-/// dp · b divides the batch; sequence parallelism only with tp > 1.
+/// dp · b divides the batch; sequence parallelism only with tp > 1; offload in each of its four
+/// modes where the GPU's host link is known (none alone where it is not).
 std::vector<solve::Ranked> brute_force(const layout::TrainingInputs& in, const solve::SearchSpec& spec,
                                        std::uint64_t& layouts) {
   std::vector<solve::Ranked> passing;
@@ -55,16 +56,21 @@ std::vector<solve::Ranked> brute_force(const layout::TrainingInputs& in, const s
                 for (int zero = 0; zero <= 3; ++zero)
                   for (const layout::Recompute recompute :
                        {layout::Recompute::none, layout::Recompute::selective, layout::Recompute::full})
-                    for (const bool sp : {false, true}) {
-                      if (sp && tp == 1) continue;
-                      solve::Ranked r;
-                      r.layout = {int(tp), int(pp), int(v), int(dp), int(cp), int(ep), int(b), zero, recompute, sp};
-                      r.figures = layout::evaluate(in, r.layout);
-                      ++layouts;
-                      if (solve::failure_of(in, spec, r.figures)) continue;
-                      r.rank = solve::rank_of(in, spec, r.layout, r.figures);
-                      passing.push_back(r);
-                    }
+                    for (const bool sp : {false, true})
+                      for (const layout::Offload offload :
+                           {layout::Offload::none, layout::Offload::optimizer, layout::Offload::activations,
+                            layout::Offload::optimizer_activations}) {
+                        if (sp && tp == 1) continue;
+                        if (std::isnan(in.host_bandwidth) && offload != layout::Offload::none) continue;
+                        solve::Ranked r;
+                        r.layout = {int(tp), int(pp), int(v), int(dp), int(cp), int(ep), int(b), zero, recompute, sp,
+                                    offload};
+                        r.figures = layout::evaluate(in, r.layout);
+                        ++layouts;
+                        if (solve::failure_of(in, spec, r.figures)) continue;
+                        r.rank = solve::rank_of(in, spec, r.layout, r.figures);
+                        passing.push_back(r);
+                      }
               }
         }
   std::sort(passing.begin(), passing.end(), solve::ranks_before);
@@ -87,6 +93,7 @@ Loaded load(const std::string& toml) {
 }
 
 void check_against_brute_force(const Loaded& plan, solve::SearchSpec spec) {
+  const std::size_t top = spec.top;
   spec.top = 1000000;
   const solve::SearchResult searched =
       solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
@@ -96,9 +103,33 @@ void check_against_brute_force(const Loaded& plan, solve::SearchSpec spec) {
   CHECK(searched.passing == expected.size());
   REQUIRE(searched.best.size() == expected.size());
   REQUIRE_FALSE(expected.empty());
+  // The same figures as evaluate() gives each layout alone (the search reuses one set of figures
+  // and composes an offloading twin's memory from its layout's terms).
+  const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
   for (std::size_t i = 0; i < expected.size(); ++i) {
     INFO("rank " << i);
     CHECK(searched.best[i].layout == expected[i].layout);
+    const layout::TrainingFigures& a = searched.best[i].figures;
+    const layout::TrainingFigures& e = expected[i].figures;
+    CHECK(same(a.lower_bound, e.lower_bound));
+    CHECK(same(a.states, e.states));
+    CHECK(same(a.allreduce_bytes, e.allreduce_bytes));
+    CHECK(same(a.comm_seconds, e.comm_seconds));
+    CHECK(same(a.alltoall_seconds, e.alltoall_seconds));
+    CHECK(same(a.offload_state_bytes, e.offload_state_bytes));
+    CHECK(same(a.offload_seconds, e.offload_seconds));
+    CHECK(same(a.offload_node_bytes, e.offload_node_bytes));
+  }
+  // With the top list the search keeps (whose offloading twins of layouts after its last are
+  // counted, not evaluated): the same first layouts, the same counts.
+  spec.top = top;
+  const solve::SearchResult kept = solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
+  CHECK(kept.layouts == layouts);
+  CHECK(kept.passing == expected.size());
+  REQUIRE(kept.best.size() == std::min(top, expected.size()));
+  for (std::size_t i = 0; i < kept.best.size(); ++i) {
+    INFO("rank " << i);
+    CHECK(kept.best[i].layout == expected[i].layout);
   }
 }
 
@@ -139,6 +170,18 @@ TEST_CASE("the search finds what brute force over the same space finds, in the s
     check_against_brute_force(plan, spec);
   }
   SECTION("MoE with expert parallelism") { check_against_brute_force(load(training_plan(small_moe())), {}); }
+  SECTION("dense, with the hosts' memory stated (offload-host-memory excludes) and a soft target on the memory") {
+    const Loaded plan = load(training_plan(small_dense({{"cluster.host_memory", "\"256 GB\""}})));
+    solve::SearchSpec spec;
+    spec.soft_targets.push_back({"headroom", Metric::train_memory_total, true, 30e9});
+    check_against_brute_force(plan, spec);
+  }
+  SECTION("dense, with the offload transfers' limit low enough that offload-bandwidth warns") {
+    const Loaded plan = load(training_plan(small_dense()));
+    solve::SearchSpec spec;
+    spec.max_offload_fraction = 0.01;
+    check_against_brute_force(plan, spec);
+  }
   SECTION("MoE without the expert widths (states split ep ways at the least)") {
     check_against_brute_force(load(training_plan(small_moe({{"model.expert_ffn_hidden", ""}}))), {});
   }
@@ -235,6 +278,9 @@ TEST_CASE("the excluded families are those none of whose layouts passes, nearest
   solve::SearchSpec spec;
   spec.top = 100000;
   spec.families = 1000;
+  // Offload held at none: with the optimizer's and activations' bytes in host memory, every
+  // family has a layout that fits.
+  spec.held[static_cast<std::size_t>(solve::LayoutKey::offload)] = true;
   const solve::SearchResult result = solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
   REQUIRE_FALSE(result.best.empty());
   REQUIRE(result.misses.size() >= 2);
@@ -260,7 +306,7 @@ TEST_CASE("planlint solve exits 0 with a layout, 1 without, 2 on bad input", "[s
 
   const Scratch scratch;
   const CliRun none = run_cli(
-      {"solve", scratch.write("tight.toml", training_plan(small_dense({{"cluster.hbm", "\"4 GB\""}}))).string()});
+      {"solve", scratch.write("tight.toml", training_plan(small_dense({{"cluster.hbm", "\"1 GB\""}}))).string()});
   CHECK(none.status == 1);
   CHECK(none.out.find("no layout fits: the closest is ") != std::string::npos);
 
@@ -469,7 +515,8 @@ TEST_CASE("a plan that does not fit on its GPU is solved on a larger one, and th
   auto source = std::make_shared<const SourceFile>("plan.toml", toml);
   solve::SolveOptions options;
   options.gpus = {"a100-sxm-40gb", "a100-sxm"};
-  options.keep = {"tp", "pp", "virtual_stages", "cp", "micro_batch", "zero", "recompute", "sequence_parallel"};
+  options.keep = {"tp", "pp", "virtual_stages", "cp", "micro_batch", "zero", "recompute", "sequence_parallel",
+                  "offload"};
   const Result<solve::SolveReport> report = solve::solve_plan(source, toml, 1, LintOptions{}, options);
   REQUIRE(report);
   CHECK(report->current_failure);
@@ -585,6 +632,7 @@ int value_of(const layout::TrainingLayout& l, solve::LayoutKey key) {
     case solve::LayoutKey::zero: return l.zero;
     case solve::LayoutKey::recompute: return static_cast<int>(l.recompute);
     case solve::LayoutKey::sequence_parallel: return l.sequence_parallel;
+    case solve::LayoutKey::offload: return static_cast<int>(l.offload);
   }
   return 0;
 }
@@ -612,7 +660,7 @@ TEST_CASE("a finding's layout fix is the nearest layout of the rule's keys that 
   using K = solve::LayoutKey;
   const std::vector<K> every = {K::tp,          K::pp,   K::virtual_stages, K::cp,
                                 K::ep,          K::micro_batch, K::zero,    K::recompute,
-                                K::sequence_parallel};
+                                K::sequence_parallel, K::offload};
   const std::vector<LayoutFixCase> cases = {
       {"13B at tp 1, pp 1, ZeRO 0 on 80 GB", "memory-fit",
        training_plan(small_dense({{"training.tp", "1"}, {"training.pp", "1"}})), every},
@@ -671,8 +719,9 @@ TEST_CASE("a finding's layout fix is the nearest layout of the rule's keys that 
 }
 
 TEST_CASE("a finding no layout of the plan's GPUs clears says so, with no fix, and the run's options can turn the search off", "[solve][fix]") {
-  // 70B on one node of H100: no layout of 8 GPUs holds 1.12 TB of states.
-  const std::string toml = training_plan(small_dense({{"model.params", "\"70B\""}, {"model.layers", "80"},
+  // 405B on one node of H100: no layout of 8 GPUs holds its 810 GB of 16-bit weights, even with
+  // the optimizer offloaded.
+  const std::string toml = training_plan(small_dense({{"model.params", "\"405B\""}, {"model.layers", "80"},
                                                       {"model.hidden", "8192"}, {"model.heads", "64"},
                                                       {"cluster.count", "8"}}));
   auto source = std::make_shared<const SourceFile>("plan.toml", toml);
@@ -681,7 +730,7 @@ TEST_CASE("a finding no layout of the plan's GPUs clears says so, with no fix, a
   INFO(d.help.value_or(""));
   CHECK(d.fixes.empty());
   CHECK(d.help->find("no layout of the 8 GPUs fits with tp, pp, virtual_stages, cp, ep, micro_batch, zero, "
-                     "recompute, sequence_parallel free") != std::string::npos);
+                     "recompute, sequence_parallel, offload free") != std::string::npos);
 
   LintOptions without;
   without.layout_fixes = false;
@@ -806,6 +855,118 @@ TEST_CASE("a layout fix brings the plan's claims of what the layout changes alon
     CHECK(after.rule != "memory-fit");
     CHECK(after.rule != "estimate-mismatch");
   }
+}
+
+namespace {
+
+/// 70B on one node of 8 H100: its states at ZeRO 3 are 16 B × 70B / 8 = 140 GB a GPU, more than
+/// the 80 GB HBM; with the optimizer offloaded HBM keeps the 16-bit weights, 17.5 GB, and each
+/// host 14 B × 70B / 8 a GPU, 980 GB for the node.
+std::string offload_plan(const std::string& host_memory) {
+  return training_plan(small_dense({{"model.params", "\"70B\""},
+                                    {"model.layers", "80"},
+                                    {"model.hidden", "8192"},
+                                    {"model.heads", "64"},
+                                    {"cluster.count", "8"},
+                                    {"training.tp", "8"},
+                                    {"training.pp", "1"},
+                                    {"training.global_batch", "16"},
+                                    {"cluster.host_memory", host_memory}}));
+}
+
+}  // namespace
+
+TEST_CASE("a plan that fits only with the optimizer offloaded: solve finds it, --apply writes it, the applied plan "
+          "lints with no error, and --keep offload holds it",
+          "[solve][cli][offload]") {
+  const Loaded plan = load(offload_plan("\"2 TB\""));
+  solve::SearchSpec spec;
+  spec.top = 1000000;
+  const solve::SearchResult result = solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
+  REQUIRE_FALSE(result.best.empty());
+  for (const solve::Ranked& r : result.best) {
+    INFO(layout::offload_name(r.layout.offload));
+    CHECK(layout::offloads_optimizer(r.layout.offload));
+  }
+  // None offloads more than it needs: the activations stay in HBM in the best.
+  CHECK(result.best.front().layout.offload == layout::Offload::optimizer);
+  check_against_brute_force(plan, {});
+
+  const Scratch scratch;
+  const std::string path = scratch.write("offload.toml", offload_plan("\"2 TB\"")).string();
+  const CliRun solved = run_cli({"solve", path});
+  INFO(solved.out << solved.err);
+  CHECK(solved.status == 0);
+  CHECK(solved.out.find("offload") != std::string::npos);
+  CHECK(solved.out.find("train.offload.fraction = ") != std::string::npos);
+  const CliRun json = run_cli({"solve", "--format", "json", path});
+  REQUIRE(json.status == 0);
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  CHECK(doc["layouts"][0]["offload"] == "optimizer");
+  CHECK(doc["plan"]["offload"] == "none");
+
+  const CliRun applied = run_cli({"solve", path, "--apply"});
+  CHECK(applied.status == 0);
+  const std::string after = *read_file(path);
+  INFO(after);
+  CHECK(after.find("offload = \"optimizer\"") != std::string::npos);
+  CHECK(after.find("host_memory = \"2 TB\"") != std::string::npos);
+  const FileResult linted = lint_text(std::make_shared<const SourceFile>(path, after), after, LintOptions{});
+  for (const Diagnostic& d : linted.diagnostics) {
+    INFO(d.rule << ": " << d.message);
+    CHECK(d.severity != Severity::error);
+  }
+
+  // Held at the plan's none, no layout fits.
+  const std::string held = scratch.write("held.toml", offload_plan("\"2 TB\"")).string();
+  CHECK(run_cli({"solve", "--keep", "offload", held}).status == 1);
+  const std::string config = scratch.write(".planlint.toml", "[solve]\nkeep = \"offload\"\n").string();
+  CHECK(run_cli({"solve", "--config", config, held}).status == 1);
+  const std::string bad = scratch.write("bad.toml", "[solve]\nkeep = \"offlode\"\n").string();
+  const CliRun bad_keep = run_cli({"solve", "--config", bad, held});
+  CHECK(bad_keep.status == 2);
+  CHECK(bad_keep.err.find("[solve] keep: 'offlode' is not a layout key") != std::string::npos);
+}
+
+TEST_CASE("offload-host-memory excludes a layout, and the excluded families say so in its words", "[solve][offload]") {
+  // The node keeps 980 GB of offloaded states, more than its 768 GB.
+  const Loaded plan = load(offload_plan("\"768 GB\""));
+  solve::SearchSpec spec;
+  const solve::SearchResult result = solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
+  CHECK(result.best.empty());
+  REQUIRE_FALSE(result.misses.empty());
+  CHECK(result.misses.front().failure.kind == solve::Failure::Kind::host_memory);
+
+  const Scratch scratch;
+  const CliRun run = run_cli({"solve", scratch.write("plan.toml", offload_plan("\"768 GB\"")).string()});
+  INFO(run.out);
+  CHECK(run.status == 1);
+  CHECK(run.out.find("offload = optimizer: host memory 980 GB > 768 GB per node of 8 GPUs") != std::string::npos);
+}
+
+TEST_CASE("a GPU without a known host link does not search offload, unless the plan writes it", "[solve][offload]") {
+  // B200: the catalog gives no host link.
+  const Loaded plan = load(training_plan(small_dense({{"cluster.gpu", "\"b200\""}})));
+  REQUIRE(std::isnan(plan.inputs.host_bandwidth));
+  solve::SearchSpec spec;
+  spec.top = 1000000;
+  const solve::SearchResult result = solve::search_training(plan.inputs, layout::plan_layout(*plan.loaded.plan), spec);
+  REQUIRE_FALSE(result.best.empty());
+  for (const solve::Ranked& r : result.best) CHECK(r.layout.offload == layout::Offload::none);
+  check_against_brute_force(plan, {});
+
+  const Loaded writes = load(training_plan(small_dense({{"cluster.gpu", "\"b200\""}, {"training.offload", "\"optimizer\""}})));
+  CHECK(solve::offload_values(writes.inputs, layout::Offload::optimizer, false) ==
+        std::vector<layout::Offload>{layout::Offload::none, layout::Offload::optimizer});
+  CHECK(solve::offload_values(plan.inputs, layout::Offload::none, false) ==
+        std::vector<layout::Offload>{layout::Offload::none});
+
+  const Scratch scratch;
+  const CliRun run =
+      run_cli({"solve", scratch.write("plan.toml", training_plan(small_dense({{"cluster.gpu", "\"b200\""}}))).string()});
+  INFO(run.out);
+  CHECK(run.out.find("note: offload is searched only as the plan writes it (none) on b200: its host link "
+                     "(cluster.host_bandwidth) is not known") != std::string::npos);
 }
 
 TEST_CASE("solve searches a plan once the inputs its findings' fixes correct are in place, and holds none of the "

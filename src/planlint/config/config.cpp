@@ -290,6 +290,7 @@ class Reader {
       case ConfigKey::solve_vary: config.solve.vary = std::move(checked.text); return;
       case ConfigKey::solve_gpus: config.solve.gpus = std::move(checked.text); return;
       case ConfigKey::solve_count: config.solve.count = std::move(checked.text); return;
+      case ConfigKey::solve_keep: config.solve.keep = std::move(checked.text); return;
     }
   }
 

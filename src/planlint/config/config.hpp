@@ -52,7 +52,7 @@ struct ConfigPath {
 /// [solve]: what `planlint solve` may change beyond the layout keys, in its options' words
 /// (`vary = "gpu,count"`, `gpus = "h100-sxm,a100-sxm"`, `count = "512..4096"`).
 struct SolveDefaults {
-  std::optional<std::string> vary, gpus, count;
+  std::optional<std::string> vary, gpus, count, keep;
 };
 
 struct Config {

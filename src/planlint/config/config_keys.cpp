@@ -76,6 +76,9 @@ constexpr ConfigKeySpec keys[] = {
      "The catalog GPUs planlint solve searches, comma-separated, as --gpus says them."},
     {Key::solve_count, "solve", "count", Type::text, {}, {}, R"("512..4096")",
      "The GPU counts planlint solve searches, in whole nodes, as --count says them: \"512..4096\", \"2048\"."},
+    {Key::solve_keep, "solve", "keep", Type::text, {}, {}, R"("offload,zero")",
+     "The layout keys planlint solve holds at a plan's values, comma-separated, as --keep says them (a training "
+     "plan's keys; an inference plan holds tp and pp of them)."},
 };
 
 /// "error, warning or note".

@@ -36,6 +36,7 @@ enum class ConfigKey {
   solve_vary,
   solve_gpus,
   solve_count,
+  solve_keep,
 };
 
 /// What a key's value must be.

@@ -59,6 +59,46 @@ inline double moe_states_bytes(const StateBytes& k, int zero, double params, dou
   return unsharded * held + sharded * params / shards;
 }
 
+/// training.offload: what a layout keeps in the host CPU's memory and moves over its host link
+/// each step.
+enum class Offload : std::uint8_t { none, optimizer, activations, optimizer_activations };
+
+/// The mode `name` writes ("optimizer+activations"); none for any other.
+inline Offload offload_mode(std::string_view name) {
+  if (name == "optimizer") return Offload::optimizer;
+  if (name == "activations") return Offload::activations;
+  if (name == "optimizer+activations") return Offload::optimizer_activations;
+  return Offload::none;
+}
+
+inline std::string_view offload_name(Offload offload) {
+  switch (offload) {
+    case Offload::none: return "none";
+    case Offload::optimizer: return "optimizer";
+    case Offload::activations: return "activations";
+    case Offload::optimizer_activations: return "optimizer+activations";
+  }
+  return "none";
+}
+
+inline bool offloads_optimizer(Offload offload) {
+  return offload == Offload::optimizer || offload == Offload::optimizer_activations;
+}
+inline bool offloads_activations(Offload offload) {
+  return offload == Offload::activations || offload == Offload::optimizer_activations;
+}
+
+/// The state bytes per parameter HBM keeps: with the optimizer offloaded (ZeRO-Offload, Ren et
+/// al. 2021 §4) the gradients and optimizer states live in host memory and the CPU runs the
+/// step, so HBM keeps the weights only.
+inline StateBytes hbm_state_bytes(const StateBytes& k, bool optimizer_offloaded) {
+  return optimizer_offloaded ? StateBytes{k.weights, 0, 0} : k;
+}
+
+/// The state bytes per parameter host memory keeps with the optimizer offloaded: the gradients
+/// and optimizer states, sharded as they would be on the GPU (train.offload.state_bytes).
+inline StateBytes host_state_bytes(const StateBytes& k) { return StateBytes{0, k.gradients, k.optimizer}; }
+
 /// Activation bytes of one layer per GPU (Korthikanti et al. 2022 §4.1, table 2), before the
 /// pipeline's in-flight micro-batches and context parallelism: `kept` and `split` the bytes per
 /// token and layer in units of h that tensor parallelism keeps whole and splits (10 and 24 for
@@ -99,6 +139,37 @@ inline double first_stage_held_layers(double layers, double first_stage_layers, 
 /// With activation offload, the layers' worth of one micro-batch HBM holds: the layer computing
 /// and the one whose activations are in transfer to or from host memory.
 inline constexpr double offloaded_held_layers = 2;
+
+/// With activation offload, the activations per GPU host memory keeps: what the first stage's
+/// held layers would keep in HBM, HBM's two layers' worth × H / 2 (train.offload.activation_bytes).
+inline double offload_activation_bytes(double hbm_activations, double held_layers) {
+  return hbm_activations * held_layers / offloaded_held_layers;
+}
+
+/// Optimizer offload's bytes a GPU moves per step (ZeRO-Offload, Ren et al. 2021 §4): the 16-bit
+/// gradients of the parameters whose step its CPU runs out, their 16-bit weights back, (2 + 2) ·
+/// N / S; S = tp · pp, and · dp · cp with ZeRO ≥ 1.
+inline double optimizer_offload_bytes(double params, int zero, double tp, double pp, double dp, double cp) {
+  const double shards = zero >= 1 ? zero_shards(tp, pp, dp, cp) : tp * pp;
+  return 4 * params / shards;
+}
+
+/// Activation offload's bytes a GPU moves per step: each micro-batch's stored activations of its
+/// layers out after the forward pass and back for the backward, HBM's activations (two layers'
+/// worth) · m · the layers a GPU holds, L / pp (first_stage_layers / 1 when the plan states it).
+inline double activation_offload_bytes(double hbm_activations, double micro_batches, double layers, double pp) {
+  return hbm_activations * micro_batches * layers / pp;
+}
+
+/// The offload transfers' time at one direction of the host link (its figure counts both): out
+/// and back follow each other.
+inline double offload_seconds(double bytes, double host_bandwidth) { return bytes / (host_bandwidth / 2); }
+
+/// What a node's host memory keeps (offload-host-memory): the offloaded states and activations
+/// of a GPU (0 for either not offloaded) × the GPUs of a node.
+inline double offload_node_bytes(double state_bytes, double activation_bytes, double gpus_per_node) {
+  return (state_bytes + activation_bytes) * gpus_per_node;
+}
 
 /// Activations per GPU: the first stage's layers of one micro-batch, over cp (each GPU holds S/cp
 /// of every sequence).

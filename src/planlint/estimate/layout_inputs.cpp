@@ -46,6 +46,7 @@ TrainingLayout plan_layout(const Plan& plan) {
   const std::optional<std::string> recompute = plan.text("training.recompute");
   l.recompute = recompute == "none" ? Recompute::none : recompute == "full" ? Recompute::full : Recompute::selective;
   l.sequence_parallel = plan.boolean("training.sequence_parallel").value_or(l.tp > 1);
+  l.offload = offload_mode(plan.text("training.offload").value_or("none"));
   return l;
 }
 
@@ -66,10 +67,11 @@ TrainingInputs read_training_inputs(const Plan& plan, const Catalog& catalog, co
   in.kv_heads = number_or_absent(plan, "model.kv_heads");
   in.seq_len = require("training.seq_len");
 
-  // The model states' bytes per parameter, as train.memory.states reads them.
+  // The model states' bytes per parameter, as train.memory.states reads them before offload
+  // (the layout's training.offload moves them: hbm_state_bytes).
   {
     detail::MetricBuilder m(context, Metric::train_memory_states);
-    in.state_bytes = detail::model_state_bytes(context, m);
+    in.state_bytes = detail::plan_state_bytes(context, m);
     in.state_bytes_known = m.complete();
     if (!m.complete()) in.missing.emplace_back("training.optimizer");
   }
@@ -96,7 +98,6 @@ TrainingInputs read_training_inputs(const Plan& plan, const Catalog& catalog, co
   }
   in.first_stage_layers = plan.number("training.first_stage_layers").value_or(0);
   in.schedule = pipeline_schedule(plan.text("training.pipeline_schedule").value_or("1f1b"));
-  in.activation_offload = detail::training_offload(context).activations;
   in.measured_activations = number_or_absent(plan, "training.activation_memory");
 
   in.memory_reserve = require("cluster.memory_reserve");
@@ -133,13 +134,16 @@ TrainingInputs read_training_inputs(const Plan& plan, const Catalog& catalog, co
   in.scale_up_domain = number_or_absent(plan, "cluster.scale_up_domain");
   in.inter_node_bandwidth = number_or_absent(plan, "cluster.inter_node_bandwidth");
   in.intra_node_bandwidth = number_or_absent(plan, "cluster.intra_node_bandwidth");
+  in.host_bandwidth = number_or_absent(plan, "cluster.host_bandwidth");
+  in.host_memory = number_or_absent(plan, "cluster.host_memory");
+  in.gpus_per_node = number_or_absent(plan, "cluster.gpus_per_node");
   in.lora = plan.find("training.lora_rank") != nullptr;
   in.adapter_params = metric_or_absent(estimates, Metric::train_lora_adapter_params);
   in.adapters_counted = detail::lora_adapters_counted(context) &&
                         !std::isnan(metric_or_absent(estimates, Metric::train_memory_adapter_states));
   if (in.adapters_counted) {
     detail::MetricBuilder m(context, Metric::train_memory_adapter_states);
-    in.adapter_state_bytes = detail::adapter_state_bytes(context, m);
+    in.adapter_state_bytes = detail::plan_adapter_state_bytes(context, m);
   }
   return in;
 }

@@ -207,9 +207,7 @@ void offload_bytes(EstimateContext& context) {
     const Term dp = m.plan("training.dp");
     const std::optional<Term> cp = m.degree_above_one("training.cp");
     const bool sharded = zero.value >= 1;
-    const double shards = sharded ? layout::zero_shards(t.value, p.value, dp.value, cp ? cp->value : 1)
-                                  : t.value * p.value;
-    value += 4 * n.value / shards;
+    value += layout::optimizer_offload_bytes(n.value, sharded ? 1 : 0, t.value, p.value, dp.value, cp ? cp->value : 1);
     formula.emplace_back(sharded ? (cp ? "(2 + 2) · N / (tp · pp · dp · cp)" : "(2 + 2) · N / (tp · pp · dp)")
                                  : "(2 + 2) · N / (tp · pp)");
     parts.emplace_back([=] {
@@ -224,7 +222,7 @@ void offload_bytes(EstimateContext& context) {
     const std::optional<Term> first = m.optional_plan("training.first_stage_layers");
     const Term layers = first ? *first : m.plan("model.layers");
     const Term p = first ? Term{1, "1"} : m.plan("training.pp");
-    value += activations.value * micro.value * layers.value / p.value;
+    value += layout::activation_offload_bytes(activations.value, micro.value, layers.value, p.value);
     formula.emplace_back(first ? "train.memory.activations · m · first_stage_layers"
                                : "train.memory.activations · m · L / pp");
     parts.emplace_back([=] {
@@ -247,7 +245,7 @@ void offload_seconds(EstimateContext& context) {
   MetricBuilder m(context, Metric::train_offload_seconds);
   const Term bytes = m.metric(Metric::train_offload_bytes);
   const Term bandwidth = m.plan("cluster.host_bandwidth");
-  m.finish(bytes.value / (bandwidth.value / 2), "offload.bytes / (host_bandwidth / 2)",
+  m.finish(layout::offload_seconds(bytes.value, bandwidth.value), "offload.bytes / (host_bandwidth / 2)",
            arithmetic("{} / ({} / 2)", bytes, bandwidth));
 }
 

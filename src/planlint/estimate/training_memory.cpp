@@ -177,9 +177,8 @@ StateBytes plan_state_bytes(EstimateContext& context, MetricBuilder& m) {
 }
 
 Offload training_offload(const EstimateContext& context) {
-  const std::string offload = context.text("training.offload").value_or("none");
-  return Offload{offload == "optimizer" || offload == "optimizer+activations",
-                 offload == "activations" || offload == "optimizer+activations"};
+  const layout::Offload offload = layout::offload_mode(context.text("training.offload").value_or("none"));
+  return Offload{layout::offloads_optimizer(offload), layout::offloads_activations(offload)};
 }
 
 namespace {
@@ -192,7 +191,7 @@ StateBytes in_hbm(EstimateContext& context, MetricBuilder& m, StateBytes k) {
   m.note(fmt::format("optimizer offload: the gradients and optimizer states ({} a parameter) are in host memory "
                      "(train.offload.state_bytes); HBM keeps the weights",
                      bytes_text(k.gradients + k.optimizer)));
-  return StateBytes{k.weights, 0, 0};
+  return layout::hbm_state_bytes(k, true);
 }
 
 }  // namespace
@@ -338,7 +337,7 @@ void offload_state_bytes(EstimateContext& context) {
   const bool lora = lora_adapters_counted(context);
   const Term n = lora ? m.metric(Metric::train_lora_adapter_params) : m.plan("model.params");
   const StateBytes k = lora ? plan_adapter_state_bytes(context, m) : plan_state_bytes(context, m);
-  sharded_states(context, m, StateBytes{0, k.gradients, k.optimizer}, n, !lora, StatesExtras{});
+  sharded_states(context, m, layout::host_state_bytes(k), n, !lora, StatesExtras{});
 }
 
 // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
@@ -418,7 +417,7 @@ namespace {
 void offload_activation_bytes(EstimateContext& context, double held_layers, const std::string& held_text) {
   MetricBuilder m(context, Metric::train_offload_activation_bytes);
   const Term hbm = m.metric(Metric::train_memory_activations);
-  m.finish(hbm.value * held_layers / layout::offloaded_held_layers,
+  m.finish(layout::offload_activation_bytes(hbm.value, held_layers),
            "train.memory.activations · H / 2, H the layers' worth the first pipeline stage holds (L with 1F1B)",
            [hbm, held_text] { return fmt::format("{} × {} / 2", hbm.text, held_text); });
 }

@@ -23,6 +23,7 @@ std::string value_text(LayoutKey key, const layout::TrainingLayout& l) {
     case LayoutKey::zero: return std::to_string(l.zero);
     case LayoutKey::recompute: return fmt::format("\"{}\"", layout::recompute_name(l.recompute));
     case LayoutKey::sequence_parallel: return l.sequence_parallel ? "true" : "false";
+    case LayoutKey::offload: return fmt::format("\"{}\"", layout::offload_name(l.offload));
   }
   return {};
 }

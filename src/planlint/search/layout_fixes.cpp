@@ -40,9 +40,9 @@ constexpr std::array<bool, layout_key_count> keys(std::initializer_list<LayoutKe
 
 constexpr std::array<bool, layout_key_count> every_key = keys(
     {LayoutKey::tp, LayoutKey::pp, LayoutKey::virtual_stages, LayoutKey::cp, LayoutKey::ep, LayoutKey::micro_batch,
-     LayoutKey::zero, LayoutKey::recompute, LayoutKey::sequence_parallel});
+     LayoutKey::zero, LayoutKey::recompute, LayoutKey::sequence_parallel, LayoutKey::offload});
 
-/// Memory follows every key; the bubble follows the stages, their chunks and the micro-batches
+/// Memory follows every key (offload too: host memory in place of HBM); the bubble follows the stages, their chunks and the micro-batches
 /// ((p − 1) / (v · m), m = B / (dp · b)); the all-reduce the gradient bytes a GPU holds, which
 /// tp · pp (and ep, for the experts) divide, and the data-parallel ranks dp · cp sum over.
 constexpr std::array<LayoutFix, 4> layout_fixes = {{
@@ -168,8 +168,12 @@ void add_layout_fixes(std::vector<Diagnostic>& findings, const SourceFile& sourc
     const SearchResult result = search_training(in, current, spec);
     if (result.too_large) continue;
     std::vector<std::string> free_names;
-    for (std::size_t k = 0; k < layout_key_count; ++k)
-      if (!spec.held[k]) free_names.emplace_back(short_name(static_cast<LayoutKey>(k)));
+    for (std::size_t k = 0; k < layout_key_count; ++k) {
+      const auto key = static_cast<LayoutKey>(k);
+      // Offload without a known host link takes no mode but the plan's (offload_values).
+      if (key == LayoutKey::offload && offload_values(in, current.offload, spec.held[k]).size() < 2) continue;
+      if (!spec.held[k]) free_names.emplace_back(short_name(key));
+    }
     std::string advice;
     if (result.best.empty()) {
       advice = fmt::format("no layout of the {:g} GPU{} {} with {} free (planlint solve --vary gpu,count searches "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <tuple>
 #include <utility>
 
@@ -24,6 +25,7 @@ constexpr std::array<KeyNames, layout_key_count> key_names = {{
     {LayoutKey::zero, "training.zero", "zero"},
     {LayoutKey::recompute, "training.recompute", "recompute"},
     {LayoutKey::sequence_parallel, "training.sequence_parallel", "sequence_parallel"},
+    {LayoutKey::offload, "training.offload", "offload"},
 }};
 
 bool whole(double x) { return std::isfinite(x) && std::floor(x) == x; }
@@ -76,6 +78,15 @@ const LayoutKey* find_layout_key(std::string_view name) {
   return nullptr;
 }
 
+std::string layout_key_list() {
+  std::string list;
+  for (const KeyNames& names : key_names) {
+    if (!list.empty()) list += ", ";
+    list += names.short_name;
+  }
+  return list;
+}
+
 namespace {
 
 /// The metric each figure of the kernel is.
@@ -104,6 +115,19 @@ constexpr std::pair<Metric, double layout::TrainingFigures::*> figure_members[] 
     {Metric::train_comm_alltoall_bytes, &layout::TrainingFigures::alltoall_bytes},
     {Metric::train_comm_alltoall_seconds, &layout::TrainingFigures::alltoall_seconds},
     {Metric::train_comm_alltoall_fraction, &layout::TrainingFigures::alltoall_fraction},
+    {Metric::train_offload_state_bytes, &layout::TrainingFigures::offload_state_bytes},
+    {Metric::train_offload_activation_bytes, &layout::TrainingFigures::offload_activation_bytes},
+    {Metric::train_offload_bytes, &layout::TrainingFigures::offload_bytes},
+    {Metric::train_offload_seconds, &layout::TrainingFigures::offload_seconds},
+    {Metric::train_offload_fraction, &layout::TrainingFigures::offload_fraction},
+};
+
+/// The figures compose_memory() and evaluate_offload() set: what offload changes.
+constexpr Metric offload_metrics[] = {
+    Metric::train_memory_states,       Metric::train_memory_activations,       Metric::train_memory_reserve,
+    Metric::train_memory_total,        Metric::train_memory_lower_bound,       Metric::train_offload_state_bytes,
+    Metric::train_offload_activation_bytes, Metric::train_offload_bytes,   Metric::train_offload_seconds,
+    Metric::train_offload_fraction,
 };
 
 }  // namespace
@@ -112,6 +136,10 @@ bool kernel_metric(Metric metric) {
   for (const auto& [known, member] : figure_members)
     if (known == metric) return true;
   return false;
+}
+
+bool offload_metric(Metric metric) {
+  return std::find(std::begin(offload_metrics), std::end(offload_metrics), metric) != std::end(offload_metrics);
 }
 
 double figure_of(const layout::TrainingFigures& f, Metric metric) {
@@ -123,9 +151,11 @@ double figure_of(const layout::TrainingFigures& f, Metric metric) {
 bool ranks_before(const Ranked& a, const Ranked& b) {
   const auto key = [](const Ranked& r) {
     const layout::TrainingLayout& l = r.layout;
-    return std::make_tuple(r.rank.objective, r.rank.days, r.rank.warnings, r.rank.changed, r.rank.soft_missed, r.rank.model_gpus,
-                           r.rank.overhead, r.rank.recompute, r.rank.zero, r.rank.memory, l.tp, l.pp, l.virtual_stages, l.cp, l.ep, l.micro_batch, l.zero,
-                           static_cast<int>(l.recompute), l.sequence_parallel, r.gpu, r.batch_scale);
+    return std::make_tuple(r.rank.objective, r.rank.days, r.rank.warnings, r.rank.changed, r.rank.soft_missed,
+                           r.rank.offload, r.rank.model_gpus, r.rank.overhead, r.rank.recompute, r.rank.zero,
+                           r.rank.memory, l.tp, l.pp, l.virtual_stages, l.cp, l.ep, l.micro_batch, l.zero,
+                           static_cast<int>(l.recompute), l.sequence_parallel, static_cast<int>(l.offload), r.gpu,
+                           r.batch_scale);
   };
   return key(a) < key(b);
 }
@@ -133,7 +163,7 @@ bool ranks_before(const Ranked& a, const Ranked& b) {
 int changed_keys(const layout::TrainingLayout& a, const layout::TrainingLayout& b) {
   return (a.tp != b.tp) + (a.pp != b.pp) + (a.virtual_stages != b.virtual_stages) + (a.cp != b.cp) + (a.ep != b.ep) +
          (a.micro_batch != b.micro_batch) + (a.zero != b.zero) + (a.recompute != b.recompute) +
-         (a.sequence_parallel != b.sequence_parallel);
+         (a.sequence_parallel != b.sequence_parallel) + (a.offload != b.offload);
 }
 
 std::array<bool, layout_key_count> held_keys(const layout::TrainingInputs& inputs, const std::vector<std::string>& kept,
@@ -162,6 +192,9 @@ std::optional<Failure> failure_of(const layout::TrainingInputs& in, const Search
   const auto over = [&](Failure::Kind kind, double ratio) {
     if (!worst || ratio > worst->ratio) worst = Failure{kind, 0, ratio};
   };
+  // offload-host-memory: node_bytes <= cluster.host_memory, where the plan states the latter.
+  if (exceeds(f.offload_node_bytes, in.host_memory))
+    over(Failure::Kind::host_memory, f.offload_node_bytes / in.host_memory);
   // pipeline-bubble and interconnect-bottleneck, as their checks hold them, when a fix of
   // theirs is searched.
   if (spec.clear_bubble && f.micro_batches >= 1 && exceeds(f.bubble, spec.max_bubble))
@@ -188,15 +221,35 @@ Rank rank_of(const layout::TrainingInputs& in, const SearchSpec& spec, const lay
       known(spec.objective == Objective::cost ? f.cost : spec.objective == Objective::days ? f.days : in.count);
   rank.days = known(f.days);
   rank.warnings = (f.micro_batches >= 1 && exceeds(f.bubble, spec.max_bubble)) +
-                  exceeds(f.comm_fraction_lower_bound, spec.max_comm_fraction) + exceeds(l.tp, in.scale_up_domain);
+                  exceeds(f.comm_fraction_lower_bound, spec.max_comm_fraction) +
+                  exceeds(f.offload_fraction, spec.max_offload_fraction) + exceeds(l.tp, in.scale_up_domain);
   if (spec.nearest_to) rank.changed = changed_keys(l, *spec.nearest_to);
   for (const TargetBound& target : spec.soft_targets) rank.soft_missed += violated(target, figure_of(f, target.metric));
   rank.model_gpus = double(l.tp) * l.pp * l.cp;
-  rank.overhead = known(f.bubble) + known(f.comm_fraction) + known(f.alltoall_fraction);
+  rank.overhead = known(f.bubble) + known(f.comm_fraction) + known(f.alltoall_fraction) + known(f.offload_fraction);
   rank.recompute = static_cast<int>(l.recompute);
   rank.zero = l.zero;
+  rank.offload = static_cast<int>(l.offload);
   rank.memory = f.lower_bound;
   return rank;
+}
+
+std::vector<layout::Offload> offload_values(const layout::TrainingInputs& in, layout::Offload plan_offload,
+                                            bool held) {
+  if (held) return {plan_offload};
+  std::vector<layout::Offload> values;
+  for (const layout::Offload mode : {layout::Offload::none, layout::Offload::optimizer, layout::Offload::activations,
+                                     layout::Offload::optimizer_activations}) {
+    // Without a known host link the transfers have no time, and offload-bandwidth no figure to
+    // check: only what the plan writes is searched.
+    if (std::isnan(in.host_bandwidth) && mode != layout::Offload::none && mode != plan_offload) continue;
+    // Measured activations are the plan's: they do not say what offloading them would leave.
+    if (!std::isnan(in.measured_activations) &&
+        layout::offloads_activations(mode) != layout::offloads_activations(plan_offload))
+      continue;
+    values.push_back(mode);
+  }
+  return values;
 }
 
 SearchResult search_training(const layout::TrainingInputs& in, const layout::TrainingLayout& plan_layout,
@@ -228,8 +281,30 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
   std::vector<layout::Recompute> recomputes = {layout::Recompute::none, layout::Recompute::selective,
                                                layout::Recompute::full};
   if (is_held(LayoutKey::recompute)) recomputes = {plan_layout.recompute};
-
+  const std::vector<layout::Offload> offloads = offload_values(in, plan_layout.offload, is_held(LayoutKey::offload));
+  // When a layout without offload passes but ranks after the last of a full top list, its twins
+  // that offload (the same other keys) are counted without being evaluated, where that is proven:
+  //  - they pass: offload changes only the memory figures and the offload ones
+  //    (evaluate_offload_twin). Their states are no more (hbm_state_bytes drops bytes per
+  //    parameter, and every states formula is a sum of them with positive weights), nor their
+  //    activations where the first stage holds at least offloaded_held_layers (checked below),
+  //    so they fit the HBM too; no host memory is stated, so offload-host-memory holds; and no
+  //    hard target reads a figure offload changes, so each target holds as it does without.
+  //  - they rank after it: the objective and days are the same; warnings are the same plus
+  //    offload-bandwidth, which only adds; without a nearest_to that offloads, changed keys are
+  //    one more or the same; no soft target reads a figure offload changes; and then the offload
+  //    rank (0 for none) puts them after. A layout after the top list's last stays out of it.
+  const auto offload_free = [](const std::vector<TargetBound>& targets) {
+    return std::none_of(targets.begin(), targets.end(), [](const TargetBound& t) { return offload_metric(t.metric); });
+  };
+  const bool twins_countable = offloads.size() > 1 && offloads.front() == layout::Offload::none &&
+                               std::isnan(in.host_memory) && offload_free(spec.hard_targets) &&
+                               offload_free(spec.soft_targets) &&
+                               (!spec.nearest_to || spec.nearest_to->offload == layout::Offload::none);
+  const std::uint64_t twins = offloads.size() - 1;
+  const bool first_offloads_optimizer = layout::offloads_optimizer(offloads.front());
   Ranked candidate;
+  layout::MemoryTerms terms;
   for (const int tp : tps)
     for (const int pp : pps)
       for (const int cp : cps) {
@@ -259,7 +334,14 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
         bool family_passes = false;
         std::optional<FamilyMiss> nearest;
         for (const int ep : eps)
-          for (const int v : vs)
+          for (const int v : vs) {
+            // Whether offloading the activations leaves no more of them in HBM (see twins_countable).
+            const bool activations_shrink =
+                !std::isnan(in.measured_activations) ||
+                layout::first_stage_held_layers(in.layers, in.first_stage_layers, pp,
+                                                in.schedule == layout::PipelineSchedule::one_f_one_b ? v : 1) *
+                        layout::schedule_activation_factor(pp, in.schedule) >=
+                    layout::offloaded_held_layers;
             for (const int b : bs) {
               // The interleaved schedule runs the micro-batches in groups of pp (Narayanan et al.
               // 2021 §2.2.2; Megatron-LM asserts it).
@@ -267,31 +349,57 @@ SearchResult search_training(const layout::TrainingInputs& in, const layout::Tra
               if (v > 1 && !is_held(LayoutKey::virtual_stages) && !divides(pp, m)) continue;
               for (const int zero : zeros)
                 for (const layout::Recompute recompute : recomputes)
-                  for (const bool sp : sps) {
-                    candidate.layout = {tp, pp, v, dp, cp, ep, b, zero, recompute, sp};
-                    candidate.figures = layout::evaluate(in, candidate.layout);
-                    if (++result.layouts > spec.max_layouts) {
-                      result.too_large = true;
-                      return result;
-                    }
-                    if (const std::optional<Failure> failure = failure_of(in, spec, candidate.figures)) {
-                      if (!family_passes && (!nearest || failure->ratio < nearest->failure.ratio)) {
-                        candidate.rank = rank_of(in, spec, candidate.layout, candidate.figures);
-                        nearest = FamilyMiss{candidate, *failure};
+                  for (const bool sp : sps)
+                    for (std::size_t o = 0; o < offloads.size(); ++o) {
+                      candidate.layout = {tp, pp, v, dp, cp, ep, b, zero, recompute, sp, offloads[o]};
+                      // The first mode evaluated whole; the others from it, with what offload
+                      // changes composed again from the memory's terms (evaluate_offload_twin).
+                      if (o == 0) {
+                        layout::evaluate(in, candidate.layout, terms, candidate.figures);
+                      } else {
+                        if (o == 1 && !first_offloads_optimizer) {
+                          // The states with the optimizer offloaded, the twins' own terms.
+                          const layout::MemoryTerms offloaded =
+                              layout::memory_terms(in, candidate.layout, false, true, false);
+                          terms.weights_only_states = offloaded.weights_only_states;
+                          terms.host_states = offloaded.host_states;
+                        }
+                        layout::evaluate_offload_twin(in, candidate.layout, terms, candidate.figures);
                       }
-                      continue;
+                      if (++result.layouts > spec.max_layouts) {
+                        result.too_large = true;
+                        return result;
+                      }
+                      if (const std::optional<Failure> failure = failure_of(in, spec, candidate.figures)) {
+                        if (!family_passes && (!nearest || failure->ratio < nearest->failure.ratio)) {
+                          candidate.rank = rank_of(in, spec, candidate.layout, candidate.figures);
+                          nearest = FamilyMiss{candidate, *failure};
+                        }
+                        continue;
+                      }
+                      ++result.passing;
+                      family_passes = true;
+                      candidate.rank = rank_of(in, spec, candidate.layout, candidate.figures);
+                      if (result.best.size() >= spec.top &&
+                          (spec.top == 0 || !ranks_before(candidate, result.best.back()))) {
+                        if (o == 0 && twins_countable && activations_shrink) {
+                          // Its offloading twins pass and rank after it (twins_countable).
+                          result.layouts += twins;
+                          result.passing += twins;
+                          if (result.layouts > spec.max_layouts) {
+                            result.too_large = true;
+                            return result;
+                          }
+                          break;
+                        }
+                        continue;
+                      }
+                      result.best.insert(
+                          std::upper_bound(result.best.begin(), result.best.end(), candidate, ranks_before), candidate);
+                      if (result.best.size() > spec.top) result.best.pop_back();
                     }
-                    ++result.passing;
-                    family_passes = true;
-                    candidate.rank = rank_of(in, spec, candidate.layout, candidate.figures);
-                    if (result.best.size() >= spec.top &&
-                        (spec.top == 0 || !ranks_before(candidate, result.best.back())))
-                      continue;
-                    result.best.insert(std::upper_bound(result.best.begin(), result.best.end(), candidate, ranks_before),
-                                       candidate);
-                    if (result.best.size() > spec.top) result.best.pop_back();
-                  }
             }
+          }
         if (!family_passes && nearest) result.misses.push_back(*nearest);
       }
   std::stable_sort(result.misses.begin(), result.misses.end(), [](const FamilyMiss& a, const FamilyMiss& b) {

@@ -20,13 +20,27 @@
 namespace planlint::solve {
 
 /// The layout keys solve may change, in the order the output shows them.
-enum class LayoutKey : std::uint8_t { tp, pp, virtual_stages, cp, ep, micro_batch, zero, recompute, sequence_parallel };
-inline constexpr std::size_t layout_key_count = 9;
+enum class LayoutKey : std::uint8_t {
+  tp,
+  pp,
+  virtual_stages,
+  cp,
+  ep,
+  micro_batch,
+  zero,
+  recompute,
+  sequence_parallel,
+  offload
+};
+inline constexpr std::size_t layout_key_count = 10;
 /// The plan key of each ("training.tp"), and its short name ("tp").
 std::string_view plan_key(LayoutKey key);
 std::string_view short_name(LayoutKey key);
 /// The key called `name` ("tp" or "training.tp"); nullptr for none.
 const LayoutKey* find_layout_key(std::string_view name);
+/// "tp, pp, virtual_stages, cp, ep, micro_batch, zero, recompute, sequence_parallel, offload": the
+/// keys' short names, as --keep and [solve] keep take them.
+std::string layout_key_list();
 
 /// What the search minimises first; ties go to fewer days, then fewer warnings.
 enum class Objective : std::uint8_t { cost, days, gpus };
@@ -43,6 +57,8 @@ struct TargetBound {
 double figure_of(const layout::TrainingFigures& figures, Metric metric);
 /// Whether the kernel computes `metric` (a target on any other does not depend on the layout).
 bool kernel_metric(Metric metric);
+/// Whether training.offload changes `metric`: the memory per GPU and the offload figures.
+bool offload_metric(Metric metric);
 
 struct SearchSpec {
   /// The keys held at the plan's values.
@@ -54,6 +70,8 @@ struct SearchSpec {
   /// The warning rules' limits (pipeline-bubble's max_bubble, interconnect-bottleneck's
   /// max_comm_fraction), as the run's options set them.
   double max_bubble = 0.2, max_comm_fraction = 0.1;
+  /// offload-bandwidth's max_offload_fraction: the offload transfers' share of the step.
+  double max_offload_fraction = 1;
   /// The most layouts evaluated: a space beyond it (a hostile GPU count of many divisors) is
   /// not searched in part but refused (SearchResult::too_large), a few seconds in.
   std::uint64_t max_layouts = 100'000'000;
@@ -68,14 +86,18 @@ struct SearchSpec {
 /// How a layout ranks: lexicographic, smaller first.
 struct Rank {
   double objective = 0, days = 0;
-  int warnings = 0;         ///< warning-level rules it trips (pipeline-bubble, interconnect-bottleneck, tp-across-nodes)
+  int warnings = 0;         ///< warning-level rules it trips (pipeline-bubble, interconnect-bottleneck, offload-bandwidth, tp-across-nodes)
   int changed = 0;          ///< keys changed from SearchSpec::nearest_to; 0 without it
   int soft_missed = 0;      ///< soft targets it misses
+  /// training.offload (0 none, 1 optimizer, 2 activations, 3 both): the CPU's optimizer step and
+  /// the host link's transfers, which the MFU does not state and which overlap the compute only
+  /// in part: a layout offloads only where nothing that offloads less ranks as well before it.
+  int offload = 0;
   /// GPUs of one model replica, tp · pp · cp: the least model parallelism that fits first, data
   /// parallelism for the rest (Narayanan et al. 2021 §3.3); its per-layer communication (tensor-
   /// and context-parallel collectives, pipeline sends) is not in the estimates.
   double model_gpus = 0;
-  double overhead = 0;      ///< bubble + all-reduce + all-to-all shares of the step, before overlap
+  double overhead = 0;      ///< bubble + all-reduce + all-to-all + offload shares of the step, before overlap
   /// Recomputation (0 none, 1 selective, 2 full) and the ZeRO stage: each costs time the MFU does
   /// not state (a second forward pass, ZeRO-3's weight all-gathers), so the least that fits first.
   int recompute = 0, zero = 0;
@@ -99,10 +121,12 @@ bool ranks_before(const Ranked& a, const Ranked& b);
 
 /// Why a layout fails: the constraint that excludes it by the widest margin.
 struct Failure {
-  enum class Kind : std::uint8_t { memory, hard_target, bubble, comm } kind = Kind::memory;
+  /// host_memory: offload-host-memory, what training.offload keeps in a node's host memory.
+  enum class Kind : std::uint8_t { memory, hard_target, bubble, comm, host_memory } kind = Kind::memory;
   std::size_t target = 0;  ///< the index in SearchSpec::hard_targets, for Kind::hard_target
   /// How far over: memory-fit's bound over the HBM, a value over its max (or a min over the
-  /// value), the bubble or the all-reduce's share over its limit.
+  /// value), the bubble or the all-reduce's share over its limit, a node's offloaded bytes over
+  /// its host memory.
   double ratio = 0;
 };
 
@@ -125,7 +149,8 @@ int changed_keys(const layout::TrainingLayout& a, const layout::TrainingLayout& 
 
 /// The held keys: `kept` (short or plan names) and those the plan's inputs tie to its own value
 /// (pp with a stated first_stage_layers, the activations' keys with a measured
-/// activation_memory). Unknown names are returned in `unknown`.
+/// activation_memory). Unknown names are returned in `unknown`. (offload_values() says which
+/// offload modes a free offload takes.)
 std::array<bool, layout_key_count> held_keys(const layout::TrainingInputs& inputs, const std::vector<std::string>& kept,
                                              std::vector<std::string>& unknown);
 
@@ -135,6 +160,13 @@ std::optional<Failure> failure_of(const layout::TrainingInputs& inputs, const Se
 /// The rank of a layout's figures.
 Rank rank_of(const layout::TrainingInputs& inputs, const SearchSpec& spec, const layout::TrainingLayout& l,
              const layout::TrainingFigures& figures);
+
+/// The training.offload modes the search takes on `inputs`' GPU: the plan's alone when held;
+/// else every mode, but without a known host link (cluster.host_bandwidth) only none and the
+/// plan's own, and with measured activations (training.activation_memory) only the modes that
+/// offload the activations as the plan does. None first.
+std::vector<layout::Offload> offload_values(const layout::TrainingInputs& inputs, layout::Offload plan_offload,
+                                            bool held);
 
 /// Every layout of the space: `plan_layout`'s values for the held keys, the others over what the
 /// model's divisibility allows.

@@ -29,6 +29,8 @@ SearchSpec training_spec(const Plan& plan, const Estimates& estimates, const Lin
   target_bounds(plan, estimates, kernel_metric, spec.hard_targets, spec.soft_targets);
   spec.max_bubble = rule_option(options, "pipeline-bubble", "max_bubble", spec.max_bubble);
   spec.max_comm_fraction = rule_option(options, "interconnect-bottleneck", "max_comm_fraction", spec.max_comm_fraction);
+  spec.max_offload_fraction =
+      rule_option(options, "offload-bandwidth", "max_offload_fraction", spec.max_offload_fraction);
   return spec;
 }
 

@@ -21,7 +21,7 @@ constexpr Metric shown_metrics[] = {
     Metric::train_pipeline_bubble,        Metric::train_comm_fraction,
     Metric::train_comm_alltoall_fraction, Metric::train_step_seconds,
     Metric::train_days,                   Metric::train_wall_days,
-    Metric::cost_total,
+    Metric::cost_total,                   Metric::train_offload_fraction,
 };
 
 json layout_json(const layout::TrainingLayout& l) {
@@ -36,6 +36,7 @@ json layout_json(const layout::TrainingLayout& l) {
   out["zero"] = l.zero;
   out["recompute"] = std::string(layout::recompute_name(l.recompute));
   out["sequence_parallel"] = l.sequence_parallel;
+  out["offload"] = std::string(layout::offload_name(l.offload));
   return out;
 }
 

@@ -33,12 +33,22 @@ std::string objective_name(Objective objective) {
 
 namespace {
 
-/// The table's columns: the layout's keys and the figures that decided it.
-constexpr std::array<std::string_view, 16> columns = {"#",    "tp",        "pp", "v",            "cp",     "dp",
-                                                      "ep",   "b",         "zero", "recompute",  "sp",     "memory / HBM",
-                                                      "bubble", "comm", "days", "cost"};
+/// The table's columns: the layout's keys and the figures that decided it; the offload column
+/// (after sp) only when a row offloads (offload_shown).
+constexpr std::size_t column_count = 17, offload_column = 11;
+constexpr std::array<std::string_view, column_count> columns = {
+    "#",  "tp",   "pp",        "v",  "cp",      "dp",           "ep",     "b",    "zero",
+    "recompute", "sp", "offload", "memory / HBM", "bubble", "comm", "days", "cost"};
+using Cells = std::array<std::string, column_count>;
 
-std::array<std::string, 16> cells(std::string_view label, const Ranked& r, double hbm) {
+/// Whether the table shows the offload column: a row of it offloads.
+bool offload_shown(const SolveReport& report) {
+  if (report.current.layout.offload != layout::Offload::none) return true;
+  return std::any_of(report.solutions.begin(), report.solutions.end(),
+                     [](const Solution& s) { return s.ranked.layout.offload != layout::Offload::none; });
+}
+
+Cells cells(std::string_view label, const Ranked& r, double hbm) {
   const layout::TrainingLayout& l = r.layout;
   const layout::TrainingFigures& f = r.figures;
   return {std::string(label),
@@ -52,6 +62,7 @@ std::array<std::string, 16> cells(std::string_view label, const Ranked& r, doubl
           std::to_string(l.zero),
           std::string(layout::recompute_name(l.recompute)),
           l.sequence_parallel ? "yes" : "no",
+          std::string(layout::offload_name(l.offload)),
           fmt::format("{} / {}", shown(Metric::train_memory_lower_bound, f.lower_bound),
                       units::format(hbm, units::dims::bytes)),
           shown(Metric::train_pipeline_bubble, f.bubble),
@@ -60,19 +71,20 @@ std::array<std::string, 16> cells(std::string_view label, const Ranked& r, doubl
           shown(Metric::cost_total, f.cost)};
 }
 
-/// A text row: right-aligned numbers, the recompute and sp columns left-aligned.
-template <typename Cells>
-std::string text_row(const Cells& c) {
-  return fmt::format("{:>4} {:>4} {:>4} {:>2} {:>4} {:>6} {:>4} {:>4} {:>4} {:<9} {:<3} {:>18} {:>7} {:>7} {:>8} {:>10}",
-                     c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14],
-                     c[15]);
+/// A text row: right-aligned numbers, the recompute, sp and offload columns left-aligned.
+std::string text_row(const Cells& c, bool offload) {
+  std::string row =
+      fmt::format("{:>4} {:>4} {:>4} {:>2} {:>4} {:>6} {:>4} {:>4} {:>4} {:<9} {:<3} ", c[0], c[1], c[2], c[3], c[4],
+                  c[5], c[6], c[7], c[8], c[9], c[10]);
+  if (offload) row += fmt::format("{:<21} ", c[offload_column]);
+  return row + fmt::format("{:>18} {:>7} {:>7} {:>8} {:>10}", c[12], c[13], c[14], c[15], c[16]);
 }
 
 /// The figures of the best layout's arithmetic, in the order shown.
 constexpr Metric arithmetic_metrics[] = {
     Metric::train_memory_states,  Metric::train_memory_activations, Metric::train_memory_reserve,
     Metric::train_memory_total,   Metric::train_pipeline_bubble,    Metric::train_comm_fraction,
-    Metric::train_comm_alltoall_fraction, Metric::train_days,       Metric::cost_total};
+    Metric::train_comm_alltoall_fraction, Metric::train_offload_fraction, Metric::train_days, Metric::cost_total};
 
 /// Whether a layout's row names its GPU type and count (solve varies either).
 bool varied(const SolveReport& report) { return report.gpu_varied || report.count_varied; }
@@ -101,18 +113,21 @@ std::string gpus_text(const SolveReport& report) {
 }
 
 std::string order_text(const SolveReport& report) {
-  return fmt::format("minimize {}, then days, warnings (bubble over {:g}%, all-reduce over {:g}% of the step, tp "
-                     "beyond the scale-up domain), soft targets missed, GPUs per model replica, exposed communication "
-                     "and bubble, recompute, ZeRO stage, memory",
+  return fmt::format("minimize {}, then days, warnings (bubble over {:g}%, all-reduce over {:g}% of the step, offload "
+                     "transfers over {:g}% of it, tp beyond the scale-up domain), soft targets missed, offload, GPUs per "
+                     "model replica, exposed communication, offload and bubble, recompute, ZeRO stage, memory",
                      objective_name(report.spec.objective), report.spec.max_bubble * 100,
-                     report.spec.max_comm_fraction * 100);
+                     report.spec.max_comm_fraction * 100, report.spec.max_offload_fraction * 100);
+}
+
+/// The inputs of the GPU a layout runs on.
+const layout::TrainingInputs& inputs_of(const SolveReport& report, const Ranked& r) {
+  const auto g = static_cast<std::size_t>(r.gpu);
+  return g < report.gpus.size() ? report.gpus[g].inputs : report.inputs;
 }
 
 /// The HBM of the GPU a layout runs on.
-double hbm_of(const SolveReport& report, const Ranked& r) {
-  const auto g = static_cast<std::size_t>(r.gpu);
-  return g < report.gpus.size() ? report.gpus[g].inputs.hbm : report.inputs.hbm;
-}
+double hbm_of(const SolveReport& report, const Ranked& r) { return inputs_of(report, r).hbm; }
 
 /// What a row says beyond the layout keys, of what solve varies: the GPU type and count
 /// ("a100-sxm", "64"), the global batch ("2048"). Empty when it varies none.
@@ -143,20 +158,21 @@ std::string where_text(const SolveReport& report, const Ranked& r) {
 }
 
 /// A text row, after the GPU type, count and batch when solve varies them.
-std::string varied_text_row(const SolveReport& report, const Where& where, const std::array<std::string, 16>& c) {
+std::string varied_text_row(const SolveReport& report, const Where& where, const Cells& c) {
   std::string row;
   if (varied(report)) row += fmt::format("{:<16} {:>6} ", where.gpu, where.gpus);
   if (report.batch_varied) row += fmt::format("{:>12} ", where.batch);
-  return row + text_row(c);
+  return row + text_row(c, offload_shown(report));
 }
 
 /// A Markdown row's cells, after the GPU type, count and batch when solve varies them.
-std::vector<std::string> markdown_cells(const SolveReport& report, const Where& where,
-                                        const std::array<std::string, 16>& c) {
+std::vector<std::string> markdown_cells(const SolveReport& report, const Where& where, const Cells& c) {
   std::vector<std::string> row;
   if (varied(report)) row = {markdown_text(where.gpu), where.gpus};
   if (report.batch_varied) row.push_back(markdown_text(where.batch));
-  row.insert(row.end(), c.begin(), c.end());
+  const bool offload = offload_shown(report);
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (i != offload_column || offload) row.push_back(c[i]);
   return row;
 }
 
@@ -170,9 +186,18 @@ std::string failure_text(const SolveReport& report, const Ranked& r, const Failu
   if (failure.kind == Failure::Kind::memory)
     return fmt::format("{} per GPU at the least > {} ({})", shown(Metric::train_memory_lower_bound, r.figures.lower_bound),
                        units::format(hbm_of(report, r), units::dims::bytes),
-                       fmt::format("zero {}, recompute {}, micro_batch {}{}", r.layout.zero,
+                       fmt::format("zero {}, recompute {}, micro_batch {}{}{}", r.layout.zero,
                                    layout::recompute_name(r.layout.recompute), r.layout.micro_batch,
-                                   r.layout.ep > 1 ? fmt::format(", ep {}", r.layout.ep) : ""));
+                                   r.layout.ep > 1 ? fmt::format(", ep {}", r.layout.ep) : "",
+                                   r.layout.offload != layout::Offload::none
+                                       ? fmt::format(", offload {}", layout::offload_name(r.layout.offload))
+                                       : ""));
+  if (failure.kind == Failure::Kind::host_memory) {
+    const layout::TrainingInputs& on = inputs_of(report, r);
+    return fmt::format("offload = {}: host memory {} > {} per node of {:g} GPUs", layout::offload_name(r.layout.offload),
+                       units::format(r.figures.offload_node_bytes, units::dims::bytes),
+                       units::format(on.host_memory, units::dims::bytes), on.gpus_per_node);
+  }
   if (failure.kind == Failure::Kind::bubble)
     return fmt::format("pipeline bubble {} > {}", shown(Metric::train_pipeline_bubble, r.figures.bubble),
                        shown(Metric::train_pipeline_bubble, report.spec.max_bubble));
@@ -193,7 +218,7 @@ void render_solve_text(std::ostream& out, const SolveReport& report) {
                      search.passing);
   out << order_text(report) << '\n';
   for (const std::string& note : report.notes) out << "note: " << note << '\n';
-  std::array<std::string, 16> header;
+  Cells header;
   std::copy(columns.begin(), columns.end(), header.begin());
   out << '\n' << varied_text_row(report, header_where, header) << '\n';
   std::size_t index = 0;
@@ -242,7 +267,7 @@ void render_solve_markdown(std::ostream& out, const SolveReport& report) {
                      search.layouts, markdown_text(space_text(report)), report.search_seconds * 1e3, search.passing,
                      order_text(report));
   for (const std::string& note : report.notes) out << fmt::format("\n> {}\n", markdown_text(note));
-  std::array<std::string, 16> header;
+  Cells header;
   std::copy(columns.begin(), columns.end(), header.begin());
   const std::vector<std::string> header_cells = markdown_cells(report, header_where, header);
   out << '\n' << markdown_row(header_cells) << '\n';

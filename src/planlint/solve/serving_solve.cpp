@@ -119,7 +119,8 @@ Result<ServeReport> solve_serving_linted(std::shared_ptr<const SourceFile> sourc
   for (const std::string& key : options.keep) {
     if (key == "tp" || key == "inference.tp") spec.hold_tp = true;
     else if (key == "pp" || key == "inference.pp") spec.hold_pp = true;
-    else unknown.push_back(printable(key));
+    // The config's keep governs training plans too: their keys are not an inference plan's.
+    else if (!(options.keep_from_config && find_layout_key(key))) unknown.push_back(printable(key));
   }
   if (!unknown.empty())
     return Error(fmt::format("--keep: {} is not a layout key of an inference plan (tp, pp; the replicas are computed)",

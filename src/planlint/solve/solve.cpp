@@ -80,6 +80,13 @@ Result<SolveOptions> resolved_options(const SolveOptions& given) {
     std::tie(options.count_low, options.count_high) = *range;
     options.vary_count = true;
   }
+  if (options.keep.empty() && given.config.keep) {
+    options.keep = split_list(*given.config.keep);
+    for (const std::string& key : options.keep)
+      if (!find_layout_key(key))
+        return Error(fmt::format("{}: '{}' is not a layout key ({})", where("keep"), printable(key), layout_key_list()));
+    options.keep_from_config = true;
+  }
   if (!given.vary_gpu && !given.vary_count && !given.vary_batch && given.config.vary) {
     const Result<Varied> words = parse_vary(*given.config.vary);
     if (!words) return Error(fmt::format("{}: {}", where("vary"), words.error().message));
@@ -161,7 +168,7 @@ namespace {
 /// The figures of a GPU that apply_defaults() takes from the catalog, and its price: a plan
 /// states them of its own GPU, so another GPU takes the catalog's.
 constexpr std::string_view gpu_figure_keys[] = {"hbm",           "hbm_bandwidth", "peak", "intra_node_bandwidth",
-                                                "scale_up_domain", "gpus_per_node"};
+                                                "scale_up_domain", "gpus_per_node", "host_bandwidth"};
 
 bool blank_or_comment(std::string_view text) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
@@ -417,14 +424,13 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
   std::vector<std::string> unknown;
   spec.held = held_keys(in, options.keep, unknown);
   if (!unknown.empty())
-    return Error(fmt::format("--keep: {} is not a layout key (tp, pp, virtual_stages, cp, ep, micro_batch, zero, "
-                             "recompute, sequence_parallel)",
-                             fmt::join(unknown, ", ")));
+    return Error(fmt::format("--keep: {} is not a layout key ({})", fmt::join(unknown, ", "), layout_key_list()));
   if (in.first_stage_layers > 0 && std::find(options.keep.begin(), options.keep.end(), "pp") == options.keep.end())
     report.notes.push_back("pp is held: training.first_stage_layers splits the layers over the plan's own pp");
   if (!std::isnan(in.measured_activations))
-    report.notes.push_back("tp, pp, virtual_stages, cp, micro_batch, recompute and sequence_parallel are held: "
-                           "training.activation_memory is measured for the plan's layout");
+    report.notes.push_back("tp, pp, virtual_stages, cp, micro_batch, recompute and sequence_parallel are held, and "
+                           "offload keeps the activations where the plan does: training.activation_memory is "
+                           "measured for the plan's layout");
 
   const layout::TrainingLayout current = layout::plan_layout(plan);
   report.current.layout = current;
@@ -477,6 +483,14 @@ Result<SolveReport> internal::solve_training(std::shared_ptr<const SourceFile> s
     choice.gpus_per_node = on_plan.number("cluster.gpus_per_node");
     report.gpus.push_back(std::move(choice));
   }
+
+  // Offload moves bytes over the host link: a GPU without a known one takes only the plan's mode.
+  if (!spec.held[static_cast<std::size_t>(LayoutKey::offload)])
+    for (const GpuChoice& choice : report.gpus)
+      if (std::isnan(choice.inputs.host_bandwidth))
+        report.notes.push_back(fmt::format("offload is searched only as the plan writes it ({}) on {}: its host link "
+                                           "(cluster.host_bandwidth) is not known",
+                                           layout::offload_name(current.offload), printable(choice.id)));
 
   // Every (GPU, count) pair, fewest GPUs first: minimising GPUs, the search stops at the count
   // where the layouts it holds beat any more GPUs can.

@@ -30,6 +30,9 @@ struct SolveOptions {
   Objective objective = Objective::cost;
   std::size_t top = 5;            ///< -n: layouts printed
   std::vector<std::string> keep;  ///< --keep: layout keys held at the plan's values
+  /// Whether `keep` is the config's [solve] keep (resolved_options), whose training keys an
+  /// inference plan does not have.
+  bool keep_from_config = false;
   /// --vary gpu / --gpus: the GPU types searched; empty with vary_gpu, every catalog part with a
   /// price (every part when the objective is not cost).
   bool vary_gpu = false;

@@ -103,7 +103,7 @@ std::shared_ptr<const Analysis> analyse(const DocumentSnapshot& document, Worksp
     analysis->diagnostics.shrink_to_fit();  // held while the document is open
     for (LintedPlan& plan : linted.plans)
       analysis->plans.push_back(DocumentPlan{plan.first_line, plan.last_line, std::move(plan.plan), std::move(plan.estimates),
-                                             std::move(plan.stage_estimates)});
+                                             std::move(plan.stage_estimates), std::move(plan.corrected)});
   } catch (const std::exception& error) {
     analysis->diagnostics.push_back(problem_at_top(*source, "planlint", fmt::format("planlint could not lint this document: {}", error.what())));
   }

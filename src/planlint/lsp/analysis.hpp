@@ -30,6 +30,9 @@ struct DocumentPlan {
   std::optional<Plan> plan;      ///< absent when the text is not valid TOML
   std::optional<Estimates> estimates;  ///< with provenance, as `planlint report` has them
   std::vector<Estimates> stage_estimates = {};  ///< of plan->stages, in order
+  /// The estimates once the inputs the findings' fixes correct are in place (a sparse peak at
+  /// the dense one), when a finding corrects one: what the hover shows, and says so.
+  std::optional<CorrectedInputs> corrected = std::nullopt;
 };
 
 /// What a document's text says to the editor.

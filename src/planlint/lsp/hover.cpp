@@ -30,6 +30,7 @@ struct HoverPlan {
   const Plan& plan;
   const Estimates* estimates;
   std::string_view stage;  ///< the stage's name; empty for the document's plan
+  std::string once = {};   ///< the corrected inputs the estimates hold ("cluster.peak is 989 TFLOPS")
 };
 
 /// A value as the plan's arithmetic shows it ("128 GPUs", "40%", "\"h100-sxm\"").
@@ -121,6 +122,7 @@ void value_hover(HoverText& out, const Analysis& analysis, const HoverPlan& plan
   const std::string path = fmt::format("{}.{}", key.section, key.key);
   out.code(path).line(" = ").bold(value_text(path, value)).paragraph();
   if (!plan.stage.empty()) out.line(fmt::format("in stage '{}':", plan.stage)).paragraph();
+  if (!plan.once.empty()) out.line(fmt::format("once {}:", plan.once)).paragraph();
   if (plan.estimates) used_by(out, *plan.estimates, path);
   out.line(key.reference()).paragraph();
   if (shows_catalog(path))
@@ -141,6 +143,7 @@ void metric_hover(HoverText& out, const HoverPlan& plan, std::string_view name, 
   const MetricValue* metric = plan.estimates ? plan.estimates->find(spec->id) : nullptr;
   if (metric) {
     metric_line(out, *metric);
+    if (!plan.once.empty()) out.line(fmt::format(" (once {})", plan.once));
     out.paragraph();
     after(*spec, *metric);
   } else {
@@ -231,12 +234,17 @@ json hover(const Analysis& analysis, LspPosition at, const ClientSupport& client
   // figures the hover shows (of the first stage that holds the value: the plan's are inherited
   // at their own place), and a stage's own values, entries and claims are the stage's. The
   // plan's entries and claims are the whole run's.
-  const HoverPlan document{*plan->plan, plan->estimates ? &*plan->estimates : nullptr, {}};
+  // The figures are those once the inputs the findings' fixes correct are in place, as the
+  // findings' and `planlint report`'s are (the values shown stay the plan's as written).
+  const CorrectedInputs* corrected = plan->corrected ? &*plan->corrected : nullptr;
+  const std::string once = corrected ? once_text(corrected->corrections) : std::string();
+  const HoverPlan document{*plan->plan,
+                           corrected ? &corrected->estimates : plan->estimates ? &*plan->estimates : nullptr, {}, once};
+  const std::vector<Estimates>& stage_estimates = corrected ? corrected->stage_estimates : plan->stage_estimates;
   std::vector<HoverPlan> stages;
   for (std::size_t s = 0; s < plan->plan->stages.size(); ++s)
-    stages.push_back(HoverPlan{*plan->plan->stages[s].plan,
-                               s < plan->stage_estimates.size() ? &plan->stage_estimates[s] : nullptr,
-                               plan->plan->stages[s].name});
+    stages.push_back(HoverPlan{*plan->plan->stages[s].plan, s < stage_estimates.size() ? &stage_estimates[s] : nullptr,
+                               plan->plan->stages[s].name, once});
   std::optional<Span> over;
   for (const HoverPlan& stage : stages)
     if (!over) over = hover_in(out, analysis, stage, place, true);

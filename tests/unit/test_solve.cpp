@@ -62,6 +62,10 @@ std::vector<solve::Ranked> brute_force(const layout::TrainingInputs& in, const s
                             layout::Offload::optimizer_activations}) {
                         if (sp && tp == 1) continue;
                         if (std::isnan(in.host_bandwidth) && offload != layout::Offload::none) continue;
+                        // Held, at the tests' plans' own offload, none.
+                        if (spec.held[static_cast<std::size_t>(solve::LayoutKey::offload)] &&
+                            offload != layout::Offload::none)
+                          continue;
                         solve::Ranked r;
                         r.layout = {int(tp), int(pp), int(v), int(dp), int(cp), int(ep), int(b), zero, recompute, sp,
                                     offload};

@@ -8,6 +8,7 @@
 
 #include "planlint/diag/native_rules.hpp"
 #include "planlint/estimate/run_totals.hpp"
+#include "planlint/plan/assumed_keys.hpp"
 #include "planlint/plan/element_keys.hpp"
 #include "planlint/plan/schema.hpp"
 #include "planlint/source/toml_lexer.hpp"
@@ -98,18 +99,9 @@ struct ValuePlace {
 };
 
 std::optional<ValuePlace> place_of(std::string_view path) {
-  constexpr std::string_view slices = "capacity[";
-  if (!path.starts_with(slices)) {
-    const KeySpec* key = find_key(path);
-    return key ? std::optional<ValuePlace>(ValuePlace{key, std::nullopt}) : std::nullopt;
-  }
-  path.remove_prefix(slices.size());
-  std::size_t index = 0;
-  const auto [end, error] = std::from_chars(path.data(), path.data() + path.size(), index);
-  const std::string_view rest = path.substr(static_cast<std::size_t>(end - path.data()));
-  if (error != std::errc() || !rest.starts_with("].")) return std::nullopt;
-  const KeySpec* key = find_key("capacity", rest.substr(2));
-  return key ? std::optional<ValuePlace>(ValuePlace{key, index}) : std::nullopt;
+  if (const KeySpec* key = find_key(path)) return ValuePlace{key, std::nullopt};
+  if (const std::optional<SliceField> slice = slice_field_by_place(path)) return ValuePlace{slice->field, slice->slice};
+  return std::nullopt;
 }
 
 const PlanValue* value_at(const Plan& plan, const ValuePlace& place) {

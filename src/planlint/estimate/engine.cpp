@@ -1,12 +1,12 @@
 #include "planlint/estimate/engine.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "planlint/plan/assumed_keys.hpp"
 #include "planlint/plan/defaults.hpp"
 #include "planlint/plan/schema.hpp"
 
@@ -17,14 +17,9 @@ namespace {
 constexpr double missing_value = std::numeric_limits<double>::quiet_NaN();
 
 bool is_fraction_key(std::string_view path) {
-  // An element's field ("capacity[1].goodput") is its section's key ("capacity.goodput").
-  std::string field;
-  if (const std::size_t open = path.find('['), close = path.find("]."); open != std::string_view::npos &&
-                                                                       close != std::string_view::npos && open < close) {
-    field = std::string(path.substr(0, open)) + std::string(path.substr(close + 1));
-    path = field;
-  }
+  // A slice's field ("capacity[1].goodput") is its section's key ("capacity.goodput").
   const KeySpec* spec = find_key(path);
+  if (!spec) spec = slice_field_spec(path);
   return spec && spec->base_unit == "fraction";
 }
 
@@ -82,16 +77,8 @@ const std::string& EstimateContext::catalog_note(std::string_view path) {
 }
 
 Override override_at(std::string_view key, double value) {
-  Override override{find_key(key), value};
-  if (override.spec) return override;
-  const std::size_t open = key.find('['), close = key.find("].");
-  if (!key.starts_with("capacity[") || close == std::string_view::npos) return override;
-  std::size_t slice = 0;
-  const auto [end, error] = std::from_chars(key.data() + open + 1, key.data() + close, slice);
-  if (error != std::errc() || end != key.data() + close) return override;
-  override.spec = find_key("capacity", key.substr(close + 2));
-  override.slice = slice;
-  return override;
+  if (const std::optional<SliceField> slice = slice_field_by_place(key)) return Override{slice->field, value, slice->slice};
+  return Override{find_key(key), value};
 }
 
 std::optional<double> EstimateContext::number(std::string_view path) const {

@@ -35,20 +35,26 @@ const KeySpec* slice_field_spec(std::string_view key) {
   return parts ? find_key("capacity", parts->second) : nullptr;
 }
 
+std::optional<SliceField> slice_field_by_place(std::string_view key) {
+  const auto parts = split(key);
+  if (!parts) return std::nullopt;
+  const std::string_view which = parts->first;
+  std::size_t index = 0;
+  const auto [end, error] = std::from_chars(which.data(), which.data() + which.size(), index);
+  if (error != std::errc() || end != which.data() + which.size()) return std::nullopt;
+  return SliceField{index, slice_field_spec(key)};
+}
+
 SliceFields::SliceFields(const Plan& plan) : plan_(plan), names_(element_names("capacity", plan.capacity)) {}
 
 std::optional<SliceField> SliceFields::find(std::string_view key) const {
   const auto parts = split(key);
   if (!parts) return std::nullopt;
-  const std::string_view which = parts->first;
-  const KeySpec* spec = slice_field_spec(key);
-  std::size_t index = 0;
-  const auto [end, error] = std::from_chars(which.data(), which.data() + which.size(), index);
-  if (error == std::errc() && end == which.data() + which.size())
-    return index < plan_.capacity.size() ? std::optional<SliceField>(SliceField{index, spec}) : std::nullopt;
+  if (const std::optional<SliceField> by_place = slice_field_by_place(key))
+    return by_place->slice < plan_.capacity.size() ? by_place : std::nullopt;
   // By name, as element_names() gives it ("kind=preemptible", "kind=preemptible,n=2").
   for (std::size_t i = 0; i < names_.size(); ++i)
-    if (!names_[i].empty() && names_[i] == which) return SliceField{i, spec};
+    if (!names_[i].empty() && names_[i] == parts->first) return SliceField{i, slice_field_spec(key)};
   return std::nullopt;
 }
 

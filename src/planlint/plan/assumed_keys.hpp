@@ -34,6 +34,10 @@ bool is_slice_field_key(std::string_view key);
 /// unit and range read the assumption's value, low and high. nullptr for another key.
 const KeySpec* slice_field_spec(std::string_view key);
 
+/// The slice field a key names by place ("capacity[1].price"), read without a plan: the key the
+/// estimates' inputs and the ranges' overrides name it by (SliceField::path); nullopt for another.
+std::optional<SliceField> slice_field_by_place(std::string_view key);
+
 /// The slice fields keys name in one plan: the slices' names made once, for a plan's many
 /// assumptions (a key by name otherwise costs the names of every slice).
 class SliceFields {
